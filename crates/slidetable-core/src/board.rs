@@ -1,0 +1,200 @@
+//! Board geometry: rows × columns, cells numbered in reading order.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::{Layout, Move};
+
+/// The most cells a [`Layout`] can hold (a 4×4 board). Tables of every state stop at
+/// [`MAX_TABLE_CELLS`]; larger boards exist for search and parsing.
+pub const MAX_CELLS: usize = 16;
+
+/// The most cells a board may have for its every state to be ranked densely in a `u32`
+/// (12!/2 = 239,500,800 < 2³²).
+pub const MAX_TABLE_CELLS: usize = 12;
+
+/// A rectangular board. Cells are numbered 0.. in reading order (row by row, left to right).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    rows: u8,
+    cols: u8,
+}
+
+/// Why a board size was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    #[error("a board needs at least 2 rows and 2 columns, got {rows}x{cols}")]
+    TooSmall { rows: usize, cols: usize },
+    #[error("a {rows}x{cols} board has {cells} cells; at most {max} are supported", cells = rows * cols)]
+    TooLarge { rows: usize, cols: usize, max: usize },
+    #[error("board size '{0}' is not of the form RxC (for example 3x3)")]
+    Syntax(String),
+}
+
+impl Board {
+    /// The 3×3 board of the 8-puzzle.
+    pub const EIGHT: Board = Board { rows: 3, cols: 3 };
+
+    /// A board of `rows` × `cols` cells; at least 2×2 and at most [`MAX_CELLS`] cells.
+    pub fn new(rows: usize, cols: usize) -> Result<Board, BoardError> {
+        if rows < 2 || cols < 2 {
+            return Err(BoardError::TooSmall { rows, cols });
+        }
+        if rows.saturating_mul(cols) > MAX_CELLS {
+            return Err(BoardError::TooLarge {
+                rows,
+                cols,
+                max: MAX_CELLS,
+            });
+        }
+        Ok(Board {
+            rows: rows as u8,
+            cols: cols as u8,
+        })
+    }
+
+    /// Like [`Board::new`], but also refuses boards too large for a table of every state.
+    pub fn for_table(rows: usize, cols: usize) -> Result<Board, BoardError> {
+        let board = Board::new(rows, cols)?;
+        if board.cells() > MAX_TABLE_CELLS {
+            return Err(BoardError::TooLarge {
+                rows,
+                cols,
+                max: MAX_TABLE_CELLS,
+            });
+        }
+        Ok(board)
+    }
+
+    #[inline]
+    pub fn rows(self) -> usize {
+        self.rows as usize
+    }
+
+    #[inline]
+    pub fn cols(self) -> usize {
+        self.cols as usize
+    }
+
+    #[inline]
+    pub fn cells(self) -> usize {
+        self.rows as usize * self.cols as usize
+    }
+
+    /// Whether every state of this board fits a dense `u32` ranking (and so a table).
+    pub fn supports_tables(self) -> bool {
+        self.cells() <= MAX_TABLE_CELLS
+    }
+
+    /// The number of states reachable from any one layout: n!/2.
+    pub fn reachable_states(self) -> u64 {
+        factorial(self.cells()) / 2
+    }
+
+    /// The cell the blank reaches from `cell` by moving in direction `m`, if it stays on the board.
+    #[inline]
+    pub fn neighbor(self, cell: usize, m: Move) -> Option<usize> {
+        let cols = self.cols();
+        match m {
+            Move::Up => cell.checked_sub(cols),
+            Move::Down => {
+                let next = cell + cols;
+                (next < self.cells()).then_some(next)
+            }
+            Move::Left => (cell % cols != 0).then(|| cell - 1),
+            Move::Right => (cell % cols != cols - 1).then_some(cell + 1),
+        }
+    }
+
+    /// The goal with the blank in `blank` and tiles 1..n−1 in reading order in the other cells.
+    pub fn goal_with_blank(self, blank: usize) -> Layout {
+        assert!(blank < self.cells(), "blank cell {blank} is off the board");
+        let mut tiles = [0u8; MAX_CELLS];
+        let mut next = 1u8;
+        for (cell, tile) in tiles.iter_mut().enumerate().take(self.cells()) {
+            if cell != blank {
+                *tile = next;
+                next += 1;
+            }
+        }
+        Layout::from_parts(self, tiles, blank)
+    }
+
+    /// The standard goal: tiles 1..n−1 in reading order, blank in the last cell.
+    pub fn standard_goal(self) -> Layout {
+        self.goal_with_blank(self.cells() - 1)
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+impl FromStr for Board {
+    type Err = BoardError;
+
+    /// Parses `RxC` (also `R×C` or `RXC`), for example `3x3` or `2x6`.
+    fn from_str(s: &str) -> Result<Board, BoardError> {
+        let syntax = || BoardError::Syntax(s.to_string());
+        let (r, c) = s
+            .split_once(['x', 'X', '×'])
+            .ok_or_else(syntax)?;
+        let rows: usize = r.trim().parse().map_err(|_| syntax())?;
+        let cols: usize = c.trim().parse().map_err(|_| syntax())?;
+        Board::new(rows, cols)
+    }
+}
+
+/// n! for n ≤ 20.
+pub const fn factorial(n: usize) -> u64 {
+    let mut acc = 1u64;
+    let mut i = 2;
+    while i <= n {
+        acc *= i as u64;
+        i += 1;
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints_sizes() {
+        let b: Board = "3x4".parse().unwrap();
+        assert_eq!((b.rows(), b.cols(), b.cells()), (3, 4, 12));
+        assert_eq!(b.to_string(), "3x4");
+        assert!("3".parse::<Board>().is_err());
+        assert!("1x5".parse::<Board>().is_err());
+        assert!("5x4".parse::<Board>().is_err());
+        assert!(Board::for_table(4, 4).is_err());
+        assert_eq!(
+            Board::for_table(4, 4).unwrap_err().to_string(),
+            "a 4x4 board has 16 cells; at most 12 are supported"
+        );
+    }
+
+    #[test]
+    fn neighbours_stay_on_the_board() {
+        let b = Board::EIGHT;
+        assert_eq!(b.neighbor(0, Move::Up), None);
+        assert_eq!(b.neighbor(0, Move::Left), None);
+        assert_eq!(b.neighbor(0, Move::Right), Some(1));
+        assert_eq!(b.neighbor(0, Move::Down), Some(3));
+        assert_eq!(b.neighbor(8, Move::Down), None);
+        assert_eq!(b.neighbor(8, Move::Right), None);
+        assert_eq!(b.neighbor(5, Move::Right), None);
+        assert_eq!(b.neighbor(6, Move::Up), Some(3));
+        assert_eq!(b.reachable_states(), 181_440);
+    }
+
+    #[test]
+    fn goals_place_tiles_in_reading_order() {
+        let g = Board::EIGHT.goal_with_blank(4);
+        assert_eq!(g.tiles(), &[1, 2, 3, 4, 0, 5, 6, 7, 8]);
+        assert_eq!(Board::EIGHT.standard_goal().tiles(), &[1, 2, 3, 4, 5, 6, 7, 8, 0]);
+    }
+}

@@ -1,0 +1,287 @@
+//! A layout: which tile lies in each cell of a board.
+
+use std::fmt;
+
+use crate::{Board, Move, MAX_CELLS};
+
+/// The tile in each cell of a board, 0 being the blank. Always a permutation of 0..n.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Layout {
+    board: Board,
+    tiles: [u8; MAX_CELLS],
+    blank: u8,
+}
+
+/// Why a list of tiles is not a layout.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    #[error("expected {expected} tiles, found {found}")]
+    WrongCount { expected: usize, found: usize },
+    #[error("tile {tile} appears twice")]
+    Repeated { tile: u8 },
+    #[error("tile {tile} is not on a {board} board (tiles are 1..{max}, the blank is 0)", max = board.cells() - 1)]
+    OutOfRange { tile: u32, board: Board },
+}
+
+impl Layout {
+    /// The layout with `tiles[cell]` in each cell; refuses anything but a permutation of 0..n.
+    pub fn new(board: Board, tiles: &[u8]) -> Result<Layout, LayoutError> {
+        let n = board.cells();
+        if tiles.len() != n {
+            return Err(LayoutError::WrongCount {
+                expected: n,
+                found: tiles.len(),
+            });
+        }
+        let mut seen = 0u32;
+        let mut cells = [0u8; MAX_CELLS];
+        let mut blank = 0;
+        for (cell, &tile) in tiles.iter().enumerate() {
+            if tile as usize >= n {
+                return Err(LayoutError::OutOfRange {
+                    tile: tile.into(),
+                    board,
+                });
+            }
+            if seen & (1 << tile) != 0 {
+                return Err(LayoutError::Repeated { tile });
+            }
+            seen |= 1 << tile;
+            cells[cell] = tile;
+            if tile == 0 {
+                blank = cell;
+            }
+        }
+        Ok(Layout::from_parts(board, cells, blank))
+    }
+
+    /// Assembles a layout the caller knows to be valid.
+    #[inline]
+    pub(crate) fn from_parts(board: Board, tiles: [u8; MAX_CELLS], blank: usize) -> Layout {
+        debug_assert_eq!(tiles[blank], 0);
+        Layout {
+            board,
+            tiles,
+            blank: blank as u8,
+        }
+    }
+
+    #[inline]
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The tile in each cell, in reading order.
+    #[inline]
+    pub fn tiles(&self) -> &[u8] {
+        &self.tiles[..self.board.cells()]
+    }
+
+    #[inline]
+    pub fn tile(&self, cell: usize) -> u8 {
+        self.tiles()[cell]
+    }
+
+    /// The cell holding the blank.
+    #[inline]
+    pub fn blank(&self) -> usize {
+        self.blank as usize
+    }
+
+    /// The layout after the blank moves in direction `m`, or `None` if that leaves the board.
+    #[inline]
+    pub fn moved(&self, m: Move) -> Option<Layout> {
+        let to = self.board.neighbor(self.blank(), m)?;
+        let mut next = *self;
+        next.tiles[self.blank()] = next.tiles[to];
+        next.tiles[to] = 0;
+        next.blank = to as u8;
+        Some(next)
+    }
+
+    /// Applies every move of `path` in turn; `None` if one of them leaves the board.
+    pub fn after(&self, path: &[Move]) -> Option<Layout> {
+        path.iter().try_fold(*self, |l, &m| l.moved(m))
+    }
+
+    /// The legal moves from here, in code order (u d l r).
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        Move::ALL
+            .into_iter()
+            .filter(|&m| self.board.neighbor(self.blank(), m).is_some())
+    }
+
+    /// The number of inversions among the tiles (blank left out) read in reading order.
+    pub fn inversions(&self) -> u32 {
+        let mut seen = 0u32;
+        let mut inv = 0;
+        for &t in self.tiles() {
+            if t != 0 {
+                // Tiles already seen that are larger than t.
+                inv += (seen >> t).count_ones();
+                seen |= 1 << t;
+            }
+        }
+        inv
+    }
+
+    /// The parity class of this layout: 0 or 1. Two layouts of one board reach each other
+    /// exactly when their classes agree.
+    ///
+    /// A horizontal move leaves the tiles' reading order alone; a vertical move carries one
+    /// tile past `cols − 1` others. So `inversions + (cols − 1) · blank_row` keeps its parity
+    /// under every move: for odd widths the inversion parity alone, for even widths inversions
+    /// plus the blank's row.
+    #[inline]
+    pub fn class(&self) -> u8 {
+        class_of(self.board, self.inversions(), self.blank())
+    }
+
+    /// Whether `goal` can be reached from this layout (same board and same parity class).
+    pub fn can_reach(&self, goal: &Layout) -> bool {
+        self.board == goal.board && self.class() == goal.class()
+    }
+
+    /// Whether this is the standard goal (tiles in order, blank last).
+    pub fn is_standard_goal(&self) -> bool {
+        *self == self.board.standard_goal()
+    }
+
+    /// The relabelling that turns `goal` into `board.goal_with_blank(goal.blank())`:
+    /// `map[tile of goal in cell c] = tile of that standard goal in cell c`.
+    pub fn relabelling_to_standard(&self) -> [u8; MAX_CELLS] {
+        let standard = self.board.goal_with_blank(self.blank());
+        let mut map = [0u8; MAX_CELLS];
+        for (cell, &t) in self.tiles().iter().enumerate() {
+            map[t as usize] = standard.tiles[cell];
+        }
+        map
+    }
+
+    /// This layout with every tile `t` replaced by `map[t]` (`map` must fix 0 and be a
+    /// permutation of 0..n).
+    pub fn relabelled(&self, map: &[u8; MAX_CELLS]) -> Layout {
+        let mut next = *self;
+        for t in next.tiles.iter_mut().take(self.board.cells()) {
+            *t = map[*t as usize];
+        }
+        debug_assert_eq!(next.tiles[next.blank()], 0);
+        next
+    }
+
+    /// Writes the tiles as tokens separated by `sep`, the blank as `0`.
+    pub fn write_tokens(&self, out: &mut impl fmt::Write, sep: &str) -> fmt::Result {
+        for (i, t) in self.tiles().iter().enumerate() {
+            if i > 0 {
+                out.write_str(sep)?;
+            }
+            write!(out, "{t}")?;
+        }
+        Ok(())
+    }
+
+    /// The layout as rows of tokens, one row per line (no final newline).
+    pub fn grid(&self) -> String {
+        let mut s = String::new();
+        for (r, row) in self.tiles().chunks(self.board.cols()).enumerate() {
+            if r > 0 {
+                s.push('\n');
+            }
+            let width = if self.board.cells() > 10 { 2 } else { 1 };
+            for (c, t) in row.iter().enumerate() {
+                if c > 0 {
+                    s.push(' ');
+                }
+                s.push_str(&format!("{t:>width$}"));
+            }
+        }
+        s
+    }
+}
+
+/// The parity class of a layout with this many inversions and its blank in `blank`.
+#[inline]
+pub(crate) fn class_of(board: Board, inversions: u32, blank: usize) -> u8 {
+    let row = blank / board.cols();
+    ((inversions as usize + (board.cols() - 1) * row) & 1) as u8
+}
+
+/// Tokens separated by single spaces, the blank as 0: `1 2 3 4 5 6 7 8 0`.
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_tokens(f, " ")
+    }
+}
+
+impl fmt::Debug for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Layout({} [{}])", self.board, self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eight(tiles: [u8; 9]) -> Layout {
+        Layout::new(Board::EIGHT, &tiles).unwrap()
+    }
+
+    #[test]
+    fn refuses_non_permutations() {
+        let b = Board::EIGHT;
+        assert_eq!(
+            Layout::new(b, &[1, 2, 3]).unwrap_err().to_string(),
+            "expected 9 tiles, found 3"
+        );
+        assert_eq!(
+            Layout::new(b, &[1, 2, 3, 4, 5, 6, 7, 8, 8]).unwrap_err().to_string(),
+            "tile 8 appears twice"
+        );
+        assert_eq!(
+            Layout::new(b, &[1, 2, 3, 4, 5, 6, 7, 9, 0]).unwrap_err().to_string(),
+            "tile 9 is not on a 3x3 board (tiles are 1..8, the blank is 0)"
+        );
+    }
+
+    #[test]
+    fn moves_swap_the_blank() {
+        let g = Board::EIGHT.standard_goal();
+        assert_eq!(g.moves().collect::<Vec<_>>(), vec![Move::Up, Move::Left]);
+        let up = g.moved(Move::Up).unwrap();
+        assert_eq!(up.tiles(), &[1, 2, 3, 4, 5, 0, 7, 8, 6]);
+        assert_eq!(up.blank(), 5);
+        assert_eq!(g.moved(Move::Down), None);
+        assert_eq!(up.moved(Move::Down).unwrap(), g);
+    }
+
+    #[test]
+    fn classes_follow_the_parity_rule() {
+        let g = Board::EIGHT.standard_goal();
+        assert_eq!(g.class(), 0);
+        // Swapping two tiles changes the class: the classic unsolvable 8-puzzle.
+        let swapped = eight([2, 1, 3, 4, 5, 6, 7, 8, 0]);
+        assert!(!swapped.can_reach(&g));
+        let start = eight([2, 3, 4, 1, 5, 0, 7, 6, 8]);
+        assert!(start.can_reach(&g));
+        // Even width: the blank's row counts.
+        let b = Board::new(2, 2).unwrap();
+        let g = b.standard_goal();
+        let up = g.moved(Move::Up).unwrap();
+        assert_eq!(up.class(), g.class());
+    }
+
+    #[test]
+    fn relabelling_maps_a_goal_to_its_standard_section() {
+        let goal = eight([1, 2, 3, 8, 0, 4, 7, 6, 5]);
+        let map = goal.relabelling_to_standard();
+        assert_eq!(goal.relabelled(&map), Board::EIGHT.goal_with_blank(4));
+    }
+
+    #[test]
+    fn prints_tokens_and_grids() {
+        let l = eight([2, 3, 4, 1, 5, 0, 7, 6, 8]);
+        assert_eq!(l.to_string(), "2 3 4 1 5 0 7 6 8");
+        assert_eq!(l.grid(), "2 3 4\n1 5 0\n7 6 8");
+    }
+}

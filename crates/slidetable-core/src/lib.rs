@@ -1,0 +1,29 @@
+//! Sliding-tile puzzles on rectangular boards: geometry, layouts, moves, the parity rule and a
+//! dense ranking of each parity class.
+//!
+//! ```
+//! use slidetable_core::{parse_layout, Board, Move, Ranker};
+//!
+//! let board = Board::EIGHT;
+//! let start = parse_layout(board, b"2 3 4 1 5 x 7 6 8").unwrap();
+//! let goal = board.standard_goal();
+//! assert!(start.can_reach(&goal));
+//!
+//! let ranker = Ranker::new(board).unwrap();
+//! let rank = ranker.rank(&start);
+//! assert!(rank < ranker.states());
+//! assert_eq!(ranker.unrank(rank, start.class()), start);
+//! assert_eq!(goal.moved(Move::Up).unwrap().to_string(), "1 2 3 4 5 0 7 8 6");
+//! ```
+
+mod board;
+mod layout;
+mod moves;
+mod parse;
+mod rank;
+
+pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
+pub use layout::{Layout, LayoutError};
+pub use moves::{parse_path, path_string, Move};
+pub use parse::{is_blank_or_comment, parse_layout, ParseError, Token};
+pub use rank::Ranker;

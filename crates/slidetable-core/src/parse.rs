@@ -1,0 +1,196 @@
+//! Reading puzzles as people and judges write them.
+//!
+//! A puzzle is either tokens separated by spaces, tabs or commas (`2 3 4 1 5 x 7 6 8`,
+//! `1,2,3,4,5,6,7,8,0`, or `10 11` style tokens on larger boards), or — on boards of at most
+//! ten cells — one string with a character per cell (`23415x768`). The blank is `0`, `x` or `X`.
+//! Input is taken as bytes: invalid UTF-8 or NUL bytes are named in the error, never a panic.
+
+use std::fmt;
+
+use crate::{Board, Layout, LayoutError, MAX_CELLS};
+
+/// Why a line is not a puzzle.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("unknown tile '{token}' (tiles are 1..{max}, the blank is 0 or x)", max = board.cells() - 1)]
+    UnknownToken { token: Token, board: Board },
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+}
+
+/// A token quoted in an error: printable ASCII as is, anything else escaped, long ones cut.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token(String);
+
+impl Token {
+    const SHOWN: usize = 24;
+
+    fn new(bytes: &[u8]) -> Token {
+        let shown = &bytes[..bytes.len().min(Self::SHOWN)];
+        let mut s = shown.escape_ascii().to_string();
+        if bytes.len() > Self::SHOWN {
+            s.push('…');
+        }
+        Token(s)
+    }
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[inline]
+fn is_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b',' | b'\r' | b'\n' | 0x0b | 0x0c)
+}
+
+/// Whether a line carries no puzzle: empty, only separators, or a comment starting with `#`.
+pub fn is_blank_or_comment(line: &[u8]) -> bool {
+    match line.iter().position(|&b| !is_separator(b)) {
+        None => true,
+        Some(i) => line[i] == b'#',
+    }
+}
+
+/// The value of one token: a decimal tile number, or the blank as `0`/`x`/`X`.
+#[inline]
+fn token_value(token: &[u8], board: Board) -> Result<u8, ParseError> {
+    match token {
+        [b'x' | b'X'] => Ok(0),
+        _ if token.len() <= 3 && token.iter().all(u8::is_ascii_digit) => {
+            let v = token
+                .iter()
+                .fold(0u32, |acc, &d| acc * 10 + u32::from(d - b'0'));
+            if v as usize >= board.cells() {
+                Err(LayoutError::OutOfRange { tile: v, board }.into())
+            } else {
+                Ok(v as u8)
+            }
+        }
+        _ => Err(ParseError::UnknownToken {
+            token: Token::new(token),
+            board,
+        }),
+    }
+}
+
+/// Reads one puzzle for `board` from a line (without its line end; a trailing `\r` is fine).
+pub fn parse_layout(board: Board, line: &[u8]) -> Result<Layout, ParseError> {
+    let n = board.cells();
+    let mut tokens = line
+        .split(|&b| is_separator(b))
+        .filter(|t| !t.is_empty())
+        .peekable();
+    let mut tiles = [0u8; MAX_CELLS];
+    let Some(first) = tokens.next() else {
+        return Err(LayoutError::WrongCount { expected: n, found: 0 }.into());
+    };
+    if n <= 10 && first.len() > 1 && tokens.peek().is_none() {
+        // One string, one character per cell: `23415x768`.
+        if first.len() != n {
+            return Err(LayoutError::WrongCount {
+                expected: n,
+                found: first.len(),
+            }
+            .into());
+        }
+        for (cell, ch) in first.chunks(1).enumerate() {
+            tiles[cell] = token_value(ch, board)?;
+        }
+        return Ok(Layout::new(board, &tiles[..n])?);
+    }
+    let mut found = 0usize;
+    for token in std::iter::once(first).chain(tokens) {
+        let tile = token_value(token, board)?;
+        if found < n {
+            tiles[found] = tile;
+        }
+        found += 1;
+    }
+    if found != n {
+        return Err(LayoutError::WrongCount { expected: n, found }.into());
+    }
+    Ok(Layout::new(board, &tiles[..n])?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<Layout, String> {
+        parse_layout(Board::EIGHT, s.as_bytes()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn reads_every_accepted_spelling() {
+        let want = [2, 3, 4, 1, 5, 0, 7, 6, 8];
+        for s in [
+            "2 3 4 1 5 x 7 6 8",
+            "2 3 4 1 5 0 7 6 8",
+            "2,3,4,1,5,X,7,6,8",
+            "  2, 3, 4,\t1 5 x 7 6 8 \r",
+            "23415x768",
+            "234150768",
+            "23415X768\r",
+        ] {
+            assert_eq!(p(s).unwrap().tiles(), &want, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn names_what_is_wrong() {
+        assert_eq!(p("1 2 3 4 5 6 7 8").unwrap_err(), "expected 9 tiles, found 8");
+        assert_eq!(p("1 2 3 4 5 6 7 8 0 1").unwrap_err(), "expected 9 tiles, found 10");
+        assert_eq!(p("12345678").unwrap_err(), "expected 9 tiles, found 8");
+        assert_eq!(p("1 2 3 4 5 6 7 8 8").unwrap_err(), "tile 8 appears twice");
+        assert_eq!(p("1 2 3 4 5 6 7 x x").unwrap_err(), "tile 0 appears twice");
+        assert_eq!(
+            p("1 2 3 4 5 6 7 9 0").unwrap_err(),
+            "tile 9 is not on a 3x3 board (tiles are 1..8, the blank is 0)"
+        );
+        assert_eq!(
+            p("1 2 3 4 5 6 7 a 0").unwrap_err(),
+            "unknown tile 'a' (tiles are 1..8, the blank is 0 or x)"
+        );
+        assert_eq!(
+            p("1 2 3 4 5 6 7 \0 0").unwrap_err(),
+            "unknown tile '\\x00' (tiles are 1..8, the blank is 0 or x)"
+        );
+        assert_eq!(
+            parse_layout(Board::EIGHT, b"1 2 3 4 5 6 7 \xff 0")
+                .unwrap_err()
+                .to_string(),
+            "unknown tile '\\xff' (tiles are 1..8, the blank is 0 or x)"
+        );
+        assert_eq!(p("1234a6780").unwrap_err(), "unknown tile 'a' (tiles are 1..8, the blank is 0 or x)");
+        assert_eq!(p("").unwrap_err(), "expected 9 tiles, found 0");
+        assert_eq!(
+            p("1 2 3 4 5 6 7 8 99999999999").unwrap_err(),
+            "unknown tile '99999999999' (tiles are 1..8, the blank is 0 or x)"
+        );
+        assert_eq!(
+            p("1 2 3 4 5 6 7 8 900").unwrap_err(),
+            "tile 900 is not on a 3x3 board (tiles are 1..8, the blank is 0)"
+        );
+    }
+
+    #[test]
+    fn reads_two_digit_tiles_on_large_boards() {
+        let b = Board::new(3, 4).unwrap();
+        let l = parse_layout(b, b"1 2 3 4 5 6 7 8 9 10 11 0").unwrap();
+        assert_eq!(l, b.standard_goal());
+        let l = parse_layout(b, b"1,2,3,4,5,6,7,8,9,10,0,11").unwrap();
+        assert_eq!(l.blank(), 10);
+    }
+
+    #[test]
+    fn skips_blank_and_comment_lines() {
+        assert!(is_blank_or_comment(b""));
+        assert!(is_blank_or_comment(b"  \r"));
+        assert!(is_blank_or_comment(b"# 31 moves"));
+        assert!(is_blank_or_comment(b"   # indented"));
+        assert!(!is_blank_or_comment(b"1 2 3"));
+    }
+}

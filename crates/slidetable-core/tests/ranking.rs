@@ -1,0 +1,129 @@
+//! The ranking is a bijection between each parity class and 0..n!/2: exhaustively on every
+//! board of at most 9 cells, by property tests on the larger ones.
+
+use proptest::prelude::*;
+use slidetable_core::{Board, Layout, Ranker};
+
+/// Every permutation of 0..n, by Heap's algorithm.
+fn for_each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
+    let mut a: Vec<u8> = (0..n as u8).collect();
+    let mut c = vec![0usize; n];
+    f(&a);
+    let mut i = 0;
+    while i < n {
+        if c[i] < i {
+            if i % 2 == 0 {
+                a.swap(0, i);
+            } else {
+                a.swap(c[i], i);
+            }
+            f(&a);
+            c[i] += 1;
+            i = 0;
+        } else {
+            c[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+fn check_exhaustively(board: Board) {
+    let ranker = Ranker::new(board).unwrap();
+    let states = ranker.states() as usize;
+    assert_eq!(states as u64, board.reachable_states());
+    // Every rank of each class unranks into that class and ranks back.
+    for class in 0..2u8 {
+        for r in 0..ranker.states() {
+            let l = ranker.unrank(r, class);
+            assert_eq!(l.class(), class, "{board} rank {r} class {class}: {l}");
+            assert_eq!(ranker.rank(&l), r, "{board} rank {r} class {class}: {l}");
+        }
+    }
+    // Every permutation is hit exactly once per class.
+    let mut hits = [vec![0u8; states], vec![0u8; states]];
+    let mut count = 0;
+    for_each_permutation(board.cells(), |tiles| {
+        let l = Layout::new(board, tiles).unwrap();
+        let r = ranker.rank(&l);
+        assert_eq!(ranker.unrank(r, l.class()), l, "{board}: {l}");
+        hits[l.class() as usize][r as usize] += 1;
+        count += 1;
+    });
+    assert_eq!(count, 2 * states);
+    assert!(hits.iter().flatten().all(|&h| h == 1), "{board}: a rank was hit twice");
+}
+
+#[test]
+fn bijective_on_every_board_up_to_nine_cells() {
+    for (r, c) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
+        check_exhaustively(Board::new(r, c).unwrap());
+    }
+}
+
+#[test]
+fn goals_with_the_blank_anywhere_keep_their_class_rule() {
+    // Odd width: every goal is in class 0. Even width: goals in odd rows are in class 1.
+    for (r, c) in [(3, 3), (2, 4), (3, 4), (4, 3)] {
+        let board = Board::new(r, c).unwrap();
+        for blank in 0..board.cells() {
+            let g = board.goal_with_blank(blank);
+            let want = ((c - 1) * (blank / c)) % 2;
+            assert_eq!(g.class() as usize, want, "{board} blank {blank}");
+        }
+    }
+}
+
+fn board_and_permutation() -> impl Strategy<Value = Layout> {
+    prop::sample::select(vec![(2, 5), (5, 2), (3, 4), (4, 3), (2, 6), (6, 2), (3, 3)]).prop_flat_map(
+        |(r, c)| {
+            let board = Board::new(r, c).unwrap();
+            Just((0..board.cells() as u8).collect::<Vec<u8>>())
+                .prop_shuffle()
+                .prop_map(move |tiles| Layout::new(board, &tiles).unwrap())
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    #[test]
+    fn rank_then_unrank_is_the_identity(l in board_and_permutation()) {
+        let ranker = Ranker::new(l.board()).unwrap();
+        let r = ranker.rank(&l);
+        prop_assert!(r < ranker.states());
+        prop_assert_eq!(ranker.unrank(r, l.class()), l);
+    }
+
+    #[test]
+    fn unrank_then_rank_is_the_identity(
+        (r, c) in prop::sample::select(vec![(3, 4), (4, 3), (2, 6), (6, 2), (2, 5)]),
+        frac in 0.0f64..1.0,
+        class in 0u8..2,
+    ) {
+        let ranker = Ranker::new(Board::new(r, c).unwrap()).unwrap();
+        let rank = ((ranker.states() as f64) * frac) as u32;
+        let l = ranker.unrank(rank, class);
+        prop_assert_eq!(l.class(), class);
+        prop_assert_eq!(ranker.rank(&l), rank);
+    }
+
+    #[test]
+    fn moves_keep_the_class(l in board_and_permutation(), moves in prop::collection::vec(0u8..4, 0..40)) {
+        let mut cur = l;
+        for m in moves {
+            if let Some(next) = cur.moved(slidetable_core::Move::from_code(m)) {
+                cur = next;
+            }
+            prop_assert_eq!(cur.class(), l.class());
+        }
+    }
+
+    #[test]
+    fn printed_layouts_parse_back(l in board_and_permutation()) {
+        let printed = l.to_string();
+        prop_assert_eq!(slidetable_core::parse_layout(l.board(), printed.as_bytes()).unwrap(), l);
+        let commas = printed.replace(' ', ",");
+        prop_assert_eq!(slidetable_core::parse_layout(l.board(), commas.as_bytes()).unwrap(), l);
+    }
+}
