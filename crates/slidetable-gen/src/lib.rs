@@ -1,1 +1,236 @@
+//! Every state's distance, by one breadth-first search backwards from each goal, and the
+//! writer that stores them as a slidetable file.
+//!
+//! ```
+//! use slidetable_core::Board;
+//! use slidetable_gen::{solve_section, table_bytes};
+//!
+//! let board = Board::new(2, 3).unwrap();
+//! let section = solve_section(&board.standard_goal()).unwrap();
+//! assert_eq!(section.histogram.iter().sum::<u64>(), 360);
+//! assert_eq!(section.max_distance(), 21);
+//! let bytes = table_bytes(board, &[section]).unwrap();
+//! assert!(bytes.starts_with(b"SLIDETBL"));
+//! ```
 
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use slidetable_core::{Board, BoardError, Layout, Move, Ranker};
+use slidetable_format::{
+    byte_entry, CostModel, Encoding, FormatError, Header, PayloadHasher, SectionSpec,
+};
+
+/// Marks a state not yet reached during the search (never a stored entry: distances stay
+/// below 63 in the byte encoding, see [`GenError::TooDeep`]).
+const UNSEEN: u8 = 0xFF;
+
+/// One goal's entries: for each rank of the goal's class, its distance and first move.
+#[derive(Clone, Debug)]
+pub struct Section {
+    pub goal: Layout,
+    /// Byte entries, one per rank (see `slidetable_format::byte_entry`).
+    pub entries: Vec<u8>,
+    /// `histogram[d]` = states at distance `d`.
+    pub histogram: Vec<u64>,
+}
+
+impl Section {
+    pub fn max_distance(&self) -> u32 {
+        self.histogram.len() as u32 - 1
+    }
+}
+
+/// Why a table could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum GenError {
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    #[error("the search from goal {goal} goes deeper than the byte encoding's {max} moves")]
+    TooDeep { goal: Layout, max: u32 },
+    #[error("sections are for different boards ({expected} and {found})")]
+    MixedBoards { expected: Board, found: Board },
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+}
+
+/// The goals of a default table: one per blank cell, tiles 1..n−1 in reading order.
+pub fn default_goals(board: Board) -> Vec<Layout> {
+    (0..board.cells()).map(|b| board.goal_with_blank(b)).collect()
+}
+
+/// Breadth-first search from `goal` over every layout of its class.
+///
+/// Layer by layer: each state of layer d tries its legal moves; an unseen neighbour joins
+/// layer d+1 with the move back towards the state it came from as its first move.
+/// A horizontal move keeps the tiles' reading order, so its rank is one block away and costs
+/// no ranking at all; only vertical moves rank from scratch.
+pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
+    let board = goal.board();
+    let ranker = Ranker::new(board)?;
+    let block = ranker.block();
+    let mut entries = vec![UNSEEN; ranker.states() as usize];
+    let goal_rank = ranker.rank(goal);
+    entries[goal_rank as usize] = byte_entry(0, Move::Up);
+    let mut histogram = vec![1u64];
+    let mut layer = vec![(*goal, goal_rank)];
+    let mut next = Vec::new();
+    let max = Encoding::Byte.max_distance() - 1; // 63 with move r would read as UNSEEN
+    let mut distance = 0u32;
+    while !layer.is_empty() {
+        distance += 1;
+        for &(layout, rank) in &layer {
+            for m in layout.moves() {
+                let neighbour = layout.moved(m).expect("legal move");
+                let r = match m {
+                    Move::Left => rank - block,
+                    Move::Right => rank + block,
+                    Move::Up | Move::Down => ranker.rank(&neighbour),
+                };
+                let e = &mut entries[r as usize];
+                if *e == UNSEEN {
+                    *e = byte_entry(distance.min(max), m.opposite());
+                    next.push((neighbour, r));
+                }
+            }
+        }
+        if !next.is_empty() {
+            if distance > max {
+                return Err(GenError::TooDeep { goal: *goal, max });
+            }
+            histogram.push(next.len() as u64);
+        }
+        std::mem::swap(&mut layer, &mut next);
+        next.clear();
+    }
+    debug_assert!(!entries.contains(&UNSEEN));
+    Ok(Section {
+        goal: *goal,
+        entries,
+        histogram,
+    })
+}
+
+/// Solves several goals, in parallel over the machine's cores.
+pub fn solve_sections(goals: &[Layout]) -> Result<Vec<Section>, GenError> {
+    goals.par_iter().map(solve_section).collect()
+}
+
+fn header_for(board: Board, sections: &[Section]) -> Result<Header, GenError> {
+    let mut crc = PayloadHasher::new();
+    for s in sections {
+        if s.goal.board() != board {
+            return Err(GenError::MixedBoards {
+                expected: board,
+                found: s.goal.board(),
+            });
+        }
+        crc.update(&s.entries);
+    }
+    let specs = sections
+        .iter()
+        .map(|s| SectionSpec {
+            goal: s.goal,
+            histogram: s.histogram.clone(),
+        })
+        .collect();
+    Ok(Header::build(
+        board,
+        Encoding::Byte,
+        CostModel::Unit,
+        specs,
+        crc.finalize(),
+    )?)
+}
+
+/// Streams a whole table (header, then each section's entries) into `out`.
+pub fn write_to(out: &mut impl Write, board: Board, sections: &[Section]) -> Result<u64, GenError> {
+    let header = header_for(board, sections)?;
+    let io_err = |source| GenError::Io {
+        path: PathBuf::from("<output>"),
+        source,
+    };
+    out.write_all(&header.to_bytes()).map_err(io_err)?;
+    for s in sections {
+        out.write_all(&s.entries).map_err(io_err)?;
+    }
+    Ok(header.file_len)
+}
+
+/// The whole table in memory (for `Table::new`, tests and embedding).
+pub fn table_bytes(board: Board, sections: &[Section]) -> Result<Vec<u8>, GenError> {
+    let mut v = Vec::new();
+    write_to(&mut v, board, sections)?;
+    Ok(v)
+}
+
+/// Writes the table to `path` safely: into a temporary file in the same directory, flushed
+/// to disk, then renamed over `path`. A crash leaves either the old file or the new one
+/// under the real name, never half of one; on any error the temporary file is removed.
+/// Returns the number of bytes written.
+pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u64, GenError> {
+    let io_err = |source| GenError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{}.", name.as_deref().unwrap_or("table")))
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(io_err)?;
+    let len = {
+        let mut out = io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+        let len = write_to(&mut out, board, sections).map_err(|e| match e {
+            GenError::Io { source, .. } => io_err(source),
+            other => other,
+        })?;
+        out.flush().map_err(io_err)?;
+        len
+    };
+    tmp.as_file().sync_all().map_err(io_err)?;
+    // Dropping `tmp` on an early return above deletes the temporary file.
+    tmp.persist(path).map_err(|e| io_err(e.error))?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        // Make the rename itself durable; not every filesystem supports syncing a directory.
+        let _ = d.sync_all();
+    }
+    Ok(len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_by_two_is_a_cycle_of_twelve() {
+        let board = Board::new(2, 2).unwrap();
+        let s = solve_section(&board.standard_goal()).unwrap();
+        assert_eq!(s.histogram, vec![1, 2, 2, 2, 2, 2, 1]);
+    }
+
+    #[test]
+    fn eight_puzzle_histogram_is_the_known_one() {
+        let s = solve_section(&Board::EIGHT.standard_goal()).unwrap();
+        assert_eq!(s.histogram.iter().sum::<u64>(), 181_440);
+        assert_eq!(s.max_distance(), 31);
+        assert_eq!(s.histogram[31], 2);
+        // The published layer sizes of the 8-puzzle from its standard goal.
+        assert_eq!(&s.histogram[..8], &[1, 2, 4, 8, 16, 20, 39, 62]);
+    }
+
+    #[test]
+    fn refuses_mixed_boards() {
+        let a = solve_section(&Board::new(2, 2).unwrap().standard_goal()).unwrap();
+        let b = solve_section(&Board::new(2, 3).unwrap().standard_goal()).unwrap();
+        let err = table_bytes(Board::new(2, 2).unwrap(), &[a, b]).unwrap_err();
+        assert_eq!(err.to_string(), "sections are for different boards (2x2 and 2x3)");
+    }
+}
