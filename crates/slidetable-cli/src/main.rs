@@ -1,1 +1,62 @@
-fn main() {}
+//! `slidetable`: argument parsing and printing; the work is done by the library crates.
+
+mod batch;
+mod cli;
+mod info;
+mod input;
+mod tables;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Parser;
+
+use crate::cli::{Cli, Command, GenerateArgs};
+
+/// Exit code for a bad puzzle line (EX_DATAERR from sysexits.h).
+pub const EXIT_BAD_INPUT: u8 = 65;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(code) => code,
+        // A closed stdout (`slidetable path big.txt | head`) is a normal way to stop reading.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("slidetable: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<ExitCode> {
+    match &cli.command {
+        Command::Generate(args) => generate(args),
+        Command::Info(args) => info::run(args),
+        Command::Distance(args) => batch::run(args, batch::Answer::Distance),
+        Command::Path(args) => batch::run(args, batch::Answer::Path),
+    }
+}
+
+fn generate(args: &GenerateArgs) -> Result<ExitCode> {
+    let (path, _) = tables::resolve(args.output.as_deref(), args.board)?;
+    let done = tables::generate(args.board, &path)?;
+    let mut out = io::stdout().lock();
+    writeln!(out, "wrote {}", path.display())?;
+    writeln!(
+        out,
+        "board {}: {} sections x {} states, {} bytes",
+        args.board, done.sections, done.states, done.bytes
+    )?;
+    writeln!(out, "took {:.1} ms", done.elapsed.as_secs_f64() * 1e3)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

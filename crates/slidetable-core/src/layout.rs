@@ -88,6 +88,33 @@ impl Layout {
         self.blank as usize
     }
 
+    /// The tiles packed four bits per cell, cell 0 in the lowest nibble: a 4×4 board fills
+    /// exactly 64 bits. The form hot loops work on.
+    #[inline]
+    pub fn packed(&self) -> u64 {
+        self.tiles
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &t| (acc << 4) | u64::from(t))
+    }
+
+    /// The layout whose [`Layout::packed`] form is `packed`, if that is a permutation of 0..n
+    /// on `board` (and nothing beyond the board's cells).
+    pub fn from_packed(board: Board, packed: u64) -> Result<Layout, LayoutError> {
+        let n = board.cells();
+        let mut tiles = [0u8; MAX_CELLS];
+        for (cell, t) in tiles.iter_mut().enumerate() {
+            *t = ((packed >> (4 * cell)) & 0xF) as u8;
+        }
+        if tiles[n..].iter().any(|&t| t != 0) {
+            return Err(LayoutError::WrongCount {
+                expected: n,
+                found: MAX_CELLS - tiles.iter().rev().take_while(|&&t| t == 0).count(),
+            });
+        }
+        Layout::new(board, &tiles[..n])
+    }
+
     /// The layout after the blank moves in direction `m`, or `None` if that leaves the board.
     #[inline]
     pub fn moved(&self, m: Move) -> Option<Layout> {

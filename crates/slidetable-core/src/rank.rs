@@ -63,22 +63,24 @@ impl Ranker {
     #[inline]
     pub fn rank(&self, layout: &Layout) -> u32 {
         debug_assert_eq!(layout.board(), self.board);
+        self.rank_packed(layout.packed(), layout.blank())
+    }
+
+    /// [`Ranker::rank`] of a layout in [`Layout::packed`] form with its blank in `blank`.
+    #[inline]
+    pub fn rank_packed(&self, packed: u64, blank: usize) -> u32 {
         let n = self.board.cells();
-        let ranked = n - 3;
+        // Drop the blank's nibble: the tiles in reading order, packed.
+        let below = (1u64 << (4 * blank)) - 1;
+        let mut seq = (packed & below) | ((packed >> 4) & !below);
         let mut remaining: u32 = (1u32 << n) - 2; // tiles 1..n−1 not yet placed
-        let mut r = layout.blank() as u32 * self.block;
-        let mut i = 0;
-        for &t in layout.tiles() {
-            if t == 0 {
-                continue;
-            }
-            if i == ranked {
-                break;
-            }
+        let mut r = blank as u32 * self.block;
+        for &w in &self.weights[..n - 3] {
+            let t = (seq & 0xF) as u32;
+            seq >>= 4;
             let smaller = (remaining & ((1u32 << t) - 1)).count_ones();
-            r += smaller * self.weights[i];
+            r += smaller * w;
             remaining ^= 1 << t;
-            i += 1;
         }
         r
     }

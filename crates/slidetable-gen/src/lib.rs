@@ -65,35 +65,48 @@ pub fn default_goals(board: Board) -> Vec<Layout> {
 /// Breadth-first search from `goal` over every layout of its class.
 ///
 /// Layer by layer: each state of layer d tries its legal moves; an unseen neighbour joins
-/// layer d+1 with the move back towards the state it came from as its first move.
-/// A horizontal move keeps the tiles' reading order, so its rank is one block away and costs
-/// no ranking at all; only vertical moves rank from scratch.
+/// layer d+1 with the move back towards the state it came from as its first move. States
+/// travel as packed nibbles (see [`Layout::packed`]) with their rank and blank cell, so a
+/// move is two nibble writes. A horizontal move keeps the tiles' reading order, so its rank
+/// is exactly one block away; only vertical moves rank from scratch.
 pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
     let board = goal.board();
     let ranker = Ranker::new(board)?;
     let block = ranker.block();
+    let moves = MoveTable::new(board);
     let mut entries = vec![UNSEEN; ranker.states() as usize];
     let goal_rank = ranker.rank(goal);
     entries[goal_rank as usize] = byte_entry(0, Move::Up);
     let mut histogram = vec![1u64];
-    let mut layer = vec![(*goal, goal_rank)];
+    let mut layer = vec![Node {
+        packed: goal.packed(),
+        rank: goal_rank,
+        blank: goal.blank() as u32,
+    }];
     let mut next = Vec::new();
     let max = Encoding::Byte.max_distance() - 1; // 63 with move r would read as UNSEEN
     let mut distance = 0u32;
     while !layer.is_empty() {
         distance += 1;
-        for &(layout, rank) in &layer {
-            for m in layout.moves() {
-                let neighbour = layout.moved(m).expect("legal move");
-                let r = match m {
-                    Move::Left => rank - block,
-                    Move::Right => rank + block,
-                    Move::Up | Move::Down => ranker.rank(&neighbour),
+        for node in &layer {
+            let blank = node.blank as usize;
+            for &(m, to) in moves.from(blank) {
+                let to = to as usize;
+                let tile = (node.packed >> (4 * to)) & 0xF;
+                let packed = (node.packed & !(0xF << (4 * to))) | (tile << (4 * blank));
+                let rank = match m {
+                    Move::Left => node.rank - block,
+                    Move::Right => node.rank + block,
+                    Move::Up | Move::Down => ranker.rank_packed(packed, to),
                 };
-                let e = &mut entries[r as usize];
+                let e = &mut entries[rank as usize];
                 if *e == UNSEEN {
                     *e = byte_entry(distance.min(max), m.opposite());
-                    next.push((neighbour, r));
+                    next.push(Node {
+                        packed,
+                        rank,
+                        blank: to as u32,
+                    });
                 }
             }
         }
@@ -112,6 +125,38 @@ pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
         entries,
         histogram,
     })
+}
+
+/// A state in the search's queue.
+#[derive(Clone, Copy)]
+struct Node {
+    packed: u64,
+    rank: u32,
+    blank: u32,
+}
+
+/// For each blank cell, its legal moves and the cells they lead to.
+struct MoveTable {
+    moves: Vec<Vec<(Move, u8)>>,
+}
+
+impl MoveTable {
+    fn new(board: Board) -> MoveTable {
+        let moves = (0..board.cells())
+            .map(|cell| {
+                Move::ALL
+                    .into_iter()
+                    .filter_map(|m| board.neighbor(cell, m).map(|to| (m, to as u8)))
+                    .collect()
+            })
+            .collect();
+        MoveTable { moves }
+    }
+
+    #[inline]
+    fn from(&self, blank: usize) -> &[(Move, u8)] {
+        &self.moves[blank]
+    }
 }
 
 /// Solves several goals, in parallel over the machine's cores.

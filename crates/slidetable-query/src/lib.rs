@@ -73,6 +73,9 @@ pub struct Table<D: AsRef<[u8]>> {
     standard_section: Option<usize>,
 }
 
+/// A table over a memory-mapped file.
+pub type MappedTable = Table<Mmap>;
+
 impl Table<Mmap> {
     /// Maps the file at `path` and checks its header (not its checksum: see [`Table::verify`]).
     pub fn open(path: impl AsRef<Path>) -> Result<Table<Mmap>, TableError> {

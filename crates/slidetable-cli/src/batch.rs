@@ -1,0 +1,104 @@
+//! `distance` and `path`: one answer line per puzzle line, streamed.
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use slidetable_core::{is_blank_or_comment, parse_layout, Move};
+use slidetable_query::Section;
+
+use crate::cli::BatchArgs;
+use crate::input::{self, Lines, MAX_LINE};
+use crate::{tables, EXIT_BAD_INPUT};
+
+/// What to print for each puzzle.
+#[derive(Clone, Copy)]
+pub enum Answer {
+    Distance,
+    Path,
+}
+
+pub fn run(args: &BatchArgs, answer: Answer) -> Result<ExitCode> {
+    let table = tables::open_for_query(args.table.as_deref())?;
+    let board = table.board();
+    let section = table.section(table.section_for(&board.standard_goal())?);
+    let input = input::open(args.input.as_deref())?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut lines = Lines::new(input.reader, MAX_LINE);
+    let mut scratch = Scratch::default();
+    let mut bad = 0u64;
+    while let Some(line) = lines
+        .next_line()
+        .with_context(|| format!("cannot read {}", input.name))?
+    {
+        let parsed = match line.text {
+            Ok(text) if is_blank_or_comment(text) => continue,
+            Ok(text) => parse_layout(board, text).map_err(|e| e.to_string()),
+            Err(len) => Err(format!(
+                "line is {len} bytes long; at most {MAX_LINE} are read"
+            )),
+        };
+        match parsed {
+            Ok(layout) => scratch.answer(&section, &layout, answer, &mut out)?,
+            Err(what) => {
+                let report = format!("{}: line {}: {what}", input.name, line.number);
+                if !args.keep_going {
+                    out.flush()?;
+                    eprintln!("slidetable: {report}");
+                    return Ok(ExitCode::from(EXIT_BAD_INPUT));
+                }
+                out.write_all(b"invalid\n")?;
+                eprintln!("slidetable: {report}");
+                bad += 1;
+            }
+        }
+    }
+    out.flush()?;
+    if bad > 0 {
+        eprintln!(
+            "slidetable: {bad} invalid line{} in {}",
+            if bad == 1 { "" } else { "s" },
+            input.name
+        );
+        return Ok(ExitCode::from(EXIT_BAD_INPUT));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Buffers reused from one answer to the next: no allocation per puzzle.
+#[derive(Default)]
+struct Scratch {
+    path: Vec<Move>,
+    text: Vec<u8>,
+    number: itoa::Buffer,
+}
+
+impl Scratch {
+    fn answer(
+        &mut self,
+        section: &Section<'_>,
+        layout: &slidetable_core::Layout,
+        answer: Answer,
+        out: &mut impl Write,
+    ) -> Result<()> {
+        self.text.clear();
+        match answer {
+            Answer::Distance => match section.distance(layout) {
+                Some(d) => self.text.extend_from_slice(self.number.format(d).as_bytes()),
+                None => self.text.extend_from_slice(b"-1"),
+            },
+            Answer::Path => {
+                self.path.clear();
+                if section.path_into(layout, &mut self.path)? {
+                    self.text.extend(self.path.iter().map(|m| m.letter() as u8));
+                } else {
+                    self.text.extend_from_slice(b"unsolvable");
+                }
+            }
+        }
+        self.text.push(b'\n');
+        out.write_all(&self.text)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,101 @@
+//! `info`: what a table file holds.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use serde::Serialize;
+use slidetable_query::Table;
+
+use crate::cli::InfoArgs;
+use crate::tables;
+
+#[derive(Serialize)]
+struct InfoJson<'a> {
+    path: String,
+    board: String,
+    encoding: &'static str,
+    cost: &'static str,
+    file_size: u64,
+    sections: Vec<SectionJson<'a>>,
+    /// `null` unless `--verify` was given.
+    checksum_ok: Option<bool>,
+}
+
+#[derive(Serialize)]
+struct SectionJson<'a> {
+    goal: &'a [u8],
+    entries: u64,
+    max_distance: u32,
+    histogram: &'a [u64],
+}
+
+pub fn run(args: &InfoArgs) -> Result<ExitCode> {
+    let (path, _) = tables::resolve(args.path.as_deref(), slidetable_core::Board::EIGHT)?;
+    if !path.exists() {
+        bail!(
+            "no table at {}; make one with `slidetable generate -o {}`",
+            path.display(),
+            path.display()
+        );
+    }
+    let table = Table::open(&path)?;
+    let header = table.header();
+    let checksum = args.verify.then(|| table.verify());
+    let checksum_ok = checksum.as_ref().map(Result::is_ok);
+    let mut out = io::stdout().lock();
+    if args.json {
+        let info = InfoJson {
+            path: path.display().to_string(),
+            board: header.board.to_string(),
+            encoding: header.encoding.name(),
+            cost: header.cost.name(),
+            file_size: header.file_len,
+            sections: header
+                .sections
+                .iter()
+                .map(|s| SectionJson {
+                    goal: s.goal.tiles(),
+                    entries: s.entries,
+                    max_distance: s.max_distance,
+                    histogram: &s.histogram,
+                })
+                .collect(),
+            checksum_ok,
+        };
+        serde_json::to_writer(&mut out, &info)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "table     {}", path.display())?;
+        writeln!(out, "board     {}", header.board)?;
+        writeln!(
+            out,
+            "encoding  {} (distance and first move of an optimal path per state)",
+            header.encoding
+        )?;
+        writeln!(out, "cost      {} (every move costs 1)", header.cost)?;
+        writeln!(out, "size      {} bytes", header.file_len)?;
+        match &checksum {
+            None => writeln!(out, "checksum  not checked (use --verify)")?,
+            Some(Ok(())) => writeln!(out, "checksum  ok")?,
+            Some(Err(e)) => writeln!(out, "checksum  FAILED: {}", e.kind)?,
+        }
+        writeln!(out, "sections  {}", header.sections.len())?;
+        for (i, s) in header.sections.iter().enumerate() {
+            writeln!(out)?;
+            writeln!(out, "section {i}: goal {}", s.goal)?;
+            writeln!(out, "  entries       {}", s.entries)?;
+            writeln!(out, "  max distance  {} ({} states)", s.max_distance, s.histogram[s.max_distance as usize])?;
+            let hist: Vec<String> = s.histogram.iter().map(u64::to_string).collect();
+            writeln!(out, "  histogram     {}", hist.join(" "))?;
+        }
+    }
+    out.flush()?;
+    match checksum {
+        Some(Err(e)) => {
+            eprintln!("slidetable: {e}");
+            Ok(ExitCode::FAILURE)
+        }
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}

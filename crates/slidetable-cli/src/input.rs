@@ -1,0 +1,147 @@
+//! Streaming input: lines of bounded length, numbered, from a file or standard input.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+/// Longer lines are reported as errors instead of being held in memory.
+pub const MAX_LINE: usize = 1 << 16;
+
+/// An input source and the name its errors carry.
+pub struct Input {
+    pub name: String,
+    pub reader: Box<dyn BufRead>,
+}
+
+/// Opens `path`, or standard input for `None` or `-`.
+pub fn open(path: Option<&Path>) -> Result<Input> {
+    match path {
+        None => Ok(stdin()),
+        Some(p) if p.as_os_str() == "-" => Ok(stdin()),
+        Some(p) => {
+            let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
+            Ok(Input {
+                name: p.display().to_string(),
+                reader: Box::new(BufReader::with_capacity(1 << 16, file)),
+            })
+        }
+    }
+}
+
+fn stdin() -> Input {
+    Input {
+        name: "<stdin>".to_string(),
+        reader: Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock())),
+    }
+}
+
+/// One line: its number (from 1) and its bytes without the line end (`\n` or `\r\n`), or
+/// `Err(length)` when it is longer than the limit.
+pub struct Line<'a> {
+    pub number: u64,
+    pub text: Result<&'a [u8], usize>,
+}
+
+/// Reads lines of at most `max` bytes in constant memory; longer ones are skipped to their
+/// end and reported by length.
+pub struct Lines<R> {
+    inner: R,
+    buf: Vec<u8>,
+    number: u64,
+    max: usize,
+}
+
+impl<R: BufRead> Lines<R> {
+    pub fn new(inner: R, max: usize) -> Lines<R> {
+        Lines {
+            inner,
+            buf: Vec::with_capacity(256),
+            number: 0,
+            max,
+        }
+    }
+
+    /// The next line, or `None` at the end of the input.
+    pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        self.buf.clear();
+        let mut len = 0usize;
+        let mut any = false;
+        loop {
+            let avail = match self.inner.fill_buf() {
+                Ok(a) => a,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                break;
+            }
+            any = true;
+            let (chunk, used, done) = match avail.iter().position(|&b| b == b'\n') {
+                Some(i) => (&avail[..i], i + 1, true),
+                None => (avail, avail.len(), false),
+            };
+            len += chunk.len();
+            if len <= self.max {
+                self.buf.extend_from_slice(chunk);
+            }
+            self.inner.consume(used);
+            if done {
+                break;
+            }
+        }
+        if !any {
+            return Ok(None);
+        }
+        self.number += 1;
+        if len > self.max {
+            return Ok(Some(Line {
+                number: self.number,
+                text: Err(len),
+            }));
+        }
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        Ok(Some(Line {
+            number: self.number,
+            text: Ok(&self.buf),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(input: &[u8], max: usize) -> Vec<(u64, Result<Vec<u8>, usize>)> {
+        let mut lines = Lines::new(input, max);
+        let mut v = Vec::new();
+        while let Some(l) = lines.next_line().unwrap() {
+            v.push((l.number, l.text.map(<[u8]>::to_vec)));
+        }
+        v
+    }
+
+    #[test]
+    fn splits_numbers_and_strips_line_ends() {
+        let v = all(b"a\r\nbb\n\nc", 10);
+        assert_eq!(
+            v,
+            vec![
+                (1, Ok(b"a".to_vec())),
+                (2, Ok(b"bb".to_vec())),
+                (3, Ok(vec![])),
+                (4, Ok(b"c".to_vec()))
+            ]
+        );
+        assert!(all(b"", 10).is_empty());
+    }
+
+    #[test]
+    fn reports_overlong_lines_and_goes_on() {
+        let v = all(b"0123456789abc\nok\n", 10);
+        assert_eq!(v, vec![(1, Err(13)), (2, Ok(b"ok".to_vec()))]);
+    }
+}
