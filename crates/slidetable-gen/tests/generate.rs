@@ -1,0 +1,159 @@
+//! The generator's sections, checked entry by entry with the ranker alone: every stored
+//! distance is the true distance (0 only at the goal, and no move changes it by more than
+//! one), every stored first move is legal and optimal; and the writer replaces a file by
+//! rename, never in place.
+
+use slidetable_core::{Board, Ranker};
+use slidetable_format::{byte_distance, byte_move};
+use slidetable_gen::{default_goals, solve_section, solve_sections, write_table, Section};
+use slidetable_query::Table;
+
+/// Checks one solved section against its goal, using only the ranker and the entry bytes.
+///
+/// Distance 0 at the goal alone, a first move that lowers the distance by exactly one, and
+/// no neighbour more than one closer: together these say every stored distance is exact.
+fn check_section(s: &Section) {
+    let goal = s.goal;
+    let board = goal.board();
+    let ranker = Ranker::new(board).unwrap();
+    let states = ranker.states() as usize;
+    assert_eq!(s.entries.len(), states, "goal {goal}");
+    assert_eq!(
+        s.histogram.iter().sum::<u64>(),
+        board.reachable_states(),
+        "goal {goal}"
+    );
+    assert_eq!(s.histogram[0], 1, "goal {goal}");
+    assert!(*s.histogram.last().unwrap() > 0, "goal {goal}");
+    assert_eq!(s.max_distance() as usize, s.histogram.len() - 1);
+
+    let distance = |rank: u32| byte_distance(s.entries[rank as usize]);
+    let mut counted = vec![0u64; s.histogram.len()];
+    for rank in 0..ranker.states() {
+        let l = ranker.unrank(rank, goal.class());
+        let e = s.entries[rank as usize];
+        let d = byte_distance(e);
+        assert!(
+            (d as usize) < counted.len(),
+            "goal {goal}: {l} at {d}, beyond the histogram"
+        );
+        counted[d as usize] += 1;
+        if d == 0 {
+            assert_eq!(l, goal, "distance 0 away from the goal");
+            continue;
+        }
+        let m = byte_move(e);
+        let next = l
+            .moved(m)
+            .unwrap_or_else(|| panic!("goal {goal}: {l} stores the illegal move {m}"));
+        assert_eq!(
+            distance(ranker.rank(&next)),
+            d - 1,
+            "goal {goal}: {l} then {m}"
+        );
+        for m in l.moves() {
+            let nd = distance(ranker.rank(&l.moved(m).unwrap()));
+            assert!(nd + 1 >= d, "goal {goal}: {l} at {d} but {m} leads to {nd}");
+        }
+    }
+    assert_eq!(counted, s.histogram, "goal {goal}");
+    assert_eq!(distance(ranker.rank(&goal)), 0);
+}
+
+/// Each board with the farthest distance from each goal of its default table, blank cell by
+/// blank cell (worked out by an independent breadth-first search over tuples, in Python).
+const DIAMETERS: [((usize, usize), &[u32]); 6] = [
+    ((2, 2), &[6, 6, 6, 6]),
+    ((2, 3), &[21, 21, 21, 21, 21, 21]),
+    ((3, 2), &[21, 21, 21, 21, 21, 21]),
+    ((2, 4), &[36, 35, 35, 36, 36, 35, 35, 36]),
+    ((4, 2), &[36, 36, 35, 35, 35, 35, 36, 36]),
+    ((3, 3), &[31, 31, 31, 31, 30, 31, 31, 31, 31]),
+];
+
+#[test]
+fn every_entry_of_every_goal_is_exact() {
+    for ((r, c), diameters) in DIAMETERS {
+        let board = Board::new(r, c).unwrap();
+        let goals = default_goals(board);
+        assert_eq!(goals.len(), board.cells());
+        let sections = solve_sections(&goals).unwrap();
+        for (goal, s) in goals.iter().zip(&sections) {
+            assert_eq!(s.goal, *goal);
+            check_section(s);
+        }
+        let got: Vec<u32> = sections.iter().map(Section::max_distance).collect();
+        assert_eq!(got, diameters, "{board}");
+    }
+}
+
+#[test]
+fn known_diameters_from_the_standard_goal() {
+    for ((r, c), want) in [
+        ((2, 2), 6),
+        ((2, 3), 21),
+        ((3, 2), 21),
+        ((2, 4), 36),
+        ((4, 2), 36),
+        ((3, 3), 31),
+    ] {
+        let board = Board::new(r, c).unwrap();
+        let s = solve_section(&board.standard_goal()).unwrap();
+        assert_eq!(s.max_distance(), want, "{board}");
+    }
+}
+
+#[test]
+fn sections_of_a_board_are_identical_up_to_relabelling() {
+    // Two goals with the blank in the same cell differ only by the tiles' names, so their
+    // histograms agree.
+    let board = Board::EIGHT;
+    let standard = solve_section(&board.standard_goal()).unwrap();
+    let spiral = slidetable_core::parse_layout(board, b"1 2 3 8 6 4 7 5 x").unwrap();
+    let other = solve_section(&spiral).unwrap();
+    assert_eq!(other.histogram, standard.histogram);
+    check_section(&other);
+}
+
+#[test]
+fn rewriting_a_table_replaces_it_by_rename() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table.slt");
+    let small = Board::new(2, 3).unwrap();
+    write_table(
+        &path,
+        small,
+        &solve_sections(&default_goals(small)).unwrap(),
+    )
+    .unwrap();
+
+    let old = Table::open(&path).unwrap();
+    old.verify().unwrap();
+    let probes: Vec<_> = (0..360)
+        .map(|r| Ranker::new(small).unwrap().unrank(r, 0))
+        .collect();
+    let before: Vec<_> = probes.iter().map(|l| old.distance(l).unwrap()).collect();
+    assert_eq!(before.iter().flatten().max(), Some(&21));
+
+    // A different board under the same name.
+    let big = Board::new(2, 4).unwrap();
+    let written =
+        write_table(&path, big, &solve_sections(&[big.standard_goal()]).unwrap()).unwrap();
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["table.slt"], "temporary files left behind");
+
+    // The old mapping still sees the old, complete table...
+    assert_eq!(old.board(), small);
+    old.verify().unwrap();
+    let after: Vec<_> = probes.iter().map(|l| old.distance(l).unwrap()).collect();
+    assert_eq!(after, before);
+    // ...and a new open sees the new one.
+    let new = Table::open(&path).unwrap();
+    new.verify().unwrap();
+    assert_eq!(new.board(), big);
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), written);
+    assert_eq!(new.distance(&big.standard_goal()), Ok(Some(0)));
+}
