@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use slidetable_core::{is_blank_or_comment, parse_layout, Move};
-use slidetable_query::Section;
+use slidetable_query::Goal;
 
 use crate::cli::BatchArgs;
 use crate::input::{self, Lines, MAX_LINE};
@@ -21,7 +21,7 @@ pub enum Answer {
 pub fn run(args: &BatchArgs, answer: Answer) -> Result<ExitCode> {
     let table = tables::open_for_query(args.table.as_deref())?;
     let board = table.board();
-    let section = table.section(table.section_for(&board.standard_goal())?);
+    let goal = table.standard()?;
     let input = input::open(args.input.as_deref())?;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -40,7 +40,7 @@ pub fn run(args: &BatchArgs, answer: Answer) -> Result<ExitCode> {
             )),
         };
         match parsed {
-            Ok(layout) => scratch.answer(&section, &layout, answer, &mut out)?,
+            Ok(layout) => scratch.answer(&goal, &layout, answer, &mut out)?,
             Err(what) => {
                 let report = format!("{}: line {}: {what}", input.name, line.number);
                 if !args.keep_going {
@@ -77,20 +77,22 @@ struct Scratch {
 impl Scratch {
     fn answer(
         &mut self,
-        section: &Section<'_>,
+        goal: &Goal<'_>,
         layout: &slidetable_core::Layout,
         answer: Answer,
         out: &mut impl Write,
     ) -> Result<()> {
         self.text.clear();
         match answer {
-            Answer::Distance => match section.distance(layout) {
-                Some(d) => self.text.extend_from_slice(self.number.format(d).as_bytes()),
+            Answer::Distance => match goal.distance(layout)? {
+                Some(d) => self
+                    .text
+                    .extend_from_slice(self.number.format(d).as_bytes()),
                 None => self.text.extend_from_slice(b"-1"),
             },
             Answer::Path => {
                 self.path.clear();
-                if section.path_into(layout, &mut self.path)? {
+                if goal.path_into(layout, &mut self.path)? {
                     self.text.extend(self.path.iter().map(|m| m.letter() as u8));
                 } else {
                     self.text.extend_from_slice(b"unsolvable");

@@ -8,8 +8,10 @@ use slidetable_core::Board;
 /// Exact answers for sliding-tile puzzles from a precomputed table of every state.
 #[derive(Parser, Debug)]
 #[command(name = "slidetable", version, about, long_about = None)]
-#[command(after_help = "Exit codes: 0 success, 1 failure (unreadable file, bad table), \
-                        2 bad arguments, 65 a bad puzzle line in the input.")]
+#[command(
+    after_help = "Exit codes: 0 success, 1 failure (unreadable file, bad table), \
+                        2 bad arguments, 65 a bad puzzle line in the input."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -69,7 +71,9 @@ pub struct BatchArgs {
 }
 
 fn parse_board(s: &str) -> Result<Board, String> {
-    let board: Board = s.parse().map_err(|e: slidetable_core::BoardError| e.to_string())?;
+    let board: Board = s
+        .parse()
+        .map_err(|e: slidetable_core::BoardError| e.to_string())?;
     if !board.supports_tables() {
         return Err(format!(
             "a {board} board has {} cells; tables go up to {} cells",

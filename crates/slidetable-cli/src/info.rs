@@ -85,7 +85,11 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             writeln!(out)?;
             writeln!(out, "section {i}: goal {}", s.goal)?;
             writeln!(out, "  entries       {}", s.entries)?;
-            writeln!(out, "  max distance  {} ({} states)", s.max_distance, s.histogram[s.max_distance as usize])?;
+            writeln!(
+                out,
+                "  max distance  {} ({} states)",
+                s.max_distance, s.histogram[s.max_distance as usize]
+            )?;
             let hist: Vec<String> = s.histogram.iter().map(u64::to_string).collect();
             writeln!(out, "  histogram     {}", hist.join(" "))?;
         }

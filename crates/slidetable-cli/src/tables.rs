@@ -28,7 +28,10 @@ pub fn resolve(explicit: Option<&Path>, board: Board) -> Result<(PathBuf, Origin
     if let Some(p) = std::env::var_os(TABLE_ENV).filter(|v| !v.is_empty()) {
         return Ok((PathBuf::from(p), Origin::Environment));
     }
-    Ok((cache_dir()?.join(format!("slidetable/{board}.slt")), Origin::Cache))
+    Ok((
+        cache_dir()?.join(format!("slidetable/{board}.slt")),
+        Origin::Cache,
+    ))
 }
 
 fn cache_dir() -> Result<PathBuf> {

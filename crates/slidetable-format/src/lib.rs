@@ -185,8 +185,10 @@ pub enum FormatError {
     UnknownCost(u8),
     #[error("section count {found} is out of range (1..={max} for this board)")]
     BadSectionCount { found: u16, max: usize },
-    #[error("header length field is {found}, expected {expected}")]
+    #[error("header length field is {found}; it must be {expected}")]
     BadHeaderLen { found: u64, expected: u64 },
+    #[error("header length field is {found}, outside {min}..={max} (end of the section descriptors ..= file length)")]
+    HeaderLenOutOfRange { found: u64, min: u64, max: u64 },
     #[error("header checksum mismatch (stored {stored:08x}, computed {computed:08x}): the header is corrupt")]
     HeaderChecksum { stored: u32, computed: u32 },
     #[error("file is {actual} bytes but its header says {declared}: the file is truncated or has trailing bytes")]
@@ -219,7 +221,11 @@ impl Header {
     ) -> Result<Header, FormatError> {
         let entries = board.reachable_states();
         let hist_total: u64 = specs.iter().map(|s| s.histogram.len() as u64).sum();
-        let descriptors = mul(specs.len() as u64, SECTION_LEN as u64, "section descriptors")?;
+        let descriptors = mul(
+            specs.len() as u64,
+            SECTION_LEN as u64,
+            "section descriptors",
+        )?;
         let header_len = add(
             add(FIXED_HEADER_LEN as u64, descriptors, "header length")?,
             mul(hist_total, 8, "histograms")?,
@@ -325,9 +331,10 @@ impl Header {
         let header_len = u64::from(LE::read_u32(&fixed[OFF_HEADER_LEN..]));
         let descriptors_end = FIXED_HEADER_LEN as u64 + count as u64 * SECTION_LEN as u64;
         if header_len < descriptors_end || header_len > actual {
-            return Err(FormatError::BadHeaderLen {
+            return Err(FormatError::HeaderLenOutOfRange {
                 found: header_len,
-                expected: descriptors_end,
+                min: descriptors_end,
+                max: actual,
             });
         }
         let header_bytes = &file[..header_len as usize];
@@ -351,7 +358,10 @@ impl Header {
             let d = &header_bytes[FIXED_HEADER_LEN + index * SECTION_LEN..][..SECTION_LEN];
             let goal = Layout::new(board, &d[S_GOAL..S_GOAL + board.cells()])
                 .map_err(|e| bad(format!("goal is not a {board} layout: {e}")))?;
-            if d[S_GOAL + board.cells()..S_GOAL + MAX_CELLS].iter().any(|&b| b != 0) {
+            if d[S_GOAL + board.cells()..S_GOAL + MAX_CELLS]
+                .iter()
+                .any(|&b| b != 0)
+            {
                 return Err(bad("goal has bytes beyond the board".into()));
             }
             let entries = LE::read_u64(&d[S_ENTRIES..]);
@@ -363,7 +373,11 @@ impl Header {
                 )));
             }
             let histogram_offset = LE::read_u64(&d[S_HIST_OFF..]);
-            let hist_end = add(histogram_offset, mul(hist_len, 8, "histogram")?, "histogram")?;
+            let hist_end = add(
+                histogram_offset,
+                mul(hist_len, 8, "histogram")?,
+                "histogram",
+            )?;
             if histogram_offset < descriptors_end || hist_end > header_len {
                 return Err(bad(format!(
                     "histogram at {histogram_offset}..{hist_end} lies outside the header (..{header_len})"
@@ -402,6 +416,12 @@ impl Header {
     /// one after another from the end of the header to the end of the file.
     fn check(&self) -> Result<(), FormatError> {
         let board = self.board;
+        if !board.supports_tables() {
+            return Err(FormatError::BadBoard {
+                rows: board.rows() as u8,
+                cols: board.cols() as u8,
+            });
+        }
         let states = board.reachable_states();
         if self.sections.is_empty() || self.sections.len() > board.cells() {
             return Err(FormatError::BadSectionCount {
@@ -413,7 +433,8 @@ impl Header {
         if hist_total > MAX_HISTOGRAM_ENTRIES {
             return Err(FormatError::Overflow("histogram entries"));
         }
-        let mut expected_hist = FIXED_HEADER_LEN as u64 + (self.sections.len() * SECTION_LEN) as u64;
+        let mut expected_hist =
+            FIXED_HEADER_LEN as u64 + (self.sections.len() * SECTION_LEN) as u64;
         let mut expected_payload = self.header_len;
         let payload_len = self
             .encoding
@@ -421,6 +442,13 @@ impl Header {
             .ok_or(FormatError::Overflow("payload length"))?;
         for (index, s) in self.sections.iter().enumerate() {
             let bad = |what: String| FormatError::Section { index, what };
+            if s.goal.board() != board {
+                return Err(bad(format!(
+                    "goal {} is for a {} board, not {board}",
+                    s.goal,
+                    s.goal.board()
+                )));
+            }
             if self.sections[..index].iter().any(|o| o.goal == s.goal) {
                 return Err(bad(format!("goal {} appears twice", s.goal)));
             }
@@ -433,7 +461,13 @@ impl Header {
             let Some(&last) = s.histogram.last() else {
                 return Err(bad("histogram is empty".into()));
             };
-            if s.histogram.len() as u64 != u64::from(s.max_distance) + 1 || last == 0 {
+            if last == 0 {
+                return Err(bad(format!(
+                    "histogram ends with no states at distance {}: the maximum distance must have some",
+                    s.histogram.len() - 1
+                )));
+            }
+            if s.histogram.len() as u64 != u64::from(s.max_distance) + 1 {
                 return Err(bad(format!(
                     "maximum distance {} disagrees with the histogram's {} entries",
                     s.max_distance,
@@ -459,7 +493,9 @@ impl Header {
                 .try_fold(0u64, |acc, &h| acc.checked_add(h))
                 .ok_or(FormatError::Overflow("histogram sum"))?;
             if sum != states {
-                return Err(bad(format!("histogram adds up to {sum}, not {states} states")));
+                return Err(bad(format!(
+                    "histogram adds up to {sum}, not {states} states"
+                )));
             }
             if s.histogram_offset != expected_hist {
                 return Err(bad(format!(

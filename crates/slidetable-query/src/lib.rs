@@ -22,7 +22,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
-use slidetable_core::{Board, Layout, Move, Ranker};
+use slidetable_core::{Board, Layout, Move, Ranker, MAX_CELLS};
 use slidetable_format::{byte_distance, byte_move, FormatError, Header, SectionHeader};
 
 pub use slidetable_format::{CostModel, Encoding};
@@ -69,8 +69,6 @@ pub struct Table<D: AsRef<[u8]>> {
     header: Header,
     ranker: Ranker,
     path: Option<PathBuf>,
-    /// Section index by goal blank cell, for goals of the default form.
-    standard_section: Option<usize>,
 }
 
 /// A table over a memory-mapped file.
@@ -116,14 +114,11 @@ impl<D: AsRef<[u8]>> Table<D> {
             kind: e.into(),
         })?;
         let ranker = Ranker::new(header.board).expect("header validated the board");
-        let standard = header.board.standard_goal();
-        let standard_section = header.sections.iter().position(|s| s.goal == standard);
         Ok(Table {
             data,
             header,
             ranker,
             path: None,
-            standard_section,
         })
     }
 
@@ -157,18 +152,11 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// The section whose goal is exactly `goal`, if the table has one.
     pub fn section_for(&self, goal: &Layout) -> Result<usize, QueryError> {
         self.check_board(goal)?;
-        if Some(*goal) == self.standard_goal() {
-            return Ok(self.standard_section.expect("standard goal present"));
-        }
         self.header
             .sections
             .iter()
             .position(|s| s.goal == *goal)
             .ok_or(QueryError::NoSection { goal: *goal })
-    }
-
-    fn standard_goal(&self) -> Option<Layout> {
-        self.standard_section.map(|i| self.header.sections[i].goal)
     }
 
     fn check_board(&self, layout: &Layout) -> Result<(), QueryError> {
@@ -190,35 +178,133 @@ impl<D: AsRef<[u8]>> Table<D> {
         }
     }
 
-    fn standard(&self, start: &Layout) -> Result<Section<'_>, QueryError> {
-        self.check_board(start)?;
-        match self.standard_section {
-            Some(i) => Ok(self.section(i)),
-            None => Err(QueryError::NoSection {
-                goal: self.header.board.standard_goal(),
-            }),
+    /// Answers about `goal`, any layout of the board: from its own section when the table
+    /// has one, else by relabelling tiles onto the section whose goal has its blank in the
+    /// same cell. Moves act on cells, not labels, so paths carry over unchanged.
+    pub fn goal(&self, goal: &Layout) -> Result<Goal<'_>, QueryError> {
+        self.check_board(goal)?;
+        if let Ok(i) = self.section_for(goal) {
+            return Ok(Goal {
+                section: self.section(i),
+                goal: *goal,
+                relabel: None,
+            });
         }
+        let target = self.header.board.goal_with_blank(goal.blank());
+        let i = self
+            .section_for(&target)
+            .map_err(|_| QueryError::NoSection { goal: *goal })?;
+        Ok(Goal {
+            section: self.section(i),
+            goal: *goal,
+            relabel: Some(goal.relabelling_to_standard()),
+        })
+    }
+
+    /// Answers about the standard goal (tiles in order, blank last).
+    pub fn standard(&self) -> Result<Goal<'_>, QueryError> {
+        self.goal(&self.header.board.standard_goal())
     }
 
     /// The fewest moves from `start` to the standard goal (tiles in order, blank last), or
     /// `None` when it cannot be reached.
-    #[inline]
     pub fn distance(&self, start: &Layout) -> Result<Option<u32>, QueryError> {
-        Ok(self.standard(start)?.distance(start))
+        self.standard()?.distance(start)
     }
 
     /// An optimal path from `start` to the standard goal, or `None` when there is none.
     pub fn path(&self, start: &Layout) -> Result<Option<Vec<Move>>, QueryError> {
-        let section = self.standard(start)?;
-        let mut path = Vec::new();
-        Ok(section.path_into(start, &mut path)?.then_some(path))
+        self.standard()?.path(start)
     }
 
-    /// Like [`Table::path`], but appends to `path` (reused across calls) and returns whether
-    /// a path exists.
-    pub fn path_into(&self, start: &Layout, path: &mut Vec<Move>) -> Result<bool, QueryError> {
-        self.standard(start)?.path_into(start, path)
+    /// The fewest moves from `start` to `goal`, or `None` when they are in different classes.
+    pub fn distance_to(&self, start: &Layout, goal: &Layout) -> Result<Option<u32>, QueryError> {
+        self.goal(goal)?.distance(start)
     }
+
+    /// An optimal path from `start` to `goal`, or `None` when there is none.
+    pub fn path_to(&self, start: &Layout, goal: &Layout) -> Result<Option<Vec<Move>>, QueryError> {
+        self.goal(goal)?.path(start)
+    }
+}
+
+/// Questions about one goal, answered from a section (relabelled when needed).
+#[derive(Clone, Copy)]
+pub struct Goal<'a> {
+    section: Section<'a>,
+    goal: Layout,
+    /// Maps the goal's tiles onto the section goal's; `None` when the section is the goal's own.
+    relabel: Option<[u8; MAX_CELLS]>,
+}
+
+impl<'a> Goal<'a> {
+    /// The goal asked about.
+    pub fn layout(&self) -> &Layout {
+        &self.goal
+    }
+
+    /// The section that answers, and its goal.
+    pub fn section(&self) -> &Section<'a> {
+        &self.section
+    }
+
+    /// `start` in the section's labels.
+    #[inline]
+    fn to_section(&self, start: &Layout) -> Result<Layout, QueryError> {
+        self.section.check_board(start)?;
+        Ok(match &self.relabel {
+            Some(map) => start.relabelled(map),
+            None => *start,
+        })
+    }
+
+    /// The fewest moves from `start` to this goal, or `None` if unreachable.
+    #[inline]
+    pub fn distance(&self, start: &Layout) -> Result<Option<u32>, QueryError> {
+        self.section.distance(&self.to_section(start)?)
+    }
+
+    /// An optimal path, or `None` if unreachable.
+    pub fn path(&self, start: &Layout) -> Result<Option<Vec<Move>>, QueryError> {
+        let mut path = Vec::new();
+        Ok(self.path_into(start, &mut path)?.then_some(path))
+    }
+
+    /// Appends an optimal path to `path` (the fastest: stored first moves); false if none.
+    pub fn path_into(&self, start: &Layout, path: &mut Vec<Move>) -> Result<bool, QueryError> {
+        self.section.path_into(&self.to_section(start)?, path)
+    }
+
+    /// Appends the lexicographically smallest optimal path under the letter order `order`:
+    /// at each step the first move in `order` that brings the goal one move closer.
+    pub fn ordered_path_into(
+        &self,
+        start: &Layout,
+        order: &[Move; 4],
+        path: &mut Vec<Move>,
+    ) -> Result<bool, QueryError> {
+        self.section
+            .ordered_path_into(&self.to_section(start)?, order, path)
+    }
+
+    /// Every layout at exactly `distance` moves from this goal, in rank order of the section.
+    pub fn layouts_at(&self, distance: u32) -> impl Iterator<Item = Layout> + 'a {
+        let back = self
+            .relabel
+            .map(|map| invert(&map, self.goal.board().cells()));
+        self.section.layouts_at(distance).map(move |l| match &back {
+            Some(inv) => l.relabelled(inv),
+            None => l,
+        })
+    }
+}
+
+fn invert(map: &[u8; MAX_CELLS], n: usize) -> [u8; MAX_CELLS] {
+    let mut inv = [0u8; MAX_CELLS];
+    for (t, &to) in map.iter().enumerate().take(n) {
+        inv[to as usize] = t as u8;
+    }
+    inv
 }
 
 /// One goal's entries.
@@ -238,27 +324,55 @@ impl<'a> Section<'a> {
         self.header
     }
 
+    fn check_board(&self, layout: &Layout) -> Result<(), QueryError> {
+        if layout.board() != self.header.goal.board() {
+            return Err(QueryError::WrongBoard {
+                table: self.header.goal.board(),
+                found: layout.board(),
+            });
+        }
+        Ok(())
+    }
+
     /// The byte entry of `layout`, if it lies in the goal's class.
     #[inline]
-    fn entry(&self, layout: &Layout) -> Option<u8> {
+    fn entry(&self, layout: &Layout) -> Result<Option<u8>, QueryError> {
+        self.check_board(layout)?;
         if layout.class() != self.header.goal.class() {
-            return None;
+            return Ok(None);
         }
         // rank < states = entries.len(), checked when the header was read.
-        Some(self.entries[self.ranker.rank(layout) as usize])
+        Ok(Some(self.entries[self.ranker.rank(layout) as usize]))
     }
 
     /// The fewest moves from `start` to this section's goal, or `None` if unreachable.
     #[inline]
-    pub fn distance(&self, start: &Layout) -> Option<u32> {
-        self.entry(start).map(byte_distance)
+    pub fn distance(&self, start: &Layout) -> Result<Option<u32>, QueryError> {
+        Ok(self.entry(start)?.map(byte_distance))
     }
 
-    /// The first move of an optimal path (`None` at the goal or when unreachable).
-    #[inline]
-    pub fn first_move(&self, start: &Layout) -> Option<Move> {
-        let e = self.entry(start)?;
-        (byte_distance(e) > 0).then(|| byte_move(e))
+    /// The stored first move of an optimal path (`None` at the goal or when unreachable).
+    pub fn first_move(&self, start: &Layout) -> Result<Option<Move>, QueryError> {
+        Ok(self
+            .entry(start)?
+            .filter(|&e| byte_distance(e) > 0)
+            .map(byte_move))
+    }
+
+    /// Every move from `layout` that brings the goal one move closer: the first steps of all
+    /// optimal paths (empty at the goal or when unreachable).
+    pub fn optimal_moves(&self, layout: &Layout) -> Result<Vec<Move>, QueryError> {
+        let Some(d) = self.distance(layout)?.filter(|&d| d > 0) else {
+            return Ok(Vec::new());
+        };
+        let mut moves = Vec::with_capacity(4);
+        for m in layout.moves() {
+            let next = layout.moved(m).expect("legal move");
+            if self.distance(&next)? == Some(d - 1) {
+                moves.push(m);
+            }
+        }
+        Ok(moves)
     }
 
     /// Appends an optimal path from `start` to `path` by following the stored first moves;
@@ -266,41 +380,61 @@ impl<'a> Section<'a> {
     /// step must lower the stored distance by exactly one, or the walk stops with
     /// [`QueryError::Corrupt`].
     pub fn path_into(&self, start: &Layout, path: &mut Vec<Move>) -> Result<bool, QueryError> {
-        let Some(mut e) = self.entry(start) else {
+        let Some(e) = self.entry(start)? else {
+            return Ok(false);
+        };
+        let mut cur = *start;
+        let mut d = byte_distance(e);
+        let mut m = byte_move(e);
+        while d > 0 {
+            let next = cur.moved(m).ok_or(QueryError::Corrupt { layout: cur })?;
+            let e = self.entries[self.ranker.rank(&next) as usize];
+            if byte_distance(e) + 1 != d {
+                return Err(QueryError::Corrupt { layout: cur });
+            }
+            path.push(m);
+            cur = next;
+            d -= 1;
+            m = byte_move(e);
+        }
+        Ok(true)
+    }
+
+    /// Appends the lexicographically smallest optimal path under `order` (see
+    /// [`Goal::ordered_path_into`]).
+    pub fn ordered_path_into(
+        &self,
+        start: &Layout,
+        order: &[Move; 4],
+        path: &mut Vec<Move>,
+    ) -> Result<bool, QueryError> {
+        let Some(e) = self.entry(start)? else {
             return Ok(false);
         };
         let mut cur = *start;
         let mut d = byte_distance(e);
         while d > 0 {
-            let m = byte_move(e);
-            let corrupt = QueryError::Corrupt { layout: cur };
-            let Some(next) = cur.moved(m) else {
-                return Err(corrupt);
-            };
-            let ne = self.entries[self.ranker.rank(&next) as usize];
-            if byte_distance(ne) + 1 != d {
-                return Err(corrupt);
-            }
+            let step = order.iter().find_map(|&m| {
+                let next = cur.moved(m)?;
+                let e = self.entries[self.ranker.rank(&next) as usize];
+                (byte_distance(e) + 1 == d).then_some((m, next))
+            });
+            let (m, next) = step.ok_or(QueryError::Corrupt { layout: cur })?;
             path.push(m);
             cur = next;
-            e = ne;
             d -= 1;
         }
         Ok(true)
     }
 
-    /// All moves from `layout` that lower the distance by one: the first steps of every
-    /// optimal path.
-    pub fn optimal_moves(&self, layout: &Layout) -> Vec<Move> {
-        let Some(d) = self.distance(layout) else {
-            return Vec::new();
-        };
-        layout
-            .moves()
-            .filter(|&m| {
-                let next = layout.moved(m).expect("legal");
-                d > 0 && self.distance(&next) == Some(d - 1)
-            })
-            .collect()
+    /// Every layout at exactly `distance` moves from the goal, in rank order.
+    pub fn layouts_at(&self, distance: u32) -> impl Iterator<Item = Layout> + 'a {
+        let ranker = self.ranker;
+        let class = self.header.goal.class();
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(move |(_, &e)| byte_distance(e) == distance)
+            .map(move |(r, _)| ranker.unrank(r as u32, class))
     }
 }
