@@ -4,24 +4,34 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable_core::{is_blank_or_comment, parse_layout, Move};
+use slidetable_core::{is_blank_or_comment, parse_layout, Board, Move};
 use slidetable_query::Goal;
 
 use crate::cli::BatchArgs;
 use crate::input::{self, Lines, MAX_LINE};
-use crate::{tables, EXIT_BAD_INPUT};
+use crate::{tables, UsageError, EXIT_BAD_INPUT};
 
 /// What to print for each puzzle.
 #[derive(Clone, Copy)]
 pub enum Answer {
     Distance,
+    /// Any optimal path: the stored first moves.
     Path,
+    /// The smallest optimal path under a letter order.
+    OrderedPath([Move; 4]),
 }
 
 pub fn run(args: &BatchArgs, answer: Answer) -> Result<ExitCode> {
-    let table = tables::open_for_query(args.table.as_deref())?;
+    let table = tables::open_for_query(args.table.as_deref(), Board::EIGHT)?;
     let board = table.board();
-    let goal = table.standard()?;
+    let goal = match &args.goal {
+        None => table.standard()?,
+        Some(text) => {
+            let layout = parse_layout(board, text.as_bytes())
+                .map_err(|e| UsageError(format!("--goal '{text}': {e}")))?;
+            table.goal(&layout)?
+        }
+    };
     let input = input::open(args.input.as_deref())?;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -90,9 +100,15 @@ impl Scratch {
                     .extend_from_slice(self.number.format(d).as_bytes()),
                 None => self.text.extend_from_slice(b"-1"),
             },
-            Answer::Path => {
+            Answer::Path | Answer::OrderedPath(_) => {
                 self.path.clear();
-                if goal.path_into(layout, &mut self.path)? {
+                let found = match answer {
+                    Answer::OrderedPath(order) => {
+                        goal.ordered_path_into(layout, &order, &mut self.path)?
+                    }
+                    _ => goal.path_into(layout, &mut self.path)?,
+                };
+                if found {
                     self.text.extend(self.path.iter().map(|m| m.letter() as u8));
                 } else {
                     self.text.extend_from_slice(b"unsolvable");

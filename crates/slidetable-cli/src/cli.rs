@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use slidetable_core::Board;
+use slidetable_core::{Board, Move};
+
+use crate::judge::Format;
 
 /// Exact answers for sliding-tile puzzles from a precomputed table of every state.
 #[derive(Parser, Debug)]
@@ -27,8 +29,32 @@ pub enum Command {
     Distance(BatchArgs),
     /// Print an optimal move string (u d l r: where the blank goes) for each puzzle,
     /// an empty line if already solved, or `unsolvable`.
-    Path(BatchArgs),
+    Path(PathArgs),
+    /// Read and write exactly what an accepted solution to a judge problem does.
+    #[command(long_about = JUDGE_HELP)]
+    Judge(JudgeArgs),
 }
+
+const JUDGE_HELP: &str = "\
+Read and write exactly what an accepted solution to a classic judge problem reads and writes
+(standard input to standard output), answering from the table with no search.
+
+Choices where the statements leave room:
+  poj, hdu     the path printed is the smallest optimal path in the order u < d < l < r (the
+               one a breadth-first search expanding u, d, l, r finds; it is POJ 1077's sample
+               answer). hdu takes one puzzle per line; every line must hold 9 tiles.
+  luogu        an unreachable start (the problem promises none) prints -1.
+  hdu3567      an unreachable pair (the problem promises none) prints `Case k: -1` and a line
+               `unsolvable`; a start equal to its goal prints `Case k: 0` and an empty line.
+  uva10085     of the farthest states, the one a breadth-first search expanding U, D, L, R
+               reaches last, with the smallest optimal path to it in that order (this
+               reproduces the sample; the judge accepts any farthest state).
+  hiho, uva10085, hdu3567
+               input after the announced number of cases is an error, as is a count larger
+               than the cases given (after every earlier answer is printed).
+  leetcode773  one board per line, as LeetCode writes it; uses the 2x3 table (generated in the
+               cache directory on first use).
+Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer written.";
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
@@ -55,6 +81,29 @@ pub struct InfoArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct PathArgs {
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    /// Print the lexicographically smallest optimal path under this letter order, a
+    /// permutation of d l r u (e.g. `dlru`); without it, any optimal path (the fastest).
+    #[arg(long, value_name = "PERM", value_parser = parse_order)]
+    pub order: Option<[Move; 4]>,
+}
+
+#[derive(Args, Debug)]
+pub struct JudgeArgs {
+    /// The judge problem.
+    #[arg(value_enum)]
+    pub format: Format,
+    /// Its input [default: standard input].
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
+    /// The table file [default: as for `distance`; leetcode773 uses the cache's 2x3 table].
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
 pub struct BatchArgs {
     /// The table file [default: $SLIDETABLE_TABLE, else the cache directory's
     /// slidetable/3x3.slt, generated on first use].
@@ -63,11 +112,28 @@ pub struct BatchArgs {
     /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
     #[arg(long)]
     pub keep_going: bool,
+    /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
+    #[arg(long, value_name = "LAYOUT")]
+    pub goal: Option<String>,
     /// Puzzles, one per line: 9 tokens (`2 3 4 1 5 x 7 6 8`, commas allowed) or one string
     /// (`23415x768`); blank is 0 or x; empty lines and # comments are skipped. `-` or
     /// nothing reads standard input.
     #[arg(value_name = "INPUT")]
     pub input: Option<PathBuf>,
+}
+
+fn parse_order(s: &str) -> Result<[Move; 4], String> {
+    let moves: Vec<Move> = s.chars().filter_map(Move::from_letter).collect();
+    let mut seen = [false; 4];
+    for m in &moves {
+        seen[m.code() as usize] = true;
+    }
+    if s.chars().count() != 4 || moves.len() != 4 || seen.contains(&false) {
+        return Err(format!(
+            "'{s}' is not an order of the four moves: give each of d, l, r, u once (e.g. dlru)"
+        ));
+    }
+    Ok([moves[0], moves[1], moves[2], moves[3]])
 }
 
 fn parse_board(s: &str) -> Result<Board, String> {
@@ -98,5 +164,17 @@ mod tests {
     #[test]
     fn the_command_line_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn orders_are_permutations_of_the_four_moves() {
+        assert_eq!(
+            parse_order("dlru").unwrap(),
+            [Move::Down, Move::Left, Move::Right, Move::Up]
+        );
+        assert!(parse_order("dlr").is_err());
+        assert!(parse_order("dlrr").is_err());
+        assert!(parse_order("dlrux").is_err());
+        assert!(parse_order("abcd").is_err());
     }
 }

@@ -4,6 +4,7 @@ mod batch;
 mod cli;
 mod info;
 mod input;
+mod judge;
 mod tables;
 
 use std::io::{self, Write};
@@ -16,6 +17,13 @@ use crate::cli::{Cli, Command, GenerateArgs};
 
 /// Exit code for a bad puzzle line (EX_DATAERR from sysexits.h).
 pub const EXIT_BAD_INPUT: u8 = 65;
+/// Exit code for bad arguments, as clap uses.
+pub const EXIT_USAGE: u8 = 2;
+
+/// An argument that clap accepted but that turned out wrong once the table was known.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -23,6 +31,10 @@ fn main() -> ExitCode {
         Ok(code) => code,
         // A closed stdout (`slidetable path big.txt | head`) is a normal way to stop reading.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<UsageError>().is_some() => {
+            eprintln!("slidetable: {e:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
         Err(e) => {
             eprintln!("slidetable: {e:#}");
             ExitCode::FAILURE
@@ -35,7 +47,14 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         Command::Generate(args) => generate(args),
         Command::Info(args) => info::run(args),
         Command::Distance(args) => batch::run(args, batch::Answer::Distance),
-        Command::Path(args) => batch::run(args, batch::Answer::Path),
+        Command::Path(args) => batch::run(
+            &args.batch,
+            match args.order {
+                Some(order) => batch::Answer::OrderedPath(order),
+                None => batch::Answer::Path,
+            },
+        ),
+        Command::Judge(args) => judge::run(args),
     }
 }
 

@@ -19,13 +19,15 @@ pub enum Origin {
     Cache,
 }
 
-/// The table to use: `--table`, else `$SLIDETABLE_TABLE`, else `slidetable/RxC.slt` in the
-/// cache directory (`$XDG_CACHE_HOME`, else `~/.cache`).
+/// The table to use: `--table`, else `$SLIDETABLE_TABLE` (which names the default 3×3
+/// table), else `slidetable/RxC.slt` in the cache directory (`$XDG_CACHE_HOME`, else
+/// `~/.cache`).
 pub fn resolve(explicit: Option<&Path>, board: Board) -> Result<(PathBuf, Origin)> {
     if let Some(p) = explicit {
         return Ok((p.to_path_buf(), Origin::Argument));
     }
-    if let Some(p) = std::env::var_os(TABLE_ENV).filter(|v| !v.is_empty()) {
+    if let Some(p) = std::env::var_os(TABLE_ENV).filter(|v| !v.is_empty() && board == Board::EIGHT)
+    {
         return Ok((PathBuf::from(p), Origin::Environment));
     }
     Ok((
@@ -49,9 +51,9 @@ fn cache_dir() -> Result<PathBuf> {
     }
 }
 
-/// Opens the table for a query command, generating the cache default on first use.
-pub fn open_for_query(explicit: Option<&Path>) -> Result<MappedTable> {
-    let board = Board::EIGHT;
+/// Opens the table for a query command: `--table`, `$SLIDETABLE_TABLE`, or the cache's table
+/// for `board`, generated on first use. A named table may be for any board.
+pub fn open_for_query(explicit: Option<&Path>, board: Board) -> Result<MappedTable> {
     let (path, origin) = resolve(explicit, board)?;
     if origin == Origin::Cache && !path.exists() {
         eprintln!(
@@ -61,6 +63,19 @@ pub fn open_for_query(explicit: Option<&Path>) -> Result<MappedTable> {
         generate(board, &path)?;
     }
     Ok(Table::open(&path)?)
+}
+
+/// Refuses a table for another board than the one a command needs.
+pub fn require_board(table: &MappedTable, board: Board) -> Result<()> {
+    if table.board() != board {
+        bail!(
+            "table {} is for {} boards, but {board} is needed here (make one with \
+             `slidetable generate --board {board} -o PATH`)",
+            table.file_path().unwrap_or(Path::new("?")).display(),
+            table.board()
+        );
+    }
+    Ok(())
 }
 
 /// What `generate` did.

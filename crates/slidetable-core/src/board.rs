@@ -26,7 +26,11 @@ pub enum BoardError {
     #[error("a board needs at least 2 rows and 2 columns, got {rows}x{cols}")]
     TooSmall { rows: usize, cols: usize },
     #[error("a {rows}x{cols} board has {cells} cells; at most {max} are supported", cells = rows * cols)]
-    TooLarge { rows: usize, cols: usize, max: usize },
+    TooLarge {
+        rows: usize,
+        cols: usize,
+        max: usize,
+    },
     #[error("board size '{0}' is not of the form RxC (for example 3x3)")]
     Syntax(String),
 }
@@ -138,9 +142,7 @@ impl FromStr for Board {
     /// Parses `RxC` (also `R×C` or `RXC`), for example `3x3` or `2x6`.
     fn from_str(s: &str) -> Result<Board, BoardError> {
         let syntax = || BoardError::Syntax(s.to_string());
-        let (r, c) = s
-            .split_once(['x', 'X', '×'])
-            .ok_or_else(syntax)?;
+        let (r, c) = s.split_once(['x', 'X', '×']).ok_or_else(syntax)?;
         let rows: usize = r.trim().parse().map_err(|_| syntax())?;
         let cols: usize = c.trim().parse().map_err(|_| syntax())?;
         Board::new(rows, cols)
@@ -195,6 +197,9 @@ mod tests {
     fn goals_place_tiles_in_reading_order() {
         let g = Board::EIGHT.goal_with_blank(4);
         assert_eq!(g.tiles(), &[1, 2, 3, 4, 0, 5, 6, 7, 8]);
-        assert_eq!(Board::EIGHT.standard_goal().tiles(), &[1, 2, 3, 4, 5, 6, 7, 8, 0]);
+        assert_eq!(
+            Board::EIGHT.standard_goal().tiles(),
+            &[1, 2, 3, 4, 5, 6, 7, 8, 0]
+        );
     }
 }

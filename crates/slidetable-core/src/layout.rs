@@ -262,11 +262,15 @@ mod tests {
             "expected 9 tiles, found 3"
         );
         assert_eq!(
-            Layout::new(b, &[1, 2, 3, 4, 5, 6, 7, 8, 8]).unwrap_err().to_string(),
+            Layout::new(b, &[1, 2, 3, 4, 5, 6, 7, 8, 8])
+                .unwrap_err()
+                .to_string(),
             "tile 8 appears twice"
         );
         assert_eq!(
-            Layout::new(b, &[1, 2, 3, 4, 5, 6, 7, 9, 0]).unwrap_err().to_string(),
+            Layout::new(b, &[1, 2, 3, 4, 5, 6, 7, 9, 0])
+                .unwrap_err()
+                .to_string(),
             "tile 9 is not on a 3x3 board (tiles are 1..8, the blank is 0)"
         );
     }

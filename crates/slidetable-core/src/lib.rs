@@ -25,5 +25,5 @@ mod rank;
 pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use layout::{Layout, LayoutError};
 pub use moves::{parse_path, path_string, Move};
-pub use parse::{is_blank_or_comment, parse_layout, ParseError, Token};
+pub use parse::{is_blank_or_comment, parse_layout, parse_tile, ParseError, Token};
 pub use rank::Ranker;

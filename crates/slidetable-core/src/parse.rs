@@ -25,7 +25,8 @@ pub struct Token(String);
 impl Token {
     const SHOWN: usize = 24;
 
-    fn new(bytes: &[u8]) -> Token {
+    /// Quotes `bytes` for an error message.
+    pub fn new(bytes: &[u8]) -> Token {
         let shown = &bytes[..bytes.len().min(Self::SHOWN)];
         let mut s = shown.escape_ascii().to_string();
         if bytes.len() > Self::SHOWN {
@@ -56,7 +57,7 @@ pub fn is_blank_or_comment(line: &[u8]) -> bool {
 
 /// The value of one token: a decimal tile number, or the blank as `0`/`x`/`X`.
 #[inline]
-fn token_value(token: &[u8], board: Board) -> Result<u8, ParseError> {
+pub fn parse_tile(board: Board, token: &[u8]) -> Result<u8, ParseError> {
     match token {
         [b'x' | b'X'] => Ok(0),
         _ if token.len() <= 3 && token.iter().all(u8::is_ascii_digit) => {
@@ -85,7 +86,11 @@ pub fn parse_layout(board: Board, line: &[u8]) -> Result<Layout, ParseError> {
         .peekable();
     let mut tiles = [0u8; MAX_CELLS];
     let Some(first) = tokens.next() else {
-        return Err(LayoutError::WrongCount { expected: n, found: 0 }.into());
+        return Err(LayoutError::WrongCount {
+            expected: n,
+            found: 0,
+        }
+        .into());
     };
     if n <= 10 && first.len() > 1 && tokens.peek().is_none() {
         // One string, one character per cell: `23415x768`.
@@ -97,13 +102,13 @@ pub fn parse_layout(board: Board, line: &[u8]) -> Result<Layout, ParseError> {
             .into());
         }
         for (cell, ch) in first.chunks(1).enumerate() {
-            tiles[cell] = token_value(ch, board)?;
+            tiles[cell] = parse_tile(board, ch)?;
         }
         return Ok(Layout::new(board, &tiles[..n])?);
     }
     let mut found = 0usize;
     for token in std::iter::once(first).chain(tokens) {
-        let tile = token_value(token, board)?;
+        let tile = parse_tile(board, token)?;
         if found < n {
             tiles[found] = tile;
         }
@@ -141,8 +146,14 @@ mod tests {
 
     #[test]
     fn names_what_is_wrong() {
-        assert_eq!(p("1 2 3 4 5 6 7 8").unwrap_err(), "expected 9 tiles, found 8");
-        assert_eq!(p("1 2 3 4 5 6 7 8 0 1").unwrap_err(), "expected 9 tiles, found 10");
+        assert_eq!(
+            p("1 2 3 4 5 6 7 8").unwrap_err(),
+            "expected 9 tiles, found 8"
+        );
+        assert_eq!(
+            p("1 2 3 4 5 6 7 8 0 1").unwrap_err(),
+            "expected 9 tiles, found 10"
+        );
         assert_eq!(p("12345678").unwrap_err(), "expected 9 tiles, found 8");
         assert_eq!(p("1 2 3 4 5 6 7 8 8").unwrap_err(), "tile 8 appears twice");
         assert_eq!(p("1 2 3 4 5 6 7 x x").unwrap_err(), "tile 0 appears twice");
@@ -164,7 +175,10 @@ mod tests {
                 .to_string(),
             "unknown tile '\\xff' (tiles are 1..8, the blank is 0 or x)"
         );
-        assert_eq!(p("1234a6780").unwrap_err(), "unknown tile 'a' (tiles are 1..8, the blank is 0 or x)");
+        assert_eq!(
+            p("1234a6780").unwrap_err(),
+            "unknown tile 'a' (tiles are 1..8, the blank is 0 or x)"
+        );
         assert_eq!(p("").unwrap_err(), "expected 9 tiles, found 0");
         assert_eq!(
             p("1 2 3 4 5 6 7 8 99999999999").unwrap_err(),

@@ -50,7 +50,10 @@ fn check_exhaustively(board: Board) {
         count += 1;
     });
     assert_eq!(count, 2 * states);
-    assert!(hits.iter().flatten().all(|&h| h == 1), "{board}: a rank was hit twice");
+    assert!(
+        hits.iter().flatten().all(|&h| h == 1),
+        "{board}: a rank was hit twice"
+    );
 }
 
 #[test]
@@ -74,14 +77,13 @@ fn goals_with_the_blank_anywhere_keep_their_class_rule() {
 }
 
 fn board_and_permutation() -> impl Strategy<Value = Layout> {
-    prop::sample::select(vec![(2, 5), (5, 2), (3, 4), (4, 3), (2, 6), (6, 2), (3, 3)]).prop_flat_map(
-        |(r, c)| {
+    prop::sample::select(vec![(2, 5), (5, 2), (3, 4), (4, 3), (2, 6), (6, 2), (3, 3)])
+        .prop_flat_map(|(r, c)| {
             let board = Board::new(r, c).unwrap();
             Just((0..board.cells() as u8).collect::<Vec<u8>>())
                 .prop_shuffle()
                 .prop_map(move |tiles| Layout::new(board, &tiles).unwrap())
-        },
-    )
+        })
 }
 
 proptest! {

@@ -250,7 +250,7 @@ impl<'a> Goal<'a> {
 
     /// `start` in the section's labels.
     #[inline]
-    fn to_section(&self, start: &Layout) -> Result<Layout, QueryError> {
+    fn relabel_start(&self, start: &Layout) -> Result<Layout, QueryError> {
         self.section.check_board(start)?;
         Ok(match &self.relabel {
             Some(map) => start.relabelled(map),
@@ -261,7 +261,7 @@ impl<'a> Goal<'a> {
     /// The fewest moves from `start` to this goal, or `None` if unreachable.
     #[inline]
     pub fn distance(&self, start: &Layout) -> Result<Option<u32>, QueryError> {
-        self.section.distance(&self.to_section(start)?)
+        self.section.distance(&self.relabel_start(start)?)
     }
 
     /// An optimal path, or `None` if unreachable.
@@ -272,7 +272,7 @@ impl<'a> Goal<'a> {
 
     /// Appends an optimal path to `path` (the fastest: stored first moves); false if none.
     pub fn path_into(&self, start: &Layout, path: &mut Vec<Move>) -> Result<bool, QueryError> {
-        self.section.path_into(&self.to_section(start)?, path)
+        self.section.path_into(&self.relabel_start(start)?, path)
     }
 
     /// Appends the lexicographically smallest optimal path under the letter order `order`:
@@ -284,7 +284,7 @@ impl<'a> Goal<'a> {
         path: &mut Vec<Move>,
     ) -> Result<bool, QueryError> {
         self.section
-            .ordered_path_into(&self.to_section(start)?, order, path)
+            .ordered_path_into(&self.relabel_start(start)?, order, path)
     }
 
     /// Every layout at exactly `distance` moves from this goal, in rank order of the section.
