@@ -42,7 +42,12 @@ pub fn run(args: &BatchArgs, answer: Answer) -> Result<ExitCode> {
         .next_line()
         .with_context(|| format!("cannot read {}", input.name))?
     {
-        let parsed = match line.text {
+        // A byte-order mark at the start of the input is an editor's, not a tile.
+        let text = match line.text {
+            Ok(text) if line.number == 1 => Ok(text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text)),
+            other => other,
+        };
+        let parsed = match text {
             Ok(text) if is_blank_or_comment(text) => continue,
             Ok(text) => parse_layout(board, text).map_err(|e| e.to_string()),
             Err(len) => Err(format!(
@@ -50,7 +55,12 @@ pub fn run(args: &BatchArgs, answer: Answer) -> Result<ExitCode> {
             )),
         };
         match parsed {
-            Ok(layout) => scratch.answer(&goal, &layout, answer, &mut out)?,
+            Ok(layout) => scratch
+                .answer(&goal, &layout, answer, &mut out)
+                .with_context(|| match table.file_path() {
+                    Some(p) => format!("table {}", p.display()),
+                    None => "table".to_string(),
+                })?,
             Err(what) => {
                 let report = format!("{}: line {}: {what}", input.name, line.number);
                 if !args.keep_going {

@@ -67,6 +67,7 @@ impl<R: BufRead> Lines<R> {
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
         self.buf.clear();
         let mut len = 0usize;
+        let mut last = 0u8;
         let mut any = false;
         loop {
             let avail = match self.inner.fill_buf() {
@@ -83,7 +84,11 @@ impl<R: BufRead> Lines<R> {
                 None => (avail, avail.len(), false),
             };
             len += chunk.len();
-            if len <= self.max {
+            if let Some(&b) = chunk.last() {
+                last = b;
+            }
+            // Keep one byte beyond the limit: a `\r` before the `\n` does not count.
+            if len <= self.max + 1 {
                 self.buf.extend_from_slice(chunk);
             }
             self.inner.consume(used);
@@ -95,14 +100,17 @@ impl<R: BufRead> Lines<R> {
             return Ok(None);
         }
         self.number += 1;
+        if last == b'\r' {
+            len -= 1;
+            if len <= self.max {
+                self.buf.pop();
+            }
+        }
         if len > self.max {
             return Ok(Some(Line {
                 number: self.number,
                 text: Err(len),
             }));
-        }
-        if self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
         }
         Ok(Some(Line {
             number: self.number,
@@ -143,5 +151,8 @@ mod tests {
     fn reports_overlong_lines_and_goes_on() {
         let v = all(b"0123456789abc\nok\n", 10);
         assert_eq!(v, vec![(1, Err(13)), (2, Ok(b"ok".to_vec()))]);
+        // The limit is on the line's text: a CRLF line end does not count.
+        let v = all(b"0123456789\r\n0123456789a\r\n", 10);
+        assert_eq!(v, vec![(1, Ok(b"0123456789".to_vec())), (2, Err(11))]);
     }
 }

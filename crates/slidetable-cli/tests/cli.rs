@@ -729,7 +729,6 @@ fn the_line_limit_is_65536_bytes() {
 }
 
 #[test]
-#[ignore = "CLI bug: the line limit counts the \\r of a CRLF line end (input.rs)"]
 fn the_line_limit_does_not_count_a_crlf_line_end() {
     let mut input = padded_line(MAX_LINE);
     input.extend_from_slice(b"\r\n");

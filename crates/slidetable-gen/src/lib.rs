@@ -53,13 +53,15 @@ pub enum GenError {
     MixedBoards { expected: Board, found: Board },
     #[error(transparent)]
     Format(#[from] FormatError),
-    #[error("{}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Io { path: PathBuf, source: io::Error },
 }
 
 /// The goals of a default table: one per blank cell, tiles 1..n−1 in reading order.
 pub fn default_goals(board: Board) -> Vec<Layout> {
-    (0..board.cells()).map(|b| board.goal_with_blank(b)).collect()
+    (0..board.cells())
+        .map(|b| board.goal_with_blank(b))
+        .collect()
 }
 
 /// Breadth-first search from `goal` over every layout of its class.
@@ -276,6 +278,9 @@ mod tests {
         let a = solve_section(&Board::new(2, 2).unwrap().standard_goal()).unwrap();
         let b = solve_section(&Board::new(2, 3).unwrap().standard_goal()).unwrap();
         let err = table_bytes(Board::new(2, 2).unwrap(), &[a, b]).unwrap_err();
-        assert_eq!(err.to_string(), "sections are for different boards (2x2 and 2x3)");
+        assert_eq!(
+            err.to_string(),
+            "sections are for different boards (2x2 and 2x3)"
+        );
     }
 }

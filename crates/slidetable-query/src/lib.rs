@@ -39,6 +39,8 @@ pub struct TableError {
 pub enum TableErrorKind {
     #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),
+    #[error("is a directory, not a table file")]
+    IsDirectory,
     #[error("{0}; generate it again with `slidetable generate`")]
     Format(#[from] FormatError),
 }
@@ -83,6 +85,9 @@ impl Table<Mmap> {
             kind,
         };
         let file = File::open(path).map_err(|e| err(e.into()))?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(err(TableErrorKind::IsDirectory));
+        }
         let mmap = map(&file).map_err(|e| err(e.into()))?;
         let mut table = Table::new(mmap).map_err(|e| err(e.kind))?;
         table.path = Some(path.to_path_buf());
@@ -397,6 +402,9 @@ impl<'a> Section<'a> {
             d -= 1;
             m = byte_move(e);
         }
+        if cur != self.header.goal {
+            return Err(QueryError::Corrupt { layout: cur });
+        }
         Ok(true)
     }
 
@@ -423,6 +431,9 @@ impl<'a> Section<'a> {
             path.push(m);
             cur = next;
             d -= 1;
+        }
+        if cur != self.header.goal {
+            return Err(QueryError::Corrupt { layout: cur });
         }
         Ok(true)
     }
