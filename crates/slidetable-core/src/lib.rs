@@ -19,11 +19,13 @@
 mod board;
 mod layout;
 mod moves;
+mod neighbors;
 mod parse;
 mod rank;
 
 pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use layout::{Layout, LayoutError};
 pub use moves::{parse_path, path_string, Move};
+pub use neighbors::{slide, Neighbors};
 pub use parse::{is_blank_or_comment, parse_layout, parse_tile, ParseError, Token};
 pub use rank::Ranker;

@@ -80,41 +80,49 @@ pub fn parse_tile(board: Board, token: &[u8]) -> Result<u8, ParseError> {
 /// Reads one puzzle for `board` from a line (without its line end; a trailing `\r` is fine).
 pub fn parse_layout(board: Board, line: &[u8]) -> Result<Layout, ParseError> {
     let n = board.cells();
-    let mut tokens = line
-        .split(|&b| is_separator(b))
-        .filter(|t| !t.is_empty())
-        .peekable();
     let mut tiles = [0u8; MAX_CELLS];
-    let Some(first) = tokens.next() else {
-        return Err(LayoutError::WrongCount {
-            expected: n,
-            found: 0,
-        }
-        .into());
-    };
-    if n <= 10 && first.len() > 1 && tokens.peek().is_none() {
-        // One string, one character per cell: `23415x768`.
-        if first.len() != n {
-            return Err(LayoutError::WrongCount {
-                expected: n,
-                found: first.len(),
-            }
-            .into());
-        }
-        for (cell, ch) in first.chunks(1).enumerate() {
-            tiles[cell] = parse_tile(board, ch)?;
-        }
-        return Ok(Layout::new(board, &tiles[..n])?);
-    }
     let mut found = 0usize;
-    for token in std::iter::once(first).chain(tokens) {
-        let tile = parse_tile(board, token)?;
-        if found < n {
-            tiles[found] = tile;
+    // A first token longer than one character may be a whole puzzle (`23415x768`): it is
+    // read as a tile only once a second token shows it is not.
+    let mut first = 0..0;
+    let mut i = 0;
+    while i < line.len() {
+        if is_separator(line[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < line.len() && !is_separator(line[i]) {
+            i += 1;
+        }
+        let token = &line[start..i];
+        if found == 0 && token.len() > 1 && n <= 10 {
+            first = start..i;
+        } else {
+            if found == 1 && !first.is_empty() {
+                tiles[0] = parse_tile(board, &line[first.clone()])?;
+            }
+            let tile = parse_tile(board, token)?;
+            if found < n {
+                tiles[found] = tile;
+            }
         }
         found += 1;
     }
-    if found != n {
+    if found == 1 && !first.is_empty() {
+        // One string, one character per cell.
+        let token = &line[first];
+        if token.len() != n {
+            return Err(LayoutError::WrongCount {
+                expected: n,
+                found: token.len(),
+            }
+            .into());
+        }
+        for (cell, ch) in token.chunks(1).enumerate() {
+            tiles[cell] = parse_tile(board, ch)?;
+        }
+    } else if found != n {
         return Err(LayoutError::WrongCount { expected: n, found }.into());
     }
     Ok(Layout::new(board, &tiles[..n])?)

@@ -66,13 +66,36 @@ impl Ranker {
         self.rank_packed(layout.packed(), layout.blank())
     }
 
+    /// The rank and the parity class (see [`Layout::class`]) of `layout`, in one pass: the
+    /// Lehmer digits that make the rank also count the inversions.
+    #[inline]
+    pub fn rank_and_class(&self, layout: &Layout) -> (u32, u8) {
+        debug_assert_eq!(layout.board(), self.board);
+        let n = self.board.cells();
+        let blank = layout.blank();
+        let mut seq = drop_nibble(layout.packed(), blank);
+        let mut remaining: u32 = (1u32 << n) - 2;
+        let mut r = blank as u32 * self.block;
+        let mut inversions = 0;
+        for &w in &self.weights[..n - 3] {
+            let t = (seq & 0xF) as u32;
+            seq >>= 4;
+            let smaller = (remaining & ((1u32 << t) - 1)).count_ones();
+            r += smaller * w;
+            inversions += smaller;
+            remaining ^= 1 << t;
+        }
+        // Of the last two tiles, the first is an inversion exactly when it is the larger.
+        let t = (seq & 0xF) as u32;
+        inversions += u32::from(remaining >> (t + 1) == 0);
+        (r, class_of(self.board, inversions, blank))
+    }
+
     /// [`Ranker::rank`] of a layout in [`Layout::packed`] form with its blank in `blank`.
     #[inline]
     pub fn rank_packed(&self, packed: u64, blank: usize) -> u32 {
         let n = self.board.cells();
-        // Drop the blank's nibble: the tiles in reading order, packed.
-        let below = (1u64 << (4 * blank)) - 1;
-        let mut seq = (packed & below) | ((packed >> 4) & !below);
+        let mut seq = drop_nibble(packed, blank);
         let mut remaining: u32 = (1u32 << n) - 2; // tiles 1..n−1 not yet placed
         let mut r = blank as u32 * self.block;
         for &w in &self.weights[..n - 3] {
@@ -128,6 +151,13 @@ impl Ranker {
         }
         Layout::from_parts(self.board, tiles, blank)
     }
+}
+
+/// The tiles in reading order, packed: the blank's nibble removed.
+#[inline]
+fn drop_nibble(packed: u64, blank: usize) -> u64 {
+    let below = (1u64 << (4 * blank)) - 1;
+    (packed & below) | ((packed >> 4) & !below)
 }
 
 /// The position of the `k`-th (from 0) set bit of `x`.

@@ -46,6 +46,7 @@ fn check_exhaustively(board: Board) {
         let l = Layout::new(board, tiles).unwrap();
         let r = ranker.rank(&l);
         assert_eq!(ranker.unrank(r, l.class()), l, "{board}: {l}");
+        assert_eq!(ranker.rank_and_class(&l), (r, l.class()), "{board}: {l}");
         hits[l.class() as usize][r as usize] += 1;
         count += 1;
     });
@@ -95,6 +96,7 @@ proptest! {
         let r = ranker.rank(&l);
         prop_assert!(r < ranker.states());
         prop_assert_eq!(ranker.unrank(r, l.class()), l);
+        prop_assert_eq!(ranker.rank_and_class(&l), (r, l.class()));
     }
 
     #[test]

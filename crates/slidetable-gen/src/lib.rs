@@ -17,7 +17,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use slidetable_core::{Board, BoardError, Layout, Move, Ranker};
+use slidetable_core::{slide, Board, BoardError, Layout, Move, Neighbors, Ranker};
 use slidetable_format::{
     byte_entry, CostModel, Encoding, FormatError, Header, PayloadHasher, SectionSpec,
 };
@@ -75,7 +75,7 @@ pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
     let board = goal.board();
     let ranker = Ranker::new(board)?;
     let block = ranker.block();
-    let moves = MoveTable::new(board);
+    let moves = Neighbors::new(board);
     let mut entries = vec![UNSEEN; ranker.states() as usize];
     let goal_rank = ranker.rank(goal);
     entries[goal_rank as usize] = byte_entry(0, Move::Up);
@@ -94,8 +94,7 @@ pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
             let blank = node.blank as usize;
             for &(m, to) in moves.from(blank) {
                 let to = to as usize;
-                let tile = (node.packed >> (4 * to)) & 0xF;
-                let packed = (node.packed & !(0xF << (4 * to))) | (tile << (4 * blank));
+                let packed = slide(node.packed, blank, to);
                 let rank = match m {
                     Move::Left => node.rank - block,
                     Move::Right => node.rank + block,
@@ -135,30 +134,6 @@ struct Node {
     packed: u64,
     rank: u32,
     blank: u32,
-}
-
-/// For each blank cell, its legal moves and the cells they lead to.
-struct MoveTable {
-    moves: Vec<Vec<(Move, u8)>>,
-}
-
-impl MoveTable {
-    fn new(board: Board) -> MoveTable {
-        let moves = (0..board.cells())
-            .map(|cell| {
-                Move::ALL
-                    .into_iter()
-                    .filter_map(|m| board.neighbor(cell, m).map(|to| (m, to as u8)))
-                    .collect()
-            })
-            .collect();
-        MoveTable { moves }
-    }
-
-    #[inline]
-    fn from(&self, blank: usize) -> &[(Move, u8)] {
-        &self.moves[blank]
-    }
 }
 
 /// Solves several goals, in parallel over the machine's cores.

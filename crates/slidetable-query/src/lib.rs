@@ -22,7 +22,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
-use slidetable_core::{Board, Layout, Move, Ranker, MAX_CELLS};
+use slidetable_core::{slide, Board, Layout, Move, Neighbors, Ranker, MAX_CELLS};
 use slidetable_format::{byte_distance, byte_move, FormatError, Header, SectionHeader};
 
 pub use slidetable_format::{CostModel, Encoding};
@@ -70,6 +70,7 @@ pub struct Table<D: AsRef<[u8]>> {
     data: D,
     header: Header,
     ranker: Ranker,
+    neighbors: Neighbors,
     path: Option<PathBuf>,
 }
 
@@ -121,6 +122,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let ranker = Ranker::new(header.board).expect("header validated the board");
         Ok(Table {
             data,
+            neighbors: Neighbors::new(header.board),
             header,
             ranker,
             path: None,
@@ -176,10 +178,14 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// A view of one section.
     pub fn section(&self, index: usize) -> Section<'_> {
+        let header = &self.header.sections[index];
         Section {
-            header: &self.header.sections[index],
+            header,
             entries: self.header.payload(self.data.as_ref(), index),
             ranker: self.ranker,
+            neighbors: self.neighbors,
+            goal_class: header.goal.class(),
+            goal_packed: header.goal.packed(),
         }
     }
 
@@ -318,6 +324,17 @@ pub struct Section<'a> {
     header: &'a SectionHeader,
     entries: &'a [u8],
     ranker: Ranker,
+    neighbors: Neighbors,
+    goal_class: u8,
+    goal_packed: u64,
+}
+
+/// A position during a path walk.
+#[derive(Clone, Copy)]
+struct Walk {
+    packed: u64,
+    blank: usize,
+    rank: u32,
 }
 
 impl<'a> Section<'a> {
@@ -343,11 +360,44 @@ impl<'a> Section<'a> {
     #[inline]
     fn entry(&self, layout: &Layout) -> Result<Option<u8>, QueryError> {
         self.check_board(layout)?;
-        if layout.class() != self.header.goal.class() {
+        let (rank, class) = self.ranker.rank_and_class(layout);
+        if class != self.goal_class {
             return Ok(None);
         }
         // rank < states = entries.len(), checked when the header was read.
-        Ok(Some(self.entries[self.ranker.rank(layout) as usize]))
+        Ok(Some(self.entries[rank as usize]))
+    }
+
+    /// Where a path walk stands: the packed layout, its blank and its rank.
+    #[inline]
+    fn step(&self, at: Walk, to: usize, m: Move) -> Walk {
+        let packed = slide(at.packed, at.blank, to);
+        let rank = match m {
+            // A horizontal move keeps the tiles' reading order: one block over.
+            Move::Left => at.rank - self.ranker.block(),
+            Move::Right => at.rank + self.ranker.block(),
+            Move::Up | Move::Down => self.ranker.rank_packed(packed, to),
+        };
+        Walk {
+            packed,
+            blank: to,
+            rank,
+        }
+    }
+
+    fn walk_start(&self, start: &Layout) -> Walk {
+        Walk {
+            packed: start.packed(),
+            blank: start.blank(),
+            rank: self.ranker.rank(start),
+        }
+    }
+
+    fn corrupt(&self, at: Walk) -> QueryError {
+        QueryError::Corrupt {
+            layout: Layout::from_packed(self.header.goal.board(), at.packed)
+                .unwrap_or(self.header.goal),
+        }
     }
 
     /// The fewest moves from `start` to this section's goal, or `None` if unreachable.
@@ -388,22 +438,26 @@ impl<'a> Section<'a> {
         let Some(e) = self.entry(start)? else {
             return Ok(false);
         };
-        let mut cur = *start;
+        let mut at = self.walk_start(start);
         let mut d = byte_distance(e);
         let mut m = byte_move(e);
         while d > 0 {
-            let next = cur.moved(m).ok_or(QueryError::Corrupt { layout: cur })?;
-            let e = self.entries[self.ranker.rank(&next) as usize];
+            let to = self
+                .neighbors
+                .of(at.blank, m)
+                .ok_or_else(|| self.corrupt(at))?;
+            let next = self.step(at, to, m);
+            let e = self.entries[next.rank as usize];
             if byte_distance(e) + 1 != d {
-                return Err(QueryError::Corrupt { layout: cur });
+                return Err(self.corrupt(at));
             }
             path.push(m);
-            cur = next;
+            at = next;
             d -= 1;
             m = byte_move(e);
         }
-        if cur != self.header.goal {
-            return Err(QueryError::Corrupt { layout: cur });
+        if at.packed != self.goal_packed {
+            return Err(self.corrupt(at));
         }
         Ok(true)
     }
@@ -419,21 +473,21 @@ impl<'a> Section<'a> {
         let Some(e) = self.entry(start)? else {
             return Ok(false);
         };
-        let mut cur = *start;
+        let mut at = self.walk_start(start);
         let mut d = byte_distance(e);
         while d > 0 {
-            let step = order.iter().find_map(|&m| {
-                let next = cur.moved(m)?;
-                let e = self.entries[self.ranker.rank(&next) as usize];
-                (byte_distance(e) + 1 == d).then_some((m, next))
+            let next = order.iter().find_map(|&m| {
+                let to = self.neighbors.of(at.blank, m)?;
+                let next = self.step(at, to, m);
+                (byte_distance(self.entries[next.rank as usize]) + 1 == d).then_some((m, next))
             });
-            let (m, next) = step.ok_or(QueryError::Corrupt { layout: cur })?;
+            let (m, next) = next.ok_or_else(|| self.corrupt(at))?;
             path.push(m);
-            cur = next;
+            at = next;
             d -= 1;
         }
-        if cur != self.header.goal {
-            return Err(QueryError::Corrupt { layout: cur });
+        if at.packed != self.goal_packed {
+            return Err(self.corrupt(at));
         }
         Ok(true)
     }
