@@ -291,38 +291,55 @@ fn char_layout(board: Board, line: u64, text: &[u8]) -> std::result::Result<Layo
     Layout::new(board, &tiles).map_err(|e| bad(line, e.to_string()))
 }
 
-/// `[[1,2,3],[4,5,0]]`, spaces allowed anywhere.
+/// `[[1,2,3],[4,5,0]]`, spaces allowed anywhere, nothing else.
 fn leetcode_board(board: Board, line: u64, text: &[u8]) -> std::result::Result<Layout, Bad> {
     let shape = || {
         bad(
             line,
             format!(
                 "expected a board like [[1,2,3],[4,5,0]], found '{}'",
-                String::from_utf8_lossy(text).trim()
+                Token::new(trim(text))
             ),
         )
     };
-    let compact: Vec<u8> = text
+    let s: Vec<u8> = text
         .iter()
         .copied()
         .filter(|c| !c.is_ascii_whitespace())
         .collect();
-    let inner = compact
-        .strip_prefix(b"[[")
-        .and_then(|s| s.strip_suffix(b"]]"))
-        .ok_or_else(shape)?;
+    let mut at = 0;
+    let expect = |c: u8, at: &mut usize| {
+        if s.get(*at) == Some(&c) {
+            *at += 1;
+            Ok(())
+        } else {
+            Err(shape())
+        }
+    };
     let mut tiles = Vec::with_capacity(board.cells());
-    for row in inner.split(|&c| c == b']').filter(|r| !r.is_empty()) {
-        let row = row.strip_prefix(b",[").unwrap_or(row);
-        let cells: Vec<&[u8]> = row.split(|&c| c == b',').collect();
-        if cells.len() != board.cols() || cells.iter().any(|c| c.is_empty() || c.contains(&b'[')) {
-            return Err(shape());
+    expect(b'[', &mut at)?;
+    for r in 0..board.rows() {
+        if r > 0 {
+            expect(b',', &mut at)?;
         }
-        for c in cells {
-            tiles.push(parse_tile(board, c).map_err(|e| bad(line, e.to_string()))?);
+        expect(b'[', &mut at)?;
+        for c in 0..board.cols() {
+            if c > 0 {
+                expect(b',', &mut at)?;
+            }
+            let start = at;
+            while s.get(at).is_some_and(|b| !matches!(b, b',' | b'[' | b']')) {
+                at += 1;
+            }
+            if at == start {
+                return Err(shape());
+            }
+            tiles.push(tile(board, line, &s[start..at])?);
         }
+        expect(b']', &mut at)?;
     }
-    if tiles.len() != board.cells() {
+    expect(b']', &mut at)?;
+    if at != s.len() {
         return Err(shape());
     }
     Layout::new(board, &tiles).map_err(|e| bad(line, e.to_string()))
@@ -402,14 +419,20 @@ impl<'a> Reader<'a> {
     fn char_puzzle(&mut self, board: Board) -> std::result::Result<Layout, Bad> {
         let mut tiles = Vec::with_capacity(board.cells());
         let mut first = None;
+        let mut last = self.line;
         while tiles.len() < board.cells() {
             let Some((line, token)) = self.next_token() else {
                 return Err(bad(
-                    self.line,
-                    format!("expected {} tiles, found {}", board.cells(), tiles.len()),
+                    last,
+                    format!(
+                        "expected {} tiles, found {} before the end of the input",
+                        board.cells(),
+                        tiles.len()
+                    ),
                 ));
             };
             first.get_or_insert(line);
+            last = line;
             for &c in token {
                 if tiles.len() == board.cells() {
                     return Err(bad(
@@ -427,18 +450,20 @@ impl<'a> Reader<'a> {
     fn int_puzzle(&mut self, board: Board, what: &str) -> std::result::Result<Layout, Bad> {
         let mut tiles = Vec::with_capacity(board.cells());
         let mut first = None;
+        let mut last = self.line;
         while tiles.len() < board.cells() {
             let Some((line, token)) = self.next_token() else {
                 return Err(bad(
-                    self.line,
+                    last,
                     format!(
-                        "expected {} tiles for the {what}, found {}",
+                        "expected {} tiles for the {what}, found {} before the end of the input",
                         board.cells(),
                         tiles.len()
                     ),
                 ));
             };
             first.get_or_insert(line);
+            last = line;
             tiles.push(tile(board, line, token)?);
         }
         Layout::new(board, &tiles)
