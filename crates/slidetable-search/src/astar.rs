@@ -1,0 +1,142 @@
+//! A*: best-first search on f = g + h with a binary heap and a closed set.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use slidetable_core::{Layout, Move};
+
+use crate::state::{Budget, Keyer, StateMap, Visit, ROOT};
+use crate::{check_solvable, Heuristic, Limits, SearchError, Solution, Stats};
+
+/// An entry of the heap. `h` is not stored: it is `f - g`, which is all an incremental
+/// heuristic update needs.
+struct Open {
+    f: u32,
+    g: u32,
+    layout: Layout,
+    key: u64,
+    via: u8,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Open) -> bool {
+        (self.f, self.g) == (other.f, other.g)
+    }
+}
+
+impl Eq for Open {}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Open) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Open {
+    /// The heap pops the smallest f; among equal f the largest g, i.e. the state the
+    /// heuristic thinks closest to the goal, which reaches the goal's f-layer soonest.
+    fn cmp(&self, other: &Open) -> Ordering {
+        other.f.cmp(&self.f).then(self.g.cmp(&other.g))
+    }
+}
+
+/// A* from `start` to `heuristic.goal()`, expanding states in order of f = g + h.
+///
+/// States are remembered by key (their [`Ranker`](slidetable_core::Ranker) rank, or the
+/// packed tiles on boards too large to rank; never strings) with their best g. With a
+/// consistent heuristic a state's g is final when it is first popped, so each state is
+/// expanded at most once; an admissible but inconsistent one may find a cheaper way to a
+/// closed state, which is then reopened, so the answer stays optimal either way.
+///
+/// Two exits, both sound for any admissible heuristic:
+/// - the goal is popped: its g is the smallest f left, and every other path costs at least
+///   the f of some state on the heap;
+/// - the goal is generated with g equal to the f of the state being expanded (the smallest
+///   f on the heap): nothing left can do better, so the goal's whole f-layer is skipped.
+///   With a consistent heuristic this is the usual case for the last move.
+///
+/// [`Stats::peak_open`] is the largest the heap grew (stale entries included).
+pub fn astar<H: Heuristic + ?Sized>(
+    start: &Layout,
+    heuristic: &H,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    let goal = *heuristic.goal();
+    check_solvable(start, &goal)?;
+    let budget = Budget::start(limits);
+    let mut stats = Stats::default();
+    let keyer = Keyer::for_layout(start);
+    let mut seen = StateMap::new(&keyer, false);
+    let start_key = keyer.key(start);
+    seen.set(start_key, Visit::root());
+    let mut open = BinaryHeap::new();
+    open.push(Open {
+        f: heuristic.estimate(start),
+        g: 0,
+        layout: *start,
+        key: start_key,
+        via: ROOT,
+    });
+    stats.peak_open = 1;
+    let found = |seen: &StateMap<Visit>, at: &Layout, key: u64, g: u32, stats: &mut Stats| {
+        let mut path = Vec::with_capacity(g as usize);
+        seen.path_to(&keyer, at, key, &mut path);
+        Solution {
+            path,
+            cost: u64::from(g),
+            stats: budget.finish(stats),
+        }
+    };
+    while let Some(Open {
+        f,
+        g,
+        layout,
+        key,
+        via,
+    }) = open.pop()
+    {
+        match seen.get(key) {
+            Some(v) if !v.closed && v.g == g => seen.set(key, Visit { closed: true, ..v }),
+            // Stale: this state was pushed again with a smaller g, or already expanded.
+            _ => continue,
+        }
+        if layout == goal {
+            return Ok(found(&seen, &layout, key, g, &mut stats));
+        }
+        budget.expand(&mut stats)?;
+        let h = f - g;
+        let child_g = g + 1;
+        for m in Move::ALL {
+            if m.code() ^ 1 == via {
+                continue;
+            }
+            let Some(child) = layout.moved(m) else {
+                continue;
+            };
+            stats.generated += 1;
+            let child_key = keyer.child(key, &layout, m, &child);
+            if let Some(known) = seen.get(child_key) {
+                if known.g <= child_g {
+                    continue;
+                }
+            }
+            seen.set(child_key, Visit::reached(child_g, m));
+            let child_h = heuristic.update(h, &layout, m, &child);
+            if child_h == 0 && child_g == f && child == goal {
+                return Ok(found(&seen, &child, child_key, child_g, &mut stats));
+            }
+            open.push(Open {
+                f: child_g.saturating_add(child_h),
+                g: child_g,
+                layout: child,
+                key: child_key,
+                via: m.code(),
+            });
+        }
+        stats.peak_open = stats.peak_open.max(open.len() as u64);
+    }
+    Err(SearchError::Unsolvable {
+        start: *start,
+        goal,
+    })
+}

@@ -1,0 +1,304 @@
+//! Online solvers: optimal paths found at query time, for any goal and every board a
+//! [`Layout`] can hold (2×2 up to 4×4), including those too large for a table.
+//!
+//! Five methods, all optimal: [`bfs`], [`bidir`] (bidirectional BFS), [`dijkstra`] (with a
+//! pluggable [`MoveCost`]), [`astar`] and [`idastar`], the last two guided by a
+//! [`Heuristic`] ([`Manhattan`], [`LinearConflict`] or [`Misplaced`], or your own).
+//! [`solve`] picks one by name, as the command line does. A start that cannot reach the goal
+//! (another parity class, or another board) is refused before any search.
+//!
+//! Why several: the uninformed searches need no heuristic and check the informed ones;
+//! A* expands the fewest states but remembers them all; IDA* remembers only its path, which
+//! is what makes the 15-puzzle (10¹³ states) solvable at all.
+//!
+//! ```
+//! use slidetable_core::{parse_layout, path_string, Board};
+//! use slidetable_search::{solve, HeuristicKind, Limits, Method};
+//!
+//! let board = Board::EIGHT;
+//! let start = parse_layout(board, b"2 3 4 1 5 x 7 6 8").unwrap();
+//! let goal = board.standard_goal();
+//! let method: Method = "idastar".parse().unwrap();
+//! let heuristic: HeuristicKind = "linear-conflict".parse().unwrap();
+//! let solution = solve(method, heuristic, &start, &goal, &Limits::default()).unwrap();
+//! assert_eq!(solution.path.len(), 19);
+//! assert_eq!(start.after(&solution.path), Some(goal));
+//! println!("{} in {:?}", path_string(&solution.path), solution.stats.elapsed);
+//!
+//! // The 15-puzzle: far too many states for a table, under a millisecond for IDA*.
+//! let board = Board::new(4, 4).unwrap();
+//! let start = parse_layout(board, b"5 1 4 6 10 3 2 8 14 11 13 12 9 x 7 15").unwrap();
+//! let goal = board.standard_goal();
+//! let solution = solve(Method::Idastar, HeuristicKind::LinearConflict, &start, &goal,
+//!                      &Limits::default()).unwrap();
+//! assert_eq!(start.after(&solution.path), Some(goal));
+//! assert_eq!(solution.path.len(), 28);
+//!
+//! // Parity decides reachability before any search starts.
+//! let swapped = parse_layout(Board::EIGHT, b"2 1 3 4 5 6 7 8 x").unwrap();
+//! let refused = solve(Method::Bfs, heuristic, &swapped, &Board::EIGHT.standard_goal(),
+//!                     &Limits::default());
+//! assert!(matches!(refused, Err(slidetable_search::SearchError::Unsolvable { .. })));
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use slidetable_core::{Board, Layout, Move};
+
+mod astar;
+mod bfs;
+mod dijkstra;
+mod heuristic;
+mod idastar;
+mod state;
+
+pub use astar::astar;
+pub use bfs::{bfs, bidir};
+pub use dijkstra::{dijkstra, dijkstra_with, MoveCost, TileCost, UnitCost};
+pub use heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, UnknownName};
+pub use idastar::idastar;
+
+/// An optimal path and what finding it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Moves of the blank from the start to the goal; empty when the start is the goal.
+    pub path: Vec<Move>,
+    /// The path's total cost under the cost model searched with: `path.len()` for every
+    /// method but [`dijkstra_with`] under a non-unit [`MoveCost`].
+    pub cost: u64,
+    pub stats: Stats,
+}
+
+impl Solution {
+    fn unit(path: Vec<Move>, stats: Stats) -> Solution {
+        Solution {
+            cost: path.len() as u64,
+            path,
+            stats,
+        }
+    }
+}
+
+/// Work done by one search.
+///
+/// The counts make methods comparable: *expanded* states had their moves tried, *generated*
+/// states are the results of those moves (duplicates included, the move back to the parent
+/// excluded). *Peak open* is the most states a method held waiting to be expanded, which for
+/// each method is:
+///
+/// - `bfs`: the largest layer; `bidir`: the largest sum of both frontiers;
+/// - `dijkstra`, `astar`: the largest the heap grew (stale entries included);
+/// - `idastar`: the deepest the recursion went, in moves (the longest path on the stack),
+///   since it holds no open list at all.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub expanded: u64,
+    pub generated: u64,
+    pub peak_open: u64,
+    /// Wall-clock time of the search, from the parity check to the path.
+    pub elapsed: Duration,
+    /// IDA* only: the number of bounds tried (depth-first iterations).
+    pub iterations: Option<u32>,
+}
+
+/// Bounds that stop a search that runs away: the uninformed methods on a 4×4 board, or a
+/// weak heuristic on a hard instance. The default has none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop with [`SearchError::LimitReached`] rather than expand more states than this.
+    pub max_expanded: Option<u64>,
+    /// Stop after about this long (the clock is read every 1024 expansions).
+    pub max_time: Option<Duration>,
+}
+
+impl Limits {
+    /// At most `n` expanded states.
+    pub fn expanded(n: u64) -> Limits {
+        Limits {
+            max_expanded: Some(n),
+            ..Limits::default()
+        }
+    }
+
+    /// At most about `t` of searching.
+    pub fn time(t: Duration) -> Limits {
+        Limits {
+            max_time: Some(t),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Which limit stopped a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Expanded(u64),
+    Time(Duration),
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::Expanded(n) => write!(f, "limit of {n} expanded states"),
+            Limit::Time(t) => write!(f, "time limit of {t:?}"),
+        }
+    }
+}
+
+/// Why a search gave no path.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    #[error("the start is a {start} puzzle but the goal is {goal}")]
+    WrongBoard { start: Board, goal: Board },
+    #[error("{start} cannot reach {goal}: they are in different parity classes, so no sequence of moves joins them")]
+    Unsolvable { start: Layout, goal: Layout },
+    #[error("search stopped at its {limit} after expanding {} states in {:?}; raise the limit or use a stronger method (idastar with linear-conflict)", stats.expanded, stats.elapsed)]
+    LimitReached { limit: Limit, stats: Stats },
+}
+
+/// Refuses a start that cannot reach the goal: another board, or another parity class.
+/// Every method calls this first, so an impossible query costs one inversion count.
+pub fn check_solvable(start: &Layout, goal: &Layout) -> Result<(), SearchError> {
+    if start.board() != goal.board() {
+        return Err(SearchError::WrongBoard {
+            start: start.board(),
+            goal: goal.board(),
+        });
+    }
+    if start.class() != goal.class() {
+        return Err(SearchError::Unsolvable {
+            start: *start,
+            goal: *goal,
+        });
+    }
+    Ok(())
+}
+
+/// The search methods, by the names the command line uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// [`bfs`]: `bfs`.
+    Bfs,
+    /// [`bidir`]: `bidir`.
+    Bidir,
+    /// [`dijkstra`]: `dijkstra`.
+    Dijkstra,
+    /// [`astar`]: `astar`.
+    Astar,
+    /// [`idastar`]: `idastar`.
+    Idastar,
+}
+
+impl Method {
+    pub const ALL: [Method; 5] = [
+        Method::Bfs,
+        Method::Bidir,
+        Method::Dijkstra,
+        Method::Astar,
+        Method::Idastar,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Bfs => "bfs",
+            Method::Bidir => "bidir",
+            Method::Dijkstra => "dijkstra",
+            Method::Astar => "astar",
+            Method::Idastar => "idastar",
+        }
+    }
+
+    /// Whether the method is guided by a heuristic (the others ignore the one given).
+    pub fn uses_heuristic(self) -> bool {
+        matches!(self, Method::Astar | Method::Idastar)
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Method {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Method, UnknownName> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| UnknownName {
+                what: "method",
+                name: s.to_string(),
+                expected: "bfs, bidir, dijkstra, astar, idastar",
+            })
+    }
+}
+
+/// An optimal path from `start` to `goal` by `method`, guided by `heuristic` when the method
+/// uses one (see [`Method::uses_heuristic`]); unit move costs.
+///
+/// The heuristics are passed to the searches as concrete types, so each combination is
+/// compiled with its heuristic inlined.
+pub fn solve(
+    method: Method,
+    heuristic: HeuristicKind,
+    start: &Layout,
+    goal: &Layout,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    check_solvable(start, goal)?;
+    match (method, heuristic) {
+        (Method::Bfs, _) => bfs(start, goal, limits),
+        (Method::Bidir, _) => bidir(start, goal, limits),
+        (Method::Dijkstra, _) => dijkstra(start, goal, limits),
+        (Method::Astar, HeuristicKind::Manhattan) => astar(start, &Manhattan::new(goal), limits),
+        (Method::Astar, HeuristicKind::LinearConflict) => {
+            astar(start, &LinearConflict::new(goal), limits)
+        }
+        (Method::Astar, HeuristicKind::Misplaced) => astar(start, &Misplaced::new(goal), limits),
+        (Method::Idastar, HeuristicKind::Manhattan) => {
+            idastar(start, &Manhattan::new(goal), limits)
+        }
+        (Method::Idastar, HeuristicKind::LinearConflict) => {
+            idastar(start, &LinearConflict::new(goal), limits)
+        }
+        (Method::Idastar, HeuristicKind::Misplaced) => {
+            idastar(start, &Misplaced::new(goal), limits)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for m in Method::ALL {
+            assert_eq!(m.to_string().parse::<Method>(), Ok(m));
+        }
+        assert_eq!(
+            "dfs".parse::<Method>().unwrap_err().to_string(),
+            "unknown method 'dfs' (expected one of: bfs, bidir, dijkstra, astar, idastar)"
+        );
+    }
+
+    #[test]
+    fn refusals_say_why() {
+        let eight = Board::EIGHT.standard_goal();
+        let two = Board::new(2, 3).unwrap().standard_goal();
+        assert_eq!(
+            check_solvable(&two, &eight).unwrap_err().to_string(),
+            "the start is a 2x3 puzzle but the goal is 3x3"
+        );
+        let swapped = Layout::new(Board::EIGHT, &[2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
+        assert_eq!(
+            check_solvable(&swapped, &eight).unwrap_err().to_string(),
+            "2 1 3 4 5 6 7 8 0 cannot reach 1 2 3 4 5 6 7 8 0: they are in different parity \
+             classes, so no sequence of moves joins them"
+        );
+    }
+}
