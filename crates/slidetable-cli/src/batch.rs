@@ -1,10 +1,11 @@
 //! `distance` and `path`: one answer line per puzzle line, streamed.
 
 use std::io::{self, BufWriter, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable_core::{is_blank_or_comment, parse_layout, Board, Move};
+use slidetable_core::{is_blank_or_comment, parse_layout, Board, Layout, Move};
 use slidetable_query::Goal;
 
 use crate::cli::BatchArgs;
@@ -32,11 +33,42 @@ pub fn run(args: &BatchArgs, answer: Answer) -> Result<ExitCode> {
             table.goal(&layout)?
         }
     };
-    let input = input::open(args.input.as_deref())?;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut lines = Lines::new(input.reader, MAX_LINE);
     let mut scratch = Scratch::default();
+    each_puzzle(
+        args.input.as_deref(),
+        board,
+        args.keep_going,
+        &mut out,
+        |layout, _, out| {
+            scratch
+                .answer(&goal, layout, answer, out)
+                .with_context(|| match table.file_path() {
+                    Some(p) => format!("table {}", p.display()),
+                    None => "table".to_string(),
+                })
+        },
+        |_, _, out| out.write_all(b"invalid\n"),
+    )
+}
+
+/// The loop every batch command shares: reads puzzles for `board` line by line from `input`
+/// (a file, or standard input for `None`/`-`), streamed, skipping blank and `#` lines, and
+/// calls `answer` for each (with its line number) to write one line to `out`. A bad line stops
+/// the run with `line N: …` on stderr and exit 65 after every earlier answer is flushed; with
+/// `keep_going`, `invalid` writes the bad line's answer, each problem is reported, and the
+/// exit code is 65 at the end.
+pub fn each_puzzle<W: Write>(
+    input: Option<&Path>,
+    board: Board,
+    keep_going: bool,
+    out: &mut W,
+    mut answer: impl FnMut(&Layout, u64, &mut W) -> Result<()>,
+    mut invalid: impl FnMut(u64, &str, &mut W) -> io::Result<()>,
+) -> Result<ExitCode> {
+    let input = input::open(input)?;
+    let mut lines = Lines::new(input.reader, MAX_LINE);
     let mut bad = 0u64;
     while let Some(line) = lines
         .next_line()
@@ -55,20 +87,15 @@ pub fn run(args: &BatchArgs, answer: Answer) -> Result<ExitCode> {
             )),
         };
         match parsed {
-            Ok(layout) => scratch
-                .answer(&goal, &layout, answer, &mut out)
-                .with_context(|| match table.file_path() {
-                    Some(p) => format!("table {}", p.display()),
-                    None => "table".to_string(),
-                })?,
+            Ok(layout) => answer(&layout, line.number, out)?,
             Err(what) => {
                 let report = format!("{}: line {}: {what}", input.name, line.number);
-                if !args.keep_going {
+                if !keep_going {
                     out.flush()?;
                     eprintln!("slidetable: {report}");
                     return Ok(ExitCode::from(EXIT_BAD_INPUT));
                 }
-                out.write_all(b"invalid\n")?;
+                invalid(line.number, &what, out)?;
                 eprintln!("slidetable: {report}");
                 bad += 1;
             }

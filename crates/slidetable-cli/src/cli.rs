@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use slidetable_core::{Board, Move};
+use slidetable_search::{HeuristicKind, Method};
 
 use crate::judge::Format;
 
@@ -30,6 +31,9 @@ pub enum Command {
     /// Print an optimal move string (u d l r: where the blank goes) for each puzzle,
     /// an empty line if already solved, or `unsolvable`.
     Path(PathArgs),
+    /// Solve each puzzle by searching at query time (bfs, bidir, dijkstra, astar, idastar),
+    /// with the same input and output as `path`; works on every board up to 4x4.
+    Search(SearchArgs),
     /// Read and write exactly what an accepted solution to a judge problem does.
     #[command(long_about = JUDGE_HELP)]
     Judge(JudgeArgs),
@@ -91,6 +95,39 @@ pub struct PathArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// The search method.
+    #[arg(long, value_name = "METHOD", value_parser = parse_method)]
+    pub method: Method,
+    /// The heuristic of astar and idastar (manhattan, linear-conflict or misplaced).
+    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = parse_heuristic)]
+    pub heuristic: HeuristicKind,
+    /// Board size, rows x columns (2x2 up to 4x4).
+    #[arg(long, default_value = "3x3", value_parser = parse_any_board)]
+    pub board: Board,
+    /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
+    #[arg(long, value_name = "LAYOUT")]
+    pub goal: Option<String>,
+    /// Print each puzzle's statistics on stderr: nodes expanded and generated, peak open
+    /// list (IDA*: deepest path), iterations (IDA*), time.
+    #[arg(long)]
+    pub stats: bool,
+    /// Give up on a puzzle after expanding this many states (its answer reads `unknown`,
+    /// exit 1 at the end).
+    #[arg(long, value_name = "N")]
+    pub max_expanded: Option<u64>,
+    /// Give up on a puzzle after this many seconds (as --max-expanded).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
+    #[arg(long)]
+    pub keep_going: bool,
+    /// Puzzles, one per line, as for `path`.
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
 pub struct JudgeArgs {
     /// The judge problem.
     #[arg(value_enum)]
@@ -134,6 +171,21 @@ fn parse_order(s: &str) -> Result<[Move; 4], String> {
         ));
     }
     Ok([moves[0], moves[1], moves[2], moves[3]])
+}
+
+fn parse_method(s: &str) -> Result<Method, String> {
+    s.parse()
+        .map_err(|e: slidetable_search::UnknownName| e.to_string())
+}
+
+fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {
+    s.parse()
+        .map_err(|e: slidetable_search::UnknownName| e.to_string())
+}
+
+fn parse_any_board(s: &str) -> Result<Board, String> {
+    s.parse()
+        .map_err(|e: slidetable_core::BoardError| e.to_string())
 }
 
 fn parse_board(s: &str) -> Result<Board, String> {

@@ -5,6 +5,7 @@ mod cli;
 mod info;
 mod input;
 mod judge;
+mod search;
 mod tables;
 
 use std::io::{self, Write};
@@ -55,6 +56,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             },
         ),
         Command::Judge(args) => judge::run(args),
+        Command::Search(args) => search::run(args),
     }
 }
 

@@ -1,0 +1,79 @@
+//! `search`: the seeds' algorithms at query time, with the same input and output as `path`.
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Result;
+use slidetable_core::{parse_layout, path_string};
+use slidetable_search::{solve, Limits, SearchError};
+
+use crate::batch::each_puzzle;
+use crate::cli::SearchArgs;
+use crate::UsageError;
+
+pub fn run(args: &SearchArgs) -> Result<ExitCode> {
+    let board = args.board;
+    let goal = match &args.goal {
+        None => board.standard_goal(),
+        Some(text) => parse_layout(board, text.as_bytes())
+            .map_err(|e| UsageError(format!("--goal '{text}': {e}")))?,
+    };
+    let limits = Limits {
+        max_expanded: args.max_expanded,
+        max_time: args.timeout.map(Duration::from_secs_f64),
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut gave_up = 0u64;
+    let code = each_puzzle(
+        args.input.as_deref(),
+        board,
+        args.keep_going,
+        &mut out,
+        |start, line, out| {
+            match solve(args.method, args.heuristic, start, &goal, &limits) {
+                Ok(solution) => {
+                    writeln!(out, "{}", path_string(&solution.path))?;
+                    if args.stats {
+                        let s = &solution.stats;
+                        let mut text = format!(
+                            "line {line}: {}{}: {} moves, {} expanded, {} generated, peak open {}",
+                            args.method,
+                            if args.method.uses_heuristic() {
+                                format!("/{}", args.heuristic)
+                            } else {
+                                String::new()
+                            },
+                            solution.path.len(),
+                            s.expanded,
+                            s.generated,
+                            s.peak_open
+                        );
+                        if let Some(i) = s.iterations {
+                            text += &format!(", {i} iterations");
+                        }
+                        text += &format!(", {:.3} ms", s.elapsed.as_secs_f64() * 1e3);
+                        eprintln!("{text}");
+                    }
+                }
+                Err(SearchError::Unsolvable { .. }) => writeln!(out, "unsolvable")?,
+                Err(e @ SearchError::LimitReached { .. }) => {
+                    writeln!(out, "unknown")?;
+                    eprintln!("slidetable: line {line}: {e}");
+                    gave_up += 1;
+                }
+                Err(e) => return Err(e.into()),
+            }
+            Ok(())
+        },
+        |_, _, out| out.write_all(b"invalid\n"),
+    )?;
+    if gave_up > 0 && code == ExitCode::SUCCESS {
+        eprintln!(
+            "slidetable: {gave_up} search(es) stopped at a limit; their answers read `unknown`"
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(code)
+}
