@@ -76,6 +76,34 @@ hyperfine --warmup 1 --runs "$runs" --export-markdown "$work/judges.md" \
     "$st judge hdu --table $table < $work/100k.x > /dev/null" \
     "$st judge hdu3567 --table $table < $work/100k.hdu3567 > /dev/null"
 
+echo "== search methods vs the table, the same 200 puzzles (whole process, all puzzles in one run)"
+[ -s "$work/200.txt" ] || head -n 200 "$work/1m.txt" > "$work/200.txt"
+cmds=()
+for m in bfs bidir dijkstra; do cmds+=("$st search --method $m $work/200.txt"); done
+for m in astar idastar; do
+    for h in manhattan linear-conflict; do cmds+=("$st search --method $m --heuristic $h $work/200.txt"); done
+done
+hyperfine -N --warmup 1 --runs "$slow_runs" --export-markdown "$work/search.md" \
+    "$st distance --table $table $work/200.txt" "$st path --table $table $work/200.txt" "${cmds[@]}"
+
+# The seeds' A* and IDA* read one puzzle per process; so do ours here. Puzzles of at most 22
+# moves: the seed's IDA* takes seconds to minutes on the deepest ones.
+echo "== our A*/IDA* vs the seeds' (002_*), one process per puzzle, 50 puzzles of <= 22 moves"
+if [ ! -s "$work/50.x" ]; then
+    paste -d' ' <("$st" distance --table "$table" "$work/1m.txt" | head -n 20000) <(head -n 20000 "$work/1m.txt") \
+        | awk '$1 <= 22 { $1 = ""; sub(/^ /, ""); print }' | head -n 50 | sed 's/\b0\b/x/' > "$work/50.x"
+fi
+per_puzzle() { # command...
+    while IFS= read -r line; do echo "$line" | "$@" > /dev/null; done < "$work/50.x"
+}
+export -f per_puzzle
+export work
+hyperfine --warmup 1 --runs "$slow_runs" --export-markdown "$work/vs-seed-search.md" \
+    "bash -c 'per_puzzle $st search --method astar'" \
+    "bash -c 'per_puzzle $st search --method idastar'" \
+    "bash -c 'per_puzzle $seeds/poj1077_astar'" \
+    "bash -c 'per_puzzle $seeds/poj1077_idastar'"
+
 echo "== peak memory of distance (table: $(stat -c %s "$table") bytes)"
 for f in 1m.txt 5m.txt; do
     rss=$( { /usr/bin/time -v "$st" distance --table "$table" "$work/$f" > /dev/null; } 2>&1 \
@@ -87,7 +115,7 @@ rss=$( { /usr/bin/time -v "$seeds/hiho1312_dijkstra" < "$work/1m.hiho" > /dev/nu
 echo "  hiho1312_dijkstra 1m: peak RSS ${rss} KiB"
 
 echo "== tables"
-for f in generate batch vs-hiho goal vs-dbfs judges; do
+for f in generate batch vs-hiho goal vs-dbfs judges search vs-seed-search; do
     echo
     cat "$work/$f.md"
 done
