@@ -1,0 +1,1176 @@
+//! `slidetable judge FORMAT` run as a judge runs it: every sample in `data/judges` reproduced
+//! byte for byte; the special judges' answers (poj, hdu, uva10085) replayed and checked for
+//! optimality; HDU 3567's "smallest optimal path" checked against every optimal path, found by
+//! an independent brute force; `distance`/`path --goal` against a breadth-first search over
+//! layouts; and bad input in every format.
+//!
+//! The 3×3 and 2×3 tables are generated once per test binary. Every command runs with
+//! `$SLIDETABLE_TABLE` removed and `$XDG_CACHE_HOME`/`$HOME` pointing into a scratch directory,
+//! so no test reads or writes the real cache.
+
+use std::collections::{HashMap, VecDeque};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
+use tempfile::TempDir;
+
+const BAD_INPUT: i32 = 65;
+
+/// Every directory of `data/judges`, each a `judge` format of the same name.
+const JUDGES: [&str; 9] = [
+    "acwing845",
+    "hdu",
+    "hdu3567",
+    "hiho",
+    "leetcode773",
+    "luogu",
+    "pair",
+    "poj",
+    "uva10085",
+];
+
+/// POJ 1077's sample puzzle and its smallest optimal path under u < d < l < r.
+const SAMPLE: &str = "2 3 4 1 5 x 7 6 8";
+const SAMPLE_PATH: &str = "ullddrurdllurdruldr";
+
+fn small_board() -> Board {
+    Board::new(2, 3).unwrap()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tables, the sandbox, running commands
+
+struct Shared {
+    /// Scratch space: the tables, and the cache and home directories commands are given.
+    dir: PathBuf,
+    /// The 3×3 table.
+    eight: PathBuf,
+    /// The 2×3 table (LeetCode 773).
+    small: PathBuf,
+    /// The largest distance in the 3×3 table's section for each goal blank cell.
+    max_distance: [u32; 9],
+}
+
+/// Generates both tables on first use, at fixed paths under Cargo's scratch directory for
+/// integration tests (`target/tmp`), rewritten on every run (`generate` replaces a file by
+/// renaming, so concurrent runs are safe) — no run leaves a temporary directory behind.
+fn shared() -> &'static Shared {
+    static SHARED: OnceLock<Shared> = OnceLock::new();
+    SHARED.get_or_init(|| {
+        let profile = if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        };
+        let dir =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("slidetable-judge-{profile}"));
+        fs::create_dir_all(&dir).unwrap();
+        let eight = dir.join("3x3.slt");
+        let small = dir.join("2x3.slt");
+        for (board, path) in [("3x3", &eight), ("2x3", &small)] {
+            Run::of(
+                sandboxed(&dir)
+                    .args(["generate", "--board", board, "-o"])
+                    .arg(path),
+            )
+            .ok();
+        }
+        let info = Run::of(sandboxed(&dir).args(["info", "--json"]).arg(&eight)).ok();
+        let info: Value = serde_json::from_str(&info.stdout).unwrap();
+        let mut max_distance = [u32::MAX; 9];
+        for section in info["sections"].as_array().unwrap() {
+            let goal = section["goal"].as_array().unwrap();
+            let blank = goal.iter().position(|t| t.as_u64() == Some(0)).unwrap();
+            max_distance[blank] = section["max_distance"].as_u64().unwrap() as u32;
+        }
+        assert!(max_distance.iter().all(|&m| m < 40), "{max_distance:?}");
+        Shared {
+            dir,
+            eight,
+            small,
+            max_distance,
+        }
+    })
+}
+
+/// The binary with no default table: no `$SLIDETABLE_TABLE`, and a cache and home inside `dir`.
+fn sandboxed(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("slidetable").unwrap();
+    cmd.env_remove("SLIDETABLE_TABLE")
+        .env("XDG_CACHE_HOME", dir.join("cache"))
+        .env("HOME", dir.join("home"))
+        .current_dir(dir);
+    cmd
+}
+
+fn slidetable() -> Command {
+    sandboxed(&shared().dir)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// What a finished command did.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn of(cmd: &mut Command) -> Run {
+        let out = cmd.output().unwrap();
+        let run = Run {
+            code: out.status.code(),
+            stdout: text(&out.stdout),
+            stderr: text(&out.stderr),
+        };
+        assert!(
+            !run.stderr.contains("panicked") && !run.stdout.contains("panicked"),
+            "{run:#?}"
+        );
+        run
+    }
+
+    /// Exit 0 and nothing on stderr.
+    fn ok(self) -> Run {
+        assert_eq!(self.code, Some(0), "{self:#?}");
+        assert_eq!(self.stderr, "", "{self:#?}");
+        self
+    }
+
+    fn lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+}
+
+fn table_for(format: &str) -> &'static Path {
+    if format == "leetcode773" {
+        &shared().small
+    } else {
+        &shared().eight
+    }
+}
+
+/// `slidetable judge FORMAT --table T`, reading `input` on standard input.
+fn judge(format: &str, input: impl Into<Vec<u8>>) -> Run {
+    Run::of(
+        slidetable()
+            .args(["judge", format, "--table"])
+            .arg(table_for(format))
+            .write_stdin(input),
+    )
+}
+
+/// `slidetable COMMAND --table T ARGS`, reading `input` on standard input.
+fn query(command: &str, args: &[&str], input: impl Into<Vec<u8>>) -> Run {
+    Run::of(
+        slidetable()
+            .arg(command)
+            .arg("--table")
+            .arg(&shared().eight)
+            .args(args)
+            .write_stdin(input),
+    )
+}
+
+/// `distance` for each layout (with `--goal` if given): `None` for -1.
+fn distances_of(layouts: &[Layout], goal: Option<&Layout>) -> Vec<Option<u32>> {
+    let goal_text = goal.map(Layout::to_string);
+    let mut args = vec![];
+    if let Some(g) = &goal_text {
+        args.extend(["--goal", g.as_str()]);
+    }
+    let run = query("distance", &args, lines_of(layouts)).ok();
+    let answers: Vec<Option<u32>> = run
+        .lines()
+        .iter()
+        .map(|l| match *l {
+            "-1" => None,
+            d => Some(
+                d.parse()
+                    .unwrap_or_else(|_| panic!("distance printed {l:?}")),
+            ),
+        })
+        .collect();
+    assert_eq!(answers.len(), layouts.len(), "{run:#?}");
+    answers
+}
+
+/// `path` for each layout, with `--goal` and `--order` if given.
+fn paths_of(layouts: &[Layout], goal: Option<&Layout>, order: Option<&str>) -> Vec<String> {
+    let goal_text = goal.map(Layout::to_string);
+    let mut args = vec![];
+    if let Some(g) = &goal_text {
+        args.extend(["--goal", g.as_str()]);
+    }
+    if let Some(o) = order {
+        args.extend(["--order", o]);
+    }
+    let run = query("path", &args, lines_of(layouts)).ok();
+    // Not `lines()`: an empty path is an empty line, which must be counted.
+    let mut paths: Vec<String> = run.stdout.split('\n').map(str::to_string).collect();
+    assert_eq!(paths.pop().as_deref(), Some(""), "{run:#?}");
+    assert_eq!(paths.len(), layouts.len(), "{run:#?}");
+    paths
+}
+
+fn lines_of(layouts: &[Layout]) -> String {
+    layouts.iter().map(|l| format!("{l}\n")).collect()
+}
+
+fn judges_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/judges")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layouts: spellings, random ones, replaying paths, brute-force distances
+
+/// Tiles as single characters, the blank as `blank`, joined by `sep`: `2 3 4 1 5 x 7 6 8`,
+/// `23415X768`.
+fn spelled(layout: &Layout, blank: char, sep: &str) -> String {
+    layout
+        .tiles()
+        .iter()
+        .map(|&t| match t {
+            0 => blank.to_string(),
+            t => t.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// Rows of integers, one row per line (hiho, uva10085, the 0 being the blank).
+fn grid(layout: &Layout) -> String {
+    layout.grid() + "\n"
+}
+
+/// A fixed pseudo-random sequence (SplitMix64): the same puzzles every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A uniformly random layout of `board` (either parity class).
+    fn layout(&mut self, board: Board) -> Layout {
+        let mut tiles: Vec<u8> = (0..board.cells() as u8).collect();
+        for i in (1..tiles.len()).rev() {
+            tiles.swap(i, self.below(i + 1));
+        }
+        Layout::new(board, &tiles).unwrap()
+    }
+
+    /// A random layout with the blank in `cell`.
+    fn layout_with_blank(&mut self, board: Board, cell: usize) -> Layout {
+        let mut tiles = self.layout(board).tiles().to_vec();
+        let blank = tiles.iter().position(|&t| t == 0).unwrap();
+        tiles.swap(blank, cell);
+        Layout::new(board, &tiles).unwrap()
+    }
+
+    /// A random layout in `goal`'s parity class (it can reach `goal`), or the other one.
+    fn layout_reaching(&mut self, goal: &Layout, reachable: bool) -> Layout {
+        let layout = self.layout(goal.board());
+        if layout.can_reach(goal) == reachable {
+            layout
+        } else {
+            swapped(&layout)
+        }
+    }
+
+    /// `from` after `moves` random moves.
+    fn scramble(&mut self, from: &Layout, moves: usize) -> Layout {
+        let mut layout = *from;
+        for _ in 0..moves {
+            let legal: Vec<Move> = layout.moves().collect();
+            layout = layout.moved(legal[self.below(legal.len())]).unwrap();
+        }
+        layout
+    }
+}
+
+/// The same layout with its first two tiles swapped: the other parity class.
+fn swapped(layout: &Layout) -> Layout {
+    let mut tiles = layout.tiles().to_vec();
+    let cells: Vec<usize> = (0..tiles.len())
+        .filter(|&c| tiles[c] != 0)
+        .take(2)
+        .collect();
+    tiles.swap(cells[0], cells[1]);
+    Layout::new(layout.board(), &tiles).unwrap()
+}
+
+/// The layout `path` leads to from `start`; panics, naming the case, if a letter is not one of
+/// `letters` or a move leaves the board.
+fn replay(start: &Layout, path: &str, letters: &str, case: &str) -> Layout {
+    assert!(
+        path.chars().all(|c| letters.contains(c)),
+        "{case}: '{path}' has letters other than {letters}"
+    );
+    let moves = parse_path(path).unwrap();
+    start
+        .after(&moves)
+        .unwrap_or_else(|| panic!("{case}: '{path}' leaves the board from {start}"))
+}
+
+/// Exact distances to `goal` of every layout at most `limit` moves away, by a breadth-first
+/// search over layouts (keyed by their packed form). Knows nothing of tables.
+fn brute_force(goal: &Layout, limit: u32) -> HashMap<u64, u32> {
+    let mut dist = HashMap::from([(goal.packed(), 0)]);
+    let mut queue = VecDeque::from([(*goal, 0)]);
+    while let Some((layout, d)) = queue.pop_front() {
+        if d == limit {
+            continue;
+        }
+        for m in Move::ALL {
+            if let Some(next) = layout.moved(m) {
+                dist.entry(next.packed()).or_insert_with(|| {
+                    queue.push_back((next, d + 1));
+                    d + 1
+                });
+            }
+        }
+    }
+    dist
+}
+
+/// A random layout exactly `d` moves from the goal `dist` was computed for (`board`'s), with
+/// more than one optimal path to it.
+fn with_a_choice(rng: &mut Rng, board: Board, dist: &HashMap<u64, u32>, d: u32) -> Layout {
+    // The number of optimal paths of each layout, nearest first.
+    let mut by_distance: Vec<(u32, u64)> = dist.iter().map(|(&p, &e)| (e, p)).collect();
+    by_distance.sort_unstable();
+    let mut count: HashMap<u64, u64> = HashMap::new();
+    for &(e, p) in &by_distance {
+        let layout = Layout::from_packed(board, p).unwrap();
+        let n = if e == 0 {
+            1
+        } else {
+            Move::ALL
+                .iter()
+                .filter_map(|&m| layout.moved(m))
+                .filter(|next| dist.get(&next.packed()) == Some(&(e - 1)))
+                .map(|next| count[&next.packed()])
+                .sum()
+        };
+        count.insert(p, n);
+    }
+    let ring: Vec<u64> = by_distance
+        .iter()
+        .filter(|&&(e, p)| e == d && count[&p] > 1)
+        .map(|&(_, p)| p)
+        .collect();
+    assert!(!ring.is_empty(), "no layout at {d} moves with a choice");
+    Layout::from_packed(board, ring[rng.below(ring.len())]).unwrap()
+}
+
+/// Every optimal path from `start` to the goal `dist` was computed for (`start` must be in it).
+fn all_optimal_paths(start: &Layout, dist: &HashMap<u64, u32>) -> Vec<String> {
+    fn walk(
+        at: &Layout,
+        d: u32,
+        dist: &HashMap<u64, u32>,
+        prefix: &mut String,
+        out: &mut Vec<String>,
+    ) {
+        if d == 0 {
+            out.push(prefix.clone());
+            return;
+        }
+        for m in Move::ALL {
+            if let Some(next) = at.moved(m) {
+                if dist.get(&next.packed()) == Some(&(d - 1)) {
+                    prefix.push(m.letter());
+                    walk(&next, d - 1, dist, prefix, out);
+                    prefix.pop();
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        start,
+        dist[&start.packed()],
+        dist,
+        &mut String::new(),
+        &mut out,
+    );
+    out
+}
+
+/// The smallest of `paths` when letters compare in `order` (e.g. `dlru`: d < l < r < u).
+fn smallest(paths: &[String], order: &str) -> String {
+    let key = |p: &String| -> Vec<usize> { p.chars().map(|c| order.find(c).unwrap()).collect() };
+    paths.iter().min_by_key(|p| key(p)).unwrap().clone()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The samples
+
+#[test]
+fn every_sample_is_reproduced_byte_for_byte() {
+    let mut dirs: Vec<String> = fs::read_dir(judges_dir())
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
+    assert_eq!(dirs, JUDGES, "a judge directory without a test, or gone");
+    for name in JUDGES {
+        let dir = judges_dir().join(name);
+        let input = fs::read(dir.join("input.txt")).unwrap();
+        let expected = text(&fs::read(dir.join("expected.txt")).unwrap());
+        let run = judge(name, input).ok();
+        assert_eq!(run.stdout, expected, "{name}: standard input");
+        // The same, with the input named as an argument.
+        let run = Run::of(
+            slidetable()
+                .args(["judge", name, "--table"])
+                .arg(table_for(name))
+                .arg(dir.join("input.txt")),
+        )
+        .ok();
+        assert_eq!(run.stdout, expected, "{name}: input file");
+    }
+}
+
+#[test]
+fn leetcode773_makes_its_2x3_table_in_the_cache_on_first_use() {
+    let scratch = TempDir::new_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let dir = judges_dir().join("leetcode773");
+    let input = fs::read(dir.join("input.txt")).unwrap();
+    let expected = text(&fs::read(dir.join("expected.txt")).unwrap());
+    let cached = scratch.path().join("cache/slidetable/2x3.slt");
+
+    let first = Run::of(
+        sandboxed(scratch.path())
+            .args(["judge", "leetcode773"])
+            .write_stdin(input.clone()),
+    );
+    assert_eq!(first.code, Some(0), "{first:#?}");
+    assert_eq!(first.stdout, expected);
+    assert!(first.stderr.contains("generating it once"), "{first:#?}");
+    assert!(cached.is_file());
+    // Only the 2×3 table: nothing made the 3×3 one.
+    assert!(!scratch.path().join("cache/slidetable/3x3.slt").exists());
+
+    let second = Run::of(
+        sandboxed(scratch.path())
+            .args(["judge", "leetcode773"])
+            .write_stdin(input),
+    )
+    .ok();
+    assert_eq!(second.stdout, expected);
+}
+
+#[test]
+fn a_table_for_the_wrong_board_is_refused() {
+    let s = shared();
+    let run = Run::of(
+        slidetable()
+            .args(["judge", "poj", "--table"])
+            .arg(&s.small)
+            .write_stdin(SAMPLE),
+    );
+    assert_eq!(run.code, Some(1), "{run:#?}");
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("is for 2x3 boards"), "{run:#?}");
+    let run = Run::of(
+        slidetable()
+            .args(["judge", "leetcode773", "--table"])
+            .arg(&s.eight)
+            .write_stdin("[[1,2,3],[4,0,5]]\n"),
+    );
+    assert_eq!(run.code, Some(1), "{run:#?}");
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("is for 3x3 boards"), "{run:#?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Count answers: hiho, acwing845, luogu, pair, leetcode773
+
+#[test]
+fn leetcode773_answers_every_2x3_board_as_a_breadth_first_search_does() {
+    let board = small_board();
+    let dist = brute_force(&board.standard_goal(), u32::MAX);
+    assert_eq!(dist.len(), 360);
+    // All 720 boards, in LeetCode's spelling, some with spaces.
+    let mut boards = Vec::new();
+    let mut tiles: Vec<u8> = (0..6).collect();
+    permutations(&mut tiles, 0, &mut |t| {
+        boards.push(Layout::new(board, t).unwrap())
+    });
+    assert_eq!(boards.len(), 720);
+    let mut input = String::new();
+    let mut expected = String::new();
+    for (i, b) in boards.iter().enumerate() {
+        let t = b.tiles();
+        if i % 3 == 0 {
+            input += &format!(
+                " [ [{}, {}, {}], [{}, {}, {}] ] \n",
+                t[0], t[1], t[2], t[3], t[4], t[5]
+            );
+        } else {
+            input += &format!(
+                "[[{},{},{}],[{},{},{}]]\n",
+                t[0], t[1], t[2], t[3], t[4], t[5]
+            );
+        }
+        match dist.get(&b.packed()) {
+            Some(d) => expected += &format!("{d}\n"),
+            None => expected += "-1\n",
+        }
+    }
+    assert_eq!(judge("leetcode773", input).ok().stdout, expected);
+}
+
+fn permutations(tiles: &mut Vec<u8>, k: usize, f: &mut impl FnMut(&[u8])) {
+    if k == tiles.len() {
+        f(tiles);
+        return;
+    }
+    for i in k..tiles.len() {
+        tiles.swap(k, i);
+        permutations(tiles, k + 1, f);
+        tiles.swap(k, i);
+    }
+}
+
+#[test]
+fn hiho_acwing845_luogu_and_pair_count_as_distance_does() {
+    let mut rng = Rng(845);
+    let board = Board::EIGHT;
+
+    // hiho: many cases in one run.
+    let mut starts: Vec<Layout> = (0..300).map(|_| rng.layout(board)).collect();
+    starts.push(board.standard_goal());
+    let want = distances_of(&starts, None);
+    let mut input = format!("{}\n", starts.len());
+    for s in &starts {
+        input += &grid(s);
+    }
+    let expected: String = want
+        .iter()
+        .map(|d| d.map_or("No Solution!\n".into(), |d| format!("{d}\n")))
+        .collect();
+    assert_eq!(judge("hiho", input).ok().stdout, expected);
+    assert!(want.iter().filter(|d| d.is_none()).count() > 100);
+    assert!(want.iter().filter(|d| d.is_some()).count() > 100);
+
+    // acwing845 and luogu: one puzzle per run.
+    let luogu_goal = Layout::new(board, &[1, 2, 3, 8, 0, 4, 7, 6, 5]).unwrap();
+    let few = &starts[..12];
+    let to_standard = distances_of(few, None);
+    let to_luogu = distances_of(few, Some(&luogu_goal));
+    for (i, s) in few.iter().enumerate() {
+        let answer = |d: Option<u32>| d.map_or("-1\n".into(), |d| format!("{d}\n"));
+        let run = judge("acwing845", spelled(s, 'x', " ") + "\n").ok();
+        assert_eq!(run.stdout, answer(to_standard[i]), "acwing845 {s}");
+        let run = judge("luogu", spelled(s, '0', "") + "\n").ok();
+        assert_eq!(run.stdout, answer(to_luogu[i]), "luogu {s}");
+    }
+
+    // pair: a random goal per run.
+    for _ in 0..12 {
+        let start = rng.layout(board);
+        let goal = rng.layout(board);
+        let want = distances_of(&[start], Some(&goal))[0];
+        let run = judge("pair", format!("{start}\n{goal}\n")).ok();
+        assert_eq!(
+            run.stdout,
+            want.map_or("-1\n".into(), |d| format!("{d}\n")),
+            "pair {start} -> {goal}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Special judges: poj, hdu, uva10085
+
+/// Checks one poj/hdu answer for `start`: `unsolvable` exactly when `distance` says -1, else a
+/// legal path to the standard goal of `distance` moves.
+fn check_standard_path(start: &Layout, answer: &str, distance: Option<u32>, case: &str) {
+    match distance {
+        None => assert_eq!(answer, "unsolvable", "{case}"),
+        Some(d) => {
+            let end = replay(start, answer, "udlr", case);
+            assert!(end.is_standard_goal(), "{case}: '{answer}' ends on {end}");
+            assert_eq!(answer.len() as u32, d, "{case}: '{answer}' is not optimal");
+        }
+    }
+}
+
+#[test]
+fn poj_prints_a_legal_optimal_path_the_smallest_under_udlr() {
+    let mut rng = Rng(1077);
+    let board = Board::EIGHT;
+    let goal = board.standard_goal();
+    let mut starts = vec![parse_layout(board, SAMPLE.as_bytes()).unwrap(), goal];
+    starts.push(goal.moved(Move::Up).unwrap());
+    starts.push(swapped(&goal));
+    starts.extend((0..24).map(|_| rng.layout(board)));
+    let want = distances_of(&starts, None);
+    let ordered = paths_of(&starts, None, Some("udlr"));
+    for (i, s) in starts.iter().enumerate() {
+        let run = judge("poj", format!(" {} \n", spelled(s, 'x', "  "))).ok();
+        let answer = run
+            .stdout
+            .strip_suffix('\n')
+            .unwrap_or_else(|| panic!("{run:#?}"));
+        assert!(!answer.contains('\n'), "{run:#?}");
+        check_standard_path(s, answer, want[i], &format!("poj {s}"));
+        assert_eq!(answer, ordered[i], "poj {s}: path --order udlr differs");
+    }
+    assert_eq!(ordered[0], SAMPLE_PATH);
+    assert_eq!(ordered[1], "");
+}
+
+#[test]
+fn hdu_prints_legal_optimal_paths_as_path_order_udlr_does() {
+    let mut rng = Rng(1043);
+    let board = Board::EIGHT;
+    let mut starts = vec![
+        parse_layout(board, SAMPLE.as_bytes()).unwrap(),
+        board.standard_goal(),
+    ];
+    starts.extend((0..500).map(|_| rng.layout(board)));
+    // The spellings HDU inputs come in: single or double spaces, padding, compact, blank lines.
+    let mut input = String::new();
+    for (i, s) in starts.iter().enumerate() {
+        input += &match i % 5 {
+            0 => spelled(s, 'x', "  "),
+            1 => format!(" {} ", spelled(s, 'x', " ")),
+            2 => spelled(s, 'x', ""),
+            3 => spelled(s, 'x', "\t") + "\r",
+            _ => spelled(s, 'x', " ") + "\n",
+        };
+        input.push('\n');
+    }
+    let run = judge("hdu", input).ok();
+    let mut answers: Vec<&str> = run.stdout.split('\n').collect();
+    assert_eq!(answers.pop(), Some(""), "output ends with a newline");
+    assert_eq!(answers.len(), starts.len());
+    let want = distances_of(&starts, None);
+    let ordered = paths_of(&starts, None, Some("udlr"));
+    for (i, s) in starts.iter().enumerate() {
+        check_standard_path(s, answers[i], want[i], &format!("hdu {s}"));
+        assert_eq!(answers[i], ordered[i], "hdu {s}: path --order udlr differs");
+    }
+    assert_eq!(answers[0], SAMPLE_PATH);
+    assert_eq!(answers[1], "", "the goal itself: an empty line");
+    let unsolvable = want.iter().filter(|d| d.is_none()).count();
+    assert!((150..350).contains(&unsolvable), "{unsolvable}");
+}
+
+#[test]
+fn uva10085_prints_a_farthest_state_and_a_shortest_path_to_it() {
+    let s = shared();
+    let mut rng = Rng(10085);
+    let board = Board::EIGHT;
+    // The sample, then a start with the blank in each cell.
+    let mut starts = vec![Layout::new(board, &[2, 6, 4, 1, 3, 7, 0, 5, 8]).unwrap()];
+    starts.extend((0..9).map(|cell| rng.layout_with_blank(board, cell)));
+    let mut input = format!("{}\n\n", starts.len());
+    for start in &starts {
+        input += &grid(start);
+        input.push('\n');
+    }
+    let run = judge("uva10085", input).ok();
+    let lines = run.lines();
+    assert!(run.stdout.ends_with("\n\n"), "{run:#?}");
+    assert_eq!(lines.len(), 6 * starts.len(), "{run:#?}");
+    for (k, (start, block)) in starts.iter().zip(lines.chunks(6)).enumerate() {
+        let case = format!("uva10085 case {} ({start})", k + 1);
+        assert_eq!(block[0], format!("Puzzle #{}", k + 1), "{case}");
+        for row in &block[1..4] {
+            let tokens: Vec<&str> = row.split(' ').collect();
+            assert_eq!(tokens.len(), 3, "{case}: row {row:?}");
+            assert!(tokens.iter().all(|t| t.len() == 1), "{case}: row {row:?}");
+        }
+        let far = parse_layout(board, block[1..4].join(" ").as_bytes()).unwrap();
+        assert_eq!(block[5], "", "{case}: an empty line after each case");
+        let path = block[4];
+        let end = replay(start, path, "UDLR", &case);
+        assert_eq!(
+            end, far,
+            "{case}: '{path}' does not lead to the printed state"
+        );
+
+        // An independent search from the start: the farthest distance, and the printed
+        // state's.
+        let dist = brute_force(start, u32::MAX);
+        assert_eq!(dist.len(), 181_440);
+        let farthest = *dist.values().max().unwrap();
+        assert_eq!(farthest, s.max_distance[start.blank()], "{case}: table max");
+        assert_eq!(
+            dist[&far.packed()],
+            farthest,
+            "{case}: {far} is not farthest"
+        );
+        assert_eq!(
+            path.len() as u32,
+            farthest,
+            "{case}: '{path}' is not shortest"
+        );
+    }
+    // The sample's answer (a farthest state reached last by a U, D, L, R search).
+    assert_eq!(
+        lines[1..5],
+        ["8 1 5", "7 3 6", "4 0 2", "UURDDRULLURRDLLDRRULULDDRUULDDR"]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// HDU 3567: the smallest optimal path under d < l < r < u
+
+#[test]
+fn hdu3567_prints_optimal_paths_as_path_order_dlru_does() {
+    let mut rng = Rng(3567);
+    let board = Board::EIGHT;
+    // 20 goals (the blank in every cell, twice or more), 10 starts each: 8 that reach the
+    // goal and 1 that does not; the first case's start is its goal.
+    let mut groups: Vec<(Layout, Vec<Layout>)> = Vec::new();
+    for g in 0..20 {
+        let goal = rng.layout_with_blank(board, g % 9);
+        let mut starts: Vec<Layout> = (0..9).map(|_| rng.layout_reaching(&goal, true)).collect();
+        starts.insert(rng.below(10), rng.layout_reaching(&goal, false));
+        if g == 0 {
+            starts[0] = goal;
+        }
+        groups.push((goal, starts));
+    }
+    let cases: usize = groups.iter().map(|(_, s)| s.len()).sum();
+    let mut input = format!("{cases}\n");
+    for (goal, starts) in &groups {
+        for s in starts {
+            input += &format!("{}\n{}\n", spelled(s, 'X', ""), spelled(goal, 'X', ""));
+        }
+    }
+    let run = judge("hdu3567", input).ok();
+    let lines: Vec<&str> = run.stdout.split('\n').collect();
+    assert_eq!(lines.len(), 2 * cases + 1, "{run:#?}");
+    assert_eq!(lines[2 * cases], "");
+
+    let mut k = 0;
+    for (goal, starts) in &groups {
+        let want = distances_of(starts, Some(goal));
+        let ordered = paths_of(starts, Some(goal), Some("dlru"));
+        for (i, start) in starts.iter().enumerate() {
+            k += 1;
+            let case = format!("hdu3567 case {k}: {start} -> {goal}");
+            let (head, path) = (lines[2 * k - 2], lines[2 * k - 1]);
+            let n = head
+                .strip_prefix(&format!("Case {k}: "))
+                .unwrap_or_else(|| panic!("{case}: {head:?}"));
+            match want[i] {
+                None => {
+                    assert_eq!(n, "-1", "{case}");
+                    assert_eq!(path, "unsolvable", "{case}");
+                    assert_eq!(ordered[i], "unsolvable", "{case}");
+                }
+                Some(d) => {
+                    assert_eq!(n, d.to_string(), "{case}");
+                    assert_eq!(path.len() as u32, d, "{case}: '{path}' has another length");
+                    let end = replay(start, path, "dlru", &case);
+                    assert_eq!(end, *goal, "{case}: '{path}' ends on {end}");
+                    assert_eq!(path, ordered[i], "{case}: path --order dlru differs");
+                }
+            }
+        }
+    }
+    assert_eq!(lines[..2], ["Case 1: 0", ""], "a start equal to its goal");
+}
+
+/// Pairs at most 16 moves apart with more than one optimal path (there is never a choice below
+/// 6 moves: the shortest cycle of the 8-puzzle has 12), every optimal path enumerated by a
+/// search pruned by exact distances: the judge's path must be the smallest of them in its order.
+#[test]
+fn ordered_paths_are_the_smallest_of_all_optimal_paths() {
+    let mut rng = Rng(12);
+    let board = Board::EIGHT;
+
+    // hdu3567: random goals, d < l < r < u.
+    let mut input = String::from("20\n");
+    let mut expected = String::new();
+    for k in 1..=20 {
+        let goal = rng.layout_with_blank(board, k % 9);
+        let dist = brute_force(&goal, 16);
+        let start = with_a_choice(&mut rng, board, &dist, 6 + k as u32 % 11);
+        let paths = all_optimal_paths(&start, &dist);
+        assert!(paths.len() > 1, "{start} -> {goal}: {paths:?}");
+        let best = smallest(&paths, "dlru");
+        input += &format!(
+            "{}\n{}\n",
+            spelled(&start, 'X', ""),
+            spelled(&goal, 'X', "")
+        );
+        expected += &format!("Case {k}: {}\n{best}\n", best.len());
+    }
+    assert_eq!(judge("hdu3567", input).ok().stdout, expected);
+
+    // hdu (and path --order udlr): the standard goal, u < d < l < r; path --order on another
+    // order, r < l < u < d.
+    let goal = board.standard_goal();
+    let dist = brute_force(&goal, 16);
+    let starts: Vec<Layout> = (0..20)
+        .map(|k| with_a_choice(&mut rng, board, &dist, 6 + k % 11))
+        .collect();
+    let mut udlr = String::new();
+    let mut rlud = Vec::new();
+    for start in &starts {
+        let paths = all_optimal_paths(start, &dist);
+        assert!(paths.len() > 1, "{start}: {paths:?}");
+        udlr += &(smallest(&paths, "udlr") + "\n");
+        rlud.push(smallest(&paths, "rlud"));
+    }
+    let input: String = starts.iter().map(|s| spelled(s, 'x', " ") + "\n").collect();
+    assert_eq!(judge("hdu", input).ok().stdout, udlr);
+    assert_eq!(paths_of(&starts, None, Some("rlud")), rlud);
+}
+
+// ---------------------------------------------------------------------------------------------
+// distance and path with --goal
+
+#[test]
+fn distance_and_path_with_any_goal_match_a_breadth_first_search() {
+    let mut rng = Rng(100);
+    let board = Board::EIGHT;
+    let mut checked = 0;
+    for g in 0..18 {
+        let goal = rng.layout_with_blank(board, g % 9);
+        let dist = brute_force(&goal, u32::MAX);
+        assert_eq!(dist.len(), 181_440);
+        let mut starts: Vec<Layout> = (0..10).map(|_| rng.layout(board)).collect();
+        starts.push(goal);
+        starts.push(rng.scramble(&goal, 1));
+        starts.push(swapped(&goal));
+        let want: Vec<Option<u32>> = starts
+            .iter()
+            .map(|s| dist.get(&s.packed()).copied())
+            .collect();
+        assert_eq!(distances_of(&starts, Some(&goal)), want, "goal {goal}");
+        for (i, (start, path)) in starts
+            .iter()
+            .zip(paths_of(&starts, Some(&goal), None))
+            .enumerate()
+        {
+            let case = format!("path {start} --goal {goal}");
+            match want[i] {
+                None => assert_eq!(path, "unsolvable", "{case}"),
+                Some(d) => {
+                    assert_eq!(
+                        replay(start, &path, "udlr", &case),
+                        goal,
+                        "{case}: '{path}'"
+                    );
+                    assert_eq!(path.len() as u32, d, "{case}: '{path}' is not optimal");
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 18 * 13);
+}
+
+#[test]
+fn goal_spellings_are_all_accepted_and_a_bad_goal_is_a_usage_error() {
+    for goal in ["1 2 3 4 5 6 7 8 0", "12345678x", "1,2,3,4,5,6,7,8,X"] {
+        let run = query("distance", &["--goal", goal], format!("{SAMPLE}\n")).ok();
+        assert_eq!(run.stdout, "19\n", "--goal {goal}");
+    }
+    let run = query(
+        "distance",
+        &["--goal", "1 2 3 4 5 6 7 8"],
+        "1 2 3 4 5 6 7 8 0\n",
+    );
+    assert_eq!(run.code, Some(2), "{run:#?}");
+    assert!(run.stderr.contains("--goal"), "{run:#?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accepted spellings
+
+#[test]
+fn crlf_tabs_and_either_blank_letter_are_accepted() {
+    let cases = [
+        ("hiho", "1\r\n8 0 1\r\n5 7 4\r\n3 6 2\r\n", "25\n"),
+        ("hiho", "\n1\n\n8\t0\t1\n\n5 7 4\n3 6 2", "25\n"),
+        ("uva10085", "1\r\n\r\n2 6 4\r\n1 3 7\r\n0 5 8\r\n\r\n", ""),
+        (
+            "hdu3567",
+            "1\r\n12x453786\r\n12345678x\r\n",
+            "Case 1: 2\ndd\n",
+        ),
+        (
+            "hdu3567",
+            "1\n12X 453 786\n\n12345678X\n",
+            "Case 1: 2\ndd\n",
+        ),
+        ("poj", "2 3 4\n1 5 0\n7 6 8\n", "ullddrurdllurdruldr\n"),
+        ("poj", "23415X768", "ullddrurdllurdruldr\n"),
+        ("acwing845", "2 3 4 1 5 x 7 6 8\r\n", "19\n"),
+        ("luogu", "2 8 3 1 0 4 7 6 5\r\n", "4\n"),
+        ("pair", "2 6 4 1 3 7 0 5 8 8 1 5 7 3 6 4 0 2", "31\n"),
+        ("leetcode773", "\r\n[[4,1,2],[5,0,3]]\r\n\r\n", "5\n"),
+    ];
+    for (format, input, want) in cases {
+        let run = judge(format, input).ok();
+        if format == "uva10085" {
+            let expected = fs::read_to_string(judges_dir().join("uva10085/expected.txt")).unwrap();
+            assert_eq!(run.stdout, expected, "{format} {input:?}");
+        } else {
+            assert_eq!(run.stdout, want, "{format} {input:?}");
+        }
+    }
+    // Empty inputs of the formats that read until the end: no answers.
+    for format in ["hdu", "leetcode773"] {
+        assert_eq!(judge(format, "").ok().stdout, "");
+        assert_eq!(judge(format, "\n \n").ok().stdout, "");
+    }
+    for format in ["hiho", "uva10085", "hdu3567"] {
+        assert_eq!(judge(format, "0\n").ok().stdout, "", "{format}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input
+
+/// One bad input: the answers printed before the error, and where and what the error is.
+struct Bad {
+    format: &'static str,
+    input: &'static str,
+    stdout: &'static str,
+    line: u64,
+    what: &'static str,
+}
+
+const fn bad(
+    format: &'static str,
+    input: &'static str,
+    stdout: &'static str,
+    line: u64,
+    what: &'static str,
+) -> Bad {
+    Bad {
+        format,
+        input,
+        stdout,
+        line,
+        what,
+    }
+}
+
+/// What is wrong with the judge's handling of `case`, if anything.
+fn check_bad(case: &Bad) -> Result<(), String> {
+    let run = judge(case.format, case.input);
+    let label = format!("{} {:?}", case.format, case.input);
+    let head = format!(
+        "slidetable: judge {}: <stdin>: line {}: ",
+        case.format, case.line
+    );
+    if run.code != Some(BAD_INPUT) {
+        Err(format!(
+            "{label}: exit {:?}, not {BAD_INPUT}: {run:?}",
+            run.code
+        ))
+    } else if run.stdout != case.stdout {
+        Err(format!(
+            "{label}: printed {:?} before the error, not {:?}",
+            run.stdout, case.stdout
+        ))
+    } else if !run.stderr.starts_with(&head) || !run.stderr.contains(case.what) {
+        Err(format!(
+            "{label}: expected {head:?} and {:?}, got {:?}",
+            case.what, run.stderr
+        ))
+    } else if run.stderr.lines().count() != 1 {
+        Err(format!("{label}: more than one line: {:?}", run.stderr))
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks every case, then fails naming each one that went wrong.
+fn check_all_bad(cases: &[Bad]) {
+    let wrong: Vec<String> = cases.iter().filter_map(|c| check_bad(c).err()).collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} bad inputs handled wrongly:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
+}
+
+const UVA_SAMPLE_ANSWER: &str =
+    "Puzzle #1\n8 1 5\n7 3 6\n4 0 2\nUURDDRULLURRDLLDRRULULDDRUULDDR\n\n";
+
+#[rustfmt::skip]
+const BAD_INPUTS: &[Bad] = &[
+    // A missing count.
+    bad("hiho", "", "", 1, "expected the number of cases, found the end of the input"),
+    bad("uva10085", "", "", 1, "expected the number of cases, found the end of the input"),
+    bad("hdu3567", "", "", 1, "expected the number of cases, found the end of the input"),
+    // A count that is not a number.
+    bad("hiho", "three\n1 2 3\n4 5 6\n7 8 0\n", "", 1, "expected the number of cases, found 'three'"),
+    bad("uva10085", "\n\n-2\n", "", 3, "expected the number of cases, found '-2'"),
+    bad("hdu3567", "2 cases\n12X453786\n12345678X\n", "", 1, "expected the number of cases, found '2 cases'"),
+    bad("hdu3567", "12X453786\n12345678X\n", "", 1, "expected the number of cases, found '12X453786'"),
+    // A short (or long) grid row.
+    bad("hiho", "2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5\n7 8 0\n", "0\n", 6, "expected 3 numbers in row 2 of puzzle 2, found 2"),
+    bad("uva10085", "1\n\n2 6 4\n1 3\n7 0 5 8\n", "", 4, "expected 3 numbers in row 2 of puzzle 1, found 2"),
+    bad("uva10085", "1\n\n2 6 4 1\n3 7\n0 5 8\n", "", 3, "expected 3 numbers in row 1 of puzzle 1, found 4"),
+    // A tile that is not a digit (or x).
+    bad("hiho", "1\n1 2 3\n4 ? 6\n7 8 0\n", "", 3, "unknown tile '?'"),
+    bad("uva10085", "1\n\n2 6 4\n1 3 7\n0 5 eight\n", "", 5, "unknown tile 'eight'"),
+    bad("poj", "2 3 4 1 5 x 7 6 y\n", "", 1, "unknown tile 'y'"),
+    bad("poj", "2 3 4\n1 5 x\n7 6 -\n", "", 3, "unknown tile '-'"),
+    bad("acwing845", "2 3 4 1 5 * 7 6 8\n", "", 1, "unknown tile '*'"),
+    bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 y\n", "ullddrurdllurdruldr\n", 2, "unknown tile 'y'"),
+    bad("hdu", "1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 \u{e9}\n", "\n", 2, "unknown tile '\\xc3'"),
+    bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5 7 3 6 4 0 two\n", "", 2, "unknown tile 'two'"),
+    bad("hdu3567", "2\n12X453786\n12345678X\n564178X23\n7568Z4123\n", "Case 1: 2\ndd\n", 5, "unknown tile 'Z'"),
+    bad("luogu", "28310a765\n", "", 1, "unknown tile 'a'"),
+    bad("leetcode773", "[[1,2,3],[4,0,5]]\n[[1,2,3],[4,a,5]]\n", "1\n", 2, "unknown tile 'a'"),
+    // A tile out of range.
+    bad("hiho", "1\n1 2 3\n4 5 6\n7 9 0\n", "", 4, "tile 9 is not on a 3x3 board"),
+    bad("leetcode773", "[[1,2,3],[4,0,6]]\n", "", 1, "tile 6 is not on a 2x3 board"),
+    // A repeated tile. Grids name the line the puzzle starts on.
+    bad("hiho", "2\n8 0 1\n5 7 4\n3 6 2\n1 2 3\n4 5 6\n5 8 0\n", "25\n", 5, "puzzle 2: tile 5 appears twice"),
+    bad("uva10085", "1\n\n2 6 4\n1 3 7\n0 5 5\n", "", 3, "puzzle 1: tile 5 appears twice"),
+    bad("poj", "1 2 3 4 5 6 7 8 8\n", "", 1, "tile 8 appears twice"),
+    bad("poj", "x 2 3 4 5 6 7 8 x\n", "", 1, "tile 0 appears twice"),
+    bad("hdu", "2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 7 x\n", "ullddrurdllurdruldr\n", 3, "tile 7 appears twice"),
+    bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5 7 3 6 4 0 8\n", "", 2, "goal: tile 8 appears twice"),
+    bad("pair", "2 6 4 1 3 7 0 5 2\n8 1 5 7 3 6 4 0 2\n", "", 1, "start: tile 2 appears twice"),
+    bad("hdu3567", "1\n12X453786\n12345677X\n", "", 3, "tile 7 appears twice"),
+    bad("luogu", "283104763\n", "", 1, "tile 3 appears twice"),
+    bad("leetcode773", "[[1,2,3],[4,5,5]]\n", "", 1, "tile 5 appears twice"),
+    // A count larger than the cases given: the answers to those, then the error. These inputs
+    // end without a newline: the line is then the last one under any convention (see
+    // `end_of_input_is_reported_on_the_same_line_whatever_whitespace_follows`).
+    bad("hiho", "3\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6\n8 7 0", "0\nNo Solution!\n", 7, "expected puzzle 3 of 3 (row 1 of 3), found the end of the input"),
+    bad("hiho", "2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6", "0\n", 6, "expected puzzle 2 of 2 (row 3 of 3), found the end of the input"),
+    bad("uva10085", "2\n\n2 6 4\n1 3 7\n0 5 8", UVA_SAMPLE_ANSWER, 5, "expected puzzle 2 of 2 (row 1 of 3), found the end of the input"),
+    bad("hdu3567", "2\n12X453786\n12345678X", "Case 1: 2\ndd\n", 3, "expected the start of case 2 of 2, found the end of the input"),
+    bad("hdu3567", "1\n12X453786", "", 2, "expected the goal of case 1 of 1, found the end of the input"),
+    // Input after the announced cases (or after the one case of a single-case format).
+    bad("hiho", "1\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n", "0\n", 5, "unexpected '1' after the 1 puzzles announced"),
+    bad("uva10085", "1\n\n2 6 4\n1 3 7\n0 5 8\n\n1 2 3\n", UVA_SAMPLE_ANSWER, 7, "unexpected '1' after the 1 puzzles announced"),
+    bad("hdu3567", "1\n12X453786\n12345678X\nextra\n", "Case 1: 2\ndd\n", 4, "unexpected 'extra' after the 1 cases announced"),
+    bad("hdu3567", "0\n12X453786\n", "", 2, "unexpected '12X453786' after the 0 cases announced"),
+    bad("acwing845", "2 3 4 1 5 x 7 6 8\n2 3 4 1 5 x 7 6 8\n", "", 2, "unexpected '2' after the puzzle"),
+    bad("luogu", "283104765\n123804765\n", "", 2, "unexpected '123804765' after the puzzle"),
+    bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5 7 3 6 4 0 2\n\n0\n", "", 4, "unexpected '0' after the start and goal"),
+    // poj with 8 tiles (named on the line that holds the last of them), and with 10.
+    bad("poj", "1 2 3 4 5 6 7 8", "", 1, "expected 9 tiles, found 8 before the end of the input"),
+    bad("poj", "1 2 3 4 5 6 7 8\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
+    bad("poj", "1 2 3\n4 5 6\n7 8\n\n\n", "", 3, "expected 9 tiles, found 8 before the end of the input"),
+    bad("acwing845", "1 2 3 4 5 6 7 x\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
+    bad("luogu", "12345678\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
+    bad("poj", "1 2 3 4 5 6 7 8 x 1\n", "", 1, "unexpected '1' after the puzzle"),
+    bad("poj", "12345678x1\n", "", 1, "unexpected '1' after the puzzle"),
+    bad("poj", "1 2 3\n4 5 6\n7 8 x\n1\n", "", 4, "unexpected '1' after the puzzle"),
+    // hdu: a line of 8 tiles (or 10) among good ones.
+    bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8\n1 2 3 4 5 6 7 8 x\n", "ullddrurdllurdruldr\n", 2, "expected 9 tiles, found 8"),
+    bad("hdu", "1 2 3 4 5 6 7 8 x\n\n\n1 2 3 4 5 6 7 x\n2 3 4 1 5 x 7 6 8\n", "\n", 4, "expected 9 tiles, found 8"),
+    bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x 1\n", "ullddrurdllurdruldr\n", 2, "expected 9 tiles, found 10"),
+    // pair without its goal, or with part of it.
+    bad("pair", "2 6 4 1 3 7 0 5 8", "", 1, "expected 9 tiles for the goal, found 0 before the end of the input"),
+    bad("pair", "2 6 4 1 3 7 0 5 8\n\n", "", 1, "expected 9 tiles for the goal, found 0 before the end of the input"),
+    bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5\n", "", 2, "expected 9 tiles for the goal, found 3 before the end of the input"),
+    // leetcode773: malformed boards.
+    bad("leetcode773", "[[1,2,3],[4,5]]\n", "", 1, "expected a board like [[1,2,3],[4,5,0]], found '[[1,2,3],[4,5]]'"),
+    bad("leetcode773", "[[1,2,3,4],[5,0]]\n", "", 1, "expected a board like [[1,2,3],[4,5,0]], found '[[1,2,3,4],[5,0]]'"),
+    bad("leetcode773", "hello\n", "", 1, "expected a board like [[1,2,3],[4,5,0]], found 'hello'"),
+    bad("leetcode773", "[[4,1,2],[5,0,3]]\n\n[[1,2,3],[4,5,0]\n", "5\n", 3, "expected a board like"),
+    bad("leetcode773", "[[1,2,3],[4,5,0],[1,2,3]]\n", "", 1, "expected a board like"),
+    bad("leetcode773", "[[1,2,3][4,5,0]]\n", "", 1, "expected a board like"),
+    bad("leetcode773", "[[1,2,3],[4,,5,0]]\n", "", 1, "expected a board like"),
+    bad("leetcode773", "[[1,2,3],[4,5,0]]]\n", "", 1, "expected a board like"),
+    bad("leetcode773", "[[1,2,3]],[4,5,0]]\n", "", 1, "expected a board like"),
+    bad("leetcode773", "[[1,2,3],[4,5,0]],\n", "", 1, "expected a board like"),
+    bad("leetcode773", "[1,2,3],[4,5,0]\n", "", 1, "expected a board like"),
+    // luogu with a letter (besides x).
+    bad("luogu", "2831o4765\n", "", 1, "unknown tile 'o'"),
+];
+
+#[test]
+fn bad_input_stops_with_the_line_and_what_is_wrong_after_the_earlier_answers() {
+    check_all_bad(BAD_INPUTS);
+    // Every format has cases.
+    for format in JUDGES {
+        assert!(
+            BAD_INPUTS.iter().any(|c| c.format == format),
+            "no bad input for {format}"
+        );
+    }
+}
+
+/// Inputs that end too early, each followed by nothing, a newline, blank lines, or spaces and
+/// tabs: the error must not move.
+fn end_of_input_cases(formats: &[&str]) -> Vec<String> {
+    #[rustfmt::skip]
+    let cut_short = [
+        ("poj", "1 2 3\n4 5 6\n7 8"),
+        ("acwing845", "1 2 3 4 5 6 7 x"),
+        ("luogu", "12345678"),
+        ("pair", "2 6 4 1 3 7 0 5 8"),
+        ("pair", "2 6 4 1 3 7 0 5 8\n8 1 5"),
+        ("hiho", ""),
+        ("hiho", "2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6"),
+        ("hiho", "2\n1 2 3\n4 5 6\n7 8 0"),
+        ("uva10085", "2\n\n2 6 4\n1 3 7\n0 5 8"),
+        ("hdu3567", "1\n12X453786"),
+        ("hdu3567", "2\n12X453786\n12345678X"),
+    ];
+    let mut wrong = Vec::new();
+    for (format, base) in cut_short.into_iter().filter(|(f, _)| formats.contains(f)) {
+        let first = judge(format, base);
+        assert_eq!(first.code, Some(BAD_INPUT), "{format} {base:?}: {first:#?}");
+        for tail in ["\n", "\n\n\n", " \n\t\n", "\r\n\r\n"] {
+            let run = judge(format, format!("{base}{tail}"));
+            if (run.code, &run.stdout, &run.stderr) != (first.code, &first.stdout, &first.stderr) {
+                wrong.push(format!(
+                    "{format} {base:?}: {:?}, but after {tail:?}: {:?}",
+                    first.stderr, run.stderr
+                ));
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn a_puzzle_cut_short_is_reported_on_the_same_line_whatever_whitespace_follows() {
+    let wrong = end_of_input_cases(&["poj", "acwing845", "luogu", "pair"]);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A known bug, left for the owner of judge.rs: hiho, uva10085 and hdu3567 report a missing
+/// count, row or case on the line after the last newline and after any blank lines that follow
+/// it (`2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6` says line 6, the same input with `\n\n\n` after
+/// it says line 9), where the single-puzzle formats name the last line with input on it.
+#[test]
+#[ignore = "judge bug: counted formats report the end of the input after trailing blank lines"]
+fn end_of_input_is_reported_on_the_same_line_whatever_whitespace_follows() {
+    let wrong = end_of_input_cases(&["hiho", "uva10085", "hdu3567"]);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
