@@ -351,6 +351,8 @@ struct Reader<'a> {
     pos: usize,
     /// The line `pos` is on, from 1.
     line: u64,
+    /// The line of the last line or token returned.
+    last: u64,
 }
 
 impl<'a> Reader<'a> {
@@ -359,11 +361,14 @@ impl<'a> Reader<'a> {
             data,
             pos: 0,
             line: 1,
+            last: 1,
         }
     }
 
+    /// The line of the last thing read (1 before anything): where an unexpected end of
+    /// the input is reported, whatever blank lines follow it.
     fn line(&self) -> u64 {
-        self.line
+        self.last
     }
 
     /// The next line that holds anything but whitespace, without its line end.
@@ -380,6 +385,7 @@ impl<'a> Reader<'a> {
                 self.line += 1;
             }
             if text.iter().any(|c| !c.is_ascii_whitespace()) {
+                self.last = line;
                 return Some((line, text));
             }
         }
@@ -401,6 +407,7 @@ impl<'a> Reader<'a> {
         while self.pos < self.data.len() && !self.data[self.pos].is_ascii_whitespace() {
             self.pos += 1;
         }
+        self.last = self.line;
         Some((self.line, &self.data[start..self.pos]))
     }
 
@@ -474,13 +481,14 @@ impl<'a> Reader<'a> {
     fn count(&mut self) -> std::result::Result<u64, Bad> {
         let Some((line, text)) = self.next_nonblank_line() else {
             return Err(bad(
-                self.line,
+                self.line(),
                 "expected the number of cases, found the end of the input",
             ));
         };
         let token = trim(text);
-        std::str::from_utf8(token)
-            .ok()
+        Some(token)
+            .filter(|t| t.iter().all(u8::is_ascii_digit))
+            .and_then(|t| std::str::from_utf8(t).ok())
             .and_then(|s| s.parse::<u64>().ok())
             .ok_or_else(|| {
                 bad(
@@ -500,7 +508,7 @@ impl<'a> Reader<'a> {
         for row in 0..board.rows() {
             let Some((line, text)) = self.next_nonblank_line() else {
                 return Err(bad(
-                    self.line,
+                    self.line(),
                     format!(
                         "expected puzzle {k} of {count} (row {} of {}), found the end of the input",
                         row + 1,

@@ -10,6 +10,9 @@ use std::process::{Command as StdCommand, Stdio};
 use std::sync::OnceLock;
 
 use assert_cmd::Command;
+
+mod common;
+use common::{sandboxed, text, Run};
 use serde_json::Value;
 use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
 use tempfile::TempDir;
@@ -66,48 +69,8 @@ fn table() -> &'static Path {
     &shared().table
 }
 
-/// The binary with no default table: no `$SLIDETABLE_TABLE`, and a cache and home inside `dir`.
-fn sandboxed(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("slidetable").unwrap();
-    cmd.env_remove("SLIDETABLE_TABLE")
-        .env("XDG_CACHE_HOME", dir.join("cache"))
-        .env("HOME", dir.join("home"))
-        .current_dir(dir);
-    cmd
-}
-
 fn slidetable() -> Command {
     sandboxed(&shared().dir)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// What a finished command did.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn of(cmd: &mut Command) -> Run {
-        let out = cmd.output().unwrap();
-        let run = Run {
-            code: out.status.code(),
-            stdout: text(&out.stdout),
-            stderr: text(&out.stderr),
-        };
-        assert!(!run.stderr.contains("panicked"), "{run:#?}");
-        run
-    }
-
-    fn success(self) -> Run {
-        assert_eq!(self.code, Some(0), "{self:#?}");
-        self
-    }
 }
 
 /// `slidetable <command> --table TABLE [args]` reading `input` on standard input.

@@ -1,0 +1,62 @@
+//! What the CLI test binaries share: a sandboxed `slidetable` command and a finished run.
+
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+/// The binary with no default table: no `$SLIDETABLE_TABLE`, and a cache and home inside `dir`.
+pub fn sandboxed(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("slidetable").unwrap();
+    cmd.env_remove("SLIDETABLE_TABLE")
+        .env("XDG_CACHE_HOME", dir.join("cache"))
+        .env("HOME", dir.join("home"))
+        .current_dir(dir);
+    cmd
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// What a finished command did. Never a panic, on either stream.
+#[derive(Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn of(cmd: &mut Command) -> Run {
+        let out = cmd.output().unwrap();
+        let run = Run {
+            code: out.status.code(),
+            stdout: text(&out.stdout),
+            stderr: text(&out.stderr),
+        };
+        assert!(
+            !run.stderr.contains("panicked") && !run.stdout.contains("panicked"),
+            "{run:#?}"
+        );
+        run
+    }
+
+    /// Exit 0.
+    pub fn success(self) -> Run {
+        assert_eq!(self.code, Some(0), "{self:#?}");
+        self
+    }
+
+    /// Exit 0 and nothing on stderr.
+    pub fn ok(self) -> Run {
+        assert_eq!(self.code, Some(0), "{self:#?}");
+        assert_eq!(self.stderr, "", "{self:#?}");
+        self
+    }
+
+    pub fn lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+}
