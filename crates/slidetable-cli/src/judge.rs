@@ -191,7 +191,7 @@ impl<W: Write> Judge<'_, W> {
                     for (i, what) in ["start", "goal"].into_iter().enumerate() {
                         let Some((line, text)) = self.input.next_nonblank_line() else {
                             return Err(bad(
-                                self.input.line(),
+                                self.input.last_line(),
                                 format!("expected the {what} of case {k} of {count}, found the end of the input"),
                             )
                             .into());
@@ -367,7 +367,7 @@ impl<'a> Reader<'a> {
 
     /// The line of the last thing read (1 before anything): where an unexpected end of
     /// the input is reported, whatever blank lines follow it.
-    fn line(&self) -> u64 {
+    fn last_line(&self) -> u64 {
         self.last
     }
 
@@ -481,7 +481,7 @@ impl<'a> Reader<'a> {
     fn count(&mut self) -> std::result::Result<u64, Bad> {
         let Some((line, text)) = self.next_nonblank_line() else {
             return Err(bad(
-                self.line(),
+                self.last_line(),
                 "expected the number of cases, found the end of the input",
             ));
         };
@@ -508,7 +508,7 @@ impl<'a> Reader<'a> {
         for row in 0..board.rows() {
             let Some((line, text)) = self.next_nonblank_line() else {
                 return Err(bad(
-                    self.line(),
+                    self.last_line(),
                     format!(
                         "expected puzzle {k} of {count} (row {} of {}), found the end of the input",
                         row + 1,
