@@ -79,6 +79,52 @@ pub fn parse_tile(board: Board, token: &[u8]) -> Result<u8, ParseError> {
 
 /// Reads one puzzle for `board` from a line (without its line end; a trailing `\r` is fine).
 pub fn parse_layout(board: Board, line: &[u8]) -> Result<Layout, ParseError> {
+    if let Some(layout) = single_characters(board, line) {
+        return Ok(layout);
+    }
+    parse_general(board, line)
+}
+
+/// The common case, fast: single-character tiles between separators, a valid permutation.
+/// Anything else (a string puzzle, long tokens, any error) is left to [`parse_general`], so
+/// errors are reported in one place.
+#[inline]
+fn single_characters(board: Board, line: &[u8]) -> Option<Layout> {
+    let n = board.cells();
+    if n > 10 {
+        return None;
+    }
+    let mut tiles = [0u8; MAX_CELLS];
+    let mut count = 0;
+    let mut seen = 0u32;
+    let mut blank = 0;
+    let mut in_token = false;
+    for &b in line {
+        let tile = match b {
+            b'0'..=b'9' => b - b'0',
+            b'x' | b'X' => 0,
+            _ if is_separator(b) => {
+                in_token = false;
+                continue;
+            }
+            _ => return None,
+        };
+        if in_token || count == n || tile as usize >= n || seen & (1 << tile) != 0 {
+            return None;
+        }
+        in_token = true;
+        seen |= 1 << tile;
+        if tile == 0 {
+            blank = count;
+        }
+        tiles[count] = tile;
+        count += 1;
+    }
+    (count == n).then(|| Layout::from_parts(board, tiles, blank))
+}
+
+/// Every accepted spelling, with a precise error for anything else.
+fn parse_general(board: Board, line: &[u8]) -> Result<Layout, ParseError> {
     let n = board.cells();
     let mut tiles = [0u8; MAX_CELLS];
     let mut found = 0usize;
@@ -205,6 +251,35 @@ mod tests {
         assert_eq!(l, b.standard_goal());
         let l = parse_layout(b, b"1,2,3,4,5,6,7,8,9,10,0,11").unwrap();
         assert_eq!(l.blank(), 10);
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        /// The fast path answers exactly as the general parser would, errors included.
+        #[test]
+        fn the_fast_path_agrees_with_the_general_parser(
+            line in prop::collection::vec(
+                prop::sample::select(b"0123456789xX ,\t\ra#".to_vec()), 0..24),
+            board in prop::sample::select(vec![(3, 3), (2, 3), (2, 5), (3, 4)]),
+        ) {
+            let board = Board::new(board.0, board.1).unwrap();
+            prop_assert_eq!(parse_layout(board, &line), parse_general(board, &line));
+        }
+
+        #[test]
+        fn the_fast_path_agrees_on_shuffled_puzzles(
+            tiles in Just((0u8..9).collect::<Vec<u8>>()).prop_shuffle(),
+            seps in prop::collection::vec(prop::sample::select(vec![" ", ",", "  ", ", ", "\t", ""]), 9),
+        ) {
+            let line: String = tiles.iter().zip(&seps).map(|(t, s)| format!("{t}{s}")).collect();
+            prop_assert_eq!(
+                parse_layout(Board::EIGHT, line.as_bytes()),
+                parse_general(Board::EIGHT, line.as_bytes())
+            );
+        }
     }
 
     #[test]
