@@ -71,6 +71,10 @@ pub struct Table<D: AsRef<[u8]>> {
     header: Header,
     ranker: Ranker,
     neighbors: Neighbors,
+    /// Each section goal's parity class and packed form, computed once.
+    goal_keys: Vec<(u8, u64)>,
+    /// The section of the standard goal, if the table has one: the default questions.
+    standard_section: Option<usize>,
     path: Option<PathBuf>,
 }
 
@@ -120,8 +124,17 @@ impl<D: AsRef<[u8]>> Table<D> {
             kind: e.into(),
         })?;
         let ranker = Ranker::new(header.board).expect("header validated the board");
+        let goal_keys = header
+            .sections
+            .iter()
+            .map(|s| (s.goal.class(), s.goal.packed()))
+            .collect();
+        let standard = header.board.standard_goal();
+        let standard_section = header.sections.iter().position(|s| s.goal == standard);
         Ok(Table {
             data,
+            goal_keys,
+            standard_section,
             neighbors: Neighbors::new(header.board),
             header,
             ranker,
@@ -182,10 +195,10 @@ impl<D: AsRef<[u8]>> Table<D> {
         Section {
             header,
             entries: self.header.payload(self.data.as_ref(), index),
-            ranker: self.ranker,
-            neighbors: self.neighbors,
-            goal_class: header.goal.class(),
-            goal_packed: header.goal.packed(),
+            ranker: &self.ranker,
+            neighbors: &self.neighbors,
+            goal_class: self.goal_keys[index].0,
+            goal_packed: self.goal_keys[index].1,
         }
     }
 
@@ -214,7 +227,14 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Answers about the standard goal (tiles in order, blank last).
     pub fn standard(&self) -> Result<Goal<'_>, QueryError> {
-        self.goal(&self.header.board.standard_goal())
+        match self.standard_section {
+            Some(i) => Ok(Goal {
+                section: self.section(i),
+                goal: self.header.sections[i].goal,
+                relabel: None,
+            }),
+            None => self.goal(&self.header.board.standard_goal()),
+        }
     }
 
     /// The fewest moves from `start` to the standard goal (tiles in order, blank last), or
@@ -323,8 +343,8 @@ fn invert(map: &[u8; MAX_CELLS], n: usize) -> [u8; MAX_CELLS] {
 pub struct Section<'a> {
     header: &'a SectionHeader,
     entries: &'a [u8],
-    ranker: Ranker,
-    neighbors: Neighbors,
+    ranker: &'a Ranker,
+    neighbors: &'a Neighbors,
     goal_class: u8,
     goal_packed: u64,
 }
