@@ -79,27 +79,26 @@ pub fn each_puzzle<W: Write>(
             Ok(text) if line.number == 1 => Ok(text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text)),
             other => other,
         };
-        let parsed = match text {
+        let what = match text {
             Ok(text) if is_blank_or_comment(text) => continue,
-            Ok(text) => parse_layout(board, text).map_err(|e| e.to_string()),
-            Err(len) => Err(format!(
-                "line is {len} bytes long; at most {MAX_LINE} are read"
-            )),
-        };
-        match parsed {
-            Ok(layout) => answer(&layout, line.number, out)?,
-            Err(what) => {
-                let report = format!("{}: line {}: {what}", input.name, line.number);
-                if !keep_going {
-                    out.flush()?;
-                    eprintln!("slidetable: {report}");
-                    return Ok(ExitCode::from(EXIT_BAD_INPUT));
+            Ok(text) => match parse_layout(board, text) {
+                Ok(layout) => {
+                    answer(&layout, line.number, out)?;
+                    continue;
                 }
-                invalid(line.number, &what, out)?;
-                eprintln!("slidetable: {report}");
-                bad += 1;
-            }
+                Err(e) => e.to_string(),
+            },
+            Err(len) => format!("line is {len} bytes long; at most {MAX_LINE} are read"),
+        };
+        let report = format!("{}: line {}: {what}", input.name, line.number);
+        if !keep_going {
+            out.flush()?;
+            eprintln!("slidetable: {report}");
+            return Ok(ExitCode::from(EXIT_BAD_INPUT));
         }
+        invalid(line.number, &what, out)?;
+        eprintln!("slidetable: {report}");
+        bad += 1;
     }
     out.flush()?;
     if bad > 0 {

@@ -51,6 +51,8 @@ pub struct Lines<R> {
     buf: Vec<u8>,
     number: u64,
     max: usize,
+    /// Bytes of the reader's buffer lent out as the last line, consumed on the next call.
+    lent: usize,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -60,11 +62,36 @@ impl<R: BufRead> Lines<R> {
             buf: Vec::with_capacity(256),
             number: 0,
             max,
+            lent: 0,
         }
     }
 
     /// The next line, or `None` at the end of the input.
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        self.inner.consume(std::mem::take(&mut self.lent));
+        // The common case: the whole line already sits in the reader's buffer; lend it out.
+        let whole = loop {
+            match self.inner.fill_buf() {
+                Ok(a) => {
+                    break a.iter().position(|&b| b == b'\n').map(|i| {
+                        let cr = i > 0 && a[i - 1] == b'\r';
+                        (i, i - usize::from(cr))
+                    })
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        if let Some((i, len)) = whole.filter(|&(_, len)| len <= self.max) {
+            // A non-empty buffer is returned again without reading.
+            let avail = self.inner.fill_buf()?;
+            self.lent = i + 1;
+            self.number += 1;
+            return Ok(Some(Line {
+                number: self.number,
+                text: Ok(&avail[..len]),
+            }));
+        }
         self.buf.clear();
         let mut len = 0usize;
         let mut last = 0u8;
