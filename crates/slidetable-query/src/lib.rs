@@ -27,6 +27,12 @@ use slidetable_format::{byte_distance, byte_move, FormatError, Header, SectionHe
 
 pub use slidetable_format::{CostModel, Encoding};
 
+mod histogram;
+mod layer;
+
+pub use histogram::{HistogramStats, LayerStats};
+pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
+
 /// Why a table cannot be used. Names the file when there is one.
 #[derive(Debug, thiserror::Error)]
 pub struct TableError {
@@ -316,6 +322,39 @@ impl<'a> Goal<'a> {
     ) -> Result<bool, QueryError> {
         self.section
             .ordered_path_into(&self.relabel_start(start)?, order, path)
+    }
+
+    /// States at each distance from this goal (`histogram()[d]`: the states `d` moves away),
+    /// as the table's header records it. Relabelling a goal keeps its section's histogram.
+    pub fn histogram(&self) -> &'a [u64] {
+        &self.section.header.histogram
+    }
+
+    /// The greatest distance any state has from this goal.
+    pub fn max_distance(&self) -> u32 {
+        self.section.header.max_distance
+    }
+
+    /// Shares, cumulative shares, mean, median and maximum of [`Goal::histogram`].
+    pub fn stats(&self) -> HistogramStats {
+        HistogramStats::of(self.histogram())
+    }
+
+    /// Every state that can reach this goal, with its distance, in rank order of the section.
+    pub fn states(&self) -> impl Iterator<Item = (Layout, u32)> + 'a {
+        let ranker = self.section.ranker;
+        let class = self.section.goal_class;
+        let back = self
+            .relabel
+            .map(|map| invert(&map, self.goal.board().cells()));
+        self.section.entries.iter().enumerate().map(move |(r, &e)| {
+            let layout = ranker.unrank(r as u32, class);
+            let layout = match &back {
+                Some(inv) => layout.relabelled(inv),
+                None => layout,
+            };
+            (layout, byte_distance(e))
+        })
     }
 
     /// Every layout at exactly `distance` moves from this goal, in rank order of the section.
