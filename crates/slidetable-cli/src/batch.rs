@@ -1,4 +1,5 @@
-//! `distance` and `path`: one answer line per puzzle line, streamed.
+//! `distance` and `path`: one answer line per puzzle line (or one JSON object, or drawn
+//! boards), streamed.
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -10,7 +11,8 @@ use slidetable_query::Goal;
 
 use crate::cli::BatchArgs;
 use crate::input::{self, Lines, MAX_LINE};
-use crate::{tables, UsageError, EXIT_BAD_INPUT};
+use crate::json::{self, Record};
+use crate::{show, tables, UsageError, EXIT_BAD_INPUT};
 
 /// What to print for each puzzle.
 #[derive(Clone, Copy)]
@@ -22,7 +24,23 @@ pub enum Answer {
     OrderedPath([Move; 4]),
 }
 
-pub fn run(args: &BatchArgs, answer: Answer) -> Result<ExitCode> {
+/// How to print each answer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// One line: a number, a move string, `-1` or `unsolvable`.
+    Text,
+    /// One JSON object per line (`--json`).
+    Json,
+    /// The boards of the solution drawn one after another (`path --show`).
+    Show,
+}
+
+pub fn run(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCode> {
+    let output = match (args.json, show) {
+        (true, _) => Output::Json,
+        (false, true) => Output::Show,
+        (false, false) => Output::Text,
+    };
     let table = tables::open_for_query(args.table.as_deref(), Board::EIGHT)?;
     let board = table.board();
     let goal = match &args.goal {
@@ -43,13 +61,16 @@ pub fn run(args: &BatchArgs, answer: Answer) -> Result<ExitCode> {
         &mut out,
         |layout, _, out| {
             scratch
-                .answer(&goal, layout, answer, out)
+                .answer(&goal, layout, answer, output, out)
                 .with_context(|| match table.file_path() {
                     Some(p) => format!("table {}", p.display()),
                     None => "table".to_string(),
                 })
         },
-        |_, _, out| out.write_all(b"invalid\n"),
+        |line, what, out| match output {
+            Output::Json => json::bad_line(out, line, what),
+            _ => out.write_all(b"invalid\n"),
+        },
     )
 }
 
@@ -126,9 +147,38 @@ impl Scratch {
         goal: &Goal<'_>,
         layout: &slidetable_core::Layout,
         answer: Answer,
+        output: Output,
         out: &mut impl Write,
     ) -> Result<()> {
         self.text.clear();
+        if output != Output::Text {
+            let distance = match answer {
+                Answer::Distance => goal.distance(layout)?,
+                _ => self
+                    .path(goal, layout, answer)?
+                    .then_some(self.path.len() as u32),
+            };
+            let found = distance.is_some();
+            if output == Output::Show {
+                show::draw(&mut self.text, layout, found.then_some(&self.path[..]));
+            } else {
+                let puzzle = layout.to_string();
+                let path: String = self.path.iter().map(|m| m.letter()).collect();
+                let record = Record {
+                    puzzle: &puzzle,
+                    distance,
+                    path: match answer {
+                        Answer::Distance => None,
+                        _ => Some(found.then_some(&path[..])),
+                    },
+                    solvable: found,
+                    ..Record::default()
+                };
+                json::line(&mut self.text, &record);
+            }
+            out.write_all(&self.text)?;
+            return Ok(());
+        }
         match answer {
             Answer::Distance => match goal.distance(layout)? {
                 Some(d) => self
@@ -137,14 +187,7 @@ impl Scratch {
                 None => self.text.extend_from_slice(b"-1"),
             },
             Answer::Path | Answer::OrderedPath(_) => {
-                self.path.clear();
-                let found = match answer {
-                    Answer::OrderedPath(order) => {
-                        goal.ordered_path_into(layout, &order, &mut self.path)?
-                    }
-                    _ => goal.path_into(layout, &mut self.path)?,
-                };
-                if found {
+                if self.path(goal, layout, answer)? {
                     self.text.extend(self.path.iter().map(|m| m.letter() as u8));
                 } else {
                     self.text.extend_from_slice(b"unsolvable");
@@ -154,5 +197,14 @@ impl Scratch {
         self.text.push(b'\n');
         out.write_all(&self.text)?;
         Ok(())
+    }
+
+    /// Puts the path `answer` asks for in `self.path`; false if there is none.
+    fn path(&mut self, goal: &Goal<'_>, layout: &Layout, answer: Answer) -> Result<bool> {
+        self.path.clear();
+        Ok(match answer {
+            Answer::OrderedPath(order) => goal.ordered_path_into(layout, &order, &mut self.path)?,
+            _ => goal.path_into(layout, &mut self.path)?,
+        })
     }
 }

@@ -1,5 +1,6 @@
 //! The command line: names here are the interface scripts depend on.
 
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -37,6 +38,22 @@ pub enum Command {
     /// Read and write exactly what an accepted solution to a judge problem does.
     #[command(long_about = JUDGE_HELP)]
     Judge(JudgeArgs),
+    /// How the states spread over distances from the goal: states, share and cumulative
+    /// share per distance, mean, median and maximum, and a bar chart.
+    Stats(StatsArgs),
+    /// Every state at the maximum distance from the goal, with its distance and an optimal
+    /// path.
+    Hardest(HardestArgs),
+    /// Puzzles drawn uniformly at random from the states exactly D moves from the goal (or
+    /// A to B moves), one per line.
+    Random(RandomArgs),
+    /// Measure a heuristic against the true distance of every state: accuracy per distance,
+    /// admissibility (with a counter-example if not) and consistency along every move.
+    Heuristic(HeuristicArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) on standard output: `slidetable man | man -l -`.
+    Man(ManArgs),
 }
 
 const JUDGE_HELP: &str = "\
@@ -92,6 +109,10 @@ pub struct PathArgs {
     /// permutation of d l r u (e.g. `dlru`); without it, any optimal path (the fastest).
     #[arg(long, value_name = "PERM", value_parser = parse_order)]
     pub order: Option<[Move; 4]>,
+    /// Draw the boards of each solution one after another, several per row (for people;
+    /// programs want the move string).
+    #[arg(long, conflicts_with = "json")]
+    pub show: bool,
 }
 
 #[derive(Args, Debug)]
@@ -122,6 +143,10 @@ pub struct SearchArgs {
     /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
     #[arg(long)]
     pub keep_going: bool,
+    /// One JSON object per puzzle line: puzzle, distance, path, solvable (and stats with
+    /// --stats).
+    #[arg(long)]
+    pub json: bool,
     /// Puzzles, one per line, as for `path`.
     #[arg(value_name = "INPUT")]
     pub input: Option<PathBuf>,
@@ -152,11 +177,117 @@ pub struct BatchArgs {
     /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
     #[arg(long, value_name = "LAYOUT")]
     pub goal: Option<String>,
+    /// One JSON object per puzzle line: `{"puzzle": …, "distance": …}` (`path` adds
+    /// "path"); unsolvable puzzles have null distance and path and "solvable": false; a bad
+    /// line under --keep-going is `{"line": N, "error": …}`.
+    #[arg(long)]
+    pub json: bool,
     /// Puzzles, one per line: 9 tokens (`2 3 4 1 5 x 7 6 8`, commas allowed) or one string
     /// (`23415x768`); blank is 0 or x; empty lines and # comments are skipped. `-` or
     /// nothing reads standard input.
     #[arg(value_name = "INPUT")]
     pub input: Option<PathBuf>,
+}
+
+/// The table and goal a whole-table command looks at.
+#[derive(Args, Debug)]
+pub struct TargetArgs {
+    /// The table file [default: as for `distance`].
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
+    /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
+    #[arg(long, value_name = "LAYOUT")]
+    pub goal: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// Print one JSON object instead of text (shares as fractions of 1).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct HardestArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// One JSON object per state: puzzle, distance, path.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RandomArgs {
+    /// Moves from the goal: D, or A..B for every distance from A to B (both included; each
+    /// state in the range equally likely).
+    #[arg(long, value_name = "D|A..B", value_parser = parse_depths)]
+    pub depth: RangeInclusive<u32>,
+    /// How many puzzles (drawn independently, so repeats are possible).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub count: u64,
+    /// The seed: the same seed, table and goal give the same puzzles on every machine and
+    /// version [default: a fresh one each run].
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// One JSON object per puzzle: puzzle, distance, path.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct HeuristicArgs {
+    /// The heuristic (manhattan, linear-conflict or misplaced).
+    #[arg(long, value_name = "NAME", value_parser = parse_heuristic)]
+    pub name: HeuristicKind,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print the per-distance table as CSV (with a header line) instead of text.
+    #[arg(long)]
+    pub csv: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// A command's own page (`slidetable man path` is slidetable-path(1)) [default: the
+    /// main page, slidetable(1)].
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+}
+
+/// `D` or `A..B`, both ends included.
+fn parse_depths(s: &str) -> Result<RangeInclusive<u32>, String> {
+    let number = |t: &str| {
+        t.trim().parse::<u32>().map_err(|_| {
+            format!("'{s}' is not a depth: give a number of moves (20) or a range (20..22)")
+        })
+    };
+    let (low, high) = match s.split_once("..") {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => {
+            let d = number(s)?;
+            (d, d)
+        }
+    };
+    if low > high {
+        return Err(format!(
+            "{low}..{high} is an empty range: the first distance must not exceed the last"
+        ));
+    }
+    Ok(low..=high)
 }
 
 fn parse_order(s: &str) -> Result<[Move; 4], String> {
@@ -228,5 +359,19 @@ mod tests {
         assert!(parse_order("dlrr").is_err());
         assert!(parse_order("dlrux").is_err());
         assert!(parse_order("abcd").is_err());
+    }
+
+    #[test]
+    fn depths_are_one_distance_or_a_range() {
+        assert_eq!(parse_depths("20"), Ok(20..=20));
+        assert_eq!(parse_depths("20..22"), Ok(20..=22));
+        assert_eq!(parse_depths("3..3"), Ok(3..=3));
+        assert_eq!(
+            parse_depths("22..20").unwrap_err(),
+            "22..20 is an empty range: the first distance must not exceed the last"
+        );
+        for bad in ["", "x", "-1", "1..", "..2", "1...2", "1..=2"] {
+            assert!(parse_depths(bad).is_err(), "{bad}");
+        }
     }
 }

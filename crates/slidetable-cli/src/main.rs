@@ -4,9 +4,14 @@ mod batch;
 mod cli;
 mod info;
 mod input;
+mod json;
 mod judge;
+mod manual;
 mod search;
+mod show;
 mod tables;
+mod teach;
+mod truth;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -47,16 +52,23 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     match &cli.command {
         Command::Generate(args) => generate(args),
         Command::Info(args) => info::run(args),
-        Command::Distance(args) => batch::run(args, batch::Answer::Distance),
+        Command::Distance(args) => batch::run(args, batch::Answer::Distance, false),
         Command::Path(args) => batch::run(
             &args.batch,
             match args.order {
                 Some(order) => batch::Answer::OrderedPath(order),
                 None => batch::Answer::Path,
             },
+            args.show,
         ),
         Command::Judge(args) => judge::run(args),
         Command::Search(args) => search::run(args),
+        Command::Stats(args) => teach::stats(args),
+        Command::Hardest(args) => teach::hardest(args),
+        Command::Random(args) => teach::random(args),
+        Command::Heuristic(args) => truth::run(args),
+        Command::Completions(args) => manual::completions(args),
+        Command::Man(args) => manual::man(args),
     }
 }
 

@@ -5,11 +5,12 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
-use slidetable_core::{parse_layout, path_string};
-use slidetable_search::{solve, Limits, SearchError};
+use slidetable_core::{parse_layout, path_string, Layout, Move};
+use slidetable_search::{solve, Limits, SearchError, Stats};
 
 use crate::batch::each_puzzle;
 use crate::cli::SearchArgs;
+use crate::json::{self, Record, SearchStats};
 use crate::UsageError;
 
 pub fn run(args: &SearchArgs) -> Result<ExitCode> {
@@ -33,6 +34,10 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         &mut out,
         |start, line, out| {
             match solve(args.method, args.heuristic, start, &goal, &limits) {
+                Ok(solution) if args.json => {
+                    let stats = args.stats.then(|| json_stats(&solution.stats));
+                    write_json(out, start, Some(&solution.path), true, stats, None)?;
+                }
                 Ok(solution) => {
                     writeln!(out, "{}", path_string(&solution.path))?;
                     if args.stats {
@@ -57,9 +62,16 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
                         eprintln!("{text}");
                     }
                 }
+                Err(SearchError::Unsolvable { .. }) if args.json => {
+                    write_json(out, start, None, false, None, None)?;
+                }
                 Err(SearchError::Unsolvable { .. }) => writeln!(out, "unsolvable")?,
                 Err(e @ SearchError::LimitReached { .. }) => {
-                    writeln!(out, "unknown")?;
+                    if args.json {
+                        write_json(out, start, None, true, None, Some(e.to_string()))?;
+                    } else {
+                        writeln!(out, "unknown")?;
+                    }
                     eprintln!("slidetable: line {line}: {e}");
                     gave_up += 1;
                 }
@@ -67,7 +79,13 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
             }
             Ok(())
         },
-        |_, _, out| out.write_all(b"invalid\n"),
+        |line, what, out| {
+            if args.json {
+                json::bad_line(out, line, what)
+            } else {
+                out.write_all(b"invalid\n")
+            }
+        },
     )?;
     if gave_up > 0 && code == ExitCode::SUCCESS {
         eprintln!(
@@ -76,4 +94,41 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(code)
+}
+
+fn json_stats(s: &Stats) -> SearchStats {
+    SearchStats {
+        expanded: s.expanded,
+        generated: s.generated,
+        peak_open: s.peak_open,
+        iterations: s.iterations,
+        milliseconds: s.elapsed.as_secs_f64() * 1e3,
+    }
+}
+
+/// `--json`: one object per puzzle; a search stopped at a limit has null distance and path
+/// and says why in "error".
+fn write_json(
+    out: &mut impl Write,
+    start: &Layout,
+    path: Option<&[Move]>,
+    solvable: bool,
+    stats: Option<SearchStats>,
+    error: Option<String>,
+) -> io::Result<()> {
+    let puzzle = start.to_string();
+    let moves = path.map(path_string);
+    let mut buf = Vec::with_capacity(128);
+    json::line(
+        &mut buf,
+        &Record {
+            puzzle: &puzzle,
+            distance: path.map(|p| p.len() as u32),
+            path: Some(moves.as_deref()),
+            solvable,
+            stats,
+            error,
+        },
+    );
+    out.write_all(&buf)
 }

@@ -1,0 +1,105 @@
+//! `path --show`: a solution drawn as boards, one after another, several per row.
+
+use slidetable_core::{Layout, Move};
+
+/// Columns the drawing stays within.
+const WIDTH: usize = 80;
+/// Spaces between two boards.
+const GAP: usize = 3;
+
+/// Appends a drawing of `start` and the boards along `path` (`None`: no path) to `out`: a
+/// heading line, then rows of boards, each labelled with its move number and the blank's
+/// move (`start` for the first). The blank is drawn as `.`.
+pub fn draw(out: &mut Vec<u8>, start: &Layout, path: Option<&[Move]>) {
+    let heading = match path {
+        None => format!("{start}: unsolvable\n\n"),
+        Some([]) => format!("{start}: solved already (0 moves)\n\n"),
+        Some(path) => format!(
+            "{start}: {} move{}, {}\n\n",
+            path.len(),
+            if path.len() == 1 { "" } else { "s" },
+            path.iter().map(|m| m.letter()).collect::<String>()
+        ),
+    };
+    out.extend_from_slice(heading.as_bytes());
+    let Some(path) = path else {
+        return;
+    };
+    let mut boards = vec![("start".to_string(), *start)];
+    let mut at = *start;
+    for (i, &m) in path.iter().enumerate() {
+        at = at.moved(m).expect("a path from the table is legal");
+        boards.push((format!("{} {}", i + 1, m.letter()), at));
+    }
+    let board = start.board();
+    let cell = if board.cells() > 10 { 2 } else { 1 };
+    let label_width = boards.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    let column = (board.cols() * (cell + 1) - 1).max(label_width);
+    let per_row = ((WIDTH + GAP) / (column + GAP)).max(1);
+    for row in boards.chunks(per_row) {
+        let mut lines = vec![String::new(); board.rows() + 1];
+        for (j, (label, layout)) in row.iter().enumerate() {
+            let pad = if j == 0 { 0 } else { GAP };
+            lines[0].push_str(&format!("{:pad$}{label:<column$}", ""));
+            for (r, tiles) in layout.tiles().chunks(board.cols()).enumerate() {
+                let text: Vec<String> = tiles
+                    .iter()
+                    .map(|&t| match t {
+                        0 => format!("{:>cell$}", "."),
+                        t => format!("{t:>cell$}"),
+                    })
+                    .collect();
+                lines[r + 1].push_str(&format!("{:pad$}{:<column$}", "", text.join(" ")));
+            }
+        }
+        for line in lines {
+            out.extend_from_slice(line.trim_end().as_bytes());
+            out.push(b'\n');
+        }
+        out.push(b'\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slidetable_core::{parse_layout, parse_path, Board};
+
+    fn drawing(start: &str, path: Option<&str>) -> String {
+        let start = parse_layout(Board::EIGHT, start.as_bytes()).unwrap();
+        let path = path.map(|p| parse_path(p).unwrap());
+        let mut out = Vec::new();
+        draw(&mut out, &start, path.as_deref());
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn draws_each_board_under_its_move() {
+        assert_eq!(
+            drawing("1 2 3 4 5 6 7 0 8", Some("r")),
+            "1 2 3 4 5 6 7 0 8: 1 move, r\n\n\
+             start   1 r\n\
+             1 2 3   1 2 3\n\
+             4 5 6   4 5 6\n\
+             7 . 8   7 8 .\n\n"
+        );
+        assert_eq!(
+            drawing("2 1 3 4 5 6 7 8 0", None),
+            "2 1 3 4 5 6 7 8 0: unsolvable\n\n"
+        );
+        assert_eq!(
+            drawing("1 2 3 4 5 6 7 8 0", Some("")),
+            "1 2 3 4 5 6 7 8 0: solved already (0 moves)\n\n\
+             start\n1 2 3\n4 5 6\n7 8 .\n\n"
+        );
+    }
+
+    #[test]
+    fn long_paths_wrap_into_rows() {
+        let text = drawing("2 3 4 1 5 0 7 6 8", Some("ullddrurdllurrdlurd"));
+        // 20 boards, 10 to a row of at most 80 columns: two rows of 4 lines and a blank each.
+        assert_eq!(text.lines().count(), 2 + 2 * 5);
+        assert!(text.lines().all(|l| l.len() <= WIDTH));
+        assert!(text.contains("\n10 l"));
+    }
+}
