@@ -466,11 +466,22 @@ impl<'a> Section<'a> {
     }
 
     /// The stored first move of an optimal path (`None` at the goal or when unreachable).
+    /// Like a path walk, it is checked: a move off the board, or one that does not bring the
+    /// goal one move closer, is [`QueryError::Corrupt`], never an answer.
     pub fn first_move(&self, start: &Layout) -> Result<Option<Move>, QueryError> {
-        Ok(self
-            .entry(start)?
-            .filter(|&e| byte_distance(e) > 0)
-            .map(byte_move))
+        let Some(e) = self.entry(start)?.filter(|&e| byte_distance(e) > 0) else {
+            return Ok(None);
+        };
+        let (at, m) = (self.walk_start(start), byte_move(e));
+        let to = self
+            .neighbors
+            .of(at.blank, m)
+            .ok_or_else(|| self.corrupt(at))?;
+        let next = self.step(at, to, m);
+        if byte_distance(self.entries[next.rank as usize]) + 1 != byte_distance(e) {
+            return Err(self.corrupt(at));
+        }
+        Ok(Some(m))
     }
 
     /// Every move from `layout` that brings the goal one move closer: the first steps of all

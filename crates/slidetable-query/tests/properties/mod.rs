@@ -1,0 +1,251 @@
+//! What the table reader promises about any bytes at all, written once and checked twice: by
+//! the property tests in `tests/hostile_tables.rs` (stable, every `cargo test`) and by the fuzz
+//! targets `table_reader` and `table_tail` in `fuzz/` (nightly, libFuzzer), which include this
+//! file by path. It uses only the public API of the core, gen and query crates, and no
+//! proptest, so that both can build it.
+//!
+//! The promise: `Table::new` refuses the bytes, or accepts them and then `verify` and every
+//! query return — no panic, no endless walk — and every path a query returns is legal, as long
+//! as its distance, and ends on the goal asked about. An accepted table whose payload is
+//! corrupt may give wrong distances (that is what `verify` is for), never an illegal path.
+
+#![allow(dead_code)] // each includer uses its own part
+
+use std::sync::OnceLock;
+
+use slidetable_core::{Board, Layout, Move, Ranker};
+use slidetable_gen::{default_goals, solve_sections, table_bytes};
+use slidetable_query::Table;
+
+/// What became of some bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// `Table::new` refused them.
+    Refused,
+    /// Accepted, but the payload checksum does not hold.
+    Unverified,
+    /// Accepted and verified.
+    Verified,
+}
+
+/// The default 2×3 table (six sections of 360 states, 3,664 bytes): small enough to take
+/// apart on every fuzz input.
+pub fn small_table() -> &'static [u8] {
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        let board = Board::new(2, 3).unwrap();
+        table_bytes(board, &solve_sections(&default_goals(board)).unwrap()).unwrap()
+    })
+}
+
+const OFF_HEADER_LEN: usize = 16;
+const OFF_HEADER_CRC: usize = 20;
+const OFF_PAYLOAD_CRC: usize = 24;
+
+fn header_len(file: &[u8]) -> usize {
+    u32::from_le_bytes(file[OFF_HEADER_LEN..OFF_HEADER_LEN + 4].try_into().unwrap()) as usize
+}
+
+/// Recomputes the header checksum over the header's first `header_len` bytes (as many as
+/// there are), so that changed fields get past the checksum to the checks behind it.
+pub fn reseal_header(file: &mut [u8]) {
+    let len = header_len(file).min(file.len());
+    file[OFF_HEADER_CRC..OFF_HEADER_CRC + 4].fill(0);
+    let crc = crc32(&file[..len]);
+    file[OFF_HEADER_CRC..OFF_HEADER_CRC + 4].copy_from_slice(&crc.to_le_bytes());
+}
+
+/// Recomputes the payload checksum and then the header's, which covers it.
+pub fn reseal_payload(file: &mut [u8]) {
+    let len = header_len(file).min(file.len());
+    let crc = crc32(&file[len..]);
+    file[OFF_PAYLOAD_CRC..OFF_PAYLOAD_CRC + 4].copy_from_slice(&crc.to_le_bytes());
+    reseal_header(file);
+}
+
+/// CRC-32 (IEEE), bit by bit: this file needs no checksum crate.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
+        }
+    }
+    !crc
+}
+
+/// Fuzz target `table_reader`: any bytes as a table.
+pub fn table_reader(data: &[u8]) -> Outcome {
+    check_table(data)
+}
+
+/// Fuzz target `table_tail`: the valid 2×3 table's header with a fuzzed rest, so that inputs
+/// get past the header checksum. The first byte chooses how the rest is used:
+///
+/// * 0: appended as it is (any length);
+/// * 1: as the payload, cut or repeated to the exact payload length, checksum left stale;
+/// * 2: the same with the payload checksum recomputed: accepted and verified, every entry
+///   arbitrary;
+/// * 3: as (offset, value) byte pairs patched into the header, its checksum recomputed, with
+///   the real payload: every header field's check, and what it lets through.
+pub fn table_tail(data: &[u8]) -> Outcome {
+    let Some((&mode, rest)) = data.split_first() else {
+        return check_table(data);
+    };
+    let good = small_table();
+    let hlen = header_len(good);
+    let mut file = good[..hlen].to_vec();
+    match mode % 4 {
+        0 => file.extend_from_slice(rest),
+        1 | 2 => {
+            let payload = good.len() - hlen;
+            if rest.is_empty() {
+                file.resize(good.len(), 0);
+            } else {
+                file.extend(rest.iter().cycle().take(payload));
+            }
+            if mode % 4 == 2 {
+                reseal_payload(&mut file);
+            }
+        }
+        _ => {
+            file.extend_from_slice(&good[hlen..]);
+            for pair in rest.chunks_exact(2) {
+                let at = usize::from(pair[0]) * 3 % hlen;
+                if !(OFF_HEADER_CRC..OFF_HEADER_CRC + 4).contains(&at) {
+                    file[at] = pair[1];
+                }
+            }
+            reseal_header(&mut file);
+        }
+    }
+    let outcome = check_table(&file);
+    if mode % 4 == 2 {
+        assert_eq!(
+            outcome,
+            Outcome::Verified,
+            "a resealed payload must be accepted"
+        );
+    }
+    outcome
+}
+
+/// Opens `bytes`; if accepted, verifies and asks everything (see the module's doc).
+pub fn check_table(bytes: &[u8]) -> Outcome {
+    let Ok(table) = Table::new(bytes) else {
+        return Outcome::Refused;
+    };
+    let outcome = match table.verify() {
+        Ok(()) => Outcome::Verified,
+        Err(_) => Outcome::Unverified,
+    };
+    let board = table.board();
+    for start in probes(board) {
+        check_layout(&table, &start);
+    }
+    outcome
+}
+
+/// About 150 layouts of both classes spread over every rank (on 2×3, a fifth of all), whose
+/// paths between them pass through most entries.
+fn probes(board: Board) -> Vec<Layout> {
+    let ranker = Ranker::new(board).unwrap();
+    let states = ranker.states();
+    let step = (states / 72).max(1);
+    (0..states)
+        .step_by(step as usize)
+        .flat_map(|r| [ranker.unrank(r, 0), ranker.unrank(r, 1)])
+        .collect()
+}
+
+const ORDERS: [[Move; 4]; 2] = [
+    [Move::Up, Move::Down, Move::Left, Move::Right],
+    [Move::Right, Move::Left, Move::Down, Move::Up],
+];
+
+fn check_layout<D: AsRef<[u8]>>(table: &Table<D>, start: &Layout) {
+    let mut path = Vec::new();
+    for i in 0..table.sections().len() {
+        let section = table.section(i);
+        let goal = *section.goal();
+        let distance = section.distance(start).unwrap();
+        assert_eq!(
+            distance.is_some(),
+            start.can_reach(&goal),
+            "{start} to {goal}"
+        );
+        let distance = distance.map(|d| d as usize);
+        assert!(
+            distance.is_none_or(|d| d <= 63),
+            "{start}: distance {distance:?}"
+        );
+        if let Ok(Some(m)) = section.first_move(start) {
+            let next = start.moved(m).expect("a first move on the board");
+            let closer = section.distance(&next).unwrap().map(|d| d as usize + 1);
+            assert_eq!(
+                closer, distance,
+                "{start}: first move {m:?} is not one closer"
+            );
+        }
+        for m in section.optimal_moves(start).unwrap() {
+            assert!(
+                start.moved(m).is_some(),
+                "{start}: optimal move {m:?} leaves the board"
+            );
+        }
+        path.clear();
+        if let Ok(found) = section.path_into(start, &mut path) {
+            check_path(start, &goal, distance, found, &path);
+        }
+        for order in &ORDERS {
+            path.clear();
+            if let Ok(found) = section.ordered_path_into(start, order, &mut path) {
+                check_path(start, &goal, distance, found, &path);
+            }
+        }
+    }
+    // Any goal, answered by relabelling onto the section with the blank in the same cell (or
+    // refused when the table has none): here the start's tiles in reverse order.
+    let mut reversed = start.tiles().to_vec();
+    reversed.reverse();
+    let goal = Layout::new(start.board(), &reversed).unwrap();
+    if let Ok(view) = table.goal(&goal) {
+        let distance = view.distance(start).unwrap().map(|d| d as usize);
+        path.clear();
+        if let Ok(found) = view.path_into(start, &mut path) {
+            check_path(start, &goal, distance, found, &path);
+        }
+    }
+    if let Ok(standard) = table.standard() {
+        let goal = *standard.layout();
+        let distance = table.distance(start).unwrap().map(|d| d as usize);
+        if let Ok(found) = table.path(start) {
+            let path = found.as_deref().unwrap_or(&[]);
+            check_path(start, &goal, distance, found.is_some(), path);
+        }
+    }
+}
+
+/// A returned path is legal, as long as the distance, and reaches the goal; "no path" only
+/// when the goal is in the other class.
+fn check_path(start: &Layout, goal: &Layout, distance: Option<usize>, found: bool, path: &[Move]) {
+    if !found {
+        assert!(
+            distance.is_none(),
+            "{start}: no path, but distance {distance:?}"
+        );
+        return;
+    }
+    assert_eq!(
+        Some(path.len()),
+        distance,
+        "{start}: path of {} moves",
+        path.len()
+    );
+    assert_eq!(
+        start.after(path).as_ref(),
+        Some(goal),
+        "{start}: the path misses {goal}"
+    );
+}
