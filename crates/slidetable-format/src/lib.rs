@@ -63,26 +63,48 @@ const S_PAYLOAD_LEN: usize = 48;
 pub enum Encoding {
     /// One byte per state: `distance << 2 | first move` (u 0, d 1, l 2, r 3); distance ≤ 63.
     Byte = 1,
+    /// Two bits per state, four to a byte (lowest bits first): the distance mod 3. Enough to
+    /// walk an optimal path (step to the neighbour whose value is one less mod 3) and to count
+    /// its length; what makes 11- and 12-cell boards fit. Unit costs only.
+    TwoBit = 2,
+    /// A little-endian `u16` per state: `cost << 2 | first move`; cost ≤ 16383. For weighted
+    /// moves whose cheapest costs outgrow a byte.
+    Wide16 = 3,
 }
 
 impl Encoding {
     pub fn from_code(code: u8) -> Option<Encoding> {
         match code {
             1 => Some(Encoding::Byte),
+            2 => Some(Encoding::TwoBit),
+            3 => Some(Encoding::Wide16),
             _ => None,
         }
     }
 
+    /// The name the command line and `info` use: `byte`, `2bit`, `wide16`.
     pub fn name(self) -> &'static str {
         match self {
             Encoding::Byte => "byte",
+            Encoding::TwoBit => "2bit",
+            Encoding::Wide16 => "wide16",
         }
     }
 
-    /// The largest distance an entry can hold.
+    /// The encoding called `name` (see [`Encoding::name`]).
+    pub fn from_name(name: &str) -> Option<Encoding> {
+        [Encoding::Byte, Encoding::TwoBit, Encoding::Wide16]
+            .into_iter()
+            .find(|e| e.name() == name)
+    }
+
+    /// The largest distance (or cost) an entry can hold.
     pub fn max_distance(self) -> u32 {
         match self {
             Encoding::Byte => 63,
+            // Only the residue is stored: any distance the histogram can describe.
+            Encoding::TwoBit => u32::MAX,
+            Encoding::Wide16 => 16383,
         }
     }
 
@@ -90,6 +112,8 @@ impl Encoding {
     pub fn payload_len(self, entries: u64) -> Option<u64> {
         match self {
             Encoding::Byte => Some(entries),
+            Encoding::TwoBit => Some(entries.div_ceil(4)),
+            Encoding::Wide16 => entries.checked_mul(2),
         }
     }
 }
@@ -113,24 +137,66 @@ pub fn byte_move(entry: u8) -> Move {
     Move::from_code(entry)
 }
 
+/// The 2-bit value of the entry at `rank` in a [`Encoding::TwoBit`] payload: the distance
+/// mod 3. `rank` must be below four times the payload's length.
+#[inline]
+pub fn two_bit_value(payload: &[u8], rank: u32) -> u32 {
+    u32::from(payload[(rank >> 2) as usize] >> ((rank & 3) * 2)) & 3
+}
+
+/// A wide entry: the cost and the first move of a cheapest path (ignored at cost 0).
+#[inline]
+pub fn wide_entry(cost: u32, first: Move) -> u16 {
+    debug_assert!(cost <= 16383);
+    ((cost as u16) << 2) | u16::from(first.code())
+}
+
+/// The entry at `rank` of a [`Encoding::Wide16`] payload.
+#[inline]
+pub fn wide_at(payload: &[u8], rank: u32) -> u16 {
+    let i = rank as usize * 2;
+    u16::from_le_bytes([payload[i], payload[i + 1]])
+}
+
 /// What a move costs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum CostModel {
     /// Every move costs 1: distances are move counts.
     Unit = 0,
+    /// Moving tile `k` costs `k`: distances are the cheapest total cost.
+    Tile = 1,
 }
 
 impl CostModel {
     pub fn from_code(code: u8) -> Option<CostModel> {
         match code {
             0 => Some(CostModel::Unit),
+            1 => Some(CostModel::Tile),
             _ => None,
         }
     }
 
+    /// The name the command line and `info` use: `unit`, `tile`.
     pub fn name(self) -> &'static str {
         match self {
             CostModel::Unit => "unit",
+            CostModel::Tile => "tile",
+        }
+    }
+
+    /// The cost model called `name` (see [`CostModel::name`]).
+    pub fn from_name(name: &str) -> Option<CostModel> {
+        [CostModel::Unit, CostModel::Tile]
+            .into_iter()
+            .find(|c| c.name() == name)
+    }
+
+    /// What sliding `tile` costs.
+    #[inline]
+    pub fn of_tile(self, tile: u8) -> u32 {
+        match self {
+            CostModel::Unit => 1,
+            CostModel::Tile => u32::from(tile),
         }
     }
 }
@@ -183,6 +249,11 @@ pub enum FormatError {
     UnknownEncoding(u8),
     #[error("unknown cost model {0}")]
     UnknownCost(u8),
+    #[error("the {encoding} encoding cannot hold {cost} costs")]
+    EncodingCost {
+        encoding: &'static str,
+        cost: &'static str,
+    },
     #[error("section count {found} is out of range (1..={max} for this board)")]
     BadSectionCount { found: u16, max: usize },
     #[error("header length field is {found}; it must be {expected}")]
@@ -420,6 +491,13 @@ impl Header {
             return Err(FormatError::BadBoard {
                 rows: board.rows() as u8,
                 cols: board.cols() as u8,
+            });
+        }
+        if self.encoding == Encoding::TwoBit && self.cost != CostModel::Unit {
+            // Neighbours' costs differ by more than one: a residue mod 3 cannot guide a walk.
+            return Err(FormatError::EncodingCost {
+                encoding: self.encoding.name(),
+                cost: self.cost.name(),
             });
         }
         let states = board.reachable_states();

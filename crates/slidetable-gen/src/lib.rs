@@ -16,6 +16,12 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+mod layered;
+mod weighted;
+
+pub use layered::solve_layered;
+pub use weighted::{narrow, solve_weighted};
+
 use rayon::prelude::*;
 use slidetable_core::{slide, Board, BoardError, Layout, Move, Neighbors, Ranker};
 use slidetable_format::{
@@ -26,14 +32,17 @@ use slidetable_format::{
 /// below 63 in the byte encoding, see [`GenError::TooDeep`]).
 const UNSEEN: u8 = 0xFF;
 
-/// One goal's entries: for each rank of the goal's class, its distance and first move.
+/// One goal's entries: for each rank of the goal's class, its distance (or its residue) and
+/// first move, as the section's encoding stores them.
 #[derive(Clone, Debug)]
 pub struct Section {
     pub goal: Layout,
-    /// Byte entries, one per rank (see `slidetable_format::byte_entry`).
+    /// The payload: entries in `encoding`, one per rank (see `slidetable_format`).
     pub entries: Vec<u8>,
-    /// `histogram[d]` = states at distance `d`.
+    /// `histogram[d]` = states at distance (or cheapest cost) `d`.
     pub histogram: Vec<u64>,
+    pub encoding: Encoding,
+    pub cost: CostModel,
 }
 
 impl Section {
@@ -51,17 +60,133 @@ pub enum GenError {
     TooDeep { goal: Layout, max: u32 },
     #[error("sections are for different boards ({expected} and {found})")]
     MixedBoards { expected: Board, found: Board },
+    #[error("sections use different encodings or cost models")]
+    MixedEncodings,
+    #[error("the {encoding} encoding cannot hold {cost} costs{hint}")]
+    Unsupported {
+        encoding: Encoding,
+        cost: CostModel,
+        hint: &'static str,
+    },
     #[error(transparent)]
     Format(#[from] FormatError),
     #[error("cannot write {}", path.display())]
     Io { path: PathBuf, source: io::Error },
 }
 
-/// The goals of a default table: one per blank cell, tiles 1..n−1 in reading order.
+/// The goals of a default table: one per blank cell, tiles 1..n−1 in reading order, for
+/// boards up to 10 cells; only the standard goal (blank last) for 11 and 12 cells, whose
+/// sections are 30–60 MB each.
 pub fn default_goals(board: Board) -> Vec<Layout> {
+    if board.cells() > 10 {
+        return vec![board.standard_goal()];
+    }
+    all_goals(board)
+}
+
+/// One goal per blank cell, tiles 1..n−1 in reading order in the other cells.
+pub fn all_goals(board: Board) -> Vec<Layout> {
     (0..board.cells())
         .map(|b| board.goal_with_blank(b))
         .collect()
+}
+
+/// The encoding a table gets unless told otherwise: bytes (distance and first move) while a
+/// section stays small, 2 bits (distance mod 3) for 11 and 12 cells; for weighted moves,
+/// bytes if every cost fits one, else 16 bits (decided once the costs are known).
+pub fn default_encoding(board: Board, cost: CostModel) -> Encoding {
+    match cost {
+        CostModel::Unit if board.cells() > 10 => Encoding::TwoBit,
+        CostModel::Unit => Encoding::Byte,
+        CostModel::Tile => Encoding::Wide16,
+    }
+}
+
+/// Solves every goal under `cost` into `encoding` (or the board's default), reporting the
+/// states settled to `progress` as it goes. Small boards solve their sections in parallel;
+/// large ones one after another, each on every core, so that memory holds one search at a
+/// time.
+pub fn solve(
+    goals: &[Layout],
+    encoding: Option<Encoding>,
+    cost: CostModel,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Section>, GenError> {
+    let Some(first) = goals.first() else {
+        return Ok(Vec::new());
+    };
+    let board = first.board();
+    Ranker::new(board)?;
+    let chosen = encoding.unwrap_or_else(|| default_encoding(board, cost));
+    let reporting = |s: Result<Section, GenError>| {
+        if let Ok(s) = &s {
+            progress(s.histogram.iter().sum());
+        }
+        s
+    };
+    match (cost, chosen) {
+        (CostModel::Unit, Encoding::Byte) if board.cells() <= 10 => goals
+            .par_iter()
+            .map(|g| reporting(solve_section(g)))
+            .collect(),
+        (CostModel::Unit, Encoding::Byte | Encoding::TwoBit) => goals
+            .iter()
+            .map(|g| solve_layered(g, chosen, progress))
+            .collect(),
+        (CostModel::Unit, Encoding::Wide16) => {
+            let sections: Vec<Section> = goals
+                .par_iter()
+                .map(|g| reporting(solve_section(g)))
+                .collect::<Result<_, _>>()?;
+            Ok(sections.into_iter().map(widen).collect())
+        }
+        (CostModel::Tile, Encoding::TwoBit) => Err(GenError::Unsupported {
+            encoding: chosen,
+            cost,
+            hint: ": it stores distances mod 3, which only unit moves keep one apart \
+                   (use --encoding byte or wide16)",
+        }),
+        (CostModel::Tile, _) if board.cells() > 10 => Err(GenError::Unsupported {
+            encoding: chosen,
+            cost,
+            hint: " on boards of more than 10 cells (weighted tables go up to 10 cells)",
+        }),
+        (CostModel::Tile, _) => {
+            let sections: Vec<Section> = goals
+                .par_iter()
+                .map(|g| reporting(solve_weighted(g, cost)))
+                .collect::<Result<_, _>>()?;
+            let sections = if encoding.is_some() {
+                sections
+            } else {
+                narrow(sections)
+            };
+            if chosen == Encoding::Byte {
+                let narrowed = narrow(sections);
+                if let Some(s) = narrowed.iter().find(|s| s.encoding != Encoding::Byte) {
+                    return Err(GenError::TooDeep {
+                        goal: s.goal,
+                        max: Encoding::Byte.max_distance(),
+                    });
+                }
+                return Ok(narrowed);
+            }
+            Ok(sections)
+        }
+    }
+}
+
+/// Byte entries as 16-bit ones (same distance and move).
+fn widen(s: Section) -> Section {
+    Section {
+        entries: s
+            .entries
+            .iter()
+            .flat_map(|&e| u16::from(e).to_le_bytes())
+            .collect(),
+        encoding: Encoding::Wide16,
+        ..s
+    }
 }
 
 /// Breadth-first search from `goal` over every layout of its class.
@@ -125,6 +250,8 @@ pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
         goal: *goal,
         entries,
         histogram,
+        encoding: Encoding::Byte,
+        cost: CostModel::Unit,
     })
 }
 
@@ -143,7 +270,13 @@ pub fn solve_sections(goals: &[Layout]) -> Result<Vec<Section>, GenError> {
 
 fn header_for(board: Board, sections: &[Section]) -> Result<Header, GenError> {
     let mut crc = PayloadHasher::new();
+    let (encoding, cost) = sections
+        .first()
+        .map_or((Encoding::Byte, CostModel::Unit), |s| (s.encoding, s.cost));
     for s in sections {
+        if (s.encoding, s.cost) != (encoding, cost) {
+            return Err(GenError::MixedEncodings);
+        }
         if s.goal.board() != board {
             return Err(GenError::MixedBoards {
                 expected: board,
@@ -159,13 +292,7 @@ fn header_for(board: Board, sections: &[Section]) -> Result<Header, GenError> {
             histogram: s.histogram.clone(),
         })
         .collect();
-    Ok(Header::build(
-        board,
-        Encoding::Byte,
-        CostModel::Unit,
-        specs,
-        crc.finalize(),
-    )?)
+    Ok(Header::build(board, encoding, cost, specs, crc.finalize())?)
 }
 
 /// Streams a whole table (header, then each section's entries) into `out`.

@@ -13,7 +13,6 @@ use std::fmt;
 use std::ops::RangeInclusive;
 
 use slidetable_core::{Layout, MAX_CELLS};
-use slidetable_format::byte_distance;
 
 use crate::{invert, Goal, Section};
 
@@ -84,13 +83,17 @@ impl<'a> Goal<'a> {
                 goal: self.goal,
             });
         }
-        let mut before = Vec::with_capacity(self.section.entries.len() / BLOCK + 2);
+        let states = self.section.ranker.states() as usize;
+        let mut before = Vec::with_capacity(states / BLOCK + 2);
         let mut count = 0u64;
         before.push(0);
-        for block in self.section.entries.chunks(BLOCK) {
-            count += block
-                .iter()
-                .filter(|&&e| (low..=high).contains(&byte_distance(e)))
+        for start in (0..states).step_by(BLOCK) {
+            let end = (start + BLOCK).min(states);
+            count += (start..end)
+                .filter(|&r| {
+                    let d = self.section.distance_at(r as u32);
+                    d.is_ok_and(|d| (low..=high).contains(&d))
+                })
                 .count() as u64;
             before.push(count);
         }
@@ -151,9 +154,12 @@ impl Layer<'_> {
         let b = self.before.partition_point(|&n| n <= k) - 1;
         let mut left = k - self.before[b];
         let start = b * BLOCK;
-        let end = (start + BLOCK).min(self.section.entries.len());
-        for (i, &e) in self.section.entries[start..end].iter().enumerate() {
-            let d = byte_distance(e);
+        let end = (start + BLOCK).min(self.section.ranker.states() as usize);
+        for i in 0..end - start {
+            let d = self
+                .section
+                .distance_at((start + i) as u32)
+                .unwrap_or(u32::MAX);
             if (self.low..=self.high).contains(&d) {
                 if left == 0 {
                     let layout = self

@@ -23,7 +23,9 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 use slidetable_core::{slide, Board, Layout, Move, Neighbors, Ranker, MAX_CELLS};
-use slidetable_format::{byte_distance, byte_move, FormatError, Header, SectionHeader};
+use slidetable_format::{
+    byte_distance, byte_move, two_bit_value, wide_at, FormatError, Header, SectionHeader,
+};
 
 pub use slidetable_format::{CostModel, Encoding};
 
@@ -205,6 +207,8 @@ impl<D: AsRef<[u8]>> Table<D> {
             neighbors: &self.neighbors,
             goal_class: self.goal_keys[index].0,
             goal_packed: self.goal_keys[index].1,
+            encoding: self.header.encoding,
+            cost: self.header.cost,
         }
     }
 
@@ -219,6 +223,10 @@ impl<D: AsRef<[u8]>> Table<D> {
                 goal: *goal,
                 relabel: None,
             });
+        }
+        if self.header.cost != CostModel::Unit {
+            // Relabelling renames tiles, and a tile's name is its cost: no shortcut here.
+            return Err(QueryError::NoSection { goal: *goal });
         }
         let target = self.header.board.goal_with_blank(goal.blank());
         let i = self
@@ -347,13 +355,15 @@ impl<'a> Goal<'a> {
         let back = self
             .relabel
             .map(|map| invert(&map, self.goal.board().cells()));
-        self.section.entries.iter().enumerate().map(move |(r, &e)| {
-            let layout = ranker.unrank(r as u32, class);
+        let section = self.section;
+        (0..ranker.states()).map(move |r| {
+            let layout = ranker.unrank(r, class);
             let layout = match &back {
                 Some(inv) => layout.relabelled(inv),
                 None => layout,
             };
-            (layout, byte_distance(e))
+            // A 2-bit table that contradicts itself has no distance to give: u32::MAX.
+            (layout, section.distance_at(r).unwrap_or(u32::MAX))
         })
     }
 
@@ -386,6 +396,8 @@ pub struct Section<'a> {
     neighbors: &'a Neighbors,
     goal_class: u8,
     goal_packed: u64,
+    encoding: Encoding,
+    cost: CostModel,
 }
 
 /// A position during a path walk.
@@ -415,16 +427,44 @@ impl<'a> Section<'a> {
         Ok(())
     }
 
-    /// The byte entry of `layout`, if it lies in the goal's class.
+    /// The rank of `layout`, if it lies in the goal's class.
     #[inline]
-    fn entry(&self, layout: &Layout) -> Result<Option<u8>, QueryError> {
+    fn rank(&self, layout: &Layout) -> Result<Option<u32>, QueryError> {
         self.check_board(layout)?;
         let (rank, class) = self.ranker.rank_and_class(layout);
-        if class != self.goal_class {
-            return Ok(None);
+        Ok((class == self.goal_class).then_some(rank))
+    }
+
+    /// The stored value at `rank`: the distance (or cost) for byte and wide entries, the
+    /// distance mod 3 for 2-bit ones. `rank` < states, which the header's check guarantees
+    /// the payload covers.
+    #[inline]
+    fn value(&self, rank: u32) -> u32 {
+        match self.encoding {
+            Encoding::Byte => byte_distance(self.entries[rank as usize]),
+            Encoding::TwoBit => two_bit_value(self.entries, rank),
+            Encoding::Wide16 => u32::from(wide_at(self.entries, rank) >> 2),
         }
-        // rank < states = entries.len(), checked when the header was read.
-        Ok(Some(self.entries[rank as usize]))
+    }
+
+    /// The stored first move at `rank` (byte and wide entries only).
+    #[inline]
+    fn stored_move(&self, rank: u32) -> Option<Move> {
+        match self.encoding {
+            Encoding::Byte => Some(byte_move(self.entries[rank as usize])),
+            Encoding::TwoBit => None,
+            Encoding::Wide16 => Some(Move::from_code(wide_at(self.entries, rank) as u8)),
+        }
+    }
+
+    /// The encoding of this section's entries.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// What a move costs in this section.
+    pub fn cost(&self) -> CostModel {
+        self.cost
     }
 
     /// Where a path walk stands: the packed layout, its blank and its rank.
@@ -444,11 +484,26 @@ impl<'a> Section<'a> {
         }
     }
 
+    /// What the move from `at` to cell `to` costs: the tile that slides.
+    #[inline]
+    fn step_cost(&self, at: Walk, to: usize) -> u32 {
+        self.cost.of_tile(((at.packed >> (4 * to)) & 0xF) as u8)
+    }
+
     fn walk_start(&self, start: &Layout) -> Walk {
         Walk {
             packed: start.packed(),
             blank: start.blank(),
             rank: self.ranker.rank(start),
+        }
+    }
+
+    fn walk_at(&self, rank: u32) -> Walk {
+        let (packed, blank) = self.ranker.unrank_packed(rank, self.goal_class);
+        Walk {
+            packed,
+            blank,
+            rank,
         }
     }
 
@@ -459,80 +514,161 @@ impl<'a> Section<'a> {
         }
     }
 
-    /// The fewest moves from `start` to this section's goal, or `None` if unreachable.
+    /// The first move in `order` from `at` (whose value is `value`) that brings the goal one
+    /// step closer, and where it leads. For byte and wide entries `value` is the exact
+    /// distance (or cost) and the neighbour must hold `value − cost of the move`; for 2-bit
+    /// entries it is the residue and the neighbour must hold `value − 1 mod 3`.
     #[inline]
-    pub fn distance(&self, start: &Layout) -> Result<Option<u32>, QueryError> {
-        Ok(self.entry(start)?.map(byte_distance))
-    }
-
-    /// The stored first move of an optimal path (`None` at the goal or when unreachable).
-    /// Like a path walk, it is checked: a move off the board, or one that does not bring the
-    /// goal one move closer, is [`QueryError::Corrupt`], never an answer.
-    pub fn first_move(&self, start: &Layout) -> Result<Option<Move>, QueryError> {
-        let Some(e) = self.entry(start)?.filter(|&e| byte_distance(e) > 0) else {
-            return Ok(None);
-        };
-        let (at, m) = (self.walk_start(start), byte_move(e));
-        let to = self
-            .neighbors
-            .of(at.blank, m)
-            .ok_or_else(|| self.corrupt(at))?;
-        let next = self.step(at, to, m);
-        if byte_distance(self.entries[next.rank as usize]) + 1 != byte_distance(e) {
-            return Err(self.corrupt(at));
-        }
-        Ok(Some(m))
-    }
-
-    /// Every move from `layout` that brings the goal one move closer: the first steps of all
-    /// optimal paths (empty at the goal or when unreachable).
-    pub fn optimal_moves(&self, layout: &Layout) -> Result<Vec<Move>, QueryError> {
-        let Some(d) = self.distance(layout)?.filter(|&d| d > 0) else {
-            return Ok(Vec::new());
-        };
-        let mut moves = Vec::with_capacity(4);
-        for m in layout.moves() {
-            let next = layout.moved(m).expect("legal move");
-            if self.distance(&next)? == Some(d - 1) {
-                moves.push(m);
-            }
-        }
-        Ok(moves)
-    }
-
-    /// Appends an optimal path from `start` to `path` by following the stored first moves;
-    /// false when the goal cannot be reached. A corrupt payload cannot loop or panic: each
-    /// step must lower the stored distance by exactly one, or the walk stops with
-    /// [`QueryError::Corrupt`].
-    pub fn path_into(&self, start: &Layout, path: &mut Vec<Move>) -> Result<bool, QueryError> {
-        let Some(e) = self.entry(start)? else {
-            return Ok(false);
-        };
-        let mut at = self.walk_start(start);
-        let mut d = byte_distance(e);
-        let mut m = byte_move(e);
-        while d > 0 {
-            let to = self
-                .neighbors
-                .of(at.blank, m)
-                .ok_or_else(|| self.corrupt(at))?;
+    fn closer(&self, at: Walk, value: u32, order: &[Move]) -> Option<(Move, Walk, u32)> {
+        order.iter().find_map(|&m| {
+            let to = self.neighbors.of(at.blank, m)?;
             let next = self.step(at, to, m);
-            let e = self.entries[next.rank as usize];
-            if byte_distance(e) + 1 != d {
+            let v = self.value(next.rank);
+            let fits = match self.encoding {
+                Encoding::TwoBit => v == (value + 2) % 3,
+                Encoding::Byte | Encoding::Wide16 => v + self.step_cost(at, to) == value,
+            };
+            fits.then_some((m, next, v))
+        })
+    }
+
+    /// Walks from `at` to the goal choosing moves by `order` (`None`: the stored first moves
+    /// where there are any), calling `f` with each move; returns the distance (or cost). A
+    /// corrupt payload cannot loop or panic: every step must bring the goal exactly one
+    /// closer, within the header's maximum distance, and end on the goal, or the walk stops
+    /// with [`QueryError::Corrupt`].
+    fn walk(
+        &self,
+        mut at: Walk,
+        order: Option<&[Move; 4]>,
+        mut f: impl FnMut(Move),
+    ) -> Result<u32, QueryError> {
+        let mut value = self.value(at.rank);
+        let max = self.header.max_distance;
+        let mut total = 0u32;
+        if self.encoding == Encoding::TwoBit {
+            while at.packed != self.goal_packed {
+                if total >= max {
+                    return Err(self.corrupt(at));
+                }
+                let (m, next, v) = self
+                    .closer(at, value, order.unwrap_or(&Move::ALL))
+                    .ok_or_else(|| self.corrupt(at))?;
+                f(m);
+                (at, value, total) = (next, v, total + 1);
+            }
+            if value != 0 {
                 return Err(self.corrupt(at));
             }
-            path.push(m);
-            at = next;
-            d -= 1;
-            m = byte_move(e);
+            return Ok(total);
+        }
+        let distance = value;
+        while value > 0 {
+            let (m, next, v) = match order {
+                Some(order) => self.closer(at, value, order),
+                None => {
+                    let m = self.stored_move(at.rank).expect("byte or wide entries");
+                    self.closer(at, value, &[m])
+                }
+            }
+            .ok_or_else(|| self.corrupt(at))?;
+            f(m);
+            (at, value) = (next, v);
         }
         if at.packed != self.goal_packed {
             return Err(self.corrupt(at));
         }
+        Ok(distance)
+    }
+
+    /// The distance (or cheapest cost) of the state of the goal's class with rank `rank`:
+    /// read directly from byte and wide entries, counted along a walk for 2-bit ones.
+    pub fn distance_at(&self, rank: u32) -> Result<u32, QueryError> {
+        match self.encoding {
+            Encoding::TwoBit => self.walk(self.walk_at(rank), None, |_| {}),
+            Encoding::Byte | Encoding::Wide16 => Ok(self.value(rank)),
+        }
+    }
+
+    /// Whether the state with rank `rank` is `distance` away, without walking when the
+    /// stored residue already says no.
+    fn is_at(&self, rank: u32, distance: u32) -> bool {
+        match self.encoding {
+            Encoding::TwoBit => {
+                self.value(rank) == distance % 3 && self.distance_at(rank) == Ok(distance)
+            }
+            Encoding::Byte | Encoding::Wide16 => self.value(rank) == distance,
+        }
+    }
+
+    /// The fewest moves (or the cheapest cost) from `start` to this section's goal, or `None`
+    /// if unreachable. O(1) for byte and wide entries; O(distance) for 2-bit ones, which
+    /// count the steps of an optimal walk.
+    #[inline]
+    pub fn distance(&self, start: &Layout) -> Result<Option<u32>, QueryError> {
+        match self.rank(start)? {
+            None => Ok(None),
+            Some(rank) => match self.encoding {
+                Encoding::TwoBit => self.walk(self.walk_start(start), None, |_| {}).map(Some),
+                Encoding::Byte | Encoding::Wide16 => Ok(Some(self.value(rank))),
+            },
+        }
+    }
+
+    /// The first move of the path `path_into` takes (`None` at the goal or when
+    /// unreachable). Like a path walk, it is checked: a move off the board, or one that does
+    /// not bring the goal one step closer, is [`QueryError::Corrupt`], never an answer.
+    pub fn first_move(&self, start: &Layout) -> Result<Option<Move>, QueryError> {
+        let Some(rank) = self.rank(start)? else {
+            return Ok(None);
+        };
+        let at = self.walk_start(start);
+        if at.packed == self.goal_packed {
+            return Ok(None);
+        }
+        let value = self.value(rank);
+        let order = match self.stored_move(rank) {
+            Some(m) => vec![m],
+            None => Move::ALL.to_vec(),
+        };
+        if self.encoding != Encoding::TwoBit && value == 0 {
+            return Err(self.corrupt(at));
+        }
+        let (m, _, _) = self
+            .closer(at, value, &order)
+            .ok_or_else(|| self.corrupt(at))?;
+        Ok(Some(m))
+    }
+
+    /// Every move from `layout` that brings the goal one step closer: the first steps of all
+    /// optimal (cheapest) paths (empty at the goal or when unreachable).
+    pub fn optimal_moves(&self, layout: &Layout) -> Result<Vec<Move>, QueryError> {
+        let Some(rank) = self.rank(layout)? else {
+            return Ok(Vec::new());
+        };
+        let at = self.walk_start(layout);
+        if at.packed == self.goal_packed {
+            return Ok(Vec::new());
+        }
+        let value = self.value(rank);
+        Ok(Move::ALL
+            .into_iter()
+            .filter(|&m| self.closer(at, value, &[m]).is_some())
+            .collect())
+    }
+
+    /// Appends an optimal (cheapest) path from `start` to `path`: the stored first moves for
+    /// byte and wide entries, the first closer neighbour in code order (u d l r) for 2-bit
+    /// ones; false when the goal cannot be reached.
+    pub fn path_into(&self, start: &Layout, path: &mut Vec<Move>) -> Result<bool, QueryError> {
+        if self.rank(start)?.is_none() {
+            return Ok(false);
+        }
+        self.walk(self.walk_start(start), None, |m| path.push(m))?;
         Ok(true)
     }
 
-    /// Appends the lexicographically smallest optimal path under `order` (see
+    /// Appends the lexicographically smallest optimal (cheapest) path under `order` (see
     /// [`Goal::ordered_path_into`]).
     pub fn ordered_path_into(
         &self,
@@ -540,36 +676,18 @@ impl<'a> Section<'a> {
         order: &[Move; 4],
         path: &mut Vec<Move>,
     ) -> Result<bool, QueryError> {
-        let Some(e) = self.entry(start)? else {
+        if self.rank(start)?.is_none() {
             return Ok(false);
-        };
-        let mut at = self.walk_start(start);
-        let mut d = byte_distance(e);
-        while d > 0 {
-            let next = order.iter().find_map(|&m| {
-                let to = self.neighbors.of(at.blank, m)?;
-                let next = self.step(at, to, m);
-                (byte_distance(self.entries[next.rank as usize]) + 1 == d).then_some((m, next))
-            });
-            let (m, next) = next.ok_or_else(|| self.corrupt(at))?;
-            path.push(m);
-            at = next;
-            d -= 1;
         }
-        if at.packed != self.goal_packed {
-            return Err(self.corrupt(at));
-        }
+        self.walk(self.walk_start(start), Some(order), |m| path.push(m))?;
         Ok(true)
     }
 
-    /// Every layout at exactly `distance` moves from the goal, in rank order.
+    /// Every layout at exactly `distance` moves (or cost) from the goal, in rank order.
     pub fn layouts_at(&self, distance: u32) -> impl Iterator<Item = Layout> + 'a {
-        let ranker = self.ranker;
-        let class = self.header.goal.class();
-        self.entries
-            .iter()
-            .enumerate()
-            .filter(move |(_, &e)| byte_distance(e) == distance)
-            .map(move |(r, _)| ranker.unrank(r as u32, class))
+        let section = *self;
+        (0..self.ranker.states())
+            .filter(move |&r| section.is_at(r, distance))
+            .map(move |r| section.ranker.unrank(r, section.goal_class))
     }
 }

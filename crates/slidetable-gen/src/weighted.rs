@@ -1,0 +1,114 @@
+//! Cheapest costs when moves cost different amounts: Dijkstra's algorithm backwards from the
+//! goal, with a bucket queue.
+//!
+//! A move swaps the blank with one tile, and costs the same whichever way it is made, so the
+//! cheapest cost from the goal to a state is the cheapest from the state to the goal. Costs
+//! per move are at most `n − 1` (the largest tile), so a ring of `n` buckets holds every
+//! tentative cost still open: everything pushed while settling cost `c` costs at most
+//! `c + n − 1`.
+//!
+//! A state's tentative value is `cost << 2 | first move`, compared as one number: the
+//! cheapest cost wins, and among equally cheap parents the first move in code order (u d l r),
+//! so the entries do not depend on the order of the queue.
+
+use slidetable_core::{Layout, Neighbors, Ranker};
+use slidetable_format::{CostModel, Encoding};
+
+use crate::{GenError, Section};
+
+const OPEN: u32 = u32::MAX;
+
+/// Every state's cheapest cost to `goal` under `cost`, as [`Encoding::Wide16`] entries.
+pub fn solve_weighted(goal: &Layout, cost: CostModel) -> Result<Section, GenError> {
+    let board = goal.board();
+    let ranker = Ranker::new(board)?;
+    let moves = Neighbors::new(board);
+    let class = goal.class();
+    let states = ranker.states() as usize;
+    let mut best = vec![OPEN; states];
+    let ring = board.cells();
+    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); ring];
+    let goal_rank = ranker.rank(goal);
+    best[goal_rank as usize] = 0;
+    buckets[0].push(goal_rank);
+    let mut histogram: Vec<u64> = Vec::new();
+    let mut open = 1usize;
+    let mut settled = 0usize;
+    let max = Encoding::Wide16.max_distance();
+    let mut c = 0u32;
+    while open > 0 {
+        let bucket = std::mem::take(&mut buckets[c as usize % ring]);
+        open -= bucket.len();
+        for &r in &bucket {
+            if best[r as usize] >> 2 != c {
+                continue; // pushed at a higher cost before a cheaper one was found
+            }
+            if c > max {
+                return Err(GenError::TooDeep { goal: *goal, max });
+            }
+            settled += 1;
+            if histogram.len() <= c as usize {
+                histogram.resize(c as usize + 1, 0);
+            }
+            histogram[c as usize] += 1;
+            let (packed, blank) = ranker.unrank_packed(r, class);
+            for &(m, to) in moves.from(blank) {
+                let to = to as usize;
+                let tile = ((packed >> (4 * to)) & 0xF) as u8;
+                let moved = slidetable_core::slide(packed, blank, to);
+                let n = ranker.rank_packed(moved, to) as usize;
+                let step = cost.of_tile(tile);
+                // From the neighbour, the blank comes back the opposite way.
+                let value = (c + step) << 2 | u32::from(m.opposite().code());
+                if value < best[n] {
+                    if best[n] >> 2 != c + step {
+                        buckets[(c + step) as usize % ring].push(n as u32);
+                        open += 1;
+                    }
+                    best[n] = value;
+                }
+            }
+        }
+        let mut bucket = bucket;
+        bucket.clear();
+        if buckets[c as usize % ring].is_empty() {
+            // Give the allocation back to the ring.
+            buckets[c as usize % ring] = bucket;
+        }
+        c += 1;
+    }
+    debug_assert_eq!(settled, states);
+    let mut entries = Vec::with_capacity(states * 2);
+    for v in best {
+        entries.extend_from_slice(&(v as u16).to_le_bytes());
+    }
+    Ok(Section {
+        goal: *goal,
+        entries,
+        histogram,
+        encoding: Encoding::Wide16,
+        cost,
+    })
+}
+
+/// The same sections with byte entries, when every cost fits one (≤ 63).
+pub fn narrow(sections: Vec<Section>) -> Vec<Section> {
+    if sections
+        .iter()
+        .any(|s| s.encoding != Encoding::Wide16 || s.max_distance() > 63)
+    {
+        return sections;
+    }
+    sections
+        .into_iter()
+        .map(|s| Section {
+            entries: s
+                .entries
+                .chunks_exact(2)
+                .map(|e| u16::from_le_bytes([e[0], e[1]]) as u8)
+                .collect(),
+            encoding: Encoding::Byte,
+            ..s
+        })
+        .collect()
+}
