@@ -41,7 +41,7 @@ pub fn run(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCode> {
         (false, true) => Output::Show,
         (false, false) => Output::Text,
     };
-    let table = tables::open_for_query(args.table.as_deref(), Board::EIGHT)?;
+    let table = tables::open_for_board(args.table.as_deref(), args.board)?;
     let board = table.board();
     let goal = match &args.goal {
         None => table.standard()?,

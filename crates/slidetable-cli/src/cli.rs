@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use slidetable_core::{Board, Move};
+use slidetable_query::{CostModel, Encoding};
 use slidetable_search::{HeuristicKind, Method};
 
 use crate::judge::Format;
@@ -79,13 +80,29 @@ Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer wr
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
-    /// Board size, rows x columns.
+    /// Board size, rows x columns: 2x2 up to 12 cells (3x4, 4x3, 2x6, 6x2).
     #[arg(long, default_value = "3x3", value_parser = parse_board)]
     pub board: Board,
-    /// Where to write the table [default: $SLIDETABLE_TABLE, else the cache directory's
-    /// slidetable/3x3.slt].
+    /// Where to write the table [default: for 3x3 $SLIDETABLE_TABLE, else the cache
+    /// directory's slidetable/RxC.slt].
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     pub output: Option<PathBuf>,
+    /// A goal to make a section for (same syntax as a puzzle; repeat for several)
+    /// [default: one section per blank cell up to 10 cells, the standard goal for 11-12].
+    #[arg(long, value_name = "LAYOUT", conflicts_with = "all_goals")]
+    pub goal: Vec<String>,
+    /// One section per blank cell, tiles in order around it (the default up to 10 cells).
+    #[arg(long)]
+    pub all_goals: bool,
+    /// Entry encoding: byte (distance and first move), 2bit (distance mod 3) or wide16
+    /// (16-bit cost and first move) [default: byte up to 10 cells, 2bit for 11-12; for
+    /// --cost tile, byte if every cost fits, else wide16].
+    #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
+    pub encoding: Option<Encoding>,
+    /// What a move costs: unit (every move 1, breadth-first search) or tile (moving tile k
+    /// costs k, Dijkstra; boards up to 10 cells).
+    #[arg(long, value_name = "MODEL", default_value = "unit", value_parser = parse_cost)]
+    pub cost: CostModel,
 }
 
 #[derive(Args, Debug)]
@@ -93,6 +110,9 @@ pub struct InfoArgs {
     /// The table file [default: as for `distance`].
     #[arg(value_name = "PATH")]
     pub path: Option<PathBuf>,
+    /// Without PATH: describe the cache's table for this board.
+    #[arg(long, value_name = "RxC", value_parser = parse_board, conflicts_with = "path")]
+    pub board: Option<Board>,
     /// Read the whole payload and check its checksum (exit 1 if it does not hold).
     #[arg(long)]
     pub verify: bool,
@@ -167,10 +187,14 @@ pub struct JudgeArgs {
 
 #[derive(Args, Debug)]
 pub struct BatchArgs {
-    /// The table file [default: $SLIDETABLE_TABLE, else the cache directory's
-    /// slidetable/3x3.slt, generated on first use].
+    /// The table file; its board is the puzzles' board [default: $SLIDETABLE_TABLE, else the
+    /// cache directory's slidetable/RxC.slt for --board, generated on first use].
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
+    /// The board, rows x columns, when no --table is given (2x2 up to 12 cells) [default: 3x3].
+    /// Tiles from 10 up are written as tokens: `1 2 3 4 5 6 7 8 9 10 11 0`.
+    #[arg(long, value_name = "RxC", value_parser = parse_board)]
+    pub board: Option<Board>,
     /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
     #[arg(long)]
     pub keep_going: bool,
@@ -195,6 +219,9 @@ pub struct TargetArgs {
     /// The table file [default: as for `distance`].
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
+    /// The board when no --table is given [default: 3x3].
+    #[arg(long, value_name = "RxC", value_parser = parse_board)]
+    pub board: Option<Board>,
     /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
     #[arg(long, value_name = "LAYOUT")]
     pub goal: Option<String>,
@@ -330,13 +357,15 @@ fn parse_board(s: &str) -> Result<Board, String> {
             slidetable_core::MAX_TABLE_CELLS
         ));
     }
-    if board.cells() > 10 {
-        return Err(format!(
-            "{board} tables need the compact 2-bit encoding, which this version does not have yet \
-             (boards up to 10 cells work)"
-        ));
-    }
     Ok(board)
+}
+
+fn parse_encoding(s: &str) -> Result<Encoding, String> {
+    Encoding::from_name(s).ok_or_else(|| format!("unknown encoding '{s}' (byte, 2bit or wide16)"))
+}
+
+fn parse_cost(s: &str) -> Result<CostModel, String> {
+    CostModel::from_name(s).ok_or_else(|| format!("unknown cost model '{s}' (unit or tile)"))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use serde::Serialize;
-use slidetable_query::Table;
+use slidetable_query::{CostModel, Encoding};
 
 use crate::cli::InfoArgs;
 use crate::tables;
@@ -31,15 +31,20 @@ struct SectionJson<'a> {
 }
 
 pub fn run(args: &InfoArgs) -> Result<ExitCode> {
-    let (path, _) = tables::resolve(args.path.as_deref(), slidetable_core::Board::EIGHT)?;
-    if !path.exists() {
+    let board = args.board.unwrap_or(slidetable_core::Board::EIGHT);
+    let (path, origin) = tables::resolve(args.path.as_deref(), board)?;
+    if origin != tables::Origin::Cache && !path.exists() {
         bail!(
             "no table at {}; make one with `slidetable generate -o {}`",
             path.display(),
             path.display()
         );
     }
-    let table = Table::open(&path)?;
+    // The cache's table is generated on first use, as for `distance`.
+    let table = tables::open_for_query(
+        Some(path.as_path()).filter(|_| origin != tables::Origin::Cache),
+        board,
+    )?;
     let header = table.header();
     let checksum = args.verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
@@ -68,12 +73,23 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     } else {
         writeln!(out, "table     {}", path.display())?;
         writeln!(out, "board     {}", header.board)?;
-        writeln!(
-            out,
-            "encoding  {} (distance and first move of an optimal path per state)",
-            header.encoding
-        )?;
-        writeln!(out, "cost      {} (every move costs 1)", header.cost)?;
+        let (what, first) = match header.cost {
+            CostModel::Unit => ("distance", "an optimal path"),
+            CostModel::Tile => ("cheapest cost", "a cheapest path"),
+        };
+        let encoding = match header.encoding {
+            Encoding::Byte => format!("one byte per state: {what} and first move of {first}"),
+            Encoding::Wide16 => format!("16 bits per state: {what} and first move of {first}"),
+            Encoding::TwoBit => format!(
+                "2 bits per state: {what} mod 3, walked to the goal for distances and paths"
+            ),
+        };
+        writeln!(out, "encoding  {} ({encoding})", header.encoding)?;
+        let cost = match header.cost {
+            CostModel::Unit => "every move costs 1",
+            CostModel::Tile => "moving tile k costs k",
+        };
+        writeln!(out, "cost      {} ({cost})", header.cost)?;
         writeln!(out, "size      {} bytes", header.file_len)?;
         match &checksum {
             None => writeln!(out, "checksum  not checked (use --verify)")?,

@@ -19,6 +19,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Parser;
 
+use slidetable_query::{CostModel, Encoding};
+
 use crate::cli::{Cli, Command, GenerateArgs};
 
 /// Exit code for a bad puzzle line (EX_DATAERR from sysexits.h).
@@ -73,8 +75,55 @@ fn run(cli: &Cli) -> Result<ExitCode> {
 }
 
 fn generate(args: &GenerateArgs) -> Result<ExitCode> {
-    let (path, _) = tables::resolve(args.output.as_deref(), args.board)?;
-    let done = tables::generate(args.board, &path)?;
+    let board = args.board;
+    let goals = if args.all_goals {
+        slidetable_gen::all_goals(board)
+    } else if args.goal.is_empty() {
+        slidetable_gen::default_goals(board)
+    } else {
+        let mut goals: Vec<slidetable_core::Layout> = Vec::new();
+        for text in &args.goal {
+            let goal = slidetable_core::parse_layout(board, text.as_bytes())
+                .map_err(|e| UsageError(format!("--goal '{text}': {e}")))?;
+            if !goals.contains(&goal) {
+                goals.push(goal);
+            }
+        }
+        goals
+    };
+    if args.cost != CostModel::Unit {
+        if board.cells() > 10 {
+            return Err(UsageError(format!(
+                "--cost {} goes up to 10 cells; {board} has {}",
+                args.cost,
+                board.cells()
+            ))
+            .into());
+        }
+        if args.encoding == Some(Encoding::TwoBit) {
+            return Err(UsageError(format!(
+                "--encoding 2bit holds distances mod 3, which only --cost unit keeps one apart; \
+                 use byte or wide16 with --cost {}",
+                args.cost
+            ))
+            .into());
+        }
+        if args.output.is_none() {
+            return Err(UsageError(format!(
+                "a --cost {} table is not a default table: name its file with -o PATH",
+                args.cost
+            ))
+            .into());
+        }
+    }
+    let plan = tables::Plan {
+        board,
+        goals,
+        encoding: args.encoding,
+        cost: args.cost,
+    };
+    let (path, _) = tables::resolve(args.output.as_deref(), board)?;
+    let done = tables::generate(&plan, &path)?;
     let mut out = io::stdout().lock();
     writeln!(out, "wrote {}", path.display())?;
     writeln!(

@@ -1,12 +1,14 @@
 //! Where tables live, and making one.
 
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use slidetable_core::Board;
-use slidetable_gen::{default_goals, solve_sections, write_table};
-use slidetable_query::{MappedTable, Table};
+use indicatif::{ProgressBar, ProgressStyle};
+use slidetable_core::{Board, Layout};
+use slidetable_gen::{default_goals, solve, write_table};
+use slidetable_query::{CostModel, Encoding, MappedTable, Table};
 
 /// The environment variable naming the default table.
 pub const TABLE_ENV: &str = "SLIDETABLE_TABLE";
@@ -57,12 +59,27 @@ pub fn open_for_query(explicit: Option<&Path>, board: Board) -> Result<MappedTab
     let (path, origin) = resolve(explicit, board)?;
     if origin == Origin::Cache && !path.exists() {
         eprintln!(
-            "slidetable: no table at {}; generating it once (this takes a moment)",
-            path.display()
+            "slidetable: no table at {}; generating it once (this takes {})",
+            path.display(),
+            if board.cells() > 10 {
+                "a while and a few hundred MB of memory"
+            } else {
+                "a moment"
+            }
         );
-        generate(board, &path)?;
+        generate(&Plan::default_for(board), &path)?;
     }
     Ok(Table::open(&path)?)
+}
+
+/// Opens the table a query command names: `--table` (whose board it is; `--board`, if also
+/// given, must agree), else the default table of `--board` (3x3 when neither is given).
+pub fn open_for_board(explicit: Option<&Path>, board: Option<Board>) -> Result<MappedTable> {
+    let table = open_for_query(explicit, board.unwrap_or(Board::EIGHT))?;
+    if let Some(board) = board {
+        require_board(&table, board)?;
+    }
+    Ok(table)
 }
 
 /// Refuses a table for another board than the one a command needs.
@@ -86,19 +103,59 @@ pub struct Generated {
     pub elapsed: Duration,
 }
 
-/// Generates the default sections of `board` and writes them to `path` (creating its
-/// directory), replacing any old file atomically.
-pub fn generate(board: Board, path: &Path) -> Result<Generated> {
+/// What to generate: the goals, the entry encoding (`None`: the board's default) and what a
+/// move costs.
+pub struct Plan {
+    pub board: Board,
+    pub goals: Vec<Layout>,
+    pub encoding: Option<Encoding>,
+    pub cost: CostModel,
+}
+
+impl Plan {
+    /// The default table of `board`: one section per blank cell up to 10 cells, the standard
+    /// goal for 11 and 12; unit costs; the board's default encoding.
+    pub fn default_for(board: Board) -> Plan {
+        Plan {
+            board,
+            goals: default_goals(board),
+            encoding: None,
+            cost: CostModel::Unit,
+        }
+    }
+}
+
+/// Runs that settle more states than this get a progress bar (when stderr is a terminal).
+const PROGRESS_STATES: u64 = 20_000_000;
+
+/// Generates `plan` and writes it to `path` (creating its directory), replacing any old file
+/// atomically. Long runs show a progress bar on stderr when it is a terminal.
+pub fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create directory {}", dir.display()))?;
     }
     let start = Instant::now();
-    let goals = default_goals(board);
-    let sections = solve_sections(&goals)?;
-    let bytes = write_table(path, board, &sections)?;
+    let total = plan.board.reachable_states() * plan.goals.len() as u64;
+    let bar = if total >= PROGRESS_STATES && io::stderr().is_terminal() {
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg} [{bar:40}] {percent:>3}% {human_pos}/{human_len} states, {elapsed} (eta {eta})",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_message(format!("generating {}", plan.board));
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let sections = solve(&plan.goals, plan.encoding, plan.cost, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    let bytes = write_table(path, plan.board, &sections)?;
     Ok(Generated {
-        states: board.reachable_states(),
+        states: plan.board.reachable_states(),
         sections: sections.len(),
         bytes,
         elapsed: start.elapsed(),

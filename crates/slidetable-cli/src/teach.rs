@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
-use slidetable_core::{parse_layout, Board, Layout, Move};
+use slidetable_core::{parse_layout, Layout, Move};
 use slidetable_query::{Goal, MappedTable, SplitMix64};
 
 use crate::cli::{HardestArgs, RandomArgs, StatsArgs, TargetArgs};
@@ -17,7 +17,7 @@ use crate::{tables, UsageError};
 
 /// The table `target` names (resolved as for `distance`) and its goal layout.
 pub fn open(target: &TargetArgs) -> Result<(MappedTable, Layout)> {
-    let table = tables::open_for_query(target.table.as_deref(), Board::EIGHT)?;
+    let table = tables::open_for_board(target.table.as_deref(), target.board)?;
     let goal = match &target.goal {
         None => table.board().standard_goal(),
         Some(text) => parse_layout(table.board(), text.as_bytes())
