@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 
 mod properties;
-use properties::{small_table, table_reader, table_tail, Outcome};
+use properties::{small_tables, table_reader, table_tail, Outcome};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4096))]
@@ -21,10 +21,11 @@ proptest! {
     /// A real magic number and version, so that the board and the sizes behind it are tried.
     #[test]
     fn any_bytes_after_a_real_start(
+        kind in 0..3usize,
         start in 0..64usize,
         rest in prop::collection::vec(any::<u8>(), 0..4096),
     ) {
-        let mut bytes = small_table()[..start].to_vec();
+        let mut bytes = small_tables()[kind][..start].to_vec();
         bytes.extend_from_slice(&rest);
         table_reader(&bytes);
     }
@@ -33,18 +34,20 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
+    /// Bytes, 2-bit entries and tile costs (`mode / 4`), each with a fuzzed tail, payload or
+    /// header patch (`mode % 4`).
     #[test]
     fn a_real_header_with_any_tail(
-        mode in 0..4u8,
-        rest in prop::collection::vec(any::<u8>(), 0..3000),
+        mode in 0..12u8,
+        rest in prop::collection::vec(any::<u8>(), 0..6000),
     ) {
         let mut data = vec![mode];
         data.extend_from_slice(&rest);
         let outcome = table_tail(&data);
-        if mode == 2 {
+        if mode % 4 == 2 {
             prop_assert_eq!(outcome, Outcome::Verified);
         }
-        if mode == 1 {
+        if mode % 4 == 1 {
             // A stale checksum is caught, unless the payload happens to be the real one.
             prop_assert_ne!(outcome, Outcome::Refused);
         }
@@ -54,24 +57,27 @@ proptest! {
     /// recomputed. Accepted and verified, and every path still legal.
     #[test]
     fn a_real_table_with_a_few_entries_changed(
+        kind in 0..3u8,
         changes in prop::collection::vec((any::<u16>(), any::<u8>()), 1..8),
     ) {
-        let good = small_table();
+        let good = &small_tables()[usize::from(kind)];
         let hlen = u32::from_le_bytes(good[16..20].try_into().unwrap()) as usize;
         let mut payload = good[hlen..].to_vec();
         for (at, value) in changes {
             let at = usize::from(at) % payload.len();
             payload[at] = value;
         }
-        let mut data = vec![2];
+        let mut data = vec![2 + 4 * kind];
         data.extend_from_slice(&payload);
         prop_assert_eq!(table_tail(&data), Outcome::Verified);
     }
 }
 
 #[test]
-fn the_real_table_is_verified_and_answers_legally() {
-    assert_eq!(table_reader(small_table()), Outcome::Verified);
+fn the_real_tables_are_verified_and_answer_legally() {
+    for table in small_tables() {
+        assert_eq!(table_reader(table), Outcome::Verified);
+    }
 }
 
 /// Every input a fuzzer ever crashed `table_reader` or `table_tail` with, replayed.

@@ -14,8 +14,8 @@
 use std::sync::OnceLock;
 
 use slidetable_core::{Board, Layout, Move, Ranker};
-use slidetable_gen::{default_goals, solve_sections, table_bytes};
-use slidetable_query::Table;
+use slidetable_gen::{default_goals, solve, table_bytes};
+use slidetable_query::{CostModel, Encoding, Table};
 
 /// What became of some bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,14 +28,27 @@ pub enum Outcome {
     Verified,
 }
 
-/// The default 2×3 table (six sections of 360 states, 3,664 bytes): small enough to take
-/// apart on every fuzz input.
-pub fn small_table() -> &'static [u8] {
-    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+/// The default 2×3 tables, one of each kind — bytes (3,664 bytes), 2-bit entries and tile
+/// costs — small enough to take apart on every fuzz input.
+pub fn small_tables() -> &'static [Vec<u8>; 3] {
+    static BYTES: OnceLock<[Vec<u8>; 3]> = OnceLock::new();
     BYTES.get_or_init(|| {
         let board = Board::new(2, 3).unwrap();
-        table_bytes(board, &solve_sections(&default_goals(board)).unwrap()).unwrap()
+        [
+            (Some(Encoding::Byte), CostModel::Unit),
+            (Some(Encoding::TwoBit), CostModel::Unit),
+            (None, CostModel::Tile),
+        ]
+        .map(|(encoding, cost)| {
+            let sections = solve(&default_goals(board), encoding, cost, &|_| {}).unwrap();
+            table_bytes(board, &sections).unwrap()
+        })
     })
+}
+
+/// The byte-encoded one.
+pub fn small_table() -> &'static [u8] {
+    &small_tables()[0]
 }
 
 const OFF_HEADER_LEN: usize = 16;
@@ -80,8 +93,9 @@ pub fn table_reader(data: &[u8]) -> Outcome {
     check_table(data)
 }
 
-/// Fuzz target `table_tail`: the valid 2×3 table's header with a fuzzed rest, so that inputs
-/// get past the header checksum. The first byte chooses how the rest is used:
+/// Fuzz target `table_tail`: a valid 2×3 table's header with a fuzzed rest, so that inputs
+/// get past the header checksum. The first byte chooses the table (`byte / 4 % 3`: bytes,
+/// 2-bit entries, tile costs) and how the rest is used (`byte % 4`):
 ///
 /// * 0: appended as it is (any length);
 /// * 1: as the payload, cut or repeated to the exact payload length, checksum left stale;
@@ -93,7 +107,7 @@ pub fn table_tail(data: &[u8]) -> Outcome {
     let Some((&mode, rest)) = data.split_first() else {
         return check_table(data);
     };
-    let good = small_table();
+    let good = &small_tables()[usize::from(mode / 4 % 3)];
     let hlen = header_len(good);
     let mut file = good[..hlen].to_vec();
     match mode % 4 {
@@ -165,71 +179,83 @@ const ORDERS: [[Move; 4]; 2] = [
 ];
 
 fn check_layout<D: AsRef<[u8]>>(table: &Table<D>, start: &Layout) {
+    let cost = table.header().cost;
     let mut path = Vec::new();
     for i in 0..table.sections().len() {
         let section = table.section(i);
         let goal = *section.goal();
-        let distance = section.distance(start).unwrap();
+        // A 2-bit section counts a distance by walking, which a corrupt payload can stop.
+        let Ok(distance) = section.distance(start) else {
+            continue;
+        };
         assert_eq!(
             distance.is_some(),
             start.can_reach(&goal),
             "{start} to {goal}"
         );
-        let distance = distance.map(|d| d as usize);
-        assert!(
-            distance.is_none_or(|d| d <= 63),
-            "{start}: distance {distance:?}"
-        );
         if let Ok(Some(m)) = section.first_move(start) {
             let next = start.moved(m).expect("a first move on the board");
-            let closer = section.distance(&next).unwrap().map(|d| d as usize + 1);
-            assert_eq!(
-                closer, distance,
-                "{start}: first move {m:?} is not one closer"
-            );
+            if let Ok(closer) = section.distance(&next) {
+                let step = cost.of_tile(next.tile(start.blank()));
+                assert_eq!(
+                    closer.map(|d| d + step),
+                    distance,
+                    "{start}: first move {m:?} is not one step closer"
+                );
+            }
         }
-        for m in section.optimal_moves(start).unwrap() {
-            assert!(
-                start.moved(m).is_some(),
-                "{start}: optimal move {m:?} leaves the board"
-            );
+        if let Ok(moves) = section.optimal_moves(start) {
+            for m in moves {
+                assert!(
+                    start.moved(m).is_some(),
+                    "{start}: optimal move {m:?} leaves the board"
+                );
+            }
         }
         path.clear();
         if let Ok(found) = section.path_into(start, &mut path) {
-            check_path(start, &goal, distance, found, &path);
+            check_path(start, &goal, distance, found, &path, cost);
         }
         for order in &ORDERS {
             path.clear();
             if let Ok(found) = section.ordered_path_into(start, order, &mut path) {
-                check_path(start, &goal, distance, found, &path);
+                check_path(start, &goal, distance, found, &path, cost);
             }
         }
     }
     // Any goal, answered by relabelling onto the section with the blank in the same cell (or
-    // refused when the table has none): here the start's tiles in reverse order.
+    // refused when the table has none): here the start's tiles in reverse order. Relabelling
+    // keeps unit costs only, so tile-cost tables answer their own goals alone.
     let mut reversed = start.tiles().to_vec();
     reversed.reverse();
     let goal = Layout::new(start.board(), &reversed).unwrap();
     if let Ok(view) = table.goal(&goal) {
-        let distance = view.distance(start).unwrap().map(|d| d as usize);
-        path.clear();
-        if let Ok(found) = view.path_into(start, &mut path) {
-            check_path(start, &goal, distance, found, &path);
+        if let Ok(distance) = view.distance(start) {
+            path.clear();
+            if let Ok(found) = view.path_into(start, &mut path) {
+                check_path(start, &goal, distance, found, &path, cost);
+            }
         }
     }
     if let Ok(standard) = table.standard() {
         let goal = *standard.layout();
-        let distance = table.distance(start).unwrap().map(|d| d as usize);
-        if let Ok(found) = table.path(start) {
+        if let (Ok(distance), Ok(found)) = (table.distance(start), table.path(start)) {
             let path = found.as_deref().unwrap_or(&[]);
-            check_path(start, &goal, distance, found.is_some(), path);
+            check_path(start, &goal, distance, found.is_some(), path, cost);
         }
     }
 }
 
-/// A returned path is legal, as long as the distance, and reaches the goal; "no path" only
-/// when the goal is in the other class.
-fn check_path(start: &Layout, goal: &Layout, distance: Option<usize>, found: bool, path: &[Move]) {
+/// A returned path is legal, costs the distance, and reaches the goal; "no path" only when
+/// the goal is in the other class.
+fn check_path(
+    start: &Layout,
+    goal: &Layout,
+    distance: Option<u32>,
+    found: bool,
+    path: &[Move],
+    cost: CostModel,
+) {
     if !found {
         assert!(
             distance.is_none(),
@@ -237,15 +263,15 @@ fn check_path(start: &Layout, goal: &Layout, distance: Option<usize>, found: boo
         );
         return;
     }
-    assert_eq!(
-        Some(path.len()),
-        distance,
-        "{start}: path of {} moves",
-        path.len()
-    );
-    assert_eq!(
-        start.after(path).as_ref(),
-        Some(goal),
-        "{start}: the path misses {goal}"
-    );
+    let mut at = *start;
+    let mut total = 0;
+    for &m in path {
+        let next = at
+            .moved(m)
+            .unwrap_or_else(|| panic!("{start}: the path leaves the board"));
+        total += cost.of_tile(next.tile(at.blank()));
+        at = next;
+    }
+    assert_eq!(at, *goal, "{start}: the path misses {goal}");
+    assert_eq!(Some(total), distance, "{start}: the path costs {total}");
 }
