@@ -1,9 +1,11 @@
 //! The fuzz targets `table_reader` and `table_tail` (see `fuzz/`) as property tests on stable:
-//! the same checks (`properties/mod.rs`) over random inputs, and every input in
-//! `tests/regressions/` replayed. Bit flips, truncations and resealed header bytes of a real
-//! file are in `tests/files.rs`.
+//! the same checks (`properties/mod.rs`) over random inputs, for tables of every kind (bytes,
+//! 2-bit entries, tile costs), and every input in `tests/regressions/` replayed; and every bit
+//! flip and truncation of each kind noticed. `tests/files.rs` has the byte table's error
+//! messages, resealed header bytes and the allocation bound.
 
 use proptest::prelude::*;
+use slidetable_query::Table;
 
 mod properties;
 use properties::{small_tables, table_reader, table_tail, Outcome};
@@ -70,6 +72,42 @@ proptest! {
         let mut data = vec![2 + 4 * kind];
         data.extend_from_slice(&payload);
         prop_assert_eq!(table_tail(&data), Outcome::Verified);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// `files.rs` flips bits of the byte table; these are the other kinds too, each flip
+    /// then queried in full.
+    #[test]
+    fn a_flipped_bit_of_any_kind_is_noticed_and_answers_legally(
+        kind in 0..3usize,
+        bit in any::<prop::sample::Index>(),
+    ) {
+        let mut bytes = small_tables()[kind].clone();
+        let bit = bit.index(bytes.len() * 8);
+        bytes[bit / 8] ^= 1 << (bit % 8);
+        prop_assert_ne!(table_reader(&bytes), Outcome::Verified, "bit {}", bit);
+    }
+}
+
+/// Every single-bit flip and every truncation of every kind of table is refused by opening
+/// it or caught by `verify`.
+#[test]
+fn every_flip_and_cut_of_every_kind_is_noticed() {
+    for good in small_tables() {
+        let mut bytes = good.clone();
+        for bit in 0..good.len() * 8 {
+            bytes[bit / 8] ^= 1 << (bit % 8);
+            if let Ok(table) = Table::new(&bytes[..]) {
+                assert!(table.verify().is_err(), "bit {bit} went unnoticed");
+            }
+            bytes[bit / 8] ^= 1 << (bit % 8);
+        }
+        for cut in 0..good.len() {
+            assert!(Table::new(&good[..cut]).is_err(), "cut at {cut} opened");
+        }
     }
 }
 
