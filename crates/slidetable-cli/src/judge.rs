@@ -16,6 +16,7 @@ pub fn run(args: &JudgeArgs) -> Result<ExitCode> {
     let board = args.format.board();
     let table = tables::open_for_query(args.table.as_deref(), board)?;
     tables::require_board(&table, board)?;
+    tables::require_unit_cost(&table)?;
     let mut data = Vec::new();
     let name = match args.input.as_deref() {
         None => "<stdin>".to_string(),

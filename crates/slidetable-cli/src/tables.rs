@@ -95,6 +95,18 @@ pub fn require_board(table: &MappedTable, board: Board) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a weighted table where move counts are asked for (the judges' problems).
+pub fn require_unit_cost(table: &MappedTable) -> Result<()> {
+    if table.header().cost != CostModel::Unit {
+        bail!(
+            "table {} holds {} costs, but the judges count moves (use a --cost unit table)",
+            table.file_path().unwrap_or(Path::new("?")).display(),
+            table.header().cost
+        );
+    }
+    Ok(())
+}
+
 /// What `generate` did.
 pub struct Generated {
     pub states: u64,

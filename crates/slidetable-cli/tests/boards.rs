@@ -161,6 +161,17 @@ fn tile_costs_give_cheapest_costs_and_paths() {
     assert_eq!(run.stdout, "5\n");
     let run = query(d, "path", &["--table", "tile.slt"], "1 2 3 4 0 5\n").ok();
     assert_eq!(run.stdout, "r\n");
+    // The judges count moves: a weighted table is refused, not misread.
+    let judge = query(
+        d,
+        "judge",
+        &["leetcode773", "--table", "tile.slt"],
+        "[[4,1,2],[5,0,3]]\n",
+    );
+    assert_eq!(judge.code, Some(1), "{judge:#?}");
+    assert!(judge
+        .stderr
+        .contains("holds tile costs, but the judges count moves"));
     for (args, what) in [
         (
             vec!["--cost", "tile"],
