@@ -128,8 +128,12 @@ fn generate(args: &GenerateArgs) -> Result<ExitCode> {
     writeln!(out, "wrote {}", path.display())?;
     writeln!(
         out,
-        "board {}: {} sections x {} states, {} bytes",
-        args.board, done.sections, done.states, done.bytes
+        "board {}: {} section{} x {} states, {} bytes",
+        args.board,
+        done.sections,
+        if done.sections == 1 { "" } else { "s" },
+        done.states,
+        done.bytes
     )?;
     writeln!(out, "took {:.1} ms", done.elapsed.as_secs_f64() * 1e3)?;
     out.flush()?;

@@ -134,6 +134,15 @@ fn goals_and_all_goals_choose_the_sections() {
     )
     .ok();
     assert_eq!(run.stdout, "1\n");
+    let one = generate(
+        d,
+        &["--board", "2x3", "--goal", "1 2 3 4 5 0", "-o", "one.slt"],
+    )
+    .ok();
+    assert_eq!(
+        one.lines()[1],
+        "board 2x3: 1 section x 360 states, 664 bytes"
+    );
     generate(d, &["--board", "2x2", "--all-goals", "-o", "all.slt"]).ok();
     let info = query(d, "info", &["all.slt"], "").ok();
     assert!(info.stdout.contains("sections  4\n"));
