@@ -212,6 +212,33 @@ fn a_full_disk_fails_cleanly_and_leaves_no_temporary_file() {
     assert_eq!(others(dir.path(), name), Vec::<String>::new());
 }
 
+/// `generate -o` never replaces what is not a table file: a directory or a FIFO (as a device
+/// like /dev/null would be) is refused with exit 1 and left as it was.
+#[test]
+fn generate_replaces_only_regular_files() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    fs::create_dir(d.join("sub")).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(d.join("fifo"))
+        .status()
+        .unwrap()
+        .success());
+    for (name, kind) in [("sub", "a directory"), ("fifo", "a FIFO")] {
+        let out = slidetable(d)
+            .args(["generate", "--board", "2x2", "-o", name])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("slidetable: refusing to replace {name}: it is {kind}, not a table file\n")
+        );
+    }
+    assert!(d.join("sub").is_dir());
+    assert_eq!(others(d, "sub"), ["fifo"]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The mmap contract
 

@@ -23,7 +23,7 @@ pub use layered::solve_layered;
 pub use weighted::{narrow, solve_weighted};
 
 use rayon::prelude::*;
-use slidetable_core::{slide, Board, BoardError, Layout, Move, Neighbors, Ranker};
+use slidetable_core::{slide, Board, BoardError, Layout, Move, Neighbors, QuickRanker, Ranker};
 use slidetable_format::{
     byte_entry, CostModel, Encoding, FormatError, Header, PayloadHasher, SectionSpec,
 };
@@ -72,6 +72,8 @@ pub enum GenError {
     Format(#[from] FormatError),
     #[error("cannot write {}", path.display())]
     Io { path: PathBuf, source: io::Error },
+    #[error("refusing to replace {}: it is {kind}, not a table file", path.display())]
+    NotAFile { path: PathBuf, kind: &'static str },
 }
 
 /// The goals of a default table: one per blank cell, tiles 1..n−1 in reading order, for
@@ -197,8 +199,21 @@ fn widen(s: Section) -> Section {
 /// move is two nibble writes. A horizontal move keeps the tiles' reading order, so its rank
 /// is exactly one block away; only vertical moves rank from scratch.
 pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
+    let ranker = Ranker::new(goal.board())?;
+    // A vertical move re-ranks: by table look-ups where the board is small enough.
+    match QuickRanker::new(&ranker) {
+        Some(quick) => search(goal, &ranker, |p, b| quick.rank_packed(p, b)),
+        None => search(goal, &ranker, |p, b| ranker.rank_packed(p, b)),
+    }
+}
+
+#[inline(always)]
+fn search(
+    goal: &Layout,
+    ranker: &Ranker,
+    rank_packed: impl Fn(u64, usize) -> u32,
+) -> Result<Section, GenError> {
     let board = goal.board();
-    let ranker = Ranker::new(board)?;
     let block = ranker.block();
     let moves = Neighbors::new(board);
     let mut entries = vec![UNSEEN; ranker.states() as usize];
@@ -223,7 +238,7 @@ pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
                 let rank = match m {
                     Move::Left => node.rank - block,
                     Move::Right => node.rank + block,
-                    Move::Up | Move::Down => ranker.rank_packed(packed, to),
+                    Move::Up | Move::Down => rank_packed(packed, to),
                 };
                 let e = &mut entries[rank as usize];
                 if *e == UNSEEN {
@@ -320,21 +335,35 @@ pub fn table_bytes(board: Board, sections: &[Section]) -> Result<Vec<u8>, GenErr
 /// to disk, then renamed over `path`. A crash leaves either the old file or the new one
 /// under the real name, never half of one; on any error the temporary file is removed.
 /// Returns the number of bytes written.
+///
+/// Only a regular file is ever replaced: a directory, device, FIFO or socket under `path` is
+/// refused (`NotAFile`), and a symbolic link is followed, so the file it names is replaced and
+/// the link keeps pointing at the new table. The new file gets the mode a newly created file
+/// gets (0666 less the umask), so a table meant for sharing can be read by others.
 pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u64, GenError> {
     let io_err = |source| GenError::Io {
         path: path.to_path_buf(),
         source,
     };
+    let target = replaceable(path).map_err(|e| match e {
+        GenError::Io { source, .. } => io_err(source),
+        other => other,
+    })?;
+    let path = target.as_path();
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{}.", name.as_deref().unwrap_or("table")))
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io_err)?;
+    let prefix = format!(".{}.", name.as_deref().unwrap_or("table"));
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(io_err)?;
     let len = {
         let mut out = io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
         let len = write_to(&mut out, board, sections).map_err(|e| match e {
@@ -352,6 +381,65 @@ pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u6
         let _ = d.sync_all();
     }
     Ok(len)
+}
+
+/// The file that writing a table to `path` replaces: `path` itself, or the file a symbolic
+/// link there names. Anything that exists and is not a regular file is refused.
+fn replaceable(path: &Path) -> Result<PathBuf, GenError> {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        // Nothing there yet, or a link to a file not there yet: the file it names is made.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(match std::fs::read_link(path) {
+                Ok(to) => path.parent().map_or(to.clone(), |dir| dir.join(to)),
+                Err(_) => path.to_path_buf(),
+            })
+        }
+        Err(source) => {
+            return Err(GenError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    if !meta.is_file() {
+        return Err(GenError::NotAFile {
+            path: path.to_path_buf(),
+            kind: kind_of(&meta.file_type()),
+        });
+    }
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if link {
+        return std::fs::canonicalize(path).map_err(|source| GenError::Io {
+            path: path.to_path_buf(),
+            source,
+        });
+    }
+    Ok(path.to_path_buf())
+}
+
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "something other than a regular file"
+    }
 }
 
 #[cfg(test)]

@@ -157,3 +157,75 @@ fn rewriting_a_table_replaces_it_by_rename() {
     assert_eq!(std::fs::metadata(&path).unwrap().len(), written);
     assert_eq!(new.distance(&big.standard_goal()), Ok(Some(0)));
 }
+
+/// Only regular files are replaced; links are followed; the file is readable like any other.
+#[cfg(unix)]
+#[test]
+fn the_writer_replaces_regular_files_only() {
+    use slidetable_gen::GenError;
+    use std::os::unix::fs::{symlink, FileTypeExt, PermissionsExt};
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let board = Board::new(2, 2).unwrap();
+    let sections = solve_sections(&default_goals(board)).unwrap();
+
+    // A directory and a FIFO are refused and left as they were.
+    let sub = d.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let err = write_table(&sub, board, &sections).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            GenError::NotAFile {
+                kind: "a directory",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(sub.is_dir());
+    let fifo = d.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let err = write_table(&fifo, board, &sections).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "refusing to replace {}: it is a FIFO, not a table file",
+            fifo.display()
+        )
+    );
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+
+    // A link is followed, whether its file exists yet or not: the link stays a link.
+    let link = d.join("link.slt");
+    symlink("real.slt", &link).unwrap();
+    for _ in 0..2 {
+        write_table(&link, board, &sections).unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        Table::open(d.join("real.slt")).unwrap().verify().unwrap();
+    }
+
+    // Nothing left behind, and the mode of any newly created file (not the 0600 of a
+    // temporary file).
+    let mut names: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["fifo", "link.slt", "real.slt", "sub"]);
+    let plain = d.join("plain");
+    std::fs::File::create(&plain).unwrap();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&d.join("real.slt")), mode(&plain));
+}
