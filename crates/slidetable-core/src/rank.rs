@@ -186,6 +186,104 @@ impl Ranker {
     }
 }
 
+/// [`Ranker::rank_packed`] by two table look-ups, for boards of at most 9 cells (the hot loop
+/// of a search over the 8-puzzle): the Lehmer digits of the first four tiles depend on those
+/// four alone (a tile's digit is its value less one less the earlier tiles smaller than it),
+/// and the digits of the later tiles on the later tiles alone (the later tiles smaller than
+/// it), so each half's share of the rank is one entry of a 4096-entry table indexed by its
+/// four tiles, three bits each (16 KiB in all, which stays in the L1 cache).
+#[derive(Clone, Debug)]
+pub struct QuickRanker {
+    block: u32,
+    /// Nibble value 1 in each position past the last tile, so every position reads as a tile.
+    pad: u64,
+    head: Box<[u16; 4096]>,
+    tail: Box<[u16; 4096]>,
+}
+
+impl QuickRanker {
+    /// The tiles a [`QuickRanker`] handles at most: eight, three bits each.
+    const MAX_TILES: usize = 8;
+
+    /// A quick ranker for `ranker`'s board, or `None` if it has more than 9 cells.
+    pub fn new(ranker: &Ranker) -> Option<QuickRanker> {
+        let m = ranker.board.cells() - 1;
+        if m > Self::MAX_TILES {
+            return None;
+        }
+        let pad = 0x1111_1111u64 & !((1u64 << (4 * m)) - 1);
+        let mut head = Box::new([0u16; 4096]);
+        let mut tail = Box::new([0u16; 4096]);
+        // Every arrangement of `k` distinct tiles out of 1..=m: the first four tiles (their
+        // digits count the earlier smaller ones) and the rest (the later smaller ones).
+        let weights = &ranker.weights;
+        let heads = m.min(4);
+        each_arrangement(m, heads, &mut |t| {
+            let mut share = 0;
+            for i in 0..heads {
+                let earlier = t[..i].iter().filter(|&&e| e < t[i]).count() as u32;
+                share += (u32::from(t[i]) - 1 - earlier) * weights[i];
+            }
+            head[Self::index(pack(t) | (pad & 0xFFFF))] = share as u16;
+        });
+        each_arrangement(m, m.saturating_sub(4), &mut |t| {
+            let mut share = 0;
+            for i in 0..t.len() {
+                let later = t[i + 1..].iter().filter(|&&e| e < t[i]).count() as u32;
+                share += later * weights[4 + i];
+            }
+            tail[Self::index(pack(t) | (pad >> 16))] = share as u16;
+        });
+        Some(QuickRanker {
+            block: ranker.block,
+            pad,
+            head,
+            tail,
+        })
+    }
+
+    /// Four tiles (1..=8, one per nibble of the low 16 bits) as a 12-bit index.
+    #[inline]
+    fn index(nibbles: u64) -> usize {
+        let y = nibbles.wrapping_sub(0x1111) & 0x7777;
+        ((y & 0x7) | (y >> 1 & 0x38) | (y >> 2 & 0x1C0) | (y >> 3 & 0xE00)) as usize
+    }
+
+    /// The same rank as [`Ranker::rank_packed`].
+    #[inline]
+    pub fn rank_packed(&self, packed: u64, blank: usize) -> u32 {
+        let seq = drop_nibble(packed, blank) | self.pad;
+        blank as u32 * self.block
+            + u32::from(self.head[Self::index(seq & 0xFFFF)])
+            + u32::from(self.tail[Self::index(seq >> 16 & 0xFFFF)])
+    }
+}
+
+/// Tiles as nibbles, the first in the lowest.
+fn pack(tiles: &[u8]) -> u64 {
+    tiles
+        .iter()
+        .enumerate()
+        .fold(0, |p, (i, &t)| p | u64::from(t) << (4 * i))
+}
+
+/// Calls `f` with every sequence of `k` distinct tiles from 1..=m.
+fn each_arrangement(m: usize, k: usize, f: &mut impl FnMut(&[u8])) {
+    fn go(m: usize, k: usize, used: u32, seq: &mut Vec<u8>, f: &mut impl FnMut(&[u8])) {
+        if seq.len() == k {
+            return f(seq);
+        }
+        for t in 1..=m as u8 {
+            if used & 1 << t == 0 {
+                seq.push(t);
+                go(m, k, used | 1 << t, seq, f);
+                seq.pop();
+            }
+        }
+    }
+    go(m, k, 0, &mut Vec::with_capacity(k), f);
+}
+
 /// The tiles in reading order, packed: the blank's nibble removed.
 #[inline]
 fn drop_nibble(packed: u64, blank: usize) -> u64 {
@@ -227,6 +325,28 @@ mod tests {
                     assert_eq!(r.unrank_packed(rank, class), (l.packed(), l.blank()));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn quick_ranks_are_the_ranks_of_every_layout_up_to_nine_cells() {
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
+            let r = Ranker::new(Board::new(rows, cols).unwrap()).unwrap();
+            let quick = QuickRanker::new(&r).unwrap();
+            for rank in 0..r.states() {
+                for class in 0..2 {
+                    let (packed, blank) = r.unrank_packed(rank, class);
+                    assert_eq!(
+                        quick.rank_packed(packed, blank),
+                        rank,
+                        "{rows}x{cols} {rank}"
+                    );
+                }
+            }
+        }
+        for (rows, cols) in [(2, 5), (3, 4), (2, 6)] {
+            let r = Ranker::new(Board::new(rows, cols).unwrap()).unwrap();
+            assert!(QuickRanker::new(&r).is_none());
         }
     }
 
