@@ -22,7 +22,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
-use slidetable_core::{slide, Board, Layout, Move, Neighbors, Ranker, MAX_CELLS};
+use slidetable_core::{slide, Board, Layout, Move, Neighbors, QuickRanker, Ranker, MAX_CELLS};
 use slidetable_format::{
     byte_distance, byte_move, two_bit_value, wide_at, FormatError, Header, SectionHeader,
 };
@@ -78,6 +78,8 @@ pub struct Table<D: AsRef<[u8]>> {
     data: D,
     header: Header,
     ranker: Ranker,
+    /// Vertical steps of a path walk ranked by table look-ups, on boards up to 9 cells.
+    quick: Option<QuickRanker>,
     neighbors: Neighbors,
     /// Each section goal's parity class and packed form, computed once.
     goal_keys: Vec<(u8, u64)>,
@@ -145,6 +147,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             standard_section,
             neighbors: Neighbors::new(header.board),
             header,
+            quick: QuickRanker::new(&ranker),
             ranker,
             path: None,
         })
@@ -204,6 +207,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             header,
             entries: self.header.payload(self.data.as_ref(), index),
             ranker: &self.ranker,
+            quick: self.quick.as_ref(),
             neighbors: &self.neighbors,
             goal_class: self.goal_keys[index].0,
             goal_packed: self.goal_keys[index].1,
@@ -393,6 +397,7 @@ pub struct Section<'a> {
     header: &'a SectionHeader,
     entries: &'a [u8],
     ranker: &'a Ranker,
+    quick: Option<&'a QuickRanker>,
     neighbors: &'a Neighbors,
     goal_class: u8,
     goal_packed: u64,
@@ -475,7 +480,10 @@ impl<'a> Section<'a> {
             // A horizontal move keeps the tiles' reading order: one block over.
             Move::Left => at.rank - self.ranker.block(),
             Move::Right => at.rank + self.ranker.block(),
-            Move::Up | Move::Down => self.ranker.rank_packed(packed, to),
+            Move::Up | Move::Down => match self.quick {
+                Some(quick) => quick.rank_packed(packed, to),
+                None => self.ranker.rank_packed(packed, to),
+            },
         };
         Walk {
             packed,
@@ -562,6 +570,9 @@ impl<'a> Section<'a> {
             }
             return Ok(total);
         }
+        if let (Encoding::Byte, None) = (self.encoding, order) {
+            return self.walk_bytes(at, f);
+        }
         let distance = value;
         while value > 0 {
             let (m, next, v) = match order {
@@ -574,6 +585,34 @@ impl<'a> Section<'a> {
             .ok_or_else(|| self.corrupt(at))?;
             f(m);
             (at, value) = (next, v);
+        }
+        if at.packed != self.goal_packed {
+            return Err(self.corrupt(at));
+        }
+        Ok(distance)
+    }
+
+    /// [`Section::walk`] along the stored first moves of byte entries, the hot loop of `path`:
+    /// each entry is read once for its move and its distance, with the same checks.
+    #[inline]
+    fn walk_bytes(&self, mut at: Walk, mut f: impl FnMut(Move)) -> Result<u32, QueryError> {
+        let mut entry = self.entries[at.rank as usize];
+        let distance = byte_distance(entry);
+        let mut value = distance;
+        while value > 0 {
+            let m = byte_move(entry);
+            let to = self
+                .neighbors
+                .of(at.blank, m)
+                .ok_or_else(|| self.corrupt(at))?;
+            let next = self.step(at, to, m);
+            let next_entry = self.entries[next.rank as usize];
+            let v = byte_distance(next_entry);
+            if v + self.step_cost(at, to) != value {
+                return Err(self.corrupt(at));
+            }
+            f(m);
+            (at, entry, value) = (next, next_entry, v);
         }
         if at.packed != self.goal_packed {
             return Err(self.corrupt(at));
