@@ -192,8 +192,13 @@ impl Ranker {
 /// and the digits of the later tiles on the later tiles alone (the later tiles smaller than
 /// it), so each half's share of the rank is one entry of a 4096-entry table indexed by its
 /// four tiles, three bits each (16 KiB in all, which stays in the L1 cache).
+///
+/// Each entry also carries, in its top bit, the parity of its half's digits (for the later
+/// tiles, all of them, the last two included): together they are the parity of the
+/// inversions, so the class comes with the rank.
 #[derive(Clone, Debug)]
 pub struct QuickRanker {
+    board: Board,
     block: u32,
     /// Nibble value 1 in each position past the last tile, so every position reads as a tile.
     pad: u64,
@@ -219,22 +224,26 @@ impl QuickRanker {
         let weights = &ranker.weights;
         let heads = m.min(4);
         each_arrangement(m, heads, &mut |t| {
-            let mut share = 0;
+            let (mut share, mut parity) = (0, 0);
             for i in 0..heads {
                 let earlier = t[..i].iter().filter(|&&e| e < t[i]).count() as u32;
-                share += (u32::from(t[i]) - 1 - earlier) * weights[i];
+                let digit = u32::from(t[i]) - 1 - earlier;
+                share += digit * weights[i];
+                parity ^= digit & 1;
             }
-            head[Self::index(pack(t) | (pad & 0xFFFF))] = share as u16;
+            head[Self::index(pack(t) | (pad & 0xFFFF))] = (share | parity << 15) as u16;
         });
         each_arrangement(m, m.saturating_sub(4), &mut |t| {
-            let mut share = 0;
+            let (mut share, mut parity) = (0, 0);
             for i in 0..t.len() {
                 let later = t[i + 1..].iter().filter(|&&e| e < t[i]).count() as u32;
                 share += later * weights[4 + i];
+                parity ^= later & 1;
             }
-            tail[Self::index(pack(t) | (pad >> 16))] = share as u16;
+            tail[Self::index(pack(t) | (pad >> 16))] = (share | parity << 15) as u16;
         });
         Some(QuickRanker {
+            board: ranker.board,
             block: ranker.block,
             pad,
             head,
@@ -249,13 +258,31 @@ impl QuickRanker {
         ((y & 0x7) | (y >> 1 & 0x38) | (y >> 2 & 0x1C0) | (y >> 3 & 0xE00)) as usize
     }
 
+    /// The two halves' entries: each a share of the rank (bits 0..15) and a parity (bit 15).
+    #[inline]
+    fn halves(&self, packed: u64, blank: usize) -> (u32, u32) {
+        let seq = drop_nibble(packed, blank) | self.pad;
+        (
+            u32::from(self.head[Self::index(seq & 0xFFFF)]),
+            u32::from(self.tail[Self::index(seq >> 16 & 0xFFFF)]),
+        )
+    }
+
     /// The same rank as [`Ranker::rank_packed`].
     #[inline]
     pub fn rank_packed(&self, packed: u64, blank: usize) -> u32 {
-        let seq = drop_nibble(packed, blank) | self.pad;
-        blank as u32 * self.block
-            + u32::from(self.head[Self::index(seq & 0xFFFF)])
-            + u32::from(self.tail[Self::index(seq >> 16 & 0xFFFF)])
+        let (head, tail) = self.halves(packed, blank);
+        blank as u32 * self.block + (head & 0x7FFF) + (tail & 0x7FFF)
+    }
+
+    /// The same rank and class as [`Ranker::rank_and_class`].
+    #[inline]
+    pub fn rank_and_class(&self, layout: &Layout) -> (u32, u8) {
+        debug_assert_eq!(layout.board(), self.board);
+        let blank = layout.blank();
+        let (head, tail) = self.halves(layout.packed(), blank);
+        let rank = blank as u32 * self.block + (head & 0x7FFF) + (tail & 0x7FFF);
+        (rank, class_of(self.board, (head ^ tail) >> 15, blank))
     }
 }
 
@@ -341,6 +368,8 @@ mod tests {
                         rank,
                         "{rows}x{cols} {rank}"
                     );
+                    let layout = r.unrank(rank, class);
+                    assert_eq!(quick.rank_and_class(&layout), (rank, layout.class()));
                 }
             }
         }

@@ -436,7 +436,10 @@ impl<'a> Section<'a> {
     #[inline]
     fn rank(&self, layout: &Layout) -> Result<Option<u32>, QueryError> {
         self.check_board(layout)?;
-        let (rank, class) = self.ranker.rank_and_class(layout);
+        let (rank, class) = match self.quick {
+            Some(quick) => quick.rank_and_class(layout),
+            None => self.ranker.rank_and_class(layout),
+        };
         Ok((class == self.goal_class).then_some(rank))
     }
 
