@@ -229,3 +229,36 @@ fn the_writer_replaces_regular_files_only() {
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&d.join("real.slt")), mode(&plain));
 }
+
+/// docs/FORMAT.md's appendix shows the first 192 bytes of the default 3×3 table and its first
+/// payload bytes: today's generator must write exactly those bytes.
+#[test]
+fn the_format_documents_hex_dump_is_what_the_generator_writes() {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/FORMAT.md"),
+    )
+    .unwrap();
+    let mut dumped = Vec::new();
+    for line in doc.lines() {
+        // `00000010: 780b 0000 …  x...` as xxd prints it: offset, 8 groups, then the text.
+        let Some((offset, rest)) = line.split_once(": ") else {
+            continue;
+        };
+        if offset.len() != 8 || u64::from_str_radix(offset, 16) != Ok(dumped.len() as u64) {
+            continue;
+        }
+        for group in rest.split_whitespace().take(8) {
+            for pair in group.as_bytes().chunks(2) {
+                let hex = std::str::from_utf8(pair).unwrap();
+                dumped.push(u8::from_str_radix(hex, 16).unwrap());
+            }
+        }
+    }
+    assert_eq!(dumped.len(), 192, "the appendix's dump was not found whole");
+    let board = Board::EIGHT;
+    let sections = solve_sections(&default_goals(board)).unwrap();
+    let bytes = slidetable_gen::table_bytes(board, &sections).unwrap();
+    assert_eq!(&bytes[..192], &dumped[..]);
+    assert!(doc.contains("the first payload bytes at 0xb78 are `00 43 41 53 …`"));
+    assert_eq!(&bytes[0xb78..0xb78 + 4], [0x00, 0x43, 0x41, 0x53]);
+}
