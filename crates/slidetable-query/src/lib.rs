@@ -558,6 +558,18 @@ impl<'a> Section<'a> {
         let max = self.header.max_distance;
         let mut total = 0u32;
         if self.encoding == Encoding::TwoBit {
+            // On sound entries every walk by residues is optimal, so every order counts the
+            // same length; on corrupt ones two orders can wander to the goal by different
+            // lengths. An ordered walk must match the walk `distance` counts (code order).
+            let expect = match order {
+                Some(order) if order != &Move::ALL => {
+                    // A function pointer, so the recursion instantiates `walk` only once.
+                    let count: fn(Move) = |_| {};
+                    Some(self.walk(at, None, count)?)
+                }
+                _ => None,
+            };
+            let start = at;
             while at.packed != self.goal_packed {
                 if total >= max {
                     return Err(self.corrupt(at));
@@ -570,6 +582,9 @@ impl<'a> Section<'a> {
             }
             if value != 0 {
                 return Err(self.corrupt(at));
+            }
+            if expect.is_some_and(|d| d != total) {
+                return Err(self.corrupt(start));
             }
             return Ok(total);
         }
@@ -711,7 +726,9 @@ impl<'a> Section<'a> {
     }
 
     /// Appends the lexicographically smallest optimal (cheapest) path under `order` (see
-    /// [`Goal::ordered_path_into`]).
+    /// [`Goal::ordered_path_into`]). On 2-bit entries its length is checked against the
+    /// walk [`Section::distance`] counts: corrupt entries that let the two differ are
+    /// [`QueryError::Corrupt`], so a path always has the length `distance` reports.
     pub fn ordered_path_into(
         &self,
         start: &Layout,
