@@ -72,7 +72,8 @@ def matches(expected, actual):
 
 
 def main():
-    bindir = os.path.join(ROOT, "target", "release")
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    bindir = os.path.join(target, "release")
     if len(sys.argv) == 3 and sys.argv[1] == "--bin":
         bindir = os.path.abspath(sys.argv[2])
     if not os.path.exists(os.path.join(bindir, "slidetable")):
