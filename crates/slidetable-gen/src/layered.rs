@@ -181,7 +181,7 @@ impl Space {
     /// The rank of the state `at` (of rank `rank`) after the blank moves vertically to `to`:
     /// one tile jumps over `cols − 1` others in the reading order, so only those positions'
     /// Lehmer digits change, by one each, and the jumping tile's by how many it passed.
-    #[inline]
+    #[inline(always)]
     fn vertical(&self, at: &State, rank: u32, to: usize) -> u32 {
         let nib = |x: u64, i: usize| ((x >> (4 * i)) & 0xF) as i64;
         let w = |i: usize| i64::from(self.weights[i]);
