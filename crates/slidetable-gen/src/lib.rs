@@ -342,15 +342,16 @@ pub fn table_bytes(board: Board, sections: &[Section]) -> Result<Vec<u8>, GenErr
 /// Returns the number of bytes written.
 ///
 /// Only a regular file is ever replaced: a directory, device, FIFO or socket under `path` is
-/// refused (`NotAFile`), and a symbolic link is followed, so the file it names is replaced and
-/// the link keeps pointing at the new table. The new file gets the mode a newly created file
-/// gets (0666 less the umask), so a table meant for sharing can be read by others.
+/// refused (`NotAFile`), and symbolic links are followed, so the file they name is replaced
+/// (or made) and the links keep pointing at the new table. A replaced table keeps its mode; a
+/// new one gets the mode of any newly created file (0666 less the umask), not the 0600 of a
+/// temporary file, so a table meant for sharing can be read by others.
 pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u64, GenError> {
     let io_err = |source| GenError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let target = replaceable(path).map_err(|e| match e {
+    let (target, mode) = replaceable(path).map_err(|e| match e {
         GenError::Io { source, .. } => io_err(source),
         other => other,
     })?;
@@ -369,6 +370,10 @@ pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u6
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
     let mut tmp = builder.tempfile_in(dir).map_err(io_err)?;
+    if let Some(mode) = mode {
+        // A replaced table keeps its mode (a private table stays private).
+        tmp.as_file().set_permissions(mode).map_err(io_err)?;
+    }
     let len = {
         let mut out = io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
         let len = write_to(&mut out, board, sections).map_err(|e| match e {
@@ -388,39 +393,39 @@ pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u6
     Ok(len)
 }
 
-/// The file that writing a table to `path` replaces: `path` itself, or the file a symbolic
-/// link there names. Anything that exists and is not a regular file is refused.
-fn replaceable(path: &Path) -> Result<PathBuf, GenError> {
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        // Nothing there yet, or a link to a file not there yet: the file it names is made.
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Ok(match std::fs::read_link(path) {
-                Ok(to) => path.parent().map_or(to.clone(), |dir| dir.join(to)),
-                Err(_) => path.to_path_buf(),
-            })
-        }
-        Err(source) => {
-            return Err(GenError::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-        }
+/// The file that writing a table to `path` replaces, through any chain of symbolic links
+/// (a relative link target is taken from the link's own directory), and the mode of the
+/// file already there, if any. A link to a file not there yet makes that file. Anything
+/// that exists and is not a regular file is refused, as is a chain of more than 40 links.
+fn replaceable(path: &Path) -> Result<(PathBuf, Option<std::fs::Permissions>), GenError> {
+    let io_err = |source| GenError::Io {
+        path: path.to_path_buf(),
+        source,
     };
-    if !meta.is_file() {
-        return Err(GenError::NotAFile {
-            path: path.to_path_buf(),
-            kind: kind_of(&meta.file_type()),
-        });
+    let mut at = path.to_path_buf();
+    for _ in 0..=40 {
+        let meta = match std::fs::symlink_metadata(&at) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((at, None)),
+            Err(source) => return Err(io_err(source)),
+        };
+        if meta.file_type().is_symlink() {
+            let to = std::fs::read_link(&at).map_err(io_err)?;
+            // `join` keeps an absolute target as it is.
+            at = at.parent().map_or(to.clone(), |dir| dir.join(&to));
+            continue;
+        }
+        if !meta.is_file() {
+            return Err(GenError::NotAFile {
+                path: path.to_path_buf(),
+                kind: kind_of(&meta.file_type()),
+            });
+        }
+        return Ok((at, Some(meta.permissions())));
     }
-    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    if link {
-        return std::fs::canonicalize(path).map_err(|source| GenError::Io {
-            path: path.to_path_buf(),
-            source,
-        });
-    }
-    Ok(path.to_path_buf())
+    Err(io_err(io::Error::other(
+        "too many levels of symbolic links",
+    )))
 }
 
 fn kind_of(t: &std::fs::FileType) -> &'static str {

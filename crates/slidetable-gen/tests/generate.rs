@@ -204,17 +204,26 @@ fn the_writer_replaces_regular_files_only() {
         .file_type()
         .is_fifo());
 
-    // A link is followed, whether its file exists yet or not: the link stays a link.
+    // Links are followed, whether their file exists yet or not, through a chain and a
+    // relative target in another directory: every link stays a link.
     let link = d.join("link.slt");
-    symlink("real.slt", &link).unwrap();
+    symlink("sub/middle.slt", &link).unwrap();
+    symlink("../real.slt", sub.join("middle.slt")).unwrap();
     for _ in 0..2 {
         write_table(&link, board, &sections).unwrap();
-        assert!(std::fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink());
+        for l in [&link, &sub.join("middle.slt")] {
+            assert!(std::fs::symlink_metadata(l)
+                .unwrap()
+                .file_type()
+                .is_symlink());
+        }
         Table::open(d.join("real.slt")).unwrap().verify().unwrap();
     }
+    // A loop of links is refused.
+    symlink("loop-b", d.join("loop-a")).unwrap();
+    symlink("loop-a", d.join("loop-b")).unwrap();
+    let err = write_table(&d.join("loop-a"), board, &sections).unwrap_err();
+    assert!(err.to_string().starts_with("cannot write"), "{err}");
 
     // Nothing left behind, and the mode of any newly created file (not the 0600 of a
     // temporary file).
@@ -223,11 +232,21 @@ fn the_writer_replaces_regular_files_only() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
-    assert_eq!(names, ["fifo", "link.slt", "real.slt", "sub"]);
+    assert_eq!(
+        names,
+        ["fifo", "link.slt", "loop-a", "loop-b", "real.slt", "sub"]
+    );
     let plain = d.join("plain");
     std::fs::File::create(&plain).unwrap();
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&d.join("real.slt")), mode(&plain));
+    // A replaced table keeps its mode, a private one included.
+    for kept in [0o600, 0o640, 0o664] {
+        let real = d.join("real.slt");
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(kept)).unwrap();
+        write_table(&real, board, &sections).unwrap();
+        assert_eq!(mode(&real), kept);
+    }
 }
 
 /// docs/FORMAT.md's appendix shows the first 192 bytes of the default 3×3 table and its first

@@ -570,8 +570,10 @@ impl<'a> Section<'a> {
                 _ => None,
             };
             let start = at;
+            // An ordered walk stops as soon as it is longer than the counted one.
+            let limit = expect.unwrap_or(max);
             while at.packed != self.goal_packed {
-                if total >= max {
+                if total >= limit {
                     return Err(self.corrupt(at));
                 }
                 let (m, next, v) = self
