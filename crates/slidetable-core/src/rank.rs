@@ -5,6 +5,11 @@
 //! skipping the blank; their Lehmer code is ranked over the first n−3 tiles only, because the
 //! last two tiles' order follows from the parity the class requires. Blank-major order keeps
 //! a horizontal move (which leaves the tiles' order alone) a jump of exactly one block.
+//!
+//! Boards of at most 9 cells (the 8-puzzle among them) rank by two table look-ups instead of
+//! a digit-by-digit loop; see [`QuickTables`].
+
+use std::sync::OnceLock;
 
 use crate::layout::class_of;
 use crate::{factorial, Board, BoardError, Layout, MAX_CELLS, MAX_TABLE_CELLS};
@@ -17,6 +22,8 @@ pub struct Ranker {
     block: u32,
     /// weights[i] = (m−1−i)!/2 for the i-th tile (m = n−1 tiles), i < m−2.
     weights: [u32; MAX_TABLE_CELLS],
+    /// The look-up tables of boards of at most 9 cells, shared by every ranker of that size.
+    quick: Option<&'static QuickTables>,
 }
 
 impl Ranker {
@@ -34,10 +41,16 @@ impl Ranker {
         for (i, w) in weights.iter_mut().enumerate().take(m - 2) {
             *w = (factorial(m - 1 - i) / 2) as u32;
         }
+        let quick = (m <= QuickTables::MAX_TILES).then(|| {
+            static TABLES: [OnceLock<QuickTables>; QuickTables::MAX_TILES + 1] =
+                [const { OnceLock::new() }; QuickTables::MAX_TILES + 1];
+            TABLES[m].get_or_init(|| QuickTables::new(m, &weights))
+        });
         Ok(Ranker {
             board,
             block: (factorial(m) / 2) as u32,
             weights,
+            quick,
         })
     }
 
@@ -71,11 +84,25 @@ impl Ranker {
     #[inline]
     pub fn rank_and_class(&self, layout: &Layout) -> (u32, u8) {
         debug_assert_eq!(layout.board(), self.board);
-        let n = self.board.cells();
         let blank = layout.blank();
-        let mut seq = drop_nibble(layout.packed(), blank);
+        let (r, inversions) = match self.quick {
+            Some(quick) => quick.rank_and_parity(layout.packed(), blank),
+            None => self.rank_and_inversions(layout.packed(), blank),
+        };
+        (
+            blank as u32 * self.block + r,
+            class_of(self.board, inversions, blank),
+        )
+    }
+
+    /// The rank within the blank's block and the number of inversions (or just its parity),
+    /// by the Lehmer digits one tile at a time.
+    #[inline]
+    fn rank_and_inversions(&self, packed: u64, blank: usize) -> (u32, u32) {
+        let n = self.board.cells();
+        let mut seq = drop_nibble(packed, blank);
         let mut remaining: u32 = (1u32 << n) - 2;
-        let mut r = blank as u32 * self.block;
+        let mut r = 0;
         let mut inversions = 0;
         for &w in &self.weights[..n - 3] {
             let t = (seq & 0xF) as u32;
@@ -88,12 +115,15 @@ impl Ranker {
         // Of the last two tiles, the first is an inversion exactly when it is the larger.
         let t = (seq & 0xF) as u32;
         inversions += u32::from(remaining >> (t + 1) == 0);
-        (r, class_of(self.board, inversions, blank))
+        (r, inversions)
     }
 
     /// [`Ranker::rank`] of a layout in [`Layout::packed`] form with its blank in `blank`.
     #[inline]
     pub fn rank_packed(&self, packed: u64, blank: usize) -> u32 {
+        if let Some(quick) = self.quick {
+            return blank as u32 * self.block + quick.rank_and_parity(packed, blank).0;
+        }
         let n = self.board.cells();
         let mut seq = drop_nibble(packed, blank);
         let mut remaining: u32 = (1u32 << n) - 2; // tiles 1..n−1 not yet placed
@@ -186,42 +216,41 @@ impl Ranker {
     }
 }
 
-/// [`Ranker::rank_packed`] by two table look-ups, for boards of at most 9 cells (the hot loop
-/// of a search over the 8-puzzle): the Lehmer digits of the first four tiles depend on those
-/// four alone (a tile's digit is its value less one less the earlier tiles smaller than it),
-/// and the digits of the later tiles on the later tiles alone (the later tiles smaller than
-/// it), so each half's share of the rank is one entry of a 4096-entry table indexed by its
-/// four tiles, three bits each (16 KiB in all, which stays in the L1 cache).
+/// The rank of a board of at most 9 cells by two table look-ups (the hot loop of a search
+/// over the 8-puzzle): the Lehmer digits of the first four tiles depend on those four alone
+/// (a tile's digit is its value less one less the earlier tiles smaller than it), and the
+/// digits of the later tiles on the later tiles alone (the later tiles smaller than it), so
+/// each half's share of the rank is one entry of a 4096-entry table indexed by its four
+/// tiles, three bits each (16 KiB in all, which stays in the L1 cache).
 ///
 /// Each entry also carries, in its top bit, the parity of its half's digits (for the later
 /// tiles, all of them, the last two included): together they are the parity of the
 /// inversions, so the class comes with the rank.
-#[derive(Clone, Debug)]
-pub struct QuickRanker {
-    board: Board,
-    block: u32,
+struct QuickTables {
     /// Nibble value 1 in each position past the last tile, so every position reads as a tile.
     pad: u64,
-    head: Box<[u16; 4096]>,
-    tail: Box<[u16; 4096]>,
+    head: [u16; 4096],
+    tail: [u16; 4096],
 }
 
-impl QuickRanker {
-    /// The tiles a [`QuickRanker`] handles at most: eight, three bits each.
+impl std::fmt::Debug for QuickTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("QuickTables")
+    }
+}
+
+impl QuickTables {
+    /// The tiles the tables handle at most: eight, three bits each.
     const MAX_TILES: usize = 8;
 
-    /// A quick ranker for `ranker`'s board, or `None` if it has more than 9 cells.
-    pub fn new(ranker: &Ranker) -> Option<QuickRanker> {
-        let m = ranker.board.cells() - 1;
-        if m > Self::MAX_TILES {
-            return None;
-        }
+    /// The tables for `m` tiles (at most [`QuickTables::MAX_TILES`]) with the ranker's
+    /// `weights`.
+    fn new(m: usize, weights: &[u32]) -> QuickTables {
         let pad = 0x1111_1111u64 & !((1u64 << (4 * m)) - 1);
-        let mut head = Box::new([0u16; 4096]);
-        let mut tail = Box::new([0u16; 4096]);
+        let mut head = [0u16; 4096];
+        let mut tail = [0u16; 4096];
         // Every arrangement of `k` distinct tiles out of 1..=m: the first four tiles (their
         // digits count the earlier smaller ones) and the rest (the later smaller ones).
-        let weights = &ranker.weights;
         let heads = m.min(4);
         each_arrangement(m, heads, &mut |t| {
             let (mut share, mut parity) = (0, 0);
@@ -242,13 +271,7 @@ impl QuickRanker {
             }
             tail[Self::index(pack(t) | (pad >> 16))] = (share | parity << 15) as u16;
         });
-        Some(QuickRanker {
-            board: ranker.board,
-            block: ranker.block,
-            pad,
-            head,
-            tail,
-        })
+        QuickTables { pad, head, tail }
     }
 
     /// Four tiles (1..=8, one per nibble of the low 16 bits) as a 12-bit index.
@@ -258,31 +281,14 @@ impl QuickRanker {
         ((y & 0x7) | (y >> 1 & 0x38) | (y >> 2 & 0x1C0) | (y >> 3 & 0xE00)) as usize
     }
 
-    /// The two halves' entries: each a share of the rank (bits 0..15) and a parity (bit 15).
+    /// The rank within the blank's block and the parity of the inversions: the two halves'
+    /// entries, each a share of the rank (bits 0..15) and a parity (bit 15).
     #[inline]
-    fn halves(&self, packed: u64, blank: usize) -> (u32, u32) {
+    fn rank_and_parity(&self, packed: u64, blank: usize) -> (u32, u32) {
         let seq = drop_nibble(packed, blank) | self.pad;
-        (
-            u32::from(self.head[Self::index(seq & 0xFFFF)]),
-            u32::from(self.tail[Self::index(seq >> 16 & 0xFFFF)]),
-        )
-    }
-
-    /// The same rank as [`Ranker::rank_packed`].
-    #[inline]
-    pub fn rank_packed(&self, packed: u64, blank: usize) -> u32 {
-        let (head, tail) = self.halves(packed, blank);
-        blank as u32 * self.block + (head & 0x7FFF) + (tail & 0x7FFF)
-    }
-
-    /// The same rank and class as [`Ranker::rank_and_class`].
-    #[inline]
-    pub fn rank_and_class(&self, layout: &Layout) -> (u32, u8) {
-        debug_assert_eq!(layout.board(), self.board);
-        let blank = layout.blank();
-        let (head, tail) = self.halves(layout.packed(), blank);
-        let rank = blank as u32 * self.block + (head & 0x7FFF) + (tail & 0x7FFF);
-        (rank, class_of(self.board, (head ^ tail) >> 15, blank))
+        let head = u32::from(self.head[Self::index(seq & 0xFFFF)]);
+        let tail = u32::from(self.tail[Self::index(seq >> 16 & 0xFFFF)]);
+        ((head & 0x7FFF) + (tail & 0x7FFF), (head ^ tail) >> 15)
     }
 }
 
@@ -359,23 +365,26 @@ mod tests {
     fn quick_ranks_are_the_ranks_of_every_layout_up_to_nine_cells() {
         for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
             let r = Ranker::new(Board::new(rows, cols).unwrap()).unwrap();
-            let quick = QuickRanker::new(&r).unwrap();
+            let quick = r.quick.expect("tables up to 9 cells");
             for rank in 0..r.states() {
                 for class in 0..2 {
                     let (packed, blank) = r.unrank_packed(rank, class);
-                    assert_eq!(
-                        quick.rank_packed(packed, blank),
-                        rank,
-                        "{rows}x{cols} {rank}"
-                    );
+                    let block = blank as u32 * r.block();
+                    // The tables against the digit-by-digit loop, and both against the rank.
+                    let (by_digits, inversions) = r.rank_and_inversions(packed, blank);
+                    let (by_tables, parity) = quick.rank_and_parity(packed, blank);
+                    assert_eq!(block + by_tables, rank, "{rows}x{cols} {rank}");
+                    assert_eq!(block + by_digits, rank, "{rows}x{cols} {rank}");
+                    assert_eq!(parity, inversions & 1, "{rows}x{cols} {rank}");
+                    assert_eq!(r.rank_packed(packed, blank), rank);
                     let layout = r.unrank(rank, class);
-                    assert_eq!(quick.rank_and_class(&layout), (rank, layout.class()));
+                    assert_eq!(r.rank_and_class(&layout), (rank, layout.class()));
                 }
             }
         }
         for (rows, cols) in [(2, 5), (3, 4), (2, 6)] {
             let r = Ranker::new(Board::new(rows, cols).unwrap()).unwrap();
-            assert!(QuickRanker::new(&r).is_none());
+            assert!(r.quick.is_none());
         }
     }
 

@@ -22,7 +22,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
-use slidetable_core::{slide, Board, Layout, Move, Neighbors, QuickRanker, Ranker, MAX_CELLS};
+use slidetable_core::{slide, Board, Layout, Move, Neighbors, Ranker, MAX_CELLS};
 use slidetable_format::{
     byte_distance, byte_move, two_bit_value, wide_at, FormatError, Header, SectionHeader,
 };
@@ -78,8 +78,6 @@ pub struct Table<D: AsRef<[u8]>> {
     data: D,
     header: Header,
     ranker: Ranker,
-    /// Vertical steps of a path walk ranked by table look-ups, on boards up to 9 cells.
-    quick: Option<QuickRanker>,
     neighbors: Neighbors,
     /// Each section goal's parity class and packed form, computed once.
     goal_keys: Vec<(u8, u64)>,
@@ -147,7 +145,6 @@ impl<D: AsRef<[u8]>> Table<D> {
             standard_section,
             neighbors: Neighbors::new(header.board),
             header,
-            quick: QuickRanker::new(&ranker),
             ranker,
             path: None,
         })
@@ -207,7 +204,6 @@ impl<D: AsRef<[u8]>> Table<D> {
             header,
             entries: self.header.payload(self.data.as_ref(), index),
             ranker: &self.ranker,
-            quick: self.quick.as_ref(),
             neighbors: &self.neighbors,
             goal_class: self.goal_keys[index].0,
             goal_packed: self.goal_keys[index].1,
@@ -397,7 +393,6 @@ pub struct Section<'a> {
     header: &'a SectionHeader,
     entries: &'a [u8],
     ranker: &'a Ranker,
-    quick: Option<&'a QuickRanker>,
     neighbors: &'a Neighbors,
     goal_class: u8,
     goal_packed: u64,
@@ -436,10 +431,7 @@ impl<'a> Section<'a> {
     #[inline]
     fn rank(&self, layout: &Layout) -> Result<Option<u32>, QueryError> {
         self.check_board(layout)?;
-        let (rank, class) = match self.quick {
-            Some(quick) => quick.rank_and_class(layout),
-            None => self.ranker.rank_and_class(layout),
-        };
+        let (rank, class) = self.ranker.rank_and_class(layout);
         Ok((class == self.goal_class).then_some(rank))
     }
 
@@ -483,10 +475,7 @@ impl<'a> Section<'a> {
             // A horizontal move keeps the tiles' reading order: one block over.
             Move::Left => at.rank - self.ranker.block(),
             Move::Right => at.rank + self.ranker.block(),
-            Move::Up | Move::Down => match self.quick {
-                Some(quick) => quick.rank_packed(packed, to),
-                None => self.ranker.rank_packed(packed, to),
-            },
+            Move::Up | Move::Down => self.ranker.rank_packed(packed, to),
         };
         Walk {
             packed,
