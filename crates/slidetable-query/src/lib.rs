@@ -447,14 +447,25 @@ impl<'a> Section<'a> {
         }
     }
 
-    /// The stored first move at `rank` (byte and wide entries only).
+    /// The distance (or cost) and the stored first move at `rank`, from one read of the
+    /// entry (byte and wide entries only).
     #[inline]
-    fn stored_move(&self, rank: u32) -> Option<Move> {
+    fn stored(&self, rank: u32) -> Option<(u32, Move)> {
         match self.encoding {
-            Encoding::Byte => Some(byte_move(self.entries[rank as usize])),
+            Encoding::Byte => Some(self.stored_byte(rank)),
             Encoding::TwoBit => None,
-            Encoding::Wide16 => Some(Move::from_code(wide_at(self.entries, rank) as u8)),
+            Encoding::Wide16 => {
+                let entry = wide_at(self.entries, rank);
+                Some((u32::from(entry >> 2), Move::from_code(entry as u8)))
+            }
         }
+    }
+
+    /// [`Section::stored`] of a byte entry.
+    #[inline]
+    fn stored_byte(&self, rank: u32) -> (u32, Move) {
+        let entry = self.entries[rank as usize];
+        (byte_distance(entry), byte_move(entry))
     }
 
     /// The encoding of this section's entries.
@@ -579,19 +590,18 @@ impl<'a> Section<'a> {
             }
             return Ok(total);
         }
-        if let (Encoding::Byte, None) = (self.encoding, order) {
-            return self.walk_bytes(at, f);
-        }
+        let Some(order) = order else {
+            // One loop per encoding, so the entry is decoded without a test at every step.
+            return match self.encoding {
+                Encoding::Byte => self.walk_stored(at, f, |s, r| s.stored_byte(r)),
+                _ => self.walk_stored(at, f, |s, r| s.stored(r).expect("byte or wide entries")),
+            };
+        };
         let distance = value;
         while value > 0 {
-            let (m, next, v) = match order {
-                Some(order) => self.closer(at, value, order),
-                None => {
-                    let m = self.stored_move(at.rank).expect("byte or wide entries");
-                    self.closer(at, value, &[m])
-                }
-            }
-            .ok_or_else(|| self.corrupt(at))?;
+            let (m, next, v) = self
+                .closer(at, value, order)
+                .ok_or_else(|| self.corrupt(at))?;
             f(m);
             (at, value) = (next, v);
         }
@@ -601,27 +611,31 @@ impl<'a> Section<'a> {
         Ok(distance)
     }
 
-    /// [`Section::walk`] along the stored first moves of byte entries, the hot loop of `path`:
-    /// each entry is read once for its move and its distance, with the same checks.
+    /// [`Section::walk`] along the stored first moves of byte and wide entries, the hot loop
+    /// of `path`: each entry is read once for its move and its distance, and every step must
+    /// stay on the board and bring the goal exactly one move's cost closer.
     #[inline]
-    fn walk_bytes(&self, mut at: Walk, mut f: impl FnMut(Move)) -> Result<u32, QueryError> {
-        let mut entry = self.entries[at.rank as usize];
-        let distance = byte_distance(entry);
+    fn walk_stored(
+        &self,
+        mut at: Walk,
+        mut f: impl FnMut(Move),
+        read: impl Fn(&Self, u32) -> (u32, Move),
+    ) -> Result<u32, QueryError> {
+        let stored = |rank| read(self, rank);
+        let (distance, mut m) = stored(at.rank);
         let mut value = distance;
         while value > 0 {
-            let m = byte_move(entry);
             let to = self
                 .neighbors
                 .of(at.blank, m)
                 .ok_or_else(|| self.corrupt(at))?;
             let next = self.step(at, to, m);
-            let next_entry = self.entries[next.rank as usize];
-            let v = byte_distance(next_entry);
+            let (v, next_move) = stored(next.rank);
             if v + self.step_cost(at, to) != value {
                 return Err(self.corrupt(at));
             }
             f(m);
-            (at, entry, value) = (next, next_entry, v);
+            (at, m, value) = (next, next_move, v);
         }
         if at.packed != self.goal_packed {
             return Err(self.corrupt(at));
@@ -675,8 +689,8 @@ impl<'a> Section<'a> {
             return Ok(None);
         }
         let value = self.value(rank);
-        let order = match self.stored_move(rank) {
-            Some(m) => vec![m],
+        let order = match self.stored(rank) {
+            Some((_, m)) => vec![m],
             None => Move::ALL.to_vec(),
         };
         if self.encoding != Encoding::TwoBit && value == 0 {
