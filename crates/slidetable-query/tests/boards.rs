@@ -7,13 +7,16 @@
 //! the normal run: `cargo test --release -p slidetable-query --test boards -- --ignored`.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, HashMap};
 
 use slidetable_core::{Board, Layout, Move, Ranker};
 use slidetable_format::{CostModel, Encoding};
 use slidetable_gen::{all_goals, default_goals, solve, table_bytes};
 use slidetable_query::{QueryError, Table};
 use slidetable_search::{dijkstra_with, idastar, Limits, LinearConflict, TileCost};
+
+mod common;
+use common::bfs;
 
 /// The boards whose every permutation is checked.
 const SMALL: [(usize, usize); 5] = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2)];
@@ -49,25 +52,6 @@ fn for_each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
             i += 1;
         }
     }
-}
-
-/// Fewest moves from `goal` to every layout that can reach it, by a plain breadth-first search.
-fn bfs(goal: Layout) -> HashMap<Layout, u32> {
-    let mut dist = HashMap::new();
-    let mut queue = VecDeque::new();
-    dist.insert(goal, 0u32);
-    queue.push_back(goal);
-    while let Some(cur) = queue.pop_front() {
-        let d = dist[&cur];
-        for m in cur.moves() {
-            let next = cur.moved(m).unwrap();
-            dist.entry(next).or_insert_with(|| {
-                queue.push_back(next);
-                d + 1
-            });
-        }
-    }
-    dist
 }
 
 /// Cheapest cost from every layout to `goal` when moving tile k costs k, by a plain Dijkstra

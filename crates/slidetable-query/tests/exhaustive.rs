@@ -3,50 +3,16 @@
 //! independent breadth-first search (a `HashMap` over layouts, no ranking, no generator)
 //! agrees with every stored distance.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::OnceLock;
+use slidetable_core::{Board, Ranker};
+use slidetable_gen::default_goals;
 
-use slidetable_core::{parse_layout, Board, Layout, Ranker};
-use slidetable_gen::{default_goals, solve_sections, table_bytes};
-use slidetable_query::Table;
+mod common;
+use common::{bfs, eight, table};
 
 const STATES: u64 = 181_440;
 
-/// The default 3×3 table (one section per blank cell), built once for the whole binary.
-fn table() -> &'static Table<Vec<u8>> {
-    static TABLE: OnceLock<Table<Vec<u8>>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let board = Board::EIGHT;
-        let sections = solve_sections(&default_goals(board)).unwrap();
-        Table::new(table_bytes(board, &sections).unwrap()).unwrap()
-    })
-}
-
-fn eight(s: &str) -> Layout {
-    parse_layout(Board::EIGHT, s.as_bytes()).unwrap()
-}
-
 fn standard_index() -> usize {
     table().section_for(&Board::EIGHT.standard_goal()).unwrap()
-}
-
-/// Fewest moves from `goal` to every layout of its class, by a plain breadth-first search.
-fn bfs(goal: Layout) -> HashMap<Layout, u32> {
-    let mut dist = HashMap::with_capacity(STATES as usize);
-    let mut queue = VecDeque::new();
-    dist.insert(goal, 0u32);
-    queue.push_back(goal);
-    while let Some(cur) = queue.pop_front() {
-        let d = dist[&cur];
-        for m in cur.moves() {
-            let next = cur.moved(m).unwrap();
-            dist.entry(next).or_insert_with(|| {
-                queue.push_back(next);
-                d + 1
-            });
-        }
-    }
-    dist
 }
 
 #[test]

@@ -2,24 +2,12 @@
 //! draws from a layer (a chi-square check), any goal by relabelling, and the refusals.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
-use slidetable_core::{parse_layout, Board, Layout};
-use slidetable_gen::{default_goals, solve_sections, table_bytes};
-use slidetable_query::{LayerError, SplitMix64, Table};
+use slidetable_core::Layout;
+use slidetable_query::{LayerError, SplitMix64};
 
-fn table() -> &'static Table<Vec<u8>> {
-    static TABLE: OnceLock<Table<Vec<u8>>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let board = Board::EIGHT;
-        let sections = solve_sections(&default_goals(board)).unwrap();
-        Table::new(table_bytes(board, &sections).unwrap()).unwrap()
-    })
-}
-
-fn eight(s: &str) -> Layout {
-    parse_layout(Board::EIGHT, s.as_bytes()).unwrap()
-}
+mod common;
+use common::{eight, table};
 
 #[test]
 fn stats_of_the_standard_goal() {

@@ -1,0 +1,45 @@
+//! What the query test binaries share: the default 8-puzzle table and an independent oracle.
+
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::OnceLock;
+
+use slidetable_core::{parse_layout, Board, Layout};
+use slidetable_gen::{default_goals, solve_sections, table_bytes};
+use slidetable_query::Table;
+
+/// The default 3×3 table (one section per blank cell), built once per test binary.
+pub fn table() -> &'static Table<Vec<u8>> {
+    static TABLE: OnceLock<Table<Vec<u8>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let board = Board::EIGHT;
+        let sections = solve_sections(&default_goals(board)).unwrap();
+        Table::new(table_bytes(board, &sections).unwrap()).unwrap()
+    })
+}
+
+/// A 3×3 layout in puzzle-line syntax.
+pub fn eight(s: &str) -> Layout {
+    parse_layout(Board::EIGHT, s.as_bytes()).unwrap()
+}
+
+/// Fewest moves from `goal` to every layout that can reach it, by a plain breadth-first
+/// search: a `HashMap` over layouts, no ranking, no generator.
+pub fn bfs(goal: Layout) -> HashMap<Layout, u32> {
+    let mut dist = HashMap::new();
+    let mut queue = VecDeque::new();
+    dist.insert(goal, 0u32);
+    queue.push_back(goal);
+    while let Some(cur) = queue.pop_front() {
+        let d = dist[&cur];
+        for m in cur.moves() {
+            let next = cur.moved(m).unwrap();
+            dist.entry(next).or_insert_with(|| {
+                queue.push_back(next);
+                d + 1
+            });
+        }
+    }
+    dist
+}
