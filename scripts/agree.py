@@ -216,6 +216,20 @@ class Agreement:
             return p.stdout, None
         return list(self.pool.map(one, inputs))
 
+    def both_solved(self, t, boards, ours, results):
+        """(board, seed's path, our path, what is wrong with ours) for each board both
+        solved; a seed that failed, or an unsolvable answer on either side, is checked
+        here (both must say unsolvable)."""
+        for b, o, (out, err) in zip(boards, ours, results):
+            if err:
+                t.check(False, "%s: %s" % (x_text(b), err))
+                continue
+            a = out.strip()
+            if UNSOLVABLE in (a, o):
+                t.check(a == o, "%s: seed %r, ours %r" % (x_text(b), a, o))
+                continue
+            yield b, a, o, self.our_problem(b, o)
+
     def tally(self, name):
         t = Tally(name)
         self.tallies.append(t)
@@ -314,15 +328,7 @@ class Agreement:
         boards += [b for b in self.boards(150, 1078) if not solvable(b)][:50]
         ours = self.our_paths(boards)
         results = self.each([self.seeds["poj1077_bfs"]], [x_text(b) + "\n" for b in boards])
-        for b, o, (out, err) in zip(boards, ours, results):
-            if err:
-                t.check(False, "%s: %s" % (x_text(b), err))
-                continue
-            a = out.strip()
-            if UNSOLVABLE in (a, o):
-                t.check(a == o, "%s: seed %r, ours %r" % (x_text(b), a, o))
-                continue
-            bad = self.our_problem(b, o)
+        for b, a, o, bad in self.both_solved(t, boards, ours, results):
             t.check(not bad and a == o, "%s: %s" % (
                 x_text(b), bad or "seed %r (%d), ours %r (%d)" % (a, len(a), o, len(o))))
         t.summary("same length, identical paths")
@@ -339,15 +345,7 @@ class Agreement:
         ours = self.our_paths(boards)
         results = self.each([self.seeds["poj1077_idastar"]], [x_text(b) + "\n" for b in boards])
         raw_valid = 0
-        for b, o, (out, err) in zip(boards, ours, results):
-            if err:
-                t.check(False, "%s: %s" % (x_text(b), err))
-                continue
-            a = out.strip()
-            if UNSOLVABLE in (a, o):
-                t.check(a == o, "%s: seed %r, ours %r" % (x_text(b), a, o))
-                continue
-            bad = self.our_problem(b, o)
+        for b, a, o, bad in self.both_solved(t, boards, ours, results):
             fixed = swap_l_d(a)
             raw_valid += replay(b, a) == GOAL
             t.check(not bad and len(a) == len(o) and replay(b, fixed) == GOAL,
@@ -366,15 +364,7 @@ class Agreement:
         ours = self.our_paths(boards)
         results = self.each([self.seeds["poj1077_astar"]], [x_text(b) + "\n" for b in boards])
         longer = invalid = reachable = 0
-        for b, o, (out, err) in zip(boards, ours, results):
-            if err:
-                t.check(False, "%s: %s" % (x_text(b), err))
-                continue
-            a = out.strip()
-            if UNSOLVABLE in (a, o):
-                t.check(a == o, "%s: seed %r, ours %r" % (x_text(b), a, o))
-                continue
-            bad = self.our_problem(b, o)
+        for b, a, o, bad in self.both_solved(t, boards, ours, results):
             reachable += 1
             t.check(not bad and len(a) >= len(o), "%s: %s" % (
                 x_text(b), bad or "seed's %r (%d) is SHORTER than ours %r (%d)" % (
