@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use assert_cmd::Command;
 
 mod common;
-use common::{sandboxed, text, Run};
+use common::{sandboxed, scratch_dir, text, Run};
 use serde_json::Value;
 use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
 use tempfile::TempDir;
@@ -64,14 +64,7 @@ struct Shared {
 fn shared() -> &'static Shared {
     static SHARED: OnceLock<Shared> = OnceLock::new();
     SHARED.get_or_init(|| {
-        let profile = if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        };
-        let dir =
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("slidetable-judge-{profile}"));
-        fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("judge");
         let eight = dir.join("3x3.slt");
         let small = dir.join("2x3.slt");
         for (board, path) in [("3x3", &eight), ("2x3", &small)] {

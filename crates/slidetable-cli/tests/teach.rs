@@ -4,8 +4,7 @@
 //! `$SLIDETABLE_TABLE` removed and the cache and home in a scratch directory.
 
 use std::collections::HashMap;
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use assert_cmd::Command;
@@ -13,7 +12,7 @@ use serde_json::Value;
 use slidetable_core::{parse_layout, parse_path, Board, Layout};
 
 mod common;
-use common::{sandboxed, Run};
+use common::{sandboxed, scratch_dir, Run};
 
 const STATES: u64 = 181_440;
 const USAGE: i32 = 2;
@@ -26,14 +25,7 @@ const SNAIL: &str = "1 2 3 8 0 4 7 6 5";
 fn shared() -> &'static (PathBuf, PathBuf) {
     static SHARED: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     SHARED.get_or_init(|| {
-        let profile = if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        };
-        let dir =
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("slidetable-teach-{profile}"));
-        fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("teach");
         let table = dir.join("3x3.slt");
         Run::of(sandboxed(&dir).args(["generate", "-o"]).arg(&table)).success();
         (dir, table)

@@ -2,9 +2,23 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+
+/// A scratch directory of this test binary's own (`name`) under Cargo's directory for
+/// integration tests (`target/tmp`), one per build profile, reused from run to run so no run
+/// leaves a temporary directory behind.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("slidetable-{name}-{profile}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 /// The binary with no default table: no `$SLIDETABLE_TABLE`, and a cache and home inside `dir`.
 pub fn sandboxed(dir: &Path) -> Command {
