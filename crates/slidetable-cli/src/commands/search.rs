@@ -5,20 +5,18 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
-use slidetable_core::{parse_layout, path_string, Layout, Move};
+use slidetable_core::{path_string, Layout, Move};
 use slidetable_search::{solve, Limits, SearchError, Stats};
 
-use crate::batch::each_puzzle;
 use crate::cli::SearchArgs;
 use crate::json::{self, Record, SearchStats};
-use crate::UsageError;
+use crate::puzzles::{each_puzzle, parse_goal};
 
-pub fn run(args: &SearchArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     let board = args.board;
     let goal = match &args.goal {
         None => board.standard_goal(),
-        Some(text) => parse_layout(board, text.as_bytes())
-            .map_err(|e| UsageError(format!("--goal '{text}': {e}")))?,
+        Some(text) => parse_goal(board, text)?,
     };
     let limits = Limits {
         max_expanded: args.max_expanded,

@@ -7,12 +7,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use slidetable_judge::{judge, JudgeError};
 
-pub use slidetable_judge::Format;
-
 use crate::cli::JudgeArgs;
-use crate::{tables, EXIT_BAD_INPUT};
+use crate::error::EXIT_BAD_INPUT;
+use crate::tables;
 
-pub fn run(args: &JudgeArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
     let board = args.format.board();
     let table = tables::open_for_query(args.table.as_deref(), board)?;
     tables::require_board(&table, board)?;
@@ -53,7 +52,7 @@ pub fn run(args: &JudgeArgs) -> Result<ExitCode> {
 mod tests {
     use clap::ValueEnum;
 
-    use super::Format;
+    use slidetable_judge::Format;
 
     #[test]
     fn the_command_line_names_every_format_as_the_library_does() {

@@ -10,7 +10,7 @@ use slidetable_report::{measure, Accuracy, Inconsistency, Truth, Witness};
 
 use crate::cli::HeuristicArgs;
 use crate::json;
-use crate::teach;
+use crate::tables;
 
 #[derive(Serialize)]
 struct TruthJson {
@@ -83,13 +83,11 @@ fn witness_json(w: &Witness) -> WitnessJson {
     }
 }
 
-pub fn run(args: &HeuristicArgs) -> Result<ExitCode> {
-    let (table, goal) = teach::open(&args.target)?;
+pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
+    let (table, goal) = tables::open_target(&args.target)?;
     let heuristic = args.name.build(&goal);
     let truth = measure(&table, &*heuristic)?;
-    let table_name = table
-        .file_path()
-        .map_or_else(|| "?".to_string(), |p| p.display().to_string());
+    let table_name = tables::name(&table);
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
         let mut buf = Vec::new();
