@@ -1,4 +1,4 @@
-//! Heuristics measured against the truth: every state's estimate set beside its exact
+//! Heuristics measured against the true distances: every state's estimate set beside its exact
 //! distance from the table, and every move checked for consistency.
 //!
 //! A search crate's tests can only say a heuristic is admissible on the states they try; the
@@ -9,17 +9,17 @@
 //! use slidetable_core::Board;
 //! use slidetable_gen::{default_goals, solve_sections, table_bytes};
 //! use slidetable_query::Table;
-//! use slidetable_report::measure;
+//! use slidetable_heuristic::measure;
 //! use slidetable_search::Manhattan;
 //!
 //! let board = Board::EIGHT;
 //! let bytes = table_bytes(board, &solve_sections(&default_goals(board)).unwrap()).unwrap();
 //! let table = Table::new(bytes).unwrap();
-//! let truth = measure(&table, &Manhattan::new(&board.standard_goal())).unwrap();
-//! assert_eq!(truth.overall.states, 181_440);
-//! assert!(truth.admissible() && truth.consistent());
+//! let report = measure(&table, &Manhattan::new(&board.standard_goal())).unwrap();
+//! assert_eq!(report.overall.states, 181_440);
+//! assert!(report.admissible() && report.consistent());
 //! // At 31 moves Manhattan says 21 at most.
-//! assert_eq!(truth.by_distance[31].max_estimate, 21);
+//! assert_eq!(report.by_distance[31].max_estimate, 21);
 //! ```
 
 use slidetable_core::{Layout, Move};
@@ -63,7 +63,7 @@ pub struct Inconsistency {
 
 /// What [`measure`] found.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Truth {
+pub struct HeuristicReport {
     /// The goal the heuristic estimates distances to.
     pub goal: Layout,
     /// Every state that can reach the goal.
@@ -85,7 +85,7 @@ pub struct Truth {
     pub claims_consistent: bool,
 }
 
-impl Truth {
+impl HeuristicReport {
     /// No state's estimate exceeds its distance.
     pub fn admissible(&self) -> bool {
         self.worst_overestimate.is_none()
@@ -150,7 +150,7 @@ impl Tally {
 /// answered by `table` (from the goal's own section, or by relabelling). Reads the whole
 /// section once and estimates every state and every neighbour: about a million estimates
 /// for the 8-puzzle, tens of milliseconds.
-pub fn measure<D, H>(table: &Table<D>, heuristic: &H) -> Result<Truth, QueryError>
+pub fn measure<D, H>(table: &Table<D>, heuristic: &H) -> Result<HeuristicReport, QueryError>
 where
     D: AsRef<[u8]>,
     H: Heuristic + ?Sized,
@@ -201,7 +201,7 @@ where
             }
         }
     }
-    Ok(Truth {
+    Ok(HeuristicReport {
         goal: *goal.layout(),
         overall: overall.accuracy(),
         by_distance: by_distance.iter().map(Tally::accuracy).collect(),
