@@ -29,9 +29,13 @@ use slidetable_search::Heuristic;
 /// How a heuristic's estimates compare with the true distances over a set of states.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Accuracy {
+    /// How many states.
     pub states: u64,
+    /// The mean of their estimates.
     pub mean_estimate: f64,
+    /// The smallest estimate.
     pub min_estimate: u32,
+    /// The largest estimate.
     pub max_estimate: u32,
     /// States whose estimate equals their distance.
     pub exact: u64,
@@ -44,8 +48,11 @@ pub struct Accuracy {
 /// A state, its true distance and the heuristic's estimate of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Witness {
+    /// The state.
     pub layout: Layout,
+    /// Its true distance from the goal.
     pub distance: u32,
+    /// The heuristic's estimate of that distance.
     pub estimate: u32,
 }
 
@@ -53,11 +60,15 @@ pub struct Witness {
 /// 1 + estimate_to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Inconsistency {
+    /// The state the move starts from.
     pub from: Layout,
     /// The blank's move from `from` to `to`.
     pub step: Move,
+    /// The state the move leads to.
     pub to: Layout,
+    /// The estimate at `from`.
     pub estimate_from: u32,
+    /// The estimate at `to`.
     pub estimate_to: u32,
 }
 
