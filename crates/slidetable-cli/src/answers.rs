@@ -6,7 +6,7 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable_core::{Layout, Move};
+use slidetable_core::{path_string, Layout, Move};
 use slidetable_query::{Goal, MappedTable};
 
 use crate::cli::BatchArgs;
@@ -61,10 +61,7 @@ pub(crate) fn run(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCo
                 .answer(&goal, layout, answer, output, out)
                 .with_context(|| format!("table {}", tables::name(&table)))
         },
-        |line, what, out| match output {
-            Output::Json => json::bad_line(out, line, what),
-            _ => out.write_all(b"invalid\n"),
-        },
+        |line, what, out| write_invalid(out, output == Output::Json, line, what),
     )
 }
 
@@ -98,7 +95,7 @@ impl Scratch {
                 show::draw(&mut self.text, layout, found.then_some(&self.path[..]));
             } else {
                 let puzzle = layout.to_string();
-                let path: String = self.path.iter().map(|m| m.letter()).collect();
+                let path = path_string(&self.path);
                 let record = Record {
                     puzzle: &puzzle,
                     distance,
@@ -144,6 +141,21 @@ impl Scratch {
     }
 }
 
+/// Writes the answer to a bad line under `--keep-going`: `invalid`, or with `--json`
+/// `{"line": N, "error": …}`.
+pub(crate) fn write_invalid(
+    out: &mut impl Write,
+    as_json: bool,
+    line: u64,
+    what: &str,
+) -> io::Result<()> {
+    if as_json {
+        json::bad_line(out, line, what)
+    } else {
+        out.write_all(b"invalid\n")
+    }
+}
+
 /// Writes one state of the table: tokens, a tab, its distance, a tab, an optimal path; or a
 /// JSON object.
 pub(crate) fn write_state(
@@ -158,7 +170,7 @@ pub(crate) fn write_state(
         .path(layout)
         .with_context(|| format!("table {}", tables::name(table)))?
         .expect("a state of the goal's class has a path");
-    let path: String = path.iter().map(|m: &Move| m.letter()).collect();
+    let path = path_string(&path);
     buf.clear();
     if as_json {
         let puzzle = layout.to_string();

@@ -15,11 +15,23 @@ pub(crate) struct Input {
     pub(crate) reader: Box<dyn BufRead>,
 }
 
+/// The file an input argument names: `None` (standard input) for no argument or `-`.
+pub(crate) fn file(path: Option<&Path>) -> Option<&Path> {
+    path.filter(|p| p.as_os_str() != "-")
+}
+
+/// The name an input's errors carry: its path, or `<stdin>`.
+pub(crate) fn name(path: Option<&Path>) -> String {
+    file(path).map_or_else(|| STDIN.to_string(), |p| p.display().to_string())
+}
+
+/// How standard input is named in messages.
+const STDIN: &str = "<stdin>";
+
 /// Opens `path`, or standard input for `None` or `-`.
 pub(crate) fn open(path: Option<&Path>) -> Result<Input> {
-    match path {
+    match file(path) {
         None => Ok(stdin()),
-        Some(p) if p.as_os_str() == "-" => Ok(stdin()),
         Some(p) => {
             let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
             Ok(Input {
@@ -32,7 +44,7 @@ pub(crate) fn open(path: Option<&Path>) -> Result<Input> {
 
 fn stdin() -> Input {
     Input {
-        name: "<stdin>".to_string(),
+        name: STDIN.to_string(),
         reader: Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock())),
     }
 }

@@ -9,6 +9,7 @@ use slidetable_judge::{judge, JudgeError};
 
 use crate::cli::JudgeArgs;
 use crate::error::EXIT_BAD_INPUT;
+use crate::input;
 use crate::tables;
 
 pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
@@ -17,16 +18,10 @@ pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
     tables::require_board(&table, board)?;
     tables::require_unit_cost(&table)?;
     let mut data = Vec::new();
-    let name = match args.input.as_deref() {
-        None => "<stdin>".to_string(),
-        Some(p) if p.as_os_str() == "-" => "<stdin>".to_string(),
-        Some(p) => p.display().to_string(),
-    };
-    if name == "<stdin>" {
-        io::stdin().lock().read_to_end(&mut data)
-    } else {
-        std::fs::File::open(args.input.as_deref().expect("named"))
-            .and_then(|mut f| f.read_to_end(&mut data))
+    let name = input::name(args.input.as_deref());
+    match input::file(args.input.as_deref()) {
+        None => io::stdin().lock().read_to_end(&mut data),
+        Some(path) => std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut data)),
     }
     .with_context(|| format!("cannot read {name}"))?;
 

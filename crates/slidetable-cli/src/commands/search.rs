@@ -8,6 +8,7 @@ use anyhow::Result;
 use slidetable_core::{path_string, Layout, Move};
 use slidetable_search::{solve, Limits, SearchError, Stats};
 
+use crate::answers::write_invalid;
 use crate::cli::SearchArgs;
 use crate::json::{self, Record, SearchStats};
 use crate::puzzles::{each_puzzle, parse_goal};
@@ -77,13 +78,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
             }
             Ok(())
         },
-        |line, what, out| {
-            if args.json {
-                json::bad_line(out, line, what)
-            } else {
-                out.write_all(b"invalid\n")
-            }
-        },
+        |line, what, out| write_invalid(out, args.json, line, what),
     )?;
     if gave_up > 0 && code == ExitCode::SUCCESS {
         eprintln!(
