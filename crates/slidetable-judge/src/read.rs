@@ -281,7 +281,9 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// One tile token, its error placed on `line`.
+/// One tile token, its error placed on `line`. Inlined: it runs once per tile of every
+/// puzzle, and as a call `judge hdu` took 7% more instructions (callgrind).
+#[inline]
 fn tile(board: Board, line: u64, token: &[u8]) -> Result<u8, Bad> {
     parse_tile(board, token).map_err(|e: ParseError| bad(line, e.to_string()))
 }
