@@ -204,7 +204,6 @@ fn widen(s: Section) -> Section {
 pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
     let ranker = Ranker::new(goal.board())?;
     let board = goal.board();
-    let block = ranker.block();
     let moves = Neighbors::new(board);
     let mut entries = vec![UNSEEN; ranker.states() as usize];
     let goal_rank = ranker.rank(goal);
@@ -230,11 +229,7 @@ pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
                 for &(m, to) in from {
                     let to = to as usize;
                     let packed = slide(node.packed, blank, to);
-                    let rank = match m {
-                        Move::Left => node.rank - block,
-                        Move::Right => node.rank + block,
-                        Move::Up | Move::Down => ranker.rank_packed(packed, to),
-                    };
+                    let rank = ranker.step(node.rank, m, packed, to);
                     let e = &mut entries[rank as usize];
                     if *e == UNSEEN {
                         *e = byte_entry(distance.min(max), m.opposite());

@@ -482,12 +482,7 @@ impl<'a> Section<'a> {
     #[inline]
     fn step(&self, at: Walk, to: usize, m: Move) -> Walk {
         let packed = slide(at.packed, at.blank, to);
-        let rank = match m {
-            // A horizontal move keeps the tiles' reading order: one block over.
-            Move::Left => at.rank - self.ranker.block(),
-            Move::Right => at.rank + self.ranker.block(),
-            Move::Up | Move::Down => self.ranker.rank_packed(packed, to),
-        };
+        let rank = self.ranker.step(at.rank, m, packed, to);
         Walk {
             packed,
             blank: to,
