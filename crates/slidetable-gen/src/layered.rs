@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use slidetable_core::{Layout, Move, Scan};
 use slidetable_format::{byte_entry, Encoding};
 
-use crate::{GenError, Section};
+use crate::{widen, GenError, Section};
 use slidetable_format::CostModel;
 
 /// Bitmap words per parallel work item (4096 words = 262,144 ranks).
@@ -96,7 +96,8 @@ pub fn solve_layered(
     let mut entries = match encoding {
         Encoding::Byte => Entries::Byte(vec![0; states]),
         Encoding::TwoBit => Entries::TwoBit(vec![0; words * 2]),
-        Encoding::Wide16 => unreachable!("the layered search writes byte or 2-bit entries"),
+        // 16-bit entries hold what byte entries do, widened.
+        Encoding::Wide16 => return solve_layered(goal, Encoding::Byte, progress).map(widen),
     };
     let seen = bitmap(words);
     let mut frontier = bitmap(words);
@@ -168,9 +169,10 @@ pub fn solve_layered(
     let entries = match entries {
         Entries::Byte(bytes) => bytes,
         Entries::TwoBit(words) => {
+            // At most 12!/2 entries: the length fits.
             let len = Encoding::TwoBit
                 .payload_len(states as u64)
-                .expect("small boards") as usize;
+                .unwrap_or(u64::MAX) as usize;
             let mut bytes = Vec::with_capacity(words.len() * 8);
             for w in words {
                 bytes.extend_from_slice(&w.to_le_bytes());
@@ -255,6 +257,19 @@ fn settle(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sixteen_bit_entries_are_the_byte_entries_widened() {
+        let goal = slidetable_core::Board::new(2, 3).unwrap().standard_goal();
+        let byte = solve_layered(&goal, Encoding::Byte, &|_| {}).unwrap();
+        let wide = solve_layered(&goal, Encoding::Wide16, &|_| {}).unwrap();
+        assert_eq!(wide.encoding, Encoding::Wide16);
+        assert_eq!(wide.histogram, byte.histogram);
+        assert_eq!(wide.entries.len(), 2 * byte.entries.len());
+        for (pair, &b) in wide.entries.chunks(2).zip(&byte.entries) {
+            assert_eq!(u16::from_le_bytes([pair[0], pair[1]]), u16::from(b));
+        }
+    }
 
     #[test]
     fn spreading_puts_bit_i_at_2i() {

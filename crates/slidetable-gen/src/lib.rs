@@ -179,7 +179,7 @@ pub fn solve(
 }
 
 /// Byte entries as 16-bit ones (same distance and move).
-fn widen(s: Section) -> Section {
+pub(crate) fn widen(s: Section) -> Section {
     Section {
         entries: s
             .entries

@@ -130,7 +130,8 @@ impl fmt::Debug for Layer<'_> {
 impl Layer<'_> {
     /// How many states the layer holds.
     pub fn len(&self) -> u64 {
-        *self.before.last().expect("at least one prefix")
+        // `before` starts with 0 and gains one count per block.
+        self.before.last().copied().unwrap_or(0)
     }
 
     /// Never true: [`Goal::layer`] refuses empty layers.
@@ -143,15 +144,14 @@ impl Layer<'_> {
         self.low..=self.high
     }
 
-    /// The `k`-th state of the layer in rank order (`k < len()`), with its distance.
-    ///
-    /// # Panics
-    ///
-    /// If `k >= len()`.
-    pub fn get(&self, k: u64) -> (Layout, u32) {
-        assert!(k < self.len(), "state {k} of a layer of {}", self.len());
-        // The last block b with before[b] <= k holds it.
-        let b = self.before.partition_point(|&n| n <= k) - 1;
+    /// The `k`-th state of the layer in rank order, with its distance; `None` when
+    /// `k >= len()`.
+    pub fn get(&self, k: u64) -> Option<(Layout, u32)> {
+        if k >= self.len() {
+            return None;
+        }
+        // The last block b with before[b] <= k holds it (before[0] = 0, so b exists).
+        let b = self.before.partition_point(|&n| n <= k).checked_sub(1)?;
         let mut left = k - self.before[b];
         let start = b * BLOCK;
         let end = (start + BLOCK).min(self.section.ranker.states() as usize);
@@ -170,17 +170,19 @@ impl Layer<'_> {
                         Some(inv) => layout.relabelled(inv),
                         None => layout,
                     };
-                    return (layout, d);
+                    return Some((layout, d));
                 }
                 left -= 1;
             }
         }
-        unreachable!("the block prefix counts were taken from these entries")
+        // The block prefix counts were taken from these same entries, so the block holds it.
+        None
     }
 
     /// A state drawn uniformly at random from the layer (every state equally likely, so a
-    /// range draws more often from its more populous distances), with its distance.
-    pub fn sample(&self, rng: &mut SplitMix64) -> (Layout, u32) {
+    /// range draws more often from its more populous distances), with its distance. Always
+    /// `Some`: a layer is never empty.
+    pub fn sample(&self, rng: &mut SplitMix64) -> Option<(Layout, u32)> {
         self.get(rng.below(self.len()))
     }
 }

@@ -117,6 +117,7 @@ impl Table<Mmap> {
 /// temporary file and renames it over the old name, which leaves an existing mapping on the
 /// old inode untouched. A user who truncates or rewrites a table file in place while a
 /// query runs breaks that contract; that is outside what this program can guard against.
+#[allow(unsafe_code)]
 fn map(file: &File) -> std::io::Result<Mmap> {
     // SAFETY: see the function's safety argument — tables are replaced by rename, never
     // modified in place, so the mapped bytes do not change while mapped.
