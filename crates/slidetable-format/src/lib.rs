@@ -73,6 +73,7 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// The encoding with this code in the header's encoding field, if there is one.
     pub fn from_code(code: u8) -> Option<Encoding> {
         match code {
             1 => Some(Encoding::Byte),
@@ -168,6 +169,7 @@ pub enum CostModel {
 }
 
 impl CostModel {
+    /// The cost model with this code in the header's cost field, if there is one.
     pub fn from_code(code: u8) -> Option<CostModel> {
         match code {
             0 => Some(CostModel::Unit),
@@ -204,6 +206,7 @@ impl CostModel {
 /// What the writer knows of a section before laying it out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SectionSpec {
+    /// The section's goal.
     pub goal: Layout,
     /// `histogram[d]` = states at distance `d`; its last entry is the maximum distance's.
     pub histogram: Vec<u64>,
@@ -212,62 +215,145 @@ pub struct SectionSpec {
 /// One goal section as the header describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SectionHeader {
+    /// The section's goal.
     pub goal: Layout,
+    /// Entries in the payload: one per rank of the goal's class.
     pub entries: u64,
+    /// The largest distance (or cost) in the section.
     pub max_distance: u32,
+    /// `histogram[d]` = states at distance `d`.
     pub histogram: Vec<u64>,
+    /// Where the histogram starts, from the start of the file.
     pub histogram_offset: u64,
+    /// Where the payload starts, from the start of the file.
     pub payload_offset: u64,
+    /// The payload's length in bytes.
     pub payload_len: u64,
 }
 
 /// The whole header, as validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The board every section is for.
     pub board: Board,
+    /// How every section's entries are stored.
     pub encoding: Encoding,
+    /// What a move costs in every section.
     pub cost: CostModel,
+    /// The sections, in file order.
     pub sections: Vec<SectionHeader>,
     /// Bytes from the start of the file to the first payload byte.
     pub header_len: u64,
+    /// CRC-32 of every payload byte, in file order.
     pub payload_crc: u32,
+    /// The whole file's length in bytes.
     pub file_len: u64,
 }
 
 /// What is wrong with a table file's bytes. Messages name the field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FormatError {
+    /// Shorter than the fixed header.
     #[error("file is {len} bytes, shorter than the {FIXED_HEADER_LEN}-byte header")]
-    TooShort { len: u64 },
+    TooShort {
+        /// The file's length.
+        len: u64,
+    },
+    /// The first eight bytes are not `SLIDETBL`.
     #[error("not a slidetable file (magic number is {found:02x?}, expected \"SLIDETBL\")")]
-    BadMagic { found: [u8; 8] },
+    BadMagic {
+        /// The bytes found.
+        found: [u8; 8],
+    },
+    /// A format version this code does not read.
     #[error("format version {found} is not supported (this slidetable reads version {VERSION})")]
-    UnsupportedVersion { found: u16 },
+    UnsupportedVersion {
+        /// The version found.
+        found: u16,
+    },
+    /// A board size tables do not support.
     #[error("board {rows}x{cols} is not supported (2x2 up to {MAX_TABLE_CELLS} cells)")]
-    BadBoard { rows: u8, cols: u8 },
+    BadBoard {
+        /// The rows field.
+        rows: u8,
+        /// The columns field.
+        cols: u8,
+    },
+    /// An encoding field of no known encoding; the code found.
     #[error("unknown entry encoding {0}")]
     UnknownEncoding(u8),
+    /// A cost field of no known cost model; the code found.
     #[error("unknown cost model {0}")]
     UnknownCost(u8),
+    /// An encoding that cannot hold the cost model's distances (2-bit entries need unit
+    /// moves).
     #[error("the {encoding} encoding cannot hold {cost} costs")]
     EncodingCost {
+        /// The encoding's name.
         encoding: &'static str,
+        /// The cost model's name.
         cost: &'static str,
     },
+    /// No sections, or more than the board has blank cells.
     #[error("section count {found} is out of range (1..={max} for this board)")]
-    BadSectionCount { found: u16, max: usize },
+    BadSectionCount {
+        /// The count found.
+        found: u16,
+        /// The most allowed.
+        max: usize,
+    },
+    /// A header length field that disagrees with the header's own layout.
     #[error("header length field is {found}; it must be {expected}")]
-    BadHeaderLen { found: u64, expected: u64 },
+    BadHeaderLen {
+        /// The field's value.
+        found: u64,
+        /// The length the header's layout gives.
+        expected: u64,
+    },
+    /// A header length field outside what the file can hold.
     #[error("header length field is {found}, outside {min}..={max} (end of the section descriptors ..= file length)")]
-    HeaderLenOutOfRange { found: u64, min: u64, max: u64 },
+    HeaderLenOutOfRange {
+        /// The field's value.
+        found: u64,
+        /// The smallest possible.
+        min: u64,
+        /// The largest possible.
+        max: u64,
+    },
+    /// The header's bytes do not match its checksum.
     #[error("header checksum mismatch (stored {stored:08x}, computed {computed:08x}): the header is corrupt")]
-    HeaderChecksum { stored: u32, computed: u32 },
+    HeaderChecksum {
+        /// The checksum stored.
+        stored: u32,
+        /// The checksum of the bytes read.
+        computed: u32,
+    },
+    /// The file's length is not the one its header declares.
     #[error("file is {actual} bytes but its header says {declared}: the file is truncated or has trailing bytes")]
-    LengthMismatch { declared: u64, actual: u64 },
+    LengthMismatch {
+        /// The length the header declares.
+        declared: u64,
+        /// The file's length.
+        actual: u64,
+    },
+    /// A section descriptor that does not hold together.
     #[error("section {index}: {what}")]
-    Section { index: usize, what: String },
+    Section {
+        /// The section's index, from 0.
+        index: usize,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// The payload's bytes do not match their checksum.
     #[error("payload checksum mismatch (stored {stored:08x}, computed {computed:08x}): the table is corrupt")]
-    PayloadChecksum { stored: u32, computed: u32 },
+    PayloadChecksum {
+        /// The checksum stored.
+        stored: u32,
+        /// The checksum of the bytes read.
+        computed: u32,
+    },
+    /// A length or offset, named, too large for 64 bits.
     #[error("{0} overflows")]
     Overflow(&'static str),
 }

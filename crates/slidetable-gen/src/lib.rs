@@ -36,16 +36,20 @@ const UNSEEN: u8 = 0xFF;
 /// first move, as the section's encoding stores them.
 #[derive(Clone, Debug)]
 pub struct Section {
+    /// The goal every entry's distance leads to.
     pub goal: Layout,
     /// The payload: entries in `encoding`, one per rank (see `slidetable_format`).
     pub entries: Vec<u8>,
     /// `histogram[d]` = states at distance (or cheapest cost) `d`.
     pub histogram: Vec<u64>,
+    /// How `entries` are stored.
     pub encoding: Encoding,
+    /// What a move costs.
     pub cost: CostModel,
 }
 
 impl Section {
+    /// The largest distance (or cost) of any state.
     pub fn max_distance(&self) -> u32 {
         self.histogram.len() as u32 - 1
     }
@@ -53,27 +57,59 @@ impl Section {
 
 /// Why a table could not be made.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum GenError {
+    /// The board is too large for a table.
     #[error(transparent)]
     Board(#[from] BoardError),
+    /// A distance larger than the encoding can store.
     #[error("the search from goal {goal} goes deeper than the byte encoding's {max} moves")]
-    TooDeep { goal: Layout, max: u32 },
+    TooDeep {
+        /// The section's goal.
+        goal: Layout,
+        /// The largest distance the encoding stores.
+        max: u32,
+    },
+    /// Sections of one file on different boards.
     #[error("sections are for different boards ({expected} and {found})")]
-    MixedBoards { expected: Board, found: Board },
+    MixedBoards {
+        /// The first section's board.
+        expected: Board,
+        /// A later section's board.
+        found: Board,
+    },
+    /// Sections of one file with different encodings or cost models.
     #[error("sections use different encodings or cost models")]
     MixedEncodings,
+    /// An encoding that cannot hold this cost model's distances on this board.
     #[error("the {encoding} encoding cannot hold {cost} costs{hint}")]
     Unsupported {
+        /// The encoding asked for.
         encoding: Encoding,
+        /// The cost model asked for.
         cost: CostModel,
+        /// Why, and what to use instead.
         hint: &'static str,
     },
+    /// The header cannot describe the sections.
     #[error(transparent)]
     Format(#[from] FormatError),
+    /// Writing the file failed.
     #[error("cannot write {}", path.display())]
-    Io { path: PathBuf, source: io::Error },
+    Io {
+        /// The file being written.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The output path names something that is not a regular file.
     #[error("refusing to replace {}: it is {kind}, not a table file", path.display())]
-    NotAFile { path: PathBuf, kind: &'static str },
+    NotAFile {
+        /// The output path.
+        path: PathBuf,
+        /// What it is (a directory, a device ...).
+        kind: &'static str,
+    },
 }
 
 /// The goals of a default table: one per blank cell, tiles 1..n−1 in reading order, for

@@ -21,21 +21,38 @@ pub const BLOCK: usize = 1024;
 
 /// Why a layer cannot be drawn from.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LayerError {
+    /// The first distance is larger than the last.
     #[error("{low}..{high} is an empty range (the first distance is larger than the last)")]
-    EmptyRange { low: u32, high: u32 },
+    EmptyRange {
+        /// The first distance asked for.
+        low: u32,
+        /// The last distance asked for.
+        high: u32,
+    },
+    /// No state is that far from the goal.
     #[error("no state is {} moves from {goal}: the farthest are {max} moves away", describe(*.low, *.high))]
     BeyondMax {
+        /// The first distance asked for.
         low: u32,
+        /// The last distance asked for.
         high: u32,
+        /// The largest distance in the section.
         max: u32,
+        /// The section's goal.
         goal: Layout,
     },
+    /// The histogram and the entries disagree.
     #[error("the table's histogram counts {expected} states at {} moves but its entries hold {found} (corrupt table? check it with `slidetable info --verify`)", describe(*.low, *.high))]
     Corrupt {
+        /// The first distance asked for.
         low: u32,
+        /// The last distance asked for.
         high: u32,
+        /// The states the histogram counts.
         expected: u64,
+        /// The states the entries hold.
         found: u64,
     },
 }
@@ -197,10 +214,12 @@ pub struct SplitMix64 {
 }
 
 impl SplitMix64 {
+    /// The generator started from `seed`: the same seed gives the same numbers.
     pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64 { state: seed }
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;

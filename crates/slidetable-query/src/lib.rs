@@ -40,15 +40,21 @@ pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
 pub struct TableError {
     /// The file the table came from, if any.
     pub path: Option<PathBuf>,
+    /// What is wrong.
     pub kind: TableErrorKind,
 }
 
+/// What is wrong with a table, whichever file it came from.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TableErrorKind {
+    /// The file cannot be read.
     #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),
+    /// The path names a directory.
     #[error("is a directory, not a table file")]
     IsDirectory,
+    /// The bytes are not a valid table.
     #[error("{0}; generate it again with `slidetable generate`")]
     Format(#[from] FormatError),
 }
@@ -64,13 +70,28 @@ impl fmt::Display for TableError {
 
 /// Why a question cannot be asked of this table.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum QueryError {
+    /// The puzzle is on another board than the table.
     #[error("the puzzle is for a {found} board but the table is for {table}")]
-    WrongBoard { table: Board, found: Board },
+    WrongBoard {
+        /// The table's board.
+        table: Board,
+        /// The puzzle's board.
+        found: Board,
+    },
+    /// No section of the table has this goal.
     #[error("the table has no section for goal {goal}")]
-    NoSection { goal: Layout },
+    NoSection {
+        /// The goal asked for.
+        goal: Layout,
+    },
+    /// The entries do not lead to the goal as they should.
     #[error("the table's entries around {layout} contradict each other (corrupt table? check it with `slidetable info --verify`)")]
-    Corrupt { layout: Layout },
+    Corrupt {
+        /// Where the walk found the contradiction.
+        layout: Layout,
+    },
 }
 
 /// A table over bytes `D`: validated once in constant time, then read without copying.
@@ -161,14 +182,17 @@ impl<D: AsRef<[u8]>> Table<D> {
             })
     }
 
+    /// The board every section is for.
     pub fn board(&self) -> Board {
         self.header.board
     }
 
+    /// The validated header.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
+    /// The sections' descriptors, in file order.
     pub fn sections(&self) -> &[SectionHeader] {
         &self.header.sections
     }
@@ -410,10 +434,12 @@ struct Walk {
 }
 
 impl<'a> Section<'a> {
+    /// The section's goal.
     pub fn goal(&self) -> &Layout {
         &self.header.goal
     }
 
+    /// The section's descriptor in the header.
     pub fn header(&self) -> &SectionHeader {
         self.header
     }

@@ -29,8 +29,10 @@ fn note(size: usize) {
     let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
 }
 
+// The one unsafe block of the tests: a global allocator can only be written as one.
 // SAFETY: every call is passed straight to `System`; the wrapper only records sizes in a
 // const-initialised thread-local, which never allocates.
+#[allow(unsafe_code)]
 unsafe impl GlobalAlloc for LargestAllocation {
     unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
         note(layout.size());

@@ -10,7 +10,7 @@ use slidetable_gen::{default_goals, solve_sections, table_bytes};
 use slidetable_query::Table;
 
 /// The default 3×3 table (one section per blank cell), built once per test binary.
-pub fn table() -> &'static Table<Vec<u8>> {
+pub(crate) fn table() -> &'static Table<Vec<u8>> {
     static TABLE: OnceLock<Table<Vec<u8>>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let board = Board::EIGHT;
@@ -20,13 +20,13 @@ pub fn table() -> &'static Table<Vec<u8>> {
 }
 
 /// A 3×3 layout in puzzle-line syntax.
-pub fn eight(s: &str) -> Layout {
+pub(crate) fn eight(s: &str) -> Layout {
     parse_layout(Board::EIGHT, s.as_bytes()).unwrap()
 }
 
 /// Fewest moves from `goal` to every layout that can reach it, by a plain breadth-first
 /// search: a `HashMap` over layouts, no ranking, no generator.
-pub fn bfs(goal: Layout) -> HashMap<Layout, u32> {
+pub(crate) fn bfs(goal: Layout) -> HashMap<Layout, u32> {
     let mut dist = HashMap::new();
     let mut queue = VecDeque::new();
     dist.insert(goal, 0u32);
