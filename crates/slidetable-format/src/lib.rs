@@ -109,6 +109,19 @@ impl Encoding {
         }
     }
 
+    /// Whether entries in this encoding can hold distances under `cost`: the one place of the
+    /// rule that 2-bit entries need unit moves (their residues mod 3 guide a walk only when
+    /// neighbours' distances differ by one). The writer and the reader both ask it.
+    pub fn holds(self, cost: CostModel) -> Result<(), FormatError> {
+        if self == Encoding::TwoBit && cost != CostModel::Unit {
+            return Err(FormatError::EncodingCost {
+                encoding: self,
+                cost,
+            });
+        }
+        Ok(())
+    }
+
     /// Payload bytes for `entries` states, or `None` on overflow.
     pub fn payload_len(self, entries: u64) -> Option<u64> {
         match self {
@@ -287,13 +300,13 @@ pub enum FormatError {
     #[error("unknown cost model {0}")]
     UnknownCost(u8),
     /// An encoding that cannot hold the cost model's distances (2-bit entries need unit
-    /// moves).
-    #[error("the {encoding} encoding cannot hold {cost} costs")]
+    /// moves; see [`Encoding::holds`]).
+    #[error("the {encoding} encoding holds distances mod 3, which only unit costs keep one apart; use byte or wide16 for {cost} costs")]
     EncodingCost {
-        /// The encoding's name.
-        encoding: &'static str,
-        /// The cost model's name.
-        cost: &'static str,
+        /// The encoding.
+        encoding: Encoding,
+        /// The cost model.
+        cost: CostModel,
     },
     /// No sections, or more than the board has blank cells.
     #[error("section count {found} is out of range (1..={max} for this board)")]
@@ -579,13 +592,7 @@ impl Header {
                 cols: board.cols() as u8,
             });
         }
-        if self.encoding == Encoding::TwoBit && self.cost != CostModel::Unit {
-            // Neighbours' costs differ by more than one: a residue mod 3 cannot guide a walk.
-            return Err(FormatError::EncodingCost {
-                encoding: self.encoding.name(),
-                cost: self.cost.name(),
-            });
-        }
+        self.encoding.holds(self.cost)?;
         let states = board.reachable_states();
         if self.sections.is_empty() || self.sections.len() > board.cells() {
             return Err(FormatError::BadSectionCount {

@@ -81,15 +81,15 @@ pub enum GenError {
     /// Sections of one file with different encodings or cost models.
     #[error("sections use different encodings or cost models")]
     MixedEncodings,
-    /// An encoding that cannot hold this cost model's distances on this board.
-    #[error("the {encoding} encoding cannot hold {cost} costs{hint}")]
-    Unsupported {
-        /// The encoding asked for.
-        encoding: Encoding,
+    /// A board too large for a search under this cost model (see [`MAX_WEIGHTED_CELLS`]).
+    #[error("{cost} costs go up to {max} cells; {board} has {cells}", cells = board.cells())]
+    TooLargeForCost {
         /// The cost model asked for.
         cost: CostModel,
-        /// Why, and what to use instead.
-        hint: &'static str,
+        /// The board asked for.
+        board: Board,
+        /// The most cells a search under `cost` is made for.
+        max: usize,
     },
     /// The header cannot describe the sections.
     #[error(transparent)]
@@ -140,6 +140,33 @@ pub fn default_encoding(board: Board, cost: CostModel) -> Encoding {
     }
 }
 
+/// The most cells a table of weighted moves is made for: its search keeps a cost and an open
+/// list entry per state, several times a byte table's memory.
+pub const MAX_WEIGHTED_CELLS: usize = 10;
+
+/// Checks that a table of `board` can be made under `cost` in `encoding` (or the board's
+/// default), and returns the encoding it will have: every limit of a table's plan, checked in
+/// this one place (the board's size, the rule of [`Encoding::holds`], the weighted search's
+/// size), with one typed error each. [`solve`] calls it; a front end may call it first to
+/// refuse a plan before any work.
+pub fn check_plan(
+    board: Board,
+    encoding: Option<Encoding>,
+    cost: CostModel,
+) -> Result<Encoding, GenError> {
+    Ranker::new(board)?;
+    let chosen = encoding.unwrap_or_else(|| default_encoding(board, cost));
+    if cost != CostModel::Unit && board.cells() > MAX_WEIGHTED_CELLS {
+        return Err(GenError::TooLargeForCost {
+            cost,
+            board,
+            max: MAX_WEIGHTED_CELLS,
+        });
+    }
+    chosen.holds(cost)?;
+    Ok(chosen)
+}
+
 /// Solves every goal under `cost` into `encoding` (or the board's default), reporting the
 /// states settled to `progress` as it goes. Small boards solve their sections in parallel;
 /// large ones one after another, each on every core, so that memory holds one search at a
@@ -154,8 +181,7 @@ pub fn solve(
         return Ok(Vec::new());
     };
     let board = first.board();
-    Ranker::new(board)?;
-    let chosen = encoding.unwrap_or_else(|| default_encoding(board, cost));
+    let chosen = check_plan(board, encoding, cost)?;
     let reporting = |s: Result<Section, GenError>| {
         if let Ok(s) = &s {
             progress(s.histogram.iter().sum());
@@ -178,17 +204,6 @@ pub fn solve(
                 .collect::<Result<_, _>>()?;
             Ok(sections.into_iter().map(widen).collect())
         }
-        (CostModel::Tile, Encoding::TwoBit) => Err(GenError::Unsupported {
-            encoding: chosen,
-            cost,
-            hint: ": it stores distances mod 3, which only unit moves keep one apart \
-                   (use --encoding byte or wide16)",
-        }),
-        (CostModel::Tile, _) if board.cells() > 10 => Err(GenError::Unsupported {
-            encoding: chosen,
-            cost,
-            hint: " on boards of more than 10 cells (weighted tables go up to 10 cells)",
-        }),
         (CostModel::Tile, _) => {
             let sections: Vec<Section> = goals
                 .par_iter()
@@ -473,6 +488,45 @@ fn kind_of(t: &std::fs::FileType) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plan_is_checked_once_with_one_typed_error_per_limit() {
+        let (eight, big) = (Board::EIGHT, Board::new(3, 4).unwrap());
+        let (unit, tile) = (CostModel::Unit, CostModel::Tile);
+        assert_eq!(check_plan(eight, None, unit).unwrap(), Encoding::Byte);
+        assert_eq!(check_plan(big, None, unit).unwrap(), Encoding::TwoBit);
+        assert_eq!(check_plan(eight, None, tile).unwrap(), Encoding::Wide16);
+        let e = check_plan(eight, Some(Encoding::TwoBit), tile).unwrap_err();
+        assert!(matches!(
+            e,
+            GenError::Format(FormatError::EncodingCost {
+                encoding: Encoding::TwoBit,
+                cost: CostModel::Tile
+            })
+        ));
+        assert!(
+            e.to_string()
+                .contains("2bit encoding holds distances mod 3"),
+            "{e}"
+        );
+        let e = check_plan(big, Some(Encoding::Byte), tile).unwrap_err();
+        assert!(
+            matches!(e, GenError::TooLargeForCost { max: 10, .. }),
+            "{e}"
+        );
+        let e = check_plan(Board::new(4, 4).unwrap(), None, unit).unwrap_err();
+        assert!(
+            matches!(e, GenError::Board(BoardError::TooLarge { .. })),
+            "{e}"
+        );
+        // solve asks the same check.
+        let goals = [eight.standard_goal()];
+        let e = solve(&goals, Some(Encoding::TwoBit), tile, &|_| {}).unwrap_err();
+        assert!(matches!(
+            e,
+            GenError::Format(FormatError::EncodingCost { .. })
+        ));
+    }
 
     #[test]
     fn two_by_two_is_a_cycle_of_twelve() {
