@@ -94,14 +94,12 @@ fn generate(args: &GenerateArgs) -> Result<ExitCode> {
     // The library's limits, refused as usage errors before any work.
     slidetable_gen::check_plan(board, args.encoding, args.cost)
         .map_err(|e| UsageError(e.to_string()))?;
-    if args.cost != CostModel::Unit {
-        if args.output.is_none() {
-            return Err(UsageError(format!(
-                "a --cost {} table is not a default table: name its file with -o PATH",
-                args.cost
-            ))
-            .into());
-        }
+    if args.cost != CostModel::Unit && args.output.is_none() {
+        return Err(UsageError(format!(
+            "a --cost {} table is not a default table: name its file with -o PATH",
+            args.cost
+        ))
+        .into());
     }
     let plan = tables::Plan {
         board,
