@@ -222,19 +222,20 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(())
     }
 
-    /// A view of one section.
-    pub fn section(&self, index: usize) -> Section<'_> {
-        let header = &self.header.sections[index];
-        Section {
+    /// A view of section `index` (in file order), if the table has one.
+    pub fn section(&self, index: usize) -> Option<Section<'_>> {
+        let header = self.header.sections.get(index)?;
+        let &(goal_class, goal_packed) = self.goal_keys.get(index)?;
+        Some(Section {
             header,
-            entries: self.header.payload(self.data.as_ref(), index),
+            entries: self.header.payload(self.data.as_ref(), index)?,
             ranker: &self.ranker,
             neighbors: &self.neighbors,
-            goal_class: self.goal_keys[index].0,
-            goal_packed: self.goal_keys[index].1,
+            goal_class,
+            goal_packed,
             encoding: self.header.encoding,
             cost: self.header.cost,
-        }
+        })
     }
 
     /// Answers about `goal`, any layout of the board: from its own section when the table
@@ -242,23 +243,22 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// same cell. Moves act on cells, not labels, so paths carry over unchanged.
     pub fn goal(&self, goal: &Layout) -> Result<Goal<'_>, QueryError> {
         self.check_board(goal)?;
+        let no_section = QueryError::NoSection { goal: *goal };
         if let Ok(i) = self.section_for(goal) {
             return Ok(Goal {
-                section: self.section(i),
+                section: self.section(i).ok_or(no_section)?,
                 goal: *goal,
                 relabel: None,
             });
         }
         if self.header.cost != CostModel::Unit {
             // Relabelling renames tiles, and a tile's name is its cost: no shortcut here.
-            return Err(QueryError::NoSection { goal: *goal });
+            return Err(no_section);
         }
         let target = self.header.board.goal_with_blank(goal.blank());
-        let i = self
-            .section_for(&target)
-            .map_err(|_| QueryError::NoSection { goal: *goal })?;
+        let i = self.section_for(&target).map_err(|_| no_section.clone())?;
         Ok(Goal {
-            section: self.section(i),
+            section: self.section(i).ok_or(no_section)?,
             goal: *goal,
             relabel: Some(goal.relabelling_to_standard()),
         })
@@ -266,13 +266,14 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Answers about the standard goal (tiles in order, blank last).
     pub fn standard(&self) -> Result<Goal<'_>, QueryError> {
-        match self.standard_section {
-            Some(i) => Ok(Goal {
-                section: self.section(i),
-                goal: self.header.sections[i].goal,
+        let standard = self.header.board.standard_goal();
+        match self.standard_section.and_then(|i| self.section(i)) {
+            Some(section) => Ok(Goal {
+                section,
+                goal: standard,
                 relabel: None,
             }),
-            None => self.goal(&self.header.board.standard_goal()),
+            None => self.goal(&standard),
         }
     }
 

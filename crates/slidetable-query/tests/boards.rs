@@ -151,8 +151,8 @@ fn every_small_board_agrees_with_breadth_first_search_in_both_encodings() {
         assert_eq!(bits.header().encoding, Encoding::TwoBit);
         // A quarter of the bytes, and the same histograms.
         assert_eq!(
-            bits.section(0).header().payload_len * 4,
-            byte.section(0).header().payload_len
+            bits.section(0).unwrap().header().payload_len * 4,
+            byte.section(0).unwrap().header().payload_len
         );
         for (a, b) in byte.sections().iter().zip(bits.sections()) {
             assert_eq!(a.histogram, b.histogram, "{}", a.goal);
@@ -225,7 +225,7 @@ fn the_parallel_search_finds_the_serial_one_s_distances() {
             layered.sections()[0].histogram
         );
         let ranker = Ranker::new(b).unwrap();
-        let (s, l) = (serial.section(0), layered.section(0));
+        let (s, l) = (serial.section(0).unwrap(), layered.section(0).unwrap());
         for rank in (0..ranker.states()).step_by(7) {
             let x = ranker.unrank(rank, goal.class());
             assert_eq!(s.distance(&x), l.distance(&x), "{b}: {x}");

@@ -152,7 +152,7 @@ type Answer = (Option<u32>, Option<Vec<Move>>, Vec<Option<u32>>);
 /// distance to each section's goal.
 fn answer<D: AsRef<[u8]>>(t: &Table<D>, l: &Layout) -> Answer {
     let per_section = (0..t.sections().len())
-        .map(|i| t.section(i).distance(l).unwrap())
+        .map(|i| t.section(i).unwrap().distance(l).unwrap())
         .collect();
     (t.distance(l).unwrap(), t.path(l).unwrap(), per_section)
 }
@@ -164,7 +164,7 @@ fn poke<D: AsRef<[u8]>>(t: &Table<D>, l: &Layout) {
     let _ = t.path(l);
     let mut path = Vec::new();
     for i in 0..t.sections().len() {
-        let s = t.section(i);
+        let s = t.section(i).unwrap();
         let _ = (s.distance(l), s.first_move(l), s.optimal_moves(l));
         path.clear();
         if let Ok(true) = s.path_into(l, &mut path) {

@@ -182,7 +182,7 @@ fn check_layout<D: AsRef<[u8]>>(table: &Table<D>, start: &Layout) {
     let cost = table.header().cost;
     let mut path = Vec::new();
     for i in 0..table.sections().len() {
-        let section = table.section(i);
+        let section = table.section(i).unwrap();
         let goal = *section.goal();
         // A 2-bit section counts a distance by walking, which a corrupt payload can stop.
         let Ok(distance) = section.distance(start) else {
