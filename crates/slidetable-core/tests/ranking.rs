@@ -3,29 +3,7 @@
 
 use proptest::prelude::*;
 use slidetable_core::{slide, Board, Layout, Move, Ranker, Scan};
-
-/// Every permutation of 0..n, by Heap's algorithm.
-fn for_each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
-    let mut a: Vec<u8> = (0..n as u8).collect();
-    let mut c = vec![0usize; n];
-    f(&a);
-    let mut i = 0;
-    while i < n {
-        if c[i] < i {
-            if i % 2 == 0 {
-                a.swap(0, i);
-            } else {
-                a.swap(c[i], i);
-            }
-            f(&a);
-            c[i] += 1;
-            i = 0;
-        } else {
-            c[i] = 0;
-            i += 1;
-        }
-    }
-}
+use slidetable_testkit::for_each_permutation;
 
 fn check_exhaustively(board: Board) {
     let ranker = Ranker::new(board).unwrap();

@@ -14,6 +14,7 @@ use slidetable_format::{CostModel, Encoding};
 use slidetable_gen::{all_goals, default_goals, solve, table_bytes};
 use slidetable_query::{QueryError, Table};
 use slidetable_search::{dijkstra_with, idastar, Limits, LinearConflict, TileCost};
+use slidetable_testkit::{for_each_permutation, swapped};
 
 mod common;
 use common::bfs;
@@ -29,29 +30,6 @@ fn table(goals: &[Layout], encoding: Option<Encoding>, cost: CostModel) -> Table
     let board = goals[0].board();
     let sections = solve(goals, encoding, cost, &|_| {}).unwrap();
     Table::new(table_bytes(board, &sections).unwrap()).unwrap()
-}
-
-/// Every permutation of 0..n, by Heap's algorithm.
-fn for_each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
-    let mut a: Vec<u8> = (0..n as u8).collect();
-    let mut c = vec![0usize; n];
-    f(&a);
-    let mut i = 0;
-    while i < n {
-        if c[i] < i {
-            if i % 2 == 0 {
-                a.swap(0, i);
-            } else {
-                a.swap(c[i], i);
-            }
-            f(&a);
-            c[i] += 1;
-            i = 0;
-        } else {
-            c[i] = 0;
-            i += 1;
-        }
-    }
 }
 
 /// Cheapest cost from every layout to `goal` when moving tile k costs k, by a plain Dijkstra
@@ -127,17 +105,6 @@ fn check_against(t: &Table<Vec<u8>>, goal: Layout, truth: &HashMap<Layout, u32>,
             check(&swapped(l));
         }
     }
-}
-
-/// The same layout with its first two tiles swapped: the other parity class.
-fn swapped(l: &Layout) -> Layout {
-    let mut tiles = l.tiles().to_vec();
-    let cells: Vec<usize> = (0..tiles.len())
-        .filter(|&c| tiles[c] != 0)
-        .take(2)
-        .collect();
-    tiles.swap(cells[0], cells[1]);
-    Layout::new(l.board(), &tiles).unwrap()
 }
 
 #[test]

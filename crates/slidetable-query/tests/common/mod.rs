@@ -2,7 +2,7 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use slidetable_core::{parse_layout, Board, Layout};
@@ -25,21 +25,7 @@ pub(crate) fn eight(s: &str) -> Layout {
 }
 
 /// Fewest moves from `goal` to every layout that can reach it, by a plain breadth-first
-/// search: a `HashMap` over layouts, no ranking, no generator.
+/// search (the shared oracle of `slidetable-testkit`).
 pub(crate) fn bfs(goal: Layout) -> HashMap<Layout, u32> {
-    let mut dist = HashMap::new();
-    let mut queue = VecDeque::new();
-    dist.insert(goal, 0u32);
-    queue.push_back(goal);
-    while let Some(cur) = queue.pop_front() {
-        let d = dist[&cur];
-        for m in cur.moves() {
-            let next = cur.moved(m).unwrap();
-            dist.entry(next).or_insert_with(|| {
-                queue.push_back(next);
-                d + 1
-            });
-        }
-    }
-    dist
+    slidetable_testkit::distances_by_bfs(goal)
 }
