@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Result;
-use slidetable_query::{CostModel, Encoding};
+use slidetable_query::CostModel;
 
 use crate::cli::GenerateArgs;
 use crate::error::UsageError;
@@ -27,30 +27,15 @@ pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
         }
         goals
     };
-    if args.cost != CostModel::Unit {
-        if board.cells() > 10 {
-            return Err(UsageError(format!(
-                "--cost {} goes up to 10 cells; {board} has {}",
-                args.cost,
-                board.cells()
-            ))
-            .into());
-        }
-        if args.encoding == Some(Encoding::TwoBit) {
-            return Err(UsageError(format!(
-                "--encoding 2bit holds distances mod 3, which only --cost unit keeps one apart; \
-                 use byte or wide16 with --cost {}",
-                args.cost
-            ))
-            .into());
-        }
-        if args.output.is_none() {
-            return Err(UsageError(format!(
-                "a --cost {} table is not a default table: name its file with -o PATH",
-                args.cost
-            ))
-            .into());
-        }
+    // The library's limits, refused as usage errors before any work.
+    slidetable_gen::check_plan(board, args.encoding, args.cost)
+        .map_err(|e| UsageError(e.to_string()))?;
+    if args.cost != CostModel::Unit && args.output.is_none() {
+        return Err(UsageError(format!(
+            "a --cost {} table is not a default table: name its file with -o PATH",
+            args.cost
+        ))
+        .into());
     }
     let plan = tables::Plan {
         board,

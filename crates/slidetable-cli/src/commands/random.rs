@@ -33,7 +33,9 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut buf = Vec::new();
     for _ in 0..args.count {
-        let (layout, _) = layer.sample(&mut rng);
+        let Some((layout, _)) = layer.sample(&mut rng) else {
+            break;
+        };
         if args.json {
             write_state(&mut out, &mut buf, &goal, &layout, true, &table)?;
         } else {
