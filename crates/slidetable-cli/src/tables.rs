@@ -117,11 +117,11 @@ pub(crate) fn require_board(table: &MappedTable, board: Board) -> Result<()> {
 
 /// Refuses a weighted table where move counts are asked for (the judges' problems).
 pub(crate) fn require_unit_cost(table: &MappedTable) -> Result<()> {
-    if table.header().cost != CostModel::Unit {
+    if table.header().cost() != CostModel::Unit {
         bail!(
             "table {} holds {} costs, but the judges count moves (use a --cost unit table)",
             name(table),
-            table.header().cost
+            table.header().cost()
         );
     }
     Ok(())

@@ -25,7 +25,7 @@ pub use weighted::{narrow, solve_weighted};
 use rayon::prelude::*;
 use slidetable_core::{slide, Board, BoardError, Layout, Move, Neighbors, Ranker};
 use slidetable_format::{
-    byte_entry, CostModel, Encoding, FormatError, Header, PayloadHasher, SectionSpec,
+    byte_entry, widen_bytes, CostModel, Encoding, FormatError, Header, PayloadHasher, SectionSpec,
 };
 
 /// Marks a state not yet reached during the search (never a stored entry: distances stay
@@ -232,11 +232,7 @@ pub fn solve(
 /// Byte entries as 16-bit ones (same distance and move).
 pub(crate) fn widen(s: Section) -> Section {
     Section {
-        entries: s
-            .entries
-            .iter()
-            .flat_map(|&e| u16::from(e).to_le_bytes())
-            .collect(),
+        entries: widen_bytes(&s.entries),
         encoding: Encoding::Wide16,
         ..s
     }
@@ -355,11 +351,8 @@ pub fn write_to(out: &mut impl Write, board: Board, sections: &[Section]) -> Res
         path: PathBuf::from("<output>"),
         source,
     };
-    out.write_all(&header.to_bytes()).map_err(io_err)?;
-    for s in sections {
-        out.write_all(&s.entries).map_err(io_err)?;
-    }
-    Ok(header.file_len)
+    let payloads: Vec<&[u8]> = sections.iter().map(|s| &s.entries[..]).collect();
+    header.write_table(out, &payloads).map_err(io_err)
 }
 
 /// The whole table in memory (for `Table::new`, tests and embedding).

@@ -24,7 +24,8 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use slidetable_core::{slide, Board, Layout, Move, Neighbors, Ranker, MAX_CELLS};
 use slidetable_format::{
-    byte_distance, byte_move, two_bit_value, wide_at, FormatError, Header, SectionHeader,
+    byte_at, byte_distance, byte_move, two_bit_value, wide_at, wide_cost, wide_move, FormatError,
+    Header, SectionHeader,
 };
 
 pub use slidetable_format::{CostModel, Encoding};
@@ -153,19 +154,19 @@ impl<D: AsRef<[u8]>> Table<D> {
             path: None,
             kind: e.into(),
         })?;
-        let ranker = Ranker::new(header.board).expect("header validated the board");
+        let ranker = Ranker::new(header.board()).expect("header validated the board");
         let goal_keys = header
-            .sections
+            .sections()
             .iter()
-            .map(|s| (s.goal.class(), s.goal.packed()))
+            .map(|s| (s.goal().class(), s.goal().packed()))
             .collect();
-        let standard = header.board.standard_goal();
-        let standard_section = header.sections.iter().position(|s| s.goal == standard);
+        let standard = header.board().standard_goal();
+        let standard_section = header.sections().iter().position(|s| *s.goal() == standard);
         Ok(Table {
             data,
             goal_keys,
             standard_section,
-            neighbors: Neighbors::new(header.board),
+            neighbors: Neighbors::new(header.board()),
             header,
             ranker,
             path: None,
@@ -184,7 +185,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// The board every section is for.
     pub fn board(&self) -> Board {
-        self.header.board
+        self.header.board()
     }
 
     /// The validated header.
@@ -194,7 +195,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// The sections' descriptors, in file order.
     pub fn sections(&self) -> &[SectionHeader] {
-        &self.header.sections
+        &self.header.sections()
     }
 
     /// The file this table was opened from, if any.
@@ -206,16 +207,16 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub fn section_for(&self, goal: &Layout) -> Result<usize, QueryError> {
         self.check_board(goal)?;
         self.header
-            .sections
+            .sections()
             .iter()
-            .position(|s| s.goal == *goal)
+            .position(|s| s.goal() == goal)
             .ok_or(QueryError::NoSection { goal: *goal })
     }
 
     fn check_board(&self, layout: &Layout) -> Result<(), QueryError> {
-        if layout.board() != self.header.board {
+        if layout.board() != self.header.board() {
             return Err(QueryError::WrongBoard {
-                table: self.header.board,
+                table: self.header.board(),
                 found: layout.board(),
             });
         }
@@ -224,7 +225,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// A view of section `index` (in file order), if the table has one.
     pub fn section(&self, index: usize) -> Option<Section<'_>> {
-        let header = self.header.sections.get(index)?;
+        let header = self.header.sections().get(index)?;
         let &(goal_class, goal_packed) = self.goal_keys.get(index)?;
         Some(Section {
             header,
@@ -233,8 +234,8 @@ impl<D: AsRef<[u8]>> Table<D> {
             neighbors: &self.neighbors,
             goal_class,
             goal_packed,
-            encoding: self.header.encoding,
-            cost: self.header.cost,
+            encoding: self.header.encoding(),
+            cost: self.header.cost(),
         })
     }
 
@@ -251,11 +252,11 @@ impl<D: AsRef<[u8]>> Table<D> {
                 relabel: None,
             });
         }
-        if self.header.cost != CostModel::Unit {
+        if self.header.cost() != CostModel::Unit {
             // Relabelling renames tiles, and a tile's name is its cost: no shortcut here.
             return Err(no_section);
         }
-        let target = self.header.board.goal_with_blank(goal.blank());
+        let target = self.header.board().goal_with_blank(goal.blank());
         let i = self.section_for(&target).map_err(|_| no_section.clone())?;
         Ok(Goal {
             section: self.section(i).ok_or(no_section)?,
@@ -266,7 +267,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Answers about the standard goal (tiles in order, blank last).
     pub fn standard(&self) -> Result<Goal<'_>, QueryError> {
-        let standard = self.header.board.standard_goal();
+        let standard = self.header.board().standard_goal();
         match self.standard_section.and_then(|i| self.section(i)) {
             Some(section) => Ok(Goal {
                 section,
@@ -361,12 +362,12 @@ impl<'a> Goal<'a> {
     /// States at each distance from this goal (`histogram()[d]`: the states `d` moves away),
     /// as the table's header records it. Relabelling a goal keeps its section's histogram.
     pub fn histogram(&self) -> &'a [u64] {
-        &self.section.header.histogram
+        &self.section.header.histogram()
     }
 
     /// The greatest distance any state has from this goal.
     pub fn max_distance(&self) -> u32 {
-        self.section.header.max_distance
+        self.section.header.max_distance()
     }
 
     /// Shares, cumulative shares, mean, median and maximum of [`Goal::histogram`].
@@ -437,7 +438,7 @@ struct Walk {
 impl<'a> Section<'a> {
     /// The section's goal.
     pub fn goal(&self) -> &Layout {
-        &self.header.goal
+        &self.header.goal()
     }
 
     /// The section's descriptor in the header.
@@ -446,9 +447,9 @@ impl<'a> Section<'a> {
     }
 
     fn check_board(&self, layout: &Layout) -> Result<(), QueryError> {
-        if layout.board() != self.header.goal.board() {
+        if layout.board() != self.header.goal().board() {
             return Err(QueryError::WrongBoard {
-                table: self.header.goal.board(),
+                table: self.header.goal().board(),
                 found: layout.board(),
             });
         }
@@ -469,9 +470,9 @@ impl<'a> Section<'a> {
     #[inline]
     fn value(&self, rank: u32) -> u32 {
         match self.encoding {
-            Encoding::Byte => byte_distance(self.entries[rank as usize]),
+            Encoding::Byte => byte_distance(byte_at(self.entries, rank)),
             Encoding::TwoBit => two_bit_value(self.entries, rank),
-            Encoding::Wide16 => u32::from(wide_at(self.entries, rank) >> 2),
+            Encoding::Wide16 => wide_cost(wide_at(self.entries, rank)),
         }
     }
 
@@ -484,7 +485,7 @@ impl<'a> Section<'a> {
             Encoding::TwoBit => None,
             Encoding::Wide16 => {
                 let entry = wide_at(self.entries, rank);
-                Some((u32::from(entry >> 2), Move::from_code(entry as u8)))
+                Some((wide_cost(entry), wide_move(entry)))
             }
         }
     }
@@ -492,7 +493,7 @@ impl<'a> Section<'a> {
     /// [`Section::stored`] of a byte entry.
     #[inline]
     fn stored_byte(&self, rank: u32) -> (u32, Move) {
-        let entry = self.entries[rank as usize];
+        let entry = byte_at(self.entries, rank);
         (byte_distance(entry), byte_move(entry))
     }
 
@@ -543,8 +544,8 @@ impl<'a> Section<'a> {
 
     fn corrupt(&self, at: Walk) -> QueryError {
         QueryError::Corrupt {
-            layout: Layout::from_packed(self.header.goal.board(), at.packed)
-                .unwrap_or(self.header.goal),
+            layout: Layout::from_packed(self.header.goal().board(), at.packed)
+                .unwrap_or(*self.header.goal()),
         }
     }
 
@@ -578,7 +579,7 @@ impl<'a> Section<'a> {
         mut f: impl FnMut(Move),
     ) -> Result<u32, QueryError> {
         let mut value = self.value(at.rank);
-        let max = self.header.max_distance;
+        let max = self.header.max_distance();
         let mut total = 0u32;
         if self.encoding == Encoding::TwoBit {
             // On sound entries every walk by residues is optimal, so every order counts the

@@ -179,7 +179,7 @@ const ORDERS: [[Move; 4]; 2] = [
 ];
 
 fn check_layout<D: AsRef<[u8]>>(table: &Table<D>, start: &Layout) {
-    let cost = table.header().cost;
+    let cost = table.header().cost();
     let mut path = Vec::new();
     for i in 0..table.sections().len() {
         let section = table.section(i).unwrap();
