@@ -79,7 +79,7 @@ proptest! {
         let header = Header::build(board, Encoding::Byte, CostModel::Unit, specs.clone(), crc).unwrap();
         prop_assert_eq!(header.sections().len(), specs.len());
         for (s, spec) in header.sections().iter().zip(&specs) {
-            prop_assert_eq!(&s.histogram(), &spec.histogram);
+            prop_assert_eq!(s.histogram(), &spec.histogram[..]);
             prop_assert_eq!(*s.goal(), spec.goal);
             prop_assert_eq!(s.max_distance() as usize, spec.histogram.len() - 1);
             prop_assert_eq!(s.entries(), board.reachable_states());

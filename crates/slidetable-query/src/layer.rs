@@ -85,7 +85,7 @@ impl<'a> Goal<'a> {
         if low > high {
             return Err(LayerError::EmptyRange { low, high });
         }
-        let histogram = &self.section.header.histogram();
+        let histogram = self.section.header.histogram();
         let expected: u64 = histogram
             .iter()
             .enumerate()

@@ -195,7 +195,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// The sections' descriptors, in file order.
     pub fn sections(&self) -> &[SectionHeader] {
-        &self.header.sections()
+        self.header.sections()
     }
 
     /// The file this table was opened from, if any.
@@ -362,7 +362,7 @@ impl<'a> Goal<'a> {
     /// States at each distance from this goal (`histogram()[d]`: the states `d` moves away),
     /// as the table's header records it. Relabelling a goal keeps its section's histogram.
     pub fn histogram(&self) -> &'a [u64] {
-        &self.section.header.histogram()
+        self.section.header.histogram()
     }
 
     /// The greatest distance any state has from this goal.
@@ -438,7 +438,7 @@ struct Walk {
 impl<'a> Section<'a> {
     /// The section's goal.
     pub fn goal(&self) -> &Layout {
-        &self.header.goal()
+        self.header.goal()
     }
 
     /// The section's descriptor in the header.

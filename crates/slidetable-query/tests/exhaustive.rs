@@ -30,7 +30,7 @@ fn the_table_has_one_section_per_blank_cell() {
 #[test]
 fn histograms_add_up_and_match_the_stored_distances() {
     let t = table();
-    let standard = &t.sections()[standard_index()].histogram();
+    let standard = t.sections()[standard_index()].histogram();
     assert_eq!(standard.iter().sum::<u64>(), STATES);
     assert_eq!(standard.len(), 32, "the 8-puzzle's diameter is 31");
     assert_eq!(standard[31], 2);

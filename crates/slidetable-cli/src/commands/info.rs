@@ -63,7 +63,7 @@ pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
                     goal: s.goal().tiles(),
                     entries: s.entries(),
                     max_distance: s.max_distance(),
-                    histogram: &s.histogram(),
+                    histogram: s.histogram(),
                 })
                 .collect(),
             checksum_ok,
