@@ -98,7 +98,7 @@ pub(crate) fn open_target(target: &TargetArgs) -> Result<(MappedTable, Layout)> 
 /// The name a table is shown by in messages and reports: its file.
 pub(crate) fn name(table: &MappedTable) -> String {
     table
-        .file_path()
+        .file()
         .map_or_else(|| "?".to_string(), |p| p.display().to_string())
 }
 

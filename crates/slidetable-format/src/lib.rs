@@ -202,7 +202,7 @@ pub struct SectionSpec {
 
 /// One goal section as the header describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SectionHeader {
+pub struct SectionDescriptor {
     /// The section's goal.
     goal: Layout,
     /// Entries in the payload: one per rank of the goal's class.
@@ -229,7 +229,7 @@ pub struct Header {
     /// What a move costs in every section.
     cost: CostModel,
     /// The sections, in file order.
-    sections: Vec<SectionHeader>,
+    sections: Vec<SectionDescriptor>,
     /// Bytes from the start of the file to the first payload byte.
     header_len: u64,
     /// CRC-32 of every payload byte, in file order.
@@ -238,7 +238,7 @@ pub struct Header {
     file_len: u64,
 }
 
-impl SectionHeader {
+impl SectionDescriptor {
     /// The section's goal.
     pub fn goal(&self) -> &Layout {
         &self.goal
@@ -292,7 +292,7 @@ impl Header {
     }
 
     /// The sections, in file order.
-    pub fn sections(&self) -> &[SectionHeader] {
+    pub fn sections(&self) -> &[SectionDescriptor] {
         &self.sections
     }
 
@@ -603,7 +603,7 @@ impl Header {
         let mut sections = Vec::with_capacity(specs.len());
         for spec in specs {
             let len = spec.histogram.len() as u64;
-            sections.push(SectionHeader {
+            sections.push(SectionDescriptor {
                 goal: spec.goal,
                 entries,
                 max_distance: len.saturating_sub(1) as u32,
@@ -755,7 +755,7 @@ impl Header {
                 &header_bytes[histogram_offset as usize..hist_end as usize],
                 &mut histogram,
             );
-            sections.push(SectionHeader {
+            sections.push(SectionDescriptor {
                 goal,
                 entries,
                 max_distance: LE::read_u32(&d[S_MAX..]),

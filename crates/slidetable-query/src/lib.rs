@@ -25,7 +25,7 @@ use memmap2::Mmap;
 use slidetable_core::{slide, Board, Layout, Move, Neighbors, Ranker, MAX_CELLS};
 use slidetable_format::{
     byte_at, byte_distance, byte_move, two_bit_value, wide_at, wide_cost, wide_move, FormatError,
-    Header, SectionHeader,
+    Header, SectionDescriptor,
 };
 
 pub use slidetable_format::{CostModel, Encoding};
@@ -194,12 +194,12 @@ impl<D: AsRef<[u8]>> Table<D> {
     }
 
     /// The sections' descriptors, in file order.
-    pub fn sections(&self) -> &[SectionHeader] {
+    pub fn sections(&self) -> &[SectionDescriptor] {
         self.header.sections()
     }
 
     /// The file this table was opened from, if any.
-    pub fn file_path(&self) -> Option<&Path> {
+    pub fn file(&self) -> Option<&Path> {
         self.path.as_deref()
     }
 
@@ -417,7 +417,7 @@ fn invert(map: &[u8; MAX_CELLS], n: usize) -> [u8; MAX_CELLS] {
 /// One goal's entries.
 #[derive(Clone, Copy)]
 pub struct Section<'a> {
-    header: &'a SectionHeader,
+    header: &'a SectionDescriptor,
     entries: &'a [u8],
     ranker: &'a Ranker,
     neighbors: &'a Neighbors,
@@ -442,7 +442,7 @@ impl<'a> Section<'a> {
     }
 
     /// The section's descriptor in the header.
-    pub fn header(&self) -> &SectionHeader {
+    pub fn header(&self) -> &SectionDescriptor {
         self.header
     }
 

@@ -235,10 +235,10 @@ fn written_files_answer_like_bytes_in_memory() {
 
     let mapped = Table::open(&path).unwrap();
     mapped.verify().unwrap();
-    assert_eq!(mapped.file_path(), Some(path.as_path()));
+    assert_eq!(mapped.file(), Some(path.as_path()));
     let owned = Table::new(eight_bytes().to_vec()).unwrap();
     owned.verify().unwrap();
-    assert_eq!(owned.file_path(), None);
+    assert_eq!(owned.file(), None);
     let borrowed = Table::new(eight_bytes()).unwrap();
     borrowed.verify().unwrap();
     assert_eq!(mapped.header(), owned.header());
