@@ -51,6 +51,9 @@ pub enum Command {
     /// Measure a heuristic against the true distance of every state: accuracy per distance,
     /// admissibility (with a counter-example if not) and consistency along every move.
     Heuristic(HeuristicArgs),
+    /// Serve a page to play puzzles on, showing the exact distance beside each heuristic,
+    /// and its JSON API (/api/solve, /api/random, /api/stats); prints its URL.
+    Serve(crate::serve::ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff) on standard output: `slidetable man | man -l -`.

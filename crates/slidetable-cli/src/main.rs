@@ -8,6 +8,7 @@ mod json;
 mod judge;
 mod manual;
 mod search;
+mod serve;
 mod show;
 mod tables;
 mod teach;
@@ -69,6 +70,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         Command::Hardest(args) => teach::hardest(args),
         Command::Random(args) => teach::random(args),
         Command::Heuristic(args) => truth::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Completions(args) => manual::completions(args),
         Command::Man(args) => manual::man(args),
     }

@@ -1,8 +1,6 @@
 //! `stats`, `hardest` and `random`: the whole table seen from one goal, for teachers,
 //! students and researchers. The figures come from the query crate; this only prints them.
 
-use std::collections::hash_map::RandomState;
-use std::hash::BuildHasher;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -185,9 +183,7 @@ pub fn random(args: &RandomArgs) -> Result<ExitCode> {
         }
     })?;
     // Without --seed, a fresh seed from the standard library's per-process random keys.
-    let seed = args
-        .seed
-        .unwrap_or_else(|| RandomState::new().hash_one(std::process::id()));
+    let seed = args.seed.unwrap_or_else(SplitMix64::fresh_seed);
     let mut rng = SplitMix64::new(seed);
     let mut out = BufWriter::new(io::stdout().lock());
     let mut buf = Vec::new();

@@ -16,6 +16,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+pub mod cache;
 mod layered;
 mod weighted;
 
@@ -74,6 +75,13 @@ pub enum GenError {
     Io { path: PathBuf, source: io::Error },
     #[error("refusing to replace {}: it is {kind}, not a table file", path.display())]
     NotAFile { path: PathBuf, kind: &'static str },
+    #[error("cannot create directory {}", path.display())]
+    CreateDir { path: PathBuf, source: io::Error },
+    #[error(
+        "no cache directory: set XDG_CACHE_HOME or HOME, or name a table with --table or {}",
+        cache::TABLE_ENV
+    )]
+    NoCacheDir,
 }
 
 /// The goals of a default table: one per blank cell, tiles 1..n−1 in reading order, for
