@@ -191,12 +191,15 @@ impl Params {
         let mut pairs: Vec<(String, String)> = Vec::new();
         for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
             if !allowed.contains(&name.as_ref()) {
+                let takes = match allowed {
+                    [] => "no parameters".to_string(),
+                    _ => allowed.join(", "),
+                };
                 return Err(ApiError {
                     status: StatusCode::BAD_REQUEST,
                     message: format!(
-                        "unknown parameter '{}' (this route takes {})",
-                        name.escape_debug(),
-                        allowed.join(", ")
+                        "unknown parameter '{}' (this route takes {takes})",
+                        name.escape_debug()
                     ),
                 });
             }
