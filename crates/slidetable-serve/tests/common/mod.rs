@@ -18,23 +18,28 @@ use tower::ServiceExt;
 /// The boards the tests serve: every default table up to 9 cells (a second each at most).
 pub const BOARDS: [&str; 6] = ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3"];
 
-/// A directory of default tables for [`BOARDS`], generated once per test binary.
+/// A directory of default tables for [`BOARDS`], generated once per test binary run in its
+/// own scratch directory under Cargo's directory for integration tests (`target/tmp`),
+/// reused from run to run so no run leaves a temporary directory behind.
 pub fn table_dir() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let profile = if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        };
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+            "slidetable-serve-{}-{profile}",
+            env!("CARGO_CRATE_NAME")
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
         for board in BOARDS {
             let board: Board = board.parse().unwrap();
-            generate(
-                &Plan::default_for(board),
-                &table_path(dir.path(), board),
-                &|_| {},
-            )
-            .unwrap();
+            generate(&Plan::default_for(board), &table_path(&dir, board), &|_| {}).unwrap();
         }
         dir
     })
-    .path()
 }
 
 fn table_path(dir: &Path, board: Board) -> PathBuf {
