@@ -135,6 +135,24 @@ async fn random_draws_as_the_command_line_draws() {
     }
 }
 
+/// The README's examples of the API, byte for byte.
+#[tokio::test]
+async fn the_readme_examples_answer_as_shown() {
+    let app = app();
+    let readme = include_str!("../../../README.md");
+    let block = readme
+        .split("```")
+        .find(|b| b.contains("GET /api/solve?board=3x3"))
+        .expect("the README's API examples");
+    let lines: Vec<&str> = block.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 6, "{block}");
+    for pair in lines.chunks(2) {
+        let uri = pair[0].strip_prefix("GET ").unwrap();
+        let answer = get(&app, uri).await;
+        assert_eq!(answer.body, pair[1], "{uri}");
+    }
+}
+
 #[tokio::test]
 async fn random_without_a_seed_names_the_seed_it_drew_with() {
     let app = app();
