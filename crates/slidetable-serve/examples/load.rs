@@ -13,10 +13,14 @@ mod load;
 
 use std::process::ExitCode;
 
-fn rss_kib(pid: &str) -> Option<u64> {
+/// The server's resident memory: (all, anonymous, file-backed: the mapped table), in KiB.
+fn rss_kib(pid: &str) -> Option<(u64, u64, u64)> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+    let field = |name: &str| -> Option<u64> {
+        let line = status.lines().find(|l| l.starts_with(name))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    Some((field("VmRSS:")?, field("RssAnon:")?, field("RssFile:")?))
 }
 
 #[tokio::main]
@@ -30,7 +34,9 @@ async fn main() -> ExitCode {
     let number = |i: usize, default: usize| args.get(i).map_or(default, |a| a.parse().unwrap());
     let (rounds, requests, concurrency) = (number(3, 5), number(4, 1000), number(5, 25));
     let show_rss = |when: &str| match rss_kib(pid) {
-        Some(kib) => println!("server RSS {when}: {kib} KiB"),
+        Some((all, anon, file)) => {
+            println!("server RSS {when}: {all} KiB ({anon} KiB anonymous, {file} KiB mapped files)")
+        }
         None => println!("server RSS {when}: unknown (no /proc/{pid}/status)"),
     };
     show_rss("before");
