@@ -317,13 +317,16 @@ async function setBoard(board, puzzle, goal) {
   const cells = state.rows * state.cols;
   state.goal = goal || standardGoal(cells);
   $("board-size").value = board;
-  await loadStats();
+  status(`opening the ${board} table (made on its first use: a moment, up to a minute for 12 cells)`);
+  if (await loadStats()) status("");
   if (!puzzle && (await newPuzzle())) return;
   // A puzzle from the link, or the goal itself when none could be drawn: play from there.
   setPuzzle(puzzle || [...state.goal]);
   await refresh(true);
 }
 
+// The goal's farthest distance, which bounds the depth of a new puzzle; false (with the
+// reason shown) if the server cannot tell.
 async function loadStats() {
   try {
     const stats = await api("stats", { board: state.board, goal: tokens(state.goal) });
@@ -331,8 +334,10 @@ async function loadStats() {
     const depth = $("depth");
     depth.max = String(stats.max);
     if (Number(depth.value) > stats.max) depth.value = String(stats.max);
+    return true;
   } catch (e) {
     status(e.message, true);
+    return false;
   }
 }
 
