@@ -317,6 +317,25 @@ async fn play_a_puzzle_and_solve_it_in_chromium() {
     );
     wait_for(&client, "solve", "solve", Duration::from_secs(5)).await;
 
+    // "new puzzle" draws one exactly the chosen number of moves from the goal.
+    let depth = client
+        .find(Locator::Css("[data-testid=\"depth\"]"))
+        .await
+        .unwrap();
+    depth.clear().await.unwrap();
+    depth.send_keys("7").await.unwrap();
+    client
+        .find(Locator::Css("[data-testid=\"new-puzzle\"]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(&client, "distance", "7", Duration::from_secs(10)).await;
+    let drawn = shown_layout(&client, board).await;
+    assert_eq!(table.distance(&drawn).unwrap(), Some(7), "{drawn}");
+    assert_eq!(text(&client, "moves").await, "0");
+
     client.close().await.unwrap();
     let _ = stop.send(());
     serving.await.unwrap().unwrap();
