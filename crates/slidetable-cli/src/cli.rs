@@ -1,5 +1,6 @@
 //! The command line: names here are the interface scripts depend on.
 
+use std::net::SocketAddr;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
@@ -51,6 +52,9 @@ pub(crate) enum Command {
     /// Measure a heuristic against the true distance of every state: accuracy per distance,
     /// admissibility (with a counter-example if not) and consistency along every move.
     Heuristic(HeuristicArgs),
+    /// Serve a page to play puzzles on, showing the exact distance beside each heuristic,
+    /// and its JSON API (/api/solve, /api/random, /api/stats); prints its URL.
+    Serve(ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff) on standard output: `slidetable man | man -l -`.
@@ -344,6 +348,21 @@ fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {
 fn parse_any_board(s: &str) -> Result<Board, String> {
     s.parse()
         .map_err(|e: slidetable_core::BoardError| e.to_string())
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ServeArgs {
+    /// The address to listen on; the default answers this machine only. Port 0 lets the
+    /// system choose one (the URL printed names it).
+    #[arg(long, value_name = "ADDR:PORT", default_value = slidetable_serve::DEFAULT_BIND)]
+    pub(crate) bind: SocketAddr,
+    /// A table to serve (repeatable, one per board); every other board uses its default
+    /// table, generated in the cache directory on first use.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) table: Vec<PathBuf>,
+    /// Open this board's table before listening (repeatable) [default: 3x3].
+    #[arg(long, value_name = "RxC", value_parser = parse_board)]
+    pub(crate) board: Vec<Board>,
 }
 
 fn parse_board(s: &str) -> Result<Board, String> {

@@ -51,5 +51,6 @@ fn dispatch(command: &Command) -> Result<ExitCode> {
         Command::Heuristic(args) => run::heuristic::run(args),
         Command::Completions(args) => run::completions::run(args),
         Command::Man(args) => run::man::run(args),
+        Command::Serve(args) => run::serve::run(args),
     }
 }

@@ -1,66 +1,24 @@
-//! Where tables live, opening the one a command names, and making one.
+//! Where tables live, and making one: the rule is `slidetable_gen::cache`'s; this adds the
+//! note and the progress bar a terminal user sees.
 
 use std::io::{self, IsTerminal};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use slidetable_core::{Board, Layout};
-use slidetable_gen::{default_goals, solve, write_table};
-use slidetable_query::{CostModel, Encoding, MappedTable, Table};
+use slidetable_query::{CostModel, MappedTable, Table};
 
 use crate::cli::TargetArgs;
 use crate::puzzles::parse_goal;
 
-/// The environment variable naming the default table.
-pub(crate) const TABLE_ENV: &str = "SLIDETABLE_TABLE";
-
-/// Where a table path came from: only the cache default is generated on first use.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Origin {
-    Argument,
-    Environment,
-    Cache,
-}
-
-/// The table to use: `--table`, else `$SLIDETABLE_TABLE` (which names the default 3×3
-/// table), else `slidetable/RxC.slt` in the cache directory (`$XDG_CACHE_HOME`, else
-/// `~/.cache`).
-pub(crate) fn resolve(explicit: Option<&Path>, board: Board) -> Result<(PathBuf, Origin)> {
-    if let Some(p) = explicit {
-        return Ok((p.to_path_buf(), Origin::Argument));
-    }
-    if let Some(p) = std::env::var_os(TABLE_ENV).filter(|v| !v.is_empty() && board == Board::EIGHT)
-    {
-        return Ok((PathBuf::from(p), Origin::Environment));
-    }
-    Ok((
-        cache_dir()?.join(format!("slidetable/{board}.slt")),
-        Origin::Cache,
-    ))
-}
-
-fn cache_dir() -> Result<PathBuf> {
-    // XDG: a relative $XDG_CACHE_HOME is invalid and must be ignored.
-    if let Some(p) = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from) {
-        if p.is_absolute() {
-            return Ok(p);
-        }
-    }
-    match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        Some(home) => Ok(PathBuf::from(home).join(".cache")),
-        None => bail!(
-            "no cache directory: set XDG_CACHE_HOME or HOME, or name a table with --table or {TABLE_ENV}"
-        ),
-    }
-}
+pub(crate) use slidetable_gen::cache::{resolve, Generated, Origin, Plan};
 
 /// Opens the table for a query command: `--table`, `$SLIDETABLE_TABLE`, or the cache's table
 /// for `board`, generated on first use. A named table may be for any board.
 pub(crate) fn open_for_query(explicit: Option<&Path>, board: Board) -> Result<MappedTable> {
     let (path, origin) = resolve(explicit, board)?;
-    if origin == Origin::Cache && !path.exists() {
+    if slidetable_gen::cache::needs_generating(&path, origin) {
         eprintln!(
             "slidetable: no table at {}; generating it once (this takes {})",
             path.display(),
@@ -127,48 +85,13 @@ pub(crate) fn require_unit_cost(table: &MappedTable) -> Result<()> {
     Ok(())
 }
 
-/// What `generate` did.
-pub(crate) struct Generated {
-    pub(crate) states: u64,
-    pub(crate) sections: usize,
-    pub(crate) bytes: u64,
-    pub(crate) elapsed: Duration,
-}
-
-/// What to generate: the goals, the entry encoding (`None`: the board's default) and what a
-/// move costs.
-pub(crate) struct Plan {
-    pub(crate) board: Board,
-    pub(crate) goals: Vec<Layout>,
-    pub(crate) encoding: Option<Encoding>,
-    pub(crate) cost: CostModel,
-}
-
-impl Plan {
-    /// The default table of `board`: one section per blank cell up to 10 cells, the standard
-    /// goal for 11 and 12; unit costs; the board's default encoding.
-    pub(crate) fn default_for(board: Board) -> Plan {
-        Plan {
-            board,
-            goals: default_goals(board),
-            encoding: None,
-            cost: CostModel::Unit,
-        }
-    }
-}
-
 /// Runs that settle more states than this get a progress bar (when stderr is a terminal).
 const PROGRESS_STATES: u64 = 20_000_000;
 
 /// Generates `plan` and writes it to `path` (creating its directory), replacing any old file
 /// atomically. Long runs show a progress bar on stderr when it is a terminal.
 pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create directory {}", dir.display()))?;
-    }
-    let start = Instant::now();
-    let total = plan.board.reachable_states() * plan.goals.len() as u64;
+    let total = plan.total_states();
     let bar = if total >= PROGRESS_STATES && io::stderr().is_terminal() {
         let bar = ProgressBar::new(total);
         bar.set_style(
@@ -183,13 +106,7 @@ pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
     } else {
         ProgressBar::hidden()
     };
-    let sections = solve(&plan.goals, plan.encoding, plan.cost, &|n| bar.inc(n))?;
+    let done = slidetable_gen::cache::generate(plan, path, &|n| bar.inc(n))?;
     bar.finish_and_clear();
-    let bytes = write_table(path, plan.board, &sections)?;
-    Ok(Generated {
-        states: plan.board.reachable_states(),
-        sections: sections.len(),
-        bytes,
-        elapsed: start.elapsed(),
-    })
+    Ok(done)
 }

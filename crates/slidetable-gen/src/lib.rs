@@ -16,6 +16,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+pub mod cache;
 mod layered;
 mod weighted;
 
@@ -110,6 +111,20 @@ pub enum GenError {
         /// What it is (a directory, a device ...).
         kind: &'static str,
     },
+    /// A directory for the table could not be made.
+    #[error("cannot create directory {}", path.display())]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// Neither a cache directory nor a table was named.
+    #[error(
+        "no cache directory: set XDG_CACHE_HOME or HOME, or name a table with --table or {}",
+        cache::TABLE_ENV
+    )]
+    NoCacheDir,
 }
 
 /// The goals of a default table: one per blank cell, tiles 1..n−1 in reading order, for

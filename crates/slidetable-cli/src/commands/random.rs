@@ -1,7 +1,5 @@
 //! `random`: puzzles drawn uniformly from the states D (or A to B) moves from the goal.
 
-use std::collections::hash_map::RandomState;
-use std::hash::BuildHasher;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -26,9 +24,7 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
         }
     })?;
     // Without --seed, a fresh seed from the standard library's per-process random keys.
-    let seed = args
-        .seed
-        .unwrap_or_else(|| RandomState::new().hash_one(std::process::id()));
+    let seed = args.seed.unwrap_or_else(SplitMix64::fresh_seed);
     let mut rng = SplitMix64::new(seed);
     let mut out = BufWriter::new(io::stdout().lock());
     let mut buf = Vec::new();
