@@ -23,6 +23,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
     let limits = Limits {
         max_expanded: args.max_expanded,
         max_time: args.timeout.map(Duration::from_secs_f64),
+        max_memory: None,
     };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
