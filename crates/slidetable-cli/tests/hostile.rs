@@ -960,7 +960,7 @@ fn board_limits_are_worded_one_way() {
     assert_eq!(r.code, Some(2));
     assert!(
         r.stderr
-            .contains("a 5x5 board has 25 cells; search goes up to 16 cells"),
+            .contains("a 5x5 board has 25 cells; boards go up to 16 cells"),
         "{r:#?}"
     );
 }

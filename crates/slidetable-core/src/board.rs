@@ -20,12 +20,23 @@ pub struct Board {
     cols: u8,
 }
 
+/// What a limit of `max` cells is the limit of.
+fn limited(max: usize) -> &'static str {
+    if max <= 12 {
+        "tables"
+    } else {
+        "boards"
+    }
+}
+
 /// Why a board size was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
     #[error("a board needs at least 2 rows and 2 columns, got {rows}x{cols}")]
     TooSmall { rows: usize, cols: usize },
-    #[error("a {rows}x{cols} board has {cells} cells; at most {max} are supported", cells = rows * cols)]
+    /// Worded as the command line words its own board limits: tables (and ranks) go up to 12
+    /// cells, boards up to 16.
+    #[error("a {rows}x{cols} board has {cells} cells; {} go up to {max} cells", limited(*max), cells = rows * cols)]
     TooLarge {
         rows: usize,
         cols: usize,
@@ -175,7 +186,7 @@ mod tests {
         assert!(Board::for_table(4, 4).is_err());
         assert_eq!(
             Board::for_table(4, 4).unwrap_err().to_string(),
-            "a 4x4 board has 16 cells; at most 12 are supported"
+            "a 4x4 board has 16 cells; tables go up to 12 cells"
         );
     }
 
