@@ -2,7 +2,7 @@
 //! drawn boards), streamed: what `distance` and `path` print, and the one-state lines of
 //! `hardest` and `random`.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -12,6 +12,7 @@ use slidetable_query::{Goal, MappedTable};
 use crate::cli::BatchArgs;
 use crate::json::{self, Record};
 use crate::puzzles::{each_puzzle, parse_goal};
+use crate::streams;
 use crate::{show, tables};
 
 /// What to print for each puzzle.
@@ -48,8 +49,7 @@ pub(crate) fn run(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCo
         None => table.standard()?,
         Some(text) => table.goal(&parse_goal(board, text)?)?,
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = streams::stdout();
     let mut scratch = Scratch::default();
     each_puzzle(
         args.input.as_deref(),

@@ -16,22 +16,21 @@ pub(crate) struct Input {
 }
 
 /// The file an input argument names: `None` (standard input) for no argument or `-`.
-pub(crate) fn file(path: Option<&Path>) -> Option<&Path> {
+fn file(path: Option<&Path>) -> Option<&Path> {
     path.filter(|p| p.as_os_str() != "-")
-}
-
-/// The name an input's errors carry: its path, or `<stdin>`.
-pub(crate) fn name(path: Option<&Path>) -> String {
-    file(path).map_or_else(|| STDIN.to_string(), |p| p.display().to_string())
 }
 
 /// How standard input is named in messages.
 const STDIN: &str = "<stdin>";
 
 /// Opens `path`, or standard input for `None` or `-`.
+/// A standard input closed at startup is refused rather than read as empty.
 pub(crate) fn open(path: Option<&Path>) -> Result<Input> {
     match file(path) {
-        None => Ok(stdin()),
+        None => {
+            crate::streams::check_stdin()?;
+            Ok(stdin())
+        }
         Some(p) => {
             let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
             Ok(Input {

@@ -25,9 +25,9 @@ pub struct TableBytes(Bytes);
 #[derive(Debug)]
 enum Bytes {
     Read(Vec<u8>),
-    /// The guard is dropped before the map (fields drop in order), so no fault in a map
-    /// being unmapped can be taken for a changed table.
-    Mapped(Option<Guard>, Mmap),
+    /// The guard, held only to be dropped, goes before the map (fields drop in order), so
+    /// no fault in a map being unmapped is taken for a changed table.
+    Mapped(#[allow(dead_code)] Option<Guard>, Mmap),
 }
 
 impl AsRef<[u8]> for TableBytes {

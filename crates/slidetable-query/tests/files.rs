@@ -7,12 +7,11 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use memmap2::Mmap;
 use proptest::prelude::*;
 use slidetable_core::{Board, Layout, Move, Ranker};
 use slidetable_format::PayloadHasher;
 use slidetable_gen::{default_goals, solve_sections, table_bytes, write_table, Section};
-use slidetable_query::Table;
+use slidetable_query::{MappedTable, Table};
 
 // ---------------------------------------------------------------------------------------------
 // The largest single allocation made by the current thread, to prove that absurd headers are
@@ -658,7 +657,7 @@ fn every_single_bit_flip_is_noticed() {
 // Tables are shared between threads as they are.
 const _: fn() = || {
     fn send_and_sync<T: Send + Sync>() {}
-    send_and_sync::<Table<Mmap>>();
+    send_and_sync::<MappedTable>();
     send_and_sync::<Table<Vec<u8>>>();
     send_and_sync::<Table<&'static [u8]>>();
 };
@@ -668,7 +667,7 @@ fn eight_threads_share_one_mapped_table() {
     let dir = tempfile::tempdir().unwrap();
     let path: PathBuf = dir.path().join("shared.slt");
     write_table(&path, Board::EIGHT, eight_sections()).unwrap();
-    let table: Table<Mmap> = Table::open(&path).unwrap();
+    let table: MappedTable = Table::open(&path).unwrap();
     let states = sample(Board::EIGHT, 2000);
     let want: Vec<Answer> = states.iter().map(|l| answer(&table, l)).collect();
     std::thread::scope(|scope| {

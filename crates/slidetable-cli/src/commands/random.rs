@@ -2,7 +2,7 @@
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -11,6 +11,7 @@ use slidetable_query::SplitMix64;
 use crate::answers::write_state;
 use crate::cli::RandomArgs;
 use crate::error::UsageError;
+use crate::streams;
 use crate::tables;
 
 pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
@@ -30,7 +31,7 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
         .seed
         .unwrap_or_else(|| RandomState::new().hash_one(std::process::id()));
     let mut rng = SplitMix64::new(seed);
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = streams::stdout();
     let mut buf = Vec::new();
     for _ in 0..args.count {
         let Some((layout, _)) = layer.sample(&mut rng) else {

@@ -1,6 +1,6 @@
 //! `search`: the seeds' algorithms at query time, with the same input and output as `path`.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -12,6 +12,8 @@ use crate::answers::write_invalid;
 use crate::cli::SearchArgs;
 use crate::json::{self, Record, SearchStats};
 use crate::puzzles::{each_puzzle, parse_goal};
+use crate::streams;
+use crate::streams::{note, warning};
 
 pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     let board = args.board;
@@ -24,8 +26,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
         max_time: args.timeout.map(Duration::from_secs_f64),
         max_memory: None,
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = streams::stdout();
     let mut gave_up = 0u64;
     let code = each_puzzle(
         args.input.as_deref(),
@@ -59,7 +60,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                             text += &format!(", {i} iterations");
                         }
                         text += &format!(", {:.3} ms", s.elapsed.as_secs_f64() * 1e3);
-                        eprintln!("{text}");
+                        note!("{text}");
                     }
                 }
                 Err(SearchError::Unsolvable { .. }) if args.json => {
@@ -72,7 +73,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                     } else {
                         writeln!(out, "unknown")?;
                     }
-                    eprintln!("slidetable: line {line}: {e}");
+                    warning!("line {line}: {e}");
                     gave_up += 1;
                 }
                 Err(e) => return Err(e.into()),
@@ -82,9 +83,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
         |line, what, out| write_invalid(out, args.json, line, what),
     )?;
     if gave_up > 0 && code == ExitCode::SUCCESS {
-        eprintln!(
-            "slidetable: {gave_up} search(es) stopped at a limit; their answers read `unknown`"
-        );
+        warning!("{gave_up} search(es) stopped at a limit; their answers read `unknown`");
         return Ok(ExitCode::FAILURE);
     }
     Ok(code)

@@ -1,7 +1,7 @@
 //! `stats`: how the states spread over distances from one goal, for teachers, students and
 //! researchers. The figures come from the query crate; this only prints them.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::cli::StatsArgs;
 use crate::json;
+use crate::streams;
 use crate::tables;
 
 #[derive(Serialize)]
@@ -37,7 +38,7 @@ const BAR: usize = 40;
 pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
     let (table, goal) = tables::open_target(&args.target)?;
     let stats = table.goal(&goal)?.stats();
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = streams::stdout();
     if args.json {
         let mut buf = Vec::new();
         json::line(
