@@ -2,11 +2,10 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Result;
 use slidetable_core::{path_string, Layout, Move};
-use slidetable_search::{solve, Limits, SearchError, Stats};
+use slidetable_search::{solve, Limit, Limits, SearchError, Stats};
 
 use crate::answers::write_invalid;
 use crate::cli::SearchArgs;
@@ -23,8 +22,11 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     };
     let limits = Limits {
         max_expanded: args.max_expanded,
-        max_time: args.timeout.map(Duration::from_secs_f64),
-        max_memory: None,
+        max_time: args.timeout,
+        max_memory: Some(
+            args.max_memory
+                .unwrap_or_else(crate::limits::default_max_memory),
+        ),
     };
     let mut out = streams::stdout();
     let mut gave_up = 0u64;
@@ -73,7 +75,14 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                     } else {
                         writeln!(out, "unknown")?;
                     }
-                    warning!("line {line}: {e}");
+                    let option = match &e {
+                        SearchError::LimitReached {
+                            limit: Limit::Memory(_),
+                            ..
+                        } => " (the limit is --max-memory)",
+                        _ => "",
+                    };
+                    warning!("line {line}: {e}{option}");
                     gave_up += 1;
                 }
                 Err(e) => return Err(e.into()),
