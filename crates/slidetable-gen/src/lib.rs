@@ -446,11 +446,10 @@ pub fn replace_table(path: &Path, board: Board, sections: &[Section]) -> Result<
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
     let mut tmp = Temporary::create(&builder, dir).map_err(|e| {
-        // tempfile names its temporary path in the error; the user named another.
-        let what = e
-            .get_ref()
-            .and_then(|inner| std::error::Error::source(inner))
-            .map_or_else(|| e.to_string(), |inner| inner.to_string());
+        // tempfile names its temporary path in the error (`… at path "…"`); the user named
+        // another.
+        let text = e.to_string();
+        let what = text.split(" at path ").next().unwrap_or(&text).to_string();
         io_err(io::Error::new(
             e.kind(),
             format!("cannot create a file in {}: {what}", dir.display()),

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 
 use crate::answers::write_state;
 use crate::cli::HardestArgs;
@@ -15,9 +15,22 @@ pub(crate) fn run(args: &HardestArgs) -> Result<ExitCode> {
     let goal = table.goal(&goal)?;
     let mut out = streams::stdout();
     let mut buf = Vec::new();
-    for layout in goal.layouts_at(goal.max_distance()) {
+    let max = goal.max_distance();
+    let mut found = 0u64;
+    for layout in goal.layouts_at(max) {
         write_state(&mut out, &mut buf, &goal, &layout, args.json, &table)?;
+        found += 1;
     }
     out.flush()?;
+    // The header counts the states at the maximum; a payload that holds fewer is corrupt
+    // (its entries are not the distances the header was made from).
+    let counted = goal.histogram().get(max as usize).copied().unwrap_or(0);
+    if found != counted {
+        bail!(
+            "table {}: the header counts {counted} states {max} away, the entries hold {found} \
+             (corrupt table? check it with `slidetable info --verify`)",
+            tables::name(&table)
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -125,11 +125,12 @@ fn write_json(
         &mut buf,
         &Record {
             puzzle: &puzzle,
-            distance: path.map(|p| p.len() as u32),
+            distance: Some(path.map(|p| p.len() as u32)),
             path: Some(moves.as_deref()),
             solvable,
             stats,
             error,
+            ..Record::default()
         },
     );
     out.write_all(&buf)
