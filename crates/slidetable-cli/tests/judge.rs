@@ -1072,7 +1072,7 @@ fn bad_input_stops_with_the_line_and_what_is_wrong_after_the_earlier_answers() {
 }
 
 /// The lines of `input`: a last line without a line end counts; an empty input has one.
-fn lines_of(input: &str) -> usize {
+fn line_count(input: &str) -> usize {
     (input.matches('\n').count() + usize::from(!input.is_empty() && !input.ends_with('\n'))).max(1)
 }
 
@@ -1099,13 +1099,13 @@ fn end_of_input_cases(formats: &[&str]) -> Vec<String> {
         assert_eq!(first.code, Some(BAD_INPUT), "{format} {base:?}: {first:#?}");
         let head = format!(
             "slidetable: judge {format}: <stdin>: line {}: ",
-            lines_of(base)
+            line_count(base)
         );
         let what = first.stderr.strip_prefix(&head).unwrap_or_else(|| {
             panic!(
                 "{format} {base:?}: {:?} is not on line {}",
                 first.stderr,
-                lines_of(base)
+                line_count(base)
             )
         });
         for tail in ["\n", "\n\n\n", " \n\t\n", "\r\n\r\n"] {
@@ -1113,7 +1113,7 @@ fn end_of_input_cases(formats: &[&str]) -> Vec<String> {
             let run = judge(format, input.clone());
             let want = format!(
                 "slidetable: judge {format}: <stdin>: line {}: {what}",
-                lines_of(&input)
+                line_count(&input)
             );
             if (run.code, &run.stdout, &run.stderr) != (first.code, &first.stdout, &want) {
                 wrong.push(format!(

@@ -130,7 +130,7 @@ impl Board {
                 let next = cell + cols;
                 (next < self.cells()).then_some(next)
             }
-            Move::Left => (cell % cols != 0).then(|| cell - 1),
+            Move::Left => (!cell.is_multiple_of(cols)).then(|| cell - 1),
             Move::Right => (cell % cols != cols - 1).then_some(cell + 1),
         }
     }

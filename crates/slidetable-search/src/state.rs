@@ -318,7 +318,7 @@ impl Budget {
             return Err(self.stop(stats, crate::Limit::Expanded(self.max_expanded)));
         }
         stats.expanded += 1;
-        if stats.expanded % 1024 == 0 {
+        if stats.expanded.is_multiple_of(1024) {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
                     return Err(self.stop(stats, crate::Limit::Time(self.max_time)));
