@@ -24,13 +24,9 @@ fn file(path: Option<&Path>) -> Option<&Path> {
 const STDIN: &str = "<stdin>";
 
 /// Opens `path`, or standard input for `None` or `-`.
-/// A standard input closed at startup is refused rather than read as empty.
 pub(crate) fn open(path: Option<&Path>) -> Result<Input> {
     match file(path) {
-        None => {
-            crate::streams::check_stdin()?;
-            Ok(stdin())
-        }
+        None => Ok(stdin()),
         Some(p) => {
             let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
             Ok(Input {

@@ -33,10 +33,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // A mapped table truncated under us ends the run with a message, not a silent SIGBUS.
     slidetable_query::exit_on_changed_table("slidetable: ");
-    let result = streams::check_stdout()
-        .map_err(anyhow::Error::from)
-        .and_then(|()| dispatch(&cli.command));
-    match result {
+    match dispatch(&cli.command) {
         Ok(code) => code,
         // A closed stdout (`slidetable path big.txt | head`) is a normal way to stop reading.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -1,7 +1,6 @@
 //! The standard streams, as a careful program treats them: a diagnostic that standard error
-//! cannot take is lost, never the answers; a write error on standard output is named as
-//! the output's; and a standard stream that was closed before we started is an error, not
-//! a silent success.
+//! cannot take is lost, never the answers; and a write error on standard output is named as
+//! the output's.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -82,47 +81,4 @@ impl<W: Write> Write for Output<W> {
 /// Standard output, locked, buffered, its errors named.
 pub(crate) fn stdout() -> io::BufWriter<Output<io::StdoutLock<'static>>> {
     io::BufWriter::with_capacity(1 << 16, Output(io::stdout().lock()))
-}
-
-/// A standard stream closed before the program started: the runtime reopens it on
-/// /dev/null, so every answer written would vanish, or the input would read as empty.
-#[derive(Debug, thiserror::Error)]
-#[error("standard {0} is closed")]
-pub(crate) struct Closed(&'static str);
-
-/// Refuses a closed standard output.
-pub(crate) fn check_stdout() -> Result<(), Closed> {
-    if reopened_on_null(1) {
-        return Err(Closed("output"));
-    }
-    Ok(())
-}
-
-/// Refuses a closed standard input (call only when reading it).
-pub(crate) fn check_stdin() -> Result<(), Closed> {
-    if reopened_on_null(0) {
-        return Err(Closed("input"));
-    }
-    Ok(())
-}
-
-/// Whether descriptor `fd` is the /dev/null the Rust runtime opens (read-write) in place of a
-/// standard stream that was closed at startup. A shell's `<` or `>` /dev/null opens it for
-/// reading or for writing only, so those pass. Linux tells through /proc; elsewhere nothing
-/// is refused.
-fn reopened_on_null(fd: u8) -> bool {
-    let Ok(target) = std::fs::read_link(format!("/proc/self/fd/{fd}")) else {
-        return false;
-    };
-    if target.as_os_str() != "/dev/null" {
-        return false;
-    }
-    let Ok(info) = std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")) else {
-        return false;
-    };
-    info.lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
-        // O_ACCMODE is 3 and O_RDWR 2 on Linux.
-        .is_some_and(|flags| flags & 3 == 2)
 }
