@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use slidetable_core::{Board, Move};
@@ -161,9 +162,15 @@ pub(crate) struct SearchArgs {
     /// exit 1 at the end).
     #[arg(long, value_name = "N")]
     pub(crate) max_expanded: Option<u64>,
-    /// Give up on a puzzle after this many seconds (as --max-expanded).
-    #[arg(long, value_name = "SECONDS")]
-    pub(crate) timeout: Option<f64>,
+    /// Give up on a puzzle after this many seconds (as --max-expanded); a number too large
+    /// to matter is no limit.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::limits::parse_timeout)]
+    pub(crate) timeout: Option<Duration>,
+    /// Give up on a puzzle rather than hold more than this many bytes of states (`512M`,
+    /// `4G`; as --max-expanded). Default: half the machine's memory, or a quarter of the
+    /// address-space limit (`ulimit -v`) if that is less.
+    #[arg(long, value_name = "SIZE", value_parser = crate::limits::parse_size)]
+    pub(crate) max_memory: Option<u64>,
     /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
     #[arg(long)]
     pub(crate) keep_going: bool,

@@ -7,30 +7,63 @@ use std::path::Path;
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use slidetable_core::{Board, Layout};
+use slidetable_gen::cache::TABLE_ENV;
 use slidetable_query::{CostModel, MappedTable, Table};
 
 use crate::cli::TargetArgs;
 use crate::puzzles::parse_goal;
+use crate::streams::warning;
+use crate::{cache_lock, signals};
 
 pub(crate) use slidetable_gen::cache::{resolve, Generated, Origin, Plan};
 
 /// Opens the table for a query command: `--table`, `$SLIDETABLE_TABLE`, or the cache's table
 /// for `board`, generated on first use. A named table may be for any board.
+///
+/// A default table (`$SLIDETABLE_TABLE`, or the cache's) must be for `board` with unit costs:
+/// anything else would be blamed on valid input, or answer costs as distances. Processes that
+/// find the cache's table missing at once take a lock beside it: one generates it, the
+/// others wait and then open it.
 pub(crate) fn open_for_query(explicit: Option<&Path>, board: Board) -> Result<MappedTable> {
     let (path, origin) = resolve(explicit, board)?;
-    if slidetable_gen::cache::needs_generating(&path, origin) {
-        eprintln!(
-            "slidetable: no table at {}; generating it once (this takes {})",
-            path.display(),
-            if board.cells() > 10 {
-                "a while and a few hundred MB of memory"
-            } else {
-                "a moment"
-            }
-        );
-        generate(&Plan::default_for(board), &path)?;
+    if origin == Origin::Cache && !path.exists() {
+        let lock = cache_lock::lock(&path)?;
+        if !path.exists() {
+            warning!(
+                "no table at {}; generating it once (this takes {})",
+                path.display(),
+                if board.cells() > 10 {
+                    "a while and a few hundred MB of memory"
+                } else {
+                    "a moment"
+                }
+            );
+            generate(&Plan::default_for(board), &path)?;
+        }
+        drop(lock);
     }
-    Ok(Table::open(&path)?)
+    let table = Table::open(&path)?;
+    if origin != Origin::Argument {
+        let problem = if table.board() != board {
+            Some(format!("is for {} boards", table.board()))
+        } else if table.header().cost() != CostModel::Unit {
+            Some(format!("holds {} costs", table.header().cost()))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            bail!(
+                "table {} ({}) {problem}, but the default table must be for {board} boards \
+                 with unit costs",
+                path.display(),
+                match origin {
+                    Origin::Environment => format!("from ${TABLE_ENV}"),
+                    _ => "the cache's".to_string(),
+                }
+            );
+        }
+    }
+    Ok(table)
 }
 
 /// Opens the table a query command names: `--table` (whose board it is; `--board`, if also
@@ -88,9 +121,11 @@ pub(crate) fn require_unit_cost(table: &MappedTable) -> Result<()> {
 /// Runs that settle more states than this get a progress bar (when stderr is a terminal).
 const PROGRESS_STATES: u64 = 20_000_000;
 
-/// Generates `plan` and writes it to `path` (creating its directory), replacing any old file
-/// atomically. Long runs show a progress bar on stderr when it is a terminal.
+/// Generates `plan` and writes it to `path` (whose directory must exist), replacing any old
+/// file atomically; Ctrl-C, SIGTERM or SIGHUP meanwhile removes the temporary file. Long runs
+/// show a progress bar on stderr when it is a terminal.
 pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
+    signals::clean_up_on_signals();
     let total = plan.total_states();
     let bar = if total >= PROGRESS_STATES && io::stderr().is_terminal() {
         let bar = ProgressBar::new(total);
@@ -108,5 +143,11 @@ pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
     };
     let done = slidetable_gen::cache::generate(plan, path, &|n| bar.inc(n))?;
     bar.finish_and_clear();
+    if let Some(e) = &done.owner_not_kept {
+        warning!(
+            "{} replaced, but it now belongs to you: its owner could not be kept ({e})",
+            path.display()
+        );
+    }
     Ok(done)
 }

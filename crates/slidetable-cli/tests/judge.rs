@@ -987,7 +987,7 @@ const BAD_INPUTS: &[Bad] = &[
     bad("leetcode773", "[[1,2,3],[4,5,5]]\n", "", 1, "tile 5 appears twice"),
     // A count larger than the cases given: the answers to those, then the error. These inputs
     // end without a newline: the line is then the last one under any convention (see
-    // `end_of_input_is_reported_on_the_same_line_whatever_whitespace_follows`).
+    // `end_of_input_is_reported_on_the_last_line_of_the_input`).
     bad("hiho", "3\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6\n8 7 0", "0\nNo Solution!\n", 7, "expected puzzle 3 of 3 (row 1 of 3), found the end of the input"),
     bad("hiho", "2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6", "0\n", 6, "expected puzzle 2 of 2 (row 3 of 3), found the end of the input"),
     bad("uva10085", "2\n\n2 6 4\n1 3 7\n0 5 8", UVA_SAMPLE_ANSWER, 5, "expected puzzle 2 of 2 (row 1 of 3), found the end of the input"),
@@ -1004,7 +1004,7 @@ const BAD_INPUTS: &[Bad] = &[
     // poj with 8 tiles (named on the line that holds the last of them), and with 10.
     bad("poj", "1 2 3 4 5 6 7 8", "", 1, "expected 9 tiles, found 8 before the end of the input"),
     bad("poj", "1 2 3 4 5 6 7 8\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
-    bad("poj", "1 2 3\n4 5 6\n7 8\n\n\n", "", 3, "expected 9 tiles, found 8 before the end of the input"),
+    bad("poj", "1 2 3\n4 5 6\n7 8\n\n\n", "", 5, "expected 9 tiles, found 8 before the end of the input"),
     bad("acwing845", "1 2 3 4 5 6 7 x\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
     bad("luogu", "12345678\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
     bad("poj", "1 2 3 4 5 6 7 8 x 1\n", "", 1, "unexpected '1' after the puzzle"),
@@ -1016,7 +1016,7 @@ const BAD_INPUTS: &[Bad] = &[
     bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x 1\n", "ullddrurdllurdruldr\n", 2, "expected 9 tiles, found 10"),
     // pair without its goal, or with part of it.
     bad("pair", "2 6 4 1 3 7 0 5 8", "", 1, "expected 9 tiles for the goal, found 0 before the end of the input"),
-    bad("pair", "2 6 4 1 3 7 0 5 8\n\n", "", 1, "expected 9 tiles for the goal, found 0 before the end of the input"),
+    bad("pair", "2 6 4 1 3 7 0 5 8\n\n", "", 2, "expected 9 tiles for the goal, found 0 before the end of the input"),
     bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5\n", "", 2, "expected 9 tiles for the goal, found 3 before the end of the input"),
     // leetcode773: malformed boards.
     bad("leetcode773", "[[1,2,3],[4,5]]\n", "", 1, "expected a board like [[1,2,3],[4,5,0]], found '[[1,2,3],[4,5]]'"),
@@ -1046,8 +1046,13 @@ fn bad_input_stops_with_the_line_and_what_is_wrong_after_the_earlier_answers() {
     }
 }
 
+/// The lines of `input`: a last line without a line end counts; an empty input has one.
+fn line_count(input: &str) -> usize {
+    (input.matches('\n').count() + usize::from(!input.is_empty() && !input.ends_with('\n'))).max(1)
+}
+
 /// Inputs that end too early, each followed by nothing, a newline, blank lines, or spaces and
-/// tabs: the error must not move.
+/// tabs: the same answers, and the error on the input's last line, where the input ended.
 fn end_of_input_cases(formats: &[&str]) -> Vec<String> {
     #[rustfmt::skip]
     let cut_short = [
@@ -1067,12 +1072,28 @@ fn end_of_input_cases(formats: &[&str]) -> Vec<String> {
     for (format, base) in cut_short.into_iter().filter(|(f, _)| formats.contains(f)) {
         let first = judge(format, base);
         assert_eq!(first.code, Some(BAD_INPUT), "{format} {base:?}: {first:#?}");
+        let head = format!(
+            "slidetable: judge {format}: <stdin>: line {}: ",
+            line_count(base)
+        );
+        let what = first.stderr.strip_prefix(&head).unwrap_or_else(|| {
+            panic!(
+                "{format} {base:?}: {:?} is not on line {}",
+                first.stderr,
+                line_count(base)
+            )
+        });
         for tail in ["\n", "\n\n\n", " \n\t\n", "\r\n\r\n"] {
-            let run = judge(format, format!("{base}{tail}"));
-            if (run.code, &run.stdout, &run.stderr) != (first.code, &first.stdout, &first.stderr) {
+            let input = format!("{base}{tail}");
+            let run = judge(format, input.clone());
+            let want = format!(
+                "slidetable: judge {format}: <stdin>: line {}: {what}",
+                line_count(&input)
+            );
+            if (run.code, &run.stdout, &run.stderr) != (first.code, &first.stdout, &want) {
                 wrong.push(format!(
-                    "{format} {base:?}: {:?}, but after {tail:?}: {:?}",
-                    first.stderr, run.stderr
+                    "{format} {base:?}: after {tail:?}: {:?}, not {want:?}",
+                    run.stderr
                 ));
             }
         }
@@ -1081,15 +1102,15 @@ fn end_of_input_cases(formats: &[&str]) -> Vec<String> {
 }
 
 #[test]
-fn a_puzzle_cut_short_is_reported_on_the_same_line_whatever_whitespace_follows() {
+fn a_puzzle_cut_short_is_reported_on_the_last_line_of_the_input() {
     let wrong = end_of_input_cases(&["poj", "acwing845", "luogu", "pair"]);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// hiho, uva10085 and hdu3567 report a missing count, row or case on the last line with input
-/// on it, whatever blank lines follow, as the single-puzzle formats do.
+/// hiho, uva10085 and hdu3567 report a missing count, row or case on the input's last line,
+/// whatever blank lines come before the end, as the single-puzzle formats do.
 #[test]
-fn end_of_input_is_reported_on_the_same_line_whatever_whitespace_follows() {
+fn end_of_input_is_reported_on_the_last_line_of_the_input() {
     let wrong = end_of_input_cases(&["hiho", "uva10085", "hdu3567"]);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use slidetable_core::{Board, Layout};
 use slidetable_format::{CostModel, Encoding};
 
-use crate::{default_goals, solve, write_table, GenError};
+use crate::{default_goals, replace_table, solve, GenError};
 
 /// The environment variable naming the default (3×3) table.
 pub const TABLE_ENV: &str = "SLIDETABLE_TABLE";
@@ -107,7 +107,7 @@ impl Plan {
 }
 
 /// What `generate` did.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Generated {
     /// States settled over all sections.
     pub states: u64,
@@ -117,28 +117,37 @@ pub struct Generated {
     pub bytes: u64,
     /// Wall time of the search and the write.
     pub elapsed: Duration,
+    /// Why a replaced table's owner could not be kept (see [`crate::Written`]).
+    pub owner_not_kept: Option<std::io::Error>,
 }
 
-/// Generates `plan` and writes it to `path` (creating its directory), replacing any old file
+/// Makes the directory a cache table goes in (the cache's own directories are made on first
+/// use; a directory named with `-o` is not: a mistyped path should not leave directories behind).
+pub fn make_dir(path: &Path) -> Result<(), GenError> {
+    match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => std::fs::create_dir_all(dir).map_err(|source| GenError::CreateDir {
+            path: dir.to_path_buf(),
+            source,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Generates `plan` and writes it to `path` (whose directory must exist: see [`make_dir`]), replacing any old file
 /// atomically; `progress` gets the states settled as the search goes.
 pub fn generate(
     plan: &Plan,
     path: &Path,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GenError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|source| GenError::CreateDir {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-    }
     let start = Instant::now();
     let sections = solve(&plan.goals, plan.encoding, plan.cost, progress)?;
-    let bytes = write_table(path, plan.board, &sections)?;
+    let written = replace_table(path, plan.board, &sections)?;
     Ok(Generated {
         states: plan.board.reachable_states(),
         sections: sections.len(),
-        bytes,
+        bytes: written.bytes,
         elapsed: start.elapsed(),
+        owner_not_kept: written.owner_not_kept,
     })
 }

@@ -18,10 +18,8 @@
 //! ```
 
 use std::fmt;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
 use slidetable_core::{slide, Board, Layout, Move, Neighbors, Ranker, MAX_CELLS};
 use slidetable_format::{
     byte_at, byte_distance, byte_move, two_bit_value, wide_at, wide_cost, wide_move, FormatError,
@@ -30,8 +28,13 @@ use slidetable_format::{
 
 pub use slidetable_format::{CostModel, Encoding};
 
+mod file;
+mod guard;
 mod histogram;
 mod layer;
+
+pub use file::{TableBytes, READ_BELOW};
+pub use guard::exit_on_changed_table;
 
 pub use histogram::{HistogramStats, LayerStats};
 pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
@@ -52,9 +55,9 @@ pub enum TableErrorKind {
     /// The file cannot be read.
     #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),
-    /// The path names a directory.
-    #[error("is a directory, not a table file")]
-    IsDirectory,
+    /// The path names something other than a regular file: a directory, a FIFO, a device.
+    #[error("is {0}, not a table file")]
+    NotAFile(&'static str),
     /// The bytes are not a valid table.
     #[error("{0}; generate it again with `slidetable generate`")]
     Format(#[from] FormatError),
@@ -108,42 +111,28 @@ pub struct Table<D: AsRef<[u8]>> {
     path: Option<PathBuf>,
 }
 
-/// A table over a memory-mapped file.
-pub type MappedTable = Table<Mmap>;
+/// A table over a file: read into memory when small, memory-mapped when large (see
+/// [`TableBytes`]).
+pub type MappedTable = Table<TableBytes>;
 
-impl Table<Mmap> {
-    /// Maps the file at `path` and checks its header (not its checksum: see [`Table::verify`]).
-    pub fn open(path: impl AsRef<Path>) -> Result<Table<Mmap>, TableError> {
+impl Table<TableBytes> {
+    /// Reads (below [`READ_BELOW`] bytes) or maps the file at `path` and checks its header
+    /// (not its checksum: see [`Table::verify`]). Anything but a regular file is refused
+    /// without reading from it (a FIFO would block).
+    pub fn open(path: impl AsRef<Path>) -> Result<Table<TableBytes>, TableError> {
         let path = path.as_ref();
         let err = |kind| TableError {
             path: Some(path.to_path_buf()),
             kind,
         };
-        let file = File::open(path).map_err(|e| err(e.into()))?;
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(err(TableErrorKind::IsDirectory));
-        }
-        let mmap = map(&file).map_err(|e| err(e.into()))?;
-        let mut table = Table::new(mmap).map_err(|e| err(e.kind))?;
+        let bytes = file::open(path).map_err(|e| match e {
+            file::OpenError::Io(e) => err(e.into()),
+            file::OpenError::NotAFile(kind) => err(TableErrorKind::NotAFile(kind)),
+        })?;
+        let mut table = Table::new(bytes).map_err(|e| err(e.kind))?;
         table.path = Some(path.to_path_buf());
         Ok(table)
     }
-}
-
-/// Maps `file` read-only.
-///
-/// # Safety argument
-///
-/// A mapping is only sound while nobody modifies the file underneath it (memmap2's
-/// contract). slidetable never writes a table in place: `slidetable-gen` writes a
-/// temporary file and renames it over the old name, which leaves an existing mapping on the
-/// old inode untouched. A user who truncates or rewrites a table file in place while a
-/// query runs breaks that contract; that is outside what this program can guard against.
-#[allow(unsafe_code)]
-fn map(file: &File) -> std::io::Result<Mmap> {
-    // SAFETY: see the function's safety argument — tables are replaced by rename, never
-    // modified in place, so the mapped bytes do not change while mapped.
-    unsafe { Mmap::map(file) }
 }
 
 impl<D: AsRef<[u8]>> Table<D> {
@@ -647,6 +636,9 @@ impl<'a> Section<'a> {
     ) -> Result<u32, QueryError> {
         let stored = |rank| read(self, rank);
         let (distance, mut m) = stored(at.rank);
+        if distance > self.header.max_distance() {
+            return Err(self.corrupt(at));
+        }
         let mut value = distance;
         while value > 0 {
             let to = self
@@ -672,8 +664,18 @@ impl<'a> Section<'a> {
     pub fn distance_at(&self, rank: u32) -> Result<u32, QueryError> {
         match self.encoding {
             Encoding::TwoBit => self.walk(self.walk_at(rank), None, |_| {}),
-            Encoding::Byte | Encoding::Wide16 => Ok(self.value(rank)),
+            Encoding::Byte | Encoding::Wide16 => self.within_max(rank, self.value(rank)),
         }
+    }
+
+    /// `value`, read at `rank`, unless it is beyond the section's maximum distance (an
+    /// impossible entry: corrupt). One compare, made on every answer.
+    #[inline]
+    fn within_max(&self, rank: u32, value: u32) -> Result<u32, QueryError> {
+        if value > self.header.max_distance() {
+            return Err(self.corrupt(self.walk_at(rank)));
+        }
+        Ok(value)
     }
 
     /// Whether the state with rank `rank` is `distance` away, without walking when the
@@ -696,7 +698,13 @@ impl<'a> Section<'a> {
             None => Ok(None),
             Some(rank) => match self.encoding {
                 Encoding::TwoBit => self.walk(self.walk_start(start), None, |_| {}).map(Some),
-                Encoding::Byte | Encoding::Wide16 => Ok(Some(self.value(rank))),
+                Encoding::Byte | Encoding::Wide16 => {
+                    let value = self.value(rank);
+                    if value > self.header.max_distance() {
+                        return Err(self.corrupt(self.walk_start(start)));
+                    }
+                    Ok(Some(value))
+                }
             },
         }
     }

@@ -120,13 +120,15 @@ pub fn open_default(board: Board) -> Result<Arc<dyn Source>, ServeError> {
     };
     let (path, origin): (PathBuf, _) = cache::resolve(None, board).map_err(|e| opening(&e))?;
     if cache::needs_generating(&path, origin) {
-        cache::generate(&Plan::default_for(board), &path, &|_| {}).map_err(|e| {
-            opening(&format_args!(
-                "cannot generate {}: {}",
-                path.display(),
-                chain(&e)
-            ))
-        })?;
+        cache::make_dir(&path)
+            .and_then(|()| cache::generate(&Plan::default_for(board), &path, &|_| {}))
+            .map_err(|e| {
+                opening(&format_args!(
+                    "cannot generate {}: {}",
+                    path.display(),
+                    chain(&e)
+                ))
+            })?;
     }
     open_table(&path).map_err(|e| opening(&e))
 }

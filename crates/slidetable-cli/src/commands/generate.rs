@@ -1,6 +1,6 @@
 //! `generate`: search every state backwards from the goals and write the table file.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -9,7 +9,8 @@ use slidetable_query::CostModel;
 use crate::cli::GenerateArgs;
 use crate::error::UsageError;
 use crate::puzzles::parse_goal;
-use crate::tables;
+use crate::streams;
+use crate::{cache_lock, tables};
 
 pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let board = args.board;
@@ -43,9 +44,16 @@ pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
         encoding: args.encoding,
         cost: args.cost,
     };
-    let (path, _) = tables::resolve(args.output.as_deref(), board)?;
+    let (path, origin) = tables::resolve(args.output.as_deref(), board)?;
+    // The cache's directory is made (and its table locked against queries generating it on
+    // first use); a directory named with -o must exist.
+    let lock = match origin {
+        tables::Origin::Cache => Some(cache_lock::lock(&path)?),
+        _ => None,
+    };
     let done = tables::generate(&plan, &path)?;
-    let mut out = io::stdout().lock();
+    drop(lock);
+    let mut out = streams::stdout();
     writeln!(out, "wrote {}", path.display())?;
     writeln!(
         out,

@@ -1,7 +1,7 @@
 //! `heuristic`: a heuristic measured against every state's true distance (the work is
 //! `slidetable_heuristic::measure`; this prints it as text, CSV or JSON).
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -10,6 +10,7 @@ use slidetable_heuristic::{measure, Accuracy, HeuristicReport, Inconsistency, Wi
 
 use crate::cli::HeuristicArgs;
 use crate::json;
+use crate::streams;
 use crate::tables;
 
 #[derive(Serialize)]
@@ -88,7 +89,7 @@ pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
     let heuristic = args.name.build(&goal);
     let report = measure(&table, &*heuristic)?;
     let table_name = tables::name(&table);
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = streams::stdout();
     if args.json {
         let mut buf = Vec::new();
         json::line(

@@ -1,6 +1,6 @@
 //! `info`: what a table file holds.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
@@ -8,6 +8,8 @@ use serde::Serialize;
 use slidetable_query::{CostModel, Encoding};
 
 use crate::cli::InfoArgs;
+use crate::streams;
+use crate::streams::warning;
 use crate::tables;
 
 #[derive(Serialize)]
@@ -48,7 +50,7 @@ pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
     let header = table.header();
     let checksum = args.verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
-    let mut out = io::stdout().lock();
+    let mut out = streams::stdout();
     if args.json {
         let info = InfoJson {
             path: path.display().to_string(),
@@ -114,7 +116,7 @@ pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
     out.flush()?;
     match checksum {
         Some(Err(e)) => {
-            eprintln!("slidetable: {e}");
+            warning!("{e}");
             Ok(ExitCode::FAILURE)
         }
         _ => Ok(ExitCode::SUCCESS),

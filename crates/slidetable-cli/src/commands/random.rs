@@ -1,6 +1,6 @@
 //! `random`: puzzles drawn uniformly from the states D (or A to B) moves from the goal.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -9,6 +9,7 @@ use slidetable_query::SplitMix64;
 use crate::answers::write_state;
 use crate::cli::RandomArgs;
 use crate::error::UsageError;
+use crate::streams;
 use crate::tables;
 
 pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
@@ -26,7 +27,7 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
     // Without --seed, a fresh seed from the standard library's per-process random keys.
     let seed = args.seed.unwrap_or_else(SplitMix64::fresh_seed);
     let mut rng = SplitMix64::new(seed);
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = streams::stdout();
     let mut buf = Vec::new();
     for _ in 0..args.count {
         let Some((layout, _)) = layer.sample(&mut rng) else {

@@ -1,17 +1,18 @@
 //! `search`: the seeds' algorithms at query time, with the same input and output as `path`.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Result;
 use slidetable_core::{path_string, Layout, Move};
-use slidetable_search::{solve, Limits, SearchError, Stats};
+use slidetable_search::{solve, Limit, Limits, SearchError, Stats};
 
 use crate::answers::write_invalid;
 use crate::cli::SearchArgs;
 use crate::json::{self, Record, SearchStats};
 use crate::puzzles::{each_puzzle, parse_goal};
+use crate::streams;
+use crate::streams::{note, warning};
 
 pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     let board = args.board;
@@ -21,10 +22,13 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     };
     let limits = Limits {
         max_expanded: args.max_expanded,
-        max_time: args.timeout.map(Duration::from_secs_f64),
+        max_time: args.timeout,
+        max_memory: Some(
+            args.max_memory
+                .unwrap_or_else(crate::limits::default_max_memory),
+        ),
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = streams::stdout();
     let mut gave_up = 0u64;
     let code = each_puzzle(
         args.input.as_deref(),
@@ -58,7 +62,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                             text += &format!(", {i} iterations");
                         }
                         text += &format!(", {:.3} ms", s.elapsed.as_secs_f64() * 1e3);
-                        eprintln!("{text}");
+                        note!("{text}");
                     }
                 }
                 Err(SearchError::Unsolvable { .. }) if args.json => {
@@ -71,7 +75,14 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                     } else {
                         writeln!(out, "unknown")?;
                     }
-                    eprintln!("slidetable: line {line}: {e}");
+                    let option = match &e {
+                        SearchError::LimitReached {
+                            limit: Limit::Memory(_),
+                            ..
+                        } => " (the limit is --max-memory)",
+                        _ => "",
+                    };
+                    warning!("line {line}: {e}{option}");
                     gave_up += 1;
                 }
                 Err(e) => return Err(e.into()),
@@ -81,9 +92,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
         |line, what, out| write_invalid(out, args.json, line, what),
     )?;
     if gave_up > 0 && code == ExitCode::SUCCESS {
-        eprintln!(
-            "slidetable: {gave_up} search(es) stopped at a limit; their answers read `unknown`"
-        );
+        warning!("{gave_up} search(es) stopped at a limit; their answers read `unknown`");
         return Ok(ExitCode::FAILURE);
     }
     Ok(code)
@@ -116,11 +125,12 @@ fn write_json(
         &mut buf,
         &Record {
             puzzle: &puzzle,
-            distance: path.map(|p| p.len() as u32),
+            distance: Some(path.map(|p| p.len() as u32)),
             path: Some(moves.as_deref()),
             solvable,
             stats,
             error,
+            ..Record::default()
         },
     );
     out.write_all(&buf)
