@@ -67,12 +67,19 @@ fn hdu_reads_a_puzzle_split_over_lines() {
     assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n"));
     // Any split, even one token per line and blank lines between.
     let spread: String = SAMPLE.split(' ').map(|t| format!("{t}\n\n")).collect();
-    assert_eq!(judge("hdu", &spread).ok().stdout, format!("{SAMPLE_PATH}\n"));
+    assert_eq!(
+        judge("hdu", &spread).ok().stdout,
+        format!("{SAMPLE_PATH}\n")
+    );
 }
 
 #[test]
 fn hdu_reads_two_puzzles_on_one_line() {
-    let run = judge("hdu", &format!("{SAMPLE}  1 2 3 4 5 6 7 8 x\n2 1 3 4 5 6 7 8 x\n")).ok();
+    let run = judge(
+        "hdu",
+        &format!("{SAMPLE}  1 2 3 4 5 6 7 8 x\n2 1 3 4 5 6 7 8 x\n"),
+    )
+    .ok();
     assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n\nunsolvable\n"));
 }
 
@@ -126,9 +133,7 @@ fn uva652_reproduces_its_sample() {
 
 #[test]
 fn uva652_separates_cases_by_a_blank_line_and_prints_an_empty_line_for_a_solved_one() {
-    let input = format!(
-        "4\n\n{SAMPLE}\n\n2 1 3 4 5 6 7 8 x\n\n1 2 3\n4 5 6\n7 8 x\n\n123x46758\n"
-    );
+    let input = format!("4\n\n{SAMPLE}\n\n2 1 3 4 5 6 7 8 x\n\n1 2 3\n4 5 6\n7 8 x\n\n123x46758\n");
     let run = judge("uva652", &input).ok();
     assert_eq!(
         run.stdout,
@@ -194,7 +199,10 @@ fn the_readme_names_the_source_of_pair_and_says_hiho_prints_a_number_of_moves() 
             .to_string()
     };
     let pair = row("pair");
-    assert!(pair.contains("Liu Rujia") && !pair.contains("seed"), "{pair}");
+    assert!(
+        pair.contains("Liu Rujia") && !pair.contains("seed"),
+        "{pair}"
+    );
     assert!(row("hiho").contains("number of moves"), "{}", row("hiho"));
     assert!(row("uva652").contains("UVa 652"), "{}", row("uva652"));
 }
