@@ -93,7 +93,7 @@ proptest! {
         let back = Header::parse(&file).unwrap();
         prop_assert_eq!(&back, &header);
         for i in 0..header.sections.len() {
-            let payload = header.payload(&file, i);
+            let payload = header.payload(&file, i).unwrap();
             prop_assert_eq!(payload.len() as u64, board.reachable_states());
         }
         // The header bytes alone are a truncated file.

@@ -56,7 +56,7 @@ pub fn solve_weighted(goal: &Layout, cost: CostModel) -> Result<Section, GenErro
                 let to = to as usize;
                 let tile = ((packed >> (4 * to)) & 0xF) as u8;
                 let moved = slidetable_core::slide(packed, blank, to);
-                let n = ranker.rank_packed(moved, to) as usize;
+                let n = ranker.step(r, m, moved, to) as usize;
                 let step = cost.of_tile(tile);
                 // From the neighbour, the blank comes back the opposite way.
                 let value = (c + step) << 2 | u32::from(m.opposite().code());

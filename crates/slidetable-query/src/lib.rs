@@ -40,15 +40,21 @@ pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
 pub struct TableError {
     /// The file the table came from, if any.
     pub path: Option<PathBuf>,
+    /// What is wrong.
     pub kind: TableErrorKind,
 }
 
+/// What is wrong with a table, whichever file it came from.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TableErrorKind {
+    /// The file cannot be read.
     #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),
+    /// The path names a directory.
     #[error("is a directory, not a table file")]
     IsDirectory,
+    /// The bytes are not a valid table.
     #[error("{0}; generate it again with `slidetable generate`")]
     Format(#[from] FormatError),
 }
@@ -64,13 +70,28 @@ impl fmt::Display for TableError {
 
 /// Why a question cannot be asked of this table.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum QueryError {
+    /// The puzzle is on another board than the table.
     #[error("the puzzle is for a {found} board but the table is for {table}")]
-    WrongBoard { table: Board, found: Board },
+    WrongBoard {
+        /// The table's board.
+        table: Board,
+        /// The puzzle's board.
+        found: Board,
+    },
+    /// No section of the table has this goal.
     #[error("the table has no section for goal {goal}")]
-    NoSection { goal: Layout },
+    NoSection {
+        /// The goal asked for.
+        goal: Layout,
+    },
+    /// The entries do not lead to the goal as they should.
     #[error("the table's entries around {layout} contradict each other (corrupt table? check it with `slidetable info --verify`)")]
-    Corrupt { layout: Layout },
+    Corrupt {
+        /// Where the walk found the contradiction.
+        layout: Layout,
+    },
 }
 
 /// A table over bytes `D`: validated once in constant time, then read without copying.
@@ -117,6 +138,7 @@ impl Table<Mmap> {
 /// temporary file and renames it over the old name, which leaves an existing mapping on the
 /// old inode untouched. A user who truncates or rewrites a table file in place while a
 /// query runs breaks that contract; that is outside what this program can guard against.
+#[allow(unsafe_code)]
 fn map(file: &File) -> std::io::Result<Mmap> {
     // SAFETY: see the function's safety argument — tables are replaced by rename, never
     // modified in place, so the mapped bytes do not change while mapped.
@@ -160,14 +182,17 @@ impl<D: AsRef<[u8]>> Table<D> {
             })
     }
 
+    /// The board every section is for.
     pub fn board(&self) -> Board {
         self.header.board
     }
 
+    /// The validated header.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
+    /// The sections' descriptors, in file order.
     pub fn sections(&self) -> &[SectionHeader] {
         &self.header.sections
     }
@@ -197,19 +222,20 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(())
     }
 
-    /// A view of one section.
-    pub fn section(&self, index: usize) -> Section<'_> {
-        let header = &self.header.sections[index];
-        Section {
+    /// A view of section `index` (in file order), if the table has one.
+    pub fn section(&self, index: usize) -> Option<Section<'_>> {
+        let header = self.header.sections.get(index)?;
+        let &(goal_class, goal_packed) = self.goal_keys.get(index)?;
+        Some(Section {
             header,
-            entries: self.header.payload(self.data.as_ref(), index),
+            entries: self.header.payload(self.data.as_ref(), index)?,
             ranker: &self.ranker,
             neighbors: &self.neighbors,
-            goal_class: self.goal_keys[index].0,
-            goal_packed: self.goal_keys[index].1,
+            goal_class,
+            goal_packed,
             encoding: self.header.encoding,
             cost: self.header.cost,
-        }
+        })
     }
 
     /// Answers about `goal`, any layout of the board: from its own section when the table
@@ -217,23 +243,22 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// same cell. Moves act on cells, not labels, so paths carry over unchanged.
     pub fn goal(&self, goal: &Layout) -> Result<Goal<'_>, QueryError> {
         self.check_board(goal)?;
+        let no_section = QueryError::NoSection { goal: *goal };
         if let Ok(i) = self.section_for(goal) {
             return Ok(Goal {
-                section: self.section(i),
+                section: self.section(i).ok_or(no_section)?,
                 goal: *goal,
                 relabel: None,
             });
         }
         if self.header.cost != CostModel::Unit {
             // Relabelling renames tiles, and a tile's name is its cost: no shortcut here.
-            return Err(QueryError::NoSection { goal: *goal });
+            return Err(no_section);
         }
         let target = self.header.board.goal_with_blank(goal.blank());
-        let i = self
-            .section_for(&target)
-            .map_err(|_| QueryError::NoSection { goal: *goal })?;
+        let i = self.section_for(&target).map_err(|_| no_section.clone())?;
         Ok(Goal {
-            section: self.section(i),
+            section: self.section(i).ok_or(no_section)?,
             goal: *goal,
             relabel: Some(goal.relabelling_to_standard()),
         })
@@ -241,13 +266,14 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Answers about the standard goal (tiles in order, blank last).
     pub fn standard(&self) -> Result<Goal<'_>, QueryError> {
-        match self.standard_section {
-            Some(i) => Ok(Goal {
-                section: self.section(i),
-                goal: self.header.sections[i].goal,
+        let standard = self.header.board.standard_goal();
+        match self.standard_section.and_then(|i| self.section(i)) {
+            Some(section) => Ok(Goal {
+                section,
+                goal: standard,
                 relabel: None,
             }),
-            None => self.goal(&self.header.board.standard_goal()),
+            None => self.goal(&standard),
         }
     }
 
@@ -409,10 +435,12 @@ struct Walk {
 }
 
 impl<'a> Section<'a> {
+    /// The section's goal.
     pub fn goal(&self) -> &Layout {
         &self.header.goal
     }
 
+    /// The section's descriptor in the header.
     pub fn header(&self) -> &SectionHeader {
         self.header
     }
@@ -482,12 +510,7 @@ impl<'a> Section<'a> {
     #[inline]
     fn step(&self, at: Walk, to: usize, m: Move) -> Walk {
         let packed = slide(at.packed, at.blank, to);
-        let rank = match m {
-            // A horizontal move keeps the tiles' reading order: one block over.
-            Move::Left => at.rank - self.ranker.block(),
-            Move::Right => at.rank + self.ranker.block(),
-            Move::Up | Move::Down => self.ranker.rank_packed(packed, to),
-        };
+        let rank = self.ranker.step(at.rank, m, packed, to);
         Walk {
             packed,
             blank: to,

@@ -14,6 +14,7 @@ use slidetable_format::{CostModel, Encoding};
 use slidetable_gen::{all_goals, default_goals, solve, table_bytes};
 use slidetable_query::{QueryError, Table};
 use slidetable_search::{dijkstra_with, idastar, Limits, LinearConflict, TileCost};
+use slidetable_testkit::{for_each_permutation, swapped};
 
 mod common;
 use common::bfs;
@@ -29,29 +30,6 @@ fn table(goals: &[Layout], encoding: Option<Encoding>, cost: CostModel) -> Table
     let board = goals[0].board();
     let sections = solve(goals, encoding, cost, &|_| {}).unwrap();
     Table::new(table_bytes(board, &sections).unwrap()).unwrap()
-}
-
-/// Every permutation of 0..n, by Heap's algorithm.
-fn for_each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
-    let mut a: Vec<u8> = (0..n as u8).collect();
-    let mut c = vec![0usize; n];
-    f(&a);
-    let mut i = 0;
-    while i < n {
-        if c[i] < i {
-            if i % 2 == 0 {
-                a.swap(0, i);
-            } else {
-                a.swap(c[i], i);
-            }
-            f(&a);
-            c[i] += 1;
-            i = 0;
-        } else {
-            c[i] = 0;
-            i += 1;
-        }
-    }
 }
 
 /// Cheapest cost from every layout to `goal` when moving tile k costs k, by a plain Dijkstra
@@ -129,17 +107,6 @@ fn check_against(t: &Table<Vec<u8>>, goal: Layout, truth: &HashMap<Layout, u32>,
     }
 }
 
-/// The same layout with its first two tiles swapped: the other parity class.
-fn swapped(l: &Layout) -> Layout {
-    let mut tiles = l.tiles().to_vec();
-    let cells: Vec<usize> = (0..tiles.len())
-        .filter(|&c| tiles[c] != 0)
-        .take(2)
-        .collect();
-    tiles.swap(cells[0], cells[1]);
-    Layout::new(l.board(), &tiles).unwrap()
-}
-
 #[test]
 fn every_small_board_agrees_with_breadth_first_search_in_both_encodings() {
     for (rows, cols) in SMALL {
@@ -151,8 +118,8 @@ fn every_small_board_agrees_with_breadth_first_search_in_both_encodings() {
         assert_eq!(bits.header().encoding, Encoding::TwoBit);
         // A quarter of the bytes, and the same histograms.
         assert_eq!(
-            bits.section(0).header().payload_len * 4,
-            byte.section(0).header().payload_len
+            bits.section(0).unwrap().header().payload_len * 4,
+            byte.section(0).unwrap().header().payload_len
         );
         for (a, b) in byte.sections().iter().zip(bits.sections()) {
             assert_eq!(a.histogram, b.histogram, "{}", a.goal);
@@ -225,7 +192,7 @@ fn the_parallel_search_finds_the_serial_one_s_distances() {
             layered.sections()[0].histogram
         );
         let ranker = Ranker::new(b).unwrap();
-        let (s, l) = (serial.section(0), layered.section(0));
+        let (s, l) = (serial.section(0).unwrap(), layered.section(0).unwrap());
         for rank in (0..ranker.states()).step_by(7) {
             let x = ranker.unrank(rank, goal.class());
             assert_eq!(s.distance(&x), l.distance(&x), "{b}: {x}");

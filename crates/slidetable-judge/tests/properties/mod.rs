@@ -18,7 +18,7 @@ use slidetable_judge::{judge, Format, JudgeError};
 use slidetable_query::Table;
 
 /// The default 3×3 and 2×3 tables, made once.
-pub fn table_for(format: Format) -> &'static Table<Vec<u8>> {
+pub(crate) fn table_for(format: Format) -> &'static Table<Vec<u8>> {
     static TABLES: OnceLock<[Table<Vec<u8>>; 2]> = OnceLock::new();
     let tables = TABLES.get_or_init(|| {
         [Board::EIGHT, Board::new(2, 3).unwrap()].map(|board| {
@@ -30,7 +30,7 @@ pub fn table_for(format: Format) -> &'static Table<Vec<u8>> {
 }
 
 /// Fuzz target `judge`: the first byte picks the format, the rest is its input.
-pub fn judge_target(data: &[u8]) {
+pub(crate) fn judge_target(data: &[u8]) {
     let Some((&pick, input)) = data.split_first() else {
         return;
     };
@@ -39,7 +39,7 @@ pub fn judge_target(data: &[u8]) {
 
 /// Runs `format` over `input` and checks the outcome (see the module's doc). Returns the
 /// output, and the bad line if there was one.
-pub fn check_judge(format: Format, input: &[u8]) -> (Vec<u8>, Option<u64>) {
+pub(crate) fn check_judge(format: Format, input: &[u8]) -> (Vec<u8>, Option<u64>) {
     let table = table_for(format);
     let mut out = Vec::new();
     let result = judge(format, input, table, &mut out);

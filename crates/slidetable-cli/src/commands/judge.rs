@@ -7,27 +7,21 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use slidetable_judge::{judge, JudgeError};
 
-pub use slidetable_judge::Format;
-
 use crate::cli::JudgeArgs;
-use crate::{tables, EXIT_BAD_INPUT};
+use crate::error::EXIT_BAD_INPUT;
+use crate::input;
+use crate::tables;
 
-pub fn run(args: &JudgeArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
     let board = args.format.board();
     let table = tables::open_for_query(args.table.as_deref(), board)?;
     tables::require_board(&table, board)?;
     tables::require_unit_cost(&table)?;
     let mut data = Vec::new();
-    let name = match args.input.as_deref() {
-        None => "<stdin>".to_string(),
-        Some(p) if p.as_os_str() == "-" => "<stdin>".to_string(),
-        Some(p) => p.display().to_string(),
-    };
-    if name == "<stdin>" {
-        io::stdin().lock().read_to_end(&mut data)
-    } else {
-        std::fs::File::open(args.input.as_deref().expect("named"))
-            .and_then(|mut f| f.read_to_end(&mut data))
+    let name = input::name(args.input.as_deref());
+    match input::file(args.input.as_deref()) {
+        None => io::stdin().lock().read_to_end(&mut data),
+        Some(path) => std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut data)),
     }
     .with_context(|| format!("cannot read {name}"))?;
 
@@ -53,7 +47,7 @@ pub fn run(args: &JudgeArgs) -> Result<ExitCode> {
 mod tests {
     use clap::ValueEnum;
 
-    use super::Format;
+    use slidetable_judge::Format;
 
     #[test]
     fn the_command_line_names_every_format_as_the_library_does() {

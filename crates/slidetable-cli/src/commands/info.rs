@@ -30,7 +30,7 @@ struct SectionJson<'a> {
     histogram: &'a [u64],
 }
 
-pub fn run(args: &InfoArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
     let board = args.board.unwrap_or(slidetable_core::Board::EIGHT);
     let (path, origin) = tables::resolve(args.path.as_deref(), board)?;
     if origin != tables::Origin::Cache && !path.exists() {
