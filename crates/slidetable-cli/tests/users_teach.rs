@@ -372,7 +372,7 @@ fn heuristic_with_input_prints_each_puzzles_distance_and_estimates() {
     assert_eq!(v[2]["distance"], Value::Null);
     assert_eq!(v[2]["solvable"], false);
     // Text: one line per puzzle naming each.
-    let r = run_with("heuristic", &args, input).ok();
+    let r = run_with("heuristic", &[&args[..], &["-"]].concat(), input).ok();
     let first = r.lines()[0];
     assert!(
         first.contains("31") && first.contains("manhattan 21") && first.contains("misplaced 7"),
