@@ -8,7 +8,8 @@ use serde::Serialize;
 /// goal (`"solvable": false`); fields a command does not answer are left out.
 #[derive(Serialize, Default)]
 pub(crate) struct Record<'a> {
-    pub(crate) puzzle: &'a str,
+    /// The tiles in reading order, the blank as 0 (docs/JSON.md: layouts are arrays).
+    pub(crate) puzzle: &'a [u8],
     pub(crate) distance: Option<u32>,
     /// Left out by `distance`; `null` when there is no path.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -30,6 +31,8 @@ pub(crate) struct SearchStats {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) iterations: Option<u32>,
     pub(crate) milliseconds: f64,
+    /// The effective branching factor; `null` at depth 0.
+    pub(crate) branching_factor: Option<f64>,
 }
 
 /// A bad input line under `--keep-going`.

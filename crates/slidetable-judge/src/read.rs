@@ -37,8 +37,16 @@ pub(crate) fn char_layout(board: Board, line: u64, text: &[u8]) -> Result<Layout
     Layout::new(board, &tiles).map_err(|e| bad(line, e.to_string()))
 }
 
-/// `[[1,2,3],[4,5,0]]`, spaces allowed anywhere, nothing else.
+/// `[[1,2,3],[4,5,0]]`, or LeetCode's own example line `board = [[1,2,3],[4,5,0]]`; spaces
+/// allowed anywhere, nothing else.
 pub(crate) fn leetcode_board(board: Board, line: u64, text: &[u8]) -> Result<Layout, Bad> {
+    let text = match trim(text).strip_prefix(b"board") {
+        Some(rest) => match trim(rest).strip_prefix(b"=") {
+            Some(value) => value,
+            None => text,
+        },
+        None => text,
+    };
     let shape = || {
         bad(
             line,
@@ -136,6 +144,17 @@ impl<'a> Reader<'a> {
             }
         }
         None
+    }
+
+    /// Whether only whitespace is left (skipping it).
+    pub(crate) fn at_end(&mut self) -> bool {
+        while self.pos < self.data.len() && self.data[self.pos].is_ascii_whitespace() {
+            if self.data[self.pos] == b'\n' {
+                self.line += 1;
+            }
+            self.pos += 1;
+        }
+        self.pos == self.data.len()
     }
 
     /// The next whitespace-separated token and its line.

@@ -19,17 +19,17 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{Move, Neighbors, Ranker};
+use slidetable_core::{Ranker, Scan};
 
 /// Bitmap words per parallel work item (4096 words = 262,144 ranks).
 const CHUNK: usize = 4096;
 
 /// The distance of a state not reached (beyond the distance asked for).
-pub const UNREACHED: u8 = u8::MAX;
+pub(crate) const UNREACHED: u8 = u8::MAX;
 
 /// Why distances could not be recovered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RecoverError {
+pub(crate) enum RecoverError {
     /// A layer's size disagrees with the histogram, or a state was reached twice: the
     /// entries do not hold the distances mod 3 of a breadth-first search.
     #[error("the histogram counts {expected} states at {distance} moves but the entries give {found} (corrupt table? check it with `slidetable info --verify`)")]
@@ -38,7 +38,8 @@ pub enum RecoverError {
         expected: u64,
         found: u64,
     },
-    /// More distances than a byte holds (no board up to 12 cells has them).
+    /// More distances than a byte holds (no board up to 12 cells has them), or a board
+    /// too large to rank.
     #[error("distances above {} cannot be recovered", UNREACHED - 1)]
     TooDeep,
 }
@@ -47,7 +48,7 @@ pub enum RecoverError {
 /// `goal_rank` in parity class `class` of `ranker`'s board. `entries` holds the 2-bit
 /// residues (entry `r` in bits `2·(r mod 4)` of byte `r / 4`), `histogram` the states at
 /// each distance; `progress` is told how many states each layer settles.
-pub fn recover(
+pub(crate) fn recover(
     ranker: &Ranker,
     class: u8,
     goal_rank: u32,
@@ -61,7 +62,7 @@ pub fn recover(
         return Err(RecoverError::TooDeep);
     }
     debug_assert!(entries.len() * 4 >= states);
-    let steps = Steps::new(ranker, class);
+    let steps = Scan::new(ranker.board(), class).map_err(|_| RecoverError::TooDeep)?;
     let words = states.div_ceil(64);
     let valid = |index: usize| match (index + 1 == words, states % 64) {
         (true, k) if k != 0 => (1u64 << k) - 1,
@@ -98,7 +99,7 @@ pub fn recover(
                         & valid(index);
                     let mut found = 0u64;
                     each_bit(index, candidates, |r| {
-                        if steps.any_neighbor(&mut cursor, r, |n| test(&frontier, n)) {
+                        if steps.any_neighbor(&mut cursor, r, |_, n| test(&frontier, n)) {
                             found |= 1 << (r & 63);
                         }
                     });
@@ -113,7 +114,7 @@ pub fn recover(
                     let mut cursor = steps.cursor();
                     for (i, w) in words.iter().enumerate() {
                         each_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
-                            steps.any_neighbor(&mut cursor, r, |n| {
+                            steps.any_neighbor(&mut cursor, r, |_, n| {
                                 if residue(entries, n) == want {
                                     let (k, bit) = (n as usize >> 6, 1u64 << (n & 63));
                                     if next[k].load(Relaxed) & bit == 0 {
@@ -225,45 +226,6 @@ fn each_bit(index: usize, mut word: u64, mut f: impl FnMut(u32)) {
 
 fn bitmap(words: usize) -> Vec<AtomicU64> {
     (0..words).map(|_| AtomicU64::new(0)).collect()
-}
-
-/// The neighbours' ranks of a rank.
-struct Steps<'a> {
-    ranker: &'a Ranker,
-    class: u8,
-    moves: Neighbors,
-}
-
-struct Cursor;
-
-impl<'a> Steps<'a> {
-    fn new(ranker: &'a Ranker, class: u8) -> Steps<'a> {
-        Steps {
-            ranker,
-            class,
-            moves: Neighbors::new(ranker.board()),
-        }
-    }
-
-    fn cursor(&self) -> Cursor {
-        Cursor
-    }
-
-    /// Whether `f` holds for a neighbour of `rank` (tried in move order).
-    #[inline]
-    fn any_neighbor(&self, _: &mut Cursor, rank: u32, mut f: impl FnMut(u32) -> bool) -> bool {
-        let (packed, blank) = self.ranker.unrank_packed(rank, self.class);
-        let block = self.ranker.block();
-        self.moves.from(blank).iter().any(|&(m, to)| {
-            f(match m {
-                Move::Left => rank - block,
-                Move::Right => rank + block,
-                Move::Up | Move::Down => self
-                    .ranker
-                    .rank_packed(slidetable_core::slide(packed, blank, to.into()), to.into()),
-            })
-        })
-    }
 }
 
 #[cfg(test)]

@@ -46,7 +46,10 @@ mod tests {
             let b = effective_branching_factor(generated, depth).unwrap();
             let nodes: f64 = (0..=depth).map(|i| b.powi(i as i32)).sum();
             let target = generated as f64 + 1.0;
-            assert!(((nodes - target) / target).abs() < 1e-9, "{generated} {depth}: {b}");
+            assert!(
+                ((nodes - target) / target).abs() < 1e-9,
+                "{generated} {depth}: {b}"
+            );
         }
     }
 

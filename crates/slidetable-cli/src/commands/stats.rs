@@ -15,11 +15,11 @@ use crate::tables;
 struct StatsJson {
     table: String,
     board: String,
-    goal: String,
+    goal: Vec<u8>,
     states: u64,
     mean: f64,
     median: u32,
-    max: u32,
+    max_distance: u32,
     distances: Vec<LayerJson>,
 }
 
@@ -45,11 +45,11 @@ pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
             &StatsJson {
                 table: tables::name(&table),
                 board: table.board().to_string(),
-                goal: goal.to_string(),
+                goal: goal.tiles().to_vec(),
                 states: stats.states,
                 mean: stats.mean,
                 median: stats.median,
-                max: stats.max,
+                max_distance: stats.max,
                 distances: stats
                     .layers
                     .iter()
@@ -63,6 +63,15 @@ pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
             },
         );
         out.write_all(&buf)?;
+    } else if args.csv {
+        writeln!(out, "distance,states,share,cumulative")?;
+        for l in &stats.layers {
+            writeln!(
+                out,
+                "{},{},{},{}",
+                l.distance, l.states, l.share, l.cumulative
+            )?;
+        }
     } else {
         writeln!(out, "table    {}", tables::name(&table))?;
         writeln!(out, "goal     {goal}")?;
