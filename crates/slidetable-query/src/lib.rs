@@ -414,13 +414,9 @@ impl<'a> Goal<'a> {
         // table of suffixes (the generator's way) instead of digit by digit.
         let scan = slidetable_core::Scan::new(ranker.board(), class).ok();
         let mut cursor = scan.as_ref().map(slidetable_core::Scan::cursor);
-        let board = ranker.board();
         (ranks.start..ranks.end.min(ranker.states())).map(move |r| {
             let layout = match (&scan, &mut cursor) {
-                (Some(scan), Some(cursor)) => {
-                    let (packed, _) = scan.unrank(cursor, r);
-                    Layout::from_packed(board, packed).unwrap_or_else(|_| ranker.unrank(r, class))
-                }
+                (Some(scan), Some(cursor)) => scan.layout(cursor, r),
                 _ => ranker.unrank(r, class),
             };
             let layout = match &back {
