@@ -2,16 +2,17 @@
 //! drawn boards), streamed: what `distance` and `path` print, and the one-state lines of
 //! `hardest` and `random`.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use slidetable_core::{path_string, Layout, Move};
-use slidetable_query::{Goal, MappedTable};
+use slidetable_query::{CostModel, Goal, MappedTable, QueryError};
 
 use crate::cli::BatchArgs;
 use crate::json::{self, Record};
 use crate::puzzles::{each_puzzle, parse_goal};
+use crate::streams;
 use crate::{show, tables};
 
 /// What to print for each puzzle.
@@ -57,8 +58,7 @@ pub(crate) fn run(args: &BatchArgs, answer: Answer, output: Output) -> Result<Ex
         None => table.standard()?,
         Some(text) => table.goal(&parse_goal(board, text)?)?,
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = streams::stdout();
     let mut scratch = Scratch::default();
     if output == Output::Csv {
         out.write_all(match answer {
@@ -103,19 +103,27 @@ impl Scratch {
     ) -> Result<()> {
         self.text.clear();
         if output != Output::Text {
-            let distance = match answer {
-                Answer::Distance => goal.distance(layout)?,
-                _ => self
-                    .path(goal, layout, answer)?
-                    .then_some(self.path.len() as u32),
+            let weighted = goal.section().cost() != CostModel::Unit;
+            let (value, moves) = match answer {
+                Answer::Distance => (goal.distance(layout)?, None),
+                _ => {
+                    let found = self.path(goal, layout, answer)?;
+                    let moves = found.then_some(self.path.len() as u32);
+                    // On a weighted table the path's moves are not its cost.
+                    let value = match (weighted, found) {
+                        (true, true) => goal.distance(layout)?,
+                        _ => moves,
+                    };
+                    (value, Some(moves))
+                }
             };
-            let found = distance.is_some();
+            let found = value.is_some();
             if output == Output::Show {
                 show::draw(&mut self.text, layout, found.then_some(&self.path[..]));
             } else if output == Output::Csv {
                 self.text.extend_from_slice(layout.to_string().as_bytes());
                 self.text.push(b',');
-                if let Some(d) = distance {
+                if let Some(d) = value {
                     self.text
                         .extend_from_slice(self.number.format(d).as_bytes());
                 }
@@ -130,9 +138,8 @@ impl Scratch {
                     .extend_from_slice(if found { b"true\n" } else { b"false\n" });
             } else {
                 let path = path_string(&self.path);
-                let record = Record {
+                let mut record = Record {
                     puzzle: layout.tiles(),
-                    distance,
                     path: match answer {
                         Answer::Distance => None,
                         _ => Some(found.then_some(&path[..])),
@@ -140,6 +147,7 @@ impl Scratch {
                     solvable: found,
                     ..Record::default()
                 };
+                record.measure(weighted, value, moves);
                 json::line(&mut self.text, &record);
             }
             out.write_all(&self.text)?;
@@ -200,27 +208,31 @@ pub(crate) fn write_state(
     output: Output,
     table: &MappedTable,
 ) -> Result<()> {
-    let path = goal
-        .path(layout)
-        .with_context(|| format!("table {}", tables::name(table)))?
-        .expect("a state of the goal's class has a path");
+    let name = || format!("table {}", tables::name(table));
+    let corrupt = || QueryError::Corrupt { layout: *layout };
+    let path = goal.path(layout).with_context(name)?.ok_or_else(corrupt)?;
+    // The cheapest cost on a weighted table, where it is not the number of moves.
+    let value = goal
+        .distance(layout)
+        .with_context(name)?
+        .ok_or_else(corrupt)?;
+    let weighted = goal.section().cost() != CostModel::Unit;
+    let moves = path.len() as u32;
     let path = path_string(&path);
     buf.clear();
     if output == Output::Csv {
-        buf.extend_from_slice(format!("{layout},{},{path}\n", path.len()).as_bytes());
+        buf.extend_from_slice(format!("{layout},{value},{path}\n").as_bytes());
     } else if output == Output::Json {
-        json::line(
-            buf,
-            &Record {
-                puzzle: layout.tiles(),
-                distance: Some(path.len() as u32),
-                path: Some(Some(&path)),
-                solvable: true,
-                ..Record::default()
-            },
-        );
+        let mut record = Record {
+            puzzle: layout.tiles(),
+            path: Some(Some(&path)),
+            solvable: true,
+            ..Record::default()
+        };
+        record.measure(weighted, Some(value), Some(Some(moves)));
+        json::line(buf, &record);
     } else {
-        buf.extend_from_slice(format!("{layout}\t{}\t{path}\n", path.len()).as_bytes());
+        buf.extend_from_slice(format!("{layout}\t{value}\t{path}\n").as_bytes());
     }
     out.write_all(buf)?;
     Ok(())

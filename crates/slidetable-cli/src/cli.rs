@@ -1,7 +1,9 @@
 //! The command line: names here are the interface scripts depend on.
 
+use std::net::SocketAddr;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use std::ffi::OsStr;
 
@@ -57,6 +59,9 @@ pub(crate) enum Command {
     /// admissibility (with a counter-example if not) and consistency along every move; or,
     /// given puzzles, each one's distance and estimates side by side.
     Heuristic(HeuristicArgs),
+    /// Serve a page to play puzzles on, showing the exact distance beside each heuristic,
+    /// and its JSON API (/api/solve, /api/random, /api/stats); prints its URL.
+    Serve(ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff) on standard output: `slidetable man | man -l -`.
@@ -186,9 +191,15 @@ pub(crate) struct SearchArgs {
     /// exit 1 at the end).
     #[arg(long, value_name = "N")]
     pub(crate) max_expanded: Option<u64>,
-    /// Give up on a puzzle after this many seconds (as --max-expanded).
-    #[arg(long, value_name = "SECONDS")]
-    pub(crate) timeout: Option<f64>,
+    /// Give up on a puzzle after this many seconds (as --max-expanded); a number too large
+    /// to matter is no limit.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::limits::parse_timeout)]
+    pub(crate) timeout: Option<Duration>,
+    /// Give up on a puzzle rather than hold more than this many bytes of states (`512M`,
+    /// `4G`; as --max-expanded). Default: half the machine's memory, or a quarter of the
+    /// address-space limit (`ulimit -v`) if that is less.
+    #[arg(long, value_name = "SIZE", value_parser = crate::limits::parse_size)]
+    pub(crate) max_memory: Option<u64>,
     /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
     #[arg(long)]
     pub(crate) keep_going: bool,
@@ -396,6 +407,21 @@ fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {
 fn parse_any_board(s: &str) -> Result<Board, String> {
     s.parse()
         .map_err(|e: slidetable_core::BoardError| e.to_string())
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ServeArgs {
+    /// The address to listen on; the default answers this machine only. Port 0 lets the
+    /// system choose one (the URL printed names it).
+    #[arg(long, value_name = "ADDR:PORT", default_value = slidetable_serve::DEFAULT_BIND)]
+    pub(crate) bind: SocketAddr,
+    /// A table to serve (repeatable, one per board); every other board uses its default
+    /// table, generated in the cache directory on first use.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) table: Vec<PathBuf>,
+    /// Open this board's table before listening (repeatable) [default: 3x3].
+    #[arg(long, value_name = "RxC", value_parser = parse_board)]
+    pub(crate) board: Vec<Board>,
 }
 
 fn parse_board(s: &str) -> Result<Board, String> {

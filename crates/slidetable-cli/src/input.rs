@@ -16,13 +16,8 @@ pub(crate) struct Input {
 }
 
 /// The file an input argument names: `None` (standard input) for no argument or `-`.
-pub(crate) fn file(path: Option<&Path>) -> Option<&Path> {
+fn file(path: Option<&Path>) -> Option<&Path> {
     path.filter(|p| p.as_os_str() != "-")
-}
-
-/// The name an input's errors carry: its path, or `<stdin>`.
-pub(crate) fn name(path: Option<&Path>) -> String {
-    file(path).map_or_else(|| STDIN.to_string(), |p| p.display().to_string())
 }
 
 /// How standard input is named in messages.

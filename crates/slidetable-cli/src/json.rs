@@ -5,12 +5,22 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 /// One puzzle's answer. `distance` and `path` are `null` for a puzzle that cannot reach the
-/// goal (`"solvable": false`); fields a command does not answer are left out.
+/// goal (`"solvable": false`); fields a command does not answer are left out. On a weighted
+/// table, where what a path costs and how many moves it has differ, `cost` and `moves` stand
+/// in place of `distance` (see [`Record::measure`]).
 #[derive(Serialize, Default)]
 pub(crate) struct Record<'a> {
     /// The tiles in reading order, the blank as 0 (docs/JSON.md: layouts are arrays).
     pub(crate) puzzle: &'a [u8],
-    pub(crate) distance: Option<u32>,
+    /// The fewest moves (unit costs), `null` when unsolvable; left out on a weighted table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) distance: Option<Option<u32>>,
+    /// A weighted table: the cheapest cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) cost: Option<Option<u32>>,
+    /// A weighted table, where a path is given: its number of moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) moves: Option<Option<u32>>,
     /// Left out by `distance`; `null` when there is no path.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) path: Option<Option<&'a str>>,
@@ -21,6 +31,24 @@ pub(crate) struct Record<'a> {
     /// `search`: why there is no answer although the puzzle is solvable (a limit).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) error: Option<String>,
+}
+
+impl Record<'_> {
+    /// Fills `distance`, or on a `weighted` table `cost` and (when a path was asked for)
+    /// `moves`: the one vocabulary of text and JSON alike.
+    pub(crate) fn measure(
+        &mut self,
+        weighted: bool,
+        value: Option<u32>,
+        moves: Option<Option<u32>>,
+    ) {
+        if weighted {
+            self.cost = Some(value);
+            self.moves = moves;
+        } else {
+            self.distance = Some(value);
+        }
+    }
 }
 
 #[derive(Serialize)]

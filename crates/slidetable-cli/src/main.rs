@@ -1,14 +1,22 @@
 //! `slidetable`: parse the command line, run the command, turn what stopped it into an exit
 //! code. Each command lives in `commands/`; the work is done by the library crates.
 
+// Diagnostics go through `streams::warning!`, which never panics on a stderr that cannot
+// take them (`eprintln!` does, losing every answer after it).
+#![deny(clippy::print_stderr)]
+
 mod answers;
+mod cache_lock;
 mod cli;
 mod commands;
 mod error;
 mod input;
 mod json;
+mod limits;
 mod puzzles;
 mod show;
+mod signals;
+mod streams;
 mod tables;
 
 use std::process::ExitCode;
@@ -19,19 +27,29 @@ use clap::Parser;
 use crate::cli::{Cli, Command};
 use crate::commands as run;
 use crate::error::{is_broken_pipe, UsageError, EXIT_USAGE};
+use crate::streams::warning;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A mapped table truncated under us ends the run with a message, not a silent SIGBUS.
+    slidetable_query::exit_on_changed_table("slidetable: ");
     match dispatch(&cli.command) {
         Ok(code) => code,
         // A closed stdout (`slidetable path big.txt | head`) is a normal way to stop reading.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        // Whatever was being answered, a failed write is the output's.
+        Err(e) if streams::output_error(&e).is_some() => {
+            if let Some(output) = streams::output_error(&e) {
+                warning!("{output}");
+            }
+            ExitCode::FAILURE
+        }
         Err(e) if e.downcast_ref::<UsageError>().is_some() => {
-            eprintln!("slidetable: {e:#}");
+            warning!("{e:#}");
             ExitCode::from(EXIT_USAGE)
         }
         Err(e) => {
-            eprintln!("slidetable: {e:#}");
+            warning!("{e:#}");
             ExitCode::FAILURE
         }
     }
@@ -51,5 +69,6 @@ fn dispatch(command: &Command) -> Result<ExitCode> {
         Command::Heuristic(args) => run::heuristic::run(args),
         Command::Completions(args) => run::completions::run(args),
         Command::Man(args) => run::man::run(args),
+        Command::Serve(args) => run::serve::run(args),
     }
 }

@@ -9,6 +9,7 @@ use slidetable_core::{is_blank_or_comment, parse_layout, Board, Layout};
 
 use crate::error::{UsageError, EXIT_BAD_INPUT};
 use crate::input::{self, Lines, MAX_LINE};
+use crate::streams::warning;
 
 /// The layout a `--goal` argument names on `board`; a bad one is a usage error.
 pub(crate) fn parse_goal(board: Board, text: &str) -> Result<Layout, UsageError> {
@@ -87,17 +88,17 @@ fn each_puzzle_of<W: Write>(
         let report = format!("{}: line {}: {what}", input.name, line.number);
         if !keep_going {
             out.flush()?;
-            eprintln!("slidetable: {report}");
+            warning!("{report}");
             return Ok(ExitCode::from(EXIT_BAD_INPUT));
         }
         invalid(line.number, &what, out)?;
-        eprintln!("slidetable: {report}");
+        warning!("{report}");
         bad += 1;
     }
     out.flush()?;
     if bad > 0 {
-        eprintln!(
-            "slidetable: {bad} invalid line{} in {}",
+        warning!(
+            "{bad} invalid line{} in {}",
             if bad == 1 { "" } else { "s" },
             input.name
         );
@@ -122,7 +123,7 @@ pub(crate) fn with_board_hint(board: Board, line: &[u8], what: String) -> String
     };
     // The squarest first: 3x4 before 2x6.
     let mut shapes: Vec<(usize, usize)> = (2..=tiles / 2)
-        .filter(|r| tiles % r == 0 && tiles / r >= 2)
+        .filter(|r| tiles.is_multiple_of(*r) && tiles / r >= 2)
         .map(|r| (r, tiles / r))
         .collect();
     shapes.sort_by_key(|&(r, c)| (r.abs_diff(c), r));

@@ -1,78 +1,71 @@
-//! Where tables live, opening the one a command names, and making one.
+//! Where tables live, and making one: the rule is `slidetable_gen::cache`'s; this adds the
+//! note and the progress bar a terminal user sees.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use slidetable_core::{Board, Layout};
-use slidetable_gen::{default_goals, solve, table_bytes, write_table, Section};
-use slidetable_query::{CostModel, Encoding, Goal, MappedTable, Table};
+use slidetable_gen::cache::TABLE_ENV;
+use slidetable_gen::{solve, table_bytes, Section};
+use slidetable_query::{CostModel, Goal, MappedTable, Table};
 
 use crate::cli::TargetArgs;
 use crate::puzzles::parse_goal;
+use crate::streams::warning;
+use crate::{cache_lock, signals};
 
-/// The environment variable naming the default table.
-pub(crate) const TABLE_ENV: &str = "SLIDETABLE_TABLE";
-
-/// Where a table path came from: only the cache default is generated on first use.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Origin {
-    Argument,
-    Environment,
-    Cache,
-}
-
-/// The table to use: `--table`, else `$SLIDETABLE_TABLE` (which names the default 3×3
-/// table), else `slidetable/RxC.slt` in the cache directory (`$XDG_CACHE_HOME`, else
-/// `~/.cache`).
-pub(crate) fn resolve(explicit: Option<&Path>, board: Board) -> Result<(PathBuf, Origin)> {
-    if let Some(p) = explicit {
-        return Ok((p.to_path_buf(), Origin::Argument));
-    }
-    if let Some(p) = std::env::var_os(TABLE_ENV).filter(|v| !v.is_empty() && board == Board::EIGHT)
-    {
-        return Ok((PathBuf::from(p), Origin::Environment));
-    }
-    Ok((
-        cache_dir()?.join(format!("slidetable/{board}.slt")),
-        Origin::Cache,
-    ))
-}
-
-fn cache_dir() -> Result<PathBuf> {
-    // XDG: a relative $XDG_CACHE_HOME is invalid and must be ignored.
-    if let Some(p) = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from) {
-        if p.is_absolute() {
-            return Ok(p);
-        }
-    }
-    match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        Some(home) => Ok(PathBuf::from(home).join(".cache")),
-        None => bail!(
-            "no cache directory: set XDG_CACHE_HOME or HOME, or name a table with --table or {TABLE_ENV}"
-        ),
-    }
-}
+pub(crate) use slidetable_gen::cache::{resolve, Generated, Origin, Plan};
 
 /// Opens the table for a query command: `--table`, `$SLIDETABLE_TABLE`, or the cache's table
 /// for `board`, generated on first use. A named table may be for any board.
+///
+/// A default table (`$SLIDETABLE_TABLE`, or the cache's) must be for `board` with unit costs:
+/// anything else would be blamed on valid input, or answer costs as distances. Processes that
+/// find the cache's table missing at once take a lock beside it: one generates it, the
+/// others wait and then open it.
 pub(crate) fn open_for_query(explicit: Option<&Path>, board: Board) -> Result<MappedTable> {
     let (path, origin) = resolve(explicit, board)?;
     if origin == Origin::Cache && !path.exists() {
-        eprintln!(
-            "slidetable: no table at {}; generating it once (this takes {})",
-            path.display(),
-            if board.cells() > 10 {
-                "a while and a few hundred MB of memory"
-            } else {
-                "a moment"
-            }
-        );
-        generate(&Plan::default_for(board), &path)?;
+        let lock = cache_lock::lock(&path)?;
+        if !path.exists() {
+            warning!(
+                "no table at {}; generating it once (this takes {})",
+                path.display(),
+                if board.cells() > 10 {
+                    "a while and a few hundred MB of memory"
+                } else {
+                    "a moment"
+                }
+            );
+            generate(&Plan::default_for(board), &path)?;
+        }
+        drop(lock);
     }
-    Ok(Table::open(&path)?)
+    let table = Table::open(&path)?;
+    if origin != Origin::Argument {
+        let problem = if table.board() != board {
+            Some(format!("is for {} boards", table.board()))
+        } else if table.header().cost() != CostModel::Unit {
+            Some(format!("holds {} costs", table.header().cost()))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            bail!(
+                "table {} ({}) {problem}, but the default table must be for {board} boards \
+                 with unit costs",
+                path.display(),
+                match origin {
+                    Origin::Environment => format!("from ${TABLE_ENV}"),
+                    _ => "the cache's".to_string(),
+                }
+            );
+        }
+    }
+    Ok(table)
 }
 
 /// Opens the table a query command names: `--table` (whose board it is; `--board`, if also
@@ -98,7 +91,7 @@ pub(crate) fn open_target(target: &TargetArgs) -> Result<(MappedTable, Layout)> 
 /// The name a table is shown by in messages and reports: its file.
 pub(crate) fn name(table: &MappedTable) -> String {
     table
-        .file_path()
+        .file()
         .map_or_else(|| "?".to_string(), |p| p.display().to_string())
 }
 
@@ -117,11 +110,11 @@ pub(crate) fn require_board(table: &MappedTable, board: Board) -> Result<()> {
 
 /// Refuses a weighted table where move counts are asked for (the judges' problems).
 pub(crate) fn require_unit_cost(table: &MappedTable) -> Result<()> {
-    if table.header().cost != CostModel::Unit {
+    if table.header().cost() != CostModel::Unit {
         bail!(
             "table {} holds {} costs, but the judges count moves (use a --cost unit table)",
             name(table),
-            table.header().cost
+            table.header().cost()
         );
     }
     Ok(())
@@ -145,55 +138,24 @@ pub(crate) fn known_distances(
     Ok(known)
 }
 
-/// What `generate` did.
-pub(crate) struct Generated {
-    pub(crate) states: u64,
-    pub(crate) sections: usize,
-    pub(crate) bytes: u64,
-    pub(crate) elapsed: Duration,
-}
-
-/// What to generate: the goals, the entry encoding (`None`: the board's default) and what a
-/// move costs.
-pub(crate) struct Plan {
-    pub(crate) board: Board,
-    pub(crate) goals: Vec<Layout>,
-    pub(crate) encoding: Option<Encoding>,
-    pub(crate) cost: CostModel,
-}
-
-impl Plan {
-    /// The default table of `board`: one section per blank cell up to 10 cells, the standard
-    /// goal for 11 and 12; unit costs; the board's default encoding.
-    pub(crate) fn default_for(board: Board) -> Plan {
-        Plan {
-            board,
-            goals: default_goals(board),
-            encoding: None,
-            cost: CostModel::Unit,
-        }
-    }
-}
-
 /// Runs that settle more states than this get a progress bar (when stderr is a terminal).
 const PROGRESS_STATES: u64 = 20_000_000;
 
-/// Generates `plan` and writes it to `path` (creating its directory), replacing any old file
-/// atomically. Long runs show a progress bar on stderr when it is a terminal.
+/// Generates `plan` and writes it to `path` (whose directory must exist), replacing any old
+/// file atomically; Ctrl-C, SIGTERM or SIGHUP meanwhile removes the temporary file. Long runs
+/// show a progress bar on stderr when it is a terminal.
 pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create directory {}", dir.display()))?;
+    signals::clean_up_on_signals();
+    let bar = progress_bar(plan.total_states(), format!("generating {}", plan.board));
+    let done = slidetable_gen::cache::generate(plan, path, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    if let Some(e) = &done.owner_not_kept {
+        warning!(
+            "{} replaced, but it now belongs to you: its owner could not be kept ({e})",
+            path.display()
+        );
     }
-    let start = Instant::now();
-    let sections = solve_plan(plan)?;
-    let bytes = write_table(path, plan.board, &sections)?;
-    Ok(Generated {
-        states: plan.board.reachable_states(),
-        sections: sections.len(),
-        bytes,
-        elapsed: start.elapsed(),
-    })
+    Ok(done)
 }
 
 /// Generates `plan` and writes the table to `out` (`generate -o -`).
@@ -208,13 +170,13 @@ pub(crate) fn generate_to(plan: &Plan, out: &mut impl Write) -> Result<Generated
         sections: sections.len(),
         bytes: bytes.len() as u64,
         elapsed: start.elapsed(),
+        owner_not_kept: None,
     })
 }
 
 /// Every section of `plan`, with a progress bar for long runs.
 fn solve_plan(plan: &Plan) -> Result<Vec<Section>> {
-    let total = plan.board.reachable_states() * plan.goals.len() as u64;
-    let bar = progress_bar(total, format!("generating {}", plan.board));
+    let bar = progress_bar(plan.total_states(), format!("generating {}", plan.board));
     let sections = solve(&plan.goals, plan.encoding, plan.cost, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     Ok(sections)

@@ -19,6 +19,7 @@ mod common;
 use common::{sandboxed, scratch_dir, text, Run};
 use serde_json::Value;
 use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
+use slidetable_testkit::{for_each_permutation, swapped};
 use tempfile::TempDir;
 
 const BAD_INPUT: i32 = 65;
@@ -253,17 +254,6 @@ impl Rng {
     }
 }
 
-/// The same layout with its first two tiles swapped: the other parity class.
-fn swapped(layout: &Layout) -> Layout {
-    let mut tiles = layout.tiles().to_vec();
-    let cells: Vec<usize> = (0..tiles.len())
-        .filter(|&c| tiles[c] != 0)
-        .take(2)
-        .collect();
-    tiles.swap(cells[0], cells[1]);
-    Layout::new(layout.board(), &tiles).unwrap()
-}
-
 /// The layout `path` leads to from `start`; panics, naming the case, if a letter is not one of
 /// `letters` or a move leaves the board.
 fn replay(start: &Layout, path: &str, letters: &str, case: &str) -> Layout {
@@ -461,10 +451,7 @@ fn leetcode773_answers_every_2x3_board_as_a_breadth_first_search_does() {
     assert_eq!(dist.len(), 360);
     // All 720 boards, in LeetCode's spelling, some with spaces.
     let mut boards = Vec::new();
-    let mut tiles: Vec<u8> = (0..6).collect();
-    permutations(&mut tiles, 0, &mut |t| {
-        boards.push(Layout::new(board, t).unwrap())
-    });
+    for_each_permutation(6, |t| boards.push(Layout::new(board, t).unwrap()));
     assert_eq!(boards.len(), 720);
     let mut input = String::new();
     let mut expected = String::new();
@@ -487,18 +474,6 @@ fn leetcode773_answers_every_2x3_board_as_a_breadth_first_search_does() {
         }
     }
     assert_eq!(judge("leetcode773", input).ok().stdout, expected);
-}
-
-fn permutations(tiles: &mut Vec<u8>, k: usize, f: &mut impl FnMut(&[u8])) {
-    if k == tiles.len() {
-        f(tiles);
-        return;
-    }
-    for i in k..tiles.len() {
-        tiles.swap(k, i);
-        permutations(tiles, k + 1, f);
-        tiles.swap(k, i);
-    }
 }
 
 #[test]
@@ -1013,7 +988,7 @@ const BAD_INPUTS: &[Bad] = &[
     bad("leetcode773", "[[1,2,3],[4,5,5]]\n", "", 1, "tile 5 appears twice"),
     // A count larger than the cases given: the answers to those, then the error. These inputs
     // end without a newline: the line is then the last one under any convention (see
-    // `end_of_input_is_reported_on_the_same_line_whatever_whitespace_follows`).
+    // `end_of_input_is_reported_on_the_last_line_of_the_input`).
     bad("hiho", "3\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6\n8 7 0", "0\nNo Solution!\n", 7, "expected puzzle 3 of 3 (row 1 of 3), found the end of the input"),
     bad("hiho", "2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6", "0\n", 6, "expected puzzle 2 of 2 (row 3 of 3), found the end of the input"),
     bad("uva10085", "2\n\n2 6 4\n1 3 7\n0 5 8", UVA_SAMPLE_ANSWER, 5, "expected puzzle 2 of 2 (row 1 of 3), found the end of the input"),
@@ -1030,7 +1005,7 @@ const BAD_INPUTS: &[Bad] = &[
     // poj with 8 tiles (named on the line that holds the last of them), and with 10.
     bad("poj", "1 2 3 4 5 6 7 8", "", 1, "expected 9 tiles, found 8 before the end of the input"),
     bad("poj", "1 2 3 4 5 6 7 8\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
-    bad("poj", "1 2 3\n4 5 6\n7 8\n\n\n", "", 3, "expected 9 tiles, found 8 before the end of the input"),
+    bad("poj", "1 2 3\n4 5 6\n7 8\n\n\n", "", 5, "expected 9 tiles, found 8 before the end of the input"),
     bad("acwing845", "1 2 3 4 5 6 7 x\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
     bad("luogu", "12345678\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
     bad("poj", "1 2 3 4 5 6 7 8 x 1\n", "\n", 1, "unexpected '1' after the puzzle"),
@@ -1043,7 +1018,7 @@ const BAD_INPUTS: &[Bad] = &[
     bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x 1\n", "ullddrurdllurdruldr\n\n", 2, "expected 9 tiles, found 1 before the end of the input"),
     // pair without its goal, or with part of it.
     bad("pair", "2 6 4 1 3 7 0 5 8", "", 1, "expected 9 tiles for the goal, found 0 before the end of the input"),
-    bad("pair", "2 6 4 1 3 7 0 5 8\n\n", "", 1, "expected 9 tiles for the goal, found 0 before the end of the input"),
+    bad("pair", "2 6 4 1 3 7 0 5 8\n\n", "", 2, "expected 9 tiles for the goal, found 0 before the end of the input"),
     bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5\n", "", 2, "expected 9 tiles for the goal, found 3 before the end of the input"),
     // leetcode773: malformed boards.
     bad("leetcode773", "[[1,2,3],[4,5]]\n", "", 1, "expected a board like [[1,2,3],[4,5,0]], found '[[1,2,3],[4,5]]'"),
@@ -1078,8 +1053,13 @@ fn bad_input_stops_with_the_line_and_what_is_wrong_after_the_earlier_answers() {
     }
 }
 
+/// The lines of `input`: a last line without a line end counts; an empty input has one.
+fn line_count(input: &str) -> usize {
+    (input.matches('\n').count() + usize::from(!input.is_empty() && !input.ends_with('\n'))).max(1)
+}
+
 /// Inputs that end too early, each followed by nothing, a newline, blank lines, or spaces and
-/// tabs: the error must not move.
+/// tabs: the same answers, and the error on the input's last line, where the input ended.
 fn end_of_input_cases(formats: &[&str]) -> Vec<String> {
     #[rustfmt::skip]
     let cut_short = [
@@ -1099,12 +1079,28 @@ fn end_of_input_cases(formats: &[&str]) -> Vec<String> {
     for (format, base) in cut_short.into_iter().filter(|(f, _)| formats.contains(f)) {
         let first = judge(format, base);
         assert_eq!(first.code, Some(BAD_INPUT), "{format} {base:?}: {first:#?}");
+        let head = format!(
+            "slidetable: judge {format}: <stdin>: line {}: ",
+            line_count(base)
+        );
+        let what = first.stderr.strip_prefix(&head).unwrap_or_else(|| {
+            panic!(
+                "{format} {base:?}: {:?} is not on line {}",
+                first.stderr,
+                line_count(base)
+            )
+        });
         for tail in ["\n", "\n\n\n", " \n\t\n", "\r\n\r\n"] {
-            let run = judge(format, format!("{base}{tail}"));
-            if (run.code, &run.stdout, &run.stderr) != (first.code, &first.stdout, &first.stderr) {
+            let input = format!("{base}{tail}");
+            let run = judge(format, input.clone());
+            let want = format!(
+                "slidetable: judge {format}: <stdin>: line {}: {what}",
+                line_count(&input)
+            );
+            if (run.code, &run.stdout, &run.stderr) != (first.code, &first.stdout, &want) {
                 wrong.push(format!(
-                    "{format} {base:?}: {:?}, but after {tail:?}: {:?}",
-                    first.stderr, run.stderr
+                    "{format} {base:?}: after {tail:?}: {:?}, not {want:?}",
+                    run.stderr
                 ));
             }
         }
@@ -1113,15 +1109,15 @@ fn end_of_input_cases(formats: &[&str]) -> Vec<String> {
 }
 
 #[test]
-fn a_puzzle_cut_short_is_reported_on_the_same_line_whatever_whitespace_follows() {
+fn a_puzzle_cut_short_is_reported_on_the_last_line_of_the_input() {
     let wrong = end_of_input_cases(&["poj", "acwing845", "luogu", "pair"]);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// hiho, uva10085 and hdu3567 report a missing count, row or case on the last line with input
-/// on it, whatever blank lines follow, as the single-puzzle formats do.
+/// hiho, uva10085 and hdu3567 report a missing count, row or case on the input's last line,
+/// whatever blank lines come before the end, as the single-puzzle formats do.
 #[test]
-fn end_of_input_is_reported_on_the_same_line_whatever_whitespace_follows() {
+fn end_of_input_is_reported_on_the_last_line_of_the_input() {
     let wrong = end_of_input_cases(&["hiho", "uva10085", "hdu3567"]);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

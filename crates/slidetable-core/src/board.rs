@@ -20,6 +20,15 @@ pub struct Board {
     cols: u8,
 }
 
+/// What a limit of `max` cells is the limit of.
+fn limited(max: usize) -> &'static str {
+    if max <= 12 {
+        "tables"
+    } else {
+        "boards"
+    }
+}
+
 /// Why a board size was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -32,8 +41,9 @@ pub enum BoardError {
         /// The columns asked for.
         cols: usize,
     },
-    /// More cells than allowed where the board was to be used.
-    #[error("a {rows}x{cols} board has {cells} cells; at most {max} are supported", cells = rows * cols)]
+    /// More cells than allowed where the board was to be used. Worded as the command line
+    /// words its own board limits: tables (and ranks) go up to 12 cells, boards up to 16.
+    #[error("a {rows}x{cols} board has {cells} cells; {} go up to {max} cells", limited(*max), cells = rows * cols)]
     TooLarge {
         /// The rows asked for.
         rows: usize,
@@ -120,7 +130,7 @@ impl Board {
                 let next = cell + cols;
                 (next < self.cells()).then_some(next)
             }
-            Move::Left => (cell % cols != 0).then(|| cell - 1),
+            Move::Left => (!cell.is_multiple_of(cols)).then(|| cell - 1),
             Move::Right => (cell % cols != cols - 1).then_some(cell + 1),
         }
     }
@@ -190,7 +200,7 @@ mod tests {
         assert!(Board::for_table(4, 4).is_err());
         assert_eq!(
             Board::for_table(4, 4).unwrap_err().to_string(),
-            "a 4x4 board has 16 cells; at most 12 are supported"
+            "a 4x4 board has 16 cells; tables go up to 12 cells"
         );
     }
 

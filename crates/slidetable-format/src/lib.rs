@@ -1,9 +1,14 @@
 //! The slidetable file: a little-endian header, then one payload per goal section.
 //!
 //! docs/FORMAT.md specifies it byte by byte. This crate is the one place that knows the
-//! layout: the writer (`slidetable-gen`) builds a [`Header`] and calls [`Header::to_bytes`];
+//! layout: the writer (`slidetable-gen`) builds a [`Header`], packs its entries with the
+//! functions of `entries` ([`byte_entry`], [`two_bit_mark`], [`wide_payload`]...) and calls
+//! [`Header::write_table`];
 //! the reader (`slidetable-query`) calls [`Header::parse`], which checks every field against
-//! the bytes it was given before anything else reads them, and never panics.
+//! the bytes it was given before anything else reads them, and never panics, and reads each
+//! entry by [`byte_distance`], [`two_bit_value`] and [`wide_at`]. The header's fields are
+//! private: a [`Header`] is only ever made by [`Header::build`] or [`Header::parse`], both
+//! of which validate it.
 //!
 //! ```
 //! use slidetable_core::Board;
@@ -12,16 +17,26 @@
 //! let board = Board::new(2, 2).unwrap();
 //! let spec = SectionSpec { goal: board.standard_goal(), histogram: vec![1, 2, 2, 2, 2, 2, 1] };
 //! let header = Header::build(board, Encoding::Byte, CostModel::Unit, vec![spec], 0).unwrap();
-//! let mut file = header.to_bytes();
-//! file.resize(header.file_len as usize, 0);
+//! let payload = vec![0u8; 12];
+//! let mut file = Vec::new();
+//! header.write_table(&mut file, &[&payload]).unwrap();
 //! let back = Header::parse(&file).unwrap();
-//! assert_eq!(back.sections[0].max_distance, 6);
+//! assert_eq!(back.sections()[0].max_distance(), 6);
 //! ```
 
 use std::fmt;
+use std::io::{self, Write};
 
 use byteorder::{ByteOrder, LittleEndian as LE};
-use slidetable_core::{Board, Layout, LayoutError, Move, MAX_CELLS, MAX_TABLE_CELLS};
+use slidetable_core::{Board, Layout, LayoutError, MAX_CELLS, MAX_TABLE_CELLS};
+
+mod entries;
+
+pub use entries::{
+    byte_at, byte_distance, byte_entry, byte_move, narrow_wide, two_bit_mark, two_bit_payload,
+    two_bit_value, two_bit_words, wide_at, wide_cost, wide_entry, wide_move, wide_payload,
+    widen_bytes,
+};
 
 /// The payload checksum: CRC-32 (IEEE), streamed by the writer over the payload bytes.
 pub use crc32fast::Hasher as PayloadHasher;
@@ -132,46 +147,6 @@ impl Encoding {
     }
 }
 
-/// A byte entry: the distance and the first move of an optimal path (ignored at distance 0).
-#[inline]
-pub fn byte_entry(distance: u32, first: Move) -> u8 {
-    debug_assert!(distance <= 63);
-    ((distance as u8) << 2) | first.code()
-}
-
-/// The distance held by a byte entry.
-#[inline]
-pub fn byte_distance(entry: u8) -> u32 {
-    u32::from(entry >> 2)
-}
-
-/// The first move held by a byte entry.
-#[inline]
-pub fn byte_move(entry: u8) -> Move {
-    Move::from_code(entry)
-}
-
-/// The 2-bit value of the entry at `rank` in a [`Encoding::TwoBit`] payload: the distance
-/// mod 3. `rank` must be below four times the payload's length.
-#[inline]
-pub fn two_bit_value(payload: &[u8], rank: u32) -> u32 {
-    u32::from(payload[(rank >> 2) as usize] >> ((rank & 3) * 2)) & 3
-}
-
-/// A wide entry: the cost and the first move of a cheapest path (ignored at cost 0).
-#[inline]
-pub fn wide_entry(cost: u32, first: Move) -> u16 {
-    debug_assert!(cost <= 16383);
-    ((cost as u16) << 2) | u16::from(first.code())
-}
-
-/// The entry at `rank` of a [`Encoding::Wide16`] payload.
-#[inline]
-pub fn wide_at(payload: &[u8], rank: u32) -> u16 {
-    let i = rank as usize * 2;
-    u16::from_le_bytes([payload[i], payload[i + 1]])
-}
-
 /// What a move costs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum CostModel {
@@ -227,40 +202,136 @@ pub struct SectionSpec {
 
 /// One goal section as the header describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SectionHeader {
+pub struct SectionDescriptor {
     /// The section's goal.
-    pub goal: Layout,
+    goal: Layout,
     /// Entries in the payload: one per rank of the goal's class.
-    pub entries: u64,
+    entries: u64,
     /// The largest distance (or cost) in the section.
-    pub max_distance: u32,
+    max_distance: u32,
     /// `histogram[d]` = states at distance `d`.
-    pub histogram: Vec<u64>,
+    histogram: Vec<u64>,
     /// Where the histogram starts, from the start of the file.
-    pub histogram_offset: u64,
+    histogram_offset: u64,
     /// Where the payload starts, from the start of the file.
-    pub payload_offset: u64,
+    payload_offset: u64,
     /// The payload's length in bytes.
-    pub payload_len: u64,
+    payload_len: u64,
 }
 
 /// The whole header, as validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     /// The board every section is for.
-    pub board: Board,
+    board: Board,
     /// How every section's entries are stored.
-    pub encoding: Encoding,
+    encoding: Encoding,
     /// What a move costs in every section.
-    pub cost: CostModel,
+    cost: CostModel,
     /// The sections, in file order.
-    pub sections: Vec<SectionHeader>,
+    sections: Vec<SectionDescriptor>,
     /// Bytes from the start of the file to the first payload byte.
-    pub header_len: u64,
+    header_len: u64,
     /// CRC-32 of every payload byte, in file order.
-    pub payload_crc: u32,
+    payload_crc: u32,
     /// The whole file's length in bytes.
-    pub file_len: u64,
+    file_len: u64,
+}
+
+impl SectionDescriptor {
+    /// The section's goal.
+    pub fn goal(&self) -> &Layout {
+        &self.goal
+    }
+
+    /// Entries in the payload: one per rank of the goal's class.
+    pub fn entries(&self) -> u64 {
+        self.entries
+    }
+
+    /// The largest distance (or cost) in the section.
+    pub fn max_distance(&self) -> u32 {
+        self.max_distance
+    }
+
+    /// `histogram[d]` = states at distance `d`.
+    pub fn histogram(&self) -> &[u64] {
+        &self.histogram
+    }
+
+    /// Where the histogram starts, from the start of the file.
+    pub fn histogram_offset(&self) -> u64 {
+        self.histogram_offset
+    }
+
+    /// Where the payload starts, from the start of the file.
+    pub fn payload_offset(&self) -> u64 {
+        self.payload_offset
+    }
+
+    /// The payload's length in bytes.
+    pub fn payload_len(&self) -> u64 {
+        self.payload_len
+    }
+}
+
+impl Header {
+    /// The board every section is for.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// How every section's entries are stored.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// What a move costs in every section.
+    pub fn cost(&self) -> CostModel {
+        self.cost
+    }
+
+    /// The sections, in file order.
+    pub fn sections(&self) -> &[SectionDescriptor] {
+        &self.sections
+    }
+
+    /// Bytes from the start of the file to the first payload byte.
+    pub fn header_len(&self) -> u64 {
+        self.header_len
+    }
+
+    /// CRC-32 of every payload byte, in file order.
+    pub fn payload_crc(&self) -> u32 {
+        self.payload_crc
+    }
+
+    /// The whole file's length in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.file_len
+    }
+
+    /// Writes the whole file to `out`: the header's bytes, then each section's payload in
+    /// order, each of the length the header gives it (else `InvalidInput`, nothing written).
+    /// Returns the bytes written, the file's length.
+    pub fn write_table(&self, out: &mut impl Write, payloads: &[&[u8]]) -> io::Result<u64> {
+        let fits = payloads.len() == self.sections.len()
+            && payloads
+                .iter()
+                .zip(&self.sections)
+                .all(|(p, s)| p.len() as u64 == s.payload_len);
+        if !fits {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the payloads are not the lengths the header lays out",
+            ));
+        }
+        out.write_all(&self.to_bytes())?;
+        for p in payloads {
+            out.write_all(p)?;
+        }
+        Ok(self.file_len)
+    }
 }
 
 /// What is wrong with a table file's bytes. Messages name the field.
@@ -532,7 +603,7 @@ impl Header {
         let mut sections = Vec::with_capacity(specs.len());
         for spec in specs {
             let len = spec.histogram.len() as u64;
-            sections.push(SectionHeader {
+            sections.push(SectionDescriptor {
                 goal: spec.goal,
                 entries,
                 max_distance: len.saturating_sub(1) as u32,
@@ -684,7 +755,7 @@ impl Header {
                 &header_bytes[histogram_offset as usize..hist_end as usize],
                 &mut histogram,
             );
-            sections.push(SectionHeader {
+            sections.push(SectionDescriptor {
                 goal,
                 entries,
                 max_distance: LE::read_u32(&d[S_MAX..]),

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 use slidetable_core::{Layout, Move, Scan};
-use slidetable_format::{byte_entry, Encoding};
+use slidetable_format::{byte_entry, two_bit_mark, two_bit_payload, two_bit_words, Encoding};
 
 use crate::{widen, GenError, Section};
 use slidetable_format::CostModel;
@@ -58,18 +58,6 @@ fn bitmap(words: usize) -> Vec<AtomicU64> {
     (0..words).map(|_| AtomicU64::new(0)).collect()
 }
 
-/// Spreads the 32 bits of `x` to the even bit positions of a `u64`.
-#[inline]
-fn spread(x: u32) -> u64 {
-    let mut v = u64::from(x);
-    v = (v | (v << 16)) & 0x0000_FFFF_0000_FFFF;
-    v = (v | (v << 8)) & 0x00FF_00FF_00FF_00FF;
-    v = (v | (v << 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    v = (v | (v << 2)) & 0x3333_3333_3333_3333;
-    v = (v | (v << 1)) & 0x5555_5555_5555_5555;
-    v
-}
-
 /// Solves `goal`'s class with every core, into byte or 2-bit entries; `progress` is told how
 /// many states each layer settles.
 pub fn solve_layered(
@@ -95,7 +83,7 @@ pub fn solve_layered(
     };
     let mut entries = match encoding {
         Encoding::Byte => Entries::Byte(vec![0; states]),
-        Encoding::TwoBit => Entries::TwoBit(vec![0; words * 2]),
+        Encoding::TwoBit => Entries::TwoBit(two_bit_words(states)),
         // 16-bit entries hold what byte entries do, widened.
         Encoding::Wide16 => return solve_layered(goal, Encoding::Byte, progress).map(widen),
     };
@@ -168,18 +156,7 @@ pub fn solve_layered(
     }
     let entries = match entries {
         Entries::Byte(bytes) => bytes,
-        Entries::TwoBit(words) => {
-            // At most 12!/2 entries: the length fits.
-            let len = Encoding::TwoBit
-                .payload_len(states as u64)
-                .unwrap_or(u64::MAX) as usize;
-            let mut bytes = Vec::with_capacity(words.len() * 8);
-            for w in words {
-                bytes.extend_from_slice(&w.to_le_bytes());
-            }
-            bytes.truncate(len);
-            bytes
-        }
+        Entries::TwoBit(words) => two_bit_payload(words, states as u64),
     };
     Ok(Section {
         goal: *goal,
@@ -206,29 +183,22 @@ fn settle(
         found
     };
     match entries {
-        Entries::TwoBit(words) => {
-            let shift = depth % 3;
-            words
-                .par_chunks_mut(CHUNK * 2)
-                .enumerate()
-                .map(|(chunk, out)| {
-                    let mut count = 0u64;
-                    for (i, pair) in out.chunks_mut(2).enumerate() {
-                        let found = add(chunk * CHUNK + i);
-                        if found == 0 {
-                            continue;
-                        }
-                        count += u64::from(found.count_ones());
-                        // Value 1 sets the low bit of each 2-bit entry, value 2 the high bit.
-                        if shift != 0 {
-                            pair[0] |= spread(found as u32) << (shift - 1);
-                            pair[1] |= spread((found >> 32) as u32) << (shift - 1);
-                        }
+        Entries::TwoBit(words) => words
+            .par_chunks_mut(CHUNK * 2)
+            .enumerate()
+            .map(|(chunk, out)| {
+                let mut count = 0u64;
+                for (i, pair) in out.chunks_mut(2).enumerate() {
+                    let found = add(chunk * CHUNK + i);
+                    if found == 0 {
+                        continue;
                     }
-                    count
-                })
-                .sum()
-        }
+                    count += u64::from(found.count_ones());
+                    two_bit_mark(pair, found, depth);
+                }
+                count
+            })
+            .sum(),
         Entries::Byte(bytes) => bytes
             .par_chunks_mut(CHUNK * 64)
             .enumerate()
@@ -257,6 +227,7 @@ fn settle(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use slidetable_format::wide_at;
 
     #[test]
     fn sixteen_bit_entries_are_the_byte_entries_widened() {
@@ -267,14 +238,7 @@ mod tests {
         assert_eq!(wide.histogram, byte.histogram);
         assert_eq!(wide.entries.len(), 2 * byte.entries.len());
         for (pair, &b) in wide.entries.chunks(2).zip(&byte.entries) {
-            assert_eq!(u16::from_le_bytes([pair[0], pair[1]]), u16::from(b));
+            assert_eq!(wide_at(pair, 0), u16::from(b));
         }
-    }
-
-    #[test]
-    fn spreading_puts_bit_i_at_2i() {
-        assert_eq!(spread(0b1011), 0b01_00_01_01);
-        assert_eq!(spread(u32::MAX), 0x5555_5555_5555_5555);
-        assert_eq!(spread(1 << 31), 1 << 62);
     }
 }

@@ -16,16 +16,20 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+pub mod cache;
 mod layered;
+mod temporary;
 mod weighted;
 
 pub use layered::solve_layered;
+pub use temporary::abandon_writes;
+use temporary::Temporary;
 pub use weighted::{narrow, solve_weighted};
 
 use rayon::prelude::*;
 use slidetable_core::{slide, Board, BoardError, Layout, Move, Neighbors, Ranker};
 use slidetable_format::{
-    byte_entry, CostModel, Encoding, FormatError, Header, PayloadHasher, SectionSpec,
+    byte_entry, widen_bytes, CostModel, Encoding, FormatError, Header, PayloadHasher, SectionSpec,
 };
 
 /// Marks a state not yet reached during the search (never a stored entry: distances stay
@@ -109,6 +113,34 @@ pub enum GenError {
         path: PathBuf,
         /// What it is (a directory, a device ...).
         kind: &'static str,
+    },
+    /// A directory for the table could not be made.
+    #[error("cannot create directory {}", path.display())]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// Neither a cache directory nor a table was named.
+    #[error(
+        "no cache directory: set XDG_CACHE_HOME or HOME, or name a table with --table or {}",
+        cache::TABLE_ENV
+    )]
+    NoCacheDir,
+    /// The directory the table would go in does not exist (it is not made: a mistyped path
+    /// should not leave directories behind).
+    #[error("cannot write {}: {}", path.display(), match link {
+        Some(target) => format!("it links to {}, whose directory does not exist", target.display()),
+        None => format!("directory {} does not exist", dir.display()),
+    })]
+    NoDirectory {
+        /// The output path.
+        path: PathBuf,
+        /// The missing directory.
+        dir: PathBuf,
+        /// Where `path` links to, when it is a symbolic link.
+        link: Option<PathBuf>,
     },
 }
 
@@ -232,11 +264,7 @@ pub fn solve(
 /// Byte entries as 16-bit ones (same distance and move).
 pub(crate) fn widen(s: Section) -> Section {
     Section {
-        entries: s
-            .entries
-            .iter()
-            .flat_map(|&e| u16::from(e).to_le_bytes())
-            .collect(),
+        entries: widen_bytes(&s.entries),
         encoding: Encoding::Wide16,
         ..s
     }
@@ -355,11 +383,8 @@ pub fn write_to(out: &mut impl Write, board: Board, sections: &[Section]) -> Res
         path: PathBuf::from("<output>"),
         source,
     };
-    out.write_all(&header.to_bytes()).map_err(io_err)?;
-    for s in sections {
-        out.write_all(&s.entries).map_err(io_err)?;
-    }
-    Ok(header.file_len)
+    let payloads: Vec<&[u8]> = sections.iter().map(|s| &s.entries[..]).collect();
+    header.write_table(out, &payloads).map_err(io_err)
 }
 
 /// The whole table in memory (for `Table::new`, tests and embedding).
@@ -380,21 +405,47 @@ pub fn table_bytes(board: Board, sections: &[Section]) -> Result<Vec<u8>, GenErr
 /// new one gets the mode of any newly created file (0666 less the umask), not the 0600 of a
 /// temporary file, so a table meant for sharing can be read by others.
 pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u64, GenError> {
+    replace_table(path, board, sections).map(|w| w.bytes)
+}
+
+/// What [`replace_table`] did.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Written {
+    /// Bytes written.
+    pub bytes: u64,
+    /// Why the replaced file's owner and group could not be given to the new one (only root
+    /// may give a file away): the table now belongs to whoever wrote it.
+    pub owner_not_kept: Option<io::Error>,
+}
+
+/// [`write_table`], telling also whether a replaced table kept its owner and group (as it
+/// keeps its mode). Temporary files of ours in the directory that no writer holds (left by a
+/// `generate` killed with SIGKILL) are removed first; [`abandon_writes`] removes the one being
+/// written, for a signal handler.
+pub fn replace_table(path: &Path, board: Board, sections: &[Section]) -> Result<Written, GenError> {
     let io_err = |source| GenError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let (target, mode) = replaceable(path).map_err(|e| match e {
+    let (target, old) = replaceable(path).map_err(|e| match e {
         GenError::Io { source, .. } => io_err(source),
         other => other,
     })?;
-    let path = target.as_path();
-    let dir = match path.parent() {
+    let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    if !dir.is_dir() {
+        return Err(GenError::NoDirectory {
+            path: path.to_path_buf(),
+            dir: dir.to_path_buf(),
+            link: (target != path).then(|| target.clone()),
+        });
+    }
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned());
     let prefix = format!(".{}.", name.as_deref().unwrap_or("table"));
+    temporary::remove_stale(dir, &prefix, ".tmp");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
     #[cfg(unix)]
@@ -402,13 +453,38 @@ pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u6
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let mut tmp = builder.tempfile_in(dir).map_err(io_err)?;
-    if let Some(mode) = mode {
-        // A replaced table keeps its mode (a private table stays private).
-        tmp.as_file().set_permissions(mode).map_err(io_err)?;
+    let mut tmp = Temporary::create(&builder, dir).map_err(|e| {
+        // tempfile names its temporary path in the error (`… at path "…"`); the user named
+        // another.
+        let text = e.to_string();
+        let what = text.split(" at path ").next().unwrap_or(&text).to_string();
+        io_err(io::Error::new(
+            e.kind(),
+            format!("cannot create a file in {}: {what}", dir.display()),
+        ))
+    })?;
+    let mut owner_not_kept = None;
+    if let Some(old) = &old {
+        // A replaced table keeps its owner and group, then its mode (a private table stays
+        // private; a change of owner may clear set-id bits, so the mode comes second).
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let ours = tmp.file().metadata().map_err(io_err)?;
+            if (ours.uid(), ours.gid()) != (old.uid(), old.gid()) {
+                if let Err(e) =
+                    std::os::unix::fs::fchown(&*tmp.file(), Some(old.uid()), Some(old.gid()))
+                {
+                    owner_not_kept = Some(e);
+                }
+            }
+        }
+        tmp.file()
+            .set_permissions(old.permissions())
+            .map_err(io_err)?;
     }
-    let len = {
-        let mut out = io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+    let bytes = {
+        let mut out = io::BufWriter::with_capacity(1 << 20, tmp.file());
         let len = write_to(&mut out, board, sections).map_err(|e| match e {
             GenError::Io { source, .. } => io_err(source),
             other => other,
@@ -416,21 +492,24 @@ pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u6
         out.flush().map_err(io_err)?;
         len
     };
-    tmp.as_file().sync_all().map_err(io_err)?;
+    tmp.file().sync_all().map_err(io_err)?;
     // Dropping `tmp` on an early return above deletes the temporary file.
-    tmp.persist(path).map_err(|e| io_err(e.error))?;
+    tmp.persist(&target).map_err(io_err)?;
     if let Ok(d) = std::fs::File::open(dir) {
         // Make the rename itself durable; not every filesystem supports syncing a directory.
         let _ = d.sync_all();
     }
-    Ok(len)
+    Ok(Written {
+        bytes,
+        owner_not_kept,
+    })
 }
 
 /// The file that writing a table to `path` replaces, through any chain of symbolic links
-/// (a relative link target is taken from the link's own directory), and the mode of the
-/// file already there, if any. A link to a file not there yet makes that file. Anything
+/// (a relative link target is taken from the link's own directory), and what is known of the
+/// file already there (its mode and owner), if any. A link to a file not there yet makes that file. Anything
 /// that exists and is not a regular file is refused, as is a chain of more than 40 links.
-fn replaceable(path: &Path) -> Result<(PathBuf, Option<std::fs::Permissions>), GenError> {
+fn replaceable(path: &Path) -> Result<(PathBuf, Option<std::fs::Metadata>), GenError> {
     let io_err = |source| GenError::Io {
         path: path.to_path_buf(),
         source,
@@ -454,7 +533,7 @@ fn replaceable(path: &Path) -> Result<(PathBuf, Option<std::fs::Permissions>), G
                 kind: kind_of(&meta.file_type()),
             });
         }
-        return Ok((at, Some(meta.permissions())));
+        return Ok((at, Some(meta)));
     }
     Err(io_err(io::Error::other(
         "too many levels of symbolic links",

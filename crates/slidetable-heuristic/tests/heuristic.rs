@@ -44,7 +44,7 @@ impl Heuristic for Spiky {
     }
     fn estimate(&self, layout: &Layout) -> u32 {
         let m = self.0.estimate(layout);
-        if m % 2 == 0 {
+        if m.is_multiple_of(2) {
             m
         } else {
             m.saturating_sub(3)

@@ -1,6 +1,6 @@
 //! Each judge problem: what it reads, in which order, and what it writes for each case.
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 
 use slidetable_core::{Layout, Move};
 use slidetable_query::{Goal, Table};
@@ -15,22 +15,18 @@ const UDLR: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
 const DLRU: [Move; 4] = [Move::Down, Move::Left, Move::Right, Move::Up];
 
 /// One judge run: the table, the input being read and the answers being written.
-pub(crate) struct Judge<'a, W: Write, D: AsRef<[u8]>> {
+pub(crate) struct Judge<'a, R: BufRead, W: Write, D: AsRef<[u8]>> {
     table: &'a Table<D>,
     /// The table's standard goal: checked before any input is read, whatever the format.
     standard: Goal<'a>,
-    input: Reader<'a>,
+    input: Reader<R>,
     out: &'a mut W,
     /// The path of the last answer, reused from one case to the next.
     path: Vec<Move>,
 }
 
-impl<'a, W: Write, D: AsRef<[u8]>> Judge<'a, W, D> {
-    pub(crate) fn new(
-        table: &'a Table<D>,
-        input: &'a [u8],
-        out: &'a mut W,
-    ) -> Result<Self, JudgeError> {
+impl<'a, R: BufRead, W: Write, D: AsRef<[u8]>> Judge<'a, R, W, D> {
+    pub(crate) fn new(table: &'a Table<D>, input: R, out: &'a mut W) -> Result<Self, JudgeError> {
         Ok(Judge {
             table,
             standard: table.standard()?,
@@ -40,8 +36,17 @@ impl<'a, W: Write, D: AsRef<[u8]>> Judge<'a, W, D> {
         })
     }
 
-    /// Reads the whole input as `format` does and writes every answer.
+    /// Reads the whole input as `format` does and writes every answer. A read error ends
+    /// the input, and is what the run reports.
     pub(crate) fn run(&mut self, format: Format) -> Result<(), JudgeError> {
+        let result = self.answer(format);
+        match self.input.take_error() {
+            Some(e) => Err(JudgeError::Read(e)),
+            None => result,
+        }
+    }
+
+    fn answer(&mut self, format: Format) -> Result<(), JudgeError> {
         match format {
             Format::Poj => self.poj(),
             Format::Hdu => self.hdu(),
@@ -95,7 +100,7 @@ impl<'a, W: Write, D: AsRef<[u8]>> Judge<'a, W, D> {
     /// solutions read them.
     fn hdu(&mut self) -> Result<(), JudgeError> {
         let standard = self.standard;
-        while !self.input.at_end() {
+        while !self.input.at_end()? {
             let start = self.one_puzzle()?;
             self.write_path(&standard, &start, &UDLR, "unsolvable", false)?;
         }
@@ -125,7 +130,7 @@ impl<'a, W: Write, D: AsRef<[u8]>> Judge<'a, W, D> {
 
     fn leetcode773(&mut self) -> Result<(), JudgeError> {
         let standard = self.standard;
-        while let Some((line, text)) = self.input.next_nonblank_line() {
+        while let Some((line, text)) = self.input.next_nonblank_line()? {
             let start = leetcode_board(self.table.board(), line, text)?;
             self.write_distance(&standard, &start, "-1")?;
         }
@@ -175,7 +180,7 @@ impl<'a, W: Write, D: AsRef<[u8]>> Judge<'a, W, D> {
         for k in 1..=count {
             let mut pair = [board.standard_goal(); 2];
             for (i, what) in ["start", "goal"].into_iter().enumerate() {
-                let Some((line, text)) = self.input.next_nonblank_line() else {
+                let Some((line, text)) = self.input.next_nonblank_line()? else {
                     return Err(bad(
                         self.input.last_line(),
                         format!(
@@ -246,7 +251,7 @@ impl<'a, W: Write, D: AsRef<[u8]>> Judge<'a, W, D> {
     /// order is largest — printed with that path, which is what the problem's sample shows.
     fn write_farthest(&mut self, k: u64, start: &Layout) -> Result<(), JudgeError> {
         let from_start = self.table.goal(start)?;
-        let max = from_start.section().header().max_distance;
+        let max = from_start.section().header().max_distance();
         let mut best: Option<(Vec<Move>, Layout)> = None;
         for far in from_start.layouts_at(max) {
             // Paths from `start` to `far`: ask the table about `far` as the goal.

@@ -18,23 +18,24 @@
 //! let table = Table::new(table_bytes(board, &sections).unwrap()).unwrap();
 //!
 //! let mut out = Vec::new();
-//! judge(Format::Acwing845, b"2 3 4 1 5 x 7 6 8\n", &table, &mut out).unwrap();
+//! judge(Format::Acwing845, &b"2 3 4 1 5 x 7 6 8\n"[..], &table, &mut out).unwrap();
 //! assert_eq!(out, b"19\n");
 //!
-//! let err = judge(Format::Acwing845, b"2 3 4 1 5 x 7 6\n", &table, &mut Vec::new());
+//! let err = judge(Format::Acwing845, &b"2 3 4 1 5 x 7 6\n"[..], &table, &mut Vec::new());
 //! assert!(matches!(err, Err(JudgeError::Bad { line: 1, .. })));
 //! ```
 
 mod formats;
 mod read;
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 
 use slidetable_core::Board;
 use slidetable_query::{QueryError, Table};
 
 use crate::formats::Judge;
 use crate::read::Bad;
+pub use crate::read::MAX_LINE;
 
 /// The judge problems whose input and output `judge` speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,6 +137,9 @@ pub enum JudgeError {
     /// Writing an answer failed.
     #[error(transparent)]
     Io(#[from] io::Error),
+    /// Reading the input failed.
+    #[error("cannot read the input: {0}")]
+    Read(io::Error),
     /// The table cannot answer: a table for another board, or a corrupt one.
     #[error(transparent)]
     Query(#[from] QueryError),
@@ -143,9 +147,11 @@ pub enum JudgeError {
 
 /// Reads `input` as `format` reads it and writes the answers to `out`, from `table`, which
 /// must be for [`Format::board`]. Stops at the first bad input, after every earlier answer.
+/// The input is streamed, one line at a time: memory does not grow with it, and a line longer
+/// than [`MAX_LINE`] bytes is bad input.
 pub fn judge<D: AsRef<[u8]>>(
     format: Format,
-    input: &[u8],
+    input: impl BufRead,
     table: &Table<D>,
     out: &mut impl Write,
 ) -> Result<(), JudgeError> {

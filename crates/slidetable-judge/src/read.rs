@@ -2,6 +2,8 @@
 //! number, and the ways the problems write a puzzle. Every problem found is a [`Bad`]: the
 //! line it is on and what is wrong.
 
+use std::io::{self, BufRead};
+
 use slidetable_core::{parse_tile, Board, Layout, ParseError, Token};
 
 /// A bad input: where, and what.
@@ -99,86 +101,158 @@ pub(crate) fn leetcode_board(board: Board, line: u64, text: &[u8]) -> Result<Lay
     Layout::new(board, &tiles).map_err(|e| bad(line, e.to_string()))
 }
 
-/// The whole input, read by lines or by tokens, always knowing the line number.
-pub(crate) struct Reader<'a> {
-    data: &'a [u8],
+/// Longer lines are refused rather than held: the same limit as the commands that read one
+/// puzzle per line.
+pub const MAX_LINE: usize = 1 << 16;
+
+/// The input, streamed: read by lines or by tokens, one line held at a time (at most
+/// [`MAX_LINE`] bytes), always knowing the line number.
+pub(crate) struct Reader<R> {
+    inner: R,
+    /// The line being read, without its line end.
+    buf: Vec<u8>,
+    /// Where the unread part of `buf` starts.
     pos: usize,
-    /// The line `pos` is on, from 1.
-    line: u64,
-    /// The line of the last line or token returned.
-    last: u64,
+    /// Lines read so far, which is the number of the line in `buf`.
+    lines: u64,
+    /// The end of the input was reached (or reading it failed).
+    done: bool,
+    /// Why reading failed, if it did: it ends the input, and [`Reader::take_error`] hands it
+    /// over so the run reports it instead of what the early end caused.
+    error: Option<io::Error>,
 }
 
-impl<'a> Reader<'a> {
-    pub(crate) fn new(data: &'a [u8]) -> Reader<'a> {
+impl<R: BufRead> Reader<R> {
+    pub(crate) fn new(inner: R) -> Reader<R> {
         Reader {
-            data,
+            inner,
+            buf: Vec::with_capacity(256),
             pos: 0,
-            line: 1,
-            last: 1,
+            lines: 0,
+            done: false,
+            error: None,
         }
     }
 
-    /// The line of the last thing read (1 before anything): where an unexpected end of
-    /// the input is reported, whatever blank lines follow it.
+    /// The input's last line: where an unexpected end of the input is reported (line 1 for
+    /// an empty input).
     pub(crate) fn last_line(&self) -> u64 {
-        self.last
+        self.lines.max(1)
     }
 
-    /// The next line that holds anything but whitespace, without its line end.
-    pub(crate) fn next_nonblank_line(&mut self) -> Option<(u64, &'a [u8])> {
-        while self.pos < self.data.len() {
-            let rest = &self.data[self.pos..];
-            let (text, used, newline) = match rest.iter().position(|&b| b == b'\n') {
-                Some(i) => (&rest[..i], i + 1, true),
-                None => (rest, rest.len(), false),
+    /// The read error that ended the input early, if one did.
+    pub(crate) fn take_error(&mut self) -> Option<io::Error> {
+        self.error.take()
+    }
+
+    /// Reads the next line into `buf`; false at the end of the input. A line longer than
+    /// [`MAX_LINE`] (its line end aside) is refused as soon as it is seen to be.
+    fn read_line(&mut self) -> Result<bool, Bad> {
+        self.buf.clear();
+        self.pos = 0;
+        let mut any = false;
+        while !self.done {
+            let avail = match self.inner.fill_buf() {
+                Ok(avail) => avail,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.error = Some(e);
+                    self.done = true;
+                    break;
+                }
             };
-            let line = self.line;
-            self.pos += used;
-            if newline {
-                self.line += 1;
+            if avail.is_empty() {
+                self.done = true;
+                break;
             }
-            if text.iter().any(|c| !c.is_ascii_whitespace()) {
-                self.last = line;
-                return Some((line, text));
+            any = true;
+            let (chunk, used, end) = match avail.iter().position(|&b| b == b'\n') {
+                Some(i) => (&avail[..i], i + 1, true),
+                None => (avail, avail.len(), false),
+            };
+            // One byte of slack for the `\r` of a CRLF line end.
+            if self.buf.len() + chunk.len() > MAX_LINE + 1 {
+                return Err(too_long(self.lines + 1));
+            }
+            self.buf.extend_from_slice(chunk);
+            self.inner.consume(used);
+            if end {
+                break;
             }
         }
-        None
+        if !any {
+            return Ok(false);
+        }
+        self.lines += 1;
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        if self.buf.len() > MAX_LINE {
+            return Err(too_long(self.lines));
+        }
+        Ok(true)
     }
 
-    /// Whether only whitespace is left (skipping it).
-    pub(crate) fn at_end(&mut self) -> bool {
-        while self.pos < self.data.len() && self.data[self.pos].is_ascii_whitespace() {
-            if self.data[self.pos] == b'\n' {
-                self.line += 1;
+    /// The next line that holds anything but whitespace (or the rest of the line being read
+    /// by tokens, if anything is left of it), without its line end.
+    pub(crate) fn next_nonblank_line(&mut self) -> Result<Option<(u64, &[u8])>, Bad> {
+        if self.buf[self.pos..].iter().all(u8::is_ascii_whitespace) {
+            loop {
+                if !self.read_line()? {
+                    return Ok(None);
+                }
+                if self.buf.iter().any(|c| !c.is_ascii_whitespace()) {
+                    break;
+                }
             }
-            self.pos += 1;
         }
-        self.pos == self.data.len()
+        let start = self.pos;
+        self.pos = self.buf.len();
+        Ok(Some((self.lines, &self.buf[start..])))
+    }
+
+    /// Whether only whitespace is left (skipping it, a line at a time).
+    pub(crate) fn at_end(&mut self) -> Result<bool, Bad> {
+        loop {
+            while self.buf.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
+                self.pos += 1;
+            }
+            if self.pos < self.buf.len() {
+                return Ok(false);
+            }
+            if !self.read_line()? {
+                return Ok(true);
+            }
+        }
     }
 
     /// The next whitespace-separated token and its line.
-    fn next_token(&mut self) -> Option<(u64, &'a [u8])> {
-        while self.pos < self.data.len() && self.data[self.pos].is_ascii_whitespace() {
-            if self.data[self.pos] == b'\n' {
-                self.line += 1;
+    fn next_token(&mut self) -> Result<Option<(u64, &[u8])>, Bad> {
+        loop {
+            while self.buf.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
+                self.pos += 1;
             }
-            self.pos += 1;
-        }
-        if self.pos == self.data.len() {
-            return None;
+            if self.pos < self.buf.len() {
+                break;
+            }
+            if !self.read_line()? {
+                return Ok(None);
+            }
         }
         let start = self.pos;
-        while self.pos < self.data.len() && !self.data[self.pos].is_ascii_whitespace() {
+        while self
+            .buf
+            .get(self.pos)
+            .is_some_and(|c| !c.is_ascii_whitespace())
+        {
             self.pos += 1;
         }
-        self.last = self.line;
-        Some((self.line, &self.data[start..self.pos]))
+        Ok(Some((self.lines, &self.buf[start..self.pos])))
     }
 
     /// Fails if anything but whitespace follows.
     pub(crate) fn expect_end(&mut self, after: &str) -> Result<(), Bad> {
-        match self.next_token() {
+        match self.next_token()? {
             None => Ok(()),
             Some((line, token)) => Err(bad(
                 line,
@@ -197,11 +271,10 @@ impl<'a> Reader<'a> {
     ) -> Result<Layout, Bad> {
         let mut found = Vec::with_capacity(board.cells());
         let mut first = None;
-        let mut last = self.line;
         while found.len() < board.cells() {
-            let Some((line, token)) = self.next_token() else {
+            let Some((line, token)) = self.next_token()? else {
                 return Err(bad(
-                    last,
+                    self.last_line(),
                     format!(
                         "expected {} tiles{}, found {} before the end of the input",
                         board.cells(),
@@ -211,7 +284,6 @@ impl<'a> Reader<'a> {
                 ));
             };
             first.get_or_insert(line);
-            last = line;
             match tiles {
                 Tiles::Chars => {
                     for &c in token {
@@ -228,7 +300,7 @@ impl<'a> Reader<'a> {
             }
         }
         Layout::new(board, &found).map_err(|e| {
-            let line = first.unwrap_or(self.line);
+            let line = first.unwrap_or(self.last_line());
             match what {
                 None => bad(line, e.to_string()),
                 Some(what) => bad(line, format!("{what}: {e}")),
@@ -238,7 +310,7 @@ impl<'a> Reader<'a> {
 
     /// A case count alone on its line.
     pub(crate) fn count(&mut self) -> Result<u64, Bad> {
-        let Some((line, text)) = self.next_nonblank_line() else {
+        let Some((line, text)) = self.next_nonblank_line()? else {
             return Err(bad(
                 self.last_line(),
                 "expected the number of cases, found the end of the input",
@@ -265,7 +337,7 @@ impl<'a> Reader<'a> {
         let mut tiles = Vec::with_capacity(board.cells());
         let mut first = None;
         for row in 0..board.rows() {
-            let Some((line, text)) = self.next_nonblank_line() else {
+            let Some((line, text)) = self.next_nonblank_line()? else {
                 return Err(bad(
                     self.last_line(),
                     format!(
@@ -295,9 +367,21 @@ impl<'a> Reader<'a> {
                 tiles.push(tile(board, line, t)?);
             }
         }
-        Layout::new(board, &tiles)
-            .map_err(|e| bad(first.unwrap_or(self.line), format!("puzzle {k}: {e}")))
+        Layout::new(board, &tiles).map_err(|e| {
+            bad(
+                first.unwrap_or(self.last_line()),
+                format!("puzzle {k}: {e}"),
+            )
+        })
     }
+}
+
+/// A line over [`MAX_LINE`] bytes.
+fn too_long(line: u64) -> Bad {
+    bad(
+        line,
+        format!("line is longer than {MAX_LINE} bytes; at most {MAX_LINE} are read"),
+    )
 }
 
 /// One tile token, its error placed on `line`. Inlined: it runs once per tile of every

@@ -85,7 +85,7 @@ impl<'a> Goal<'a> {
         if low > high {
             return Err(LayerError::EmptyRange { low, high });
         }
-        let histogram = &self.section.header.histogram;
+        let histogram = self.section.header.histogram();
         let expected: u64 = histogram
             .iter()
             .enumerate()
@@ -96,7 +96,7 @@ impl<'a> Goal<'a> {
             return Err(LayerError::BeyondMax {
                 low,
                 high,
-                max: self.section.header.max_distance,
+                max: self.section.header.max_distance(),
                 goal: self.goal,
             });
         }
@@ -219,6 +219,14 @@ impl SplitMix64 {
         SplitMix64 { state: seed }
     }
 
+    /// A seed for a draw nobody asked to repeat: different on every call (from the standard
+    /// library's randomly keyed hasher, whose keys are drawn once per thread and stepped on
+    /// every use), so callers show it to whoever wants to draw the same puzzles again.
+    pub fn fresh_seed() -> u64 {
+        use std::hash::BuildHasher;
+        std::collections::hash_map::RandomState::new().hash_one(std::process::id())
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -250,6 +258,13 @@ impl SplitMix64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fresh_seeds_differ_from_call_to_call() {
+        let seeds: std::collections::HashSet<u64> =
+            (0..100).map(|_| SplitMix64::fresh_seed()).collect();
+        assert_eq!(seeds.len(), 100);
+    }
 
     #[test]
     fn splitmix_matches_the_reference() {

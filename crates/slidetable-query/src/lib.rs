@@ -18,20 +18,24 @@
 //! ```
 
 use std::fmt;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
 use slidetable_core::{slide, Board, Layout, Move, Neighbors, Ranker, MAX_CELLS};
 use slidetable_format::{
-    byte_distance, byte_move, two_bit_value, wide_at, FormatError, Header, SectionHeader,
+    byte_at, byte_distance, byte_move, two_bit_value, wide_at, wide_cost, wide_move, FormatError,
+    Header, SectionDescriptor,
 };
 
 pub use slidetable_format::{CostModel, Encoding};
 
 mod distances;
+mod file;
+mod guard;
 mod histogram;
 mod layer;
+
+pub use file::{TableBytes, READ_BELOW};
+pub use guard::exit_on_changed_table;
 
 pub use histogram::{HistogramStats, LayerStats};
 pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
@@ -52,9 +56,9 @@ pub enum TableErrorKind {
     /// The file cannot be read.
     #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),
-    /// The path names a directory.
-    #[error("is a directory, not a table file")]
-    IsDirectory,
+    /// The path names something other than a regular file: a directory, a FIFO, a device.
+    #[error("is {0}, not a table file")]
+    NotAFile(&'static str),
     /// The bytes are not a valid table.
     #[error("{0}; generate it again with `slidetable generate`")]
     Format(#[from] FormatError),
@@ -120,42 +124,28 @@ pub struct Table<D: AsRef<[u8]>> {
     path: Option<PathBuf>,
 }
 
-/// A table over a memory-mapped file.
-pub type MappedTable = Table<Mmap>;
+/// A table over a file: read into memory when small, memory-mapped when large (see
+/// [`TableBytes`]).
+pub type MappedTable = Table<TableBytes>;
 
-impl Table<Mmap> {
-    /// Maps the file at `path` and checks its header (not its checksum: see [`Table::verify`]).
-    pub fn open(path: impl AsRef<Path>) -> Result<Table<Mmap>, TableError> {
+impl Table<TableBytes> {
+    /// Reads (below [`READ_BELOW`] bytes) or maps the file at `path` and checks its header
+    /// (not its checksum: see [`Table::verify`]). Anything but a regular file is refused
+    /// without reading from it (a FIFO would block).
+    pub fn open(path: impl AsRef<Path>) -> Result<Table<TableBytes>, TableError> {
         let path = path.as_ref();
         let err = |kind| TableError {
             path: Some(path.to_path_buf()),
             kind,
         };
-        let file = File::open(path).map_err(|e| err(e.into()))?;
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(err(TableErrorKind::IsDirectory));
-        }
-        let mmap = map(&file).map_err(|e| err(e.into()))?;
-        let mut table = Table::new(mmap).map_err(|e| err(e.kind))?;
+        let bytes = file::open(path).map_err(|e| match e {
+            file::OpenError::Io(e) => err(e.into()),
+            file::OpenError::NotAFile(kind) => err(TableErrorKind::NotAFile(kind)),
+        })?;
+        let mut table = Table::new(bytes).map_err(|e| err(e.kind))?;
         table.path = Some(path.to_path_buf());
         Ok(table)
     }
-}
-
-/// Maps `file` read-only.
-///
-/// # Safety argument
-///
-/// A mapping is only sound while nobody modifies the file underneath it (memmap2's
-/// contract). slidetable never writes a table in place: `slidetable-gen` writes a
-/// temporary file and renames it over the old name, which leaves an existing mapping on the
-/// old inode untouched. A user who truncates or rewrites a table file in place while a
-/// query runs breaks that contract; that is outside what this program can guard against.
-#[allow(unsafe_code)]
-fn map(file: &File) -> std::io::Result<Mmap> {
-    // SAFETY: see the function's safety argument — tables are replaced by rename, never
-    // modified in place, so the mapped bytes do not change while mapped.
-    unsafe { Mmap::map(file) }
 }
 
 impl<D: AsRef<[u8]>> Table<D> {
@@ -166,19 +156,19 @@ impl<D: AsRef<[u8]>> Table<D> {
             path: None,
             kind: e.into(),
         })?;
-        let ranker = Ranker::new(header.board).expect("header validated the board");
+        let ranker = Ranker::new(header.board()).expect("header validated the board");
         let goal_keys = header
-            .sections
+            .sections()
             .iter()
-            .map(|s| (s.goal.class(), s.goal.packed()))
+            .map(|s| (s.goal().class(), s.goal().packed()))
             .collect();
-        let standard = header.board.standard_goal();
-        let standard_section = header.sections.iter().position(|s| s.goal == standard);
+        let standard = header.board().standard_goal();
+        let standard_section = header.sections().iter().position(|s| *s.goal() == standard);
         Ok(Table {
             data,
             goal_keys,
             standard_section,
-            neighbors: Neighbors::new(header.board),
+            neighbors: Neighbors::new(header.board()),
             header,
             ranker,
             path: None,
@@ -197,7 +187,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// The board every section is for.
     pub fn board(&self) -> Board {
-        self.header.board
+        self.header.board()
     }
 
     /// The validated header.
@@ -206,12 +196,12 @@ impl<D: AsRef<[u8]>> Table<D> {
     }
 
     /// The sections' descriptors, in file order.
-    pub fn sections(&self) -> &[SectionHeader] {
-        &self.header.sections
+    pub fn sections(&self) -> &[SectionDescriptor] {
+        self.header.sections()
     }
 
     /// The file this table was opened from, if any.
-    pub fn file_path(&self) -> Option<&Path> {
+    pub fn file(&self) -> Option<&Path> {
         self.path.as_deref()
     }
 
@@ -219,16 +209,16 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub fn section_for(&self, goal: &Layout) -> Result<usize, QueryError> {
         self.check_board(goal)?;
         self.header
-            .sections
+            .sections()
             .iter()
-            .position(|s| s.goal == *goal)
+            .position(|s| s.goal() == goal)
             .ok_or(QueryError::NoSection { goal: *goal })
     }
 
     fn check_board(&self, layout: &Layout) -> Result<(), QueryError> {
-        if layout.board() != self.header.board {
+        if layout.board() != self.header.board() {
             return Err(QueryError::WrongBoard {
-                table: self.header.board,
+                table: self.header.board(),
                 found: layout.board(),
             });
         }
@@ -237,7 +227,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// A view of section `index` (in file order), if the table has one.
     pub fn section(&self, index: usize) -> Option<Section<'_>> {
-        let header = self.header.sections.get(index)?;
+        let header = self.header.sections().get(index)?;
         let &(goal_class, goal_packed) = self.goal_keys.get(index)?;
         Some(Section {
             header,
@@ -246,8 +236,8 @@ impl<D: AsRef<[u8]>> Table<D> {
             neighbors: &self.neighbors,
             goal_class,
             goal_packed,
-            encoding: self.header.encoding,
-            cost: self.header.cost,
+            encoding: self.header.encoding(),
+            cost: self.header.cost(),
             known: None,
         })
     }
@@ -265,11 +255,11 @@ impl<D: AsRef<[u8]>> Table<D> {
                 relabel: None,
             });
         }
-        if self.header.cost != CostModel::Unit {
+        if self.header.cost() != CostModel::Unit {
             // Relabelling renames tiles, and a tile's name is its cost: no shortcut here.
             return Err(no_section);
         }
-        let target = self.header.board.goal_with_blank(goal.blank());
+        let target = self.header.board().goal_with_blank(goal.blank());
         let i = self.section_for(&target).map_err(|_| no_section.clone())?;
         Ok(Goal {
             section: self.section(i).ok_or(no_section)?,
@@ -280,7 +270,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Answers about the standard goal (tiles in order, blank last).
     pub fn standard(&self) -> Result<Goal<'_>, QueryError> {
-        let standard = self.header.board.standard_goal();
+        let standard = self.header.board().standard_goal();
         match self.standard_section.and_then(|i| self.section(i)) {
             Some(section) => Ok(Goal {
                 section,
@@ -375,12 +365,12 @@ impl<'a> Goal<'a> {
     /// States at each distance from this goal (`histogram()[d]`: the states `d` moves away),
     /// as the table's header records it. Relabelling a goal keeps its section's histogram.
     pub fn histogram(&self) -> &'a [u64] {
-        &self.section.header.histogram
+        self.section.header.histogram()
     }
 
     /// The greatest distance any state has from this goal.
     pub fn max_distance(&self) -> u32 {
-        self.section.header.max_distance
+        self.section.header.max_distance()
     }
 
     /// Shares, cumulative shares, mean, median and maximum of [`Goal::histogram`].
@@ -442,13 +432,13 @@ impl<'a> Goal<'a> {
         if section.encoding != Encoding::TwoBit || section.known.is_some() {
             return Ok(None);
         }
-        let goal_rank = section.ranker.rank(&section.header.goal);
+        let goal_rank = section.ranker.rank(section.header.goal());
         distances::recover(
             section.ranker,
             section.goal_class,
             goal_rank,
             section.entries,
-            &section.header.histogram,
+            section.header.histogram(),
             upto,
             progress,
         )
@@ -459,13 +449,13 @@ impl<'a> Goal<'a> {
                 expected,
                 found,
             } => QueryError::CorruptLayer {
-                goal: section.header.goal,
+                goal: *section.header.goal(),
                 distance,
                 expected,
                 found,
             },
             distances::RecoverError::TooDeep => QueryError::Corrupt {
-                layout: section.header.goal,
+                layout: *section.header.goal(),
             },
         })
     }
@@ -507,7 +497,7 @@ fn invert(map: &[u8; MAX_CELLS], n: usize) -> [u8; MAX_CELLS] {
 /// One goal's entries.
 #[derive(Clone, Copy)]
 pub struct Section<'a> {
-    header: &'a SectionHeader,
+    header: &'a SectionDescriptor,
     entries: &'a [u8],
     ranker: &'a Ranker,
     neighbors: &'a Neighbors,
@@ -531,18 +521,18 @@ struct Walk {
 impl<'a> Section<'a> {
     /// The section's goal.
     pub fn goal(&self) -> &Layout {
-        &self.header.goal
+        self.header.goal()
     }
 
     /// The section's descriptor in the header.
-    pub fn header(&self) -> &SectionHeader {
+    pub fn header(&self) -> &SectionDescriptor {
         self.header
     }
 
     fn check_board(&self, layout: &Layout) -> Result<(), QueryError> {
-        if layout.board() != self.header.goal.board() {
+        if layout.board() != self.header.goal().board() {
             return Err(QueryError::WrongBoard {
-                table: self.header.goal.board(),
+                table: self.header.goal().board(),
                 found: layout.board(),
             });
         }
@@ -563,9 +553,9 @@ impl<'a> Section<'a> {
     #[inline]
     fn value(&self, rank: u32) -> u32 {
         match self.encoding {
-            Encoding::Byte => byte_distance(self.entries[rank as usize]),
+            Encoding::Byte => byte_distance(byte_at(self.entries, rank)),
             Encoding::TwoBit => two_bit_value(self.entries, rank),
-            Encoding::Wide16 => u32::from(wide_at(self.entries, rank) >> 2),
+            Encoding::Wide16 => wide_cost(wide_at(self.entries, rank)),
         }
     }
 
@@ -578,7 +568,7 @@ impl<'a> Section<'a> {
             Encoding::TwoBit => None,
             Encoding::Wide16 => {
                 let entry = wide_at(self.entries, rank);
-                Some((u32::from(entry >> 2), Move::from_code(entry as u8)))
+                Some((wide_cost(entry), wide_move(entry)))
             }
         }
     }
@@ -586,7 +576,7 @@ impl<'a> Section<'a> {
     /// [`Section::stored`] of a byte entry.
     #[inline]
     fn stored_byte(&self, rank: u32) -> (u32, Move) {
-        let entry = self.entries[rank as usize];
+        let entry = byte_at(self.entries, rank);
         (byte_distance(entry), byte_move(entry))
     }
 
@@ -637,8 +627,8 @@ impl<'a> Section<'a> {
 
     fn corrupt(&self, at: Walk) -> QueryError {
         QueryError::Corrupt {
-            layout: Layout::from_packed(self.header.goal.board(), at.packed)
-                .unwrap_or(self.header.goal),
+            layout: Layout::from_packed(self.header.goal().board(), at.packed)
+                .unwrap_or(*self.header.goal()),
         }
     }
 
@@ -672,7 +662,7 @@ impl<'a> Section<'a> {
         mut f: impl FnMut(Move),
     ) -> Result<u32, QueryError> {
         let mut value = self.value(at.rank);
-        let max = self.header.max_distance;
+        let max = self.header.max_distance();
         let mut total = 0u32;
         if self.encoding == Encoding::TwoBit {
             // On sound entries every walk by residues is optimal, so every order counts the
@@ -740,6 +730,9 @@ impl<'a> Section<'a> {
     ) -> Result<u32, QueryError> {
         let stored = |rank| read(self, rank);
         let (distance, mut m) = stored(at.rank);
+        if distance > self.header.max_distance() {
+            return Err(self.corrupt(at));
+        }
         let mut value = distance;
         while value > 0 {
             let to = self
@@ -768,8 +761,18 @@ impl<'a> Section<'a> {
         }
         match self.encoding {
             Encoding::TwoBit => self.walk(self.walk_at(rank), None, |_| {}),
-            Encoding::Byte | Encoding::Wide16 => Ok(self.value(rank)),
+            Encoding::Byte | Encoding::Wide16 => self.within_max(rank, self.value(rank)),
         }
+    }
+
+    /// `value`, read at `rank`, unless it is beyond the section's maximum distance (an
+    /// impossible entry: corrupt). One compare, made on every answer.
+    #[inline]
+    fn within_max(&self, rank: u32, value: u32) -> Result<u32, QueryError> {
+        if value > self.header.max_distance() {
+            return Err(self.corrupt(self.walk_at(rank)));
+        }
+        Ok(value)
     }
 
     /// Whether the state with rank `rank` is `distance` away, without walking when the
@@ -795,7 +798,13 @@ impl<'a> Section<'a> {
             None => Ok(None),
             Some(rank) => match self.encoding {
                 Encoding::TwoBit => self.walk(self.walk_start(start), None, |_| {}).map(Some),
-                Encoding::Byte | Encoding::Wide16 => Ok(Some(self.value(rank))),
+                Encoding::Byte | Encoding::Wide16 => {
+                    let value = self.value(rank);
+                    if value > self.header.max_distance() {
+                        return Err(self.corrupt(self.walk_start(start)));
+                    }
+                    Ok(Some(value))
+                }
             },
         }
     }

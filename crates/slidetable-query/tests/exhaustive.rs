@@ -30,14 +30,14 @@ fn the_table_has_one_section_per_blank_cell() {
 #[test]
 fn histograms_add_up_and_match_the_stored_distances() {
     let t = table();
-    let standard = &t.sections()[standard_index()].histogram;
+    let standard = t.sections()[standard_index()].histogram();
     assert_eq!(standard.iter().sum::<u64>(), STATES);
     assert_eq!(standard.len(), 32, "the 8-puzzle's diameter is 31");
     assert_eq!(standard[31], 2);
     let ranker = Ranker::new(Board::EIGHT).unwrap();
     for i in 0..t.sections().len() {
         let section = t.section(i).unwrap();
-        let declared = &section.header().histogram;
+        let declared = &section.header().histogram();
         assert_eq!(declared.iter().sum::<u64>(), STATES, "section {i}");
         // Recount from the entries themselves.
         let mut counted = vec![0u64; declared.len()];
@@ -46,7 +46,7 @@ fn histograms_add_up_and_match_the_stored_distances() {
             counted[section.distance(&l).unwrap().unwrap() as usize] += 1;
         }
         assert_eq!(&counted, declared, "section {i}");
-        assert_eq!(section.header().max_distance as usize, declared.len() - 1);
+        assert_eq!(section.header().max_distance() as usize, declared.len() - 1);
     }
 }
 
@@ -134,7 +134,7 @@ fn an_independent_search_agrees_with_every_distance() {
             assert_eq!(section.distance(l), Ok(Some(d)), "goal {goal}: {l}");
         }
         let max = want.values().copied().max().unwrap();
-        assert_eq!(section.header().max_distance, max, "goal {goal}");
+        assert_eq!(section.header().max_distance(), max, "goal {goal}");
     }
 }
 

@@ -40,10 +40,13 @@ fn the_golden_tables_open_verify_and_describe_themselves() {
         let t = Table::new(bytes).unwrap();
         t.verify().unwrap();
         let h = t.header();
-        assert_eq!((h.board, h.encoding, h.cost), (board(), encoding, cost));
-        assert_eq!(h.file_len, len);
+        assert_eq!(
+            (h.board(), h.encoding(), h.cost()),
+            (board(), encoding, cost)
+        );
+        assert_eq!(h.file_len(), len);
         assert_eq!(t.sections().len(), 6);
-        let goals: Vec<Layout> = t.sections().iter().map(|s| s.goal).collect();
+        let goals: Vec<Layout> = t.sections().iter().map(|s| *s.goal()).collect();
         assert_eq!(goals, all_goals(board()));
     }
     let t = Table::new(BYTE).unwrap();

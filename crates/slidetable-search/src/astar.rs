@@ -103,7 +103,9 @@ pub fn astar<H: Heuristic + ?Sized>(
         if layout == goal {
             return Ok(found(&seen, &layout, key, g, &mut stats));
         }
-        budget.expand(&mut stats)?;
+        budget.expand(&mut stats, || {
+            seen.bytes() + (open.capacity() * size_of::<Open>()) as u64
+        })?;
         let h = f - g;
         let child_g = g + 1;
         for m in Move::ALL {

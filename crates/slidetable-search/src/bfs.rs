@@ -2,7 +2,7 @@
 
 use slidetable_core::{Layout, Move};
 
-use crate::state::{Budget, Keyer, StateMap, Via, Visit, ROOT};
+use crate::state::{vec_bytes, Budget, Keyer, StateMap, Via, Visit, ROOT};
 use crate::{check_solvable, Limits, SearchError, Solution, Stats};
 
 /// One layer of a breadth-first search: each state with its key and the code of the move
@@ -32,7 +32,9 @@ pub fn bfs(start: &Layout, goal: &Layout, limits: &Limits) -> Result<Solution, S
     while !layer.is_empty() {
         depth += 1;
         for &(node, key, via) in &layer {
-            budget.expand(&mut stats)?;
+            budget.expand(&mut stats, || {
+                seen.bytes() + vec_bytes(&layer) + vec_bytes(&next)
+            })?;
             for m in Move::ALL {
                 if m.code() ^ 1 == via {
                     continue;
@@ -131,7 +133,13 @@ pub fn bidir(start: &Layout, goal: &Layout, limits: &Limits) -> Result<Solution,
         let depth = this.depth + 1;
         let mut best: Option<Meeting> = None;
         for &(node, key, via) in &this.frontier {
-            budget.expand(&mut stats)?;
+            budget.expand(&mut stats, || {
+                this.seen.bytes()
+                    + other.seen.bytes()
+                    + vec_bytes(&this.frontier)
+                    + vec_bytes(&other.frontier)
+                    + vec_bytes(&next)
+            })?;
             for m in Move::ALL {
                 if m.code() ^ 1 == via {
                     continue;
@@ -183,4 +191,40 @@ fn join(keyer: &Keyer, sides: &[Side; 2], meeting: &Meeting) -> Vec<Move> {
             path.push(m.opposite())
         });
     path
+}
+
+#[cfg(test)]
+mod tests {
+    use slidetable_core::{parse_layout, Board};
+
+    use crate::{astar, bidir, dijkstra, Limit, Limits, Manhattan, SearchError};
+
+    /// A 15-puzzle 28 moves out: beyond what the uninformed searches can hold in 32 MB (2 MB for
+    /// the bidirectional one).
+    #[test]
+    fn searches_stop_at_their_memory_limit() {
+        let board = Board::new(4, 4).unwrap();
+        let start = parse_layout(board, b"5 1 4 6 10 3 2 8 14 11 13 12 9 x 7 15").unwrap();
+        let goal = board.standard_goal();
+        let limits = Limits::memory(32 << 20);
+        // Bidirectional search holds far less: it finds this one in about 10 MB.
+        let small = Limits::memory(2 << 20);
+        let results = [
+            ("bfs", super::bfs(&start, &goal, &limits), 32 << 20),
+            ("bidir", bidir(&start, &goal, &small), 2 << 20),
+            ("dijkstra", dijkstra(&start, &goal, &limits), 32 << 20),
+        ];
+        for (name, result, limit) in results {
+            match result {
+                Err(SearchError::LimitReached {
+                    limit: Limit::Memory(b),
+                    ..
+                }) => assert_eq!(b, limit, "{name}"),
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+        // A* with Manhattan finds it within the limit.
+        let found = astar(&start, &Manhattan::new(&goal), &limits).unwrap();
+        assert_eq!(found.path.len(), 28);
+    }
 }

@@ -128,7 +128,9 @@ pub fn dijkstra_with<C: MoveCost + ?Sized>(
                 stats: budget.finish(&mut stats),
             });
         }
-        budget.expand(&mut stats)?;
+        budget.expand(&mut stats, || {
+            seen.bytes() + (open.capacity() * size_of::<Open>()) as u64
+        })?;
         for m in Move::ALL {
             // The parent is already closed: skip the move straight back to it.
             if m.code() ^ 1 == visit.via {

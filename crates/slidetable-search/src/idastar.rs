@@ -33,7 +33,7 @@ impl<H: Heuristic + ?Sized> Ida<'_, H> {
         if *node == self.goal {
             return Step::Found;
         }
-        if let Err(e) = self.budget.expand(&mut self.stats) {
+        if let Err(e) = self.budget.expand(&mut self.stats, || 0) {
             return Step::Stopped(e);
         }
         let child_g = g + 1;

@@ -117,6 +117,10 @@ pub struct Limits {
     pub max_expanded: Option<u64>,
     /// Stop after about this long (the clock is read every 1024 expansions).
     pub max_time: Option<Duration>,
+    /// Stop rather than hold more than about this many bytes of remembered and waiting
+    /// states (the closed set and the open list, by their capacity; checked every 1024
+    /// expansions). The uninformed methods on a 4×4 board grow by over 100 MB a second.
+    pub max_memory: Option<u64>,
 }
 
 impl Limits {
@@ -135,6 +139,14 @@ impl Limits {
             ..Limits::default()
         }
     }
+
+    /// At most about `bytes` of states held.
+    pub fn memory(bytes: u64) -> Limits {
+        Limits {
+            max_memory: Some(bytes),
+            ..Limits::default()
+        }
+    }
 }
 
 /// Which limit stopped a search.
@@ -144,6 +156,8 @@ pub enum Limit {
     Expanded(u64),
     /// This much wall-clock time.
     Time(Duration),
+    /// Bytes of states held.
+    Memory(u64),
 }
 
 impl fmt::Display for Limit {
@@ -151,6 +165,7 @@ impl fmt::Display for Limit {
         match self {
             Limit::Expanded(n) => write!(f, "limit of {n} expanded states"),
             Limit::Time(t) => write!(f, "time limit of {t:?}"),
+            Limit::Memory(b) => write!(f, "memory limit of {:.1} MB", *b as f64 / 1e6),
         }
     }
 }

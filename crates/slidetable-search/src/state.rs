@@ -9,6 +9,11 @@ use slidetable_core::{Layout, Move, Ranker};
 
 use crate::{Limits, SearchError, Stats};
 
+/// The bytes a vector holds, by its capacity.
+pub(crate) fn vec_bytes<T>(v: &Vec<T>) -> u64 {
+    (v.capacity() * size_of::<T>()) as u64
+}
+
 /// Boards with at most this many states per class keep their closed set in a flat array
 /// indexed by rank (the 3×3 board has 181,440; 2×5 has 1,814,400). Larger ones use a hash
 /// map, which only pays for the states a search actually reaches.
@@ -216,6 +221,15 @@ impl<V: Slot> StateMap<V> {
         }
     }
 
+    /// The bytes the map holds, by its capacity (a hash map's buckets: key, slot and one
+    /// control byte each, about 8 for every 7 entries it can hold).
+    pub(crate) fn bytes(&self) -> u64 {
+        match self {
+            StateMap::Dense(v) => (v.capacity() * size_of::<V>()) as u64,
+            StateMap::Hashed(m) => (m.capacity() * 8 / 7 * (size_of::<(u64, V)>() + 1)) as u64,
+        }
+    }
+
     /// Records `slot` unless `key` is already known; true if it was new.
     #[inline]
     pub(crate) fn insert_new(&mut self, key: u64, slot: V) -> bool {
@@ -275,6 +289,7 @@ pub(crate) struct Budget {
     max_expanded: u64,
     deadline: Option<Instant>,
     max_time: Duration,
+    max_memory: u64,
 }
 
 impl Budget {
@@ -286,22 +301,31 @@ impl Budget {
             max_expanded: limits.max_expanded.unwrap_or(u64::MAX),
             deadline: limits.max_time.and_then(|t| started.checked_add(t)),
             max_time: limits.max_time.unwrap_or(Duration::MAX),
+            max_memory: limits.max_memory.unwrap_or(u64::MAX),
         }
     }
 
-    /// Counts one expansion, or refuses it if a limit is reached. The clock is read only
-    /// every 1024 expansions: `Instant::now` costs more than expanding a node.
+    /// Counts one expansion, or refuses it if a limit is reached. The clock and `held` (the
+    /// bytes the search holds) are read only every 1024 expansions: `Instant::now` costs
+    /// more than expanding a node.
     #[inline]
-    pub(crate) fn expand(&self, stats: &mut Stats) -> Result<(), SearchError> {
+    pub(crate) fn expand(
+        &self,
+        stats: &mut Stats,
+        held: impl FnOnce() -> u64,
+    ) -> Result<(), SearchError> {
         if stats.expanded >= self.max_expanded {
             return Err(self.stop(stats, crate::Limit::Expanded(self.max_expanded)));
         }
         stats.expanded += 1;
-        if stats.expanded % 1024 == 0 {
+        if stats.expanded.is_multiple_of(1024) {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
                     return Err(self.stop(stats, crate::Limit::Time(self.max_time)));
                 }
+            }
+            if held() >= self.max_memory {
+                return Err(self.stop(stats, crate::Limit::Memory(self.max_memory)));
             }
         }
         Ok(())

@@ -456,7 +456,7 @@ impl Heuristic for Patchy {
     }
 
     fn estimate(&self, l: &Layout) -> u32 {
-        if l.tile(0) % 2 == 0 {
+        if l.tile(0).is_multiple_of(2) {
             self.0.estimate(l)
         } else {
             0

@@ -9,7 +9,8 @@ use slidetable_query::CostModel;
 use crate::cli::GenerateArgs;
 use crate::error::UsageError;
 use crate::puzzles::parse_goal;
-use crate::tables;
+use crate::streams;
+use crate::{cache_lock, tables};
 
 pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let board = args.board;
@@ -53,16 +54,23 @@ pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
             )
             .into());
         }
-        let done = tables::generate_to(&plan, &mut io::stdout().lock())?;
+        let done = tables::generate_to(&plan, &mut streams::stdout())?;
         let mut report = Vec::new();
         writeln!(report, "wrote the table to standard output")?;
         write_report(&mut report, args, &done)?;
         io::stderr().write_all(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let (path, _) = tables::resolve(args.output.as_deref(), board)?;
+    let (path, origin) = tables::resolve(args.output.as_deref(), board)?;
+    // The cache's directory is made (and its table locked against queries generating it on
+    // first use); a directory named with -o must exist.
+    let lock = match origin {
+        tables::Origin::Cache => Some(cache_lock::lock(&path)?),
+        _ => None,
+    };
     let done = tables::generate(&plan, &path)?;
-    let mut out = io::stdout().lock();
+    drop(lock);
+    let mut out = streams::stdout();
     writeln!(out, "wrote {}", path.display())?;
     write_report(&mut out, args, &done)?;
     out.flush()?;

@@ -1,12 +1,13 @@
 //! `hardest`: every state at the maximum distance from the goal, with an optimal path.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 
 use crate::answers::{write_state, Output};
 use crate::cli::HardestArgs;
+use crate::streams;
 use crate::tables;
 
 pub(crate) fn run(args: &HardestArgs) -> Result<ExitCode> {
@@ -18,14 +19,27 @@ pub(crate) fn run(args: &HardestArgs) -> Result<ExitCode> {
         None => goal,
     };
     let output = Output::of(args.json, args.csv, false);
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = streams::stdout();
     let mut buf = Vec::new();
     if output == Output::Csv {
         out.write_all(b"puzzle,distance,path\n")?;
     }
-    for layout in goal.layouts_at(goal.max_distance()) {
+    let max = goal.max_distance();
+    let mut found = 0u64;
+    for layout in goal.layouts_at(max) {
         write_state(&mut out, &mut buf, &goal, &layout, output, &table)?;
+        found += 1;
     }
     out.flush()?;
+    // The header counts the states at the maximum; a payload that holds fewer is corrupt
+    // (its entries are not the distances the header was made from).
+    let counted = goal.histogram().get(max as usize).copied().unwrap_or(0);
+    if found != counted {
+        bail!(
+            "table {}: the header counts {counted} states {max} away, the entries hold {found} \
+             (corrupt table? check it with `slidetable info --verify`)",
+            tables::name(&table)
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,7 @@
 //! `slidetable_heuristic::measure`; this prints it as text, CSV or JSON), or, given puzzles,
 //! each one's distance beside every heuristic's estimate.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -14,6 +14,7 @@ use slidetable_search::{Heuristic, HeuristicKind};
 use crate::cli::HeuristicArgs;
 use crate::json;
 use crate::puzzles::each_puzzle;
+use crate::streams;
 use crate::tables;
 
 #[derive(Serialize)]
@@ -123,7 +124,7 @@ pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
         let heuristic = kind.build(&goal);
         reports.push((kind, measure_goal(&answers, &*heuristic)?));
     }
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = streams::stdout();
     if args.json {
         let mut buf = Vec::new();
         for (kind, report) in &reports {
@@ -230,8 +231,7 @@ fn estimate_puzzles(args: &HeuristicArgs) -> Result<ExitCode> {
         .iter()
         .map(|k| (k.name(), k.build(&goal_layout)))
         .collect();
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = streams::stdout();
     if args.csv {
         let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
         writeln!(out, "puzzle,distance,{}", names.join(","))?;

@@ -1,6 +1,6 @@
 //! `info`: what a table file holds.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
@@ -8,6 +8,8 @@ use serde::Serialize;
 use slidetable_query::{CostModel, Encoding};
 
 use crate::cli::InfoArgs;
+use crate::streams;
+use crate::streams::warning;
 use crate::tables;
 
 #[derive(Serialize)]
@@ -48,22 +50,22 @@ pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
     let header = table.header();
     let checksum = args.verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
-    let mut out = io::stdout().lock();
+    let mut out = streams::stdout();
     if args.json {
         let info = InfoJson {
             path: path.display().to_string(),
-            board: header.board.to_string(),
-            encoding: header.encoding.name(),
-            cost: header.cost.name(),
-            file_size: header.file_len,
+            board: header.board().to_string(),
+            encoding: header.encoding().name(),
+            cost: header.cost().name(),
+            file_size: header.file_len(),
             sections: header
-                .sections
+                .sections()
                 .iter()
                 .map(|s| SectionJson {
-                    goal: s.goal.tiles(),
-                    entries: s.entries,
-                    max_distance: s.max_distance,
-                    histogram: &s.histogram,
+                    goal: s.goal().tiles(),
+                    entries: s.entries(),
+                    max_distance: s.max_distance(),
+                    histogram: s.histogram(),
                 })
                 .collect(),
             checksum_ok,
@@ -72,48 +74,49 @@ pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
         writeln!(out)?;
     } else {
         writeln!(out, "table     {}", path.display())?;
-        writeln!(out, "board     {}", header.board)?;
-        let (what, first) = match header.cost {
+        writeln!(out, "board     {}", header.board())?;
+        let (what, first) = match header.cost() {
             CostModel::Unit => ("distance", "an optimal path"),
             CostModel::Tile => ("cheapest cost", "a cheapest path"),
         };
-        let encoding = match header.encoding {
+        let encoding = match header.encoding() {
             Encoding::Byte => format!("one byte per state: {what} and first move of {first}"),
             Encoding::Wide16 => format!("16 bits per state: {what} and first move of {first}"),
             Encoding::TwoBit => format!(
                 "2 bits per state: {what} mod 3, walked to the goal for distances and paths"
             ),
         };
-        writeln!(out, "encoding  {} ({encoding})", header.encoding)?;
-        let cost = match header.cost {
+        writeln!(out, "encoding  {} ({encoding})", header.encoding())?;
+        let cost = match header.cost() {
             CostModel::Unit => "every move costs 1",
             CostModel::Tile => "moving tile k costs k",
         };
-        writeln!(out, "cost      {} ({cost})", header.cost)?;
-        writeln!(out, "size      {} bytes", header.file_len)?;
+        writeln!(out, "cost      {} ({cost})", header.cost())?;
+        writeln!(out, "size      {} bytes", header.file_len())?;
         match &checksum {
             None => writeln!(out, "checksum  not checked (use --verify)")?,
             Some(Ok(())) => writeln!(out, "checksum  ok")?,
             Some(Err(e)) => writeln!(out, "checksum  FAILED: {}", e.kind)?,
         }
-        writeln!(out, "sections  {}", header.sections.len())?;
-        for (i, s) in header.sections.iter().enumerate() {
+        writeln!(out, "sections  {}", header.sections().len())?;
+        for (i, s) in header.sections().iter().enumerate() {
             writeln!(out)?;
-            writeln!(out, "section {i}: goal {}", s.goal)?;
-            writeln!(out, "  entries       {}", s.entries)?;
+            writeln!(out, "section {i}: goal {}", s.goal())?;
+            writeln!(out, "  entries       {}", s.entries())?;
             writeln!(
                 out,
                 "  max distance  {} ({} states)",
-                s.max_distance, s.histogram[s.max_distance as usize]
+                s.max_distance(),
+                s.histogram()[s.max_distance() as usize]
             )?;
-            let hist: Vec<String> = s.histogram.iter().map(u64::to_string).collect();
+            let hist: Vec<String> = s.histogram().iter().map(u64::to_string).collect();
             writeln!(out, "  histogram     {}", hist.join(" "))?;
         }
     }
     out.flush()?;
     match checksum {
         Some(Err(e)) => {
-            eprintln!("slidetable: {e}");
+            warning!("{e}");
             Ok(ExitCode::FAILURE)
         }
         _ => Ok(ExitCode::SUCCESS),

@@ -1,15 +1,17 @@
 //! `judge FORMAT`: open the table and the input, let `slidetable-judge` answer, and turn
 //! what stopped it into a message and an exit code.
 
-use std::io::{self, BufWriter, Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use slidetable_judge::{judge, JudgeError};
 
 use crate::cli::JudgeArgs;
 use crate::error::EXIT_BAD_INPUT;
 use crate::input;
+use crate::streams;
+use crate::streams::warning;
 use crate::tables;
 
 pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
@@ -17,27 +19,21 @@ pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
     let table = tables::open_for_query(args.table.as_deref(), board)?;
     tables::require_board(&table, board)?;
     tables::require_unit_cost(&table)?;
-    let mut data = Vec::new();
-    let name = input::name(args.input.as_deref());
-    match input::file(args.input.as_deref()) {
-        None => io::stdin().lock().read_to_end(&mut data),
-        Some(path) => std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut data)),
-    }
-    .with_context(|| format!("cannot read {name}"))?;
-
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let result = judge(args.format, &data, &table, &mut out);
+    // Streamed, a line at a time: memory does not grow with the input.
+    let input = input::open(args.input.as_deref())?;
+    let name = input.name;
+    let mut out = streams::stdout();
+    let result = judge(args.format, input.reader, &table, &mut out);
     out.flush()?;
     match result {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(JudgeError::Io(e)) => Err(e.into()),
+        Err(JudgeError::Read(e)) => {
+            Err(anyhow::Error::new(e).context(format!("cannot read {name}")))
+        }
         Err(JudgeError::Query(e)) => Err(e.into()),
         Err(JudgeError::Bad { line, what }) => {
-            eprintln!(
-                "slidetable: judge {}: {name}: line {line}: {what}",
-                args.format.name()
-            );
+            warning!("judge {}: {name}: line {line}: {what}", args.format.name());
             Ok(ExitCode::from(EXIT_BAD_INPUT))
         }
     }

@@ -1,6 +1,6 @@
 //! `man`: the manual pages, generated from the definitions clap parses with.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -8,6 +8,7 @@ use clap::CommandFactory;
 
 use crate::cli::{Cli, ManArgs};
 use crate::error::UsageError;
+use crate::streams;
 
 pub(crate) fn run(args: &ManArgs) -> Result<ExitCode> {
     // Built as clap_mangen::generate_to builds it, so that commands are named
@@ -32,7 +33,7 @@ pub(crate) fn run(args: &ManArgs) -> Result<ExitCode> {
     let mut page = Vec::new();
     clap_mangen::Man::new(cmd).render(&mut page)?;
     let page = with_sections(&String::from_utf8_lossy(&page), main_page);
-    let mut out = io::stdout().lock();
+    let mut out = streams::stdout();
     out.write_all(page.as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

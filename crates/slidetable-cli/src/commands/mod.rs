@@ -12,4 +12,5 @@ pub(crate) mod man;
 pub(crate) mod path;
 pub(crate) mod random;
 pub(crate) mod search;
+pub(crate) mod serve;
 pub(crate) mod stats;

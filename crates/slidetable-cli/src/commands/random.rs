@@ -1,9 +1,7 @@
 //! `random`: puzzles drawn uniformly from the states D (or A to B) moves from the goal.
 
-use std::collections::hash_map::RandomState;
 use std::collections::HashSet;
-use std::hash::BuildHasher;
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -13,6 +11,7 @@ use slidetable_query::SplitMix64;
 use crate::answers::{write_state, Output};
 use crate::cli::RandomArgs;
 use crate::error::UsageError;
+use crate::streams;
 use crate::{show, tables};
 
 pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
@@ -54,9 +53,7 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
         .into());
     }
     // Without --seed, a fresh seed from the standard library's per-process random keys.
-    let seed = args
-        .seed
-        .unwrap_or_else(|| RandomState::new().hash_one(std::process::id()));
+    let seed = args.seed.unwrap_or_else(SplitMix64::fresh_seed);
     let mut rng = SplitMix64::new(seed);
     let picks = if args.distinct {
         distinct(&mut rng, layer.len(), args.count)
@@ -64,7 +61,7 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
         (0..args.count).map(|_| rng.below(layer.len())).collect()
     };
     let output = Output::of(args.json, args.csv, args.show);
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = streams::stdout();
     let mut buf = Vec::new();
     // Every pick is below the layer's size, so each names a state.
     let puzzles: Vec<Layout> = picks

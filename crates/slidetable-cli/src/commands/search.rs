@@ -1,18 +1,19 @@
 //! `search`: the seeds' algorithms at query time, with the same input and output as `path`.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Result;
 use serde::Serialize;
 use slidetable_core::{path_string, Layout, Move};
-use slidetable_search::{effective_branching_factor, solve, Limits, SearchError, Stats};
+use slidetable_search::{effective_branching_factor, solve, Limit, Limits, SearchError, Stats};
 
 use crate::answers::write_invalid;
 use crate::cli::SearchArgs;
 use crate::json::{self, Record, SearchStats};
 use crate::puzzles::{each_puzzle, parse_goal};
+use crate::streams;
+use crate::streams::{note, warning};
 
 pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     let board = args.board;
@@ -22,10 +23,13 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     };
     let limits = Limits {
         max_expanded: args.max_expanded,
-        max_time: args.timeout.map(Duration::from_secs_f64),
+        max_time: args.timeout,
+        max_memory: Some(
+            args.max_memory
+                .unwrap_or_else(crate::limits::default_max_memory),
+        ),
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = streams::stdout();
     let mut gave_up = 0u64;
     let mut summary = Summary {
         method: args.method.name(),
@@ -88,7 +92,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                             text += &format!(", b* {b:.3}");
                         }
                         text += &format!(", {:.3} ms", s.elapsed.as_secs_f64() * 1e3);
-                        eprintln!("{text}");
+                        note!("{text}");
                     }
                 }
                 Err(SearchError::Unsolvable { .. }) if args.json => {
@@ -101,7 +105,14 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                     } else {
                         writeln!(out, "unknown")?;
                     }
-                    eprintln!("slidetable: line {line}: {e}");
+                    let option = match &e {
+                        SearchError::LimitReached {
+                            limit: Limit::Memory(_),
+                            ..
+                        } => " (the limit is --max-memory)",
+                        _ => "",
+                    };
+                    warning!("line {line}: {e}{option}");
                     gave_up += 1;
                 }
                 Err(e) => return Err(e.into()),
@@ -118,9 +129,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
         out.flush()?;
     }
     if gave_up > 0 && code == ExitCode::SUCCESS {
-        eprintln!(
-            "slidetable: {gave_up} search(es) stopped at a limit; their answers read `unknown`"
-        );
+        warning!("{gave_up} search(es) stopped at a limit; their answers read `unknown`");
         return Ok(ExitCode::FAILURE);
     }
     Ok(code)
@@ -174,11 +183,12 @@ fn write_json(
         &mut buf,
         &Record {
             puzzle: start.tiles(),
-            distance: path.map(|p| p.len() as u32),
+            distance: Some(path.map(|p| p.len() as u32)),
             path: Some(moves.as_deref()),
             solvable,
             stats,
             error,
+            ..Record::default()
         },
     );
     out.write_all(&buf)

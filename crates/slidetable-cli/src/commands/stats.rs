@@ -1,14 +1,16 @@
 //! `stats`: how the states spread over distances from one goal, for teachers, students and
 //! researchers. The figures come from the query crate; this only prints them.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use serde::Serialize;
+use slidetable_query::CostModel;
 
 use crate::cli::StatsArgs;
 use crate::json;
+use crate::streams;
 use crate::tables;
 
 #[derive(Serialize)]
@@ -20,12 +22,20 @@ struct StatsJson {
     mean: f64,
     median: u32,
     max_distance: u32,
-    distances: Vec<LayerJson>,
+    /// Unit costs: per distance. Left out on a weighted table, which has `costs` instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distances: Option<Vec<LayerJson>>,
+    /// A weighted table: per cheapest cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    costs: Option<Vec<LayerJson>>,
 }
 
 #[derive(Serialize)]
 struct LayerJson {
-    distance: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distance: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<u32>,
     states: u64,
     share: f64,
     cumulative: f64,
@@ -37,8 +47,26 @@ const BAR: usize = 40;
 pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
     let (table, goal) = tables::open_target(&args.target)?;
     let stats = table.goal(&goal)?.stats();
-    let mut out = BufWriter::new(io::stdout().lock());
+    // A weighted table's spread is over cheapest costs, not moves: one word for each.
+    let weighted = table.header().cost() != CostModel::Unit;
+    let mut out = streams::stdout();
     if args.json {
+        let layers: Vec<LayerJson> = stats
+            .layers
+            .iter()
+            .map(|l| LayerJson {
+                distance: (!weighted).then_some(l.distance),
+                cost: weighted.then_some(l.distance),
+                states: l.states,
+                share: l.share,
+                cumulative: l.cumulative,
+            })
+            .collect();
+        let (distances, costs) = if weighted {
+            (None, Some(layers))
+        } else {
+            (Some(layers), None)
+        };
         let mut buf = Vec::new();
         json::line(
             &mut buf,
@@ -50,16 +78,8 @@ pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
                 mean: stats.mean,
                 median: stats.median,
                 max_distance: stats.max,
-                distances: stats
-                    .layers
-                    .iter()
-                    .map(|l| LayerJson {
-                        distance: l.distance,
-                        states: l.states,
-                        share: l.share,
-                        cumulative: l.cumulative,
-                    })
-                    .collect(),
+                distances,
+                costs,
             },
         );
         out.write_all(&buf)?;
@@ -76,11 +96,21 @@ pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
         writeln!(out, "table    {}", tables::name(&table))?;
         writeln!(out, "goal     {goal}")?;
         writeln!(out, "states   {}", stats.states)?;
-        writeln!(out, "mean     {:.3} moves", stats.mean)?;
-        writeln!(out, "median   {} moves", stats.median)?;
+        let unit = if weighted {
+            writeln!(
+                out,
+                "cost     {} (every figure below is a cheapest cost)",
+                table.header().cost()
+            )?;
+            ""
+        } else {
+            " moves"
+        };
+        writeln!(out, "mean     {:.3}{unit}", stats.mean)?;
+        writeln!(out, "median   {}{unit}", stats.median)?;
         writeln!(
             out,
-            "maximum  {} moves ({} state{})",
+            "maximum  {}{unit} ({} state{})",
             stats.max,
             stats.states_at(stats.max),
             if stats.states_at(stats.max) == 1 {
@@ -90,7 +120,11 @@ pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
             }
         )?;
         writeln!(out)?;
-        writeln!(out, "distance    states     share  cumulative")?;
+        writeln!(
+            out,
+            "{:>8}    states     share  cumulative",
+            if weighted { "cost" } else { "distance" }
+        )?;
         let most = stats.layers.iter().map(|l| l.states).max().unwrap_or(1);
         for l in &stats.layers {
             // Every non-empty layer gets at least one mark, however small.

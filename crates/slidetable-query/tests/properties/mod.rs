@@ -179,7 +179,7 @@ const ORDERS: [[Move; 4]; 2] = [
 ];
 
 fn check_layout<D: AsRef<[u8]>>(table: &Table<D>, start: &Layout) {
-    let cost = table.header().cost;
+    let cost = table.header().cost();
     let mut path = Vec::new();
     for i in 0..table.sections().len() {
         let section = table.section(i).unwrap();
@@ -188,6 +188,12 @@ fn check_layout<D: AsRef<[u8]>>(table: &Table<D>, start: &Layout) {
         let Ok(distance) = section.distance(start) else {
             continue;
         };
+        // No answer beyond the section's maximum: such an entry is corrupt, not a distance.
+        let max = section.header().max_distance();
+        assert!(
+            distance.is_none_or(|d| d <= max),
+            "{start} to {goal}: {distance:?} beyond the maximum {max}"
+        );
         assert_eq!(
             distance.is_some(),
             start.can_reach(&goal),

@@ -1,0 +1,133 @@
+//! A table file's bytes: read into memory when small, memory-mapped (and guarded) when large.
+//!
+//! Why both: a map costs nothing up front, which matters when a 60 MB table answers one
+//! puzzle, but it is only sound while nobody rewrites the file in place (see [`crate::guard`]);
+//! bytes read into memory cannot change under us. Below [`READ_BELOW`] reading costs less than
+//! a millisecond, so small tables, the common case, are read.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use memmap2::Mmap;
+
+use crate::guard::{self, Guard};
+
+/// Tables smaller than this many bytes are read into memory instead of mapped: every table
+/// up to 9 cells (the 3×3 one is 1.6 MB); the 10-cell ones (18 MB) and the 12-cell ones
+/// (60 MB) are mapped.
+pub const READ_BELOW: u64 = 16 << 20;
+
+/// A table file's bytes, read or mapped.
+#[derive(Debug)]
+pub struct TableBytes(Bytes);
+
+#[derive(Debug)]
+enum Bytes {
+    Read(Vec<u8>),
+    /// The guard, held only to be dropped, goes before the map (fields drop in order), so
+    /// no fault in a map being unmapped is taken for a changed table.
+    Mapped(#[allow(dead_code)] Option<Guard>, Mmap),
+}
+
+impl AsRef<[u8]> for TableBytes {
+    #[inline]
+    fn as_ref(&self) -> &[u8] {
+        match &self.0 {
+            Bytes::Read(v) => v,
+            Bytes::Mapped(_, m) => m,
+        }
+    }
+}
+
+impl TableBytes {
+    /// Whether the bytes are a map of the file (rather than a copy in memory).
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.0, Bytes::Mapped(..))
+    }
+}
+
+/// What the file at a path is, when it is not a regular file: `a FIFO`, `a directory`, ….
+pub(crate) fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "something other than a regular file"
+    }
+}
+
+/// Why a file's bytes could not be had.
+pub(crate) enum OpenError {
+    Io(io::Error),
+    /// Not a regular file: what it is.
+    NotAFile(&'static str),
+}
+
+/// Opens `path` without blocking (a FIFO would wait for a writer forever), refuses anything
+/// but a regular file, and reads or maps it.
+pub(crate) fn open(path: &Path) -> Result<TableBytes, OpenError> {
+    let mut options = File::options();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = match options.open(path) {
+        Ok(file) => file,
+        // A device without a driver (ENXIO, ENODEV) is still a device: say what it is.
+        Err(e) => {
+            return Err(match std::fs::metadata(path) {
+                Ok(m) if !m.is_file() => OpenError::NotAFile(kind_of(&m.file_type())),
+                _ => OpenError::Io(e),
+            })
+        }
+    };
+    let meta = file.metadata().map_err(OpenError::Io)?;
+    if !meta.is_file() {
+        return Err(OpenError::NotAFile(kind_of(&meta.file_type())));
+    }
+    if meta.len() < READ_BELOW {
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        (&file).read_to_end(&mut bytes).map_err(OpenError::Io)?;
+        return Ok(TableBytes(Bytes::Read(bytes)));
+    }
+    let map = map(&file).map_err(OpenError::Io)?;
+    let guard = guard::guard(&map, path);
+    Ok(TableBytes(Bytes::Mapped(guard, map)))
+}
+
+/// Maps `file` read-only.
+///
+/// # Safety argument
+///
+/// A map is only sound while nobody modifies the file underneath it (memmap2's contract).
+/// slidetable never writes a table in place: `slidetable-gen` writes a temporary file and
+/// renames it over the old name, which leaves an existing map on the old inode untouched.
+/// A user who truncates or rewrites a mapped table file in place breaks the contract; a
+/// program that called [`crate::exit_on_changed_table`] then stops with a message naming the
+/// table instead of dying of SIGBUS, and small tables are never mapped at all.
+fn map(file: &File) -> io::Result<Mmap> {
+    // SAFETY: see the function's safety argument — tables are replaced by rename, never
+    // modified in place, and a map whose file is truncated anyway is guarded.
+    #[allow(unsafe_code)]
+    unsafe {
+        Mmap::map(file)
+    }
+}

@@ -1,0 +1,154 @@
+//! A table file changed under its memory map.
+//!
+//! A map is only sound while nobody truncates or rewrites the file under it (memmap2's
+//! contract). We never do — tables are replaced by renaming a new file over the old name, and
+//! a map keeps the old file's pages — but a user's `cp new.slt table.slt` does: `cp` truncates
+//! the file first, and the kernel answers a read of a page past the new end with SIGBUS,
+//! which kills the process without a word, midway through its answers.
+//!
+//! Small tables are read into memory instead ([`crate::READ_BELOW`]), as SQLite reads by
+//! default and ripgrep reads small files; a large one stays mapped (reading 60 MB to answer
+//! one question costs more than the question) and, once [`exit_on_changed_table`] is called,
+//! is guarded: a SIGBUS whose faulting address lies in a guarded map writes
+//! `PREFIXtable PATH changed while in use (…)` to standard error and exits with status 1. The
+//! handler only calls `write(2)` and `_exit(2)` on a message formatted when the table was
+//! mapped, both async-signal-safe. A SIGBUS anywhere else gets the default action.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+/// How many maps can be guarded at once; a further one is mapped unguarded.
+const SLOTS: usize = 32;
+
+/// One guarded map: its address range and the message to print if it faults.
+struct Slot {
+    /// First byte of the map; 0 when the slot is free.
+    start: AtomicUsize,
+    len: AtomicUsize,
+    message: AtomicPtr<u8>,
+    message_len: AtomicUsize,
+}
+
+#[allow(clippy::declare_interior_mutable_const)] // a template for the array below
+const FREE: Slot = Slot {
+    start: AtomicUsize::new(0),
+    len: AtomicUsize::new(0),
+    message: AtomicPtr::new(std::ptr::null_mut()),
+    message_len: AtomicUsize::new(0),
+};
+
+static GUARDED: [Slot; SLOTS] = [FREE; SLOTS];
+/// What every message starts with (the program's name, as its other errors do).
+static PREFIX: OnceLock<String> = OnceLock::new();
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+
+/// From now on, a mapped table whose file is truncated or rewritten under the process ends
+/// it with `{prefix}table PATH changed while in use (…)` on standard error and exit status 1
+/// instead of a silent death by SIGBUS. Installs a process-wide SIGBUS handler (once; later
+/// calls change nothing), so only a program, never a library, should call it.
+pub fn exit_on_changed_table(prefix: &str) {
+    if PREFIX.set(prefix.to_string()).is_err() {
+        return;
+    }
+    #[cfg(unix)]
+    install();
+}
+
+#[cfg(unix)]
+fn install() {
+    // SAFETY: `sigaction` with a zeroed, then filled, `struct sigaction` whose handler only
+    // reads atomics and calls async-signal-safe functions (see `on_sigbus`).
+    #[allow(unsafe_code)]
+    let installed = unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigbus as *const () as usize;
+        action.sa_flags = libc::SA_SIGINFO;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut()) == 0
+    };
+    INSTALLED.store(installed, Ordering::Release);
+}
+
+#[cfg(unix)]
+#[allow(unsafe_code)]
+extern "C" fn on_sigbus(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: the kernel passes a valid `siginfo_t` to an SA_SIGINFO handler; for SIGBUS its
+    // address field is the faulting address.
+    let addr = unsafe { (*info).si_addr() } as usize;
+    for slot in &GUARDED {
+        let start = slot.start.load(Ordering::Acquire);
+        if start != 0 && addr >= start && addr - start < slot.len.load(Ordering::Acquire) {
+            let message = slot.message.load(Ordering::Acquire);
+            let len = slot.message_len.load(Ordering::Acquire);
+            // SAFETY: `message` points to `len` bytes leaked by `guard` and freed only after
+            // the slot is released (`start` set to 0 first); write(2) and _exit(2) are
+            // async-signal-safe.
+            unsafe {
+                libc::write(2, message.cast(), len);
+                libc::_exit(1);
+            }
+        }
+    }
+    // Not a table's page: what SIGBUS would have done without us.
+    // SAFETY: restoring the default disposition and raising the signal again are
+    // async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGBUS, libc::SIG_DFL);
+        libc::raise(libc::SIGBUS);
+    }
+}
+
+/// A guarded map's slot, released when dropped (before the map is unmapped).
+#[derive(Debug)]
+pub(crate) struct Guard {
+    slot: usize,
+}
+
+/// Guards `bytes`, mapped from the file at `path`, if [`exit_on_changed_table`] was called
+/// and a slot is free.
+pub(crate) fn guard(bytes: &[u8], path: &Path) -> Option<Guard> {
+    if !INSTALLED.load(Ordering::Acquire) || bytes.is_empty() {
+        return None;
+    }
+    let prefix = PREFIX.get()?;
+    let start = bytes.as_ptr() as usize;
+    let slot = GUARDED.iter().position(|s| {
+        s.start
+            .compare_exchange(0, usize::MAX, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
+    })?;
+    let message = format!(
+        "{prefix}table {} changed while in use (replace tables with `mv` or `slidetable \
+         generate`, never by writing over them)\n",
+        path.display()
+    )
+    .into_bytes()
+    .into_boxed_slice();
+    let s = &GUARDED[slot];
+    s.message_len.store(message.len(), Ordering::Release);
+    s.message
+        .store(Box::into_raw(message).cast::<u8>(), Ordering::Release);
+    s.len.store(bytes.len(), Ordering::Release);
+    // Last: the slot matches faults only once everything else is in place (the reserved
+    // value usize::MAX matches no address with a non-zero length).
+    s.start.store(start, Ordering::Release);
+    Some(Guard { slot })
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let s = &GUARDED[self.slot];
+        s.start.store(usize::MAX, Ordering::Release);
+        let message = s.message.swap(std::ptr::null_mut(), Ordering::AcqRel);
+        let len = s.message_len.swap(0, Ordering::AcqRel);
+        s.len.store(0, Ordering::Release);
+        if !message.is_null() {
+            // SAFETY: `message` and `len` are the leaked box of `guard`, taken out of the slot
+            // exactly once, and no fault can read them any more (`start` no longer matches).
+            #[allow(unsafe_code)]
+            drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(message, len)) });
+        }
+        s.start.store(0, Ordering::Release);
+    }
+}
