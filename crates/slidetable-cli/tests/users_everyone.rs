@@ -275,6 +275,49 @@ fn hardest_and_random_json_match_the_schema() {
     );
 }
 
+/// A weighted table answers with `cost` (and `moves` beside a path) instead of `distance`,
+/// as docs/JSON.md's `weighted-answer` says; `stats` gives `costs` instead of `distances`.
+#[test]
+fn weighted_json_matches_the_schema() {
+    let table = shared().dir.join("2x3-tile.slt");
+    Run::of(
+        bare()
+            .args(["generate", "--board", "2x3", "--cost", "tile", "-o"])
+            .arg(&table),
+    )
+    .ok();
+    let query = |command: &str, args: &[&str], input: &str| {
+        Run::of(
+            bare()
+                .arg(command)
+                .arg("--table")
+                .arg(&table)
+                .args(args)
+                .write_stdin(input.to_string()),
+        )
+        .ok()
+    };
+    let two = "1 2 3 4 0 5\n2 1 3 4 5 0\n";
+    let v = assert_lines_match(&query("distance", &["--json"], two), "batch-line");
+    assert!(v[0].get("distance").is_none(), "{v:?}");
+    assert!(
+        v[0]["cost"].is_u64() && v[0].get("moves").is_none(),
+        "{v:?}"
+    );
+    assert_eq!(v[1]["cost"], Value::Null);
+    let v = assert_lines_match(&query("path", &["--json"], two), "batch-line");
+    assert_eq!(v[0]["moves"], 1);
+    assert!(v[0]["cost"].is_u64(), "{v:?}");
+    assert_eq!(v[1]["moves"], Value::Null);
+    let v = assert_lines_match(&query("hardest", &["--json"], ""), "answer");
+    assert!(v[0]["cost"].is_u64() && v[0]["moves"].is_u64(), "{v:?}");
+    let v = assert_lines_match(&query("stats", &["--json"], ""), "stats");
+    assert!(
+        v[0].get("distances").is_none() && v[0]["costs"].is_array(),
+        "{v:?}"
+    );
+}
+
 #[test]
 fn info_and_stats_json_match_the_schema() {
     let info = Run::of(bare().args(["info", "--json"]).arg(&shared().eight)).ok();
