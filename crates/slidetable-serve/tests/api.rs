@@ -257,7 +257,7 @@ async fn every_bad_parameter_is_a_400_naming_it() {
         ),
         (
             "/api/solve?board=5x5&puzzle=1",
-            "board: a 5x5 board has 25 cells; at most 16 are supported",
+            "board: a 5x5 board has 25 cells; boards go up to 16 cells",
         ),
         (
             "/api/solve?board=3x4&puzzle=1",
