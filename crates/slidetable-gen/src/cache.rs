@@ -7,10 +7,11 @@
 //!
 //! ```
 //! use slidetable_core::Board;
-//! use slidetable_gen::cache::{generate, Plan};
+//! use slidetable_gen::cache::{generate, make_dir, Plan};
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! let path = dir.path().join("slidetable/2x2.slt");
+//! make_dir(&path).unwrap();
 //! let done = generate(&Plan::default_for(Board::new(2, 2).unwrap()), &path, &|_| {}).unwrap();
 //! assert_eq!((done.sections, done.states), (4, 12));
 //! assert!(path.exists());

@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use slidetable_core::Board;
-use slidetable_gen::cache::{generate, needs_generating, resolve, Origin, Plan, TABLE_ENV};
+use slidetable_gen::cache::{
+    generate, make_dir, needs_generating, resolve, Origin, Plan, TABLE_ENV,
+};
 
 #[test]
 fn where_tables_live_and_making_them() {
@@ -43,15 +45,16 @@ fn where_tables_live_and_making_them() {
     assert_eq!(resolve(None, two).unwrap().1, Origin::Cache);
     std::env::remove_var(TABLE_ENV);
 
-    // A missing cache default is generated (directory and all), then it is there.
+    // A missing cache default is generated (its directory made first), then it is there.
     assert!(needs_generating(&xdg, Origin::Cache));
+    make_dir(&xdg).unwrap();
     let done = generate(&Plan::default_for(two), &xdg, &|_| {}).unwrap();
     assert_eq!((done.sections, done.states), (6, 360));
     assert!(!needs_generating(&xdg, Origin::Cache));
 
     // A directory that cannot be made is named.
     let under_a_file = xdg.join("slidetable/2x3.slt");
-    let e = generate(&Plan::default_for(two), &under_a_file, &|_| {}).unwrap_err();
+    let e = make_dir(&under_a_file).unwrap_err();
     assert_eq!(
         e.to_string(),
         format!(
