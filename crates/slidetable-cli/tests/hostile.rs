@@ -508,11 +508,11 @@ fn weighted_tables_say_cost_and_moves() {
     assert_eq!(with(&["distance"], puzzle).stdout, "15\n");
     assert_eq!(
         with(&["distance", "--json"], puzzle).stdout,
-        "{\"puzzle\":\"4 1 2 5 0 3\",\"cost\":15,\"solvable\":true}\n"
+        "{\"puzzle\":[4,1,2,5,0,3],\"cost\":15,\"solvable\":true}\n"
     );
     assert_eq!(
         with(&["path", "--json"], puzzle).stdout,
-        "{\"puzzle\":\"4 1 2 5 0 3\",\"cost\":15,\"moves\":5,\"path\":\"lurrd\",\"solvable\":true}\n"
+        "{\"puzzle\":[4,1,2,5,0,3],\"cost\":15,\"moves\":5,\"path\":\"lurrd\",\"solvable\":true}\n"
     );
     let random = with(
         &[
@@ -550,7 +550,7 @@ fn weighted_tables_say_cost_and_moves() {
     }
     let json = with(&["stats", "--json"], b"").stdout;
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(v["max"], max);
+    assert_eq!(v["max_distance"], max);
     assert!(v["costs"].is_array(), "{json}");
     assert!(v.get("distances").is_none(), "{json}");
 
@@ -565,7 +565,7 @@ fn weighted_tables_say_cost_and_moves() {
     );
     assert_eq!(
         r.stdout,
-        "{\"puzzle\":\"4 1 2 5 0 3\",\"distance\":5,\"path\":\"lurrd\",\"solvable\":true}\n"
+        "{\"puzzle\":[4,1,2,5,0,3],\"distance\":5,\"path\":\"lurrd\",\"solvable\":true}\n"
     );
 }
 

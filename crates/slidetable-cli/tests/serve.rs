@@ -120,7 +120,12 @@ fn answers_as_the_command_line_does_on_the_same_table() {
         assert_eq!(status, 200, "{body}");
         let api = json(&body);
         let cli = json(record);
-        for field in ["puzzle", "distance", "path", "solvable"] {
+        assert_eq!(
+            api["puzzle"],
+            spaced(&cli["puzzle"]),
+            "puzzle of {puzzle:?}"
+        );
+        for field in ["distance", "path", "solvable"] {
             assert_eq!(api[field], cli[field], "{field} of {puzzle:?}");
         }
     }
@@ -144,7 +149,12 @@ fn answers_as_the_command_line_does_on_the_same_table() {
         );
         assert_eq!(status, 200, "{body}");
         let (api, cli) = (json(&body), json(&cli.stdout));
-        for field in ["puzzle", "distance", "path", "solvable"] {
+        assert_eq!(
+            api["puzzle"],
+            spaced(&cli["puzzle"]),
+            "puzzle at depth {depth}, seed {seed}"
+        );
+        for field in ["distance", "path", "solvable"] {
             assert_eq!(
                 api[field], cli[field],
                 "{field} at depth {depth}, seed {seed}"
@@ -161,15 +171,9 @@ fn answers_as_the_command_line_does_on_the_same_table() {
         let (status, body) = get(&served.url, &format!("/api/stats?goal={query}"));
         assert_eq!(status, 200, "{body}");
         let (api, cli) = (json(&body), json(&cli.stdout));
-        for field in [
-            "board",
-            "goal",
-            "states",
-            "mean",
-            "median",
-            "max",
-            "distances",
-        ] {
+        assert_eq!(api["goal"], spaced(&cli["goal"]), "goal {goal}");
+        assert_eq!(api["max"], cli["max_distance"], "max for goal {goal}");
+        for field in ["board", "states", "mean", "median", "distances"] {
             assert_eq!(api[field], cli[field], "{field} for goal {goal}");
         }
     }
@@ -236,4 +240,16 @@ fn a_missing_table_and_a_taken_port_are_refused() {
     let run = Run::of(sandboxed(dir).args(["serve", "--board", "4x4"]));
     assert_eq!(run.code, Some(2), "{run:#?}");
     assert!(run.stderr.contains("tables go up to 12 cells"), "{run:#?}");
+}
+
+/// The command line's layout (an array, docs/JSON.md) in the API's form: a string of tiles
+/// separated by spaces (the page's own form).
+fn spaced(layout: &serde_json::Value) -> String {
+    let tiles: Vec<String> = layout
+        .as_array()
+        .expect("the command line's layouts are arrays")
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    tiles.join(" ")
 }
