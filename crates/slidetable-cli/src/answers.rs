@@ -32,17 +32,26 @@ pub(crate) enum Output {
     Text,
     /// One JSON object per line (`--json`).
     Json,
+    /// One CSV row per line, after a header (`--csv`).
+    Csv,
     /// The boards of the solution drawn one after another (`path --show`).
     Show,
 }
 
-/// Answers every puzzle line of `args`' input from its table, as `answer` and `show` ask.
-pub(crate) fn run(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCode> {
-    let output = match (args.json, show) {
-        (true, _) => Output::Json,
-        (false, true) => Output::Show,
-        (false, false) => Output::Text,
-    };
+impl Output {
+    /// The output the flags ask for (clap keeps them exclusive).
+    pub(crate) fn of(json: bool, csv: bool, show: bool) -> Output {
+        match (json, csv, show) {
+            (true, _, _) => Output::Json,
+            (_, true, _) => Output::Csv,
+            (_, _, true) => Output::Show,
+            _ => Output::Text,
+        }
+    }
+}
+
+/// Answers every puzzle line of `args`' input from its table, as `answer` and `output` ask.
+pub(crate) fn run(args: &BatchArgs, answer: Answer, output: Output) -> Result<ExitCode> {
     let table = tables::open_for_board(args.table.as_deref(), args.board)?;
     let board = table.board();
     let goal = match &args.goal {
@@ -51,8 +60,14 @@ pub(crate) fn run(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCo
     };
     let mut out = streams::stdout();
     let mut scratch = Scratch::default();
+    if output == Output::Csv {
+        out.write_all(match answer {
+            Answer::Distance => b"puzzle,distance,solvable\n".as_slice(),
+            _ => b"puzzle,distance,path,solvable\n".as_slice(),
+        })?;
+    }
     each_puzzle(
-        args.input.as_deref(),
+        &args.input,
         board,
         args.keep_going,
         &mut out,
@@ -61,7 +76,11 @@ pub(crate) fn run(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCo
                 .answer(&goal, layout, answer, output, out)
                 .with_context(|| format!("table {}", tables::name(&table)))
         },
-        |line, what, out| write_invalid(out, output == Output::Json, line, what),
+        |line, what, out| match (output, answer) {
+            (Output::Csv, Answer::Distance) => out.write_all(b"invalid,,\n"),
+            (Output::Csv, _) => out.write_all(b"invalid,,,\n"),
+            _ => write_invalid(out, output == Output::Json, line, what),
+        },
     )
 }
 
@@ -101,11 +120,26 @@ impl Scratch {
             let found = value.is_some();
             if output == Output::Show {
                 show::draw(&mut self.text, layout, found.then_some(&self.path[..]));
+            } else if output == Output::Csv {
+                self.text.extend_from_slice(layout.to_string().as_bytes());
+                self.text.push(b',');
+                if let Some(d) = value {
+                    self.text
+                        .extend_from_slice(self.number.format(d).as_bytes());
+                }
+                self.text.push(b',');
+                if !matches!(answer, Answer::Distance) {
+                    if found {
+                        self.text.extend(self.path.iter().map(|m| m.letter() as u8));
+                    }
+                    self.text.push(b',');
+                }
+                self.text
+                    .extend_from_slice(if found { b"true\n" } else { b"false\n" });
             } else {
-                let puzzle = layout.to_string();
                 let path = path_string(&self.path);
                 let mut record = Record {
-                    puzzle: &puzzle,
+                    puzzle: layout.tiles(),
                     path: match answer {
                         Answer::Distance => None,
                         _ => Some(found.then_some(&path[..])),
@@ -165,13 +199,13 @@ pub(crate) fn write_invalid(
 }
 
 /// Writes one state of the table: tokens, a tab, its distance, a tab, an optimal path; or a
-/// JSON object.
+/// JSON object, or a CSV row (`puzzle,distance,path`).
 pub(crate) fn write_state(
     out: &mut impl Write,
     buf: &mut Vec<u8>,
     goal: &Goal<'_>,
     layout: &Layout,
-    as_json: bool,
+    output: Output,
     table: &MappedTable,
 ) -> Result<()> {
     let name = || format!("table {}", tables::name(table));
@@ -186,10 +220,11 @@ pub(crate) fn write_state(
     let moves = path.len() as u32;
     let path = path_string(&path);
     buf.clear();
-    if as_json {
-        let puzzle = layout.to_string();
+    if output == Output::Csv {
+        buf.extend_from_slice(format!("{layout},{value},{path}\n").as_bytes());
+    } else if output == Output::Json {
         let mut record = Record {
-            puzzle: &puzzle,
+            puzzle: layout.tiles(),
             path: Some(Some(&path)),
             solvable: true,
             ..Record::default()

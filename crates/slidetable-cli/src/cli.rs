@@ -5,6 +5,10 @@ use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use std::ffi::OsStr;
+
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
 use slidetable_core::{Board, Move};
 use slidetable_query::{CostModel, Encoding};
@@ -30,10 +34,11 @@ pub(crate) enum Command {
     Generate(GenerateArgs),
     /// Describe a table file: board, sections, histograms, size; --verify checks its checksum.
     Info(InfoArgs),
-    /// Print the fewest moves to 1 2 3 4 5 6 7 8 0 for each puzzle, or -1 if unreachable.
-    Distance(BatchArgs),
-    /// Print an optimal move string (u d l r: where the blank goes) for each puzzle,
-    /// an empty line if already solved, or `unsolvable`.
+    /// Print the fewest moves to the goal for each puzzle (tiles in order, blank last, unless
+    /// --goal names another), or -1 if it cannot reach it.
+    Distance(DistanceArgs),
+    /// Print an optimal move string to the goal (u d l r: where the blank goes) for each
+    /// puzzle, an empty line if already solved, or `unsolvable`.
     Path(PathArgs),
     /// Solve each puzzle by searching at query time (bfs, bidir, dijkstra, astar, idastar),
     /// with the same input and output as `path`; works on every board up to 4x4.
@@ -48,10 +53,11 @@ pub(crate) enum Command {
     /// path.
     Hardest(HardestArgs),
     /// Puzzles drawn uniformly at random from the states exactly D moves from the goal (or
-    /// A to B moves), one per line.
+    /// A to B moves), one per line; --show draws them as a question sheet.
     Random(RandomArgs),
-    /// Measure a heuristic against the true distance of every state: accuracy per distance,
-    /// admissibility (with a counter-example if not) and consistency along every move.
+    /// Measure heuristics against the true distance of every state: accuracy per distance,
+    /// admissibility (with a counter-example if not) and consistency along every move; or,
+    /// given puzzles, each one's distance and estimates side by side.
     Heuristic(HeuristicArgs),
     /// Serve a page to play puzzles on, showing the exact distance beside each heuristic,
     /// and its JSON API (/api/solve, /api/random, /api/stats); prints its URL.
@@ -64,32 +70,41 @@ pub(crate) enum Command {
 
 const JUDGE_HELP: &str = "\
 Read and write exactly what an accepted solution to a classic judge problem reads and writes
-(standard input to standard output), answering from the table with no search.
+(standard input to standard output), answering from the table with no search. Each format
+below says whether its judge is a special judge (any correct answer is accepted) or compares
+the output byte for byte.
 
 Choices where the statements leave room:
-  poj, hdu     the path printed is the smallest optimal path in the order u < d < l < r (the
+  poj, hdu, uva652
+               the path printed is the smallest optimal path in the order u < d < l < r (the
                one a breadth-first search expanding u, d, l, r finds; it is POJ 1077's sample
-               answer). hdu takes one puzzle per line; every line must hold 9 tiles.
+               answer). Puzzles are read 9 tiles at a time, whatever the whitespace between
+               them (a puzzle over several lines, two puzzles on a line).
+  poj, acwing845, luogu, pair
+               one puzzle (pair: one start and goal): it is answered, then anything after it
+               is reported as an error.
   luogu        an unreachable start (the problem promises none) prints -1.
   hdu3567      an unreachable pair (the problem promises none) prints `Case k: -1` and a line
                `unsolvable`; a start equal to its goal prints `Case k: 0` and an empty line.
   uva10085     of the farthest states, the one a breadth-first search expanding U, D, L, R
                reaches last, with the smallest optimal path to it in that order (this
                reproduces the sample; the judge accepts any farthest state).
-  hiho, uva10085, hdu3567
+  uva652       a solved puzzle prints an empty line; a blank line separates two answers.
+  hiho, uva10085, hdu3567, uva652
                input after the announced number of cases is an error, as is a count larger
                than the cases given (after every earlier answer is printed).
-  leetcode773  one board per line, as LeetCode writes it; uses the 2x3 table (generated in the
-               cache directory on first use).
+  leetcode773  one board per line, as LeetCode writes it (`[[4,1,2],[5,0,3]]`, or its example
+               line `board = [[4,1,2],[5,0,3]]`); uses the 2x3 table (generated in the cache
+               directory on first use).
 Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer written.";
 
 #[derive(Args, Debug)]
 pub(crate) struct GenerateArgs {
     /// Board size, rows x columns: 2x2 up to 12 cells (3x4, 4x3, 2x6, 6x2).
-    #[arg(long, default_value = "3x3", value_parser = parse_board)]
+    #[arg(long, value_name = "RxC", default_value = "3x3", value_parser = table_board())]
     pub(crate) board: Board,
-    /// Where to write the table [default: for 3x3 $SLIDETABLE_TABLE, else the cache
-    /// directory's slidetable/RxC.slt].
+    /// Where to write the table; `-` writes it to standard output (not to a terminal)
+    /// [default: for 3x3 $SLIDETABLE_TABLE, else the cache directory's slidetable/RxC.slt].
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     pub(crate) output: Option<PathBuf>,
     /// A goal to make a section for (same syntax as a puzzle; repeat for several)
@@ -102,11 +117,11 @@ pub(crate) struct GenerateArgs {
     /// Entry encoding: byte (distance and first move), 2bit (distance mod 3) or wide16
     /// (16-bit cost and first move) [default: byte up to 10 cells, 2bit for 11-12; for
     /// --cost tile, byte if every cost fits, else wide16].
-    #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
+    #[arg(long, value_name = "NAME", value_parser = offered(&["byte", "2bit", "wide16"], parse_encoding))]
     pub(crate) encoding: Option<Encoding>,
     /// What a move costs: unit (every move 1, breadth-first search) or tile (moving tile k
     /// costs k, Dijkstra; boards up to 10 cells).
-    #[arg(long, value_name = "MODEL", default_value = "unit", value_parser = parse_cost)]
+    #[arg(long, value_name = "MODEL", default_value = "unit", value_parser = offered(&["unit", "tile"], parse_cost))]
     pub(crate) cost: CostModel,
 }
 
@@ -116,7 +131,7 @@ pub(crate) struct InfoArgs {
     #[arg(value_name = "PATH")]
     pub(crate) path: Option<PathBuf>,
     /// Without PATH: describe the cache's table for this board.
-    #[arg(long, value_name = "RxC", value_parser = parse_board, conflicts_with = "path")]
+    #[arg(long, value_name = "RxC", value_parser = table_board(), conflicts_with = "path")]
     pub(crate) board: Option<Board>,
     /// Read the whole payload and check its checksum (exit 1 if it does not hold).
     #[arg(long)]
@@ -127,9 +142,22 @@ pub(crate) struct InfoArgs {
 }
 
 #[derive(Args, Debug)]
+pub(crate) struct DistanceArgs {
+    #[command(flatten)]
+    pub(crate) batch: BatchArgs,
+    /// Print CSV with a header line: puzzle, distance (empty if unreachable), solvable.
+    #[arg(long, conflicts_with = "json")]
+    pub(crate) csv: bool,
+}
+
+#[derive(Args, Debug)]
 pub(crate) struct PathArgs {
     #[command(flatten)]
     pub(crate) batch: BatchArgs,
+    /// Print CSV with a header line: puzzle, distance, path (both empty if unreachable),
+    /// solvable.
+    #[arg(long, conflicts_with_all = ["json", "show"])]
+    pub(crate) csv: bool,
     /// Print the lexicographically smallest optimal path under this letter order, a
     /// permutation of d l r u (e.g. `dlru`); without it, any optimal path (the fastest).
     #[arg(long, value_name = "PERM", value_parser = parse_order)]
@@ -143,19 +171,20 @@ pub(crate) struct PathArgs {
 #[derive(Args, Debug)]
 pub(crate) struct SearchArgs {
     /// The search method.
-    #[arg(long, value_name = "METHOD", value_parser = parse_method)]
+    #[arg(long, value_name = "METHOD", value_parser = offered(METHODS, parse_method))]
     pub(crate) method: Method,
     /// The heuristic of astar and idastar (manhattan, linear-conflict or misplaced).
-    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = parse_heuristic)]
+    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = offered(HEURISTICS, parse_heuristic))]
     pub(crate) heuristic: HeuristicKind,
-    /// Board size, rows x columns (2x2 up to 4x4).
-    #[arg(long, default_value = "3x3", value_parser = parse_any_board)]
+    /// Board size, rows x columns (2x2 up to 16 cells: 4x4 is the 15-puzzle).
+    #[arg(long, value_name = "RxC", default_value = "3x3", value_parser = any_board())]
     pub(crate) board: Board,
     /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
     #[arg(long, value_name = "LAYOUT")]
     pub(crate) goal: Option<String>,
-    /// Print each puzzle's statistics on stderr: nodes expanded and generated, peak open
-    /// list (IDA*: deepest path), iterations (IDA*), time.
+    /// Print each puzzle's statistics on stderr (with --json: in each object, and a summary
+    /// line last): nodes expanded and generated, peak open list (IDA*: deepest path),
+    /// iterations (IDA*), time, and the effective branching factor.
     #[arg(long)]
     pub(crate) stats: bool,
     /// Give up on a puzzle after expanding this many states (its answer reads `unknown`,
@@ -178,9 +207,9 @@ pub(crate) struct SearchArgs {
     /// --stats).
     #[arg(long)]
     pub(crate) json: bool,
-    /// Puzzles, one per line, as for `path`.
+    /// Puzzles, one per line, as for `path`; several files are read in order.
     #[arg(value_name = "INPUT")]
-    pub(crate) input: Option<PathBuf>,
+    pub(crate) input: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -204,7 +233,7 @@ pub(crate) struct BatchArgs {
     pub(crate) table: Option<PathBuf>,
     /// The board, rows x columns, when no --table is given (2x2 up to 12 cells) [default: 3x3].
     /// Tiles from 10 up are written as tokens: `1 2 3 4 5 6 7 8 9 10 11 0`.
-    #[arg(long, value_name = "RxC", value_parser = parse_board)]
+    #[arg(long, value_name = "RxC", value_parser = table_board())]
     pub(crate) board: Option<Board>,
     /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
     #[arg(long)]
@@ -219,9 +248,9 @@ pub(crate) struct BatchArgs {
     pub(crate) json: bool,
     /// Puzzles, one per line: 9 tokens (`2 3 4 1 5 x 7 6 8`, commas allowed) or one string
     /// (`23415x768`); blank is 0 or x; empty lines and # comments are skipped. `-` or
-    /// nothing reads standard input.
+    /// nothing reads standard input; several files are answered in order.
     #[arg(value_name = "INPUT")]
-    pub(crate) input: Option<PathBuf>,
+    pub(crate) input: Vec<PathBuf>,
 }
 
 /// The table and goal a whole-table command looks at.
@@ -231,7 +260,7 @@ pub(crate) struct TargetArgs {
     #[arg(long, value_name = "PATH")]
     pub(crate) table: Option<PathBuf>,
     /// The board when no --table is given [default: 3x3].
-    #[arg(long, value_name = "RxC", value_parser = parse_board)]
+    #[arg(long, value_name = "RxC", value_parser = table_board())]
     pub(crate) board: Option<Board>,
     /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
     #[arg(long, value_name = "LAYOUT")]
@@ -243,8 +272,12 @@ pub(crate) struct StatsArgs {
     #[command(flatten)]
     pub(crate) target: TargetArgs,
     /// Print one JSON object instead of text (shares as fractions of 1).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "csv")]
     pub(crate) json: bool,
+    /// Print the per-distance table as CSV with a header line: distance, states, share,
+    /// cumulative (shares as fractions of 1).
+    #[arg(long)]
+    pub(crate) csv: bool,
 }
 
 #[derive(Args, Debug)]
@@ -252,8 +285,11 @@ pub(crate) struct HardestArgs {
     #[command(flatten)]
     pub(crate) target: TargetArgs,
     /// One JSON object per state: puzzle, distance, path.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "csv")]
     pub(crate) json: bool,
+    /// CSV with a header line: puzzle, distance, path.
+    #[arg(long)]
+    pub(crate) csv: bool,
 }
 
 #[derive(Args, Debug)]
@@ -262,33 +298,49 @@ pub(crate) struct RandomArgs {
     /// state in the range equally likely).
     #[arg(long, value_name = "D|A..B", value_parser = parse_depths)]
     pub(crate) depth: RangeInclusive<u32>,
-    /// How many puzzles (drawn independently, so repeats are possible).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    /// How many puzzles (drawn independently, so repeats are possible, unless --distinct).
+    #[arg(long, value_name = "N", default_value = "1", allow_hyphen_values = true, value_parser = parse_count)]
     pub(crate) count: u64,
+    /// No puzzle twice (refused if the depths hold fewer states than --count).
+    #[arg(long)]
+    pub(crate) distinct: bool,
     /// The seed: the same seed, table and goal give the same puzzles on every machine and
     /// version [default: a fresh one each run].
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse_seed)]
     pub(crate) seed: Option<u64>,
     #[command(flatten)]
     pub(crate) target: TargetArgs,
     /// One JSON object per puzzle: puzzle, distance, path.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["csv", "show"])]
     pub(crate) json: bool,
+    /// CSV with a header line: puzzle, distance, path.
+    #[arg(long, conflicts_with = "show")]
+    pub(crate) csv: bool,
+    /// Draw the puzzles as boards, numbered, without their solutions: a question sheet
+    /// (`path --show` on the same puzzles is its answer sheet).
+    #[arg(long)]
+    pub(crate) show: bool,
 }
 
 #[derive(Args, Debug)]
 pub(crate) struct HeuristicArgs {
-    /// The heuristic (manhattan, linear-conflict or misplaced).
-    #[arg(long, value_name = "NAME", value_parser = parse_heuristic)]
-    pub(crate) name: HeuristicKind,
+    /// The heuristics (manhattan, linear-conflict, misplaced), side by side: repeat the
+    /// option or separate names by commas [default: all three]. `--name` is the old spelling.
+    #[arg(long, alias = "name", value_name = "NAME", value_delimiter = ',', value_parser = offered(HEURISTICS, parse_heuristic))]
+    pub(crate) heuristic: Vec<HeuristicKind>,
     #[command(flatten)]
     pub(crate) target: TargetArgs,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object per heuristic (with INPUT: per puzzle) instead of text.
     #[arg(long, conflicts_with = "csv")]
     pub(crate) json: bool,
-    /// Print the per-distance table as CSV (with a header line) instead of text.
+    /// Print CSV with a header line: the per-distance table of each heuristic (with INPUT:
+    /// each puzzle's distance and estimates).
     #[arg(long)]
     pub(crate) csv: bool,
+    /// Puzzles to estimate instead of measuring the whole table: each one's exact distance
+    /// and every heuristic's estimate. `-` reads standard input; several files in order.
+    #[arg(value_name = "INPUT")]
+    pub(crate) input: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -378,12 +430,88 @@ fn parse_board(s: &str) -> Result<Board, String> {
         .map_err(|e: slidetable_core::BoardError| e.to_string())?;
     if !board.supports_tables() {
         return Err(format!(
-            "a {board} board has {} cells; tables go up to {} cells",
+            "a {board} board has {} cells; tables go up to {} cells{}",
             board.cells(),
-            slidetable_core::MAX_TABLE_CELLS
+            slidetable_core::MAX_TABLE_CELLS,
+            if board.cells() <= slidetable_core::MAX_CELLS {
+                format!(": `slidetable search --board {board}` solves {board} puzzles by search")
+            } else {
+                String::new()
+            }
         ));
     }
     Ok(board)
+}
+
+/// The methods and heuristics by name, as completions offer them.
+const METHODS: &[&str] = &["bfs", "bidir", "dijkstra", "astar", "idastar"];
+const HEURISTICS: &[&str] = &["manhattan", "linear-conflict", "misplaced"];
+/// The boards tables are made for, and the larger ones search also solves.
+const TABLE_BOARDS: &[&str] = &[
+    "2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2",
+];
+const SEARCH_BOARDS: &[&str] = &[
+    "2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2", "2x7",
+    "7x2", "3x5", "5x3", "2x8", "8x2", "4x4",
+];
+
+fn table_board() -> Offered<Board> {
+    offered(TABLE_BOARDS, parse_board)
+}
+
+fn any_board() -> Offered<Board> {
+    offered(SEARCH_BOARDS, parse_any_board)
+}
+
+/// A value parser that offers `names` to help and to shell completions, and parses with
+/// `parse` (which may take more than the names: `--board` takes any RxC).
+#[derive(Clone)]
+pub(crate) struct Offered<T> {
+    names: &'static [&'static str],
+    parse: fn(&str) -> Result<T, String>,
+}
+
+fn offered<T>(names: &'static [&'static str], parse: fn(&str) -> Result<T, String>) -> Offered<T> {
+    Offered { names, parse }
+}
+
+impl<T: Clone + Send + Sync + 'static> TypedValueParser for Offered<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        let text = value.to_string_lossy();
+        (self.parse)(&text).map_err(|why| {
+            let arg = arg.map_or_else(|| "...".to_string(), ToString::to_string);
+            clap::Error::raw(
+                ErrorKind::ValueValidation,
+                format!("invalid value '{text}' for '{arg}': {why}\n"),
+            )
+            .with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.names.iter().map(|n| PossibleValue::new(*n))))
+    }
+}
+
+fn parse_count(s: &str) -> Result<u64, String> {
+    s.parse()
+        .map_err(|_| format!("expected a number of puzzles (0, 1, 2, ...), found '{s}'"))
+}
+
+fn parse_seed(s: &str) -> Result<u64, String> {
+    s.parse().map_err(|_| {
+        format!(
+            "expected a whole number from 0 to {}, found '{s}'",
+            u64::MAX
+        )
+    })
 }
 
 fn parse_encoding(s: &str) -> Result<Encoding, String> {

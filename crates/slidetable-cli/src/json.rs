@@ -10,7 +10,8 @@ use serde::Serialize;
 /// in place of `distance` (see [`Record::measure`]).
 #[derive(Serialize, Default)]
 pub(crate) struct Record<'a> {
-    pub(crate) puzzle: &'a str,
+    /// The tiles in reading order, the blank as 0 (docs/JSON.md: layouts are arrays).
+    pub(crate) puzzle: &'a [u8],
     /// The fewest moves (unit costs), `null` when unsolvable; left out on a weighted table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) distance: Option<Option<u32>>,
@@ -58,6 +59,8 @@ pub(crate) struct SearchStats {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) iterations: Option<u32>,
     pub(crate) milliseconds: f64,
+    /// The effective branching factor; `null` at depth 0.
+    pub(crate) branching_factor: Option<f64>,
 }
 
 /// A bad input line under `--keep-going`.

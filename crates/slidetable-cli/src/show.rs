@@ -31,7 +31,26 @@ pub(crate) fn draw(out: &mut Vec<u8>, start: &Layout, path: Option<&[Move]>) {
         at = at.moved(m).expect("a path from the table is legal");
         boards.push((format!("{} {}", i + 1, m.letter()), at));
     }
-    let board = start.board();
+    draw_boards(out, &boards);
+}
+
+/// Appends `puzzles` drawn side by side, numbered from 1, without their solutions: a
+/// question sheet (`random --show`).
+pub(crate) fn sheet(out: &mut Vec<u8>, puzzles: &[Layout]) {
+    let boards: Vec<(String, Layout)> = puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| ((i + 1).to_string(), *p))
+        .collect();
+    draw_boards(out, &boards);
+}
+
+/// Appends `boards` in rows of as many as fit in [`WIDTH`] columns, each under its label.
+fn draw_boards(out: &mut Vec<u8>, boards: &[(String, Layout)]) {
+    let Some((_, first)) = boards.first() else {
+        return;
+    };
+    let board = first.board();
     let cell = if board.cells() > 10 { 2 } else { 1 };
     let label_width = boards.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
     let column = (board.cols() * (cell + 1) - 1).max(label_width);

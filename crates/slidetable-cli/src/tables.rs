@@ -1,14 +1,16 @@
 //! Where tables live, and making one: the rule is `slidetable_gen::cache`'s; this adds the
 //! note and the progress bar a terminal user sees.
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
-use indicatif::{ProgressBar, ProgressStyle};
+use anyhow::{bail, Context, Result};
+use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use slidetable_core::{Board, Layout};
 use slidetable_gen::cache::TABLE_ENV;
-use slidetable_query::{CostModel, MappedTable, Table};
+use slidetable_gen::{solve, table_bytes, Section};
+use slidetable_query::{CostModel, Goal, MappedTable, Table};
 
 use crate::cli::TargetArgs;
 use crate::puzzles::parse_goal;
@@ -118,6 +120,24 @@ pub(crate) fn require_unit_cost(table: &MappedTable) -> Result<()> {
     Ok(())
 }
 
+/// Every state's distance from `goal` up to `upto`, when its section holds only residues
+/// (2-bit entries, the 11- and 12-cell boards): recovered in one pass, with a progress bar
+/// on a terminal; `None` when the entries hold the distances already. Pass the result to
+/// `Goal::knowing` so whole-table questions read it instead of walking from each state.
+pub(crate) fn known_distances(
+    table: &MappedTable,
+    goal: &Goal<'_>,
+    upto: u32,
+) -> Result<Option<Vec<u8>>> {
+    let states = table.board().reachable_states();
+    let bar = progress_bar(states, format!("reading distances ({})", table.board()));
+    let known = goal
+        .recover_distances(upto, &|n| bar.inc(n))
+        .with_context(|| format!("table {}", name(table)))?;
+    bar.finish_and_clear();
+    Ok(known)
+}
+
 /// Runs that settle more states than this get a progress bar (when stderr is a terminal).
 const PROGRESS_STATES: u64 = 20_000_000;
 
@@ -126,21 +146,7 @@ const PROGRESS_STATES: u64 = 20_000_000;
 /// show a progress bar on stderr when it is a terminal.
 pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
     signals::clean_up_on_signals();
-    let total = plan.total_states();
-    let bar = if total >= PROGRESS_STATES && io::stderr().is_terminal() {
-        let bar = ProgressBar::new(total);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{bar:40}] {percent:>3}% {human_pos}/{human_len} states, {elapsed} (eta {eta})",
-            )
-            .expect("a valid template")
-            .progress_chars("=> "),
-        );
-        bar.set_message(format!("generating {}", plan.board));
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = progress_bar(plan.total_states(), format!("generating {}", plan.board));
     let done = slidetable_gen::cache::generate(plan, path, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     if let Some(e) = &done.owner_not_kept {
@@ -150,4 +156,84 @@ pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
         );
     }
     Ok(done)
+}
+
+/// Generates `plan` and writes the table to `out` (`generate -o -`).
+pub(crate) fn generate_to(plan: &Plan, out: &mut impl Write) -> Result<Generated> {
+    let start = Instant::now();
+    let sections = solve_plan(plan)?;
+    let bytes = table_bytes(plan.board, &sections)?;
+    out.write_all(&bytes)?;
+    out.flush()?;
+    Ok(Generated {
+        states: plan.board.reachable_states(),
+        sections: sections.len(),
+        bytes: bytes.len() as u64,
+        elapsed: start.elapsed(),
+        owner_not_kept: None,
+    })
+}
+
+/// Every section of `plan`, with a progress bar for long runs.
+fn solve_plan(plan: &Plan) -> Result<Vec<Section>> {
+    let bar = progress_bar(plan.total_states(), format!("generating {}", plan.board));
+    let sections = solve(&plan.goals, plan.encoding, plan.cost, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    Ok(sections)
+}
+
+/// A progress bar on stderr over `total` states, for runs that settle at least
+/// [`PROGRESS_STATES`] of them, and only when stderr is a terminal (hidden otherwise). Its
+/// ETA appears once it means something (see [`eta_text`]).
+pub(crate) fn progress_bar(total: u64, message: String) -> ProgressBar {
+    if total < PROGRESS_STATES || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg} [{bar:40}] {percent:>3}% {human_pos}/{human_len} states, {elapsed}{eta_known}",
+        )
+        .expect("a valid template")
+        .with_key(
+            "eta_known",
+            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                if let Some(text) = eta_text(state.elapsed(), state.fraction(), state.eta()) {
+                    let _ = write!(w, "{text}");
+                }
+            },
+        )
+        .progress_chars("=> "),
+    );
+    bar.set_message(message);
+    bar
+}
+
+/// The ETA shown beside a progress bar, once it means something: a breadth-first search
+/// settles few states in its first layers and most in the last ones, so a rate taken early
+/// predicts weeks for a run of seconds. Shown only after a second and a fifth of the work.
+fn eta_text(elapsed: Duration, fraction: f32, eta: Duration) -> Option<String> {
+    (elapsed >= Duration::from_secs(1) && fraction >= 0.2)
+        .then(|| format!(" (eta {})", HumanDuration(eta)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_eta_waits_until_it_means_something() {
+        let s = Duration::from_secs;
+        // The start of a 5-second generation: a few states in a tenth of a second.
+        assert_eq!(
+            eta_text(Duration::from_millis(100), 0.0001, s(9_000_000)),
+            None
+        );
+        assert_eq!(eta_text(s(2), 0.05, s(600)), None);
+        assert_eq!(eta_text(Duration::from_millis(500), 0.5, s(1)), None);
+        assert_eq!(
+            eta_text(s(2), 0.5, s(2)).as_deref(),
+            Some(" (eta 2 seconds)")
+        );
+    }
 }

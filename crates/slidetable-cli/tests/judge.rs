@@ -25,7 +25,7 @@ use tempfile::TempDir;
 const BAD_INPUT: i32 = 65;
 
 /// Every directory of `data/judges`, each a `judge` format of the same name.
-const JUDGES: [&str; 9] = [
+const JUDGES: [&str; 10] = [
     "acwing845",
     "hdu",
     "hdu3567",
@@ -35,6 +35,7 @@ const JUDGES: [&str; 9] = [
     "pair",
     "poj",
     "uva10085",
+    "uva652",
 ];
 
 /// POJ 1077's sample puzzle and its smallest optimal path under u < d < l < r.
@@ -998,22 +999,23 @@ const BAD_INPUTS: &[Bad] = &[
     bad("uva10085", "1\n\n2 6 4\n1 3 7\n0 5 8\n\n1 2 3\n", UVA_SAMPLE_ANSWER, 7, "unexpected '1' after the 1 puzzles announced"),
     bad("hdu3567", "1\n12X453786\n12345678X\nextra\n", "Case 1: 2\ndd\n", 4, "unexpected 'extra' after the 1 cases announced"),
     bad("hdu3567", "0\n12X453786\n", "", 2, "unexpected '12X453786' after the 0 cases announced"),
-    bad("acwing845", "2 3 4 1 5 x 7 6 8\n2 3 4 1 5 x 7 6 8\n", "", 2, "unexpected '2' after the puzzle"),
-    bad("luogu", "283104765\n123804765\n", "", 2, "unexpected '123804765' after the puzzle"),
-    bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5 7 3 6 4 0 2\n\n0\n", "", 4, "unexpected '0' after the start and goal"),
+    bad("acwing845", "2 3 4 1 5 x 7 6 8\n2 3 4 1 5 x 7 6 8\n", "19\n", 2, "unexpected '2' after the puzzle"),
+    bad("luogu", "283104765\n123804765\n", "4\n", 2, "unexpected '123804765' after the puzzle"),
+    bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5 7 3 6 4 0 2\n\n0\n", "31\n", 4, "unexpected '0' after the start and goal"),
     // poj with 8 tiles (named on the line that holds the last of them), and with 10.
     bad("poj", "1 2 3 4 5 6 7 8", "", 1, "expected 9 tiles, found 8 before the end of the input"),
     bad("poj", "1 2 3 4 5 6 7 8\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
     bad("poj", "1 2 3\n4 5 6\n7 8\n\n\n", "", 5, "expected 9 tiles, found 8 before the end of the input"),
     bad("acwing845", "1 2 3 4 5 6 7 x\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
     bad("luogu", "12345678\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
-    bad("poj", "1 2 3 4 5 6 7 8 x 1\n", "", 1, "unexpected '1' after the puzzle"),
+    bad("poj", "1 2 3 4 5 6 7 8 x 1\n", "\n", 1, "unexpected '1' after the puzzle"),
     bad("poj", "12345678x1\n", "", 1, "unexpected '1' after the puzzle"),
-    bad("poj", "1 2 3\n4 5 6\n7 8 x\n1\n", "", 4, "unexpected '1' after the puzzle"),
-    // hdu: a line of 8 tiles (or 10) among good ones.
-    bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8\n1 2 3 4 5 6 7 8 x\n", "ullddrurdllurdruldr\n", 2, "expected 9 tiles, found 8"),
-    bad("hdu", "1 2 3 4 5 6 7 8 x\n\n\n1 2 3 4 5 6 7 x\n2 3 4 1 5 x 7 6 8\n", "\n", 4, "expected 9 tiles, found 8"),
-    bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x 1\n", "ullddrurdllurdruldr\n", 2, "expected 9 tiles, found 10"),
+    bad("poj", "1 2 3\n4 5 6\n7 8 x\n1\n", "\n", 4, "unexpected '1' after the puzzle"),
+    // hdu reads 9 tiles at a time, as accepted solutions do: a line of 8 tiles takes the
+    // next line's first as its ninth, and a tenth tile starts a puzzle the input cuts short.
+    bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8\n1 2 3 4 5 6 7 8 x\n", "ullddrurdllurdruldr\n", 2, "tile 1 appears twice"),
+    bad("hdu", "1 2 3 4 5 6 7 8 x\n\n\n1 2 3 4 5 6 7 x\n2 3 4 1 5 x 7 6 8\n", "\n", 4, "tile 2 appears twice"),
+    bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x 1\n", "ullddrurdllurdruldr\n\n", 2, "expected 9 tiles, found 1 before the end of the input"),
     // pair without its goal, or with part of it.
     bad("pair", "2 6 4 1 3 7 0 5 8", "", 1, "expected 9 tiles for the goal, found 0 before the end of the input"),
     bad("pair", "2 6 4 1 3 7 0 5 8\n\n", "", 2, "expected 9 tiles for the goal, found 0 before the end of the input"),
@@ -1032,6 +1034,11 @@ const BAD_INPUTS: &[Bad] = &[
     bad("leetcode773", "[1,2,3],[4,5,0]\n", "", 1, "expected a board like"),
     // luogu with a letter (besides x).
     bad("luogu", "2831o4765\n", "", 1, "unknown tile 'o'"),
+    // uva652: a bad count, a bad tile, a puzzle cut short, a case too many.
+    bad("uva652", "one\n\n2 3 4 1 5 x 7 6 8\n", "", 1, "expected the number of cases, found 'one'"),
+    bad("uva652", "2\n\n2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 8 y\n", "ullddrurdllurdruldr\n", 5, "unknown tile 'y'"),
+    bad("uva652", "1\n\n1 2 3 4 5 6 7 8\n", "", 3, "expected 9 tiles for the puzzle 1 of 1, found 8 before the end of the input"),
+    bad("uva652", "1\n\n1 2 3 4 5 6 7 8 x\n\n1\n", "\n", 5, "unexpected '1' after the 1 puzzles announced"),
 ];
 
 #[test]

@@ -76,6 +76,17 @@ fn json_lines(run: &Run) -> Vec<Value> {
         .collect()
 }
 
+/// A layout given as a JSON array of numbers (docs/JSON.md), as tokens: `1 2 3 4 5 6 7 8 0`.
+fn tokens(v: &Value) -> String {
+    let tiles: Vec<String> = v
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array of tiles: {v}"))
+        .iter()
+        .map(|t| t.as_u64().unwrap().to_string())
+        .collect();
+    tiles.join(" ")
+}
+
 /// Checks `path` is a legal move string from `puzzle` that ends on `goal`, `len` moves long.
 fn assert_solves(puzzle: &str, path: &str, goal: &str, len: usize) {
     let moves = parse_path(path).unwrap_or_else(|| panic!("'{path}' is not a path"));
@@ -260,7 +271,7 @@ fn stats_add_up() {
     let r = run("stats", &["--json"]).ok();
     let v = &json_lines(&r)[0];
     assert_eq!(v["states"], STATES);
-    assert_eq!(v["max"], 31);
+    assert_eq!(v["max_distance"], 31);
     assert_eq!(v["median"], 22);
     let distances = v["distances"].as_array().unwrap();
     assert_eq!(distances.len(), 32);
@@ -334,8 +345,8 @@ fn manhattan_and_linear_conflict_are_admissible_and_consistent() {
         assert_eq!(distances[0]["mean_ratio"], Value::Null);
         let csv = run("heuristic", &["--name", name, "--csv"]).ok();
         assert_eq!(csv.lines().len(), 33);
-        assert!(csv.lines()[0].starts_with("distance,states,"));
-        assert!(csv.lines()[32].starts_with("31,2,"));
+        assert!(csv.lines()[0].starts_with("heuristic,distance,states,"));
+        assert!(csv.lines()[32].starts_with(&format!("{name},31,2,")));
     }
     // Against another goal too.
     let r = run("heuristic", &["--name", "linear-conflict", "--goal", SNAIL]).ok();
@@ -360,7 +371,7 @@ fn distance_and_path_json_keep_the_streaming_rules() {
     assert_eq!(r.code, Some(BAD_INPUT));
     let v = json_lines(&r);
     assert_eq!(v.len(), 5);
-    assert_eq!(v[0]["puzzle"], "2 3 4 1 5 0 7 6 8");
+    assert_eq!(tokens(&v[0]["puzzle"]), "2 3 4 1 5 0 7 6 8");
     assert_eq!(v[0]["distance"], 19);
     assert_eq!(v[0]["solvable"], true);
     assert_solves(
@@ -416,7 +427,9 @@ fn search_json() {
     );
     assert_eq!(r.code, Some(BAD_INPUT));
     let v = json_lines(&r);
-    assert_eq!(v.len(), 3);
+    // Three lines read, then the summary over them.
+    assert_eq!(v.len(), 4);
+    assert_eq!(v[3]["summary"]["puzzles"], 2);
     assert_eq!(v[0]["distance"], 19);
     assert_solves(
         "2 3 4 1 5 0 7 6 8",
@@ -452,10 +465,10 @@ fn hardest_and_random_json() {
     let v = json_lines(&run("hardest", &["--json"]).ok());
     assert_eq!(v.len(), 2);
     for h in &v {
-        assert!(HARDEST.contains(&h["puzzle"].as_str().unwrap()));
+        assert!(HARDEST.contains(&tokens(&h["puzzle"]).as_str()));
         assert_eq!(h["distance"], 31);
         assert_solves(
-            h["puzzle"].as_str().unwrap(),
+            &tokens(&h["puzzle"]),
             h["path"].as_str().unwrap(),
             "1 2 3 4 5 6 7 8 0",
             31,
@@ -474,7 +487,7 @@ fn hardest_and_random_json() {
         let d = p["distance"].as_u64().unwrap() as usize;
         assert!((14..=16).contains(&d));
         assert_solves(
-            p["puzzle"].as_str().unwrap(),
+            &tokens(&p["puzzle"]),
             p["path"].as_str().unwrap(),
             "1 2 3 4 5 6 7 8 0",
             d,
@@ -486,7 +499,7 @@ fn hardest_and_random_json() {
         &["--depth", "14..16", "--count", "25", "--seed", "5"],
     )
     .ok();
-    let puzzles: Vec<&str> = v.iter().map(|p| p["puzzle"].as_str().unwrap()).collect();
+    let puzzles: Vec<String> = v.iter().map(|p| tokens(&p["puzzle"])).collect();
     assert_eq!(text.lines(), puzzles);
 }
 

@@ -186,3 +186,20 @@ proptest! {
         prop_assert_eq!(slidetable_core::parse_layout(l.board(), commas.as_bytes()).unwrap(), l);
     }
 }
+
+/// `Scan::layout` (the layouts of a whole-table pass) is `Ranker::unrank`, for every rank of
+/// both classes up to 10 cells.
+#[test]
+fn scan_layouts_are_the_unranked_layouts() {
+    for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (2, 5)] {
+        let board = Board::new(rows, cols).unwrap();
+        let ranker = Ranker::new(board).unwrap();
+        for class in 0..2 {
+            let scan = Scan::new(board, class).unwrap();
+            let mut cursor = scan.cursor();
+            for rank in 0..ranker.states() {
+                assert_eq!(scan.layout(&mut cursor, rank), ranker.unrank(rank, class));
+            }
+        }
+    }
+}

@@ -22,8 +22,9 @@
 //! assert_eq!(report.by_distance[31].max_estimate, 21);
 //! ```
 
+use rayon::prelude::*;
 use slidetable_core::{Layout, Move};
-use slidetable_query::{QueryError, Table};
+use slidetable_query::{Goal, QueryError, Table};
 use slidetable_search::Heuristic;
 
 /// How a heuristic's estimates compare with the true distances over a set of states.
@@ -116,8 +117,6 @@ struct Tally {
     min: u32,
     max: u32,
     exact: u64,
-    ratio_sum: f64,
-    ratio_states: u64,
 }
 
 impl Tally {
@@ -127,8 +126,6 @@ impl Tally {
         min: u32::MAX,
         max: 0,
         exact: 0,
-        ratio_sum: 0.0,
-        ratio_states: 0,
     };
 
     fn add(&mut self, distance: u32, estimate: u32) {
@@ -137,13 +134,19 @@ impl Tally {
         self.min = self.min.min(estimate);
         self.max = self.max.max(estimate);
         self.exact += u64::from(estimate == distance);
-        if distance > 0 {
-            self.ratio_sum += f64::from(estimate) / f64::from(distance);
-            self.ratio_states += 1;
-        }
     }
 
-    fn accuracy(&self) -> Accuracy {
+    fn merge(&mut self, other: &Tally) {
+        self.states += other.states;
+        self.sum += other.sum;
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+        self.exact += other.exact;
+    }
+
+    /// The figures, with `mean_ratio` (the mean of estimate / distance) computed by the
+    /// caller from the per-distance sums, exactly and in one order.
+    fn accuracy(&self, mean_ratio: Option<f64>) -> Accuracy {
         let n = self.states.max(1) as f64;
         Accuracy {
             states: self.states,
@@ -152,8 +155,135 @@ impl Tally {
             max_estimate: self.max,
             exact: self.exact,
             exact_share: self.exact as f64 / n,
-            mean_ratio: (self.ratio_states > 0).then(|| self.ratio_sum / self.ratio_states as f64),
+            mean_ratio,
         }
+    }
+}
+
+/// The mean of estimate / distance over every state at distance 1 or more: at distance `d`
+/// the estimates sum to `sum`, so their ratios sum to `sum / d`.
+fn mean_ratio(by_distance: &[Tally]) -> Option<f64> {
+    let states: u64 = by_distance.iter().skip(1).map(|t| t.states).sum();
+    let ratios: f64 = by_distance
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(d, t)| t.sum as f64 / d as f64)
+        .sum();
+    (states > 0).then(|| ratios / states as f64)
+}
+
+/// Ranks per part of a parallel measurement.
+const PART: u32 = 1 << 16;
+
+/// What one part of the ranks gave.
+struct Part {
+    by_distance: Vec<Tally>,
+    over: Option<Witness>,
+    under: Option<Witness>,
+    steep: Option<Inconsistency>,
+    moves_checked: u64,
+}
+
+impl Part {
+    fn new(max_distance: u32) -> Part {
+        Part {
+            by_distance: vec![Tally::EMPTY; max_distance as usize + 1],
+            over: None,
+            under: None,
+            steep: None,
+            moves_checked: 0,
+        }
+    }
+
+    /// Measures `heuristic` over the states of `goal` with these ranks.
+    fn of<H: Heuristic + ?Sized>(
+        goal: &Goal<'_>,
+        heuristic: &H,
+        ranks: std::ops::Range<u32>,
+    ) -> Part {
+        let mut part = Part::new(goal.max_distance());
+        for (layout, distance) in goal.states_in(ranks) {
+            let estimate = heuristic.estimate(&layout);
+            // The header's maximum bounds every stored distance unless the table is corrupt.
+            if part.by_distance.len() <= distance as usize {
+                part.by_distance.resize(distance as usize + 1, Tally::EMPTY);
+            }
+            part.by_distance[distance as usize].add(distance, estimate);
+            let witness = Witness {
+                layout,
+                distance,
+                estimate,
+            };
+            part.note_over(Some(witness));
+            part.note_under(Some(witness));
+            for step in layout.moves() {
+                let to = layout.moved(step).expect("a legal move");
+                // As searches see it: updated from the state's estimate (Manhattan
+                // distance changes by the moved tile alone).
+                let estimate_to = heuristic.update(estimate, &layout, step, &to);
+                part.moves_checked += 1;
+                part.note_steep(Some(Inconsistency {
+                    from: layout,
+                    step,
+                    to,
+                    estimate_from: estimate,
+                    estimate_to,
+                }));
+            }
+        }
+        part
+    }
+
+    /// Keeps `w` if it over-estimates more than the worst so far (the earlier on a tie).
+    fn note_over(&mut self, w: Option<Witness>) {
+        if let Some(w) = w.filter(|w| w.estimate > w.distance) {
+            if self
+                .over
+                .is_none_or(|o| w.estimate - w.distance > o.estimate - o.distance)
+            {
+                self.over = Some(w);
+            }
+        }
+    }
+
+    /// Keeps `w` if it under-estimates more than the worst so far (the earlier on a tie).
+    fn note_under(&mut self, w: Option<Witness>) {
+        if let Some(w) = w.filter(|w| w.estimate < w.distance) {
+            if self
+                .under
+                .is_none_or(|u| w.distance - w.estimate > u.distance - u.estimate)
+            {
+                self.under = Some(w);
+            }
+        }
+    }
+
+    /// Keeps `i` if its estimate drops by more than one, and more than the worst so far.
+    fn note_steep(&mut self, i: Option<Inconsistency>) {
+        if let Some(i) = i.filter(|i| i.estimate_from > i.estimate_to + 1) {
+            if self
+                .steep
+                .is_none_or(|s| i.estimate_from - i.estimate_to > s.estimate_from - s.estimate_to)
+            {
+                self.steep = Some(i);
+            }
+        }
+    }
+
+    /// Adds `later`, the part of the ranks that follows this one's.
+    fn add(&mut self, later: Part) {
+        if self.by_distance.len() < later.by_distance.len() {
+            self.by_distance
+                .resize(later.by_distance.len(), Tally::EMPTY);
+        }
+        for (t, l) in self.by_distance.iter_mut().zip(&later.by_distance) {
+            t.merge(l);
+        }
+        self.note_over(later.over);
+        self.note_under(later.under);
+        self.note_steep(later.steep);
+        self.moves_checked += later.moves_checked;
     }
 }
 
@@ -164,58 +294,57 @@ impl Tally {
 pub fn measure<D, H>(table: &Table<D>, heuristic: &H) -> Result<HeuristicReport, QueryError>
 where
     D: AsRef<[u8]>,
-    H: Heuristic + ?Sized,
+    H: Heuristic + Sync + ?Sized,
 {
-    let goal = table.goal(heuristic.goal())?;
+    measure_goal(&table.goal(heuristic.goal())?, heuristic)
+}
+
+/// [`measure`] against `goal` as given — for instance a goal that knows every distance
+/// already ([`Goal::knowing`]), as a 2-bit section's recovered in one pass. `goal` must be
+/// the heuristic's goal.
+pub fn measure_goal<H>(goal: &Goal<'_>, heuristic: &H) -> Result<HeuristicReport, QueryError>
+where
+    H: Heuristic + Sync + ?Sized,
+{
+    let goal = *goal;
+    // Fixed parts of the ranks, measured on every core and added up in rank order, so the
+    // report is the same whatever the threads (the first worst case in rank order wins).
+    let n = goal.state_count();
+    let parts: Vec<std::ops::Range<u32>> = (0..n)
+        .step_by(PART as usize)
+        .map(|start| start..start.saturating_add(PART).min(n))
+        .collect();
+    let measured: Vec<Part> = parts
+        .into_par_iter()
+        .map(|ranks| Part::of(&goal, heuristic, ranks))
+        .collect();
+    let mut all = Part::new(goal.max_distance());
+    for part in measured {
+        all.add(part);
+    }
+    let Part {
+        by_distance,
+        over,
+        under,
+        steep,
+        moves_checked,
+    } = all;
     let mut overall = Tally::EMPTY;
-    let mut by_distance = vec![Tally::EMPTY; goal.max_distance() as usize + 1];
-    let mut over: Option<Witness> = None;
-    let mut under: Option<Witness> = None;
-    let mut steep: Option<Inconsistency> = None;
-    let mut moves_checked = 0u64;
-    for (layout, distance) in goal.states() {
-        let estimate = heuristic.estimate(&layout);
-        overall.add(distance, estimate);
-        // The header's maximum bounds every stored distance unless the table is corrupt.
-        if by_distance.len() <= distance as usize {
-            by_distance.resize(distance as usize + 1, Tally::EMPTY);
-        }
-        by_distance[distance as usize].add(distance, estimate);
-        let witness = Witness {
-            layout,
-            distance,
-            estimate,
-        };
-        if estimate > distance && over.is_none_or(|w| estimate - distance > w.estimate - w.distance)
-        {
-            over = Some(witness);
-        }
-        if estimate < distance
-            && under.is_none_or(|w| distance - estimate > w.distance - w.estimate)
-        {
-            under = Some(witness);
-        }
-        for step in layout.moves() {
-            let to = layout.moved(step).expect("a legal move");
-            let estimate_to = heuristic.estimate(&to);
-            moves_checked += 1;
-            if estimate > estimate_to + 1
-                && steep.is_none_or(|d| estimate - estimate_to > d.estimate_from - d.estimate_to)
-            {
-                steep = Some(Inconsistency {
-                    from: layout,
-                    step,
-                    to,
-                    estimate_from: estimate,
-                    estimate_to,
-                });
-            }
-        }
+    for t in &by_distance {
+        overall.merge(t);
     }
     Ok(HeuristicReport {
         goal: *goal.layout(),
-        overall: overall.accuracy(),
-        by_distance: by_distance.iter().map(Tally::accuracy).collect(),
+        overall: overall.accuracy(mean_ratio(&by_distance)),
+        by_distance: by_distance
+            .iter()
+            .enumerate()
+            .map(|(d, t)| {
+                let ratio =
+                    (d > 0 && t.states > 0).then(|| t.sum as f64 / d as f64 / t.states as f64);
+                t.accuracy(ratio)
+            })
+            .collect(),
         worst_overestimate: over,
         worst_underestimate: under,
         worst_inconsistency: steep,

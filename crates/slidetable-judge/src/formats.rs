@@ -57,42 +57,74 @@ impl<'a, R: BufRead, W: Write, D: AsRef<[u8]>> Judge<'a, R, W, D> {
             Format::Hdu3567 => self.hdu3567(),
             Format::Uva10085 => self.uva10085(),
             Format::Leetcode773 => self.leetcode773(),
+            Format::Uva652 => self.uva652(),
         }
     }
 
     /// The one puzzle of poj, acwing845 and luogu: single-character tiles over any
-    /// whitespace, and nothing after it.
+    /// whitespace.
     fn one_puzzle(&mut self) -> Result<Layout, JudgeError> {
-        let start = self.input.puzzle(self.table.board(), Tiles::Chars, None)?;
-        self.input
-            .expect_end("the puzzle (this format reads one puzzle)")?;
-        Ok(start)
+        Ok(self.input.puzzle(self.table.board(), Tiles::Chars, None)?)
+    }
+
+    /// After the answer to the one puzzle: nothing but whitespace may follow.
+    fn nothing_after_one_puzzle(&mut self) -> Result<(), JudgeError> {
+        Ok(self
+            .input
+            .expect_end("the puzzle (this format reads one puzzle)")?)
     }
 
     fn poj(&mut self) -> Result<(), JudgeError> {
         let start = self.one_puzzle()?;
         let standard = self.standard;
-        self.write_path(&standard, &start, &UDLR, "unsolvable", false)
+        self.write_path(&standard, &start, &UDLR, "unsolvable", false)?;
+        self.nothing_after_one_puzzle()
     }
 
     fn acwing845(&mut self) -> Result<(), JudgeError> {
         let start = self.one_puzzle()?;
         let standard = self.standard;
-        self.write_distance(&standard, &start, "-1")
+        self.write_distance(&standard, &start, "-1")?;
+        self.nothing_after_one_puzzle()
     }
 
     fn luogu(&mut self) -> Result<(), JudgeError> {
         let start = self.one_puzzle()?;
         let goal = Layout::new(self.table.board(), &[1, 2, 3, 8, 0, 4, 7, 6, 5]).expect("goal");
-        self.write_distance(&self.table.goal(&goal)?, &start, "-1")
+        self.write_distance(&self.table.goal(&goal)?, &start, "-1")?;
+        self.nothing_after_one_puzzle()
     }
 
+    /// hdu: puzzles until the end of the input, read 9 tiles at a time whatever the
+    /// whitespace between them (a puzzle over several lines, two on a line), as accepted
+    /// solutions read them.
     fn hdu(&mut self) -> Result<(), JudgeError> {
         let standard = self.standard;
-        while let Some((line, text)) = self.input.next_nonblank_line()? {
-            let start = char_layout(self.table.board(), line, text)?;
+        while !self.input.at_end()? {
+            let start = self.one_puzzle()?;
             self.write_path(&standard, &start, &UDLR, "unsolvable", false)?;
         }
+        Ok(())
+    }
+
+    /// uva652: a count, then that many puzzles (blank lines between them); an answer each as
+    /// hdu's, with a blank line between two answers.
+    fn uva652(&mut self) -> Result<(), JudgeError> {
+        let standard = self.standard;
+        let count = self.input.count()?;
+        for k in 1..=count {
+            let start = self.input.puzzle(
+                self.table.board(),
+                Tiles::Chars,
+                Some(&format!("puzzle {k} of {count}")),
+            )?;
+            if k > 1 {
+                writeln!(self.out)?;
+            }
+            self.write_path(&standard, &start, &UDLR, "unsolvable", false)?;
+        }
+        self.input
+            .expect_end(&format!("the {count} puzzles announced"))?;
         Ok(())
     }
 
@@ -109,9 +141,10 @@ impl<'a, R: BufRead, W: Write, D: AsRef<[u8]>> Judge<'a, R, W, D> {
         let board = self.table.board();
         let start = self.input.puzzle(board, Tiles::Numbers, Some("start"))?;
         let goal = self.input.puzzle(board, Tiles::Numbers, Some("goal"))?;
-        self.input
-            .expect_end("the start and goal (this format reads one pair)")?;
-        self.write_distance(&self.table.goal(&goal)?, &start, "-1")
+        self.write_distance(&self.table.goal(&goal)?, &start, "-1")?;
+        Ok(self
+            .input
+            .expect_end("the start and goal (this format reads one pair)")?)
     }
 
     /// hiho: a count, then that many grids; the fewest moves of each.

@@ -41,30 +41,41 @@ pub use crate::read::MAX_LINE;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Format {
-    /// POJ 1077 / AcWing 179: one puzzle (1-8 and x); the move string or `unsolvable`.
+    /// POJ 1077 / AcWing 179: one puzzle (1-8 and x); the move string or `unsolvable`
+    /// [special judge: any solution is accepted].
     Poj,
-    /// HDU 1043: puzzles until end of input, one per line; a move string or `unsolvable` each.
+    /// HDU 1043: puzzles until end of input, 9 tiles each over any whitespace; a move string
+    /// or `unsolvable` each [special judge: any solution is accepted].
     Hdu,
-    /// AcWing 845: one puzzle as in poj; the fewest moves, or -1.
+    /// AcWing 845: one puzzle as in poj; the fewest moves, or -1 [checked byte for byte].
     Acwing845,
-    /// HihoCoder 1312: t, then t 3x3 grids (0 blank); moves or `No Solution!` each.
+    /// HihoCoder 1312: t, then t 3x3 grids (0 blank); the fewest moves (a number) or
+    /// `No Solution!` each [checked byte for byte].
     Hiho,
-    /// Start then goal, 9 integers each (0 blank); the fewest moves, or -1.
+    /// Liu Rujia's textbook problem "eight numbers": start then goal, 9 integers each (0
+    /// blank); the fewest moves, or -1 [checked byte for byte].
     Pair,
-    /// Luogu P1379: one 9-digit string (0 blank), goal 123804765; the fewest moves.
+    /// Luogu P1379: one 9-digit string (0 blank), goal 123804765; the fewest moves [checked
+    /// byte for byte].
     Luogu,
     /// HDU 3567 "Eight II": T, then T start/goal line pairs (X blank); `Case k: n` and the
-    /// smallest optimal path in the order d < l < r < u.
+    /// smallest optimal path in the order d < l < r < u [checked byte for byte].
     Hdu3567,
-    /// UVa 10085: count, then 3x3 grids (0 blank); a farthest state and the path to it.
+    /// UVa 10085: count, then 3x3 grids (0 blank); a farthest state and the path to it
+    /// [special judge: any farthest state is accepted].
     Uva10085,
-    /// LeetCode 773: one 2x3 board per line, `[[4,1,2],[5,0,3]]`; the fewest moves, or -1.
+    /// LeetCode 773: one 2x3 board per line, `[[4,1,2],[5,0,3]]` or `board = [[4,1,2],[5,0,3]]`;
+    /// the fewest moves, or -1 [checked byte for byte].
     Leetcode773,
+    /// UVa 652 "Eight": a count, then that many puzzles (blank lines between); a move string
+    /// or `unsolvable` each, a blank line between answers [special judge: any solution is
+    /// accepted].
+    Uva652,
 }
 
 impl Format {
     /// Every format, in the order of the command line's help.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::Poj,
         Format::Hdu,
         Format::Acwing845,
@@ -74,6 +85,7 @@ impl Format {
         Format::Hdu3567,
         Format::Uva10085,
         Format::Leetcode773,
+        Format::Uva652,
     ];
 
     /// The name the command line gives it.
@@ -88,7 +100,17 @@ impl Format {
             Format::Hdu3567 => "hdu3567",
             Format::Uva10085 => "uva10085",
             Format::Leetcode773 => "leetcode773",
+            Format::Uva652 => "uva652",
         }
+    }
+
+    /// Whether the judge accepts any correct answer (a special judge), rather than comparing
+    /// the output byte for byte.
+    pub fn special_judge(self) -> bool {
+        matches!(
+            self,
+            Format::Poj | Format::Hdu | Format::Uva10085 | Format::Uva652
+        )
     }
 
     /// The board its puzzles are on, and so the table it needs: 2×3 for LeetCode 773, 3×3

@@ -39,8 +39,16 @@ pub(crate) fn char_layout(board: Board, line: u64, text: &[u8]) -> Result<Layout
     Layout::new(board, &tiles).map_err(|e| bad(line, e.to_string()))
 }
 
-/// `[[1,2,3],[4,5,0]]`, spaces allowed anywhere, nothing else.
+/// `[[1,2,3],[4,5,0]]`, or LeetCode's own example line `board = [[1,2,3],[4,5,0]]`; spaces
+/// allowed anywhere, nothing else.
 pub(crate) fn leetcode_board(board: Board, line: u64, text: &[u8]) -> Result<Layout, Bad> {
+    let text = match trim(text).strip_prefix(b"board") {
+        Some(rest) => match trim(rest).strip_prefix(b"=") {
+            Some(value) => value,
+            None => text,
+        },
+        None => text,
+    };
     let shape = || {
         bad(
             line,
@@ -201,6 +209,21 @@ impl<R: BufRead> Reader<R> {
         let start = self.pos;
         self.pos = self.buf.len();
         Ok(Some((self.lines, &self.buf[start..])))
+    }
+
+    /// Whether only whitespace is left (skipping it, a line at a time).
+    pub(crate) fn at_end(&mut self) -> Result<bool, Bad> {
+        loop {
+            while self.buf.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
+                self.pos += 1;
+            }
+            if self.pos < self.buf.len() {
+                return Ok(false);
+            }
+            if !self.read_line()? {
+                return Ok(true);
+            }
+        }
     }
 
     /// The next whitespace-separated token and its line.

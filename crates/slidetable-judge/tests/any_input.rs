@@ -63,6 +63,13 @@ fn real_input(format: Format, puzzles: &[Vec<u8>]) -> (String, usize) {
                 .collect();
             (format!("{cases}\n{lines}"), cases * 2)
         }
+        Format::Uva652 => {
+            let cases: Vec<String> = puzzles
+                .iter()
+                .map(|p| ints(p, " ").replace('0', "x"))
+                .collect();
+            (format!("{k}\n\n{}\n", cases.join("\n\n")), 2 * k - 1)
+        }
         Format::Leetcode773 => unreachable!("2x3 inputs are made by leetcode_input"),
     }
 }

@@ -28,6 +28,7 @@ use slidetable_format::{
 
 pub use slidetable_format::{CostModel, Encoding};
 
+mod distances;
 mod file;
 mod guard;
 mod histogram;
@@ -95,6 +96,18 @@ pub enum QueryError {
     Corrupt {
         /// Where the walk found the contradiction.
         layout: Layout,
+    },
+    /// The 2-bit entries of a section do not give the states its histogram counts.
+    #[error("the histogram of the section for goal {goal} counts {expected} states at {distance} moves but its entries give {found} (corrupt table? check it with `slidetable info --verify`)")]
+    CorruptLayer {
+        /// The section's goal.
+        goal: Layout,
+        /// The first distance whose count disagrees.
+        distance: u32,
+        /// The states the histogram counts there.
+        expected: u64,
+        /// The states the entries give there.
+        found: u64,
     },
 }
 
@@ -225,6 +238,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             goal_packed,
             encoding: self.header.encoding(),
             cost: self.header.cost(),
+            known: None,
         })
     }
 
@@ -366,14 +380,35 @@ impl<'a> Goal<'a> {
 
     /// Every state that can reach this goal, with its distance, in rank order of the section.
     pub fn states(&self) -> impl Iterator<Item = (Layout, u32)> + 'a {
+        self.states_in(0..self.section.ranker.states())
+    }
+
+    /// How many states [`Goal::states`] gives: every state of the goal's class.
+    pub fn state_count(&self) -> u32 {
+        self.section.ranker.states()
+    }
+
+    /// The states of [`Goal::states`] whose section ranks are in `ranks` (a part of
+    /// `0..state_count()`), so that parts can be taken apart, on several threads.
+    pub fn states_in(
+        &self,
+        ranks: std::ops::Range<u32>,
+    ) -> impl Iterator<Item = (Layout, u32)> + 'a {
         let ranker = self.section.ranker;
         let class = self.section.goal_class;
         let back = self
             .relabel
             .map(|map| invert(&map, self.goal.board().cells()));
         let section = self.section;
-        (0..ranker.states()).map(move |r| {
-            let layout = ranker.unrank(r, class);
+        // Consecutive ranks share their first tiles: a scan cursor unranks them from a
+        // table of suffixes (the generator's way) instead of digit by digit.
+        let scan = slidetable_core::Scan::new(ranker.board(), class).ok();
+        let mut cursor = scan.as_ref().map(slidetable_core::Scan::cursor);
+        (ranks.start..ranks.end.min(ranker.states())).map(move |r| {
+            let layout = match (&scan, &mut cursor) {
+                (Some(scan), Some(cursor)) => scan.layout(cursor, r),
+                _ => ranker.unrank(r, class),
+            };
             let layout = match &back {
                 Some(inv) => layout.relabelled(inv),
                 None => layout,
@@ -381,6 +416,62 @@ impl<'a> Goal<'a> {
             // A 2-bit table that contradicts itself has no distance to give: u32::MAX.
             (layout, section.distance_at(r).unwrap_or(u32::MAX))
         })
+    }
+
+    /// Every state's distance from this goal up to `upto` (one byte per rank of the section,
+    /// 255 beyond `upto`), for sections whose 2-bit entries hold only
+    /// residues: recovered in one breadth-first pass over the entries (see the `distances`
+    /// module) instead of a walk from each state. `None` for byte and wide entries, which
+    /// hold every distance already. `progress` is told how many states each layer settles.
+    pub fn recover_distances(
+        &self,
+        upto: u32,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Option<Vec<u8>>, QueryError> {
+        let section = &self.section;
+        if section.encoding != Encoding::TwoBit || section.known.is_some() {
+            return Ok(None);
+        }
+        let goal_rank = section.ranker.rank(section.header.goal());
+        distances::recover(
+            section.ranker,
+            section.goal_class,
+            goal_rank,
+            section.entries,
+            section.header.histogram(),
+            upto,
+            progress,
+        )
+        .map(Some)
+        .map_err(|e| match e {
+            distances::RecoverError::Corrupt {
+                distance,
+                expected,
+                found,
+            } => QueryError::CorruptLayer {
+                goal: *section.header.goal(),
+                distance,
+                expected,
+                found,
+            },
+            distances::RecoverError::TooDeep => QueryError::Corrupt {
+                layout: *section.header.goal(),
+            },
+        })
+    }
+
+    /// This goal answering whole-table questions (layers, the states at a distance, every
+    /// state) from `distances`, as [`Goal::recover_distances`] gave them, instead of
+    /// walking the 2-bit entries. Paths are still walked.
+    pub fn knowing<'b>(&self, distances: &'b [u8]) -> Goal<'b>
+    where
+        'a: 'b,
+    {
+        let mut goal: Goal<'b> = *self;
+        if distances.len() == goal.section.ranker.states() as usize {
+            goal.section.known = Some(distances);
+        }
+        goal
     }
 
     /// Every layout at exactly `distance` moves from this goal, in rank order of the section.
@@ -414,6 +505,9 @@ pub struct Section<'a> {
     goal_packed: u64,
     encoding: Encoding,
     cost: CostModel,
+    /// Every state's distance, one byte each, when [`Goal::knowing`] supplied them (2-bit
+    /// sections, whose entries hold only residues): read instead of walking.
+    known: Option<&'a [u8]>,
 }
 
 /// A position during a path walk.
@@ -662,6 +756,9 @@ impl<'a> Section<'a> {
     /// The distance (or cheapest cost) of the state of the goal's class with rank `rank`:
     /// read directly from byte and wide entries, counted along a walk for 2-bit ones.
     pub fn distance_at(&self, rank: u32) -> Result<u32, QueryError> {
+        if let Some(known) = self.known {
+            return Ok(u32::from(known[rank as usize]));
+        }
         match self.encoding {
             Encoding::TwoBit => self.walk(self.walk_at(rank), None, |_| {}),
             Encoding::Byte | Encoding::Wide16 => self.within_max(rank, self.value(rank)),
@@ -681,6 +778,9 @@ impl<'a> Section<'a> {
     /// Whether the state with rank `rank` is `distance` away, without walking when the
     /// stored residue already says no.
     fn is_at(&self, rank: u32, distance: u32) -> bool {
+        if let Some(known) = self.known {
+            return u32::from(known[rank as usize]) == distance;
+        }
         match self.encoding {
             Encoding::TwoBit => {
                 self.value(rank) == distance % 3 && self.distance_at(rank) == Ok(distance)

@@ -49,6 +49,7 @@ use slidetable_core::{Board, Layout, Move};
 
 mod astar;
 mod bfs;
+mod branching;
 mod dijkstra;
 mod heuristic;
 mod idastar;
@@ -56,6 +57,7 @@ mod state;
 
 pub use astar::astar;
 pub use bfs::{bfs, bidir};
+pub use branching::effective_branching_factor;
 pub use dijkstra::{dijkstra, dijkstra_with, MoveCost, TileCost, UnitCost};
 pub use heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, UnknownName};
 pub use idastar::idastar;

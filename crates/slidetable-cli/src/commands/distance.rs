@@ -4,9 +4,13 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::answers::{self, Answer};
-use crate::cli::BatchArgs;
+use crate::answers::{self, Answer, Output};
+use crate::cli::DistanceArgs;
 
-pub(crate) fn run(args: &BatchArgs) -> Result<ExitCode> {
-    answers::run(args, Answer::Distance, false)
+pub(crate) fn run(args: &DistanceArgs) -> Result<ExitCode> {
+    answers::run(
+        &args.batch,
+        Answer::Distance,
+        Output::of(args.batch.json, args.csv, false),
+    )
 }

@@ -1,6 +1,6 @@
 //! `generate`: search every state backwards from the goals and write the table file.
 
-use std::io::Write;
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -44,6 +44,23 @@ pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
         encoding: args.encoding,
         cost: args.cost,
     };
+    // `-o -`: the table on standard output, the report on standard error.
+    if args.output.as_deref() == Some(std::path::Path::new("-")) {
+        if io::stdout().is_terminal() {
+            return Err(UsageError(
+                "-o - writes the binary table to standard output, which is a terminal: \
+                 redirect it (`-o - > 3x3.slt`) or name a file"
+                    .to_string(),
+            )
+            .into());
+        }
+        let done = tables::generate_to(&plan, &mut streams::stdout())?;
+        let mut report = Vec::new();
+        writeln!(report, "wrote the table to standard output")?;
+        write_report(&mut report, args, &done)?;
+        io::stderr().write_all(&report)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let (path, origin) = tables::resolve(args.output.as_deref(), board)?;
     // The cache's directory is made (and its table locked against queries generating it on
     // first use); a directory named with -o must exist.
@@ -55,6 +72,17 @@ pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
     drop(lock);
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", path.display())?;
+    write_report(&mut out, args, &done)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The size and time of a generated table.
+fn write_report(
+    out: &mut impl Write,
+    args: &GenerateArgs,
+    done: &tables::Generated,
+) -> io::Result<()> {
     writeln!(
         out,
         "board {}: {} section{} x {} states, {} bytes",
@@ -64,7 +92,5 @@ pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
         done.states,
         done.bytes
     )?;
-    writeln!(out, "took {:.1} ms", done.elapsed.as_secs_f64() * 1e3)?;
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    writeln!(out, "took {:.1} ms", done.elapsed.as_secs_f64() * 1e3)
 }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use crate::answers::write_state;
+use crate::answers::{write_state, Output};
 use crate::cli::HardestArgs;
 use crate::streams;
 use crate::tables;
@@ -13,12 +13,21 @@ use crate::tables;
 pub(crate) fn run(args: &HardestArgs) -> Result<ExitCode> {
     let (table, goal) = tables::open_target(&args.target)?;
     let goal = table.goal(&goal)?;
+    let known = tables::known_distances(&table, &goal, goal.max_distance())?;
+    let goal = match &known {
+        Some(distances) => goal.knowing(distances),
+        None => goal,
+    };
+    let output = Output::of(args.json, args.csv, false);
     let mut out = streams::stdout();
     let mut buf = Vec::new();
+    if output == Output::Csv {
+        out.write_all(b"puzzle,distance,path\n")?;
+    }
     let max = goal.max_distance();
     let mut found = 0u64;
     for layout in goal.layouts_at(max) {
-        write_state(&mut out, &mut buf, &goal, &layout, args.json, &table)?;
+        write_state(&mut out, &mut buf, &goal, &layout, output, &table)?;
         found += 1;
     }
     out.flush()?;

@@ -1,22 +1,26 @@
-//! `heuristic`: a heuristic measured against every state's true distance (the work is
-//! `slidetable_heuristic::measure`; this prints it as text, CSV or JSON).
+//! `heuristic`: heuristics measured against every state's true distance (the work is
+//! `slidetable_heuristic::measure`; this prints it as text, CSV or JSON), or, given puzzles,
+//! each one's distance beside every heuristic's estimate.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
-use slidetable_heuristic::{measure, Accuracy, HeuristicReport, Inconsistency, Witness};
+use slidetable_heuristic::{measure_goal, Accuracy, HeuristicReport, Inconsistency, Witness};
+use slidetable_search::{Heuristic, HeuristicKind};
 
 use crate::cli::HeuristicArgs;
 use crate::json;
+use crate::puzzles::each_puzzle;
 use crate::streams;
 use crate::tables;
 
 #[derive(Serialize)]
 struct HeuristicJson {
     heuristic: &'static str,
-    goal: String,
+    goal: Vec<u8>,
     table: String,
     states: u64,
     moves_checked: u64,
@@ -32,17 +36,17 @@ struct HeuristicJson {
 
 #[derive(Serialize)]
 struct WitnessJson {
-    puzzle: String,
+    puzzle: Vec<u8>,
     distance: u32,
     estimate: u32,
 }
 
 #[derive(Serialize)]
 struct InconsistencyJson {
-    from: String,
+    from: Vec<u8>,
     #[serde(rename = "move")]
     step: char,
-    to: String,
+    to: Vec<u8>,
     estimate_from: u32,
     estimate_to: u32,
 }
@@ -78,75 +82,266 @@ impl AccuracyJson {
 
 fn witness_json(w: &Witness) -> WitnessJson {
     WitnessJson {
-        puzzle: w.layout.to_string(),
+        puzzle: w.layout.tiles().to_vec(),
         distance: w.distance,
         estimate: w.estimate,
     }
 }
 
+/// The heuristics asked for, in order, each once; all three when none is named.
+fn heuristics(args: &HeuristicArgs) -> Vec<HeuristicKind> {
+    let mut kinds: Vec<HeuristicKind> = Vec::new();
+    for &k in &args.heuristic {
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    if kinds.is_empty() {
+        kinds = vec![
+            HeuristicKind::Manhattan,
+            HeuristicKind::LinearConflict,
+            HeuristicKind::Misplaced,
+        ];
+    }
+    kinds
+}
+
 pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
+    if !args.input.is_empty() {
+        return estimate_puzzles(args);
+    }
     let (table, goal) = tables::open_target(&args.target)?;
-    let heuristic = args.name.build(&goal);
-    let report = measure(&table, &*heuristic)?;
     let table_name = tables::name(&table);
+    let kinds = heuristics(args);
+    let answers = table.goal(&goal)?;
+    let known = tables::known_distances(&table, &answers, u32::MAX)?;
+    let answers = match &known {
+        Some(distances) => answers.knowing(distances),
+        None => answers,
+    };
+    let mut reports = Vec::with_capacity(kinds.len());
+    for &kind in &kinds {
+        let heuristic = kind.build(&goal);
+        reports.push((kind, measure_goal(&answers, &*heuristic)?));
+    }
     let mut out = streams::stdout();
     if args.json {
         let mut buf = Vec::new();
-        json::line(
-            &mut buf,
-            &HeuristicJson {
-                heuristic: args.name.name(),
-                goal: goal.to_string(),
-                table: table_name,
-                states: report.overall.states,
-                moves_checked: report.moves_checked,
-                admissible: report.admissible(),
-                consistent: report.consistent(),
-                claims_consistent: report.claims_consistent,
-                worst_overestimate: report.worst_overestimate.as_ref().map(witness_json),
-                worst_underestimate: report.worst_underestimate.as_ref().map(witness_json),
-                worst_inconsistency: report.worst_inconsistency.as_ref().map(|i| {
-                    InconsistencyJson {
-                        from: i.from.to_string(),
-                        step: i.step.letter(),
-                        to: i.to.to_string(),
-                        estimate_from: i.estimate_from,
-                        estimate_to: i.estimate_to,
-                    }
-                }),
-                overall: AccuracyJson::of(None, &report.overall),
-                distances: report
-                    .by_distance
-                    .iter()
-                    .enumerate()
-                    .map(|(d, a)| AccuracyJson::of(Some(d as u32), a))
-                    .collect(),
-            },
-        );
+        for (kind, report) in &reports {
+            json::line(
+                &mut buf,
+                &report_json(kind.name(), &goal, &table_name, report),
+            );
+        }
         out.write_all(&buf)?;
     } else if args.csv {
         writeln!(
             out,
-            "distance,states,mean_estimate,min_estimate,max_estimate,exact,exact_share,mean_ratio"
+            "heuristic,distance,states,mean_estimate,min_estimate,max_estimate,exact,exact_share,mean_ratio"
         )?;
-        for (d, a) in report.by_distance.iter().enumerate() {
-            writeln!(
-                out,
-                "{d},{},{:.6},{},{},{},{:.6},{}",
-                a.states,
-                a.mean_estimate,
-                a.min_estimate,
-                a.max_estimate,
-                a.exact,
-                a.exact_share,
-                a.mean_ratio.map_or(String::new(), |r| format!("{r:.6}"))
-            )?;
+        for (kind, report) in &reports {
+            for (d, a) in report.by_distance.iter().enumerate() {
+                writeln!(
+                    out,
+                    "{},{d},{},{:.6},{},{},{},{:.6},{}",
+                    kind.name(),
+                    a.states,
+                    a.mean_estimate,
+                    a.min_estimate,
+                    a.max_estimate,
+                    a.exact,
+                    a.exact_share,
+                    a.mean_ratio.map_or(String::new(), |r| format!("{r:.6}"))
+                )?;
+            }
         }
+    } else if let [(kind, report)] = &reports[..] {
+        text(&mut out, kind.name(), &table_name, report)?;
     } else {
-        text(&mut out, args.name.name(), &table_name, &report)?;
+        side_by_side(&mut out, &table_name, &reports)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn report_json(
+    name: &'static str,
+    goal: &slidetable_core::Layout,
+    table: &str,
+    report: &HeuristicReport,
+) -> HeuristicJson {
+    HeuristicJson {
+        heuristic: name,
+        goal: goal.tiles().to_vec(),
+        table: table.to_string(),
+        states: report.overall.states,
+        moves_checked: report.moves_checked,
+        admissible: report.admissible(),
+        consistent: report.consistent(),
+        claims_consistent: report.claims_consistent,
+        worst_overestimate: report.worst_overestimate.as_ref().map(witness_json),
+        worst_underestimate: report.worst_underestimate.as_ref().map(witness_json),
+        worst_inconsistency: report
+            .worst_inconsistency
+            .as_ref()
+            .map(|i| InconsistencyJson {
+                from: i.from.tiles().to_vec(),
+                step: i.step.letter(),
+                to: i.to.tiles().to_vec(),
+                estimate_from: i.estimate_from,
+                estimate_to: i.estimate_to,
+            }),
+        overall: AccuracyJson::of(None, &report.overall),
+        distances: report
+            .by_distance
+            .iter()
+            .enumerate()
+            .map(|(d, a)| AccuracyJson::of(Some(d as u32), a))
+            .collect(),
+    }
+}
+
+/// Each heuristic's estimates by name, in the order asked for.
+struct Estimates<'a>(&'a [(&'static str, u32)]);
+
+impl Serialize for Estimates<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (name, estimate) in self.0 {
+            map.serialize_entry(name, estimate)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct PuzzleJson<'a> {
+    puzzle: &'a [u8],
+    distance: Option<u32>,
+    solvable: bool,
+    estimates: Estimates<'a>,
+}
+
+/// `heuristic INPUT`: each puzzle's exact distance and every heuristic's estimate.
+fn estimate_puzzles(args: &HeuristicArgs) -> Result<ExitCode> {
+    let (table, goal_layout) = tables::open_target(&args.target)?;
+    let goal = table.goal(&goal_layout)?;
+    let kinds = heuristics(args);
+    let built: Vec<(&'static str, Box<dyn Heuristic + Send + Sync>)> = kinds
+        .iter()
+        .map(|k| (k.name(), k.build(&goal_layout)))
+        .collect();
+    let mut out = streams::stdout();
+    if args.csv {
+        let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+        writeln!(out, "puzzle,distance,{}", names.join(","))?;
+    }
+    let mut estimates = Vec::with_capacity(built.len());
+    let mut buf = Vec::new();
+    each_puzzle(
+        &args.input,
+        table.board(),
+        false,
+        &mut out,
+        |layout, _, out| {
+            let distance = goal
+                .distance(layout)
+                .with_context(|| format!("table {}", tables::name(&table)))?;
+            estimates.clear();
+            estimates.extend(built.iter().map(|(n, h)| (*n, h.estimate(layout))));
+            buf.clear();
+            if args.json {
+                json::line(
+                    &mut buf,
+                    &PuzzleJson {
+                        puzzle: layout.tiles(),
+                        distance,
+                        solvable: distance.is_some(),
+                        estimates: Estimates(&estimates),
+                    },
+                );
+            } else if args.csv {
+                let mut row = format!("{layout},");
+                if let Some(d) = distance {
+                    row += &d.to_string();
+                }
+                for (_, e) in &estimates {
+                    row += &format!(",{e}");
+                }
+                buf.extend_from_slice(row.as_bytes());
+                buf.push(b'\n');
+            } else {
+                let exact = match distance {
+                    Some(d) => moves(d),
+                    None => "unsolvable".to_string(),
+                };
+                let each: Vec<String> = estimates.iter().map(|(n, e)| format!("{n} {e}")).collect();
+                buf.extend_from_slice(
+                    format!("{layout}: {exact}; {}\n", each.join(", ")).as_bytes(),
+                );
+            }
+            out.write_all(&buf)?;
+            Ok(())
+        },
+        |line, what, out| json::bad_line(out, line, what),
+    )
+}
+
+/// Several heuristics' figures side by side: per distance each one's mean estimate, share
+/// exact and mean h/d; then each one's admissibility and consistency.
+fn side_by_side(
+    out: &mut impl Write,
+    table: &str,
+    reports: &[(HeuristicKind, HeuristicReport)],
+) -> io::Result<()> {
+    let (_, first) = &reports[0];
+    let names: Vec<&str> = reports.iter().map(|(k, _)| k.name()).collect();
+    writeln!(out, "heuristics {}", names.join(", "))?;
+    writeln!(out, "goal       {}", first.goal)?;
+    writeln!(out, "table      {table}")?;
+    writeln!(
+        out,
+        "states     {} (every state of the goal's class), {} moves",
+        first.overall.states, first.moves_checked
+    )?;
+    writeln!(out)?;
+    const WIDTH: usize = 28;
+    let mut line = format!("{:18}", "");
+    for name in &names {
+        line += &format!("  {name:<WIDTH$}");
+    }
+    writeln!(out, "{}", line.trim_end())?;
+    let mut line = "distance    states".to_string();
+    for _ in &names {
+        line += &format!("  {:<WIDTH$}", " mean h     exact  mean h/d");
+    }
+    writeln!(out, "{}", line.trim_end())?;
+    let cells = |a: &Accuracy| {
+        format!(
+            "{:>7.3}  {:>7.3}%  {:>8}",
+            a.mean_estimate,
+            a.exact_share * 100.0,
+            a.mean_ratio.map_or("-".to_string(), |r| format!("{r:.3}"))
+        )
+    };
+    for (d, a) in first.by_distance.iter().enumerate() {
+        let mut line = format!("{d:>8}  {:>8}", a.states);
+        for (_, r) in reports {
+            let a = r.by_distance.get(d).unwrap_or(a);
+            line += &format!("  {:<WIDTH$}", cells(a));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    let mut line = format!("{:>8}  {:>8}", "all", first.overall.states);
+    for (_, r) in reports {
+        line += &format!("  {:<WIDTH$}", cells(&r.overall));
+    }
+    writeln!(out, "{}", line.trim_end())?;
+    for (kind, report) in reports {
+        writeln!(out)?;
+        verdicts(out, kind.name(), report)?;
+    }
+    Ok(())
 }
 
 fn moves(n: u32) -> String {
@@ -184,6 +379,18 @@ fn text(out: &mut impl Write, name: &str, table: &str, report: &HeuristicReport)
     }
     row(out, "all", &report.overall)?;
     writeln!(out)?;
+    verdicts(out, "", report)
+}
+
+/// Admissibility, the worst under-estimate and consistency, each line prefixed by `name`
+/// (when several heuristics are shown).
+fn verdicts(out: &mut impl Write, name: &str, report: &HeuristicReport) -> io::Result<()> {
+    let prefix = if name.is_empty() {
+        String::new()
+    } else {
+        format!("{name}: ")
+    };
+    write!(out, "{prefix}")?;
     match &report.worst_overestimate {
         None => writeln!(out, "admissible: true (no estimate exceeds the distance)")?,
         Some(w) => writeln!(
@@ -195,6 +402,7 @@ fn text(out: &mut impl Write, name: &str, table: &str, report: &HeuristicReport)
             w.estimate - w.distance
         )?,
     }
+    write!(out, "{prefix}")?;
     match &report.worst_underestimate {
         None => writeln!(out, "worst under-estimate: none (exact everywhere)")?,
         Some(w) => writeln!(
@@ -206,6 +414,7 @@ fn text(out: &mut impl Write, name: &str, table: &str, report: &HeuristicReport)
             w.distance - w.estimate
         )?,
     }
+    write!(out, "{prefix}")?;
     match &report.worst_inconsistency {
         None => writeln!(
             out,
@@ -227,7 +436,7 @@ fn text(out: &mut impl Write, name: &str, table: &str, report: &HeuristicReport)
     if report.claims_consistent != report.consistent() {
         writeln!(
             out,
-            "note: the heuristic declares itself {}consistent",
+            "{prefix}note: the heuristic declares itself {}consistent",
             if report.claims_consistent { "" } else { "not " }
         )?;
     }

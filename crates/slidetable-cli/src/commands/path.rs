@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::answers::{self, Answer};
+use crate::answers::{self, Answer, Output};
 use crate::cli::PathArgs;
 
 pub(crate) fn run(args: &PathArgs) -> Result<ExitCode> {
@@ -13,5 +13,9 @@ pub(crate) fn run(args: &PathArgs) -> Result<ExitCode> {
         Some(order) => Answer::OrderedPath(order),
         None => Answer::Path,
     };
-    answers::run(&args.batch, answer, args.show)
+    answers::run(
+        &args.batch,
+        answer,
+        Output::of(args.batch.json, args.csv, args.show),
+    )
 }

@@ -4,8 +4,9 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Result;
+use serde::Serialize;
 use slidetable_core::{path_string, Layout, Move};
-use slidetable_search::{solve, Limit, Limits, SearchError, Stats};
+use slidetable_search::{effective_branching_factor, solve, Limit, Limits, SearchError, Stats};
 
 use crate::answers::write_invalid;
 use crate::cli::SearchArgs;
@@ -30,15 +31,39 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     };
     let mut out = streams::stdout();
     let mut gave_up = 0u64;
+    let mut summary = Summary {
+        method: args.method.name(),
+        heuristic: args.method.uses_heuristic().then(|| args.heuristic.name()),
+        ..Summary::default()
+    };
+    let mut factors = (0.0f64, 0u64);
     let code = each_puzzle(
-        args.input.as_deref(),
+        &args.input,
         board,
         args.keep_going,
         &mut out,
         |start, line, out| {
-            match solve(args.method, args.heuristic, start, &goal, &limits) {
+            let outcome = solve(args.method, args.heuristic, start, &goal, &limits);
+            summary.puzzles += 1;
+            match &outcome {
+                Ok(solution) => {
+                    summary.solved += 1;
+                    summary.expanded += solution.stats.expanded;
+                    summary.generated += solution.stats.generated;
+                    summary.milliseconds += solution.stats.elapsed.as_secs_f64() * 1e3;
+                    let depth = solution.path.len() as u32;
+                    if let Some(b) = effective_branching_factor(solution.stats.generated, depth) {
+                        factors.0 += b;
+                        factors.1 += 1;
+                    }
+                }
+                Err(SearchError::Unsolvable { .. }) => summary.unsolvable += 1,
+                Err(_) => summary.unknown += 1,
+            }
+            match outcome {
                 Ok(solution) if args.json => {
-                    let stats = args.stats.then(|| json_stats(&solution.stats));
+                    let depth = solution.path.len() as u32;
+                    let stats = args.stats.then(|| json_stats(&solution.stats, depth));
                     write_json(out, start, Some(&solution.path), true, stats, None)?;
                 }
                 Ok(solution) => {
@@ -60,6 +85,11 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                         );
                         if let Some(i) = s.iterations {
                             text += &format!(", {i} iterations");
+                        }
+                        if let Some(b) =
+                            effective_branching_factor(s.generated, solution.path.len() as u32)
+                        {
+                            text += &format!(", b* {b:.3}");
                         }
                         text += &format!(", {:.3} ms", s.elapsed.as_secs_f64() * 1e3);
                         note!("{text}");
@@ -91,6 +121,13 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
         },
         |line, what, out| write_invalid(out, args.json, line, what),
     )?;
+    if args.stats && args.json {
+        summary.mean_branching_factor = (factors.1 > 0).then(|| factors.0 / factors.1 as f64);
+        let mut buf = Vec::new();
+        json::line(&mut buf, &SummaryLine { summary });
+        out.write_all(&buf)?;
+        out.flush()?;
+    }
     if gave_up > 0 && code == ExitCode::SUCCESS {
         warning!("{gave_up} search(es) stopped at a limit; their answers read `unknown`");
         return Ok(ExitCode::FAILURE);
@@ -98,14 +135,36 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     Ok(code)
 }
 
-fn json_stats(s: &Stats) -> SearchStats {
+fn json_stats(s: &Stats, depth: u32) -> SearchStats {
     SearchStats {
         expanded: s.expanded,
         generated: s.generated,
         peak_open: s.peak_open,
         iterations: s.iterations,
         milliseconds: s.elapsed.as_secs_f64() * 1e3,
+        branching_factor: effective_branching_factor(s.generated, depth),
     }
+}
+
+/// `search --json --stats`: the last line, over every puzzle read.
+#[derive(Serialize, Default)]
+struct Summary {
+    method: &'static str,
+    heuristic: Option<&'static str>,
+    puzzles: u64,
+    solved: u64,
+    unsolvable: u64,
+    unknown: u64,
+    expanded: u64,
+    generated: u64,
+    milliseconds: f64,
+    /// Over the solved puzzles of depth 1 or more.
+    mean_branching_factor: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct SummaryLine {
+    summary: Summary,
 }
 
 /// `--json`: one object per puzzle; a search stopped at a limit has null distance and path
@@ -118,13 +177,12 @@ fn write_json(
     stats: Option<SearchStats>,
     error: Option<String>,
 ) -> io::Result<()> {
-    let puzzle = start.to_string();
     let moves = path.map(path_string);
     let mut buf = Vec::with_capacity(128);
     json::line(
         &mut buf,
         &Record {
-            puzzle: &puzzle,
+            puzzle: start.tiles(),
             distance: Some(path.map(|p| p.len() as u32)),
             path: Some(moves.as_deref()),
             solvable,

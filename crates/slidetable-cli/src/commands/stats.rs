@@ -17,11 +17,11 @@ use crate::tables;
 struct StatsJson {
     table: String,
     board: String,
-    goal: String,
+    goal: Vec<u8>,
     states: u64,
     mean: f64,
     median: u32,
-    max: u32,
+    max_distance: u32,
     /// Unit costs: per distance. Left out on a weighted table, which has `costs` instead.
     #[serde(skip_serializing_if = "Option::is_none")]
     distances: Option<Vec<LayerJson>>,
@@ -73,16 +73,25 @@ pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
             &StatsJson {
                 table: tables::name(&table),
                 board: table.board().to_string(),
-                goal: goal.to_string(),
+                goal: goal.tiles().to_vec(),
                 states: stats.states,
                 mean: stats.mean,
                 median: stats.median,
-                max: stats.max,
+                max_distance: stats.max,
                 distances,
                 costs,
             },
         );
         out.write_all(&buf)?;
+    } else if args.csv {
+        writeln!(out, "distance,states,share,cumulative")?;
+        for l in &stats.layers {
+            writeln!(
+                out,
+                "{},{},{},{}",
+                l.distance, l.states, l.share, l.cumulative
+            )?;
+        }
     } else {
         writeln!(out, "table    {}", tables::name(&table))?;
         writeln!(out, "goal     {goal}")?;

@@ -8,7 +8,7 @@
 //! digits change, and the rank changes by their weights.
 
 use super::Ranker;
-use crate::{factorial, Board, BoardError, Move, Neighbors};
+use crate::{factorial, Board, BoardError, Layout, Move, Neighbors, MAX_CELLS};
 
 /// The neighbour ranking of one parity class of one board, shared by every thread of a scan.
 #[derive(Clone, Debug)]
@@ -125,6 +125,17 @@ impl Scan {
         let State { seq, blank, .. } = self.state(cursor, rank);
         let below = (1u64 << (4 * blank)) - 1;
         ((seq & below) | ((seq & !below) << 4), blank)
+    }
+
+    /// The layout of `rank`, as [`Scan::unrank`] finds it, without checking it again: a
+    /// whole-table pass builds hundreds of millions of them.
+    pub fn layout(&self, cursor: &mut ScanCursor, rank: u32) -> Layout {
+        let (packed, blank) = self.unrank(cursor, rank);
+        let mut tiles = [0u8; MAX_CELLS];
+        for (cell, t) in tiles.iter_mut().enumerate().take(self.board.cells()) {
+            *t = ((packed >> (4 * cell)) & 0xF) as u8;
+        }
+        Layout::from_parts(self.board, tiles, blank)
     }
 
     /// The state of `rank`, reusing the cursor's prefix when it can.

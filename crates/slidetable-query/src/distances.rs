@@ -1,0 +1,260 @@
+//! Every state's distance from a goal whose section stores only the distance mod 3 (the 2-bit
+//! entries of the 11- and 12-cell boards), recovered in one breadth-first pass from the goal.
+//!
+//! Walking from each state to the goal costs O(distance) reads per state: 240 million walks
+//! of about 35 steps on a 12-cell board, minutes. The residues let a single breadth-first
+//! pass do it instead, in the layered search's bitmaps (one bit per rank):
+//!
+//! * a neighbour of a state at distance `d` is at `d − 1` or `d + 1` (every move changes the
+//!   blank's colour on the chequered board), and those two have different residues; so the
+//!   neighbours of layer `d` whose residue is `(d + 1) mod 3` are exactly layer `d + 1` —
+//!   **top-down**, no `seen` test;
+//! * once the frontier outnumbers the states not yet reached, each unreached state whose
+//!   residue is `(d + 1) mod 3` (a third of them, picked 64 at a time from the entry words)
+//!   looks for a neighbour in the frontier instead — **bottom-up**.
+//!
+//! Each layer is checked against the section's histogram, so a corrupt table is reported,
+//! never answered from.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+use slidetable_core::{Ranker, Scan};
+
+/// Bitmap words per parallel work item (4096 words = 262,144 ranks).
+const CHUNK: usize = 4096;
+
+/// The distance of a state not reached (beyond the distance asked for).
+pub(crate) const UNREACHED: u8 = u8::MAX;
+
+/// Why distances could not be recovered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum RecoverError {
+    /// A layer's size disagrees with the histogram, or a state was reached twice: the
+    /// entries do not hold the distances mod 3 of a breadth-first search.
+    #[error("the histogram counts {expected} states at {distance} moves but the entries give {found} (corrupt table? check it with `slidetable info --verify`)")]
+    Corrupt {
+        distance: u32,
+        expected: u64,
+        found: u64,
+    },
+    /// More distances than a byte holds (no board up to 12 cells has them), or a board
+    /// too large to rank.
+    #[error("distances above {} cannot be recovered", UNREACHED - 1)]
+    TooDeep,
+}
+
+/// Every state's distance (`UNREACHED` beyond `upto`), by rank, from the goal of rank
+/// `goal_rank` in parity class `class` of `ranker`'s board. `entries` holds the 2-bit
+/// residues (entry `r` in bits `2·(r mod 4)` of byte `r / 4`), `histogram` the states at
+/// each distance; `progress` is told how many states each layer settles.
+pub(crate) fn recover(
+    ranker: &Ranker,
+    class: u8,
+    goal_rank: u32,
+    entries: &[u8],
+    histogram: &[u64],
+    upto: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<u8>, RecoverError> {
+    let states = ranker.states() as usize;
+    if histogram.len() > usize::from(UNREACHED) {
+        return Err(RecoverError::TooDeep);
+    }
+    debug_assert!(entries.len() * 4 >= states);
+    let steps = Scan::new(ranker.board(), class).map_err(|_| RecoverError::TooDeep)?;
+    let words = states.div_ceil(64);
+    let valid = |index: usize| match (index + 1 == words, states % 64) {
+        (true, k) if k != 0 => (1u64 << k) - 1,
+        _ => u64::MAX,
+    };
+    let mut distances = vec![UNREACHED; states];
+    let seen = bitmap(words);
+    let mut frontier = bitmap(words);
+    let mut next = bitmap(words);
+    for bits in [&seen, &frontier] {
+        bits[goal_rank as usize >> 6].fetch_or(1 << (goal_rank & 63), Relaxed);
+    }
+    distances[goal_rank as usize] = 0;
+    if histogram.first() != Some(&1) || residue(entries, goal_rank) != 0 {
+        return Err(RecoverError::Corrupt {
+            distance: 0,
+            expected: histogram.first().copied().unwrap_or(0),
+            found: 1,
+        });
+    }
+    progress(1);
+    let mut reached = 1u64;
+    let last = (histogram.len() as u32 - 1).min(upto);
+    for depth in 0..last {
+        let want = ((depth + 1) % 3) as u8;
+        let in_frontier = histogram[depth as usize];
+        if in_frontier > states as u64 - reached {
+            next.par_chunks(CHUNK).enumerate().for_each(|(chunk, out)| {
+                let mut cursor = steps.cursor();
+                for (i, out) in out.iter().enumerate() {
+                    let index = chunk * CHUNK + i;
+                    let candidates = residues_equal(entries, index, want)
+                        & !seen[index].load(Relaxed)
+                        & valid(index);
+                    let mut found = 0u64;
+                    each_bit(index, candidates, |r| {
+                        if steps.any_neighbor(&mut cursor, r, |_, n| test(&frontier, n)) {
+                            found |= 1 << (r & 63);
+                        }
+                    });
+                    out.store(found, Relaxed);
+                }
+            });
+        } else {
+            frontier
+                .par_chunks(CHUNK)
+                .enumerate()
+                .for_each(|(chunk, words)| {
+                    let mut cursor = steps.cursor();
+                    for (i, w) in words.iter().enumerate() {
+                        each_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
+                            steps.any_neighbor(&mut cursor, r, |_, n| {
+                                if residue(entries, n) == want {
+                                    let (k, bit) = (n as usize >> 6, 1u64 << (n & 63));
+                                    if next[k].load(Relaxed) & bit == 0 {
+                                        next[k].fetch_or(bit, Relaxed);
+                                    }
+                                }
+                                false
+                            });
+                        });
+                    }
+                });
+        }
+        // Settle the layer: its distances, `seen`, and the count, checked.
+        let found: u64 = distances
+            .par_chunks_mut(CHUNK * 64)
+            .enumerate()
+            .map(|(chunk, out)| {
+                let mut count = 0u64;
+                let mut twice = false;
+                for (i, cells) in out.chunks_mut(64).enumerate() {
+                    let index = chunk * CHUNK + i;
+                    let layer = next[index].load(Relaxed);
+                    if layer == 0 {
+                        continue;
+                    }
+                    twice |= seen[index].fetch_or(layer, Relaxed) & layer != 0;
+                    count += u64::from(layer.count_ones());
+                    let mut w = layer;
+                    while w != 0 {
+                        cells[w.trailing_zeros() as usize] = (depth + 1) as u8;
+                        w &= w - 1;
+                    }
+                }
+                if twice {
+                    u64::MAX / 2
+                } else {
+                    count
+                }
+            })
+            .reduce(|| 0, |a, b| a.saturating_add(b));
+        let expected = histogram[depth as usize + 1];
+        if found != expected {
+            return Err(RecoverError::Corrupt {
+                distance: depth + 1,
+                expected,
+                found: found.min(states as u64),
+            });
+        }
+        reached += found;
+        progress(found);
+        std::mem::swap(&mut frontier, &mut next);
+        next.par_iter().for_each(|w| w.store(0, Relaxed));
+    }
+    Ok(distances)
+}
+
+/// The residue of rank `r`.
+#[inline]
+fn residue(entries: &[u8], r: u32) -> u8 {
+    (entries[r as usize >> 2] >> (2 * (r & 3))) & 3
+}
+
+/// Bit `i` set where the entry of rank `64·index + i` is `want` (entries past the end read
+/// as 3, which no residue is).
+#[inline]
+fn residues_equal(entries: &[u8], index: usize, want: u8) -> u64 {
+    let mut bytes = [0xFFu8; 16];
+    let start = index * 16;
+    let end = (start + 16).min(entries.len());
+    if start < end {
+        bytes[..end - start].copy_from_slice(&entries[start..end]);
+    }
+    let lo = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
+    let hi = u64::from_le_bytes(bytes[8..].try_into().expect("8 bytes"));
+    let pattern = u64::from(want) * 0x5555_5555_5555_5555;
+    let equal = |w: u64| {
+        let x = w ^ pattern;
+        gather(!(x | (x >> 1)) & 0x5555_5555_5555_5555)
+    };
+    u64::from(equal(lo)) | u64::from(equal(hi)) << 32
+}
+
+/// The even bits of `v` packed into 32 bits (the inverse of spreading).
+#[inline]
+fn gather(v: u64) -> u32 {
+    let mut v = v & 0x5555_5555_5555_5555;
+    v = (v | (v >> 1)) & 0x3333_3333_3333_3333;
+    v = (v | (v >> 2)) & 0x0F0F_0F0F_0F0F_0F0F;
+    v = (v | (v >> 4)) & 0x00FF_00FF_00FF_00FF;
+    v = (v | (v >> 8)) & 0x0000_FFFF_0000_FFFF;
+    v = (v | (v >> 16)) & 0x0000_0000_FFFF_FFFF;
+    v as u32
+}
+
+#[inline]
+fn test(bits: &[AtomicU64], rank: u32) -> bool {
+    bits[rank as usize >> 6].load(Relaxed) & (1 << (rank & 63)) != 0
+}
+
+/// Calls `f(rank)` for every set bit of `word`, the bitmap's word `index`.
+#[inline]
+fn each_bit(index: usize, mut word: u64, mut f: impl FnMut(u32)) {
+    let base = (index as u32) << 6;
+    while word != 0 {
+        f(base + word.trailing_zeros());
+        word &= word - 1;
+    }
+}
+
+fn bitmap(words: usize) -> Vec<AtomicU64> {
+    (0..words).map(|_| AtomicU64::new(0)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gather_undoes_spreading() {
+        assert_eq!(gather(0x5555_5555_5555_5555), u32::MAX);
+        assert_eq!(gather(0b0100_0001), 0b1001);
+        assert_eq!(gather(0xAAAA_AAAA_AAAA_AAAA), 0);
+    }
+
+    #[test]
+    fn residues_are_picked_64_at_a_time() {
+        // Ranks 0..70 with residue r mod 3.
+        let mut entries = vec![0u8; 18];
+        for r in 0..70u32 {
+            entries[r as usize / 4] |= ((r % 3) as u8) << (2 * (r % 4));
+        }
+        for want in 0..3u8 {
+            for index in 0..2 {
+                let mask = residues_equal(&entries, index, want);
+                for i in 0..64u32 {
+                    let r = index as u32 * 64 + i;
+                    let expected = r < 72 && residue(&entries, r) == want;
+                    assert_eq!(mask >> i & 1 == 1, expected, "rank {r} want {want}");
+                }
+            }
+        }
+    }
+}
