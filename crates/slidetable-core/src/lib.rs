@@ -28,4 +28,4 @@ pub use layout::{Layout, LayoutError};
 pub use moves::{parse_path, path_string, Move};
 pub use neighbors::{slide, Neighbors};
 pub use parse::{is_blank_or_comment, parse_layout, parse_tile, ParseError, Token};
-pub use rank::Ranker;
+pub use rank::{PlacementError, PlacementRanker, Ranker};

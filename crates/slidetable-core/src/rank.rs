@@ -11,6 +11,9 @@
 
 use std::sync::OnceLock;
 
+mod placement;
+pub use placement::{PlacementError, PlacementRanker};
+
 use crate::layout::class_of;
 use crate::{factorial, Board, BoardError, Layout, MAX_CELLS, MAX_TABLE_CELLS};
 
