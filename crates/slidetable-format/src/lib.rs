@@ -20,6 +20,13 @@
 
 use std::fmt;
 
+mod pattern;
+
+pub use pattern::{
+    excess_at, is_pattern_file, pattern_payload_len, PatternHeader, PatternSection, PatternSpec,
+    MAX_EXCESS, MAX_GROUP, PATTERN_ENCODING,
+};
+
 use byteorder::{ByteOrder, LittleEndian as LE};
 use slidetable_core::{Board, Layout, Move, MAX_CELLS, MAX_TABLE_CELLS};
 
@@ -38,25 +45,25 @@ pub const SECTION_LEN: usize = 64;
 pub const MAX_HISTOGRAM_ENTRIES: u64 = 1 << 16;
 
 // Field offsets in the fixed header.
-const OFF_VERSION: usize = 8;
-const OFF_ROWS: usize = 10;
-const OFF_COLS: usize = 11;
-const OFF_ENCODING: usize = 12;
-const OFF_COST: usize = 13;
-const OFF_SECTIONS: usize = 14;
-const OFF_HEADER_LEN: usize = 16;
-const OFF_HEADER_CRC: usize = 20;
-const OFF_PAYLOAD_CRC: usize = 24;
-const OFF_FILE_LEN: usize = 32;
+pub(crate) const OFF_VERSION: usize = 8;
+pub(crate) const OFF_ROWS: usize = 10;
+pub(crate) const OFF_COLS: usize = 11;
+pub(crate) const OFF_ENCODING: usize = 12;
+pub(crate) const OFF_COST: usize = 13;
+pub(crate) const OFF_SECTIONS: usize = 14;
+pub(crate) const OFF_HEADER_LEN: usize = 16;
+pub(crate) const OFF_HEADER_CRC: usize = 20;
+pub(crate) const OFF_PAYLOAD_CRC: usize = 24;
+pub(crate) const OFF_FILE_LEN: usize = 32;
 
 // Field offsets in a section descriptor.
-const S_GOAL: usize = 0;
-const S_ENTRIES: usize = 16;
-const S_MAX: usize = 24;
-const S_HIST_LEN: usize = 28;
-const S_HIST_OFF: usize = 32;
-const S_PAYLOAD_OFF: usize = 40;
-const S_PAYLOAD_LEN: usize = 48;
+pub(crate) const S_GOAL: usize = 0;
+pub(crate) const S_ENTRIES: usize = 16;
+pub(crate) const S_MAX: usize = 24;
+pub(crate) const S_HIST_LEN: usize = 28;
+pub(crate) const S_HIST_OFF: usize = 32;
+pub(crate) const S_PAYLOAD_OFF: usize = 40;
+pub(crate) const S_PAYLOAD_LEN: usize = 48;
 
 /// How each state's entry is stored.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -270,13 +277,23 @@ pub enum FormatError {
     PayloadChecksum { stored: u32, computed: u32 },
     #[error("{0} overflows")]
     Overflow(&'static str),
+    #[error(
+        "board {rows}x{cols} is not supported by pattern databases (2x2 up to {MAX_CELLS} cells)"
+    )]
+    BadPatternBoard { rows: u8, cols: u8 },
+    #[error("{0}")]
+    Groups(String),
+    #[error(
+        "this is a pattern database (encoding {PATTERN_ENCODING}), not a table of every state"
+    )]
+    PatternFile,
 }
 
-fn add(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
+pub(crate) fn add(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
     a.checked_add(b).ok_or(FormatError::Overflow(what))
 }
 
-fn mul(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
+pub(crate) fn mul(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
     a.checked_mul(b).ok_or(FormatError::Overflow(what))
 }
 
@@ -380,6 +397,9 @@ impl Header {
         let version = LE::read_u16(&fixed[OFF_VERSION..]);
         if version != VERSION {
             return Err(FormatError::UnsupportedVersion { found: version });
+        }
+        if fixed[OFF_ENCODING] == PATTERN_ENCODING {
+            return Err(FormatError::PatternFile);
         }
         let (rows, cols) = (fixed[OFF_ROWS], fixed[OFF_COLS]);
         let board = Board::for_table(rows.into(), cols.into())

@@ -17,9 +17,14 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 mod layered;
+mod pattern;
 mod weighted;
 
 pub use layered::solve_layered;
+pub use pattern::{
+    partition_placements, pattern_bytes, solve_partition, solve_pattern, write_pattern_table,
+    write_pattern_to, Partition, PartitionError, PatternSection,
+};
 pub use weighted::{narrow, solve_weighted};
 
 use rayon::prelude::*;
@@ -72,6 +77,8 @@ pub enum GenError {
     Format(#[from] FormatError),
     #[error("cannot write {}", path.display())]
     Io { path: PathBuf, source: io::Error },
+    #[error("{0}")]
+    Pattern(String),
     #[error("refusing to replace {}: it is {kind}, not a table file", path.display())]
     NotAFile { path: PathBuf, kind: &'static str },
 }
@@ -334,6 +341,14 @@ pub fn table_bytes(board: Board, sections: &[Section]) -> Result<Vec<u8>, GenErr
 /// new one gets the mode of any newly created file (0666 less the umask), not the 0600 of a
 /// temporary file, so a table meant for sharing can be read by others.
 pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u64, GenError> {
+    write_atomically(path, &mut |mut out| write_to(&mut out, board, sections))
+}
+
+/// The procedure of [`write_table`] for any file the `write` function streams.
+pub(crate) fn write_atomically(
+    path: &Path,
+    write: &mut dyn FnMut(&mut dyn Write) -> Result<u64, GenError>,
+) -> Result<u64, GenError> {
     let io_err = |source| GenError::Io {
         path: path.to_path_buf(),
         source,
@@ -363,7 +378,7 @@ pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u6
     }
     let len = {
         let mut out = io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
-        let len = write_to(&mut out, board, sections).map_err(|e| match e {
+        let len = write(&mut out).map_err(|e| match e {
             GenError::Io { source, .. } => io_err(source),
             other => other,
         })?;
