@@ -103,6 +103,11 @@ pub struct GenerateArgs {
     /// costs k, Dijkstra; boards up to 10 cells).
     #[arg(long, value_name = "MODEL", default_value = "unit", value_parser = parse_cost)]
     pub cost: CostModel,
+    /// Make a pattern database (the 4x4 board's only kind of table) for this partition of
+    /// the tiles: group sizes taken in the goal's reading order (7-8, 6-6-3, 5-5-5) or the
+    /// groups' tiles (1,2,3/4,5,6,7/8) [default on 4x4: 7-8, for the goal 0 1 2 … 15].
+    #[arg(long, value_name = "PARTITION")]
+    pub pdb: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -350,9 +355,9 @@ fn parse_board(s: &str) -> Result<Board, String> {
     let board: Board = s
         .parse()
         .map_err(|e: slidetable_core::BoardError| e.to_string())?;
-    if !board.supports_tables() {
+    if !board.supports_tables() && (board.rows(), board.cols()) != (4, 4) {
         return Err(format!(
-            "a {board} board has {} cells; tables go up to {} cells",
+            "a {board} board has {} cells; tables go up to {} cells (and 4x4, by pattern databases)",
             board.cells(),
             slidetable_core::MAX_TABLE_CELLS
         ));

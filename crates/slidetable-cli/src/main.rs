@@ -7,6 +7,7 @@ mod input;
 mod json;
 mod judge;
 mod manual;
+mod pdb;
 mod search;
 mod show;
 mod tables;
@@ -76,6 +77,9 @@ fn run(cli: &Cli) -> Result<ExitCode> {
 
 fn generate(args: &GenerateArgs) -> Result<ExitCode> {
     let board = args.board;
+    if args.pdb.is_some() || !board.supports_tables() {
+        return pdb::generate(args);
+    }
     let goals = if args.all_goals {
         slidetable_gen::all_goals(board)
     } else if args.goal.is_empty() {

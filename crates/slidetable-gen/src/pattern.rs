@@ -224,9 +224,12 @@ fn manhattan_table(goal: &Layout) -> [[u8; MAX_CELLS]; MAX_CELLS] {
         if t == 0 {
             continue;
         }
-        for cell in 0..goal.board().cells() {
-            md[t as usize][cell] =
-                ((cell / cols).abs_diff(home / cols) + (cell % cols).abs_diff(home % cols)) as u8;
+        for (cell, d) in md[t as usize]
+            .iter_mut()
+            .enumerate()
+            .take(goal.board().cells())
+        {
+            *d = ((cell / cols).abs_diff(home / cols) + (cell % cols).abs_diff(home % cols)) as u8;
         }
     }
     md
@@ -332,10 +335,8 @@ pub fn solve_pattern(
                                     overflow.fetch_min(child as u64, Relaxed);
                                 }
                                 let shift = (child & 1) * 4;
-                                entries[child / 2].fetch_or(
-                                    ((excess.min(MAX_EXCESS) as u8) << shift) as u8,
-                                    Relaxed,
-                                );
+                                entries[child / 2]
+                                    .fetch_or((excess.min(MAX_EXCESS) as u8) << shift, Relaxed);
                             }
                         }
                     }

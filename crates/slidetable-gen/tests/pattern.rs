@@ -93,7 +93,7 @@ fn group_values_equal_a_plain_zero_one_search() {
             layout(Board::new(2, 3).unwrap(), &[1, 2, 3, 4, 5, 0]),
             0b0001_0110u16,
         ),
-        (Board::EIGHT.standard_goal(), 0b0000_1111_0),
+        (Board::EIGHT.standard_goal(), 0b0_0001_1110),
         (Board::EIGHT.standard_goal(), 0b1_1110_0000),
         (
             layout(Board::EIGHT, &[0, 1, 2, 3, 4, 5, 6, 7, 8]),
