@@ -31,9 +31,11 @@ pub use slidetable_format::{CostModel, Encoding};
 
 mod histogram;
 mod layer;
+mod pattern;
 
 pub use histogram::{HistogramStats, LayerStats};
 pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
+pub use pattern::{MappedPatternTable, PatternGroup, PatternTable};
 
 /// Why a table cannot be used. Names the file when there is one.
 #[derive(Debug, thiserror::Error)]

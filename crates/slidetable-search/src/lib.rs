@@ -52,6 +52,7 @@ mod bfs;
 mod dijkstra;
 mod heuristic;
 mod idastar;
+mod pdb;
 mod state;
 
 pub use astar::astar;
@@ -59,6 +60,7 @@ pub use bfs::{bfs, bidir};
 pub use dijkstra::{dijkstra, dijkstra_with, MoveCost, TileCost, UnitCost};
 pub use heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, UnknownName};
 pub use idastar::idastar;
+pub use pdb::{PatternError, PatternHeuristic, PatternSearch};
 
 /// An optimal path and what finding it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
