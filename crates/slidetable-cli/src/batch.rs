@@ -41,6 +41,9 @@ pub fn run(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCode> {
         (false, true) => Output::Show,
         (false, false) => Output::Text,
     };
+    if crate::pdb::wanted(args)? {
+        return crate::pdb::batch(args, answer, show);
+    }
     let table = tables::open_for_board(args.table.as_deref(), args.board)?;
     let board = table.board();
     let goal = match &args.goal {

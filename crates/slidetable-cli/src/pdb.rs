@@ -1,18 +1,27 @@
 //! The 15-puzzle's tables: pattern databases (`generate --board 4x4 [--pdb 7-8]`) and the
 //! `distance` / `path` answers found with them by IDA*.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use slidetable_core::{parse_layout, Board, Layout};
+use slidetable_core::{
+    is_blank_or_comment, parse_layout, Board, Layout, Move, Symmetry, MAX_CELLS,
+};
+use slidetable_format::is_pattern_file;
 use slidetable_gen::{partition_placements, solve_partition, write_pattern_table, Partition};
+use slidetable_query::{MappedPatternTable, PatternTable};
+use slidetable_search::{Limits, PatternHeuristic, PatternSearch};
 
-use crate::cli::GenerateArgs;
-use crate::{tables, UsageError};
+use crate::batch::{Answer, Output};
+use crate::cli::{BatchArgs, GenerateArgs};
+use crate::input::{self, Lines, MAX_LINE};
+use crate::json::{self, Record};
+use crate::{show, tables, UsageError, EXIT_BAD_INPUT};
 
 /// The partition a 4×4 database has unless told otherwise.
 pub const DEFAULT_PARTITION: &str = "7-8";
@@ -113,4 +122,294 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
     writeln!(out, "took {:.1} ms", made.elapsed.as_secs_f64() * 1e3)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Answers 15-puzzle questions from a pattern database: IDA* on the database's goal, the
+/// query's goal carried onto it by a board symmetry and a renaming of the tiles.
+pub struct Solver<'t> {
+    heuristic: PatternHeuristic<'t>,
+    goal: Layout,
+    symmetry: Symmetry,
+    rename: [u8; MAX_CELLS],
+    back: Symmetry,
+}
+
+impl<'t> Solver<'t> {
+    /// A solver for `goal` (blank in a cell some symmetry carries onto the database goal's
+    /// blank cell: any corner for the default database).
+    pub fn new(table: &'t MappedPatternTable, goal: &Layout) -> Result<Solver<'t>> {
+        let db_goal = *table.goal();
+        let groups: Vec<(u16, &[u8])> = table
+            .groups()
+            .into_iter()
+            .map(|g| (g.tiles, g.payload))
+            .collect();
+        let heuristic = PatternHeuristic::new(&db_goal, &groups)?;
+        let Some((symmetry, rename)) = Symmetry::all(db_goal.board())
+            .into_iter()
+            .find_map(|s| s.renaming(goal, &db_goal).map(|r| (s, r)))
+        else {
+            return Err(UsageError(format!(
+                "the database's goal {db_goal} has its blank in a cell no symmetry carries \
+                 goal {goal}'s blank to; make a database for it with `slidetable generate \
+                 --board {} --goal \"{goal}\" -o PATH`",
+                goal.board()
+            ))
+            .into());
+        };
+        Ok(Solver {
+            heuristic,
+            goal: *goal,
+            back: symmetry.inverse(),
+            symmetry,
+            rename,
+        })
+    }
+
+    /// The smallest optimal path from `start` under `order` into `path`; false when the
+    /// start cannot reach the goal (parity, checked first).
+    pub fn path_into(
+        &self,
+        start: &Layout,
+        order: [Move; 4],
+        path: &mut Vec<Move>,
+    ) -> Result<bool> {
+        path.clear();
+        if !start.can_reach(&self.goal) {
+            return Ok(false);
+        }
+        let image = self.symmetry.layout(start, &self.rename);
+        let order = order.map(|m| self.symmetry.apply_move(m));
+        let found = PatternSearch::new(&self.heuristic).solve(&image, order, &Limits::default())?;
+        path.extend(found.path.iter().map(|&m| self.back.apply_move(m)));
+        Ok(true)
+    }
+}
+
+/// Whether `distance`/`path` should answer from a pattern database: a `--table` that is
+/// one, or a board too large for a table of every state.
+pub fn wanted(args: &BatchArgs) -> Result<bool> {
+    if let Some(path) = &args.table {
+        let mut head = [0u8; 64];
+        let read = std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+            .unwrap_or(0);
+        return Ok(is_pattern_file(&head[..read]));
+    }
+    Ok(args.board.is_some_and(|b| !b.supports_tables()))
+}
+
+/// Opens the database a query names, or the cache's for `board` (made on first use).
+pub fn open(explicit: Option<&Path>, board: Board) -> Result<MappedPatternTable> {
+    let (path, origin) = tables::resolve(explicit, board)?;
+    if origin == tables::Origin::Cache && !path.exists() {
+        eprintln!(
+            "slidetable: no table at {}; generating the {DEFAULT_PARTITION} pattern database \
+             once (minutes, and about 1.5 GB of memory)",
+            path.display()
+        );
+        let goal = default_goal(board);
+        let partition = Partition::parse(DEFAULT_PARTITION, &goal)?;
+        make(&goal, &partition, &path)?;
+    }
+    Ok(PatternTable::open(&path)?)
+}
+
+/// One puzzle line, read ahead so that a chunk of puzzles is solved on every core.
+enum Entry {
+    Puzzle(Layout),
+    Bad(String),
+}
+
+/// Puzzles read and solved at a time.
+const CHUNK: usize = 256;
+
+/// `distance` and `path` on a pattern database: the same output, `--json`, `--show`,
+/// `--keep-going` and exit codes as on a table, the puzzles of each chunk solved on every
+/// core and answered in input order.
+pub fn batch(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCode> {
+    let board = args
+        .board
+        .unwrap_or(Board::new(4, 4).expect("4x4 is a board"));
+    let table = open(args.table.as_deref(), board)?;
+    let board = table.board();
+    if args.board.is_some_and(|b| b != board) {
+        return Err(UsageError(format!(
+            "the pattern database is for {board} boards, not {}",
+            args.board.expect("checked")
+        ))
+        .into());
+    }
+    let goal = match &args.goal {
+        None => board.standard_goal(),
+        Some(text) => parse_layout(board, text.as_bytes())
+            .map_err(|e| UsageError(format!("--goal '{text}': {e}")))?,
+    };
+    let solver = Solver::new(&table, &goal)?;
+    let order = match answer {
+        Answer::OrderedPath(order) => order,
+        _ => Move::ALL,
+    };
+    let output = match (args.json, show) {
+        (true, _) => Output::Json,
+        (false, true) => Output::Show,
+        (false, false) => Output::Text,
+    };
+    let context = || match table.file_path() {
+        Some(p) => format!("table {}", p.display()),
+        None => "table".to_string(),
+    };
+    let input = input::open(args.input.as_deref())?;
+    let mut lines = Lines::new(input.reader, MAX_LINE);
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut bad = 0u64;
+    let mut chunk: Vec<(u64, Entry)> = Vec::with_capacity(CHUNK);
+    let mut text = Vec::new();
+    loop {
+        chunk.clear();
+        while chunk.len() < CHUNK {
+            let Some(line) = lines
+                .next_line()
+                .with_context(|| format!("cannot read {}", input.name))?
+            else {
+                break;
+            };
+            let number = line.number;
+            let body = match line.text {
+                Ok(t) if number == 1 => Ok(t.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(t)),
+                other => other,
+            };
+            let entry = match body {
+                Ok(t) if is_blank_or_comment(t) => continue,
+                Ok(t) => match parse_layout(board, t) {
+                    Ok(layout) => Entry::Puzzle(layout),
+                    Err(e) => Entry::Bad(e.to_string()),
+                },
+                Err(len) => Entry::Bad(format!(
+                    "line is {len} bytes long; at most {MAX_LINE} are read"
+                )),
+            };
+            chunk.push((number, entry));
+        }
+        if chunk.is_empty() {
+            break;
+        }
+        let solved = solve_all(&solver, &chunk, order, threads).with_context(context)?;
+        for ((number, entry), path) in chunk.iter().zip(solved) {
+            match entry {
+                Entry::Puzzle(layout) => {
+                    text.clear();
+                    write_answer(&mut text, layout, path.as_deref(), answer, output);
+                    out.write_all(&text)?;
+                }
+                Entry::Bad(what) => {
+                    let report = format!("{}: line {number}: {what}", input.name);
+                    if !args.keep_going {
+                        out.flush()?;
+                        eprintln!("slidetable: {report}");
+                        return Ok(ExitCode::from(EXIT_BAD_INPUT));
+                    }
+                    match output {
+                        Output::Json => json::bad_line(&mut out, *number, what)?,
+                        _ => out.write_all(b"invalid\n")?,
+                    }
+                    eprintln!("slidetable: {report}");
+                    bad += 1;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    if bad > 0 {
+        eprintln!(
+            "slidetable: {bad} invalid line{} in {}",
+            if bad == 1 { "" } else { "s" },
+            input.name
+        );
+        return Ok(ExitCode::from(EXIT_BAD_INPUT));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Each puzzle's path (`None`: unsolvable, or not a puzzle), one puzzle per thread at a
+/// time, in input order.
+fn solve_all(
+    solver: &Solver<'_>,
+    chunk: &[(u64, Entry)],
+    order: [Move; 4],
+    threads: usize,
+) -> Result<Vec<Option<Vec<Move>>>> {
+    let next = AtomicUsize::new(0);
+    let work = || -> Result<Vec<(usize, Option<Vec<Move>>)>> {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some((_, entry)) = chunk.get(i) else {
+                return Ok(done);
+            };
+            let Entry::Puzzle(layout) = entry else {
+                continue;
+            };
+            let mut path = Vec::new();
+            let found = solver.path_into(layout, order, &mut path)?;
+            done.push((i, found.then_some(path)));
+        }
+    };
+    let parts: Vec<Result<Vec<(usize, Option<Vec<Move>>)>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.min(chunk.len()).max(1))
+            .map(|_| s.spawn(work))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a solver thread panicked"))
+            .collect()
+    });
+    let mut paths = vec![None; chunk.len()];
+    for part in parts {
+        for (i, path) in part? {
+            paths[i] = path;
+        }
+    }
+    Ok(paths)
+}
+
+/// One answer as `distance`/`path` print it on every board.
+fn write_answer(
+    text: &mut Vec<u8>,
+    layout: &Layout,
+    path: Option<&[Move]>,
+    answer: Answer,
+    output: Output,
+) {
+    match output {
+        Output::Show => show::draw(text, layout, path),
+        Output::Json => {
+            let puzzle = layout.to_string();
+            let letters: Option<String> = path.map(|p| p.iter().map(|m| m.letter()).collect());
+            let record = Record {
+                puzzle: &puzzle,
+                distance: path.map(|p| p.len() as u32),
+                path: match answer {
+                    Answer::Distance => None,
+                    _ => Some(letters.as_deref()),
+                },
+                solvable: path.is_some(),
+                ..Record::default()
+            };
+            json::line(text, &record);
+        }
+        Output::Text => {
+            match (answer, path) {
+                (Answer::Distance, Some(p)) => {
+                    text.extend_from_slice(itoa::Buffer::new().format(p.len()).as_bytes())
+                }
+                (Answer::Distance, None) => text.extend_from_slice(b"-1"),
+                (_, Some(p)) => text.extend(p.iter().map(|m| m.letter() as u8)),
+                (_, None) => text.extend_from_slice(b"unsolvable"),
+            }
+            text.push(b'\n');
+        }
+    }
 }
