@@ -221,6 +221,9 @@ enum Entry {
     Bad(String),
 }
 
+/// Paths found by one thread: each puzzle's place in the chunk and its path.
+type Found = Vec<(usize, Option<Vec<Move>>)>;
+
 /// Puzzles read and solved at a time.
 const CHUNK: usize = 256;
 
@@ -342,7 +345,7 @@ fn solve_all(
     threads: usize,
 ) -> Result<Vec<Option<Vec<Move>>>> {
     let next = AtomicUsize::new(0);
-    let work = || -> Result<Vec<(usize, Option<Vec<Move>>)>> {
+    let work = || -> Result<Found> {
         let mut done = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
@@ -357,7 +360,7 @@ fn solve_all(
             done.push((i, found.then_some(path)));
         }
     };
-    let parts: Vec<Result<Vec<(usize, Option<Vec<Move>>)>>> = std::thread::scope(|s| {
+    let parts: Vec<Result<Found>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads.min(chunk.len()).max(1))
             .map(|_| s.spawn(work))
             .collect();
