@@ -166,7 +166,7 @@ fn mirror_of(goal: &Layout) -> Option<(Symmetry, [u8; MAX_CELLS])> {
         .find_map(|s| s.renaming(goal, goal).map(|r| (s, r)))
 }
 
-#[inline]
+#[inline(always)]
 fn rank_group(g: &Group<'_>, cell_of: &[u8; MAX_CELLS], map: Option<&[u8; MAX_CELLS]>) -> u32 {
     let mut cells = [0u8; MAX_GROUP];
     for slot in 0..g.len as usize {
@@ -365,19 +365,23 @@ impl Run<'_, '_, '_> {
             let e = excess_at(group.payload, rank_group(group, &self.node.cell_of, None));
             self.node.sum = self.node.sum + e - u32::from(self.node.excess[gi]);
             self.node.excess[gi] = e as u8;
-            if let Some((groups, cells, mirror_of_tile)) = &h.mirror {
-                let mi = mirror_of_tile[tile] as usize;
-                let group = &groups[mi];
-                let e = excess_at(
-                    group.payload,
-                    rank_group(group, &self.node.cell_of, Some(cells)),
-                );
-                self.node.mirror_sum =
-                    self.node.mirror_sum + e - u32::from(self.node.mirror_excess[mi]);
-                self.node.mirror_excess[mi] = e as u8;
+            // The mirrored look-up only where the plain sum does not already prune (a pruned
+            // child is restored whole below). Every f has the parity of the start's g + md,
+            // so a plain f over the bound is at least the next bound anyway.
+            let mut f = g + 1 + self.node.md + 2 * self.node.sum;
+            if f <= self.bound {
+                if let Some((groups, cells, mirror_of_tile)) = &h.mirror {
+                    let mi = mirror_of_tile[tile] as usize;
+                    let group = &groups[mi];
+                    let rank = rank_group(group, &self.node.cell_of, Some(cells));
+                    let e = excess_at(group.payload, rank);
+                    self.node.mirror_sum =
+                        self.node.mirror_sum + e - u32::from(self.node.mirror_excess[mi]);
+                    self.node.mirror_excess[mi] = e as u8;
+                }
+                f = g + 1 + PatternHeuristic::h(&self.node);
             }
-            let child_h = PatternHeuristic::h(&self.node);
-            let f = g + 1 + child_h;
+            let child_h = f - g - 1;
             if f > self.bound {
                 exceeded = exceeded.min(f);
                 self.node = saved;
