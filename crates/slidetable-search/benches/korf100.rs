@@ -34,8 +34,16 @@ fn main() {
     let table = PatternTable::open(&path).unwrap_or_else(|e| panic!("{e}"));
     let board = Board::new(4, 4).unwrap();
     let goal = board.goal_with_blank(0);
-    assert_eq!(*table.goal(), goal, "the database must be for the goal 0 1 2 ... 15");
-    let groups: Vec<(u16, &[u8])> = table.groups().into_iter().map(|g| (g.tiles, g.payload)).collect();
+    assert_eq!(
+        *table.goal(),
+        goal,
+        "the database must be for the goal 0 1 2 ... 15"
+    );
+    let groups: Vec<(u16, &[u8])> = table
+        .groups()
+        .into_iter()
+        .map(|g| (g.tiles, g.payload))
+        .collect();
     let heuristic = PatternHeuristic::new(&goal, &groups).unwrap();
     let search = PatternSearch::new(&heuristic);
     let text = include_str!("../../../data/korf100.txt");
@@ -48,8 +56,15 @@ fn main() {
             (f[0].parse().unwrap(), f[1].parse().unwrap(), start)
         })
         .collect();
-    let sizes: Vec<String> = groups.iter().map(|g| g.0.count_ones().to_string()).collect();
-    println!("database {path}: {} (mirrored: {})", sizes.join("-"), heuristic.mirrored());
+    let sizes: Vec<String> = groups
+        .iter()
+        .map(|g| g.0.count_ones().to_string())
+        .collect();
+    println!(
+        "database {path}: {} (mirrored: {})",
+        sizes.join("-"),
+        heuristic.mirrored()
+    );
     for pass in ["warm-up", "measured"] {
         let (mut nodes, mut generated) = (0u64, 0u64);
         let mut slowest = (0u32, 0.0f64, 0u64);
@@ -57,12 +72,18 @@ fn main() {
         let wall = Instant::now();
         for (id, length, start) in &instances {
             let t = Instant::now();
-            let s = search
-                .solve(start, Move::ALL, &Limits::default())
-                .unwrap();
+            let s = search.solve(start, Move::ALL, &Limits::default()).unwrap();
             let secs = t.elapsed().as_secs_f64();
-            assert_eq!(s.path.len(), *length, "instance {id}: not the published length");
-            assert_eq!(start.after(&s.path), Some(goal), "instance {id}: not a path to the goal");
+            assert_eq!(
+                s.path.len(),
+                *length,
+                "instance {id}: not the published length"
+            );
+            assert_eq!(
+                start.after(&s.path),
+                Some(goal),
+                "instance {id}: not a path to the goal"
+            );
             nodes += s.stats.expanded;
             generated += s.stats.generated;
             if secs > slowest.1 {
