@@ -111,7 +111,7 @@ fn overlapping_and_missing_groups_are_refused() {
     };
     assert_eq!(
         PatternHeader::build(goal, vec![spec(0b110, 30), spec(0b1000, 6)], 0).unwrap_err(),
-        FormatError::Groups("tile 5 is in no group: the groups must cover tiles 1..5".into())
+        FormatError::Groups("tile 4 is in no group: the groups must cover tiles 1..5".into())
     );
 }
 
