@@ -40,6 +40,14 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             path.display()
         );
     }
+    if origin != tables::Origin::Cache || !board.supports_tables() {
+        if !board.supports_tables() && !path.exists() {
+            crate::pdb::open(None, board)?;
+        }
+        if crate::pdb::is_pattern_path(&path) {
+            return crate::pdb::info(&path, args.verify, args.json);
+        }
+    }
     // The cache's table is generated on first use, as for `distance`.
     let table = tables::open_for_query(
         Some(path.as_path()).filter(|_| origin != tables::Origin::Cache),

@@ -190,13 +190,19 @@ impl<'t> Solver<'t> {
 /// one, or a board too large for a table of every state.
 pub fn wanted(args: &BatchArgs) -> Result<bool> {
     if let Some(path) = &args.table {
-        let mut head = [0u8; 64];
-        let read = std::fs::File::open(path)
-            .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-            .unwrap_or(0);
-        return Ok(is_pattern_file(&head[..read]));
+        return Ok(is_pattern_path(path));
     }
     Ok(args.board.is_some_and(|b| !b.supports_tables()))
+}
+
+/// Whether the file at `path` starts as a pattern database does (an unreadable file is
+/// left to the table reader to report).
+pub fn is_pattern_path(path: &Path) -> bool {
+    let mut head = [0u8; 64];
+    let read = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    is_pattern_file(&head[..read])
 }
 
 /// Opens the database a query names, or the cache's for `board` (made on first use).
@@ -414,5 +420,98 @@ fn write_answer(
             }
             text.push(b'\n');
         }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct InfoJson {
+    path: String,
+    board: String,
+    encoding: &'static str,
+    goal: Vec<u8>,
+    file_size: u64,
+    groups: Vec<GroupJson>,
+    /// `null` unless `--verify` was given.
+    checksum_ok: Option<bool>,
+}
+
+#[derive(serde::Serialize)]
+struct GroupJson {
+    tiles: Vec<u8>,
+    entries: u64,
+    max_value: u32,
+    histogram: Vec<u64>,
+}
+
+/// `info` on a pattern database: its goal, groups and histograms, checksum on request.
+pub fn info(path: &Path, verify: bool, as_json: bool) -> Result<ExitCode> {
+    let table = PatternTable::open(path)?;
+    let header = table.header();
+    let checksum = verify.then(|| table.verify());
+    let checksum_ok = checksum.as_ref().map(Result::is_ok);
+    let mut out = io::stdout().lock();
+    if as_json {
+        let info = InfoJson {
+            path: path.display().to_string(),
+            board: header.board.to_string(),
+            encoding: "pattern4",
+            goal: header.goal.tiles().to_vec(),
+            file_size: header.file_len,
+            groups: header
+                .sections
+                .iter()
+                .map(|s| GroupJson {
+                    tiles: s.group(),
+                    entries: s.entries,
+                    max_value: s.max_value,
+                    histogram: s.histogram.clone(),
+                })
+                .collect(),
+            checksum_ok,
+        };
+        serde_json::to_writer(&mut out, &info)?;
+        writeln!(out)?;
+    } else {
+        let sizes: Vec<String> = header
+            .sections
+            .iter()
+            .map(|s| s.tiles.count_ones().to_string())
+            .collect();
+        writeln!(out, "table     {}", path.display())?;
+        writeln!(out, "board     {}", header.board)?;
+        writeln!(
+            out,
+            "encoding  pattern4 (pattern database {}: 4 bits per placement, the moves of the group's tiles above their Manhattan distance, halved)",
+            sizes.join("-")
+        )?;
+        writeln!(out, "goal      {}", header.goal)?;
+        writeln!(out, "size      {} bytes", header.file_len)?;
+        match &checksum {
+            None => writeln!(out, "checksum  not checked (use --verify)")?,
+            Some(Ok(())) => writeln!(out, "checksum  ok")?,
+            Some(Err(e)) => writeln!(out, "checksum  FAILED: {}", e.kind)?,
+        }
+        writeln!(out, "groups    {}", header.sections.len())?;
+        for (i, s) in header.sections.iter().enumerate() {
+            let tiles: Vec<String> = s.group().iter().map(u8::to_string).collect();
+            writeln!(out)?;
+            writeln!(out, "group {i}: tiles {}", tiles.join(" "))?;
+            writeln!(out, "  placements    {}", s.entries)?;
+            writeln!(
+                out,
+                "  max value     {} ({} placements)",
+                s.max_value, s.histogram[s.max_value as usize]
+            )?;
+            let hist: Vec<String> = s.histogram.iter().map(u64::to_string).collect();
+            writeln!(out, "  histogram     {}", hist.join(" "))?;
+        }
+    }
+    out.flush()?;
+    match checksum {
+        Some(Err(e)) => {
+            eprintln!("slidetable: {e}");
+            Ok(ExitCode::FAILURE)
+        }
+        _ => Ok(ExitCode::SUCCESS),
     }
 }
