@@ -76,6 +76,11 @@ Choices where the statements leave room:
                than the cases given (after every earlier answer is printed).
   leetcode773  one board per line, as LeetCode writes it; uses the 2x3 table (generated in the
                cache directory on first use).
+  uva10181, lightoj1121
+               the 15-puzzle, answered by IDA* on a pattern database (--table, or the
+               cache's 4x4.slt, the 7-8 database generated on first use): the optimal path,
+               alphabetically smallest (D < L < R < U); uva10181 prints `This puzzle is not
+               solvable.` also when every path is longer than the 50 moves it allows.
 Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer written.";
 
 #[derive(Args, Debug)]

@@ -13,6 +13,9 @@ use crate::cli::JudgeArgs;
 use crate::{tables, EXIT_BAD_INPUT};
 
 pub fn run(args: &JudgeArgs) -> Result<ExitCode> {
+    if matches!(args.format, Format::Uva10181 | Format::Lightoj1121) {
+        return crate::pdb::judge(args);
+    }
     let board = args.format.board();
     let table = tables::open_for_query(args.table.as_deref(), board)?;
     tables::require_board(&table, board)?;

@@ -1,7 +1,7 @@
 //! The 15-puzzle's tables: pattern databases (`generate --board 4x4 [--pdb 7-8]`) and the
 //! `distance` / `path` answers found with them by IDA*.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,11 +14,12 @@ use slidetable_core::{
 };
 use slidetable_format::is_pattern_file;
 use slidetable_gen::{partition_placements, solve_partition, write_pattern_table, Partition};
+use slidetable_judge::{judge_fifteen, JudgeError};
 use slidetable_query::{MappedPatternTable, PatternTable};
 use slidetable_search::{Limits, PatternHeuristic, PatternSearch};
 
 use crate::batch::{Answer, Output};
-use crate::cli::{BatchArgs, GenerateArgs};
+use crate::cli::{BatchArgs, GenerateArgs, JudgeArgs};
 use crate::input::{self, Lines, MAX_LINE};
 use crate::json::{self, Record};
 use crate::{show, tables, UsageError, EXIT_BAD_INPUT};
@@ -174,13 +175,28 @@ impl<'t> Solver<'t> {
         order: [Move; 4],
         path: &mut Vec<Move>,
     ) -> Result<bool> {
+        self.path_within(start, order, u32::MAX, path)
+    }
+
+    /// As [`path_into`](Self::path_into), but false also when every path is longer than
+    /// `most` moves.
+    pub fn path_within(
+        &self,
+        start: &Layout,
+        order: [Move; 4],
+        most: u32,
+        path: &mut Vec<Move>,
+    ) -> Result<bool> {
         path.clear();
         if !start.can_reach(&self.goal) {
             return Ok(false);
         }
         let image = self.symmetry.layout(start, &self.rename);
         let order = order.map(|m| self.symmetry.apply_move(m));
-        let found = PatternSearch::new(&self.heuristic).solve(&image, order, &Limits::default())?;
+        let search = PatternSearch::new(&self.heuristic);
+        let Some(found) = search.solve_within(&image, order, &Limits::default(), most)? else {
+            return Ok(false);
+        };
         path.extend(found.path.iter().map(|&m| self.back.apply_move(m)));
         Ok(true)
     }
@@ -513,5 +529,57 @@ pub fn info(path: &Path, verify: bool, as_json: bool) -> Result<ExitCode> {
             Ok(ExitCode::FAILURE)
         }
         _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// `judge uva10181` and `judge lightoj1121`: the 15-puzzle judges, answered by IDA* on the
+/// pattern database named by `--table` or the cache's `4x4.slt`.
+pub fn judge(args: &JudgeArgs) -> Result<ExitCode> {
+    let board = args.format.board();
+    let table = open(args.table.as_deref(), board)?;
+    let solver = Solver::new(&table, &board.standard_goal())?;
+    let name = match args.input.as_deref() {
+        None => "<stdin>".to_string(),
+        Some(p) if p.as_os_str() == "-" => "<stdin>".to_string(),
+        Some(p) => p.display().to_string(),
+    };
+    let mut data = Vec::new();
+    if name == "<stdin>" {
+        io::stdin().lock().read_to_end(&mut data)
+    } else {
+        std::fs::File::open(args.input.as_deref().expect("named"))
+            .and_then(|mut f| f.read_to_end(&mut data))
+    }
+    .with_context(|| format!("cannot read {name}"))?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut failure = None;
+    let mut solve = |start: &Layout, order: [Move; 4], most: u32| {
+        let mut path = Vec::new();
+        match solver.path_within(start, order, most, &mut path) {
+            Ok(true) => Some(path),
+            Ok(false) => None,
+            Err(e) => {
+                failure.get_or_insert(e);
+                None
+            }
+        }
+    };
+    let result = judge_fifteen(args.format, &data, &mut solve, &mut out);
+    out.flush()?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    match result {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(JudgeError::Io(e)) => Err(e.into()),
+        Err(JudgeError::Query(e)) => Err(e.into()),
+        Err(JudgeError::Bad { line, what }) => {
+            eprintln!(
+                "slidetable: judge {}: {name}: line {line}: {what}",
+                args.format.name()
+            );
+            Ok(ExitCode::from(EXIT_BAD_INPUT))
+        }
     }
 }

@@ -27,6 +27,10 @@
 
 use std::io::{self, Write};
 
+mod fifteen;
+
+pub use fifteen::{judge_fifteen, Solve};
+
 use slidetable_core::{parse_tile, Board, Layout, Move, ParseError, Token};
 use slidetable_query::{Goal, QueryError, Table};
 
@@ -53,11 +57,17 @@ pub enum Format {
     Uva10085,
     /// LeetCode 773: one 2x3 board per line, `[[4,1,2],[5,0,3]]`; the fewest moves, or -1.
     Leetcode773,
+    /// UVa 10181 (15-puzzle): N, then N 4x4 grids (0 blank); an optimal move string in LRUD
+    /// or `This puzzle is not solvable.` (answered by search: see [`judge_fifteen`]).
+    Uva10181,
+    /// LightOJ 1121 (15-puzzle): T, then T grids; `Case k: ` and the smallest optimal move
+    /// string, or `This puzzle is not solvable.` beyond 35 moves (see [`judge_fifteen`]).
+    Lightoj1121,
 }
 
 impl Format {
     /// Every format, in the order of the command line's help.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 11] = [
         Format::Poj,
         Format::Hdu,
         Format::Acwing845,
@@ -67,6 +77,8 @@ impl Format {
         Format::Hdu3567,
         Format::Uva10085,
         Format::Leetcode773,
+        Format::Uva10181,
+        Format::Lightoj1121,
     ];
 
     /// The name the command line gives it.
@@ -81,14 +93,17 @@ impl Format {
             Format::Hdu3567 => "hdu3567",
             Format::Uva10085 => "uva10085",
             Format::Leetcode773 => "leetcode773",
+            Format::Uva10181 => "uva10181",
+            Format::Lightoj1121 => "lightoj1121",
         }
     }
 
-    /// The board its puzzles are on, and so the table it needs: 2×3 for LeetCode 773, 3×3
-    /// for every other.
+    /// The board its puzzles are on, and so the table it needs: 2×3 for LeetCode 773, 4×4
+    /// for the 15-puzzle judges, 3×3 for every other.
     pub fn board(self) -> Board {
         match self {
             Format::Leetcode773 => Board::new(2, 3).expect("2x3 is a board"),
+            Format::Uva10181 | Format::Lightoj1121 => Board::new(4, 4).expect("4x4 is a board"),
             _ => Board::EIGHT,
         }
     }
@@ -249,6 +264,15 @@ impl<W: Write, D: AsRef<[u8]>> Judge<'_, W, D> {
                 }
                 self.input
                     .expect_end(&format!("the {count} cases announced"))?;
+            }
+            Format::Uva10181 | Format::Lightoj1121 => {
+                // Answered by search (`judge_fifteen`), never from a table: `judge` has
+                // refused every table already (none is for 4x4 boards).
+                return Err(QueryError::WrongBoard {
+                    table: self.table.board(),
+                    found: format.board(),
+                }
+                .into());
             }
             Format::Leetcode773 => {
                 while let Some((line, text)) = self.input.next_nonblank_line() {

@@ -293,6 +293,22 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
         order: [Move; 4],
         limits: &Limits,
     ) -> Result<Solution, SearchError> {
+        self.solve_within(start, order, limits, u32::MAX)?
+            .ok_or(SearchError::Unsolvable {
+                start: *start,
+                goal: self.heuristic.goal,
+            })
+    }
+
+    /// As [`solve`](Self::solve), but `None` once the bound passes `most` moves: no path
+    /// of at most `most` moves exists (the judges that cap the length).
+    pub fn solve_within(
+        &self,
+        start: &Layout,
+        order: [Move; 4],
+        limits: &Limits,
+        most: u32,
+    ) -> Result<Option<Solution>, SearchError> {
         check_solvable(start, &self.heuristic.goal)?;
         let node = self.heuristic.node(start);
         let h = PatternHeuristic::h(&node);
@@ -310,14 +326,17 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
         };
         if *start == self.heuristic.goal {
             let stats = run.budget.finish(&mut run.stats);
-            return Ok(Solution::unit(Vec::new(), stats));
+            return Ok(Some(Solution::unit(Vec::new(), stats)));
         }
         loop {
+            if run.bound > most {
+                return Ok(None);
+            }
             run.stats.iterations = run.stats.iterations.map(|i| i + 1);
             match run.pass(0, ROOT) {
                 Pass::Found => {
                     let stats = run.budget.finish(&mut run.stats);
-                    return Ok(Solution::unit(run.path, stats));
+                    return Ok(Some(Solution::unit(run.path, stats)));
                 }
                 Pass::Stopped(e) => return Err(e),
                 Pass::Exceeded(u32::MAX) => {
