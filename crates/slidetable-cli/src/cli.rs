@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use slidetable_core::{Board, Move};
 use slidetable_query::{CostModel, Encoding};
-use slidetable_search::{HeuristicKind, Method};
+use slidetable_search::Method;
 
 use crate::judge::Format;
 
@@ -150,9 +150,15 @@ pub struct SearchArgs {
     /// The search method.
     #[arg(long, value_name = "METHOD", value_parser = parse_method)]
     pub method: Method,
-    /// The heuristic of astar and idastar (manhattan, linear-conflict or misplaced).
-    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = parse_heuristic)]
-    pub heuristic: HeuristicKind,
+    /// The heuristic of astar and idastar: manhattan, linear-conflict, misplaced, or pdb
+    /// (pattern databases: on 4x4 the database file, --table or the cache's 4x4.slt; on
+    /// smaller boards the tiles split in two groups) or pdb-PARTITION (built in memory, for
+    /// example pdb-5-5-5 or pdb-4-4).
+    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = crate::pdb::parse_heuristic)]
+    pub heuristic: crate::pdb::HeuristicChoice,
+    /// The pattern database for --heuristic pdb [default: the cache's 4x4.slt on 4x4].
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
     /// Board size, rows x columns (2x2 up to 4x4).
     #[arg(long, default_value = "3x3", value_parser = parse_any_board)]
     pub board: Board,
@@ -277,9 +283,10 @@ pub struct RandomArgs {
 
 #[derive(Args, Debug)]
 pub struct HeuristicArgs {
-    /// The heuristic (manhattan, linear-conflict or misplaced).
-    #[arg(long, value_name = "NAME", value_parser = parse_heuristic)]
-    pub name: HeuristicKind,
+    /// The heuristic: manhattan, linear-conflict, misplaced, or pdb-PARTITION (additive
+    /// pattern databases built for the table's goal, for example pdb-4-4 or pdb-3-3-2).
+    #[arg(long, value_name = "NAME", value_parser = crate::pdb::parse_heuristic)]
+    pub name: crate::pdb::HeuristicChoice,
     #[command(flatten)]
     pub target: TargetArgs,
     /// Print one JSON object instead of text.
@@ -342,11 +349,6 @@ fn parse_order(s: &str) -> Result<[Move; 4], String> {
 }
 
 fn parse_method(s: &str) -> Result<Method, String> {
-    s.parse()
-        .map_err(|e: slidetable_search::UnknownName| e.to_string())
-}
-
-fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {
     s.parse()
         .map_err(|e: slidetable_search::UnknownName| e.to_string())
 }

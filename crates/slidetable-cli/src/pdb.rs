@@ -13,10 +13,12 @@ use slidetable_core::{
     is_blank_or_comment, parse_layout, Board, Layout, Move, Symmetry, MAX_CELLS,
 };
 use slidetable_format::is_pattern_file;
-use slidetable_gen::{partition_placements, solve_partition, write_pattern_table, Partition};
+use slidetable_gen::{
+    partition_placements, solve_partition, write_pattern_table, Partition, PatternSection,
+};
 use slidetable_judge::{judge_fifteen, JudgeError};
 use slidetable_query::{MappedPatternTable, PatternTable};
-use slidetable_search::{Limits, PatternHeuristic, PatternSearch};
+use slidetable_search::{Heuristic, HeuristicKind, Limits, PatternHeuristic, PatternSearch};
 
 use crate::batch::{Answer, Output};
 use crate::cli::{BatchArgs, GenerateArgs, JudgeArgs};
@@ -581,5 +583,133 @@ pub fn judge(args: &JudgeArgs) -> Result<ExitCode> {
             );
             Ok(ExitCode::from(EXIT_BAD_INPUT))
         }
+    }
+}
+
+/// A heuristic as the command line names it: one of the search crate's, or pattern
+/// databases (`pdb`: the board's default partition, on 4×4 the database file; `pdb-P`: the
+/// partition `P`, built in memory for the goal asked for).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeuristicChoice {
+    Kind(HeuristicKind),
+    Pattern(Option<String>),
+}
+
+impl std::fmt::Display for HeuristicChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeuristicChoice::Kind(k) => f.write_str(k.name()),
+            HeuristicChoice::Pattern(None) => f.write_str("pdb"),
+            HeuristicChoice::Pattern(Some(p)) => write!(f, "pdb-{p}"),
+        }
+    }
+}
+
+/// Reads `manhattan`, `linear-conflict`, `misplaced`, `pdb` or `pdb-PARTITION`.
+pub fn parse_heuristic(s: &str) -> std::result::Result<HeuristicChoice, String> {
+    if s == "pdb" {
+        return Ok(HeuristicChoice::Pattern(None));
+    }
+    if let Some(p) = s.strip_prefix("pdb-") {
+        return Ok(HeuristicChoice::Pattern(Some(p.to_string())));
+    }
+    s.parse()
+        .map(HeuristicChoice::Kind)
+        .map_err(|e: slidetable_search::UnknownName| {
+            format!("{e}, or pdb / pdb-PARTITION (for example pdb-4-4)")
+        })
+}
+
+/// Pattern databases for a search or a measurement: a file, or groups built in memory.
+pub enum PatternSource {
+    File(MappedPatternTable),
+    Memory(Vec<PatternSection>),
+}
+
+/// The databases `pdb` / `pdb-PARTITION` name for `goal`: on 4×4 without a partition the
+/// file (`table`, else the cache's `4x4.slt`); otherwise the partition (by default the tiles
+/// split in two halves in the goal's reading order: 4-4 on 3×3, 3-4 on 2×4) built now.
+pub fn pattern_source(
+    partition: Option<&str>,
+    goal: &Layout,
+    table: Option<&Path>,
+) -> Result<PatternSource> {
+    let board = goal.board();
+    if partition.is_none() && (table.is_some() || !board.supports_tables()) {
+        return Ok(PatternSource::File(open(table, board)?));
+    }
+    let tiles = board.cells() - 1;
+    let text = match partition {
+        Some(p) => p.to_string(),
+        None => format!("{}-{}", tiles / 2, tiles - tiles / 2),
+    };
+    let partition = Partition::parse(&text, goal)
+        .map_err(|e| UsageError(format!("--heuristic pdb-{text}: {e}")))?;
+    Ok(PatternSource::Memory(solve_partition(
+        goal,
+        &partition,
+        &|_| (),
+    )?))
+}
+
+impl PatternSource {
+    /// The heuristic towards `goal`: straight from databases made for it, or through the
+    /// board symmetry that carries `goal` onto a file's goal.
+    pub fn heuristic(&self, goal: &Layout) -> Result<Box<dyn Heuristic + Send + Sync + '_>> {
+        match self {
+            PatternSource::Memory(sections) => {
+                let groups: Vec<(u16, &[u8])> =
+                    sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
+                Ok(Box::new(PatternHeuristic::new(goal, &groups)?))
+            }
+            PatternSource::File(table) => {
+                let db_goal = *table.goal();
+                let groups: Vec<(u16, &[u8])> = table
+                    .groups()
+                    .into_iter()
+                    .map(|g| (g.tiles, g.payload))
+                    .collect();
+                let inner = PatternHeuristic::new(&db_goal, &groups)?;
+                let Some((symmetry, rename)) = Symmetry::all(db_goal.board())
+                    .into_iter()
+                    .find_map(|s| s.renaming(goal, &db_goal).map(|r| (s, r)))
+                else {
+                    return Err(UsageError(format!(
+                        "the pattern database's goal {db_goal} cannot serve goal {goal}: no \
+                         symmetry carries one blank cell onto the other"
+                    ))
+                    .into());
+                };
+                Ok(Box::new(Symmetric {
+                    inner,
+                    goal: *goal,
+                    symmetry,
+                    rename,
+                }))
+            }
+        }
+    }
+}
+
+/// A heuristic for `goal` read from one for another goal that a board symmetry (with tiles
+/// renamed) carries `goal` onto: distances are the same on both sides.
+struct Symmetric<'a> {
+    inner: PatternHeuristic<'a>,
+    goal: Layout,
+    symmetry: Symmetry,
+    rename: [u8; MAX_CELLS],
+}
+
+impl Heuristic for Symmetric<'_> {
+    fn goal(&self) -> &Layout {
+        &self.goal
+    }
+
+    fn estimate(&self, layout: &Layout) -> u32 {
+        if layout.board() != self.goal.board() {
+            return 0;
+        }
+        self.inner
+            .estimate(&self.symmetry.layout(layout, &self.rename))
     }
 }

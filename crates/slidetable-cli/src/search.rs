@@ -6,11 +6,14 @@ use std::time::Duration;
 
 use anyhow::Result;
 use slidetable_core::{parse_layout, path_string, Layout, Move};
-use slidetable_search::{solve, Limits, SearchError, Stats};
+use slidetable_search::{
+    astar, check_solvable, idastar, solve, HeuristicKind, Limits, Method, SearchError, Stats,
+};
 
 use crate::batch::each_puzzle;
 use crate::cli::SearchArgs;
 use crate::json::{self, Record, SearchStats};
+use crate::pdb::HeuristicChoice;
 use crate::UsageError;
 
 pub fn run(args: &SearchArgs) -> Result<ExitCode> {
@@ -24,6 +27,18 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         max_expanded: args.max_expanded,
         max_time: args.timeout.map(Duration::from_secs_f64),
     };
+    // Pattern databases are made (or mapped) once for every puzzle.
+    let patterns = match &args.heuristic {
+        HeuristicChoice::Pattern(p) if args.method.uses_heuristic() => Some(
+            crate::pdb::pattern_source(p.as_deref(), &goal, args.table.as_deref())?,
+        ),
+        _ => None,
+    };
+    let pattern = patterns.as_ref().map(|s| s.heuristic(&goal)).transpose()?;
+    let kind = match args.heuristic {
+        HeuristicChoice::Kind(k) => k,
+        HeuristicChoice::Pattern(_) => HeuristicKind::Manhattan,
+    };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut gave_up = 0u64;
@@ -33,7 +48,16 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         args.keep_going,
         &mut out,
         |start, line, out| {
-            match solve(args.method, args.heuristic, start, &goal, &limits) {
+            let found = match (&pattern, args.method) {
+                (Some(h), Method::Astar) => {
+                    check_solvable(start, &goal).and_then(|()| astar(start, &**h, &limits))
+                }
+                (Some(h), Method::Idastar) => {
+                    check_solvable(start, &goal).and_then(|()| idastar(start, &**h, &limits))
+                }
+                _ => solve(args.method, kind, start, &goal, &limits),
+            };
+            match found {
                 Ok(solution) if args.json => {
                     let stats = args.stats.then(|| json_stats(&solution.stats));
                     write_json(out, start, Some(&solution.path), true, stats, None)?;

@@ -10,11 +10,12 @@ use slidetable_report::{measure, Accuracy, Inconsistency, Truth, Witness};
 
 use crate::cli::HeuristicArgs;
 use crate::json;
+use crate::pdb::HeuristicChoice;
 use crate::teach;
 
 #[derive(Serialize)]
 struct TruthJson {
-    heuristic: &'static str,
+    heuristic: String,
     goal: String,
     table: String,
     states: u64,
@@ -85,7 +86,21 @@ fn witness_json(w: &Witness) -> WitnessJson {
 
 pub fn run(args: &HeuristicArgs) -> Result<ExitCode> {
     let (table, goal) = teach::open(&args.target)?;
-    let heuristic = args.name.build(&goal);
+    let patterns;
+    let heuristic = match &args.name {
+        HeuristicChoice::Kind(k) => k.build(&goal),
+        HeuristicChoice::Pattern(p) => {
+            if p.is_none() {
+                return Err(crate::UsageError(
+                    "name the partition to measure: pdb-PARTITION (for example pdb-4-4)".into(),
+                )
+                .into());
+            }
+            patterns = crate::pdb::pattern_source(p.as_deref(), &goal, None)?;
+            patterns.heuristic(&goal)?
+        }
+    };
+    let name = args.name.to_string();
     let truth = measure(&table, &*heuristic)?;
     let table_name = table
         .file_path()
@@ -96,7 +111,7 @@ pub fn run(args: &HeuristicArgs) -> Result<ExitCode> {
         json::line(
             &mut buf,
             &TruthJson {
-                heuristic: args.name.name(),
+                heuristic: name.clone(),
                 goal: goal.to_string(),
                 table: table_name,
                 states: truth.overall.states,
@@ -144,7 +159,7 @@ pub fn run(args: &HeuristicArgs) -> Result<ExitCode> {
             )?;
         }
     } else {
-        text(&mut out, args.name.name(), &table_name, &truth)?;
+        text(&mut out, &name, &table_name, &truth)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -166,3 +166,59 @@ fn goals_no_symmetry_reaches_and_bad_partitions_are_refused() {
     );
     assert_eq!(run.code, Some(2));
 }
+
+#[test]
+fn search_and_heuristic_take_pattern_databases() {
+    // On 4x4 from the database file, beside linear conflict: the same lengths.
+    let puzzles = "5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n";
+    let dir = scratch_dir("fifteen");
+    let run = |heuristic: &str, extra: &[&str]| {
+        Run::of(
+            sandboxed(&dir)
+                .args([
+                    "search",
+                    "--board",
+                    "4x4",
+                    "--method",
+                    "idastar",
+                    "--heuristic",
+                    heuristic,
+                ])
+                .args(extra)
+                .write_stdin(puzzles),
+        )
+        .ok()
+    };
+    let table = database().to_str().unwrap().to_string();
+    let pdb = run("pdb", &["--table", &table]);
+    let lc = run("linear-conflict", &[]);
+    assert_eq!(
+        pdb.lines().iter().map(|l| l.len()).collect::<Vec<_>>(),
+        [28, 1]
+    );
+    assert_eq!(
+        lc.lines().iter().map(|l| l.len()).collect::<Vec<_>>(),
+        [28, 1]
+    );
+    // On 3x3 a partition built in memory, for A* and IDA*, any goal: optimal lengths.
+    let eight = "8 6 7 2 5 4 3 0 1\n6 4 7 8 5 0 3 2 1\n1 2 3 4 5 6 8 7 0\n";
+    for method in ["astar", "idastar"] {
+        for heuristic in ["pdb", "pdb-3-3-2"] {
+            let r = Run::of(
+                sandboxed(&dir)
+                    .args(["search", "--method", method, "--heuristic", heuristic])
+                    .write_stdin(eight),
+            )
+            .ok();
+            assert_eq!(r.lines()[0].len(), 31, "{method} {heuristic}");
+            assert_eq!(r.lines()[1].len(), 31, "{method} {heuristic}");
+            assert_eq!(r.lines()[2], "unsolvable");
+        }
+    }
+    // Measured against the exact 3x3 table: admissible, and (as FORMAT.md §11 says) not
+    // consistent.
+    let r = Run::of(sandboxed(&dir).args(["heuristic", "--name", "pdb-4-4"])).success();
+    assert!(r.stdout.starts_with("heuristic  pdb-4-4\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("admissible: true"), "{}", r.stdout);
+    assert!(r.stdout.contains("consistent: false"), "{}", r.stdout);
+}
