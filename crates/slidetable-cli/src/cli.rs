@@ -85,7 +85,8 @@ Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer wr
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
-    /// Board size, rows x columns: 2x2 up to 12 cells (3x4, 4x3, 2x6, 6x2).
+    /// Board size, rows x columns: 2x2 up to 12 cells (3x4, 4x3, 2x6, 6x2), and 4x4 (a
+    /// pattern database, see --pdb).
     #[arg(long, default_value = "3x3", value_parser = parse_board)]
     pub board: Board,
     /// Where to write the table [default: for 3x3 $SLIDETABLE_TABLE, else the cache
@@ -207,7 +208,8 @@ pub struct BatchArgs {
     /// cache directory's slidetable/RxC.slt for --board, generated on first use].
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
-    /// The board, rows x columns, when no --table is given (2x2 up to 12 cells) [default: 3x3].
+    /// The board, rows x columns, when no --table is given (2x2 up to 12 cells, and 4x4 from
+    /// its pattern database, the cache's 4x4.slt, made on first use) [default: 3x3].
     /// Tiles from 10 up are written as tokens: `1 2 3 4 5 6 7 8 9 10 11 0`.
     #[arg(long, value_name = "RxC", value_parser = parse_board)]
     pub board: Option<Board>,
