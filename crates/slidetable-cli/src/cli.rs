@@ -1,5 +1,6 @@
 //! The command line: names here are the interface scripts depend on.
 
+use std::net::SocketAddr;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
@@ -8,7 +9,7 @@ use slidetable_core::{Board, Move};
 use slidetable_query::{CostModel, Encoding};
 use slidetable_search::Method;
 
-use crate::judge::Format;
+use slidetable_judge::Format;
 
 /// Exact answers for sliding-tile puzzles from a precomputed table of every state.
 #[derive(Parser, Debug)]
@@ -17,13 +18,13 @@ use crate::judge::Format;
     after_help = "Exit codes: 0 success, 1 failure (unreadable file, bad table), \
                         2 bad arguments, 65 a bad puzzle line in the input."
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Search every state backwards from the goals and write the table file.
     Generate(GenerateArgs),
     /// Describe a table file: board, sections, histograms, size; --verify checks its checksum.
@@ -51,6 +52,9 @@ pub enum Command {
     /// Measure a heuristic against the true distance of every state: accuracy per distance,
     /// admissibility (with a counter-example if not) and consistency along every move.
     Heuristic(HeuristicArgs),
+    /// Serve a page to play puzzles on, showing the exact distance beside each heuristic,
+    /// and its JSON API (/api/solve, /api/random, /api/stats); prints its URL.
+    Serve(ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff) on standard output: `slidetable man | man -l -`.
@@ -84,234 +88,234 @@ Choices where the statements leave room:
 Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer written.";
 
 #[derive(Args, Debug)]
-pub struct GenerateArgs {
+pub(crate) struct GenerateArgs {
     /// Board size, rows x columns: 2x2 up to 12 cells (3x4, 4x3, 2x6, 6x2), and 4x4 (a
     /// pattern database, see --pdb).
     #[arg(long, default_value = "3x3", value_parser = parse_board)]
-    pub board: Board,
+    pub(crate) board: Board,
     /// Where to write the table [default: for 3x3 $SLIDETABLE_TABLE, else the cache
     /// directory's slidetable/RxC.slt].
     #[arg(short = 'o', long = "output", value_name = "PATH")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// A goal to make a section for (same syntax as a puzzle; repeat for several)
     /// [default: one section per blank cell up to 10 cells, the standard goal for 11-12].
     #[arg(long, value_name = "LAYOUT", conflicts_with = "all_goals")]
-    pub goal: Vec<String>,
+    pub(crate) goal: Vec<String>,
     /// One section per blank cell, tiles in order around it (the default up to 10 cells).
     #[arg(long)]
-    pub all_goals: bool,
+    pub(crate) all_goals: bool,
     /// Entry encoding: byte (distance and first move), 2bit (distance mod 3) or wide16
     /// (16-bit cost and first move) [default: byte up to 10 cells, 2bit for 11-12; for
     /// --cost tile, byte if every cost fits, else wide16].
     #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
-    pub encoding: Option<Encoding>,
+    pub(crate) encoding: Option<Encoding>,
     /// What a move costs: unit (every move 1, breadth-first search) or tile (moving tile k
     /// costs k, Dijkstra; boards up to 10 cells).
     #[arg(long, value_name = "MODEL", default_value = "unit", value_parser = parse_cost)]
-    pub cost: CostModel,
+    pub(crate) cost: CostModel,
     /// Make a pattern database (the 4x4 board's only kind of table) for this partition of
     /// the tiles: group sizes taken in the goal's reading order (7-8, 6-6-3, 5-5-5) or the
     /// groups' tiles (1,2,3/4,5,6,7/8) [default on 4x4: 7-8, for the goal 0 1 2 … 15].
     #[arg(long, value_name = "PARTITION")]
-    pub pdb: Option<String>,
+    pub(crate) pdb: Option<String>,
 }
 
 #[derive(Args, Debug)]
-pub struct InfoArgs {
+pub(crate) struct InfoArgs {
     /// The table file [default: as for `distance`].
     #[arg(value_name = "PATH")]
-    pub path: Option<PathBuf>,
+    pub(crate) path: Option<PathBuf>,
     /// Without PATH: describe the cache's table for this board.
     #[arg(long, value_name = "RxC", value_parser = parse_board, conflicts_with = "path")]
-    pub board: Option<Board>,
+    pub(crate) board: Option<Board>,
     /// Read the whole payload and check its checksum (exit 1 if it does not hold).
     #[arg(long)]
-    pub verify: bool,
+    pub(crate) verify: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 #[derive(Args, Debug)]
-pub struct PathArgs {
+pub(crate) struct PathArgs {
     #[command(flatten)]
-    pub batch: BatchArgs,
+    pub(crate) batch: BatchArgs,
     /// Print the lexicographically smallest optimal path under this letter order, a
     /// permutation of d l r u (e.g. `dlru`); without it, any optimal path (the fastest).
     #[arg(long, value_name = "PERM", value_parser = parse_order)]
-    pub order: Option<[Move; 4]>,
+    pub(crate) order: Option<[Move; 4]>,
     /// Draw the boards of each solution one after another, several per row (for people;
     /// programs want the move string).
     #[arg(long, conflicts_with = "json")]
-    pub show: bool,
+    pub(crate) show: bool,
 }
 
 #[derive(Args, Debug)]
-pub struct SearchArgs {
+pub(crate) struct SearchArgs {
     /// The search method.
     #[arg(long, value_name = "METHOD", value_parser = parse_method)]
-    pub method: Method,
+    pub(crate) method: Method,
     /// The heuristic of astar and idastar: manhattan, linear-conflict, misplaced, or pdb
     /// (pattern databases: on 4x4 the database file, --table or the cache's 4x4.slt; on
     /// smaller boards the tiles split in two groups) or pdb-PARTITION (built in memory, for
     /// example pdb-5-5-5 or pdb-4-4).
-    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = crate::pdb::parse_heuristic)]
-    pub heuristic: crate::pdb::HeuristicChoice,
+    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = crate::patterns::parse_heuristic)]
+    pub(crate) heuristic: crate::patterns::HeuristicChoice,
     /// The pattern database for --heuristic pdb [default: the cache's 4x4.slt on 4x4].
     #[arg(long, value_name = "PATH")]
-    pub table: Option<PathBuf>,
+    pub(crate) table: Option<PathBuf>,
     /// Board size, rows x columns (2x2 up to 4x4).
     #[arg(long, default_value = "3x3", value_parser = parse_any_board)]
-    pub board: Board,
+    pub(crate) board: Board,
     /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
     #[arg(long, value_name = "LAYOUT")]
-    pub goal: Option<String>,
+    pub(crate) goal: Option<String>,
     /// Print each puzzle's statistics on stderr: nodes expanded and generated, peak open
     /// list (IDA*: deepest path), iterations (IDA*), time.
     #[arg(long)]
-    pub stats: bool,
+    pub(crate) stats: bool,
     /// Give up on a puzzle after expanding this many states (its answer reads `unknown`,
     /// exit 1 at the end).
     #[arg(long, value_name = "N")]
-    pub max_expanded: Option<u64>,
+    pub(crate) max_expanded: Option<u64>,
     /// Give up on a puzzle after this many seconds (as --max-expanded).
     #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<f64>,
+    pub(crate) timeout: Option<f64>,
     /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
     #[arg(long)]
-    pub keep_going: bool,
+    pub(crate) keep_going: bool,
     /// One JSON object per puzzle line: puzzle, distance, path, solvable (and stats with
     /// --stats).
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
     /// Puzzles, one per line, as for `path`.
     #[arg(value_name = "INPUT")]
-    pub input: Option<PathBuf>,
+    pub(crate) input: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
-pub struct JudgeArgs {
+pub(crate) struct JudgeArgs {
     /// The judge problem.
     #[arg(value_enum)]
-    pub format: Format,
+    pub(crate) format: Format,
     /// Its input [default: standard input].
     #[arg(value_name = "INPUT")]
-    pub input: Option<PathBuf>,
+    pub(crate) input: Option<PathBuf>,
     /// The table file [default: as for `distance`; leetcode773 uses the cache's 2x3 table].
     #[arg(long, value_name = "PATH")]
-    pub table: Option<PathBuf>,
+    pub(crate) table: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
-pub struct BatchArgs {
+pub(crate) struct BatchArgs {
     /// The table file; its board is the puzzles' board [default: $SLIDETABLE_TABLE, else the
     /// cache directory's slidetable/RxC.slt for --board, generated on first use].
     #[arg(long, value_name = "PATH")]
-    pub table: Option<PathBuf>,
+    pub(crate) table: Option<PathBuf>,
     /// The board, rows x columns, when no --table is given (2x2 up to 12 cells, and 4x4 from
     /// its pattern database, the cache's 4x4.slt, made on first use) [default: 3x3].
     /// Tiles from 10 up are written as tokens: `1 2 3 4 5 6 7 8 9 10 11 0`.
     #[arg(long, value_name = "RxC", value_parser = parse_board)]
-    pub board: Option<Board>,
+    pub(crate) board: Option<Board>,
     /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
     #[arg(long)]
-    pub keep_going: bool,
+    pub(crate) keep_going: bool,
     /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
     #[arg(long, value_name = "LAYOUT")]
-    pub goal: Option<String>,
+    pub(crate) goal: Option<String>,
     /// One JSON object per puzzle line: `{"puzzle": …, "distance": …}` (`path` adds
     /// "path"); unsolvable puzzles have null distance and path and "solvable": false; a bad
     /// line under --keep-going is `{"line": N, "error": …}`.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
     /// Puzzles, one per line: 9 tokens (`2 3 4 1 5 x 7 6 8`, commas allowed) or one string
     /// (`23415x768`); blank is 0 or x; empty lines and # comments are skipped. `-` or
     /// nothing reads standard input.
     #[arg(value_name = "INPUT")]
-    pub input: Option<PathBuf>,
+    pub(crate) input: Option<PathBuf>,
 }
 
 /// The table and goal a whole-table command looks at.
 #[derive(Args, Debug)]
-pub struct TargetArgs {
+pub(crate) struct TargetArgs {
     /// The table file [default: as for `distance`].
     #[arg(long, value_name = "PATH")]
-    pub table: Option<PathBuf>,
+    pub(crate) table: Option<PathBuf>,
     /// The board when no --table is given [default: 3x3].
     #[arg(long, value_name = "RxC", value_parser = parse_board)]
-    pub board: Option<Board>,
+    pub(crate) board: Option<Board>,
     /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
     #[arg(long, value_name = "LAYOUT")]
-    pub goal: Option<String>,
+    pub(crate) goal: Option<String>,
 }
 
 #[derive(Args, Debug)]
-pub struct StatsArgs {
+pub(crate) struct StatsArgs {
     #[command(flatten)]
-    pub target: TargetArgs,
+    pub(crate) target: TargetArgs,
     /// Print one JSON object instead of text (shares as fractions of 1).
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 #[derive(Args, Debug)]
-pub struct HardestArgs {
+pub(crate) struct HardestArgs {
     #[command(flatten)]
-    pub target: TargetArgs,
+    pub(crate) target: TargetArgs,
     /// One JSON object per state: puzzle, distance, path.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 #[derive(Args, Debug)]
-pub struct RandomArgs {
+pub(crate) struct RandomArgs {
     /// Moves from the goal: D, or A..B for every distance from A to B (both included; each
     /// state in the range equally likely).
     #[arg(long, value_name = "D|A..B", value_parser = parse_depths)]
-    pub depth: RangeInclusive<u32>,
+    pub(crate) depth: RangeInclusive<u32>,
     /// How many puzzles (drawn independently, so repeats are possible).
     #[arg(long, value_name = "N", default_value_t = 1)]
-    pub count: u64,
+    pub(crate) count: u64,
     /// The seed: the same seed, table and goal give the same puzzles on every machine and
     /// version [default: a fresh one each run].
     #[arg(long, value_name = "S")]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     #[command(flatten)]
-    pub target: TargetArgs,
+    pub(crate) target: TargetArgs,
     /// One JSON object per puzzle: puzzle, distance, path.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 #[derive(Args, Debug)]
-pub struct HeuristicArgs {
+pub(crate) struct HeuristicArgs {
     /// The heuristic: manhattan, linear-conflict, misplaced, or pdb-PARTITION (additive
     /// pattern databases built for the table's goal, for example pdb-4-4 or pdb-3-3-2).
-    #[arg(long, value_name = "NAME", value_parser = crate::pdb::parse_heuristic)]
-    pub name: crate::pdb::HeuristicChoice,
+    #[arg(long, value_name = "NAME", value_parser = crate::patterns::parse_heuristic)]
+    pub(crate) name: crate::patterns::HeuristicChoice,
     #[command(flatten)]
-    pub target: TargetArgs,
+    pub(crate) target: TargetArgs,
     /// Print one JSON object instead of text.
     #[arg(long, conflicts_with = "csv")]
-    pub json: bool,
+    pub(crate) json: bool,
     /// Print the per-distance table as CSV (with a header line) instead of text.
     #[arg(long)]
-    pub csv: bool,
+    pub(crate) csv: bool,
 }
 
 #[derive(Args, Debug)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
+    pub(crate) shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// A command's own page (`slidetable man path` is slidetable-path(1)) [default: the
     /// main page, slidetable(1)].
     #[arg(value_name = "COMMAND")]
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
 }
 
 /// `D` or `A..B`, both ends included.
@@ -358,6 +362,21 @@ fn parse_method(s: &str) -> Result<Method, String> {
 fn parse_any_board(s: &str) -> Result<Board, String> {
     s.parse()
         .map_err(|e: slidetable_core::BoardError| e.to_string())
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ServeArgs {
+    /// The address to listen on; the default answers this machine only. Port 0 lets the
+    /// system choose one (the URL printed names it).
+    #[arg(long, value_name = "ADDR:PORT", default_value = slidetable_serve::DEFAULT_BIND)]
+    pub(crate) bind: SocketAddr,
+    /// A table to serve (repeatable, one per board); every other board uses its default
+    /// table, generated in the cache directory on first use.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) table: Vec<PathBuf>,
+    /// Open this board's table before listening (repeatable) [default: 3x3].
+    #[arg(long, value_name = "RxC", value_parser = parse_board)]
+    pub(crate) board: Vec<Board>,
 }
 
 fn parse_board(s: &str) -> Result<Board, String> {

@@ -7,19 +7,31 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 /// Longer lines are reported as errors instead of being held in memory.
-pub const MAX_LINE: usize = 1 << 16;
+pub(crate) const MAX_LINE: usize = 1 << 16;
 
 /// An input source and the name its errors carry.
-pub struct Input {
-    pub name: String,
-    pub reader: Box<dyn BufRead>,
+pub(crate) struct Input {
+    pub(crate) name: String,
+    pub(crate) reader: Box<dyn BufRead>,
 }
 
+/// The file an input argument names: `None` (standard input) for no argument or `-`.
+pub(crate) fn file(path: Option<&Path>) -> Option<&Path> {
+    path.filter(|p| p.as_os_str() != "-")
+}
+
+/// The name an input's errors carry: its path, or `<stdin>`.
+pub(crate) fn name(path: Option<&Path>) -> String {
+    file(path).map_or_else(|| STDIN.to_string(), |p| p.display().to_string())
+}
+
+/// How standard input is named in messages.
+const STDIN: &str = "<stdin>";
+
 /// Opens `path`, or standard input for `None` or `-`.
-pub fn open(path: Option<&Path>) -> Result<Input> {
-    match path {
+pub(crate) fn open(path: Option<&Path>) -> Result<Input> {
+    match file(path) {
         None => Ok(stdin()),
-        Some(p) if p.as_os_str() == "-" => Ok(stdin()),
         Some(p) => {
             let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
             Ok(Input {
@@ -32,21 +44,21 @@ pub fn open(path: Option<&Path>) -> Result<Input> {
 
 fn stdin() -> Input {
     Input {
-        name: "<stdin>".to_string(),
+        name: STDIN.to_string(),
         reader: Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock())),
     }
 }
 
 /// One line: its number (from 1) and its bytes without the line end (`\n` or `\r\n`), or
 /// `Err(length)` when it is longer than the limit.
-pub struct Line<'a> {
-    pub number: u64,
-    pub text: Result<&'a [u8], usize>,
+pub(crate) struct Line<'a> {
+    pub(crate) number: u64,
+    pub(crate) text: Result<&'a [u8], usize>,
 }
 
 /// Reads lines of at most `max` bytes in constant memory; longer ones are skipped to their
 /// end and reported by length.
-pub struct Lines<R> {
+pub(crate) struct Lines<R> {
     inner: R,
     buf: Vec<u8>,
     number: u64,
@@ -56,7 +68,7 @@ pub struct Lines<R> {
 }
 
 impl<R: BufRead> Lines<R> {
-    pub fn new(inner: R, max: usize) -> Lines<R> {
+    pub(crate) fn new(inner: R, max: usize) -> Lines<R> {
         Lines {
             inner,
             buf: Vec::with_capacity(256),
@@ -67,7 +79,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The next line, or `None` at the end of the input.
-    pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+    pub(crate) fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
         self.inner.consume(std::mem::take(&mut self.lent));
         // The common case: the whole line already sits in the reader's buffer; lend it out.
         let whole = loop {

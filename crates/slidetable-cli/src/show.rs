@@ -10,7 +10,7 @@ const GAP: usize = 3;
 /// Appends a drawing of `start` and the boards along `path` (`None`: no path) to `out`: a
 /// heading line, then rows of boards, each labelled with its move number and the blank's
 /// move (`start` for the first). The blank is drawn as `.`.
-pub fn draw(out: &mut Vec<u8>, start: &Layout, path: Option<&[Move]>) {
+pub(crate) fn draw(out: &mut Vec<u8>, start: &Layout, path: Option<&[Move]>) {
     let heading = match path {
         None => format!("{start}: unsolvable\n\n"),
         Some([]) => format!("{start}: solved already (0 moves)\n\n"),

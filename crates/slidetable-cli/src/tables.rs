@@ -1,63 +1,24 @@
-//! Where tables live, and making one.
+//! Where tables live, and making one: the rule is `slidetable_gen::cache`'s; this adds the
+//! note and the progress bar a terminal user sees.
 
 use std::io::{self, IsTerminal};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use slidetable_core::{Board, Layout};
-use slidetable_gen::{default_goals, solve, write_table};
-use slidetable_query::{CostModel, Encoding, MappedTable, Table};
+use slidetable_query::{CostModel, MappedTable, Table};
 
-/// The environment variable naming the default table.
-pub const TABLE_ENV: &str = "SLIDETABLE_TABLE";
+use crate::cli::TargetArgs;
+use crate::puzzles::parse_goal;
 
-/// Where a table path came from: only the cache default is generated on first use.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Origin {
-    Argument,
-    Environment,
-    Cache,
-}
-
-/// The table to use: `--table`, else `$SLIDETABLE_TABLE` (which names the default 3×3
-/// table), else `slidetable/RxC.slt` in the cache directory (`$XDG_CACHE_HOME`, else
-/// `~/.cache`).
-pub fn resolve(explicit: Option<&Path>, board: Board) -> Result<(PathBuf, Origin)> {
-    if let Some(p) = explicit {
-        return Ok((p.to_path_buf(), Origin::Argument));
-    }
-    if let Some(p) = std::env::var_os(TABLE_ENV).filter(|v| !v.is_empty() && board == Board::EIGHT)
-    {
-        return Ok((PathBuf::from(p), Origin::Environment));
-    }
-    Ok((
-        cache_dir()?.join(format!("slidetable/{board}.slt")),
-        Origin::Cache,
-    ))
-}
-
-fn cache_dir() -> Result<PathBuf> {
-    // XDG: a relative $XDG_CACHE_HOME is invalid and must be ignored.
-    if let Some(p) = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from) {
-        if p.is_absolute() {
-            return Ok(p);
-        }
-    }
-    match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        Some(home) => Ok(PathBuf::from(home).join(".cache")),
-        None => bail!(
-            "no cache directory: set XDG_CACHE_HOME or HOME, or name a table with --table or {TABLE_ENV}"
-        ),
-    }
-}
+pub(crate) use slidetable_gen::cache::{resolve, Generated, Origin, Plan};
 
 /// Opens the table for a query command: `--table`, `$SLIDETABLE_TABLE`, or the cache's table
 /// for `board`, generated on first use. A named table may be for any board.
-pub fn open_for_query(explicit: Option<&Path>, board: Board) -> Result<MappedTable> {
+pub(crate) fn open_for_query(explicit: Option<&Path>, board: Board) -> Result<MappedTable> {
     let (path, origin) = resolve(explicit, board)?;
-    if origin == Origin::Cache && !path.exists() {
+    if slidetable_gen::cache::needs_generating(&path, origin) {
         eprintln!(
             "slidetable: no table at {}; generating it once (this takes {})",
             path.display(),
@@ -74,7 +35,7 @@ pub fn open_for_query(explicit: Option<&Path>, board: Board) -> Result<MappedTab
 
 /// Opens the table a query command names: `--table` (whose board it is; `--board`, if also
 /// given, must agree), else the default table of `--board` (3x3 when neither is given).
-pub fn open_for_board(explicit: Option<&Path>, board: Option<Board>) -> Result<MappedTable> {
+pub(crate) fn open_for_board(explicit: Option<&Path>, board: Option<Board>) -> Result<MappedTable> {
     let table = open_for_query(explicit, board.unwrap_or(Board::EIGHT))?;
     if let Some(board) = board {
         require_board(&table, board)?;
@@ -82,13 +43,30 @@ pub fn open_for_board(explicit: Option<&Path>, board: Option<Board>) -> Result<M
     Ok(table)
 }
 
+/// The table `target` names (resolved as for `distance`) and its goal layout.
+pub(crate) fn open_target(target: &TargetArgs) -> Result<(MappedTable, Layout)> {
+    let table = open_for_board(target.table.as_deref(), target.board)?;
+    let goal = match &target.goal {
+        None => table.board().standard_goal(),
+        Some(text) => parse_goal(table.board(), text)?,
+    };
+    Ok((table, goal))
+}
+
+/// The name a table is shown by in messages and reports: its file.
+pub(crate) fn name(table: &MappedTable) -> String {
+    table
+        .file()
+        .map_or_else(|| "?".to_string(), |p| p.display().to_string())
+}
+
 /// Refuses a table for another board than the one a command needs.
-pub fn require_board(table: &MappedTable, board: Board) -> Result<()> {
+pub(crate) fn require_board(table: &MappedTable, board: Board) -> Result<()> {
     if table.board() != board {
         bail!(
             "table {} is for {} boards, but {board} is needed here (make one with \
              `slidetable generate --board {board} -o PATH`)",
-            table.file_path().unwrap_or(Path::new("?")).display(),
+            name(table),
             table.board()
         );
     }
@@ -96,45 +74,15 @@ pub fn require_board(table: &MappedTable, board: Board) -> Result<()> {
 }
 
 /// Refuses a weighted table where move counts are asked for (the judges' problems).
-pub fn require_unit_cost(table: &MappedTable) -> Result<()> {
-    if table.header().cost != CostModel::Unit {
+pub(crate) fn require_unit_cost(table: &MappedTable) -> Result<()> {
+    if table.header().cost() != CostModel::Unit {
         bail!(
             "table {} holds {} costs, but the judges count moves (use a --cost unit table)",
-            table.file_path().unwrap_or(Path::new("?")).display(),
-            table.header().cost
+            name(table),
+            table.header().cost()
         );
     }
     Ok(())
-}
-
-/// What `generate` did.
-pub struct Generated {
-    pub states: u64,
-    pub sections: usize,
-    pub bytes: u64,
-    pub elapsed: Duration,
-}
-
-/// What to generate: the goals, the entry encoding (`None`: the board's default) and what a
-/// move costs.
-pub struct Plan {
-    pub board: Board,
-    pub goals: Vec<Layout>,
-    pub encoding: Option<Encoding>,
-    pub cost: CostModel,
-}
-
-impl Plan {
-    /// The default table of `board`: one section per blank cell up to 10 cells, the standard
-    /// goal for 11 and 12; unit costs; the board's default encoding.
-    pub fn default_for(board: Board) -> Plan {
-        Plan {
-            board,
-            goals: default_goals(board),
-            encoding: None,
-            cost: CostModel::Unit,
-        }
-    }
 }
 
 /// Runs that settle more states than this get a progress bar (when stderr is a terminal).
@@ -142,13 +90,8 @@ const PROGRESS_STATES: u64 = 20_000_000;
 
 /// Generates `plan` and writes it to `path` (creating its directory), replacing any old file
 /// atomically. Long runs show a progress bar on stderr when it is a terminal.
-pub fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create directory {}", dir.display()))?;
-    }
-    let start = Instant::now();
-    let total = plan.board.reachable_states() * plan.goals.len() as u64;
+pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
+    let total = plan.total_states();
     let bar = if total >= PROGRESS_STATES && io::stderr().is_terminal() {
         let bar = ProgressBar::new(total);
         bar.set_style(
@@ -163,13 +106,7 @@ pub fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
     } else {
         ProgressBar::hidden()
     };
-    let sections = solve(&plan.goals, plan.encoding, plan.cost, &|n| bar.inc(n))?;
+    let done = slidetable_gen::cache::generate(plan, path, &|n| bar.inc(n))?;
     bar.finish_and_clear();
-    let bytes = write_table(path, plan.board, &sections)?;
-    Ok(Generated {
-        states: plan.board.reachable_states(),
-        sections: sections.len(),
-        bytes,
-        elapsed: start.elapsed(),
-    })
+    Ok(done)
 }

@@ -188,11 +188,11 @@ fn tile_costs_give_cheapest_costs_and_paths() {
         ),
         (
             vec!["--cost", "tile", "--encoding", "2bit", "-o", "x.slt"],
-            "--encoding 2bit holds distances mod 3",
+            "the 2bit encoding holds distances mod 3",
         ),
         (
             vec!["--cost", "tile", "--board", "3x4", "-o", "x.slt"],
-            "--cost tile goes up to 10 cells",
+            "tile costs go up to 10 cells",
         ),
         (vec!["--board", "3x5"], "tables go up to 12 cells"),
         (vec!["--encoding", "4bit"], "unknown encoding '4bit'"),

@@ -15,6 +15,7 @@ mod common;
 use common::{sandboxed, scratch_dir, text, Run};
 use serde_json::Value;
 use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
+use slidetable_testkit::swapped;
 use tempfile::TempDir;
 
 /// States at each distance from the standard goal (OEIS A089473): 31 moves at most, 2 states.
@@ -114,17 +115,6 @@ fn scrambles(count: usize) -> Vec<(Layout, usize)> {
             (layout, len)
         })
         .collect()
-}
-
-/// The same layout with two tiles swapped: the other parity class, so unreachable.
-fn swapped(layout: &Layout) -> Layout {
-    let mut tiles = layout.tiles().to_vec();
-    let cells: Vec<usize> = (0..tiles.len())
-        .filter(|&c| tiles[c] != 0)
-        .take(2)
-        .collect();
-    tiles.swap(cells[0], cells[1]);
-    Layout::new(Board::EIGHT, &tiles).unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------

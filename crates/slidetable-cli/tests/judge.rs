@@ -19,6 +19,7 @@ mod common;
 use common::{sandboxed, scratch_dir, text, Run};
 use serde_json::Value;
 use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
+use slidetable_testkit::{for_each_permutation, swapped};
 use tempfile::TempDir;
 
 const BAD_INPUT: i32 = 65;
@@ -266,17 +267,6 @@ impl Rng {
     }
 }
 
-/// The same layout with its first two tiles swapped: the other parity class.
-fn swapped(layout: &Layout) -> Layout {
-    let mut tiles = layout.tiles().to_vec();
-    let cells: Vec<usize> = (0..tiles.len())
-        .filter(|&c| tiles[c] != 0)
-        .take(2)
-        .collect();
-    tiles.swap(cells[0], cells[1]);
-    Layout::new(layout.board(), &tiles).unwrap()
-}
-
 /// The layout `path` leads to from `start`; panics, naming the case, if a letter is not one of
 /// `letters` or a move leaves the board.
 fn replay(start: &Layout, path: &str, letters: &str, case: &str) -> Layout {
@@ -474,10 +464,7 @@ fn leetcode773_answers_every_2x3_board_as_a_breadth_first_search_does() {
     assert_eq!(dist.len(), 360);
     // All 720 boards, in LeetCode's spelling, some with spaces.
     let mut boards = Vec::new();
-    let mut tiles: Vec<u8> = (0..6).collect();
-    permutations(&mut tiles, 0, &mut |t| {
-        boards.push(Layout::new(board, t).unwrap())
-    });
+    for_each_permutation(6, |t| boards.push(Layout::new(board, t).unwrap()));
     assert_eq!(boards.len(), 720);
     let mut input = String::new();
     let mut expected = String::new();
@@ -500,18 +487,6 @@ fn leetcode773_answers_every_2x3_board_as_a_breadth_first_search_does() {
         }
     }
     assert_eq!(judge("leetcode773", input).ok().stdout, expected);
-}
-
-fn permutations(tiles: &mut Vec<u8>, k: usize, f: &mut impl FnMut(&[u8])) {
-    if k == tiles.len() {
-        f(tiles);
-        return;
-    }
-    for i in k..tiles.len() {
-        tiles.swap(k, i);
-        permutations(tiles, k + 1, f);
-        tiles.swap(k, i);
-    }
 }
 
 #[test]

@@ -22,15 +22,27 @@ pub struct Board {
 
 /// Why a board size was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BoardError {
+    /// Fewer than 2 rows or 2 columns.
     #[error("a board needs at least 2 rows and 2 columns, got {rows}x{cols}")]
-    TooSmall { rows: usize, cols: usize },
+    TooSmall {
+        /// The rows asked for.
+        rows: usize,
+        /// The columns asked for.
+        cols: usize,
+    },
+    /// More cells than allowed where the board was to be used.
     #[error("a {rows}x{cols} board has {cells} cells; at most {max} are supported", cells = rows * cols)]
     TooLarge {
+        /// The rows asked for.
         rows: usize,
+        /// The columns asked for.
         cols: usize,
+        /// The most cells allowed.
         max: usize,
     },
+    /// Not of the form `RxC`; the text given.
     #[error("board size '{0}' is not of the form RxC (for example 3x3)")]
     Syntax(String),
 }
@@ -70,16 +82,19 @@ impl Board {
         Ok(board)
     }
 
+    /// The number of rows.
     #[inline]
     pub fn rows(self) -> usize {
         self.rows as usize
     }
 
+    /// The number of columns.
     #[inline]
     pub fn cols(self) -> usize {
         self.cols as usize
     }
 
+    /// The number of cells, the blank's included.
     #[inline]
     pub fn cells(self) -> usize {
         self.rows as usize * self.cols as usize

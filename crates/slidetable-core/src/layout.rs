@@ -14,13 +14,30 @@ pub struct Layout {
 
 /// Why a list of tiles is not a layout.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LayoutError {
+    /// Not one tile per cell.
     #[error("expected {expected} tiles, found {found}")]
-    WrongCount { expected: usize, found: usize },
+    WrongCount {
+        /// The board's cells.
+        expected: usize,
+        /// The tiles given.
+        found: usize,
+    },
+    /// A tile given twice.
     #[error("tile {tile} appears twice")]
-    Repeated { tile: u8 },
+    Repeated {
+        /// The tile.
+        tile: u8,
+    },
+    /// A tile number the board does not have.
     #[error("tile {tile} is not on a {board} board (tiles are 1..{max}, the blank is 0)", max = board.cells() - 1)]
-    OutOfRange { tile: u32, board: Board },
+    OutOfRange {
+        /// The tile number given.
+        tile: u32,
+        /// The board.
+        board: Board,
+    },
 }
 
 impl Layout {
@@ -66,6 +83,7 @@ impl Layout {
         }
     }
 
+    /// The board this layout is on.
     #[inline]
     pub fn board(&self) -> Board {
         self.board
@@ -77,6 +95,7 @@ impl Layout {
         &self.tiles[..self.board.cells()]
     }
 
+    /// The tile in `cell` (0 for the blank).
     #[inline]
     pub fn tile(&self, cell: usize) -> u8 {
         self.tiles()[cell]

@@ -29,5 +29,5 @@ pub use layout::{Layout, LayoutError};
 pub use moves::{parse_path, path_string, Move};
 pub use neighbors::{slide, Neighbors};
 pub use parse::{is_blank_or_comment, parse_layout, parse_tile, ParseError, Token};
-pub use rank::{PlacementError, PlacementRanker, Ranker};
+pub use rank::{PlacementError, PlacementRanker, Ranker, Scan, ScanCursor};
 pub use symmetry::Symmetry;

@@ -8,9 +8,13 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Move {
+    /// The blank moves up (the tile above it slides down).
     Up = 0,
+    /// The blank moves down.
     Down = 1,
+    /// The blank moves left.
     Left = 2,
+    /// The blank moves right.
     Right = 3,
 }
 
@@ -24,6 +28,7 @@ impl Move {
         Move::ALL[(code & 3) as usize]
     }
 
+    /// The move's 2-bit code, as stored in tables.
     #[inline]
     pub fn code(self) -> u8 {
         self as u8

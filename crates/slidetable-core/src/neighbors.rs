@@ -14,6 +14,7 @@ pub struct Neighbors {
 }
 
 impl Neighbors {
+    /// The moves of every cell of `board`.
     pub fn new(board: Board) -> Neighbors {
         let mut n = Neighbors {
             to: [[NONE; 4]; MAX_CELLS],

@@ -11,9 +11,17 @@ use crate::{Board, Layout, LayoutError, MAX_CELLS};
 
 /// Why a line is not a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ParseError {
+    /// A token that is no tile of the board.
     #[error("unknown tile '{token}' (tiles are 1..{max}, the blank is 0 or x)", max = board.cells() - 1)]
-    UnknownToken { token: Token, board: Board },
+    UnknownToken {
+        /// The token, quoted.
+        token: Token,
+        /// The board.
+        board: Board,
+    },
+    /// The tiles read do not make a layout.
     #[error(transparent)]
     Layout(#[from] LayoutError),
 }

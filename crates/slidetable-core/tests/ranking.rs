@@ -2,30 +2,8 @@
 //! board of at most 9 cells, by property tests on the larger ones.
 
 use proptest::prelude::*;
-use slidetable_core::{Board, Layout, Ranker};
-
-/// Every permutation of 0..n, by Heap's algorithm.
-fn for_each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
-    let mut a: Vec<u8> = (0..n as u8).collect();
-    let mut c = vec![0usize; n];
-    f(&a);
-    let mut i = 0;
-    while i < n {
-        if c[i] < i {
-            if i % 2 == 0 {
-                a.swap(0, i);
-            } else {
-                a.swap(c[i], i);
-            }
-            f(&a);
-            c[i] += 1;
-            i = 0;
-        } else {
-            c[i] = 0;
-            i += 1;
-        }
-    }
-}
+use slidetable_core::{slide, Board, Layout, Move, Ranker, Scan};
+use slidetable_testkit::for_each_permutation;
 
 fn check_exhaustively(board: Board) {
     let ranker = Ranker::new(board).unwrap();
@@ -61,6 +39,60 @@ fn check_exhaustively(board: Board) {
 fn bijective_on_every_board_up_to_nine_cells() {
     for (r, c) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
         check_exhaustively(Board::new(r, c).unwrap());
+    }
+}
+
+/// Every neighbour's rank, stepped by [`Ranker::step`] and by a [`Scan`] in rank order, is
+/// the rank of the layout the move makes.
+fn check_steps(board: Board, ranks: impl Iterator<Item = u32> + Clone) {
+    let ranker = Ranker::new(board).unwrap();
+    for class in 0..2u8 {
+        let scan = Scan::new(board, class).unwrap();
+        let mut cursor = scan.cursor();
+        for r in ranks.clone() {
+            let l = ranker.unrank(r, class);
+            let (packed, blank) = (l.packed(), l.blank());
+            assert_eq!(scan.unrank(&mut cursor, r), (packed, blank), "{board} {r}");
+            let mut want = Vec::new();
+            for m in Move::ALL {
+                if let Some(next) = l.moved(m) {
+                    let to = next.blank();
+                    let stepped = ranker.step(r, m, slide(packed, blank, to), to);
+                    assert_eq!(stepped, ranker.rank(&next), "{board} {l} {m:?}");
+                    want.push((m, stepped));
+                }
+            }
+            let mut got = Vec::new();
+            scan.any_neighbor(&mut cursor, r, |m, n| {
+                got.push((m, n));
+                false
+            });
+            assert_eq!(got, want, "{board} {l}");
+        }
+    }
+}
+
+#[test]
+fn steps_are_the_neighbours_ranks_on_every_board_up_to_nine_cells() {
+    for (r, c) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
+        let board = Board::new(r, c).unwrap();
+        let states = Ranker::new(board).unwrap().states();
+        check_steps(board, 0..states);
+    }
+}
+
+#[test]
+fn scans_step_every_rank_of_a_stretch_of_larger_boards() {
+    for (r, c) in [(2, 5), (5, 2), (3, 4), (4, 3), (2, 6), (6, 2)] {
+        let board = Board::new(r, c).unwrap();
+        let states = Ranker::new(board).unwrap().states();
+        // Whole prefixes in a row, as a scan meets them, then the last ranks.
+        check_steps(
+            board,
+            (0..4000)
+                .chain(states / 2..states / 2 + 4000)
+                .chain(states - 5..states),
+        );
     }
 }
 
@@ -110,6 +142,29 @@ proptest! {
         let l = ranker.unrank(rank, class);
         prop_assert_eq!(l.class(), class);
         prop_assert_eq!(ranker.rank(&l), rank);
+    }
+
+    #[test]
+    fn a_step_is_the_rank_of_the_move(l in board_and_permutation()) {
+        let ranker = Ranker::new(l.board()).unwrap();
+        let r = ranker.rank(&l);
+        let scan = Scan::new(l.board(), l.class()).unwrap();
+        let mut cursor = scan.cursor();
+        let mut got = Vec::new();
+        scan.any_neighbor(&mut cursor, r, |m, n| {
+            got.push((m, n));
+            false
+        });
+        let mut want = Vec::new();
+        for m in Move::ALL {
+            if let Some(next) = l.moved(m) {
+                let to = next.blank();
+                let stepped = ranker.step(r, m, slide(l.packed(), l.blank(), to), to);
+                prop_assert_eq!(stepped, ranker.rank(&next));
+                want.push((m, stepped));
+            }
+        }
+        prop_assert_eq!(got, want);
     }
 
     #[test]

@@ -1,9 +1,14 @@
 //! The slidetable file: a little-endian header, then one payload per goal section.
 //!
 //! docs/FORMAT.md specifies it byte by byte. This crate is the one place that knows the
-//! layout: the writer (`slidetable-gen`) builds a [`Header`] and calls [`Header::to_bytes`];
+//! layout: the writer (`slidetable-gen`) builds a [`Header`], packs its entries with the
+//! functions of `entries` ([`byte_entry`], [`two_bit_mark`], [`wide_payload`]...) and calls
+//! [`Header::write_table`];
 //! the reader (`slidetable-query`) calls [`Header::parse`], which checks every field against
-//! the bytes it was given before anything else reads them, and never panics.
+//! the bytes it was given before anything else reads them, and never panics, and reads each
+//! entry by [`byte_distance`], [`two_bit_value`] and [`wide_at`]. The header's fields are
+//! private: a [`Header`] is only ever made by [`Header::build`] or [`Header::parse`], both
+//! of which validate it.
 //!
 //! ```
 //! use slidetable_core::Board;
@@ -12,13 +17,15 @@
 //! let board = Board::new(2, 2).unwrap();
 //! let spec = SectionSpec { goal: board.standard_goal(), histogram: vec![1, 2, 2, 2, 2, 2, 1] };
 //! let header = Header::build(board, Encoding::Byte, CostModel::Unit, vec![spec], 0).unwrap();
-//! let mut file = header.to_bytes();
-//! file.resize(header.file_len as usize, 0);
+//! let payload = vec![0u8; 12];
+//! let mut file = Vec::new();
+//! header.write_table(&mut file, &[&payload]).unwrap();
 //! let back = Header::parse(&file).unwrap();
-//! assert_eq!(back.sections[0].max_distance, 6);
+//! assert_eq!(back.sections()[0].max_distance(), 6);
 //! ```
 
 use std::fmt;
+use std::io::{self, Write};
 
 mod pattern;
 
@@ -28,7 +35,15 @@ pub use pattern::{
 };
 
 use byteorder::{ByteOrder, LittleEndian as LE};
-use slidetable_core::{Board, Layout, Move, MAX_CELLS, MAX_TABLE_CELLS};
+use slidetable_core::{Board, Layout, LayoutError, MAX_CELLS, MAX_TABLE_CELLS};
+
+mod entries;
+
+pub use entries::{
+    byte_at, byte_distance, byte_entry, byte_move, narrow_wide, two_bit_mark, two_bit_payload,
+    two_bit_value, two_bit_words, wide_at, wide_cost, wide_entry, wide_move, wide_payload,
+    widen_bytes,
+};
 
 /// The payload checksum: CRC-32 (IEEE), streamed by the writer over the payload bytes.
 pub use crc32fast::Hasher as PayloadHasher;
@@ -80,6 +95,7 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// The encoding with this code in the header's encoding field, if there is one.
     pub fn from_code(code: u8) -> Option<Encoding> {
         match code {
             1 => Some(Encoding::Byte),
@@ -115,6 +131,19 @@ impl Encoding {
         }
     }
 
+    /// Whether entries in this encoding can hold distances under `cost`: the one place of the
+    /// rule that 2-bit entries need unit moves (their residues mod 3 guide a walk only when
+    /// neighbours' distances differ by one). The writer and the reader both ask it.
+    pub fn holds(self, cost: CostModel) -> Result<(), FormatError> {
+        if self == Encoding::TwoBit && cost != CostModel::Unit {
+            return Err(FormatError::EncodingCost {
+                encoding: self,
+                cost,
+            });
+        }
+        Ok(())
+    }
+
     /// Payload bytes for `entries` states, or `None` on overflow.
     pub fn payload_len(self, entries: u64) -> Option<u64> {
         match self {
@@ -123,46 +152,6 @@ impl Encoding {
             Encoding::Wide16 => entries.checked_mul(2),
         }
     }
-}
-
-/// A byte entry: the distance and the first move of an optimal path (ignored at distance 0).
-#[inline]
-pub fn byte_entry(distance: u32, first: Move) -> u8 {
-    debug_assert!(distance <= 63);
-    ((distance as u8) << 2) | first.code()
-}
-
-/// The distance held by a byte entry.
-#[inline]
-pub fn byte_distance(entry: u8) -> u32 {
-    u32::from(entry >> 2)
-}
-
-/// The first move held by a byte entry.
-#[inline]
-pub fn byte_move(entry: u8) -> Move {
-    Move::from_code(entry)
-}
-
-/// The 2-bit value of the entry at `rank` in a [`Encoding::TwoBit`] payload: the distance
-/// mod 3. `rank` must be below four times the payload's length.
-#[inline]
-pub fn two_bit_value(payload: &[u8], rank: u32) -> u32 {
-    u32::from(payload[(rank >> 2) as usize] >> ((rank & 3) * 2)) & 3
-}
-
-/// A wide entry: the cost and the first move of a cheapest path (ignored at cost 0).
-#[inline]
-pub fn wide_entry(cost: u32, first: Move) -> u16 {
-    debug_assert!(cost <= 16383);
-    ((cost as u16) << 2) | u16::from(first.code())
-}
-
-/// The entry at `rank` of a [`Encoding::Wide16`] payload.
-#[inline]
-pub fn wide_at(payload: &[u8], rank: u32) -> u16 {
-    let i = rank as usize * 2;
-    u16::from_le_bytes([payload[i], payload[i + 1]])
 }
 
 /// What a move costs.
@@ -175,6 +164,7 @@ pub enum CostModel {
 }
 
 impl CostModel {
+    /// The cost model with this code in the header's cost field, if there is one.
     pub fn from_code(code: u8) -> Option<CostModel> {
         match code {
             0 => Some(CostModel::Unit),
@@ -211,6 +201,7 @@ impl CostModel {
 /// What the writer knows of a section before laying it out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SectionSpec {
+    /// The section's goal.
     pub goal: Layout,
     /// `histogram[d]` = states at distance `d`; its last entry is the maximum distance's.
     pub histogram: Vec<u64>,
@@ -218,75 +209,389 @@ pub struct SectionSpec {
 
 /// One goal section as the header describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SectionHeader {
-    pub goal: Layout,
-    pub entries: u64,
-    pub max_distance: u32,
-    pub histogram: Vec<u64>,
-    pub histogram_offset: u64,
-    pub payload_offset: u64,
-    pub payload_len: u64,
+pub struct SectionDescriptor {
+    /// The section's goal.
+    goal: Layout,
+    /// Entries in the payload: one per rank of the goal's class.
+    entries: u64,
+    /// The largest distance (or cost) in the section.
+    max_distance: u32,
+    /// `histogram[d]` = states at distance `d`.
+    histogram: Vec<u64>,
+    /// Where the histogram starts, from the start of the file.
+    histogram_offset: u64,
+    /// Where the payload starts, from the start of the file.
+    payload_offset: u64,
+    /// The payload's length in bytes.
+    payload_len: u64,
 }
 
 /// The whole header, as validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
-    pub board: Board,
-    pub encoding: Encoding,
-    pub cost: CostModel,
-    pub sections: Vec<SectionHeader>,
+    /// The board every section is for.
+    board: Board,
+    /// How every section's entries are stored.
+    encoding: Encoding,
+    /// What a move costs in every section.
+    cost: CostModel,
+    /// The sections, in file order.
+    sections: Vec<SectionDescriptor>,
     /// Bytes from the start of the file to the first payload byte.
-    pub header_len: u64,
-    pub payload_crc: u32,
-    pub file_len: u64,
+    header_len: u64,
+    /// CRC-32 of every payload byte, in file order.
+    payload_crc: u32,
+    /// The whole file's length in bytes.
+    file_len: u64,
+}
+
+impl SectionDescriptor {
+    /// The section's goal.
+    pub fn goal(&self) -> &Layout {
+        &self.goal
+    }
+
+    /// Entries in the payload: one per rank of the goal's class.
+    pub fn entries(&self) -> u64 {
+        self.entries
+    }
+
+    /// The largest distance (or cost) in the section.
+    pub fn max_distance(&self) -> u32 {
+        self.max_distance
+    }
+
+    /// `histogram[d]` = states at distance `d`.
+    pub fn histogram(&self) -> &[u64] {
+        &self.histogram
+    }
+
+    /// Where the histogram starts, from the start of the file.
+    pub fn histogram_offset(&self) -> u64 {
+        self.histogram_offset
+    }
+
+    /// Where the payload starts, from the start of the file.
+    pub fn payload_offset(&self) -> u64 {
+        self.payload_offset
+    }
+
+    /// The payload's length in bytes.
+    pub fn payload_len(&self) -> u64 {
+        self.payload_len
+    }
+}
+
+impl Header {
+    /// The board every section is for.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// How every section's entries are stored.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// What a move costs in every section.
+    pub fn cost(&self) -> CostModel {
+        self.cost
+    }
+
+    /// The sections, in file order.
+    pub fn sections(&self) -> &[SectionDescriptor] {
+        &self.sections
+    }
+
+    /// Bytes from the start of the file to the first payload byte.
+    pub fn header_len(&self) -> u64 {
+        self.header_len
+    }
+
+    /// CRC-32 of every payload byte, in file order.
+    pub fn payload_crc(&self) -> u32 {
+        self.payload_crc
+    }
+
+    /// The whole file's length in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.file_len
+    }
+
+    /// Writes the whole file to `out`: the header's bytes, then each section's payload in
+    /// order, each of the length the header gives it (else `InvalidInput`, nothing written).
+    /// Returns the bytes written, the file's length.
+    pub fn write_table(&self, out: &mut impl Write, payloads: &[&[u8]]) -> io::Result<u64> {
+        let fits = payloads.len() == self.sections.len()
+            && payloads
+                .iter()
+                .zip(&self.sections)
+                .all(|(p, s)| p.len() as u64 == s.payload_len);
+        if !fits {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the payloads are not the lengths the header lays out",
+            ));
+        }
+        out.write_all(&self.to_bytes())?;
+        for p in payloads {
+            out.write_all(p)?;
+        }
+        Ok(self.file_len)
+    }
 }
 
 /// What is wrong with a table file's bytes. Messages name the field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FormatError {
+    /// Shorter than the fixed header.
     #[error("file is {len} bytes, shorter than the {FIXED_HEADER_LEN}-byte header")]
-    TooShort { len: u64 },
+    TooShort {
+        /// The file's length.
+        len: u64,
+    },
+    /// The first eight bytes are not `SLIDETBL`.
     #[error("not a slidetable file (magic number is {found:02x?}, expected \"SLIDETBL\")")]
-    BadMagic { found: [u8; 8] },
+    BadMagic {
+        /// The bytes found.
+        found: [u8; 8],
+    },
+    /// A format version this code does not read.
     #[error("format version {found} is not supported (this slidetable reads version {VERSION})")]
-    UnsupportedVersion { found: u16 },
+    UnsupportedVersion {
+        /// The version found.
+        found: u16,
+    },
+    /// A board size tables do not support.
     #[error("board {rows}x{cols} is not supported (2x2 up to {MAX_TABLE_CELLS} cells)")]
-    BadBoard { rows: u8, cols: u8 },
+    BadBoard {
+        /// The rows field.
+        rows: u8,
+        /// The columns field.
+        cols: u8,
+    },
+    /// An encoding field of no known encoding; the code found.
     #[error("unknown entry encoding {0}")]
     UnknownEncoding(u8),
+    /// A cost field of no known cost model; the code found.
     #[error("unknown cost model {0}")]
     UnknownCost(u8),
-    #[error("the {encoding} encoding cannot hold {cost} costs")]
+    /// An encoding that cannot hold the cost model's distances (2-bit entries need unit
+    /// moves; see [`Encoding::holds`]).
+    #[error("the {encoding} encoding holds distances mod 3, which only unit costs keep one apart; use byte or wide16 for {cost} costs")]
     EncodingCost {
-        encoding: &'static str,
-        cost: &'static str,
+        /// The encoding.
+        encoding: Encoding,
+        /// The cost model.
+        cost: CostModel,
     },
+    /// No sections, or more than the board has blank cells.
     #[error("section count {found} is out of range (1..={max} for this board)")]
-    BadSectionCount { found: u16, max: usize },
+    BadSectionCount {
+        /// The count found.
+        found: u16,
+        /// The most allowed.
+        max: usize,
+    },
+    /// A header length field that disagrees with the header's own layout.
     #[error("header length field is {found}; it must be {expected}")]
-    BadHeaderLen { found: u64, expected: u64 },
+    BadHeaderLen {
+        /// The field's value.
+        found: u64,
+        /// The length the header's layout gives.
+        expected: u64,
+    },
+    /// A header length field outside what the file can hold.
     #[error("header length field is {found}, outside {min}..={max} (end of the section descriptors ..= file length)")]
-    HeaderLenOutOfRange { found: u64, min: u64, max: u64 },
+    HeaderLenOutOfRange {
+        /// The field's value.
+        found: u64,
+        /// The smallest possible.
+        min: u64,
+        /// The largest possible.
+        max: u64,
+    },
+    /// The header's bytes do not match its checksum.
     #[error("header checksum mismatch (stored {stored:08x}, computed {computed:08x}): the header is corrupt")]
-    HeaderChecksum { stored: u32, computed: u32 },
+    HeaderChecksum {
+        /// The checksum stored.
+        stored: u32,
+        /// The checksum of the bytes read.
+        computed: u32,
+    },
+    /// The file's length is not the one its header declares.
     #[error("file is {actual} bytes but its header says {declared}: the file is truncated or has trailing bytes")]
-    LengthMismatch { declared: u64, actual: u64 },
-    #[error("section {index}: {what}")]
-    Section { index: usize, what: String },
+    LengthMismatch {
+        /// The length the header declares.
+        declared: u64,
+        /// The file's length.
+        actual: u64,
+    },
+    /// A section descriptor that does not hold together.
+    #[error("section {index}: {problem}")]
+    Section {
+        /// The section's index, from 0.
+        index: usize,
+        /// What is wrong with it.
+        problem: SectionProblem,
+    },
+    /// The payload's bytes do not match their checksum.
     #[error("payload checksum mismatch (stored {stored:08x}, computed {computed:08x}): the table is corrupt")]
-    PayloadChecksum { stored: u32, computed: u32 },
+    PayloadChecksum {
+        /// The checksum stored.
+        stored: u32,
+        /// The checksum of the bytes read.
+        computed: u32,
+    },
+    /// A length or offset, named, too large for 64 bits.
     #[error("{0} overflows")]
     Overflow(&'static str),
+    /// A board size pattern databases do not support.
     #[error(
         "board {rows}x{cols} is not supported by pattern databases (2x2 up to {MAX_CELLS} cells)"
     )]
-    BadPatternBoard { rows: u8, cols: u8 },
+    BadPatternBoard {
+        /// The rows field.
+        rows: u8,
+        /// The columns field.
+        cols: u8,
+    },
+    /// A pattern database's groups that do not partition the tiles; the message says how.
     #[error("{0}")]
     Groups(String),
+    /// A pattern database given where a table of every state is expected.
     #[error(
         "this is a pattern database (encoding {PATTERN_ENCODING}), not a table of every state"
     )]
     PatternFile,
+}
+
+/// What is wrong with one section descriptor (see [`FormatError::Section`]); the rule numbers
+/// of docs/FORMAT.md §4 in brackets.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SectionProblem {
+    /// The goal's bytes are no layout of the board.
+    #[error("goal is not a {board} layout: {error}")]
+    GoalNotALayout {
+        /// The file's board.
+        board: Board,
+        /// Why the bytes are no layout.
+        error: LayoutError,
+    },
+    /// The goal field has non-zero bytes past the board's cells.
+    #[error("goal has bytes beyond the board")]
+    GoalBeyondBoard,
+    /// The goal is on another board than the file (4.1, writer side).
+    #[error("goal {goal} is for a {} board, not {board}", goal.board())]
+    GoalOnOtherBoard {
+        /// The goal.
+        goal: Layout,
+        /// The file's board.
+        board: Board,
+    },
+    /// Two sections have the same goal (4.1).
+    #[error("goal {goal} appears twice")]
+    GoalTwice {
+        /// The goal.
+        goal: Layout,
+    },
+    /// The entry count is not the number of states of a class (4.2).
+    #[error("entry count {entries} is wrong: a {board} board has {states} states per class")]
+    EntryCount {
+        /// The count stored.
+        entries: u64,
+        /// The file's board.
+        board: Board,
+        /// The states of one class.
+        states: u64,
+    },
+    /// No histogram (4.3).
+    #[error("histogram is empty")]
+    EmptyHistogram,
+    /// The histogram's last distance has no states (4.4).
+    #[error(
+        "histogram ends with no states at distance {last}: the maximum distance must have some"
+    )]
+    EmptyLastDistance {
+        /// The last distance.
+        last: u64,
+    },
+    /// The maximum distance disagrees with the histogram's length (4.5).
+    #[error(
+        "maximum distance {max_distance} disagrees with the histogram's {histogram_len} entries"
+    )]
+    MaxDistanceLength {
+        /// The maximum distance stored.
+        max_distance: u32,
+        /// The histogram's entries.
+        histogram_len: u64,
+    },
+    /// The maximum distance does not fit the encoding (4.6).
+    #[error("maximum distance {max_distance} does not fit the {encoding} encoding")]
+    MaxDistanceEncoding {
+        /// The maximum distance stored.
+        max_distance: u32,
+        /// The file's encoding.
+        encoding: Encoding,
+    },
+    /// Distance 0 does not hold exactly the goal (4.7).
+    #[error("histogram says {found} states at distance 0; exactly 1 (the goal) is possible")]
+    GoalCount {
+        /// The states counted at distance 0.
+        found: u64,
+    },
+    /// The histogram does not add up to the states of a class (4.8).
+    #[error("histogram adds up to {sum}, not {states} states")]
+    HistogramSum {
+        /// The histogram's sum.
+        sum: u64,
+        /// The states of one class.
+        states: u64,
+    },
+    /// The histogram is not where the layout puts it (4.9).
+    #[error("histogram offset {found} should be {expected}")]
+    HistogramOffset {
+        /// The offset stored.
+        found: u64,
+        /// The offset the layout gives.
+        expected: u64,
+    },
+    /// More histogram entries than any table needs (3).
+    #[error("histogram has {len} entries; at most {max} are allowed")]
+    HistogramTooLong {
+        /// The entries this section's histogram claims.
+        len: u64,
+        /// The most allowed in all.
+        max: u64,
+    },
+    /// The histogram's bytes lie outside the header.
+    #[error("histogram at {start}..{end} lies outside the header (..{header_len})")]
+    HistogramOutside {
+        /// Where it starts.
+        start: u64,
+        /// Where it ends.
+        end: u64,
+        /// The header's length.
+        header_len: u64,
+    },
+    /// The payload is not where the layout puts it (4.10).
+    #[error("payload at {offset}+{len} should be at {expected_offset}+{expected_len}")]
+    PayloadPlace {
+        /// The offset stored.
+        offset: u64,
+        /// The length stored.
+        len: u64,
+        /// The offset the layout gives.
+        expected_offset: u64,
+        /// The length the encoding gives.
+        expected_len: u64,
+    },
+    /// A pattern database's section breaks one of its rules (docs/FORMAT.md §8); the
+    /// message says which.
+    #[error("{0}")]
+    Pattern(String),
 }
 
 pub(crate) fn add(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
@@ -327,7 +632,7 @@ impl Header {
         let mut sections = Vec::with_capacity(specs.len());
         for spec in specs {
             let len = spec.histogram.len() as u64;
-            sections.push(SectionHeader {
+            sections.push(SectionDescriptor {
                 goal: spec.goal,
                 entries,
                 max_distance: len.saturating_sub(1) as u32,
@@ -445,23 +750,24 @@ impl Header {
         let mut sections = Vec::with_capacity(count as usize);
         let mut hist_total = 0u64;
         for index in 0..count as usize {
-            let bad = |what: String| FormatError::Section { index, what };
+            let bad = |problem: SectionProblem| FormatError::Section { index, problem };
             let d = &header_bytes[FIXED_HEADER_LEN + index * SECTION_LEN..][..SECTION_LEN];
             let goal = Layout::new(board, &d[S_GOAL..S_GOAL + board.cells()])
-                .map_err(|e| bad(format!("goal is not a {board} layout: {e}")))?;
+                .map_err(|error| bad(SectionProblem::GoalNotALayout { board, error }))?;
             if d[S_GOAL + board.cells()..S_GOAL + MAX_CELLS]
                 .iter()
                 .any(|&b| b != 0)
             {
-                return Err(bad("goal has bytes beyond the board".into()));
+                return Err(bad(SectionProblem::GoalBeyondBoard));
             }
             let entries = LE::read_u64(&d[S_ENTRIES..]);
             let hist_len = u64::from(LE::read_u32(&d[S_HIST_LEN..]));
             hist_total = add(hist_total, hist_len, "histogram length")?;
             if hist_total > MAX_HISTOGRAM_ENTRIES {
-                return Err(bad(format!(
-                    "histogram has {hist_len} entries; at most {MAX_HISTOGRAM_ENTRIES} are allowed"
-                )));
+                return Err(bad(SectionProblem::HistogramTooLong {
+                    len: hist_len,
+                    max: MAX_HISTOGRAM_ENTRIES,
+                }));
             }
             let histogram_offset = LE::read_u64(&d[S_HIST_OFF..]);
             let hist_end = add(
@@ -470,16 +776,18 @@ impl Header {
                 "histogram",
             )?;
             if histogram_offset < descriptors_end || hist_end > header_len {
-                return Err(bad(format!(
-                    "histogram at {histogram_offset}..{hist_end} lies outside the header (..{header_len})"
-                )));
+                return Err(bad(SectionProblem::HistogramOutside {
+                    start: histogram_offset,
+                    end: hist_end,
+                    header_len,
+                }));
             }
             let mut histogram = vec![0u64; hist_len as usize];
             LE::read_u64_into(
                 &header_bytes[histogram_offset as usize..hist_end as usize],
                 &mut histogram,
             );
-            sections.push(SectionHeader {
+            sections.push(SectionDescriptor {
                 goal,
                 entries,
                 max_distance: LE::read_u32(&d[S_MAX..]),
@@ -513,13 +821,7 @@ impl Header {
                 cols: board.cols() as u8,
             });
         }
-        if self.encoding == Encoding::TwoBit && self.cost != CostModel::Unit {
-            // Neighbours' costs differ by more than one: a residue mod 3 cannot guide a walk.
-            return Err(FormatError::EncodingCost {
-                encoding: self.encoding.name(),
-                cost: self.cost.name(),
-            });
-        }
+        self.encoding.holds(self.cost)?;
         let states = board.reachable_states();
         if self.sections.is_empty() || self.sections.len() > board.cells() {
             return Err(FormatError::BadSectionCount {
@@ -539,51 +841,47 @@ impl Header {
             .payload_len(states)
             .ok_or(FormatError::Overflow("payload length"))?;
         for (index, s) in self.sections.iter().enumerate() {
-            let bad = |what: String| FormatError::Section { index, what };
+            let bad = |problem: SectionProblem| FormatError::Section { index, problem };
             if s.goal.board() != board {
-                return Err(bad(format!(
-                    "goal {} is for a {} board, not {board}",
-                    s.goal,
-                    s.goal.board()
-                )));
+                return Err(bad(SectionProblem::GoalOnOtherBoard {
+                    goal: s.goal,
+                    board,
+                }));
             }
             if self.sections[..index].iter().any(|o| o.goal == s.goal) {
-                return Err(bad(format!("goal {} appears twice", s.goal)));
+                return Err(bad(SectionProblem::GoalTwice { goal: s.goal }));
             }
             if s.entries != states {
-                return Err(bad(format!(
-                    "entry count {} is wrong: a {board} board has {states} states per class",
-                    s.entries
-                )));
+                return Err(bad(SectionProblem::EntryCount {
+                    entries: s.entries,
+                    board,
+                    states,
+                }));
             }
             let Some(&last) = s.histogram.last() else {
-                return Err(bad("histogram is empty".into()));
+                return Err(bad(SectionProblem::EmptyHistogram));
             };
             if last == 0 {
-                return Err(bad(format!(
-                    "histogram ends with no states at distance {}: the maximum distance must have some",
-                    s.histogram.len() - 1
-                )));
+                return Err(bad(SectionProblem::EmptyLastDistance {
+                    last: s.histogram.len() as u64 - 1,
+                }));
             }
             if s.histogram.len() as u64 != u64::from(s.max_distance) + 1 {
-                return Err(bad(format!(
-                    "maximum distance {} disagrees with the histogram's {} entries",
-                    s.max_distance,
-                    s.histogram.len()
-                )));
+                return Err(bad(SectionProblem::MaxDistanceLength {
+                    max_distance: s.max_distance,
+                    histogram_len: s.histogram.len() as u64,
+                }));
             }
             if s.max_distance > self.encoding.max_distance() {
-                return Err(bad(format!(
-                    "maximum distance {} does not fit the {} encoding",
-                    s.max_distance,
-                    self.encoding.name()
-                )));
+                return Err(bad(SectionProblem::MaxDistanceEncoding {
+                    max_distance: s.max_distance,
+                    encoding: self.encoding,
+                }));
             }
             if s.histogram[0] != 1 {
-                return Err(bad(format!(
-                    "histogram says {} states at distance 0; exactly 1 (the goal) is possible",
-                    s.histogram[0]
-                )));
+                return Err(bad(SectionProblem::GoalCount {
+                    found: s.histogram[0],
+                }));
             }
             let sum = s
                 .histogram
@@ -591,22 +889,22 @@ impl Header {
                 .try_fold(0u64, |acc, &h| acc.checked_add(h))
                 .ok_or(FormatError::Overflow("histogram sum"))?;
             if sum != states {
-                return Err(bad(format!(
-                    "histogram adds up to {sum}, not {states} states"
-                )));
+                return Err(bad(SectionProblem::HistogramSum { sum, states }));
             }
             if s.histogram_offset != expected_hist {
-                return Err(bad(format!(
-                    "histogram offset {} should be {expected_hist}",
-                    s.histogram_offset
-                )));
+                return Err(bad(SectionProblem::HistogramOffset {
+                    found: s.histogram_offset,
+                    expected: expected_hist,
+                }));
             }
             expected_hist += s.histogram.len() as u64 * 8;
             if s.payload_offset != expected_payload || s.payload_len != payload_len {
-                return Err(bad(format!(
-                    "payload at {}+{} should be at {expected_payload}+{payload_len}",
-                    s.payload_offset, s.payload_len
-                )));
+                return Err(bad(SectionProblem::PayloadPlace {
+                    offset: s.payload_offset,
+                    len: s.payload_len,
+                    expected_offset: expected_payload,
+                    expected_len: payload_len,
+                }));
             }
             expected_payload = add(expected_payload, payload_len, "payload end")?;
         }
@@ -625,15 +923,24 @@ impl Header {
         Ok(())
     }
 
-    /// The payload bytes of section `index` within the whole file (already validated).
-    pub fn payload<'a>(&self, file: &'a [u8], index: usize) -> &'a [u8] {
-        let s = &self.sections[index];
-        &file[s.payload_offset as usize..(s.payload_offset + s.payload_len) as usize]
+    /// The payload bytes of section `index` within `file`, the file this header was read
+    /// from; `None` if there is no such section or `file` is too short for it.
+    pub fn payload<'a>(&self, file: &'a [u8], index: usize) -> Option<&'a [u8]> {
+        let s = self.sections.get(index)?;
+        let start = usize::try_from(s.payload_offset).ok()?;
+        let len = usize::try_from(s.payload_len).ok()?;
+        file.get(start..start.checked_add(len)?)
     }
 
     /// Checks the payload checksum over the whole file's payload bytes.
     pub fn verify_payload(&self, file: &[u8]) -> Result<(), FormatError> {
-        let computed = crc32fast::hash(&file[self.header_len as usize..]);
+        let payload = usize::try_from(self.header_len)
+            .ok()
+            .and_then(|start| file.get(start..))
+            .ok_or(FormatError::TooShort {
+                len: file.len() as u64,
+            })?;
+        let computed = crc32fast::hash(payload);
         if computed != self.payload_crc {
             return Err(FormatError::PayloadChecksum {
                 stored: self.payload_crc,

@@ -31,10 +31,10 @@ use byteorder::{ByteOrder, LittleEndian as LE};
 use slidetable_core::{Board, Layout, PlacementRanker, MAX_CELLS};
 
 use crate::{
-    add, mul, FormatError, FIXED_HEADER_LEN, MAGIC, MAX_HISTOGRAM_ENTRIES, OFF_COLS, OFF_COST,
-    OFF_ENCODING, OFF_FILE_LEN, OFF_HEADER_CRC, OFF_HEADER_LEN, OFF_PAYLOAD_CRC, OFF_ROWS,
-    OFF_SECTIONS, OFF_VERSION, SECTION_LEN, S_ENTRIES, S_GOAL, S_HIST_LEN, S_HIST_OFF, S_MAX,
-    S_PAYLOAD_LEN, S_PAYLOAD_OFF, VERSION,
+    add, mul, FormatError, SectionProblem, FIXED_HEADER_LEN, MAGIC, MAX_HISTOGRAM_ENTRIES,
+    OFF_COLS, OFF_COST, OFF_ENCODING, OFF_FILE_LEN, OFF_HEADER_CRC, OFF_HEADER_LEN,
+    OFF_PAYLOAD_CRC, OFF_ROWS, OFF_SECTIONS, OFF_VERSION, SECTION_LEN, S_ENTRIES, S_GOAL,
+    S_HIST_LEN, S_HIST_OFF, S_MAX, S_PAYLOAD_LEN, S_PAYLOAD_OFF, VERSION,
 };
 
 /// The header's encoding code of a pattern database: 4-bit excess entries, one section per
@@ -72,6 +72,7 @@ pub struct PatternSpec {
     /// Bit `t` set for each tile `t` of the group.
     pub tiles: u16,
     /// `histogram[v]` = placements whose value is `v`; its last entry is the maximum's.
+    /// Placements per excess value, from 0 to `max_value`.
     pub histogram: Vec<u64>,
 }
 
@@ -82,10 +83,15 @@ pub struct PatternSection {
     pub tiles: u16,
     /// Placements: n!/(n−k)!.
     pub entries: u64,
+    /// The largest excess value stored.
     pub max_value: u32,
+    /// Placements per excess value, from 0 to `max_value`.
     pub histogram: Vec<u64>,
+    /// Where the histogram starts in the file.
     pub histogram_offset: u64,
+    /// Where the section's entries start in the file.
     pub payload_offset: u64,
+    /// The entries' length in bytes.
     pub payload_len: u64,
 }
 
@@ -99,12 +105,17 @@ impl PatternSection {
 /// A pattern database's header, as validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternHeader {
+    /// The board.
     pub board: Board,
     /// The goal every section's values are distances to.
     pub goal: Layout,
+    /// One section per tile group.
     pub sections: Vec<PatternSection>,
+    /// The header's length in bytes.
     pub header_len: u64,
+    /// The payload checksum (CRC-32).
     pub payload_crc: u32,
+    /// The file's length in bytes.
     pub file_len: u64,
 }
 
@@ -252,15 +263,25 @@ impl PatternHeader {
         let mut sections = Vec::with_capacity(count as usize);
         let mut hist_total = 0u64;
         for index in 0..count as usize {
-            let bad = |what: String| FormatError::Section { index, what };
+            let bad = |what: String| FormatError::Section {
+                index,
+                problem: SectionProblem::Pattern(what),
+            };
             let d = &header_bytes[FIXED_HEADER_LEN + index * SECTION_LEN..][..SECTION_LEN];
-            let this = Layout::new(board, &d[S_GOAL..S_GOAL + board.cells()])
-                .map_err(|e| bad(format!("goal is not a {board} layout: {e}")))?;
+            let this = Layout::new(board, &d[S_GOAL..S_GOAL + board.cells()]).map_err(|error| {
+                FormatError::Section {
+                    index,
+                    problem: SectionProblem::GoalNotALayout { board, error },
+                }
+            })?;
             if d[S_GOAL + board.cells()..S_GOAL + MAX_CELLS]
                 .iter()
                 .any(|&b| b != 0)
             {
-                return Err(bad("goal has bytes beyond the board".into()));
+                return Err(FormatError::Section {
+                    index,
+                    problem: SectionProblem::GoalBeyondBoard,
+                });
             }
             match goal {
                 None => goal = Some(this),
@@ -344,7 +365,10 @@ impl PatternHeader {
             FIXED_HEADER_LEN as u64 + (self.sections.len() * SECTION_LEN) as u64;
         let mut expected_payload = self.header_len;
         for (index, s) in self.sections.iter().enumerate() {
-            let bad = |what: String| FormatError::Section { index, what };
+            let bad = |what: String| FormatError::Section {
+                index,
+                problem: SectionProblem::Pattern(what),
+            };
             if s.tiles & !all_tiles != 0 {
                 return Err(bad(format!(
                     "tile group {:#06x} names tiles that are not on a {board} board (1..{})",
@@ -469,8 +493,8 @@ fn placements(board: Board, k: usize) -> Option<u64> {
 fn group_size(index: usize, k: usize, board: Board) -> FormatError {
     FormatError::Section {
         index,
-        what: format!(
+        problem: SectionProblem::Pattern(format!(
             "a group of {k} tiles is not allowed on a {board} board (1..={MAX_GROUP} tiles)"
-        ),
+        )),
     }
 }

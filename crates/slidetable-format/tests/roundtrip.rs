@@ -77,30 +77,30 @@ proptest! {
     #[test]
     fn headers_read_back_as_written((board, specs, crc) in header_spec()) {
         let header = Header::build(board, Encoding::Byte, CostModel::Unit, specs.clone(), crc).unwrap();
-        prop_assert_eq!(header.sections.len(), specs.len());
-        for (s, spec) in header.sections.iter().zip(&specs) {
-            prop_assert_eq!(&s.histogram, &spec.histogram);
-            prop_assert_eq!(s.goal, spec.goal);
-            prop_assert_eq!(s.max_distance as usize, spec.histogram.len() - 1);
-            prop_assert_eq!(s.entries, board.reachable_states());
+        prop_assert_eq!(header.sections().len(), specs.len());
+        for (s, spec) in header.sections().iter().zip(&specs) {
+            prop_assert_eq!(s.histogram(), &spec.histogram[..]);
+            prop_assert_eq!(*s.goal(), spec.goal);
+            prop_assert_eq!(s.max_distance() as usize, spec.histogram.len() - 1);
+            prop_assert_eq!(s.entries(), board.reachable_states());
         }
         let bytes = header.to_bytes();
-        prop_assert_eq!(bytes.len() as u64, header.header_len);
-        prop_assert!(header.file_len <= MAX_FILE);
+        prop_assert_eq!(bytes.len() as u64, header.header_len());
+        prop_assert!(header.file_len() <= MAX_FILE);
         // Zeroed, so the payload's pages are never touched.
-        let mut file = vec![0u8; header.file_len as usize];
+        let mut file = vec![0u8; header.file_len() as usize];
         file[..bytes.len()].copy_from_slice(&bytes);
         let back = Header::parse(&file).unwrap();
         prop_assert_eq!(&back, &header);
-        for i in 0..header.sections.len() {
-            let payload = header.payload(&file, i);
+        for i in 0..header.sections().len() {
+            let payload = header.payload(&file, i).unwrap();
             prop_assert_eq!(payload.len() as u64, board.reachable_states());
         }
         // The header bytes alone are a truncated file.
-        if header.file_len > header.header_len {
+        if header.file_len() > header.header_len() {
             prop_assert_eq!(
                 Header::parse(&bytes),
-                Err(FormatError::LengthMismatch { declared: header.file_len, actual: header.header_len })
+                Err(FormatError::LengthMismatch { declared: header.file_len(), actual: header.header_len() })
             );
         }
     }

@@ -23,10 +23,10 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{factorial, Board, Layout, Move, Neighbors, Ranker};
-use slidetable_format::{byte_entry, Encoding};
+use slidetable_core::{Layout, Move, Scan};
+use slidetable_format::{byte_entry, two_bit_mark, two_bit_payload, two_bit_words, Encoding};
 
-use crate::{GenError, Section};
+use crate::{widen, GenError, Section};
 use slidetable_format::CostModel;
 
 /// Bitmap words per parallel work item (4096 words = 262,144 ranks).
@@ -37,253 +37,6 @@ enum Entries {
     Byte(Vec<u8>),
     /// 32 entries per word, entry `r` in bits `2·(r mod 32)` of word `r / 32`.
     TwoBit(Vec<u64>),
-}
-
-/// The moves of a state and its neighbours' ranks, shared by every pass.
-struct Space {
-    ranker: Ranker,
-    moves: Neighbors,
-    class: u8,
-    board: Board,
-    /// Ranks per prefix: the suffix of the last `tail` tiles is ranked in `0..span`.
-    span: u32,
-    /// Tiles in the suffix (all but the first `prefix_digits` in reading order).
-    tail: usize,
-    prefix_digits: usize,
-    /// For each suffix rank: the suffix as indices into its sorted tiles (nibble j = index of
-    /// the j-th tile; last two ascending) in bits 0..32, its Lehmer digits (nibble j = digit
-    /// of suffix position j) in bits 32..56, and bit 63 = the parity of those digits.
-    suffixes: Vec<u64>,
-    /// The rank's weight of each sequence position: (m−1−i)!/2, and 0 for the last two.
-    weights: [u32; 16],
-}
-
-/// A thread's unranking state: the last prefix it unranked, which the ranks that follow in a
-/// scan nearly always share (a prefix covers `span` = 360 consecutive ranks).
-#[derive(Clone, Copy)]
-struct Cursor {
-    key: u32,
-    blank: usize,
-    /// The prefix's tiles in sequence order, first in the lowest nibble.
-    prefix: u64,
-    /// The suffix's tiles in increasing order, as nibbles.
-    sorted: u64,
-    /// The parity class the suffix's last two tiles must give if left ascending.
-    parity: u8,
-    /// The prefix's Lehmer digits, as nibbles.
-    digits: u64,
-}
-
-/// A state as the neighbour ranking needs it: the tiles in reading order without the blank
-/// (first in the lowest nibble), each position's Lehmer digit (the later tiles smaller than
-/// it, also for the last two positions), and the blank's cell.
-#[derive(Clone, Copy)]
-struct State {
-    seq: u64,
-    digits: u64,
-    blank: usize,
-}
-
-impl Space {
-    fn new(goal: &Layout) -> Result<Space, GenError> {
-        let board = goal.board();
-        let ranker = Ranker::new(board)?;
-        let m = board.cells() - 1;
-        let tail = m.min(6);
-        let prefix_digits = m - tail;
-        let span = (factorial(tail) / 2) as u32;
-        // Lehmer digits of the suffix: weights (tail−1−i)!/2 for i < tail − 2.
-        let weights: Vec<u32> = (0..tail - 2)
-            .map(|i| (factorial(tail - 1 - i) / 2) as u32)
-            .collect();
-        let suffixes = (0..span)
-            .map(|lo| {
-                let mut r = lo;
-                let mut left: Vec<u64> = (0..tail as u64).collect();
-                let (mut pattern, mut digits, mut parity) = (0u64, 0u64, 0u64);
-                for (j, &w) in weights.iter().enumerate() {
-                    let d = r / w;
-                    r %= w;
-                    parity += u64::from(d);
-                    digits |= u64::from(d) << (4 * j);
-                    pattern |= left.remove(d as usize) << (4 * j);
-                }
-                pattern |= left[0] << (4 * (tail - 2)) | left[1] << (4 * (tail - 1));
-                pattern | digits << 32 | (parity & 1) << 63
-            })
-            .collect();
-        let mut position_weights = [0u32; 16];
-        for (i, w) in position_weights.iter_mut().enumerate().take(m - 2) {
-            *w = (factorial(m - 1 - i) / 2) as u32;
-        }
-        Ok(Space {
-            ranker,
-            moves: Neighbors::new(board),
-            class: goal.class(),
-            board,
-            span,
-            tail,
-            prefix_digits,
-            suffixes,
-            weights: position_weights,
-        })
-    }
-
-    fn cursor(&self) -> Cursor {
-        Cursor {
-            key: u32::MAX,
-            blank: 0,
-            prefix: 0,
-            sorted: 0,
-            parity: 0,
-            digits: 0,
-        }
-    }
-
-    /// The packed layout and blank of `rank`, reusing the cursor's prefix when it can.
-    #[cfg(test)]
-    fn unrank(&self, cursor: &mut Cursor, rank: u32) -> (u64, usize) {
-        let State { seq, blank, .. } = self.state(cursor, rank);
-        let below = (1u64 << (4 * blank)) - 1;
-        ((seq & below) | ((seq & !below) << 4), blank)
-    }
-
-    /// The state of `rank`, reusing the cursor's prefix when it can.
-    #[inline]
-    fn state(&self, cursor: &mut Cursor, rank: u32) -> State {
-        let key = rank / self.span;
-        if key != cursor.key {
-            self.load_prefix(cursor, key);
-        }
-        let entry = self.suffixes[(rank - key * self.span) as usize];
-        let mut suffix = 0u64;
-        for j in 0..self.tail {
-            let index = (entry >> (4 * j)) & 0xF;
-            suffix |= ((cursor.sorted >> (4 * index)) & 0xF) << (4 * j);
-        }
-        let top = 4 * (self.tail - 2);
-        let mut last = 0u64;
-        if (entry >> 63) as u8 != cursor.parity {
-            // The other order of the last two tiles lands in the class asked for.
-            let two = (suffix >> top) & 0xFF;
-            suffix = (suffix & !(0xFF << top)) | ((two >> 4) | (two & 0xF) << 4) << top;
-            last = 1;
-        }
-        let cut = 4 * self.prefix_digits;
-        let suffix_digits = (entry >> 32) & ((1u64 << top) - 1);
-        State {
-            seq: cursor.prefix | suffix << cut,
-            digits: cursor.digits | (suffix_digits | last << top) << cut,
-            blank: cursor.blank,
-        }
-    }
-
-    /// The rank of the state `at` (of rank `rank`) after the blank moves vertically to `to`:
-    /// one tile jumps over `cols − 1` others in the reading order, so only those positions'
-    /// Lehmer digits change, by one each, and the jumping tile's by how many it passed.
-    #[inline(always)]
-    fn vertical(&self, at: &State, rank: u32, to: usize) -> u32 {
-        let nib = |x: u64, i: usize| ((x >> (4 * i)) & 0xF) as i64;
-        let w = |i: usize| i64::from(self.weights[i]);
-        let b = at.blank;
-        let mut delta = (to as i64 - b as i64) * i64::from(self.ranker.block());
-        if to > b {
-            // Down: the tile at position to − 1 moves to position b; b..to−1 shift right.
-            let (p, q) = (b, to - 1);
-            let (x, xc) = (nib(at.seq, q), nib(at.digits, q));
-            let mut smaller = 0;
-            for j in p..q {
-                let (e, ce) = (nib(at.seq, j), nib(at.digits, j));
-                delta += (ce - i64::from(x < e)) * w(j + 1) - ce * w(j);
-                smaller += i64::from(e < x);
-            }
-            delta += (xc + smaller) * w(p) - xc * w(q);
-        } else {
-            // Up: the tile at position to moves to position b − 1; to+1..b−1 shift left.
-            let (p, q) = (to, b - 1);
-            let (x, xc) = (nib(at.seq, p), nib(at.digits, p));
-            let mut smaller = 0;
-            for j in p + 1..=q {
-                let (e, ce) = (nib(at.seq, j), nib(at.digits, j));
-                delta += (ce + i64::from(x < e)) * w(j - 1) - ce * w(j);
-                smaller += i64::from(e < x);
-            }
-            delta += (xc - smaller) * w(q) - xc * w(p);
-        }
-        (i64::from(rank) + delta) as u32
-    }
-
-    #[cold]
-    fn load_prefix(&self, cursor: &mut Cursor, key: u32) {
-        // The prefix is the layout of the first rank that has it, minus its suffix.
-        let first = key * self.span;
-        let (packed, blank) = self.ranker.unrank_packed(first, 0);
-        let below = (1u64 << (4 * blank)) - 1;
-        let seq = (packed & below) | ((packed >> 4) & !below);
-        let cut = 4 * self.prefix_digits;
-        let prefix = seq & ((1u64 << cut) - 1);
-        let mut inversions = 0u32;
-        let mut placed = 0u32;
-        let mut digits = 0u64;
-        let all = (1u32 << (self.board.cells())) - 2;
-        for i in 0..self.prefix_digits {
-            let t = ((prefix >> (4 * i)) & 0xF) as u32;
-            inversions += (placed >> t).count_ones();
-            // Tiles smaller than t that come later: not yet placed.
-            digits |= u64::from((all & !placed & ((1 << t) - 1)).count_ones()) << (4 * i);
-            placed |= 1 << t;
-        }
-        let mut rest = all & !placed;
-        // Every suffix tile smaller than a prefix tile is one inversion with it.
-        for i in 0..self.prefix_digits {
-            let t = ((prefix >> (4 * i)) & 0xF) as u32;
-            inversions += (rest & ((1 << t) - 1)).count_ones();
-        }
-        let mut sorted = 0u64;
-        let mut j = 0;
-        while rest != 0 {
-            sorted |= u64::from(rest.trailing_zeros()) << (4 * j);
-            rest &= rest - 1;
-            j += 1;
-        }
-        // With the suffix's own digits summing to an even number and its last two tiles
-        // ascending, the class would be this.
-        let row_term = (self.board.cols() - 1) * (blank / self.board.cols());
-        let base = ((inversions as usize + row_term) & 1) as u8;
-        *cursor = Cursor {
-            key,
-            blank,
-            prefix,
-            sorted,
-            parity: base ^ self.class,
-            digits,
-        };
-    }
-
-    /// Calls `f(move, neighbour rank)` for each legal move from `rank`, in code order, until
-    /// `f` returns true; whether it did.
-    #[inline]
-    fn any_neighbor(
-        &self,
-        cursor: &mut Cursor,
-        rank: u32,
-        mut f: impl FnMut(Move, u32) -> bool,
-    ) -> bool {
-        let at = self.state(cursor, rank);
-        let block = self.ranker.block();
-        for &(m, to) in self.moves.from(at.blank) {
-            let next = match m {
-                // A horizontal move keeps the tiles' reading order: one block over.
-                Move::Left => rank - block,
-                Move::Right => rank + block,
-                Move::Up | Move::Down => self.vertical(&at, rank, to as usize),
-            };
-            if f(m, next) {
-                return true;
-            }
-        }
-        false
-    }
 }
 
 #[inline]
@@ -305,18 +58,6 @@ fn bitmap(words: usize) -> Vec<AtomicU64> {
     (0..words).map(|_| AtomicU64::new(0)).collect()
 }
 
-/// Spreads the 32 bits of `x` to the even bit positions of a `u64`.
-#[inline]
-fn spread(x: u32) -> u64 {
-    let mut v = u64::from(x);
-    v = (v | (v << 16)) & 0x0000_FFFF_0000_FFFF;
-    v = (v | (v << 8)) & 0x00FF_00FF_00FF_00FF;
-    v = (v | (v << 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    v = (v | (v << 2)) & 0x3333_3333_3333_3333;
-    v = (v | (v << 1)) & 0x5555_5555_5555_5555;
-    v
-}
-
 /// Solves `goal`'s class with every core, into byte or 2-bit entries; `progress` is told how
 /// many states each layer settles.
 pub fn solve_layered(
@@ -324,8 +65,8 @@ pub fn solve_layered(
     encoding: Encoding,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Section, GenError> {
-    let space = Space::new(goal)?;
-    let ranker = space.ranker;
+    let space = Scan::new(goal.board(), goal.class())?;
+    let ranker = *space.ranker();
     let states = ranker.states() as usize;
     let words = states.div_ceil(64);
     // The bits of the last word that are ranks.
@@ -342,8 +83,9 @@ pub fn solve_layered(
     };
     let mut entries = match encoding {
         Encoding::Byte => Entries::Byte(vec![0; states]),
-        Encoding::TwoBit => Entries::TwoBit(vec![0; words * 2]),
-        Encoding::Wide16 => unreachable!("the layered search writes byte or 2-bit entries"),
+        Encoding::TwoBit => Entries::TwoBit(two_bit_words(states)),
+        // 16-bit entries hold what byte entries do, widened.
+        Encoding::Wide16 => return solve_layered(goal, Encoding::Byte, progress).map(widen),
     };
     let seen = bitmap(words);
     let mut frontier = bitmap(words);
@@ -414,17 +156,7 @@ pub fn solve_layered(
     }
     let entries = match entries {
         Entries::Byte(bytes) => bytes,
-        Entries::TwoBit(words) => {
-            let len = Encoding::TwoBit
-                .payload_len(states as u64)
-                .expect("small boards") as usize;
-            let mut bytes = Vec::with_capacity(words.len() * 8);
-            for w in words {
-                bytes.extend_from_slice(&w.to_le_bytes());
-            }
-            bytes.truncate(len);
-            bytes
-        }
+        Entries::TwoBit(words) => two_bit_payload(words, states as u64),
     };
     Ok(Section {
         goal: *goal,
@@ -439,7 +171,7 @@ pub fn solve_layered(
 /// counts them. Each thread owns the words it is given, of the bitmaps and of the entries.
 fn settle(
     entries: &mut Entries,
-    space: &Space,
+    space: &Scan,
     seen: &[AtomicU64],
     frontier: &[AtomicU64],
     next: &[AtomicU64],
@@ -451,29 +183,22 @@ fn settle(
         found
     };
     match entries {
-        Entries::TwoBit(words) => {
-            let shift = depth % 3;
-            words
-                .par_chunks_mut(CHUNK * 2)
-                .enumerate()
-                .map(|(chunk, out)| {
-                    let mut count = 0u64;
-                    for (i, pair) in out.chunks_mut(2).enumerate() {
-                        let found = add(chunk * CHUNK + i);
-                        if found == 0 {
-                            continue;
-                        }
-                        count += u64::from(found.count_ones());
-                        // Value 1 sets the low bit of each 2-bit entry, value 2 the high bit.
-                        if shift != 0 {
-                            pair[0] |= spread(found as u32) << (shift - 1);
-                            pair[1] |= spread((found >> 32) as u32) << (shift - 1);
-                        }
+        Entries::TwoBit(words) => words
+            .par_chunks_mut(CHUNK * 2)
+            .enumerate()
+            .map(|(chunk, out)| {
+                let mut count = 0u64;
+                for (i, pair) in out.chunks_mut(2).enumerate() {
+                    let found = add(chunk * CHUNK + i);
+                    if found == 0 {
+                        continue;
                     }
-                    count
-                })
-                .sum()
-        }
+                    count += u64::from(found.count_ones());
+                    two_bit_mark(pair, found, depth);
+                }
+                count
+            })
+            .sum(),
         Entries::Byte(bytes) => bytes
             .par_chunks_mut(CHUNK * 64)
             .enumerate()
@@ -502,52 +227,18 @@ fn settle(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use slidetable_format::wide_at;
 
     #[test]
-    fn the_cursor_unranks_as_the_ranker_does() {
-        for (rows, cols) in [
-            (2, 2),
-            (2, 3),
-            (3, 2),
-            (2, 4),
-            (3, 3),
-            (3, 4),
-            (4, 3),
-            (2, 6),
-            (6, 2),
-        ] {
-            let board = Board::new(rows, cols).unwrap();
-            for goal in [board.standard_goal(), board.goal_with_blank(0)] {
-                let space = Space::new(&goal).unwrap();
-                let mut cursor = space.cursor();
-                let states = space.ranker.states();
-                let step = (states / 20_000).max(1) as usize;
-                for r in (0..states).step_by(step).chain(states - 5..states) {
-                    let (packed, blank) = space.ranker.unrank_packed(r, goal.class());
-                    assert_eq!(
-                        space.unrank(&mut cursor, r),
-                        (packed, blank),
-                        "{board} rank {r}"
-                    );
-                    // Every neighbour's rank, as the ranker computes it from scratch.
-                    let mut moves = space.moves.from(blank).iter();
-                    space.any_neighbor(&mut cursor, r, |m, n| {
-                        let &(want_m, to) = moves.next().unwrap();
-                        let to = to as usize;
-                        let moved = slidetable_core::slide(packed, blank, to);
-                        assert_eq!(m, want_m);
-                        assert_eq!(n, space.ranker.rank_packed(moved, to), "{board} {r} {m:?}");
-                        false
-                    });
-                }
-            }
+    fn sixteen_bit_entries_are_the_byte_entries_widened() {
+        let goal = slidetable_core::Board::new(2, 3).unwrap().standard_goal();
+        let byte = solve_layered(&goal, Encoding::Byte, &|_| {}).unwrap();
+        let wide = solve_layered(&goal, Encoding::Wide16, &|_| {}).unwrap();
+        assert_eq!(wide.encoding, Encoding::Wide16);
+        assert_eq!(wide.histogram, byte.histogram);
+        assert_eq!(wide.entries.len(), 2 * byte.entries.len());
+        for (pair, &b) in wide.entries.chunks(2).zip(&byte.entries) {
+            assert_eq!(wide_at(pair, 0), u16::from(b));
         }
-    }
-
-    #[test]
-    fn spreading_puts_bit_i_at_2i() {
-        assert_eq!(spread(0b1011), 0b01_00_01_01);
-        assert_eq!(spread(u32::MAX), 0x5555_5555_5555_5555);
-        assert_eq!(spread(1 << 31), 1 << 62);
     }
 }

@@ -16,6 +16,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+pub mod cache;
 mod layered;
 mod pattern;
 mod weighted;
@@ -30,7 +31,7 @@ pub use weighted::{narrow, solve_weighted};
 use rayon::prelude::*;
 use slidetable_core::{slide, Board, BoardError, Layout, Move, Neighbors, Ranker};
 use slidetable_format::{
-    byte_entry, CostModel, Encoding, FormatError, Header, PayloadHasher, SectionSpec,
+    byte_entry, widen_bytes, CostModel, Encoding, FormatError, Header, PayloadHasher, SectionSpec,
 };
 
 /// Marks a state not yet reached during the search (never a stored entry: distances stay
@@ -41,16 +42,20 @@ const UNSEEN: u8 = 0xFF;
 /// first move, as the section's encoding stores them.
 #[derive(Clone, Debug)]
 pub struct Section {
+    /// The goal every entry's distance leads to.
     pub goal: Layout,
     /// The payload: entries in `encoding`, one per rank (see `slidetable_format`).
     pub entries: Vec<u8>,
     /// `histogram[d]` = states at distance (or cheapest cost) `d`.
     pub histogram: Vec<u64>,
+    /// How `entries` are stored.
     pub encoding: Encoding,
+    /// What a move costs.
     pub cost: CostModel,
 }
 
 impl Section {
+    /// The largest distance (or cost) of any state.
     pub fn max_distance(&self) -> u32 {
         self.histogram.len() as u32 - 1
     }
@@ -58,29 +63,76 @@ impl Section {
 
 /// Why a table could not be made.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum GenError {
+    /// The board is too large for a table.
     #[error(transparent)]
     Board(#[from] BoardError),
+    /// A distance larger than the encoding can store.
     #[error("the search from goal {goal} goes deeper than the byte encoding's {max} moves")]
-    TooDeep { goal: Layout, max: u32 },
+    TooDeep {
+        /// The section's goal.
+        goal: Layout,
+        /// The largest distance the encoding stores.
+        max: u32,
+    },
+    /// Sections of one file on different boards.
     #[error("sections are for different boards ({expected} and {found})")]
-    MixedBoards { expected: Board, found: Board },
+    MixedBoards {
+        /// The first section's board.
+        expected: Board,
+        /// A later section's board.
+        found: Board,
+    },
+    /// Sections of one file with different encodings or cost models.
     #[error("sections use different encodings or cost models")]
     MixedEncodings,
-    #[error("the {encoding} encoding cannot hold {cost} costs{hint}")]
-    Unsupported {
-        encoding: Encoding,
+    /// A board too large for a search under this cost model (see [`MAX_WEIGHTED_CELLS`]).
+    #[error("{cost} costs go up to {max} cells; {board} has {cells}", cells = board.cells())]
+    TooLargeForCost {
+        /// The cost model asked for.
         cost: CostModel,
-        hint: &'static str,
+        /// The board asked for.
+        board: Board,
+        /// The most cells a search under `cost` is made for.
+        max: usize,
     },
+    /// The header cannot describe the sections.
     #[error(transparent)]
     Format(#[from] FormatError),
+    /// Writing the file failed.
     #[error("cannot write {}", path.display())]
-    Io { path: PathBuf, source: io::Error },
+    Io {
+        /// The file being written.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// A pattern database that cannot be built; the message says why.
     #[error("{0}")]
     Pattern(String),
+    /// The output path names something that is not a regular file.
     #[error("refusing to replace {}: it is {kind}, not a table file", path.display())]
-    NotAFile { path: PathBuf, kind: &'static str },
+    NotAFile {
+        /// The output path.
+        path: PathBuf,
+        /// What it is (a directory, a device ...).
+        kind: &'static str,
+    },
+    /// A directory for the table could not be made.
+    #[error("cannot create directory {}", path.display())]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// Neither a cache directory nor a table was named.
+    #[error(
+        "no cache directory: set XDG_CACHE_HOME or HOME, or name a table with --table or {}",
+        cache::TABLE_ENV
+    )]
+    NoCacheDir,
 }
 
 /// The goals of a default table: one per blank cell, tiles 1..n−1 in reading order, for
@@ -111,6 +163,33 @@ pub fn default_encoding(board: Board, cost: CostModel) -> Encoding {
     }
 }
 
+/// The most cells a table of weighted moves is made for: its search keeps a cost and an open
+/// list entry per state, several times a byte table's memory.
+pub const MAX_WEIGHTED_CELLS: usize = 10;
+
+/// Checks that a table of `board` can be made under `cost` in `encoding` (or the board's
+/// default), and returns the encoding it will have: every limit of a table's plan, checked in
+/// this one place (the board's size, the rule of [`Encoding::holds`], the weighted search's
+/// size), with one typed error each. [`solve`] calls it; a front end may call it first to
+/// refuse a plan before any work.
+pub fn check_plan(
+    board: Board,
+    encoding: Option<Encoding>,
+    cost: CostModel,
+) -> Result<Encoding, GenError> {
+    Ranker::new(board)?;
+    let chosen = encoding.unwrap_or_else(|| default_encoding(board, cost));
+    if cost != CostModel::Unit && board.cells() > MAX_WEIGHTED_CELLS {
+        return Err(GenError::TooLargeForCost {
+            cost,
+            board,
+            max: MAX_WEIGHTED_CELLS,
+        });
+    }
+    chosen.holds(cost)?;
+    Ok(chosen)
+}
+
 /// Solves every goal under `cost` into `encoding` (or the board's default), reporting the
 /// states settled to `progress` as it goes. Small boards solve their sections in parallel;
 /// large ones one after another, each on every core, so that memory holds one search at a
@@ -125,8 +204,7 @@ pub fn solve(
         return Ok(Vec::new());
     };
     let board = first.board();
-    Ranker::new(board)?;
-    let chosen = encoding.unwrap_or_else(|| default_encoding(board, cost));
+    let chosen = check_plan(board, encoding, cost)?;
     let reporting = |s: Result<Section, GenError>| {
         if let Ok(s) = &s {
             progress(s.histogram.iter().sum());
@@ -149,17 +227,6 @@ pub fn solve(
                 .collect::<Result<_, _>>()?;
             Ok(sections.into_iter().map(widen).collect())
         }
-        (CostModel::Tile, Encoding::TwoBit) => Err(GenError::Unsupported {
-            encoding: chosen,
-            cost,
-            hint: ": it stores distances mod 3, which only unit moves keep one apart \
-                   (use --encoding byte or wide16)",
-        }),
-        (CostModel::Tile, _) if board.cells() > 10 => Err(GenError::Unsupported {
-            encoding: chosen,
-            cost,
-            hint: " on boards of more than 10 cells (weighted tables go up to 10 cells)",
-        }),
         (CostModel::Tile, _) => {
             let sections: Vec<Section> = goals
                 .par_iter()
@@ -186,13 +253,9 @@ pub fn solve(
 }
 
 /// Byte entries as 16-bit ones (same distance and move).
-fn widen(s: Section) -> Section {
+pub(crate) fn widen(s: Section) -> Section {
     Section {
-        entries: s
-            .entries
-            .iter()
-            .flat_map(|&e| u16::from(e).to_le_bytes())
-            .collect(),
+        entries: widen_bytes(&s.entries),
         encoding: Encoding::Wide16,
         ..s
     }
@@ -211,7 +274,6 @@ fn widen(s: Section) -> Section {
 pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
     let ranker = Ranker::new(goal.board())?;
     let board = goal.board();
-    let block = ranker.block();
     let moves = Neighbors::new(board);
     let mut entries = vec![UNSEEN; ranker.states() as usize];
     let goal_rank = ranker.rank(goal);
@@ -237,11 +299,7 @@ pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
                 for &(m, to) in from {
                     let to = to as usize;
                     let packed = slide(node.packed, blank, to);
-                    let rank = match m {
-                        Move::Left => node.rank - block,
-                        Move::Right => node.rank + block,
-                        Move::Up | Move::Down => ranker.rank_packed(packed, to),
-                    };
+                    let rank = ranker.step(node.rank, m, packed, to);
                     let e = &mut entries[rank as usize];
                     if *e == UNSEEN {
                         *e = byte_entry(distance.min(max), m.opposite());
@@ -316,11 +374,8 @@ pub fn write_to(out: &mut impl Write, board: Board, sections: &[Section]) -> Res
         path: PathBuf::from("<output>"),
         source,
     };
-    out.write_all(&header.to_bytes()).map_err(io_err)?;
-    for s in sections {
-        out.write_all(&s.entries).map_err(io_err)?;
-    }
-    Ok(header.file_len)
+    let payloads: Vec<&[u8]> = sections.iter().map(|s| &s.entries[..]).collect();
+    header.write_table(out, &payloads).map_err(io_err)
 }
 
 /// The whole table in memory (for `Table::new`, tests and embedding).
@@ -457,6 +512,45 @@ fn kind_of(t: &std::fs::FileType) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plan_is_checked_once_with_one_typed_error_per_limit() {
+        let (eight, big) = (Board::EIGHT, Board::new(3, 4).unwrap());
+        let (unit, tile) = (CostModel::Unit, CostModel::Tile);
+        assert_eq!(check_plan(eight, None, unit).unwrap(), Encoding::Byte);
+        assert_eq!(check_plan(big, None, unit).unwrap(), Encoding::TwoBit);
+        assert_eq!(check_plan(eight, None, tile).unwrap(), Encoding::Wide16);
+        let e = check_plan(eight, Some(Encoding::TwoBit), tile).unwrap_err();
+        assert!(matches!(
+            e,
+            GenError::Format(FormatError::EncodingCost {
+                encoding: Encoding::TwoBit,
+                cost: CostModel::Tile
+            })
+        ));
+        assert!(
+            e.to_string()
+                .contains("2bit encoding holds distances mod 3"),
+            "{e}"
+        );
+        let e = check_plan(big, Some(Encoding::Byte), tile).unwrap_err();
+        assert!(
+            matches!(e, GenError::TooLargeForCost { max: 10, .. }),
+            "{e}"
+        );
+        let e = check_plan(Board::new(4, 4).unwrap(), None, unit).unwrap_err();
+        assert!(
+            matches!(e, GenError::Board(BoardError::TooLarge { .. })),
+            "{e}"
+        );
+        // solve asks the same check.
+        let goals = [eight.standard_goal()];
+        let e = solve(&goals, Some(Encoding::TwoBit), tile, &|_| {}).unwrap_err();
+        assert!(matches!(
+            e,
+            GenError::Format(FormatError::EncodingCost { .. })
+        ));
+    }
 
     #[test]
     fn two_by_two_is_a_cycle_of_twelve() {

@@ -38,9 +38,16 @@ pub struct Partition {
 
 /// Why a partition was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PartitionError {
+    /// The text is no partition; `why` says what is wrong.
     #[error("partition '{text}': {why}")]
-    Bad { text: String, why: String },
+    Bad {
+        /// The partition as given.
+        text: String,
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 impl Partition {
@@ -139,9 +146,11 @@ impl Partition {
 /// group's Manhattan distance, two to a byte) and the histogram of its values.
 #[derive(Clone, Debug)]
 pub struct PatternSection {
+    /// The goal the values are distances to.
     pub goal: Layout,
     /// Bit `t` set for each tile `t` of the group.
     pub tiles: u16,
+    /// The packed entries, in placement-rank order.
     pub entries: Vec<u8>,
     /// `histogram[v]` = placements whose value is `v`.
     pub histogram: Vec<u64>,

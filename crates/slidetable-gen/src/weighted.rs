@@ -12,7 +12,7 @@
 //! so the entries do not depend on the order of the queue.
 
 use slidetable_core::{Layout, Neighbors, Ranker};
-use slidetable_format::{CostModel, Encoding};
+use slidetable_format::{narrow_wide, wide_payload, CostModel, Encoding};
 
 use crate::{GenError, Section};
 
@@ -56,7 +56,7 @@ pub fn solve_weighted(goal: &Layout, cost: CostModel) -> Result<Section, GenErro
                 let to = to as usize;
                 let tile = ((packed >> (4 * to)) & 0xF) as u8;
                 let moved = slidetable_core::slide(packed, blank, to);
-                let n = ranker.rank_packed(moved, to) as usize;
+                let n = ranker.step(r, m, moved, to) as usize;
                 let step = cost.of_tile(tile);
                 // From the neighbour, the blank comes back the opposite way.
                 let value = (c + step) << 2 | u32::from(m.opposite().code());
@@ -78,10 +78,8 @@ pub fn solve_weighted(goal: &Layout, cost: CostModel) -> Result<Section, GenErro
         c += 1;
     }
     debug_assert_eq!(settled, states);
-    let mut entries = Vec::with_capacity(states * 2);
-    for v in best {
-        entries.extend_from_slice(&(v as u16).to_le_bytes());
-    }
+    // Every cost is at most 16383 (checked above): the value fits a wide entry.
+    let entries = wide_payload(best.iter().map(|&v| v as u16));
     Ok(Section {
         goal: *goal,
         entries,
@@ -99,14 +97,18 @@ pub fn narrow(sections: Vec<Section>) -> Vec<Section> {
     {
         return sections;
     }
+    let Some(narrowed) = sections
+        .iter()
+        .map(|s| narrow_wide(&s.entries))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return sections;
+    };
     sections
         .into_iter()
-        .map(|s| Section {
-            entries: s
-                .entries
-                .chunks_exact(2)
-                .map(|e| u16::from_le_bytes([e[0], e[1]]) as u8)
-                .collect(),
+        .zip(narrowed)
+        .map(|(s, entries)| Section {
+            entries,
             encoding: Encoding::Byte,
             ..s
         })

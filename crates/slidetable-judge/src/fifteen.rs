@@ -6,7 +6,8 @@ use std::io::Write;
 
 use slidetable_core::{Board, Layout, Move};
 
-use crate::{Format, JudgeError, Reader};
+use crate::read::Reader;
+use crate::{Format, JudgeError};
 
 /// Finds the smallest optimal path from a start to the goal 1 … 15 with the blank last
 /// under a letter order, if one of at most the given length exists (`None` also when the

@@ -4,7 +4,9 @@
 /// The states at one distance from the goal.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LayerStats {
+    /// The distance (or cost).
     pub distance: u32,
+    /// The states at that distance.
     pub states: u64,
     /// `states` over all states, in 0..=1.
     pub share: f64,

@@ -21,21 +21,38 @@ pub const BLOCK: usize = 1024;
 
 /// Why a layer cannot be drawn from.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LayerError {
+    /// The first distance is larger than the last.
     #[error("{low}..{high} is an empty range (the first distance is larger than the last)")]
-    EmptyRange { low: u32, high: u32 },
+    EmptyRange {
+        /// The first distance asked for.
+        low: u32,
+        /// The last distance asked for.
+        high: u32,
+    },
+    /// No state is that far from the goal.
     #[error("no state is {} moves from {goal}: the farthest are {max} moves away", describe(*.low, *.high))]
     BeyondMax {
+        /// The first distance asked for.
         low: u32,
+        /// The last distance asked for.
         high: u32,
+        /// The largest distance in the section.
         max: u32,
+        /// The section's goal.
         goal: Layout,
     },
+    /// The histogram and the entries disagree.
     #[error("the table's histogram counts {expected} states at {} moves but its entries hold {found} (corrupt table? check it with `slidetable info --verify`)", describe(*.low, *.high))]
     Corrupt {
+        /// The first distance asked for.
         low: u32,
+        /// The last distance asked for.
         high: u32,
+        /// The states the histogram counts.
         expected: u64,
+        /// The states the entries hold.
         found: u64,
     },
 }
@@ -68,7 +85,7 @@ impl<'a> Goal<'a> {
         if low > high {
             return Err(LayerError::EmptyRange { low, high });
         }
-        let histogram = &self.section.header.histogram;
+        let histogram = self.section.header.histogram();
         let expected: u64 = histogram
             .iter()
             .enumerate()
@@ -79,7 +96,7 @@ impl<'a> Goal<'a> {
             return Err(LayerError::BeyondMax {
                 low,
                 high,
-                max: self.section.header.max_distance,
+                max: self.section.header.max_distance(),
                 goal: self.goal,
             });
         }
@@ -130,7 +147,8 @@ impl fmt::Debug for Layer<'_> {
 impl Layer<'_> {
     /// How many states the layer holds.
     pub fn len(&self) -> u64 {
-        *self.before.last().expect("at least one prefix")
+        // `before` starts with 0 and gains one count per block.
+        self.before.last().copied().unwrap_or(0)
     }
 
     /// Never true: [`Goal::layer`] refuses empty layers.
@@ -143,15 +161,14 @@ impl Layer<'_> {
         self.low..=self.high
     }
 
-    /// The `k`-th state of the layer in rank order (`k < len()`), with its distance.
-    ///
-    /// # Panics
-    ///
-    /// If `k >= len()`.
-    pub fn get(&self, k: u64) -> (Layout, u32) {
-        assert!(k < self.len(), "state {k} of a layer of {}", self.len());
-        // The last block b with before[b] <= k holds it.
-        let b = self.before.partition_point(|&n| n <= k) - 1;
+    /// The `k`-th state of the layer in rank order, with its distance; `None` when
+    /// `k >= len()`.
+    pub fn get(&self, k: u64) -> Option<(Layout, u32)> {
+        if k >= self.len() {
+            return None;
+        }
+        // The last block b with before[b] <= k holds it (before[0] = 0, so b exists).
+        let b = self.before.partition_point(|&n| n <= k).checked_sub(1)?;
         let mut left = k - self.before[b];
         let start = b * BLOCK;
         let end = (start + BLOCK).min(self.section.ranker.states() as usize);
@@ -170,17 +187,19 @@ impl Layer<'_> {
                         Some(inv) => layout.relabelled(inv),
                         None => layout,
                     };
-                    return (layout, d);
+                    return Some((layout, d));
                 }
                 left -= 1;
             }
         }
-        unreachable!("the block prefix counts were taken from these entries")
+        // The block prefix counts were taken from these same entries, so the block holds it.
+        None
     }
 
     /// A state drawn uniformly at random from the layer (every state equally likely, so a
-    /// range draws more often from its more populous distances), with its distance.
-    pub fn sample(&self, rng: &mut SplitMix64) -> (Layout, u32) {
+    /// range draws more often from its more populous distances), with its distance. Always
+    /// `Some`: a layer is never empty.
+    pub fn sample(&self, rng: &mut SplitMix64) -> Option<(Layout, u32)> {
         self.get(rng.below(self.len()))
     }
 }
@@ -195,10 +214,20 @@ pub struct SplitMix64 {
 }
 
 impl SplitMix64 {
+    /// The generator started from `seed`: the same seed gives the same numbers.
     pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64 { state: seed }
     }
 
+    /// A seed for a draw nobody asked to repeat: different on every call (from the standard
+    /// library's randomly keyed hasher, whose keys are drawn once per thread and stepped on
+    /// every use), so callers show it to whoever wants to draw the same puzzles again.
+    pub fn fresh_seed() -> u64 {
+        use std::hash::BuildHasher;
+        std::collections::hash_map::RandomState::new().hash_one(std::process::id())
+    }
+
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
@@ -229,6 +258,13 @@ impl SplitMix64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fresh_seeds_differ_from_call_to_call() {
+        let seeds: std::collections::HashSet<u64> =
+            (0..100).map(|_| SplitMix64::fresh_seed()).collect();
+        assert_eq!(seeds.len(), 100);
+    }
 
     #[test]
     fn splitmix_matches_the_reference() {

@@ -24,10 +24,11 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use slidetable_core::{slide, Board, Layout, Move, Neighbors, Ranker, MAX_CELLS};
 use slidetable_format::{
-    byte_distance, byte_move, two_bit_value, wide_at, FormatError, Header, SectionHeader,
+    byte_at, byte_distance, byte_move, two_bit_value, wide_at, wide_cost, wide_move, FormatError,
+    Header, SectionDescriptor,
 };
 
-pub use slidetable_format::{CostModel, Encoding};
+pub use slidetable_format::{is_pattern_file, CostModel, Encoding};
 
 mod histogram;
 mod layer;
@@ -42,15 +43,21 @@ pub use pattern::{MappedPatternTable, PatternGroup, PatternTable};
 pub struct TableError {
     /// The file the table came from, if any.
     pub path: Option<PathBuf>,
+    /// What is wrong.
     pub kind: TableErrorKind,
 }
 
+/// What is wrong with a table, whichever file it came from.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TableErrorKind {
+    /// The file cannot be read.
     #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),
+    /// The path names a directory.
     #[error("is a directory, not a table file")]
     IsDirectory,
+    /// The bytes are not a valid table.
     #[error("{0}; generate it again with `slidetable generate`")]
     Format(#[from] FormatError),
 }
@@ -66,13 +73,28 @@ impl fmt::Display for TableError {
 
 /// Why a question cannot be asked of this table.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum QueryError {
+    /// The puzzle is on another board than the table.
     #[error("the puzzle is for a {found} board but the table is for {table}")]
-    WrongBoard { table: Board, found: Board },
+    WrongBoard {
+        /// The table's board.
+        table: Board,
+        /// The puzzle's board.
+        found: Board,
+    },
+    /// No section of the table has this goal.
     #[error("the table has no section for goal {goal}")]
-    NoSection { goal: Layout },
+    NoSection {
+        /// The goal asked for.
+        goal: Layout,
+    },
+    /// The entries do not lead to the goal as they should.
     #[error("the table's entries around {layout} contradict each other (corrupt table? check it with `slidetable info --verify`)")]
-    Corrupt { layout: Layout },
+    Corrupt {
+        /// Where the walk found the contradiction.
+        layout: Layout,
+    },
 }
 
 /// A table over bytes `D`: validated once in constant time, then read without copying.
@@ -119,6 +141,7 @@ impl Table<Mmap> {
 /// temporary file and renames it over the old name, which leaves an existing mapping on the
 /// old inode untouched. A user who truncates or rewrites a table file in place while a
 /// query runs breaks that contract; that is outside what this program can guard against.
+#[allow(unsafe_code)]
 fn map(file: &File) -> std::io::Result<Mmap> {
     // SAFETY: see the function's safety argument — tables are replaced by rename, never
     // modified in place, so the mapped bytes do not change while mapped.
@@ -133,19 +156,19 @@ impl<D: AsRef<[u8]>> Table<D> {
             path: None,
             kind: e.into(),
         })?;
-        let ranker = Ranker::new(header.board).expect("header validated the board");
+        let ranker = Ranker::new(header.board()).expect("header validated the board");
         let goal_keys = header
-            .sections
+            .sections()
             .iter()
-            .map(|s| (s.goal.class(), s.goal.packed()))
+            .map(|s| (s.goal().class(), s.goal().packed()))
             .collect();
-        let standard = header.board.standard_goal();
-        let standard_section = header.sections.iter().position(|s| s.goal == standard);
+        let standard = header.board().standard_goal();
+        let standard_section = header.sections().iter().position(|s| *s.goal() == standard);
         Ok(Table {
             data,
             goal_keys,
             standard_section,
-            neighbors: Neighbors::new(header.board),
+            neighbors: Neighbors::new(header.board()),
             header,
             ranker,
             path: None,
@@ -162,20 +185,23 @@ impl<D: AsRef<[u8]>> Table<D> {
             })
     }
 
+    /// The board every section is for.
     pub fn board(&self) -> Board {
-        self.header.board
+        self.header.board()
     }
 
+    /// The validated header.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
-    pub fn sections(&self) -> &[SectionHeader] {
-        &self.header.sections
+    /// The sections' descriptors, in file order.
+    pub fn sections(&self) -> &[SectionDescriptor] {
+        self.header.sections()
     }
 
     /// The file this table was opened from, if any.
-    pub fn file_path(&self) -> Option<&Path> {
+    pub fn file(&self) -> Option<&Path> {
         self.path.as_deref()
     }
 
@@ -183,35 +209,36 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub fn section_for(&self, goal: &Layout) -> Result<usize, QueryError> {
         self.check_board(goal)?;
         self.header
-            .sections
+            .sections()
             .iter()
-            .position(|s| s.goal == *goal)
+            .position(|s| s.goal() == goal)
             .ok_or(QueryError::NoSection { goal: *goal })
     }
 
     fn check_board(&self, layout: &Layout) -> Result<(), QueryError> {
-        if layout.board() != self.header.board {
+        if layout.board() != self.header.board() {
             return Err(QueryError::WrongBoard {
-                table: self.header.board,
+                table: self.header.board(),
                 found: layout.board(),
             });
         }
         Ok(())
     }
 
-    /// A view of one section.
-    pub fn section(&self, index: usize) -> Section<'_> {
-        let header = &self.header.sections[index];
-        Section {
+    /// A view of section `index` (in file order), if the table has one.
+    pub fn section(&self, index: usize) -> Option<Section<'_>> {
+        let header = self.header.sections().get(index)?;
+        let &(goal_class, goal_packed) = self.goal_keys.get(index)?;
+        Some(Section {
             header,
-            entries: self.header.payload(self.data.as_ref(), index),
+            entries: self.header.payload(self.data.as_ref(), index)?,
             ranker: &self.ranker,
             neighbors: &self.neighbors,
-            goal_class: self.goal_keys[index].0,
-            goal_packed: self.goal_keys[index].1,
-            encoding: self.header.encoding,
-            cost: self.header.cost,
-        }
+            goal_class,
+            goal_packed,
+            encoding: self.header.encoding(),
+            cost: self.header.cost(),
+        })
     }
 
     /// Answers about `goal`, any layout of the board: from its own section when the table
@@ -219,23 +246,22 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// same cell. Moves act on cells, not labels, so paths carry over unchanged.
     pub fn goal(&self, goal: &Layout) -> Result<Goal<'_>, QueryError> {
         self.check_board(goal)?;
+        let no_section = QueryError::NoSection { goal: *goal };
         if let Ok(i) = self.section_for(goal) {
             return Ok(Goal {
-                section: self.section(i),
+                section: self.section(i).ok_or(no_section)?,
                 goal: *goal,
                 relabel: None,
             });
         }
-        if self.header.cost != CostModel::Unit {
+        if self.header.cost() != CostModel::Unit {
             // Relabelling renames tiles, and a tile's name is its cost: no shortcut here.
-            return Err(QueryError::NoSection { goal: *goal });
+            return Err(no_section);
         }
-        let target = self.header.board.goal_with_blank(goal.blank());
-        let i = self
-            .section_for(&target)
-            .map_err(|_| QueryError::NoSection { goal: *goal })?;
+        let target = self.header.board().goal_with_blank(goal.blank());
+        let i = self.section_for(&target).map_err(|_| no_section.clone())?;
         Ok(Goal {
-            section: self.section(i),
+            section: self.section(i).ok_or(no_section)?,
             goal: *goal,
             relabel: Some(goal.relabelling_to_standard()),
         })
@@ -243,13 +269,14 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Answers about the standard goal (tiles in order, blank last).
     pub fn standard(&self) -> Result<Goal<'_>, QueryError> {
-        match self.standard_section {
-            Some(i) => Ok(Goal {
-                section: self.section(i),
-                goal: self.header.sections[i].goal,
+        let standard = self.header.board().standard_goal();
+        match self.standard_section.and_then(|i| self.section(i)) {
+            Some(section) => Ok(Goal {
+                section,
+                goal: standard,
                 relabel: None,
             }),
-            None => self.goal(&self.header.board.standard_goal()),
+            None => self.goal(&standard),
         }
     }
 
@@ -337,12 +364,12 @@ impl<'a> Goal<'a> {
     /// States at each distance from this goal (`histogram()[d]`: the states `d` moves away),
     /// as the table's header records it. Relabelling a goal keeps its section's histogram.
     pub fn histogram(&self) -> &'a [u64] {
-        &self.section.header.histogram
+        self.section.header.histogram()
     }
 
     /// The greatest distance any state has from this goal.
     pub fn max_distance(&self) -> u32 {
-        self.section.header.max_distance
+        self.section.header.max_distance()
     }
 
     /// Shares, cumulative shares, mean, median and maximum of [`Goal::histogram`].
@@ -392,7 +419,7 @@ fn invert(map: &[u8; MAX_CELLS], n: usize) -> [u8; MAX_CELLS] {
 /// One goal's entries.
 #[derive(Clone, Copy)]
 pub struct Section<'a> {
-    header: &'a SectionHeader,
+    header: &'a SectionDescriptor,
     entries: &'a [u8],
     ranker: &'a Ranker,
     neighbors: &'a Neighbors,
@@ -411,18 +438,20 @@ struct Walk {
 }
 
 impl<'a> Section<'a> {
+    /// The section's goal.
     pub fn goal(&self) -> &Layout {
-        &self.header.goal
+        self.header.goal()
     }
 
-    pub fn header(&self) -> &SectionHeader {
+    /// The section's descriptor in the header.
+    pub fn header(&self) -> &SectionDescriptor {
         self.header
     }
 
     fn check_board(&self, layout: &Layout) -> Result<(), QueryError> {
-        if layout.board() != self.header.goal.board() {
+        if layout.board() != self.header.goal().board() {
             return Err(QueryError::WrongBoard {
-                table: self.header.goal.board(),
+                table: self.header.goal().board(),
                 found: layout.board(),
             });
         }
@@ -443,9 +472,9 @@ impl<'a> Section<'a> {
     #[inline]
     fn value(&self, rank: u32) -> u32 {
         match self.encoding {
-            Encoding::Byte => byte_distance(self.entries[rank as usize]),
+            Encoding::Byte => byte_distance(byte_at(self.entries, rank)),
             Encoding::TwoBit => two_bit_value(self.entries, rank),
-            Encoding::Wide16 => u32::from(wide_at(self.entries, rank) >> 2),
+            Encoding::Wide16 => wide_cost(wide_at(self.entries, rank)),
         }
     }
 
@@ -458,7 +487,7 @@ impl<'a> Section<'a> {
             Encoding::TwoBit => None,
             Encoding::Wide16 => {
                 let entry = wide_at(self.entries, rank);
-                Some((u32::from(entry >> 2), Move::from_code(entry as u8)))
+                Some((wide_cost(entry), wide_move(entry)))
             }
         }
     }
@@ -466,7 +495,7 @@ impl<'a> Section<'a> {
     /// [`Section::stored`] of a byte entry.
     #[inline]
     fn stored_byte(&self, rank: u32) -> (u32, Move) {
-        let entry = self.entries[rank as usize];
+        let entry = byte_at(self.entries, rank);
         (byte_distance(entry), byte_move(entry))
     }
 
@@ -484,12 +513,7 @@ impl<'a> Section<'a> {
     #[inline]
     fn step(&self, at: Walk, to: usize, m: Move) -> Walk {
         let packed = slide(at.packed, at.blank, to);
-        let rank = match m {
-            // A horizontal move keeps the tiles' reading order: one block over.
-            Move::Left => at.rank - self.ranker.block(),
-            Move::Right => at.rank + self.ranker.block(),
-            Move::Up | Move::Down => self.ranker.rank_packed(packed, to),
-        };
+        let rank = self.ranker.step(at.rank, m, packed, to);
         Walk {
             packed,
             blank: to,
@@ -522,8 +546,8 @@ impl<'a> Section<'a> {
 
     fn corrupt(&self, at: Walk) -> QueryError {
         QueryError::Corrupt {
-            layout: Layout::from_packed(self.header.goal.board(), at.packed)
-                .unwrap_or(self.header.goal),
+            layout: Layout::from_packed(self.header.goal().board(), at.packed)
+                .unwrap_or(*self.header.goal()),
         }
     }
 
@@ -557,7 +581,7 @@ impl<'a> Section<'a> {
         mut f: impl FnMut(Move),
     ) -> Result<u32, QueryError> {
         let mut value = self.value(at.rank);
-        let max = self.header.max_distance;
+        let max = self.header.max_distance();
         let mut total = 0u32;
         if self.encoding == Encoding::TwoBit {
             // On sound entries every walk by residues is optimal, so every order counts the

@@ -65,10 +65,12 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
         })
     }
 
+    /// The database's validated header.
     pub fn header(&self) -> &PatternHeader {
         &self.header
     }
 
+    /// The database's board.
     pub fn board(&self) -> Board {
         self.header.board
     }
@@ -79,7 +81,7 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
     }
 
     /// The file this table was opened from, if any.
-    pub fn file_path(&self) -> Option<&Path> {
+    pub fn file(&self) -> Option<&Path> {
         self.path.as_deref()
     }
 

@@ -14,6 +14,7 @@ use slidetable_format::{CostModel, Encoding};
 use slidetable_gen::{all_goals, default_goals, solve, table_bytes};
 use slidetable_query::{QueryError, Table};
 use slidetable_search::{dijkstra_with, idastar, Limits, LinearConflict, TileCost};
+use slidetable_testkit::{for_each_permutation, swapped};
 
 mod common;
 use common::bfs;
@@ -29,29 +30,6 @@ fn table(goals: &[Layout], encoding: Option<Encoding>, cost: CostModel) -> Table
     let board = goals[0].board();
     let sections = solve(goals, encoding, cost, &|_| {}).unwrap();
     Table::new(table_bytes(board, &sections).unwrap()).unwrap()
-}
-
-/// Every permutation of 0..n, by Heap's algorithm.
-fn for_each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
-    let mut a: Vec<u8> = (0..n as u8).collect();
-    let mut c = vec![0usize; n];
-    f(&a);
-    let mut i = 0;
-    while i < n {
-        if c[i] < i {
-            if i % 2 == 0 {
-                a.swap(0, i);
-            } else {
-                a.swap(c[i], i);
-            }
-            f(&a);
-            c[i] += 1;
-            i = 0;
-        } else {
-            c[i] = 0;
-            i += 1;
-        }
-    }
 }
 
 /// Cheapest cost from every layout to `goal` when moving tile k costs k, by a plain Dijkstra
@@ -97,7 +75,7 @@ fn walk(start: &Layout, path: &[Move], cost: CostModel) -> (u32, Layout) {
 /// goal, with its distance or cost), and that every other layout of the board has none.
 fn check_against(t: &Table<Vec<u8>>, goal: Layout, truth: &HashMap<Layout, u32>, every: bool) {
     let g = t.goal(&goal).unwrap();
-    let cost = t.header().cost;
+    let cost = t.header().cost();
     let mut path = Vec::new();
     let mut check = |l: &Layout| {
         let want = truth.get(l).copied();
@@ -129,33 +107,22 @@ fn check_against(t: &Table<Vec<u8>>, goal: Layout, truth: &HashMap<Layout, u32>,
     }
 }
 
-/// The same layout with its first two tiles swapped: the other parity class.
-fn swapped(l: &Layout) -> Layout {
-    let mut tiles = l.tiles().to_vec();
-    let cells: Vec<usize> = (0..tiles.len())
-        .filter(|&c| tiles[c] != 0)
-        .take(2)
-        .collect();
-    tiles.swap(cells[0], cells[1]);
-    Layout::new(l.board(), &tiles).unwrap()
-}
-
 #[test]
 fn every_small_board_agrees_with_breadth_first_search_in_both_encodings() {
     for (rows, cols) in SMALL {
         let b = board(rows, cols);
         let goals = default_goals(b);
         let byte = table(&goals, None, CostModel::Unit);
-        assert_eq!(byte.header().encoding, Encoding::Byte);
+        assert_eq!(byte.header().encoding(), Encoding::Byte);
         let bits = table(&goals, Some(Encoding::TwoBit), CostModel::Unit);
-        assert_eq!(bits.header().encoding, Encoding::TwoBit);
+        assert_eq!(bits.header().encoding(), Encoding::TwoBit);
         // A quarter of the bytes, and the same histograms.
         assert_eq!(
-            bits.section(0).header().payload_len * 4,
-            byte.section(0).header().payload_len
+            bits.section(0).unwrap().header().payload_len() * 4,
+            byte.section(0).unwrap().header().payload_len()
         );
         for (a, b) in byte.sections().iter().zip(bits.sections()) {
-            assert_eq!(a.histogram, b.histogram, "{}", a.goal);
+            assert_eq!(a.histogram(), b.histogram(), "{}", a.goal());
         }
         for goal in [b.standard_goal(), b.goal_with_blank(0)] {
             let truth = bfs(goal);
@@ -189,7 +156,7 @@ fn the_two_bit_eight_puzzle_agrees_with_the_byte_one_everywhere() {
     let byte = table(&goals, Some(Encoding::Byte), CostModel::Unit);
     let bits = table(&goals, Some(Encoding::TwoBit), CostModel::Unit);
     assert_eq!(
-        bits.header().file_len - bits.header().header_len,
+        bits.header().file_len() - bits.header().header_len(),
         2 * 181_440 / 4
     );
     let ranker = Ranker::new(b).unwrap();
@@ -221,11 +188,11 @@ fn the_parallel_search_finds_the_serial_one_s_distances() {
         let layered = slidetable_gen::solve_layered(&goal, Encoding::Byte, &|_| {}).unwrap();
         let layered = Table::new(table_bytes(b, &[layered]).unwrap()).unwrap();
         assert_eq!(
-            serial.sections()[0].histogram,
-            layered.sections()[0].histogram
+            serial.sections()[0].histogram(),
+            layered.sections()[0].histogram()
         );
         let ranker = Ranker::new(b).unwrap();
-        let (s, l) = (serial.section(0), layered.section(0));
+        let (s, l) = (serial.section(0).unwrap(), layered.section(0).unwrap());
         for rank in (0..ranker.states()).step_by(7) {
             let x = ranker.unrank(rank, goal.class());
             assert_eq!(s.distance(&x), l.distance(&x), "{b}: {x}");
@@ -258,7 +225,7 @@ fn weighted_tables_agree_with_a_plain_dijkstra_on_every_small_board() {
     for (rows, cols) in [(2, 2), (2, 3), (3, 2)] {
         let b = board(rows, cols);
         let t = table(&all_goals(b), None, CostModel::Tile);
-        assert_eq!(t.header().cost, CostModel::Tile);
+        assert_eq!(t.header().cost(), CostModel::Tile);
         for goal in [b.standard_goal(), b.goal_with_blank(0)] {
             let truth = tile_dijkstra(goal);
             let max = *truth.values().max().unwrap();
@@ -319,7 +286,7 @@ fn a_corrupt_two_bit_payload_is_an_error_not_a_loop() {
     for rank in 0..ranker.states() {
         let l = ranker.unrank(rank, goal.class());
         if let Ok(Some(d)) = t.distance(&l) {
-            assert!(d <= t.sections()[0].max_distance);
+            assert!(d <= t.sections()[0].max_distance());
         }
         let mut path = Vec::new();
         if let Ok(true) = t.standard().unwrap().path_into(&l, &mut path) {
@@ -333,11 +300,11 @@ fn check_large(rows: usize, cols: usize, max: u32) {
     let b = board(rows, cols);
     let goal = b.standard_goal();
     let t = table(&default_goals(b), None, CostModel::Unit);
-    assert_eq!(t.header().encoding, Encoding::TwoBit);
+    assert_eq!(t.header().encoding(), Encoding::TwoBit);
     assert_eq!(t.sections().len(), 1);
     let s = &t.sections()[0];
-    assert_eq!(s.max_distance, max);
-    assert_eq!(s.histogram.iter().sum::<u64>(), b.reachable_states());
+    assert_eq!(s.max_distance(), max);
+    assert_eq!(s.histogram().iter().sum::<u64>(), b.reachable_states());
     let ranker = Ranker::new(b).unwrap();
     let h = LinearConflict::new(&goal);
     let g = t.standard().unwrap();

@@ -35,7 +35,7 @@ fn a_layer_lists_exactly_the_states_at_its_distances() {
     let goal = table().standard().unwrap();
     for d in [0, 1, 3, 17, 31] {
         let layer = goal.layer(d..=d).unwrap();
-        let listed: Vec<Layout> = (0..layer.len()).map(|k| layer.get(k).0).collect();
+        let listed: Vec<Layout> = (0..layer.len()).map(|k| layer.get(k).unwrap().0).collect();
         let expected: Vec<Layout> = goal.layouts_at(d).collect();
         assert_eq!(listed, expected, "distance {d}");
         assert_eq!(layer.len(), goal.histogram()[d as usize]);
@@ -43,7 +43,7 @@ fn a_layer_lists_exactly_the_states_at_its_distances() {
     let range = goal.layer(29..=31).unwrap();
     assert_eq!(range.len(), 760 + 221 + 2);
     for k in 0..range.len() {
-        let (layout, d) = range.get(k);
+        let (layout, d) = range.get(k).unwrap();
         assert!((29..=31).contains(&d));
         assert_eq!(goal.distance(&layout).unwrap(), Some(d));
     }
@@ -70,7 +70,7 @@ fn chi_square(goal: &Layout, seed: u64, n: u64) -> f64 {
     let mut rng = SplitMix64::new(seed);
     let mut seen: HashMap<Layout, u64> = HashMap::new();
     for _ in 0..n {
-        let (layout, d) = layer.sample(&mut rng);
+        let (layout, d) = layer.sample(&mut rng).unwrap();
         assert_eq!(d, 3);
         assert_eq!(goal.distance(&layout).unwrap(), Some(3));
         *seen.entry(layout).or_default() += 1;
@@ -99,7 +99,7 @@ fn a_seed_fixes_the_draws() {
     let draw = |seed| {
         let mut rng = SplitMix64::new(seed);
         (0..20)
-            .map(|_| layer.sample(&mut rng).0)
+            .map(|_| layer.sample(&mut rng).unwrap().0)
             .collect::<Vec<_>>()
     };
     assert_eq!(draw(5), draw(5));

@@ -145,6 +145,7 @@ pub struct Manhattan {
 }
 
 impl Manhattan {
+    /// The heuristic towards `goal`.
     pub fn new(goal: &Layout) -> Manhattan {
         Manhattan {
             cells: GoalCells::new(goal),
@@ -192,6 +193,7 @@ pub struct LinearConflict {
 const MAX_LINE: usize = MAX_CELLS / 2;
 
 impl LinearConflict {
+    /// The heuristic towards `goal`.
     pub fn new(goal: &Layout) -> LinearConflict {
         LinearConflict {
             cells: GoalCells::new(goal),
@@ -329,6 +331,7 @@ pub struct Misplaced {
 }
 
 impl Misplaced {
+    /// The heuristic towards `goal`.
     pub fn new(goal: &Layout) -> Misplaced {
         Misplaced { goal: *goal }
     }
@@ -381,6 +384,7 @@ impl HeuristicKind {
         HeuristicKind::Misplaced,
     ];
 
+    /// The name the command line uses.
     pub fn name(self) -> &'static str {
         match self {
             HeuristicKind::Manhattan => "manhattan",
@@ -411,8 +415,11 @@ impl fmt::Display for HeuristicKind {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {what} '{name}' (expected one of: {expected})")]
 pub struct UnknownName {
+    /// What kind of name it was meant to be.
     pub what: &'static str,
+    /// The name given.
     pub name: String,
+    /// The accepted names.
     pub expected: &'static str,
 }
 

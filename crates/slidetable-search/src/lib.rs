@@ -70,6 +70,7 @@ pub struct Solution {
     /// The path's total cost under the cost model searched with: `path.len()` for every
     /// method but [`dijkstra_with`] under a non-unit [`MoveCost`].
     pub cost: u64,
+    /// The work the search did.
     pub stats: Stats,
 }
 
@@ -96,8 +97,11 @@ impl Solution {
 ///   since it holds no open list at all.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
+    /// States whose moves were tried.
     pub expanded: u64,
+    /// States the moves made.
     pub generated: u64,
+    /// The most states waiting to be expanded at once.
     pub peak_open: u64,
     /// Wall-clock time of the search, from the parity check to the path.
     pub elapsed: Duration,
@@ -136,7 +140,9 @@ impl Limits {
 /// Which limit stopped a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
+    /// This many expanded states.
     Expanded(u64),
+    /// This much wall-clock time.
     Time(Duration),
 }
 
@@ -151,13 +157,32 @@ impl fmt::Display for Limit {
 
 /// Why a search gave no path.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SearchError {
+    /// The start and the goal are on different boards.
     #[error("the start is a {start} puzzle but the goal is {goal}")]
-    WrongBoard { start: Board, goal: Board },
+    WrongBoard {
+        /// The start's board.
+        start: Board,
+        /// The goal's board.
+        goal: Board,
+    },
+    /// The start and the goal are in different parity classes.
     #[error("{start} cannot reach {goal}: they are in different parity classes, so no sequence of moves joins them")]
-    Unsolvable { start: Layout, goal: Layout },
+    Unsolvable {
+        /// The start.
+        start: Layout,
+        /// The goal.
+        goal: Layout,
+    },
+    /// A limit stopped the search before it found the goal.
     #[error("search stopped at its {limit} after expanding {} states in {:?}; raise the limit or use a stronger method (idastar with linear-conflict)", stats.expanded, stats.elapsed)]
-    LimitReached { limit: Limit, stats: Stats },
+    LimitReached {
+        /// The limit.
+        limit: Limit,
+        /// The work done until then.
+        stats: Stats,
+    },
 }
 
 /// Refuses a start that cannot reach the goal: another board, or another parity class.
@@ -194,6 +219,7 @@ pub enum Method {
 }
 
 impl Method {
+    /// Every method, in the order the command line lists them.
     pub const ALL: [Method; 5] = [
         Method::Bfs,
         Method::Bidir,
@@ -202,6 +228,7 @@ impl Method {
         Method::Idastar,
     ];
 
+    /// The name the command line uses.
     pub fn name(self) -> &'static str {
         match self {
             Method::Bfs => "bfs",

@@ -49,11 +49,22 @@ pub struct PatternHeuristic<'a> {
 
 /// Why databases cannot make a heuristic.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PatternError {
+    /// The groups do not partition the tiles.
     #[error("the databases' groups must be disjoint, cover tiles 1..{last} and have at most {MAX_GROUP} tiles each")]
-    Groups { last: usize },
+    Groups {
+        /// The board's last tile.
+        last: usize,
+    },
+    /// A group's entries have the wrong length.
     #[error("a group's entries are {found} bytes; {expected} are needed")]
-    Payload { found: usize, expected: usize },
+    Payload {
+        /// The bytes given.
+        found: usize,
+        /// The bytes the group needs.
+        expected: usize,
+    },
 }
 
 impl<'a> PatternHeuristic<'a> {
@@ -268,6 +279,7 @@ struct Run<'s, 'h, 'a> {
 }
 
 impl<'h, 'a> PatternSearch<'h, 'a> {
+    /// A search that bounds by `heuristic`.
     pub fn new(heuristic: &'h PatternHeuristic<'a>) -> PatternSearch<'h, 'a> {
         let board = heuristic.goal.board();
         let mut neighbor = [[u8::MAX; 4]; MAX_CELLS];

@@ -49,11 +49,9 @@ impl Keyer {
     #[inline]
     pub(crate) fn child(&self, key: u64, parent: &Layout, m: Move, child: &Layout) -> u64 {
         match self {
-            Keyer::Rank(ranker) => match m {
-                Move::Left => key - u64::from(ranker.block()),
-                Move::Right => key + u64::from(ranker.block()),
-                Move::Up | Move::Down => u64::from(ranker.rank(child)),
-            },
+            Keyer::Rank(ranker) => {
+                u64::from(ranker.step(key as u32, m, child.packed(), child.blank()))
+            }
             Keyer::Packed => {
                 let t = u64::from(child.tile(parent.blank()));
                 key ^ (t << (4 * parent.blank())) ^ (t << (4 * child.blank()))

@@ -50,6 +50,7 @@ impl Exact {
     fn distance(&self, section: usize, layout: &Layout) -> u32 {
         self.table
             .section(section)
+            .unwrap()
             .distance(layout)
             .unwrap()
             .unwrap()

@@ -9,7 +9,7 @@ use assert_cmd::Command;
 /// A scratch directory of this test binary's own (`name`) under Cargo's directory for
 /// integration tests (`target/tmp`), one per build profile, reused from run to run so no run
 /// leaves a temporary directory behind.
-pub fn scratch_dir(name: &str) -> PathBuf {
+pub(crate) fn scratch_dir(name: &str) -> PathBuf {
     let profile = if cfg!(debug_assertions) {
         "debug"
     } else {
@@ -21,7 +21,7 @@ pub fn scratch_dir(name: &str) -> PathBuf {
 }
 
 /// The binary with no default table: no `$SLIDETABLE_TABLE`, and a cache and home inside `dir`.
-pub fn sandboxed(dir: &Path) -> Command {
+pub(crate) fn sandboxed(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("slidetable").unwrap();
     cmd.env_remove("SLIDETABLE_TABLE")
         .env("XDG_CACHE_HOME", dir.join("cache"))
@@ -30,20 +30,20 @@ pub fn sandboxed(dir: &Path) -> Command {
     cmd
 }
 
-pub fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// What a finished command did. Never a panic, on either stream.
 #[derive(Debug)]
-pub struct Run {
-    pub code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
+pub(crate) struct Run {
+    pub(crate) code: Option<i32>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 impl Run {
-    pub fn of(cmd: &mut Command) -> Run {
+    pub(crate) fn of(cmd: &mut Command) -> Run {
         let out = cmd.output().unwrap();
         let run = Run {
             code: out.status.code(),
@@ -58,19 +58,19 @@ impl Run {
     }
 
     /// Exit 0.
-    pub fn success(self) -> Run {
+    pub(crate) fn success(self) -> Run {
         assert_eq!(self.code, Some(0), "{self:#?}");
         self
     }
 
     /// Exit 0 and nothing on stderr.
-    pub fn ok(self) -> Run {
+    pub(crate) fn ok(self) -> Run {
         assert_eq!(self.code, Some(0), "{self:#?}");
         assert_eq!(self.stderr, "", "{self:#?}");
         self
     }
 
-    pub fn lines(&self) -> Vec<&str> {
+    pub(crate) fn lines(&self) -> Vec<&str> {
         self.stdout.lines().collect()
     }
 }

@@ -12,15 +12,26 @@ use crate::{factorial, MAX_CELLS};
 
 /// Why a placement ranker cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PlacementError {
+    /// No tiles, more tiles than cells, or more cells than a board has.
     #[error("a placement of {tiles} tiles over {cells} cells is not possible (1 ≤ tiles ≤ cells ≤ {MAX_CELLS})")]
-    Size { tiles: usize, cells: usize },
+    Size {
+        /// The tiles asked for.
+        tiles: usize,
+        /// The cells asked for.
+        cells: usize,
+    },
+    /// More placements than a `u32` rank holds.
     #[error(
         "{tiles} tiles over {cells} cells make {count} placements, more than a u32 rank holds"
     )]
     TooMany {
+        /// The tiles asked for.
         tiles: usize,
+        /// The cells asked for.
         cells: usize,
+        /// The placements they make.
         count: u64,
     },
 }

@@ -14,10 +14,10 @@ use slidetable_core::{parse_layout, Board, Layout};
 
 /// The boards the fuzz target tries, chosen by the input's first byte: the 8-puzzle, the
 /// smallest table board, one with two-digit tiles, and the 15-puzzle (no table, but parsed).
-pub const BOARDS: [(usize, usize); 4] = [(3, 3), (2, 3), (3, 4), (4, 4)];
+pub(crate) const BOARDS: [(usize, usize); 4] = [(3, 3), (2, 3), (3, 4), (4, 4)];
 
 /// Fuzz target `puzzle_line`: the first byte picks the board, the rest is the line.
-pub fn puzzle_line(data: &[u8]) {
+pub(crate) fn puzzle_line(data: &[u8]) {
     let Some((&pick, line)) = data.split_first() else {
         return;
     };
@@ -26,7 +26,7 @@ pub fn puzzle_line(data: &[u8]) {
 }
 
 /// Parses `line` for `board` and checks the answer (see the module's doc).
-pub fn check_line(board: Board, line: &[u8]) -> Option<Layout> {
+pub(crate) fn check_line(board: Board, line: &[u8]) -> Option<Layout> {
     let parsed = parse_layout(board, line);
     let want = reference(board, line);
     match &parsed {
@@ -66,7 +66,7 @@ pub fn check_line(board: Board, line: &[u8]) -> Option<Layout> {
 /// FF); one token of exactly n characters on a board of at most ten cells is a string with a
 /// tile per character; otherwise n tokens, each `x`, `X` or a decimal number of at most three
 /// digits; together a permutation of 0..n.
-pub fn reference(board: Board, line: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn reference(board: Board, line: &[u8]) -> Option<Vec<u8>> {
     let n = board.cells();
     let tokens: Vec<&[u8]> = line
         .split(|b| matches!(b, b' ' | b'\t' | b',' | b'\r' | b'\n' | 0x0b | 0x0c))

@@ -12,14 +12,13 @@
 
 use std::sync::OnceLock;
 
-use slidetable_core::Board;
-use slidetable_core::{Layout, Move};
+use slidetable_core::{Board, Layout, Move};
 use slidetable_gen::{default_goals, solve_sections, table_bytes};
 use slidetable_judge::{judge, judge_fifteen, Format, JudgeError};
 use slidetable_query::Table;
 
 /// The default 3×3 and 2×3 tables, made once.
-pub fn table_for(format: Format) -> &'static Table<Vec<u8>> {
+pub(crate) fn table_for(format: Format) -> &'static Table<Vec<u8>> {
     static TABLES: OnceLock<[Table<Vec<u8>>; 2]> = OnceLock::new();
     let tables = TABLES.get_or_init(|| {
         [Board::EIGHT, Board::new(2, 3).unwrap()].map(|board| {
@@ -31,7 +30,7 @@ pub fn table_for(format: Format) -> &'static Table<Vec<u8>> {
 }
 
 /// Fuzz target `judge`: the first byte picks the format, the rest is its input.
-pub fn judge_target(data: &[u8]) {
+pub(crate) fn judge_target(data: &[u8]) {
     let Some((&pick, input)) = data.split_first() else {
         return;
     };
@@ -40,7 +39,7 @@ pub fn judge_target(data: &[u8]) {
 
 /// Runs `format` over `input` and checks the outcome (see the module's doc). Returns the
 /// output, and the bad line if there was one.
-pub fn check_judge(format: Format, input: &[u8]) -> (Vec<u8>, Option<u64>) {
+pub(crate) fn check_judge(format: Format, input: &[u8]) -> (Vec<u8>, Option<u64>) {
     let run = |out: &mut Vec<u8>| match format {
         // The 15-puzzle judges answer by search, which the caller passes in. Here only the
         // format is under test (the answers are checked through the binary, with a real

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use slidetable_core::{parse_layout, Board, Layout};
@@ -10,7 +10,7 @@ use slidetable_gen::{default_goals, solve_sections, table_bytes};
 use slidetable_query::Table;
 
 /// The default 3×3 table (one section per blank cell), built once per test binary.
-pub fn table() -> &'static Table<Vec<u8>> {
+pub(crate) fn table() -> &'static Table<Vec<u8>> {
     static TABLE: OnceLock<Table<Vec<u8>>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let board = Board::EIGHT;
@@ -20,26 +20,12 @@ pub fn table() -> &'static Table<Vec<u8>> {
 }
 
 /// A 3×3 layout in puzzle-line syntax.
-pub fn eight(s: &str) -> Layout {
+pub(crate) fn eight(s: &str) -> Layout {
     parse_layout(Board::EIGHT, s.as_bytes()).unwrap()
 }
 
 /// Fewest moves from `goal` to every layout that can reach it, by a plain breadth-first
-/// search: a `HashMap` over layouts, no ranking, no generator.
-pub fn bfs(goal: Layout) -> HashMap<Layout, u32> {
-    let mut dist = HashMap::new();
-    let mut queue = VecDeque::new();
-    dist.insert(goal, 0u32);
-    queue.push_back(goal);
-    while let Some(cur) = queue.pop_front() {
-        let d = dist[&cur];
-        for m in cur.moves() {
-            let next = cur.moved(m).unwrap();
-            dist.entry(next).or_insert_with(|| {
-                queue.push_back(next);
-                d + 1
-            });
-        }
-    }
-    dist
+/// search (the shared oracle of `slidetable-testkit`).
+pub(crate) fn bfs(goal: Layout) -> HashMap<Layout, u32> {
+    slidetable_testkit::distances_by_bfs(goal)
 }

@@ -19,7 +19,7 @@ use slidetable_query::{CostModel, Encoding, Table};
 
 /// What became of some bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// `Table::new` refused them.
     Refused,
     /// Accepted, but the payload checksum does not hold.
@@ -30,7 +30,7 @@ pub enum Outcome {
 
 /// The default 2×3 tables, one of each kind — bytes (3,664 bytes), 2-bit entries and tile
 /// costs — small enough to take apart on every fuzz input.
-pub fn small_tables() -> &'static [Vec<u8>; 3] {
+pub(crate) fn small_tables() -> &'static [Vec<u8>; 3] {
     static BYTES: OnceLock<[Vec<u8>; 3]> = OnceLock::new();
     BYTES.get_or_init(|| {
         let board = Board::new(2, 3).unwrap();
@@ -47,7 +47,7 @@ pub fn small_tables() -> &'static [Vec<u8>; 3] {
 }
 
 /// The byte-encoded one.
-pub fn small_table() -> &'static [u8] {
+pub(crate) fn small_table() -> &'static [u8] {
     &small_tables()[0]
 }
 
@@ -61,7 +61,7 @@ fn header_len(file: &[u8]) -> usize {
 
 /// Recomputes the header checksum over the header's first `header_len` bytes (as many as
 /// there are), so that changed fields get past the checksum to the checks behind it.
-pub fn reseal_header(file: &mut [u8]) {
+pub(crate) fn reseal_header(file: &mut [u8]) {
     let len = header_len(file).min(file.len());
     file[OFF_HEADER_CRC..OFF_HEADER_CRC + 4].fill(0);
     let crc = crc32(&file[..len]);
@@ -69,7 +69,7 @@ pub fn reseal_header(file: &mut [u8]) {
 }
 
 /// Recomputes the payload checksum and then the header's, which covers it.
-pub fn reseal_payload(file: &mut [u8]) {
+pub(crate) fn reseal_payload(file: &mut [u8]) {
     let len = header_len(file).min(file.len());
     let crc = crc32(&file[len..]);
     file[OFF_PAYLOAD_CRC..OFF_PAYLOAD_CRC + 4].copy_from_slice(&crc.to_le_bytes());
@@ -89,7 +89,7 @@ fn crc32(bytes: &[u8]) -> u32 {
 }
 
 /// Fuzz target `table_reader`: any bytes as a table.
-pub fn table_reader(data: &[u8]) -> Outcome {
+pub(crate) fn table_reader(data: &[u8]) -> Outcome {
     check_table(data)
 }
 
@@ -103,7 +103,7 @@ pub fn table_reader(data: &[u8]) -> Outcome {
 ///   arbitrary;
 /// * 3: as (offset, value) byte pairs patched into the header, its checksum recomputed, with
 ///   the real payload: every header field's check, and what it lets through.
-pub fn table_tail(data: &[u8]) -> Outcome {
+pub(crate) fn table_tail(data: &[u8]) -> Outcome {
     let Some((&mode, rest)) = data.split_first() else {
         return check_table(data);
     };
@@ -146,7 +146,7 @@ pub fn table_tail(data: &[u8]) -> Outcome {
 }
 
 /// Opens `bytes`; if accepted, verifies and asks everything (see the module's doc).
-pub fn check_table(bytes: &[u8]) -> Outcome {
+pub(crate) fn check_table(bytes: &[u8]) -> Outcome {
     let Ok(table) = Table::new(bytes) else {
         return Outcome::Refused;
     };
@@ -179,10 +179,10 @@ const ORDERS: [[Move; 4]; 2] = [
 ];
 
 fn check_layout<D: AsRef<[u8]>>(table: &Table<D>, start: &Layout) {
-    let cost = table.header().cost;
+    let cost = table.header().cost();
     let mut path = Vec::new();
     for i in 0..table.sections().len() {
-        let section = table.section(i);
+        let section = table.section(i).unwrap();
         let goal = *section.goal();
         // A 2-bit section counts a distance by walking, which a corrupt payload can stop.
         let Ok(distance) = section.distance(start) else {

@@ -5,23 +5,22 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
-use slidetable_core::{parse_layout, path_string, Layout, Move};
+use slidetable_core::{path_string, Layout, Move};
 use slidetable_search::{
     astar, check_solvable, idastar, solve, HeuristicKind, Limits, Method, SearchError, Stats,
 };
 
-use crate::batch::each_puzzle;
+use crate::answers::write_invalid;
 use crate::cli::SearchArgs;
 use crate::json::{self, Record, SearchStats};
-use crate::pdb::HeuristicChoice;
-use crate::UsageError;
+use crate::patterns::{self, HeuristicChoice};
+use crate::puzzles::{each_puzzle, parse_goal};
 
-pub fn run(args: &SearchArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     let board = args.board;
     let goal = match &args.goal {
         None => board.standard_goal(),
-        Some(text) => parse_layout(board, text.as_bytes())
-            .map_err(|e| UsageError(format!("--goal '{text}': {e}")))?,
+        Some(text) => parse_goal(board, text)?,
     };
     let limits = Limits {
         max_expanded: args.max_expanded,
@@ -30,7 +29,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
     // Pattern databases are made (or mapped) once for every puzzle.
     let patterns = match &args.heuristic {
         HeuristicChoice::Pattern(p) if args.method.uses_heuristic() => Some(
-            crate::pdb::pattern_source(p.as_deref(), &goal, args.table.as_deref())?,
+            patterns::pattern_source(p.as_deref(), &goal, args.table.as_deref())?,
         ),
         _ => None,
     };
@@ -103,13 +102,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
             }
             Ok(())
         },
-        |line, what, out| {
-            if args.json {
-                json::bad_line(out, line, what)
-            } else {
-                out.write_all(b"invalid\n")
-            }
-        },
+        |line, what, out| write_invalid(out, args.json, line, what),
     )?;
     if gave_up > 0 && code == ExitCode::SUCCESS {
         eprintln!(

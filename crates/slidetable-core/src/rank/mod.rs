@@ -7,15 +7,23 @@
 //! a horizontal move (which leaves the tiles' order alone) a jump of exactly one block.
 //!
 //! Boards of at most 9 cells (the 8-puzzle among them) rank by two table look-ups instead of
-//! a digit-by-digit loop; see [`QuickTables`].
+//! a digit-by-digit loop (`quick.rs`).
+//!
+//! The one owner of the rank: [`Ranker`] ranks, unranks and classes layouts and steps to a
+//! neighbour's rank ([`Ranker::step`]); [`Scan`] visits every rank of a class in order with
+//! its neighbours' ranks stepped from the Lehmer digits that change (`scan.rs`).
+
+mod placement;
+mod quick;
+mod scan;
 
 use std::sync::OnceLock;
 
-mod placement;
-pub use placement::{PlacementError, PlacementRanker};
-
 use crate::layout::class_of;
-use crate::{factorial, Board, BoardError, Layout, MAX_CELLS, MAX_TABLE_CELLS};
+use crate::{factorial, Board, BoardError, Layout, Move, MAX_CELLS, MAX_TABLE_CELLS};
+pub use placement::{PlacementError, PlacementRanker};
+use quick::QuickTables;
+pub use scan::{Scan, ScanCursor};
 
 /// Rank and unrank layouts of one board. Cheap to copy; build once, use in hot loops.
 #[derive(Clone, Copy, Debug)]
@@ -57,6 +65,7 @@ impl Ranker {
         })
     }
 
+    /// The board this ranker ranks.
     #[inline]
     pub fn board(&self) -> Board {
         self.board
@@ -141,6 +150,19 @@ impl Ranker {
         r
     }
 
+    /// The rank of the neighbour reached from the state of rank `rank` by move `m`, given
+    /// that neighbour's packed tiles `moved` (see [`crate::slide`]) and its blank cell `to`.
+    /// A horizontal move keeps the tiles' reading order, so its rank is exactly one block
+    /// over and needs no ranking; a vertical move ranks `moved` afresh.
+    #[inline]
+    pub fn step(&self, rank: u32, m: Move, moved: u64, to: usize) -> u32 {
+        match m {
+            Move::Left => rank.wrapping_sub(self.block),
+            Move::Right => rank.wrapping_add(self.block),
+            Move::Up | Move::Down => self.rank_packed(moved, to),
+        }
+    }
+
     /// [`Ranker::unrank`] in the packed form hot loops use: the layout's
     /// [`Layout::packed`] tiles and its blank cell, without building a [`Layout`].
     #[inline]
@@ -217,107 +239,6 @@ impl Ranker {
         }
         Layout::from_parts(self.board, tiles, blank)
     }
-}
-
-/// The rank of a board of at most 9 cells by two table look-ups (the hot loop of a search
-/// over the 8-puzzle): the Lehmer digits of the first four tiles depend on those four alone
-/// (a tile's digit is its value less one less the earlier tiles smaller than it), and the
-/// digits of the later tiles on the later tiles alone (the later tiles smaller than it), so
-/// each half's share of the rank is one entry of a 4096-entry table indexed by its four
-/// tiles, three bits each (16 KiB in all, which stays in the L1 cache).
-///
-/// Each entry also carries, in its top bit, the parity of its half's digits (for the later
-/// tiles, all of them, the last two included): together they are the parity of the
-/// inversions, so the class comes with the rank.
-struct QuickTables {
-    /// Nibble value 1 in each position past the last tile, so every position reads as a tile.
-    pad: u64,
-    head: [u16; 4096],
-    tail: [u16; 4096],
-}
-
-impl std::fmt::Debug for QuickTables {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("QuickTables")
-    }
-}
-
-impl QuickTables {
-    /// The tiles the tables handle at most: eight, three bits each.
-    const MAX_TILES: usize = 8;
-
-    /// The tables for `m` tiles (at most [`QuickTables::MAX_TILES`]) with the ranker's
-    /// `weights`.
-    fn new(m: usize, weights: &[u32]) -> QuickTables {
-        let pad = 0x1111_1111u64 & !((1u64 << (4 * m)) - 1);
-        let mut head = [0u16; 4096];
-        let mut tail = [0u16; 4096];
-        // Every arrangement of `k` distinct tiles out of 1..=m: the first four tiles (their
-        // digits count the earlier smaller ones) and the rest (the later smaller ones).
-        let heads = m.min(4);
-        each_arrangement(m, heads, &mut |t| {
-            let (mut share, mut parity) = (0, 0);
-            for i in 0..heads {
-                let earlier = t[..i].iter().filter(|&&e| e < t[i]).count() as u32;
-                let digit = u32::from(t[i]) - 1 - earlier;
-                share += digit * weights[i];
-                parity ^= digit & 1;
-            }
-            head[Self::index(pack(t) | (pad & 0xFFFF))] = (share | parity << 15) as u16;
-        });
-        each_arrangement(m, m.saturating_sub(4), &mut |t| {
-            let (mut share, mut parity) = (0, 0);
-            for i in 0..t.len() {
-                let later = t[i + 1..].iter().filter(|&&e| e < t[i]).count() as u32;
-                share += later * weights[4 + i];
-                parity ^= later & 1;
-            }
-            tail[Self::index(pack(t) | (pad >> 16))] = (share | parity << 15) as u16;
-        });
-        QuickTables { pad, head, tail }
-    }
-
-    /// Four tiles (1..=8, one per nibble of the low 16 bits) as a 12-bit index.
-    #[inline]
-    fn index(nibbles: u64) -> usize {
-        let y = nibbles.wrapping_sub(0x1111) & 0x7777;
-        ((y & 0x7) | (y >> 1 & 0x38) | (y >> 2 & 0x1C0) | (y >> 3 & 0xE00)) as usize
-    }
-
-    /// The rank within the blank's block and the parity of the inversions: the two halves'
-    /// entries, each a share of the rank (bits 0..15) and a parity (bit 15).
-    #[inline]
-    fn rank_and_parity(&self, packed: u64, blank: usize) -> (u32, u32) {
-        let seq = drop_nibble(packed, blank) | self.pad;
-        let head = u32::from(self.head[Self::index(seq & 0xFFFF)]);
-        let tail = u32::from(self.tail[Self::index(seq >> 16 & 0xFFFF)]);
-        ((head & 0x7FFF) + (tail & 0x7FFF), (head ^ tail) >> 15)
-    }
-}
-
-/// Tiles as nibbles, the first in the lowest.
-fn pack(tiles: &[u8]) -> u64 {
-    tiles
-        .iter()
-        .enumerate()
-        .fold(0, |p, (i, &t)| p | u64::from(t) << (4 * i))
-}
-
-/// Calls `f` with every sequence of `k` distinct tiles from 1..=m.
-fn each_arrangement(m: usize, k: usize, f: &mut impl FnMut(&[u8])) {
-    fn go(m: usize, k: usize, used: u32, seq: &mut Vec<u8>, f: &mut impl FnMut(&[u8])) {
-        if seq.len() == k {
-            return f(seq);
-        }
-        for t in 1..=m as u8 {
-            if used & 1 << t == 0 {
-                seq.push(t);
-                go(m, k, used | 1 << t, seq, f);
-                seq.pop();
-            }
-        }
-    }
-    go(m, k, 0, &mut Vec::with_capacity(k), f);
 }
 
 /// The tiles in reading order, packed: the blank's nibble removed.

@@ -1,8 +1,10 @@
-//! The 15-puzzle's tables: pattern databases (`generate --board 4x4 [--pdb 7-8]`) and the
-//! `distance` / `path` answers found with them by IDA*.
+//! The 15-puzzle's tables, shared by the commands that use them: making a pattern database,
+//! opening the one a command names (or the cache's `4x4.slt`, made on first use), the IDA*
+//! solver on it, the `distance` / `path` answers found with it on every core, and the
+//! `pdb` / `pdb-PARTITION` heuristics of `search` and `heuristic`.
 
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -12,41 +14,40 @@ use indicatif::{ProgressBar, ProgressStyle};
 use slidetable_core::{
     is_blank_or_comment, parse_layout, Board, Layout, Move, Symmetry, MAX_CELLS,
 };
-use slidetable_format::is_pattern_file;
 use slidetable_gen::{
     partition_placements, solve_partition, write_pattern_table, Partition, PatternSection,
 };
-use slidetable_judge::{judge_fifteen, JudgeError};
-use slidetable_query::{MappedPatternTable, PatternTable};
+use slidetable_query::{is_pattern_file, MappedPatternTable, PatternTable};
 use slidetable_search::{Heuristic, HeuristicKind, Limits, PatternHeuristic, PatternSearch};
 
-use crate::batch::{Answer, Output};
-use crate::cli::{BatchArgs, GenerateArgs, JudgeArgs};
+use crate::answers::{Answer, Output};
+use crate::cli::BatchArgs;
+use crate::error::{UsageError, EXIT_BAD_INPUT};
 use crate::input::{self, Lines, MAX_LINE};
 use crate::json::{self, Record};
-use crate::{show, tables, UsageError, EXIT_BAD_INPUT};
+use crate::{show, tables};
 
 /// The partition a 4×4 database has unless told otherwise.
-pub const DEFAULT_PARTITION: &str = "7-8";
+pub(crate) const DEFAULT_PARTITION: &str = "7-8";
 
 /// The goal a pattern database is made for unless told otherwise: the blank in the first
 /// cell, as in Korf's instances. One database serves the goals with the blank in any
 /// corner, through the board's symmetries.
-pub fn default_goal(board: Board) -> Layout {
+pub(crate) fn default_goal(board: Board) -> Layout {
     board.goal_with_blank(0)
 }
 
 /// What making a pattern database did.
-pub struct Made {
-    pub groups: usize,
-    pub placements: u64,
-    pub bytes: u64,
-    pub elapsed: Duration,
+pub(crate) struct Made {
+    pub(crate) groups: usize,
+    pub(crate) placements: u64,
+    pub(crate) bytes: u64,
+    pub(crate) elapsed: Duration,
 }
 
 /// Solves `partition` towards `goal` and writes the database to `path` (creating its
 /// directory), with a progress bar on a terminal.
-pub fn make(goal: &Layout, partition: &Partition, path: &Path) -> Result<Made> {
+pub(crate) fn make(goal: &Layout, partition: &Partition, path: &Path) -> Result<Made> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create directory {}", dir.display()))?;
@@ -78,58 +79,9 @@ pub fn make(goal: &Layout, partition: &Partition, path: &Path) -> Result<Made> {
     })
 }
 
-/// `generate --pdb PARTITION` (or `generate --board 4x4`).
-pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
-    let board = args.board;
-    if args.all_goals || args.goal.len() > 1 {
-        return Err(
-            UsageError("a pattern database has one goal: give at most one --goal".into()).into(),
-        );
-    }
-    if args.encoding.is_some() || args.cost != slidetable_query::CostModel::Unit {
-        return Err(UsageError(
-            "a pattern database has its own encoding and unit costs: drop --encoding and --cost"
-                .into(),
-        )
-        .into());
-    }
-    let goal = match args.goal.first() {
-        Some(text) => parse_layout(board, text.as_bytes())
-            .map_err(|e| UsageError(format!("--goal '{text}': {e}")))?,
-        None => default_goal(board),
-    };
-    let text = args.pdb.as_deref().unwrap_or(DEFAULT_PARTITION);
-    let partition = Partition::parse(text, &goal).map_err(|e| UsageError(format!("--pdb: {e}")))?;
-    let path: PathBuf = match &args.output {
-        Some(p) => p.clone(),
-        None if board.supports_tables() => {
-            return Err(UsageError(format!(
-                "a pattern database for {board} is not the board's default table: name its \
-                 file with -o PATH"
-            ))
-            .into())
-        }
-        None => tables::resolve(None, board)?.0,
-    };
-    let made = make(&goal, &partition, &path)?;
-    let mut out = io::stdout().lock();
-    writeln!(out, "wrote {}", path.display())?;
-    writeln!(
-        out,
-        "board {board}: pattern database {} ({} groups, {} placements), goal {goal}, {} bytes",
-        partition.sizes(),
-        made.groups,
-        made.placements,
-        made.bytes
-    )?;
-    writeln!(out, "took {:.1} ms", made.elapsed.as_secs_f64() * 1e3)?;
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
-}
-
 /// Answers 15-puzzle questions from a pattern database: IDA* on the database's goal, the
 /// query's goal carried onto it by a board symmetry and a renaming of the tiles.
-pub struct Solver<'t> {
+pub(crate) struct Solver<'t> {
     heuristic: PatternHeuristic<'t>,
     goal: Layout,
     symmetry: Symmetry,
@@ -140,7 +92,7 @@ pub struct Solver<'t> {
 impl<'t> Solver<'t> {
     /// A solver for `goal` (blank in a cell some symmetry carries onto the database goal's
     /// blank cell: any corner for the default database).
-    pub fn new(table: &'t MappedPatternTable, goal: &Layout) -> Result<Solver<'t>> {
+    pub(crate) fn new(table: &'t MappedPatternTable, goal: &Layout) -> Result<Solver<'t>> {
         let db_goal = *table.goal();
         let groups: Vec<(u16, &[u8])> = table
             .groups()
@@ -171,7 +123,7 @@ impl<'t> Solver<'t> {
 
     /// The smallest optimal path from `start` under `order` into `path`; false when the
     /// start cannot reach the goal (parity, checked first).
-    pub fn path_into(
+    pub(crate) fn path_into(
         &self,
         start: &Layout,
         order: [Move; 4],
@@ -182,7 +134,7 @@ impl<'t> Solver<'t> {
 
     /// As [`path_into`](Self::path_into), but false also when every path is longer than
     /// `most` moves.
-    pub fn path_within(
+    pub(crate) fn path_within(
         &self,
         start: &Layout,
         order: [Move; 4],
@@ -206,7 +158,7 @@ impl<'t> Solver<'t> {
 
 /// Whether `distance`/`path` should answer from a pattern database: a `--table` that is
 /// one, or a board too large for a table of every state.
-pub fn wanted(args: &BatchArgs) -> Result<bool> {
+pub(crate) fn wanted(args: &BatchArgs) -> Result<bool> {
     if let Some(path) = &args.table {
         return Ok(is_pattern_path(path));
     }
@@ -215,7 +167,7 @@ pub fn wanted(args: &BatchArgs) -> Result<bool> {
 
 /// Whether the file at `path` starts as a pattern database does (an unreadable file is
 /// left to the table reader to report).
-pub fn is_pattern_path(path: &Path) -> bool {
+pub(crate) fn is_pattern_path(path: &Path) -> bool {
     let mut head = [0u8; 64];
     let read = std::fs::File::open(path)
         .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
@@ -224,7 +176,7 @@ pub fn is_pattern_path(path: &Path) -> bool {
 }
 
 /// Opens the database a query names, or the cache's for `board` (made on first use).
-pub fn open(explicit: Option<&Path>, board: Board) -> Result<MappedPatternTable> {
+pub(crate) fn open(explicit: Option<&Path>, board: Board) -> Result<MappedPatternTable> {
     let (path, origin) = tables::resolve(explicit, board)?;
     if origin == tables::Origin::Cache && !path.exists() {
         eprintln!(
@@ -254,7 +206,7 @@ const CHUNK: usize = 256;
 /// `distance` and `path` on a pattern database: the same output, `--json`, `--show`,
 /// `--keep-going` and exit codes as on a table, the puzzles of each chunk solved on every
 /// core and answered in input order.
-pub fn batch(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCode> {
+pub(crate) fn batch(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCode> {
     let board = args
         .board
         .unwrap_or(Board::new(4, 4).expect("4x4 is a board"));
@@ -282,7 +234,7 @@ pub fn batch(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCode> {
         (false, true) => Output::Show,
         (false, false) => Output::Text,
     };
-    let context = || match table.file_path() {
+    let context = || match table.file() {
         Some(p) => format!("table {}", p.display()),
         None => "table".to_string(),
     };
@@ -441,156 +393,11 @@ fn write_answer(
     }
 }
 
-#[derive(serde::Serialize)]
-struct InfoJson {
-    path: String,
-    board: String,
-    encoding: &'static str,
-    goal: Vec<u8>,
-    file_size: u64,
-    groups: Vec<GroupJson>,
-    /// `null` unless `--verify` was given.
-    checksum_ok: Option<bool>,
-}
-
-#[derive(serde::Serialize)]
-struct GroupJson {
-    tiles: Vec<u8>,
-    entries: u64,
-    max_value: u32,
-    histogram: Vec<u64>,
-}
-
-/// `info` on a pattern database: its goal, groups and histograms, checksum on request.
-pub fn info(path: &Path, verify: bool, as_json: bool) -> Result<ExitCode> {
-    let table = PatternTable::open(path)?;
-    let header = table.header();
-    let checksum = verify.then(|| table.verify());
-    let checksum_ok = checksum.as_ref().map(Result::is_ok);
-    let mut out = io::stdout().lock();
-    if as_json {
-        let info = InfoJson {
-            path: path.display().to_string(),
-            board: header.board.to_string(),
-            encoding: "pattern4",
-            goal: header.goal.tiles().to_vec(),
-            file_size: header.file_len,
-            groups: header
-                .sections
-                .iter()
-                .map(|s| GroupJson {
-                    tiles: s.group(),
-                    entries: s.entries,
-                    max_value: s.max_value,
-                    histogram: s.histogram.clone(),
-                })
-                .collect(),
-            checksum_ok,
-        };
-        serde_json::to_writer(&mut out, &info)?;
-        writeln!(out)?;
-    } else {
-        let sizes: Vec<String> = header
-            .sections
-            .iter()
-            .map(|s| s.tiles.count_ones().to_string())
-            .collect();
-        writeln!(out, "table     {}", path.display())?;
-        writeln!(out, "board     {}", header.board)?;
-        writeln!(
-            out,
-            "encoding  pattern4 (pattern database {}: 4 bits per placement, the moves of the group's tiles above their Manhattan distance, halved)",
-            sizes.join("-")
-        )?;
-        writeln!(out, "goal      {}", header.goal)?;
-        writeln!(out, "size      {} bytes", header.file_len)?;
-        match &checksum {
-            None => writeln!(out, "checksum  not checked (use --verify)")?,
-            Some(Ok(())) => writeln!(out, "checksum  ok")?,
-            Some(Err(e)) => writeln!(out, "checksum  FAILED: {}", e.kind)?,
-        }
-        writeln!(out, "groups    {}", header.sections.len())?;
-        for (i, s) in header.sections.iter().enumerate() {
-            let tiles: Vec<String> = s.group().iter().map(u8::to_string).collect();
-            writeln!(out)?;
-            writeln!(out, "group {i}: tiles {}", tiles.join(" "))?;
-            writeln!(out, "  placements    {}", s.entries)?;
-            writeln!(
-                out,
-                "  max value     {} ({} placements)",
-                s.max_value, s.histogram[s.max_value as usize]
-            )?;
-            let hist: Vec<String> = s.histogram.iter().map(u64::to_string).collect();
-            writeln!(out, "  histogram     {}", hist.join(" "))?;
-        }
-    }
-    out.flush()?;
-    match checksum {
-        Some(Err(e)) => {
-            eprintln!("slidetable: {e}");
-            Ok(ExitCode::FAILURE)
-        }
-        _ => Ok(ExitCode::SUCCESS),
-    }
-}
-
-/// `judge uva10181` and `judge lightoj1121`: the 15-puzzle judges, answered by IDA* on the
-/// pattern database named by `--table` or the cache's `4x4.slt`.
-pub fn judge(args: &JudgeArgs) -> Result<ExitCode> {
-    let board = args.format.board();
-    let table = open(args.table.as_deref(), board)?;
-    let solver = Solver::new(&table, &board.standard_goal())?;
-    let name = match args.input.as_deref() {
-        None => "<stdin>".to_string(),
-        Some(p) if p.as_os_str() == "-" => "<stdin>".to_string(),
-        Some(p) => p.display().to_string(),
-    };
-    let mut data = Vec::new();
-    if name == "<stdin>" {
-        io::stdin().lock().read_to_end(&mut data)
-    } else {
-        std::fs::File::open(args.input.as_deref().expect("named"))
-            .and_then(|mut f| f.read_to_end(&mut data))
-    }
-    .with_context(|| format!("cannot read {name}"))?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut failure = None;
-    let mut solve = |start: &Layout, order: [Move; 4], most: u32| {
-        let mut path = Vec::new();
-        match solver.path_within(start, order, most, &mut path) {
-            Ok(true) => Some(path),
-            Ok(false) => None,
-            Err(e) => {
-                failure.get_or_insert(e);
-                None
-            }
-        }
-    };
-    let result = judge_fifteen(args.format, &data, &mut solve, &mut out);
-    out.flush()?;
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    match result {
-        Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(JudgeError::Io(e)) => Err(e.into()),
-        Err(JudgeError::Query(e)) => Err(e.into()),
-        Err(JudgeError::Bad { line, what }) => {
-            eprintln!(
-                "slidetable: judge {}: {name}: line {line}: {what}",
-                args.format.name()
-            );
-            Ok(ExitCode::from(EXIT_BAD_INPUT))
-        }
-    }
-}
-
 /// A heuristic as the command line names it: one of the search crate's, or pattern
 /// databases (`pdb`: the board's default partition, on 4×4 the database file; `pdb-P`: the
 /// partition `P`, built in memory for the goal asked for).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum HeuristicChoice {
+pub(crate) enum HeuristicChoice {
     Kind(HeuristicKind),
     Pattern(Option<String>),
 }
@@ -606,7 +413,7 @@ impl std::fmt::Display for HeuristicChoice {
 }
 
 /// Reads `manhattan`, `linear-conflict`, `misplaced`, `pdb` or `pdb-PARTITION`.
-pub fn parse_heuristic(s: &str) -> std::result::Result<HeuristicChoice, String> {
+pub(crate) fn parse_heuristic(s: &str) -> std::result::Result<HeuristicChoice, String> {
     if s == "pdb" {
         return Ok(HeuristicChoice::Pattern(None));
     }
@@ -621,7 +428,7 @@ pub fn parse_heuristic(s: &str) -> std::result::Result<HeuristicChoice, String> 
 }
 
 /// Pattern databases for a search or a measurement: a file, or groups built in memory.
-pub enum PatternSource {
+pub(crate) enum PatternSource {
     File(MappedPatternTable),
     Memory(Vec<PatternSection>),
 }
@@ -629,7 +436,7 @@ pub enum PatternSource {
 /// The databases `pdb` / `pdb-PARTITION` name for `goal`: on 4×4 without a partition the
 /// file (`table`, else the cache's `4x4.slt`); otherwise the partition (by default the tiles
 /// split in two halves in the goal's reading order: 4-4 on 3×3, 3-4 on 2×4) built now.
-pub fn pattern_source(
+pub(crate) fn pattern_source(
     partition: Option<&str>,
     goal: &Layout,
     table: Option<&Path>,
@@ -655,7 +462,7 @@ pub fn pattern_source(
 impl PatternSource {
     /// The heuristic towards `goal`: straight from databases made for it, or through the
     /// board symmetry that carries `goal` onto a file's goal.
-    pub fn heuristic(&self, goal: &Layout) -> Result<Box<dyn Heuristic + Send + Sync + '_>> {
+    pub(crate) fn heuristic(&self, goal: &Layout) -> Result<Box<dyn Heuristic + Send + Sync + '_>> {
         match self {
             PatternSource::Memory(sections) => {
                 let groups: Vec<(u16, &[u8])> =

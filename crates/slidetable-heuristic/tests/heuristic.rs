@@ -4,8 +4,8 @@ use std::sync::OnceLock;
 
 use slidetable_core::{parse_layout, Board, Layout};
 use slidetable_gen::{default_goals, solve_sections, table_bytes};
+use slidetable_heuristic::measure;
 use slidetable_query::Table;
-use slidetable_report::measure;
 use slidetable_search::{Heuristic, HeuristicKind, Manhattan};
 
 fn table() -> &'static Table<Vec<u8>> {
@@ -64,21 +64,21 @@ fn the_shipped_heuristics_are_admissible_and_consistent_for_every_goal_cell() {
     ] {
         let goal = eight(goal);
         for kind in HeuristicKind::ALL {
-            let truth = measure(table(), &*kind.build(&goal)).unwrap();
-            assert!(truth.admissible(), "{kind} for {goal}: {truth:?}");
-            assert!(truth.consistent(), "{kind} for {goal}: {truth:?}");
-            assert!(truth.claims_consistent);
-            assert_eq!(truth.goal, goal);
-            assert_eq!(truth.overall.states, 181_440);
+            let report = measure(table(), &*kind.build(&goal)).unwrap();
+            assert!(report.admissible(), "{kind} for {goal}: {report:?}");
+            assert!(report.consistent(), "{kind} for {goal}: {report:?}");
+            assert!(report.claims_consistent);
+            assert_eq!(report.goal, goal);
+            assert_eq!(report.overall.states, 181_440);
             assert_eq!(
-                truth.by_distance.iter().map(|a| a.states).sum::<u64>(),
+                report.by_distance.iter().map(|a| a.states).sum::<u64>(),
                 181_440
             );
-            assert_eq!(truth.by_distance[0].max_estimate, 0);
-            assert_eq!(truth.by_distance[0].exact_share, 1.0);
-            assert_eq!(truth.by_distance[0].mean_ratio, None);
+            assert_eq!(report.by_distance[0].max_estimate, 0);
+            assert_eq!(report.by_distance[0].exact_share, 1.0);
+            assert_eq!(report.by_distance[0].mean_ratio, None);
             // Every state's moves: 2 from a corner, 3 from an edge, 4 from the centre.
-            assert_eq!(truth.moves_checked, 181_440 / 9 * (4 * 2 + 4 * 3 + 4));
+            assert_eq!(report.moves_checked, 181_440 / 9 * (4 * 2 + 4 * 3 + 4));
         }
     }
 }
@@ -120,11 +120,11 @@ fn per_distance_figures_for_manhattan() {
 #[test]
 fn an_overestimate_is_caught_with_a_counter_example() {
     let goal = Board::EIGHT.standard_goal();
-    let truth = measure(table(), &Doubled(Manhattan::new(&goal))).unwrap();
-    assert!(!truth.admissible());
-    assert!(!truth.consistent());
-    assert!(!truth.claims_consistent);
-    let w = truth.worst_overestimate.unwrap();
+    let report = measure(table(), &Doubled(Manhattan::new(&goal))).unwrap();
+    assert!(!report.admissible());
+    assert!(!report.consistent());
+    assert!(!report.claims_consistent);
+    let w = report.worst_overestimate.unwrap();
     assert!(w.estimate > w.distance, "{w:?}");
     assert_eq!(
         table().distance(&w.layout).unwrap(),
@@ -132,7 +132,7 @@ fn an_overestimate_is_caught_with_a_counter_example() {
         "the witness's distance is the table's"
     );
     assert_eq!(w.estimate, 2 * Manhattan::new(&goal).estimate(&w.layout));
-    let jump = truth.worst_inconsistency.unwrap();
+    let jump = report.worst_inconsistency.unwrap();
     assert_eq!(jump.from.moved(jump.step), Some(jump.to));
     assert!(jump.estimate_from > jump.estimate_to + 1);
 }
@@ -140,12 +140,12 @@ fn an_overestimate_is_caught_with_a_counter_example() {
 #[test]
 fn an_inconsistent_admissible_heuristic_is_told_apart() {
     let goal = Board::EIGHT.standard_goal();
-    let truth = measure(table(), &Spiky(Manhattan::new(&goal))).unwrap();
-    assert!(truth.admissible());
-    assert!(!truth.consistent());
+    let report = measure(table(), &Spiky(Manhattan::new(&goal))).unwrap();
+    assert!(report.admissible());
+    assert!(!report.consistent());
     // It claims consistency; the measurement says otherwise.
-    assert!(truth.claims_consistent);
-    let jump = truth.worst_inconsistency.unwrap();
+    assert!(report.claims_consistent);
+    let jump = report.worst_inconsistency.unwrap();
     assert_eq!(jump.estimate_from - jump.estimate_to, 4);
     assert_eq!(jump.from.moved(jump.step), Some(jump.to));
 }

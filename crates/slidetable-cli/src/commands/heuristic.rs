@@ -1,20 +1,21 @@
 //! `heuristic`: a heuristic measured against every state's true distance (the work is
-//! `slidetable_report::measure`; this prints it as text, CSV or JSON).
+//! `slidetable_heuristic::measure`; this prints it as text, CSV or JSON).
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use anyhow::Result;
 use serde::Serialize;
-use slidetable_report::{measure, Accuracy, Inconsistency, Truth, Witness};
+use slidetable_heuristic::{measure, Accuracy, HeuristicReport, Inconsistency, Witness};
 
 use crate::cli::HeuristicArgs;
+use crate::error::UsageError;
 use crate::json;
-use crate::pdb::HeuristicChoice;
-use crate::teach;
+use crate::patterns::HeuristicChoice;
+use crate::{patterns, tables};
 
 #[derive(Serialize)]
-struct TruthJson {
+struct HeuristicJson {
     heuristic: String,
     goal: String,
     table: String,
@@ -84,44 +85,42 @@ fn witness_json(w: &Witness) -> WitnessJson {
     }
 }
 
-pub fn run(args: &HeuristicArgs) -> Result<ExitCode> {
-    let (table, goal) = teach::open(&args.target)?;
-    let patterns;
+pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
+    let (table, goal) = tables::open_target(&args.target)?;
+    let source;
     let heuristic = match &args.name {
         HeuristicChoice::Kind(k) => k.build(&goal),
         HeuristicChoice::Pattern(p) => {
             if p.is_none() {
-                return Err(crate::UsageError(
+                return Err(UsageError(
                     "name the partition to measure: pdb-PARTITION (for example pdb-4-4)".into(),
                 )
                 .into());
             }
-            patterns = crate::pdb::pattern_source(p.as_deref(), &goal, None)?;
-            patterns.heuristic(&goal)?
+            source = patterns::pattern_source(p.as_deref(), &goal, None)?;
+            source.heuristic(&goal)?
         }
     };
     let name = args.name.to_string();
-    let truth = measure(&table, &*heuristic)?;
-    let table_name = table
-        .file_path()
-        .map_or_else(|| "?".to_string(), |p| p.display().to_string());
+    let report = measure(&table, &*heuristic)?;
+    let table_name = tables::name(&table);
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
         let mut buf = Vec::new();
         json::line(
             &mut buf,
-            &TruthJson {
+            &HeuristicJson {
                 heuristic: name.clone(),
                 goal: goal.to_string(),
                 table: table_name,
-                states: truth.overall.states,
-                moves_checked: truth.moves_checked,
-                admissible: truth.admissible(),
-                consistent: truth.consistent(),
-                claims_consistent: truth.claims_consistent,
-                worst_overestimate: truth.worst_overestimate.as_ref().map(witness_json),
-                worst_underestimate: truth.worst_underestimate.as_ref().map(witness_json),
-                worst_inconsistency: truth.worst_inconsistency.as_ref().map(|i| {
+                states: report.overall.states,
+                moves_checked: report.moves_checked,
+                admissible: report.admissible(),
+                consistent: report.consistent(),
+                claims_consistent: report.claims_consistent,
+                worst_overestimate: report.worst_overestimate.as_ref().map(witness_json),
+                worst_underestimate: report.worst_underestimate.as_ref().map(witness_json),
+                worst_inconsistency: report.worst_inconsistency.as_ref().map(|i| {
                     InconsistencyJson {
                         from: i.from.to_string(),
                         step: i.step.letter(),
@@ -130,8 +129,8 @@ pub fn run(args: &HeuristicArgs) -> Result<ExitCode> {
                         estimate_to: i.estimate_to,
                     }
                 }),
-                overall: AccuracyJson::of(None, &truth.overall),
-                distances: truth
+                overall: AccuracyJson::of(None, &report.overall),
+                distances: report
                     .by_distance
                     .iter()
                     .enumerate()
@@ -145,7 +144,7 @@ pub fn run(args: &HeuristicArgs) -> Result<ExitCode> {
             out,
             "distance,states,mean_estimate,min_estimate,max_estimate,exact,exact_share,mean_ratio"
         )?;
-        for (d, a) in truth.by_distance.iter().enumerate() {
+        for (d, a) in report.by_distance.iter().enumerate() {
             writeln!(
                 out,
                 "{d},{},{:.6},{},{},{},{:.6},{}",
@@ -159,7 +158,7 @@ pub fn run(args: &HeuristicArgs) -> Result<ExitCode> {
             )?;
         }
     } else {
-        text(&mut out, &name, &table_name, &truth)?;
+        text(&mut out, &name, &table_name, &report)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -169,14 +168,14 @@ fn moves(n: u32) -> String {
     format!("{n} move{}", if n == 1 { "" } else { "s" })
 }
 
-fn text(out: &mut impl Write, name: &str, table: &str, truth: &Truth) -> io::Result<()> {
+fn text(out: &mut impl Write, name: &str, table: &str, report: &HeuristicReport) -> io::Result<()> {
     writeln!(out, "heuristic  {name}")?;
-    writeln!(out, "goal       {}", truth.goal)?;
+    writeln!(out, "goal       {}", report.goal)?;
     writeln!(out, "table      {table}")?;
     writeln!(
         out,
         "states     {} (every state of the goal's class), {} moves",
-        truth.overall.states, truth.moves_checked
+        report.overall.states, report.moves_checked
     )?;
     writeln!(out)?;
     writeln!(
@@ -195,12 +194,12 @@ fn text(out: &mut impl Write, name: &str, table: &str, truth: &Truth) -> io::Res
             a.mean_ratio.map_or("-".to_string(), |r| format!("{r:.3}"))
         )
     };
-    for (d, a) in truth.by_distance.iter().enumerate() {
+    for (d, a) in report.by_distance.iter().enumerate() {
         row(out, &d.to_string(), a)?;
     }
-    row(out, "all", &truth.overall)?;
+    row(out, "all", &report.overall)?;
     writeln!(out)?;
-    match &truth.worst_overestimate {
+    match &report.worst_overestimate {
         None => writeln!(out, "admissible: true (no estimate exceeds the distance)")?,
         Some(w) => writeln!(
             out,
@@ -211,7 +210,7 @@ fn text(out: &mut impl Write, name: &str, table: &str, truth: &Truth) -> io::Res
             w.estimate - w.distance
         )?,
     }
-    match &truth.worst_underestimate {
+    match &report.worst_underestimate {
         None => writeln!(out, "worst under-estimate: none (exact everywhere)")?,
         Some(w) => writeln!(
             out,
@@ -222,7 +221,7 @@ fn text(out: &mut impl Write, name: &str, table: &str, truth: &Truth) -> io::Res
             w.distance - w.estimate
         )?,
     }
-    match &truth.worst_inconsistency {
+    match &report.worst_inconsistency {
         None => writeln!(
             out,
             "consistent: true (no move lowers the estimate by more than 1)"
@@ -240,11 +239,11 @@ fn text(out: &mut impl Write, name: &str, table: &str, truth: &Truth) -> io::Res
             step.letter()
         )?,
     }
-    if truth.claims_consistent != truth.consistent() {
+    if report.claims_consistent != report.consistent() {
         writeln!(
             out,
             "note: the heuristic declares itself {}consistent",
-            if truth.claims_consistent { "" } else { "not " }
+            if report.claims_consistent { "" } else { "not " }
         )?;
     }
     Ok(())

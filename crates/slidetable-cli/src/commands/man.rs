@@ -1,5 +1,4 @@
-//! `completions` and `man`: the command line described for shells and for `man`, generated
-//! from the same definitions clap parses with.
+//! `man`: the manual pages, generated from the definitions clap parses with.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -7,21 +6,10 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::CommandFactory;
 
-use crate::cli::{Cli, CompletionsArgs, ManArgs};
-use crate::UsageError;
+use crate::cli::{Cli, ManArgs};
+use crate::error::UsageError;
 
-pub fn completions(args: &CompletionsArgs) -> Result<ExitCode> {
-    // Into memory first: clap_complete panics on a failed write, and a closed pipe is not a
-    // failure.
-    let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "slidetable", &mut script);
-    let mut out = io::stdout().lock();
-    out.write_all(&script)?;
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn man(args: &ManArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: &ManArgs) -> Result<ExitCode> {
     // Built as clap_mangen::generate_to builds it, so that commands are named
     // `slidetable-path` and the pages' cross-references hold.
     let mut cmd = Cli::command().disable_help_subcommand(true);

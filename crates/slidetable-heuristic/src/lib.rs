@@ -1,4 +1,4 @@
-//! Heuristics measured against the truth: every state's estimate set beside its exact
+//! Heuristics measured against the true distances: every state's estimate set beside its exact
 //! distance from the table, and every move checked for consistency.
 //!
 //! A search crate's tests can only say a heuristic is admissible on the states they try; the
@@ -9,17 +9,17 @@
 //! use slidetable_core::Board;
 //! use slidetable_gen::{default_goals, solve_sections, table_bytes};
 //! use slidetable_query::Table;
-//! use slidetable_report::measure;
+//! use slidetable_heuristic::measure;
 //! use slidetable_search::Manhattan;
 //!
 //! let board = Board::EIGHT;
 //! let bytes = table_bytes(board, &solve_sections(&default_goals(board)).unwrap()).unwrap();
 //! let table = Table::new(bytes).unwrap();
-//! let truth = measure(&table, &Manhattan::new(&board.standard_goal())).unwrap();
-//! assert_eq!(truth.overall.states, 181_440);
-//! assert!(truth.admissible() && truth.consistent());
+//! let report = measure(&table, &Manhattan::new(&board.standard_goal())).unwrap();
+//! assert_eq!(report.overall.states, 181_440);
+//! assert!(report.admissible() && report.consistent());
 //! // At 31 moves Manhattan says 21 at most.
-//! assert_eq!(truth.by_distance[31].max_estimate, 21);
+//! assert_eq!(report.by_distance[31].max_estimate, 21);
 //! ```
 
 use slidetable_core::{Layout, Move};
@@ -29,9 +29,13 @@ use slidetable_search::Heuristic;
 /// How a heuristic's estimates compare with the true distances over a set of states.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Accuracy {
+    /// How many states.
     pub states: u64,
+    /// The mean of their estimates.
     pub mean_estimate: f64,
+    /// The smallest estimate.
     pub min_estimate: u32,
+    /// The largest estimate.
     pub max_estimate: u32,
     /// States whose estimate equals their distance.
     pub exact: u64,
@@ -44,8 +48,11 @@ pub struct Accuracy {
 /// A state, its true distance and the heuristic's estimate of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Witness {
+    /// The state.
     pub layout: Layout,
+    /// Its true distance from the goal.
     pub distance: u32,
+    /// The heuristic's estimate of that distance.
     pub estimate: u32,
 }
 
@@ -53,17 +60,21 @@ pub struct Witness {
 /// 1 + estimate_to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Inconsistency {
+    /// The state the move starts from.
     pub from: Layout,
     /// The blank's move from `from` to `to`.
     pub step: Move,
+    /// The state the move leads to.
     pub to: Layout,
+    /// The estimate at `from`.
     pub estimate_from: u32,
+    /// The estimate at `to`.
     pub estimate_to: u32,
 }
 
 /// What [`measure`] found.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Truth {
+pub struct HeuristicReport {
     /// The goal the heuristic estimates distances to.
     pub goal: Layout,
     /// Every state that can reach the goal.
@@ -85,7 +96,7 @@ pub struct Truth {
     pub claims_consistent: bool,
 }
 
-impl Truth {
+impl HeuristicReport {
     /// No state's estimate exceeds its distance.
     pub fn admissible(&self) -> bool {
         self.worst_overestimate.is_none()
@@ -150,7 +161,7 @@ impl Tally {
 /// answered by `table` (from the goal's own section, or by relabelling). Reads the whole
 /// section once and estimates every state and every neighbour: about a million estimates
 /// for the 8-puzzle, tens of milliseconds.
-pub fn measure<D, H>(table: &Table<D>, heuristic: &H) -> Result<Truth, QueryError>
+pub fn measure<D, H>(table: &Table<D>, heuristic: &H) -> Result<HeuristicReport, QueryError>
 where
     D: AsRef<[u8]>,
     H: Heuristic + ?Sized,
@@ -201,7 +212,7 @@ where
             }
         }
     }
-    Ok(Truth {
+    Ok(HeuristicReport {
         goal: *goal.layout(),
         overall: overall.accuracy(),
         by_distance: by_distance.iter().map(Tally::accuracy).collect(),

@@ -1,22 +1,22 @@
-//! `distance` and `path`: one answer line per puzzle line (or one JSON object, or drawn
-//! boards), streamed.
+//! A table's answers to puzzles, written one line per puzzle line (or one JSON object, or
+//! drawn boards), streamed: what `distance` and `path` print, and the one-state lines of
+//! `hardest` and `random`.
 
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable_core::{is_blank_or_comment, parse_layout, Board, Layout, Move};
-use slidetable_query::Goal;
+use slidetable_core::{path_string, Layout, Move};
+use slidetable_query::{Goal, MappedTable};
 
 use crate::cli::BatchArgs;
-use crate::input::{self, Lines, MAX_LINE};
 use crate::json::{self, Record};
-use crate::{show, tables, UsageError, EXIT_BAD_INPUT};
+use crate::puzzles::{each_puzzle, parse_goal};
+use crate::{show, tables};
 
 /// What to print for each puzzle.
 #[derive(Clone, Copy)]
-pub enum Answer {
+pub(crate) enum Answer {
     Distance,
     /// Any optimal path: the stored first moves.
     Path,
@@ -26,7 +26,7 @@ pub enum Answer {
 
 /// How to print each answer.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Output {
+pub(crate) enum Output {
     /// One line: a number, a move string, `-1` or `unsolvable`.
     Text,
     /// One JSON object per line (`--json`).
@@ -35,24 +35,21 @@ pub enum Output {
     Show,
 }
 
-pub fn run(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCode> {
+/// Answers every puzzle line of `args`' input from its table, as `answer` and `show` ask.
+pub(crate) fn run(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCode> {
     let output = match (args.json, show) {
         (true, _) => Output::Json,
         (false, true) => Output::Show,
         (false, false) => Output::Text,
     };
-    if crate::pdb::wanted(args)? {
-        return crate::pdb::batch(args, answer, show);
+    if crate::patterns::wanted(args)? {
+        return crate::patterns::batch(args, answer, show);
     }
     let table = tables::open_for_board(args.table.as_deref(), args.board)?;
     let board = table.board();
     let goal = match &args.goal {
         None => table.standard()?,
-        Some(text) => {
-            let layout = parse_layout(board, text.as_bytes())
-                .map_err(|e| UsageError(format!("--goal '{text}': {e}")))?;
-            table.goal(&layout)?
-        }
+        Some(text) => table.goal(&parse_goal(board, text)?)?,
     };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -65,75 +62,10 @@ pub fn run(args: &BatchArgs, answer: Answer, show: bool) -> Result<ExitCode> {
         |layout, _, out| {
             scratch
                 .answer(&goal, layout, answer, output, out)
-                .with_context(|| match table.file_path() {
-                    Some(p) => format!("table {}", p.display()),
-                    None => "table".to_string(),
-                })
+                .with_context(|| format!("table {}", tables::name(&table)))
         },
-        |line, what, out| match output {
-            Output::Json => json::bad_line(out, line, what),
-            _ => out.write_all(b"invalid\n"),
-        },
+        |line, what, out| write_invalid(out, output == Output::Json, line, what),
     )
-}
-
-/// The loop every batch command shares: reads puzzles for `board` line by line from `input`
-/// (a file, or standard input for `None`/`-`), streamed, skipping blank and `#` lines, and
-/// calls `answer` for each (with its line number) to write one line to `out`. A bad line stops
-/// the run with `line N: …` on stderr and exit 65 after every earlier answer is flushed; with
-/// `keep_going`, `invalid` writes the bad line's answer, each problem is reported, and the
-/// exit code is 65 at the end.
-pub fn each_puzzle<W: Write>(
-    input: Option<&Path>,
-    board: Board,
-    keep_going: bool,
-    out: &mut W,
-    mut answer: impl FnMut(&Layout, u64, &mut W) -> Result<()>,
-    mut invalid: impl FnMut(u64, &str, &mut W) -> io::Result<()>,
-) -> Result<ExitCode> {
-    let input = input::open(input)?;
-    let mut lines = Lines::new(input.reader, MAX_LINE);
-    let mut bad = 0u64;
-    while let Some(line) = lines
-        .next_line()
-        .with_context(|| format!("cannot read {}", input.name))?
-    {
-        // A byte-order mark at the start of the input is an editor's, not a tile.
-        let text = match line.text {
-            Ok(text) if line.number == 1 => Ok(text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text)),
-            other => other,
-        };
-        let what = match text {
-            Ok(text) if is_blank_or_comment(text) => continue,
-            Ok(text) => match parse_layout(board, text) {
-                Ok(layout) => {
-                    answer(&layout, line.number, out)?;
-                    continue;
-                }
-                Err(e) => e.to_string(),
-            },
-            Err(len) => format!("line is {len} bytes long; at most {MAX_LINE} are read"),
-        };
-        let report = format!("{}: line {}: {what}", input.name, line.number);
-        if !keep_going {
-            out.flush()?;
-            eprintln!("slidetable: {report}");
-            return Ok(ExitCode::from(EXIT_BAD_INPUT));
-        }
-        invalid(line.number, &what, out)?;
-        eprintln!("slidetable: {report}");
-        bad += 1;
-    }
-    out.flush()?;
-    if bad > 0 {
-        eprintln!(
-            "slidetable: {bad} invalid line{} in {}",
-            if bad == 1 { "" } else { "s" },
-            input.name
-        );
-        return Ok(ExitCode::from(EXIT_BAD_INPUT));
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Buffers reused from one answer to the next: no allocation per puzzle.
@@ -148,7 +80,7 @@ impl Scratch {
     fn answer(
         &mut self,
         goal: &Goal<'_>,
-        layout: &slidetable_core::Layout,
+        layout: &Layout,
         answer: Answer,
         output: Output,
         out: &mut impl Write,
@@ -166,7 +98,7 @@ impl Scratch {
                 show::draw(&mut self.text, layout, found.then_some(&self.path[..]));
             } else {
                 let puzzle = layout.to_string();
-                let path: String = self.path.iter().map(|m| m.letter()).collect();
+                let path = path_string(&self.path);
                 let record = Record {
                     puzzle: &puzzle,
                     distance,
@@ -210,4 +142,54 @@ impl Scratch {
             _ => goal.path_into(layout, &mut self.path)?,
         })
     }
+}
+
+/// Writes the answer to a bad line under `--keep-going`: `invalid`, or with `--json`
+/// `{"line": N, "error": …}`.
+pub(crate) fn write_invalid(
+    out: &mut impl Write,
+    as_json: bool,
+    line: u64,
+    what: &str,
+) -> io::Result<()> {
+    if as_json {
+        json::bad_line(out, line, what)
+    } else {
+        out.write_all(b"invalid\n")
+    }
+}
+
+/// Writes one state of the table: tokens, a tab, its distance, a tab, an optimal path; or a
+/// JSON object.
+pub(crate) fn write_state(
+    out: &mut impl Write,
+    buf: &mut Vec<u8>,
+    goal: &Goal<'_>,
+    layout: &Layout,
+    as_json: bool,
+    table: &MappedTable,
+) -> Result<()> {
+    let path = goal
+        .path(layout)
+        .with_context(|| format!("table {}", tables::name(table)))?
+        .expect("a state of the goal's class has a path");
+    let path = path_string(&path);
+    buf.clear();
+    if as_json {
+        let puzzle = layout.to_string();
+        json::line(
+            buf,
+            &Record {
+                puzzle: &puzzle,
+                distance: Some(path.len() as u32),
+                path: Some(Some(&path)),
+                solvable: true,
+                ..Record::default()
+            },
+        );
+    } else {
+        buf.extend_from_slice(format!("{layout}\t{}\t{path}\n", path.len()).as_bytes());
+    }
+    out.write_all(buf)?;
+    Ok(())
 }

@@ -1,0 +1,33 @@
+//! `serve`: the classroom page and its JSON API (the work is `slidetable_serve`'s; this reads
+//! the arguments, runs the server and prints its URL).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use slidetable_core::Board;
+
+use crate::cli::ServeArgs;
+
+pub(crate) fn run(args: &ServeArgs) -> Result<ExitCode> {
+    let config = slidetable_serve::Config {
+        bind: args.bind,
+        tables: args.table.clone(),
+        preload: if args.board.is_empty() {
+            vec![Board::EIGHT]
+        } else {
+            args.board.clone()
+        },
+    };
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
+    let served = runtime.block_on(slidetable_serve::serve(&config, |url| {
+        let mut out = std::io::stdout().lock();
+        // The URL is the one line a user (or a script) waits for: flushed at once.
+        let _ = writeln!(out, "slidetable: serving {url} (Ctrl-C stops)");
+        let _ = out.flush();
+    }));
+    // Work still running after the grace period (a table being generated) is abandoned.
+    runtime.shutdown_background();
+    served?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,22 @@
+//! Errors and exit codes: what a failed command returns and how `main` reports it.
+
+use std::io;
+
+/// Exit code for a bad puzzle line (EX_DATAERR from sysexits.h).
+pub(crate) const EXIT_BAD_INPUT: u8 = 65;
+/// Exit code for bad arguments, as clap uses.
+pub(crate) const EXIT_USAGE: u8 = 2;
+
+/// An argument that clap accepted but that turned out wrong once the table was known.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct UsageError(pub(crate) String);
+
+/// Whether `e` comes from writing to a closed pipe (`slidetable path big.txt | head`), a
+/// normal way for a reader to stop.
+pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,239 @@
+//! `slidetable serve` run as people run it: it prints its URL, answers as `path --json`,
+//! `random --json` and `stats --json` do on the same table, refuses a missing table and a
+//! taken port, and stops with exit 0 on SIGTERM.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use slidetable_query::SplitMix64;
+
+mod common;
+use common::{sandboxed, scratch_dir, Run};
+
+/// The scratch directory and the 3×3 table in it, generated once per run of this binary.
+fn shared() -> &'static (PathBuf, PathBuf) {
+    static SHARED: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    SHARED.get_or_init(|| {
+        let dir = scratch_dir("serve");
+        let table = dir.join("3x3.slt");
+        Run::of(sandboxed(&dir).args(["generate", "-o"]).arg(&table)).success();
+        (dir, table)
+    })
+}
+
+/// A running `slidetable serve`, killed if the test ends without stopping it.
+struct Served {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(dir: &Path, args: &[&str]) -> Served {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("slidetable"))
+        .arg("serve")
+        .args(args)
+        .env_remove("SLIDETABLE_TABLE")
+        .env("XDG_CACHE_HOME", dir.join("cache"))
+        .env("HOME", dir.join("home"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .strip_prefix("slidetable: serving ")
+        .and_then(|rest| rest.strip_suffix(" (Ctrl-C stops)\n"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    Served { child, url }
+}
+
+/// GET `path` (with its query) from the server: status and body.
+fn get(url: &str, path: &str) -> (u16, String) {
+    let addr = url
+        .strip_prefix("http://")
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, body.to_string())
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[test]
+fn answers_as_the_command_line_does_on_the_same_table() {
+    let (dir, table) = shared();
+    let table_arg = table.to_str().unwrap();
+    let served = serve(dir, &["--bind", "127.0.0.1:0", "--table", table_arg]);
+
+    // 200 random puzzles, either parity: the same records as `path --json`, plus heuristics.
+    let mut rng = SplitMix64::new(2026);
+    let mut puzzles = Vec::new();
+    for _ in 0..200 {
+        let mut tiles: Vec<u8> = (0..9).collect();
+        for i in (1..9).rev() {
+            tiles.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        puzzles.push(tiles.iter().map(u8::to_string).collect::<Vec<_>>());
+    }
+    let input: String = puzzles.iter().map(|p| p.join(" ") + "\n").collect();
+    let cli = Run::of(
+        sandboxed(dir)
+            .args(["path", "--json", "--table", table_arg])
+            .write_stdin(input),
+    )
+    .ok();
+    let records: Vec<&str> = cli.stdout.lines().collect();
+    assert_eq!(records.len(), puzzles.len());
+    for (puzzle, record) in puzzles.iter().zip(records) {
+        let (status, body) = get(
+            &served.url,
+            &format!("/api/solve?puzzle={}", puzzle.join(",")),
+        );
+        assert_eq!(status, 200, "{body}");
+        let api = json(&body);
+        let cli = json(record);
+        for field in ["puzzle", "distance", "path", "solvable"] {
+            assert_eq!(api[field], cli[field], "{field} of {puzzle:?}");
+        }
+    }
+
+    // The same draw as `random --json` with the same seed.
+    for (depth, seed) in [(20, 7), (31, 1), (0, 3), (12, 123_456_789)] {
+        let cli = Run::of(sandboxed(dir).args([
+            "random",
+            "--json",
+            "--table",
+            table_arg,
+            "--depth",
+            &depth.to_string(),
+            "--seed",
+            &seed.to_string(),
+        ]))
+        .ok();
+        let (status, body) = get(
+            &served.url,
+            &format!("/api/random?depth={depth}&seed={seed}"),
+        );
+        assert_eq!(status, 200, "{body}");
+        let (api, cli) = (json(&body), json(&cli.stdout));
+        for field in ["puzzle", "distance", "path", "solvable"] {
+            assert_eq!(
+                api[field], cli[field],
+                "{field} at depth {depth}, seed {seed}"
+            );
+        }
+    }
+
+    // The same figures as `stats --json`, for two goals.
+    for goal in ["1 2 3 4 5 6 7 8 0", "1 2 3 8 0 4 7 6 5"] {
+        let cli =
+            Run::of(sandboxed(dir).args(["stats", "--json", "--table", table_arg, "--goal", goal]))
+                .ok();
+        let query = goal.replace(' ', ",");
+        let (status, body) = get(&served.url, &format!("/api/stats?goal={query}"));
+        assert_eq!(status, 200, "{body}");
+        let (api, cli) = (json(&body), json(&cli.stdout));
+        for field in [
+            "board",
+            "goal",
+            "states",
+            "mean",
+            "median",
+            "max",
+            "distances",
+        ] {
+            assert_eq!(api[field], cli[field], "{field} for goal {goal}");
+        }
+    }
+
+    let (status, body) = get(&served.url, "/api/solve?puzzle=1,2,3");
+    assert_eq!(status, 400);
+    assert_eq!(body, r#"{"error":"puzzle: expected 9 tiles, found 3"}"#);
+}
+
+#[test]
+fn sigterm_stops_it_with_exit_0() {
+    let (dir, table) = shared();
+    let mut served = serve(
+        dir,
+        &["--bind", "127.0.0.1:0", "--table", table.to_str().unwrap()],
+    );
+    assert_eq!(get(&served.url, "/api/stats").0, 200);
+    let pid = served.child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = served.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "still running after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn a_missing_table_and_a_taken_port_are_refused() {
+    let (dir, _) = shared();
+    let run =
+        Run::of(sandboxed(dir).args(["serve", "--bind", "127.0.0.1:0", "--table", "missing.slt"]));
+    assert_eq!(run.code, Some(1), "{run:#?}");
+    assert_eq!(
+        run.stderr,
+        "slidetable: table missing.slt: cannot read: No such file or directory (os error 2)\n"
+    );
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let (_, table) = shared();
+    let run = Run::of(sandboxed(dir).args([
+        "serve",
+        "--bind",
+        &addr,
+        "--table",
+        table.to_str().unwrap(),
+    ]));
+    assert_eq!(run.code, Some(1), "{run:#?}");
+    assert!(
+        run.stderr
+            .starts_with(&format!("slidetable: cannot listen on {addr}: ")),
+        "{run:#?}"
+    );
+    let run = Run::of(sandboxed(dir).args(["serve", "--board", "4x4"]));
+    assert_eq!(run.code, Some(2), "{run:#?}");
+    assert!(run.stderr.contains("tables go up to 12 cells"), "{run:#?}");
+}

@@ -1,0 +1,265 @@
+//! The ranks of one parity class visited in rank order, each with its neighbours' ranks: what
+//! a search over every rank (the generator's layered search) needs in its hot loop.
+//!
+//! Consecutive ranks share all but their last few tiles, so a [`ScanCursor`] keeps the last
+//! prefix it unranked and a table holds every suffix. A neighbour's rank is stepped from the
+//! state's own: a horizontal move is one block over ([`Ranker::step`]); a vertical move makes
+//! one tile jump over `cols − 1` others in the reading order, so only those positions' Lehmer
+//! digits change, and the rank changes by their weights.
+
+use super::Ranker;
+use crate::{factorial, Board, BoardError, Move, Neighbors};
+
+/// The neighbour ranking of one parity class of one board, shared by every thread of a scan.
+#[derive(Clone, Debug)]
+pub struct Scan {
+    ranker: Ranker,
+    moves: Neighbors,
+    class: u8,
+    board: Board,
+    /// Ranks per prefix: the suffix of the last `tail` tiles is ranked in `0..span`.
+    span: u32,
+    /// Tiles in the suffix (all but the first `prefix_digits` in reading order).
+    tail: usize,
+    prefix_digits: usize,
+    /// For each suffix rank: the suffix as indices into its sorted tiles (nibble j = index of
+    /// the j-th tile; last two ascending) in bits 0..32, its Lehmer digits (nibble j = digit
+    /// of suffix position j) in bits 32..56, and bit 63 = the parity of those digits.
+    suffixes: Vec<u64>,
+}
+
+/// A thread's place in a [`Scan`]: the last prefix it unranked, which the ranks that follow
+/// in a scan nearly always share (a prefix covers 360 consecutive ranks).
+#[derive(Clone, Copy, Debug)]
+pub struct ScanCursor {
+    key: u32,
+    blank: usize,
+    /// The prefix's tiles in sequence order, first in the lowest nibble.
+    prefix: u64,
+    /// The suffix's tiles in increasing order, as nibbles.
+    sorted: u64,
+    /// The parity class the suffix's last two tiles must give if left ascending.
+    parity: u8,
+    /// The prefix's Lehmer digits, as nibbles.
+    digits: u64,
+}
+
+/// A state as the neighbour ranking needs it: the tiles in reading order without the blank
+/// (first in the lowest nibble), each position's Lehmer digit (the later tiles smaller than
+/// it, also for the last two positions), and the blank's cell.
+#[derive(Clone, Copy)]
+struct State {
+    seq: u64,
+    digits: u64,
+    blank: usize,
+}
+
+impl Scan {
+    /// The scan of parity class `class` (0 or 1) of `board`, which must have at most
+    /// [`crate::MAX_TABLE_CELLS`] cells.
+    pub fn new(board: Board, class: u8) -> Result<Scan, BoardError> {
+        let ranker = Ranker::new(board)?;
+        let m = board.cells() - 1;
+        let tail = m.min(6);
+        let prefix_digits = m - tail;
+        let span = (factorial(tail) / 2) as u32;
+        // Lehmer digits of the suffix: weights (tail−1−i)!/2 for i < tail − 2.
+        let weights: Vec<u32> = (0..tail - 2)
+            .map(|i| (factorial(tail - 1 - i) / 2) as u32)
+            .collect();
+        let suffixes = (0..span)
+            .map(|lo| {
+                let mut r = lo;
+                let mut left: Vec<u64> = (0..tail as u64).collect();
+                let (mut pattern, mut digits, mut parity) = (0u64, 0u64, 0u64);
+                for (j, &w) in weights.iter().enumerate() {
+                    let d = r / w;
+                    r %= w;
+                    parity += u64::from(d);
+                    digits |= u64::from(d) << (4 * j);
+                    pattern |= left.remove(d as usize) << (4 * j);
+                }
+                pattern |= left[0] << (4 * (tail - 2)) | left[1] << (4 * (tail - 1));
+                pattern | digits << 32 | (parity & 1) << 63
+            })
+            .collect();
+        Ok(Scan {
+            ranker,
+            moves: Neighbors::new(board),
+            class: class & 1,
+            board,
+            span,
+            tail,
+            prefix_digits,
+            suffixes,
+        })
+    }
+
+    /// The ranker of the scan's board.
+    #[inline]
+    pub fn ranker(&self) -> &Ranker {
+        &self.ranker
+    }
+
+    /// The moves of each blank cell, in code order.
+    #[inline]
+    pub fn moves(&self) -> &Neighbors {
+        &self.moves
+    }
+
+    /// A fresh cursor, for one thread.
+    pub fn cursor(&self) -> ScanCursor {
+        ScanCursor {
+            key: u32::MAX,
+            blank: 0,
+            prefix: 0,
+            sorted: 0,
+            parity: 0,
+            digits: 0,
+        }
+    }
+
+    /// The packed layout and blank of `rank` (as [`Ranker::unrank_packed`] with the scan's
+    /// class), reusing the cursor's prefix when it can.
+    pub fn unrank(&self, cursor: &mut ScanCursor, rank: u32) -> (u64, usize) {
+        let State { seq, blank, .. } = self.state(cursor, rank);
+        let below = (1u64 << (4 * blank)) - 1;
+        ((seq & below) | ((seq & !below) << 4), blank)
+    }
+
+    /// The state of `rank`, reusing the cursor's prefix when it can.
+    #[inline]
+    fn state(&self, cursor: &mut ScanCursor, rank: u32) -> State {
+        let key = rank / self.span;
+        if key != cursor.key {
+            self.load_prefix(cursor, key);
+        }
+        let entry = self.suffixes[(rank - key * self.span) as usize];
+        let mut suffix = 0u64;
+        for j in 0..self.tail {
+            let index = (entry >> (4 * j)) & 0xF;
+            suffix |= ((cursor.sorted >> (4 * index)) & 0xF) << (4 * j);
+        }
+        let top = 4 * (self.tail - 2);
+        let mut last = 0u64;
+        if (entry >> 63) as u8 != cursor.parity {
+            // The other order of the last two tiles lands in the class asked for.
+            let two = (suffix >> top) & 0xFF;
+            suffix = (suffix & !(0xFF << top)) | ((two >> 4) | (two & 0xF) << 4) << top;
+            last = 1;
+        }
+        let cut = 4 * self.prefix_digits;
+        let suffix_digits = (entry >> 32) & ((1u64 << top) - 1);
+        State {
+            seq: cursor.prefix | suffix << cut,
+            digits: cursor.digits | (suffix_digits | last << top) << cut,
+            blank: cursor.blank,
+        }
+    }
+
+    /// The rank of the state `at` (of rank `rank`) after the blank moves vertically to `to`:
+    /// one tile jumps over `cols − 1` others in the reading order, so only those positions'
+    /// Lehmer digits change, by one each, and the jumping tile's by how many it passed.
+    #[inline(always)]
+    fn vertical(&self, at: &State, rank: u32, to: usize) -> u32 {
+        let nib = |x: u64, i: usize| ((x >> (4 * i)) & 0xF) as i64;
+        let w = |i: usize| i64::from(self.ranker.weights[i]);
+        let b = at.blank;
+        let mut delta = (to as i64 - b as i64) * i64::from(self.ranker.block());
+        if to > b {
+            // Down: the tile at position to − 1 moves to position b; b..to−1 shift right.
+            let (p, q) = (b, to - 1);
+            let (x, xc) = (nib(at.seq, q), nib(at.digits, q));
+            let mut smaller = 0;
+            for j in p..q {
+                let (e, ce) = (nib(at.seq, j), nib(at.digits, j));
+                delta += (ce - i64::from(x < e)) * w(j + 1) - ce * w(j);
+                smaller += i64::from(e < x);
+            }
+            delta += (xc + smaller) * w(p) - xc * w(q);
+        } else {
+            // Up: the tile at position to moves to position b − 1; to+1..b−1 shift left.
+            let (p, q) = (to, b - 1);
+            let (x, xc) = (nib(at.seq, p), nib(at.digits, p));
+            let mut smaller = 0;
+            for j in p + 1..=q {
+                let (e, ce) = (nib(at.seq, j), nib(at.digits, j));
+                delta += (ce + i64::from(x < e)) * w(j - 1) - ce * w(j);
+                smaller += i64::from(e < x);
+            }
+            delta += (xc - smaller) * w(q) - xc * w(p);
+        }
+        (i64::from(rank) + delta) as u32
+    }
+
+    #[cold]
+    fn load_prefix(&self, cursor: &mut ScanCursor, key: u32) {
+        // The prefix is the layout of the first rank that has it, minus its suffix.
+        let first = key * self.span;
+        let (packed, blank) = self.ranker.unrank_packed(first, 0);
+        let below = (1u64 << (4 * blank)) - 1;
+        let seq = (packed & below) | ((packed >> 4) & !below);
+        let cut = 4 * self.prefix_digits;
+        let prefix = seq & ((1u64 << cut) - 1);
+        let mut inversions = 0u32;
+        let mut placed = 0u32;
+        let mut digits = 0u64;
+        let all = (1u32 << (self.board.cells())) - 2;
+        for i in 0..self.prefix_digits {
+            let t = ((prefix >> (4 * i)) & 0xF) as u32;
+            inversions += (placed >> t).count_ones();
+            // Tiles smaller than t that come later: not yet placed.
+            digits |= u64::from((all & !placed & ((1 << t) - 1)).count_ones()) << (4 * i);
+            placed |= 1 << t;
+        }
+        let mut rest = all & !placed;
+        // Every suffix tile smaller than a prefix tile is one inversion with it.
+        for i in 0..self.prefix_digits {
+            let t = ((prefix >> (4 * i)) & 0xF) as u32;
+            inversions += (rest & ((1 << t) - 1)).count_ones();
+        }
+        let mut sorted = 0u64;
+        let mut j = 0;
+        while rest != 0 {
+            sorted |= u64::from(rest.trailing_zeros()) << (4 * j);
+            rest &= rest - 1;
+            j += 1;
+        }
+        // With the suffix's own digits summing to an even number and its last two tiles
+        // ascending, the class would be this.
+        let base = crate::layout::class_of(self.board, inversions, blank);
+        *cursor = ScanCursor {
+            key,
+            blank,
+            prefix,
+            sorted,
+            parity: base ^ self.class,
+            digits,
+        };
+    }
+
+    /// Calls `f(move, neighbour rank)` for each legal move from `rank` (which must be below
+    /// [`Ranker::states`]), in code order, until `f` returns true; whether it did.
+    #[inline]
+    pub fn any_neighbor(
+        &self,
+        cursor: &mut ScanCursor,
+        rank: u32,
+        mut f: impl FnMut(Move, u32) -> bool,
+    ) -> bool {
+        let at = self.state(cursor, rank);
+        let block = self.ranker.block();
+        for &(m, to) in self.moves.from(at.blank) {
+            let next = match m {
+                // A horizontal move keeps the tiles' reading order: one block over.
+                Move::Left => rank - block,
+                Move::Right => rank + block,
+                Move::Up | Move::Down => self.vertical(&at, rank, to as usize),
+            };
+            if f(m, next) {
+                return true;
+            }
+        }
+        false
+    }
+}

@@ -1,0 +1,178 @@
+//! `slidetable serve`: a page for the classroom and a JSON API, over the same tables and the
+//! same library calls as the command line. Students play a sliding puzzle and see, after every
+//! move, the exact distance to the goal beside each heuristic's estimate.
+//!
+//! The page (HTML, CSS and JavaScript) is compiled into the binary and loads nothing from
+//! elsewhere. The API answers `GET /api/solve`, `/api/random`, `/api/stats` and
+//! `/api/boards` with JSON in the command line's `--json` shape; bad input gets status 400 and
+//! `{"error": "..."}` naming the parameter.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use slidetable_core::Board;
+//! use slidetable_serve::{router, Tables};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let path = dir.path().join("2x2.slt");
+//! let plan = slidetable_gen::cache::Plan::default_for(Board::new(2, 2).unwrap());
+//! slidetable_gen::cache::generate(&plan, &path, &|_| {}).unwrap();
+//! let tables = Tables::of(vec![slidetable_serve::open_table(&path).unwrap()]).unwrap();
+//! let app: axum::Router = router(Arc::new(tables));
+//! # let _ = app;
+//! ```
+
+mod api;
+mod source;
+mod tables;
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use slidetable_core::Board;
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+
+pub use api::{router, MAX_PATH, MAX_QUERY};
+pub use source::{Source, SourceError, TableSource};
+pub use tables::{open_default, open_table, Tables};
+
+/// The address served when none is given: loopback only, so nothing outside this machine
+/// sees the page unless the user binds elsewhere.
+pub const DEFAULT_BIND: &str = "127.0.0.1:8073";
+
+/// Why the server could not start (or a board's table could not be opened).
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("{0}")]
+    Table(String),
+    #[error("two tables for {board} boards ({first} and another); name one per board")]
+    TwoTables { board: Board, first: String },
+    #[error("the {board} table: {message}")]
+    Opening { board: Board, message: String },
+    #[error("cannot listen on {addr}")]
+    Bind { addr: SocketAddr, source: io::Error },
+    #[error("the server stopped")]
+    Serve(#[source] io::Error),
+}
+
+/// What to serve, and where.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub bind: SocketAddr,
+    /// Tables to serve, one per board; every other board gets its default table on first use.
+    pub tables: Vec<PathBuf>,
+    /// Boards whose default tables are opened (generated if missing) before listening.
+    pub preload: Vec<Board>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            bind: DEFAULT_BIND.parse().expect("a socket address"),
+            tables: Vec::new(),
+            preload: vec![Board::EIGHT],
+        }
+    }
+}
+
+/// A server bound to its address, not yet answering.
+pub struct Server {
+    listener: TcpListener,
+    tables: Arc<Tables>,
+}
+
+impl Server {
+    /// Opens the named tables and the preloaded defaults (on the blocking pool: generating
+    /// a missing default takes a moment), then binds the address.
+    pub async fn bind(config: &Config) -> Result<Server, ServeError> {
+        let paths = config.tables.clone();
+        let opened = tokio::task::spawn_blocking(move || {
+            paths
+                .iter()
+                .map(|p| open_table(p))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .await
+        .map_err(|e| ServeError::Table(e.to_string()))??;
+        let tables = Arc::new(Tables::with_defaults(opened)?);
+        for &board in &config.preload {
+            tables.source(board).await?;
+        }
+        let listener = TcpListener::bind(config.bind)
+            .await
+            .map_err(|source| ServeError::Bind {
+                addr: config.bind,
+                source,
+            })?;
+        Ok(Server { listener, tables })
+    }
+
+    /// The address it listens on (the port the system chose, for port 0).
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// The page's address.
+    pub fn url(&self) -> io::Result<String> {
+        Ok(format!("http://{}/", self.local_addr()?))
+    }
+
+    /// Answers until `shutdown` completes, then finishes the requests under way and returns.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> io::Result<()> {
+        axum::serve(self.listener, router(self.tables))
+            .with_graceful_shutdown(shutdown)
+            .await
+    }
+}
+
+/// How long requests under way may take to finish once the server is told to stop.
+pub const GRACE: Duration = Duration::from_secs(5);
+
+/// Serves `config` until Ctrl-C (or SIGTERM), telling `listening` the page's URL once it
+/// answers. On the signal it stops accepting, lets requests under way finish for up to
+/// [`GRACE`], then returns.
+pub async fn serve(config: &Config, listening: impl FnOnce(&str)) -> Result<(), ServeError> {
+    let server = Server::bind(config).await?;
+    listening(&server.url().map_err(ServeError::Serve)?);
+    let stop = Arc::new(Notify::new());
+    let stopped = stop.clone();
+    let running = tokio::spawn(server.run(async move { stopped.notified().await }));
+    stop_signal().await;
+    // A permit is kept if the server is not waiting yet: the stop is never lost.
+    stop.notify_one();
+    match tokio::time::timeout(GRACE, running).await {
+        Ok(Ok(result)) => result.map_err(ServeError::Serve),
+        Ok(Err(panicked)) => Err(ServeError::Serve(io::Error::other(panicked))),
+        // Requests still under way after the grace period are cut.
+        Err(_) => Ok(()),
+    }
+}
+
+/// Completes on Ctrl-C, or on SIGTERM where there are signals.
+pub async fn stop_signal() {
+    let interrupt = async {
+        // Without a handler there is nothing to wait for; SIGTERM or a kill still ends us.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}

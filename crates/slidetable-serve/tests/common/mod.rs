@@ -1,0 +1,111 @@
+//! What the serve test binaries share: small tables made once per binary, and requests sent
+//! straight to the router.
+
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use slidetable_core::Board;
+use slidetable_gen::cache::{generate, Plan};
+use slidetable_serve::{open_table, router, Tables};
+use tower::ServiceExt;
+
+/// The boards the tests serve: every default table up to 9 cells (a second each at most).
+pub const BOARDS: [&str; 6] = ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3"];
+
+/// A directory of default tables for [`BOARDS`], generated once per test binary run in its
+/// own scratch directory under Cargo's directory for integration tests (`target/tmp`),
+/// reused from run to run so no run leaves a temporary directory behind.
+pub fn table_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let profile = if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        };
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+            "slidetable-serve-{}-{profile}",
+            env!("CARGO_CRATE_NAME")
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        for board in BOARDS {
+            let board: Board = board.parse().unwrap();
+            generate(&Plan::default_for(board), &table_path(&dir, board), &|_| {}).unwrap();
+        }
+        dir
+    })
+}
+
+fn table_path(dir: &Path, board: Board) -> PathBuf {
+    dir.join(format!("{board}.slt"))
+}
+
+/// The table file of `board` (one of [`BOARDS`]).
+pub fn table_file(board: Board) -> PathBuf {
+    table_path(table_dir(), board)
+}
+
+/// A router over exactly the tables of [`BOARDS`] (no cache, nothing generated).
+pub fn app() -> Router {
+    let sources = BOARDS
+        .iter()
+        .map(|b| open_table(&table_file(b.parse().unwrap())).unwrap())
+        .collect();
+    router(Arc::new(Tables::of(sources).unwrap()))
+}
+
+/// A finished request: status, content type and body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub content_type: String,
+    pub body: String,
+}
+
+impl Answer {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {self:#?}"))
+    }
+
+    /// Status 200 and its JSON.
+    pub fn ok(&self) -> serde_json::Value {
+        assert_eq!(self.status, StatusCode::OK, "{self:#?}");
+        self.json()
+    }
+
+    /// The `{"error": ...}` of a refused request (and nothing else in the object).
+    pub fn error(&self, status: StatusCode) -> String {
+        assert_eq!(self.status, status, "{self:#?}");
+        assert_eq!(self.content_type, "application/json", "{self:#?}");
+        let json = self.json();
+        let object = json.as_object().unwrap();
+        assert_eq!(object.len(), 1, "{self:#?}");
+        object["error"].as_str().unwrap().to_string()
+    }
+}
+
+pub async fn send(app: &Router, request: Request<Body>) -> Answer {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    Answer {
+        status,
+        content_type,
+        body: String::from_utf8(bytes.to_vec()).unwrap(),
+    }
+}
+
+pub async fn get(app: &Router, uri: &str) -> Answer {
+    send(app, Request::get(uri).body(Body::empty()).unwrap()).await
+}

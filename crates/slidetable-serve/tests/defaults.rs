@@ -1,0 +1,47 @@
+//! Boards without a named table get their default table from the cache, generated on the
+//! board's first request and then shared. Alone in its binary: it sets the environment.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::get;
+use slidetable_core::Board;
+use slidetable_serve::{router, Tables};
+
+#[tokio::test]
+async fn a_default_table_is_generated_on_first_use_then_shared() {
+    let dir = tempfile::tempdir().unwrap();
+    std::env::remove_var("SLIDETABLE_TABLE");
+    std::env::set_var("XDG_CACHE_HOME", dir.path());
+    let tables = Arc::new(Tables::with_defaults(Vec::new()).unwrap());
+    let app = router(tables.clone());
+    let cached = dir.path().join("slidetable/2x2.slt");
+
+    let boards = get(&app, "/api/boards").await.ok();
+    let all: Vec<&str> = boards["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["board"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        all,
+        ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "2x6", "3x4", "4x3", "6x2"]
+    );
+    assert!(boards["boards"][0]["table"].is_null());
+    assert!(!cached.exists());
+
+    let json = get(&app, "/api/solve?board=2x2&puzzle=0,1,3,2").await.ok();
+    assert_eq!(json["distance"], 2);
+    assert!(cached.exists());
+    let boards = get(&app, "/api/boards").await.ok();
+    assert_eq!(boards["boards"][0]["table"], cached.display().to_string());
+
+    // Opened once: the same source answers every later request.
+    let first = tables.open_source(Board::new(2, 2).unwrap()).unwrap();
+    get(&app, "/api/stats?board=2x2").await.ok();
+    let again = tables.open_source(Board::new(2, 2).unwrap()).unwrap();
+    assert!(Arc::ptr_eq(&first, &again));
+    assert!(tables.open_source(Board::new(2, 3).unwrap()).is_none());
+}
