@@ -121,8 +121,8 @@ fn json_unsolvable_and_bad_lines_as_on_every_board() {
     assert_eq!(
         run.lines(),
         [
-            r#"{"puzzle":"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15","distance":1,"path":"r","solvable":true}"#,
-            r#"{"puzzle":"2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0","distance":null,"path":null,"solvable":false}"#,
+            r#"{"puzzle":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15],"distance":1,"path":"r","solvable":true}"#,
+            r#"{"puzzle":[2,1,3,4,5,6,7,8,9,10,11,12,13,14,15,0],"distance":null,"path":null,"solvable":false}"#,
         ]
     );
     assert_eq!(query("distance", &[], input).ok().lines(), ["1", "-1"]);
