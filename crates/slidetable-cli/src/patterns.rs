@@ -169,6 +169,11 @@ pub(crate) fn wanted(args: &BatchArgs) -> Result<bool> {
 /// Whether the file at `path` starts as a pattern database does (an unreadable file is
 /// left to the table reader to report).
 pub(crate) fn is_pattern_path(path: &Path) -> bool {
+    // Anything but a regular file (a FIFO would block the read) is left to the table reader
+    // to refuse.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let mut head = [0u8; 64];
     let read = std::fs::File::open(path)
         .and_then(|mut f| std::io::Read::read(&mut f, &mut head))

@@ -508,11 +508,11 @@ fn weighted_tables_say_cost_and_moves() {
     assert_eq!(with(&["distance"], puzzle).stdout, "15\n");
     assert_eq!(
         with(&["distance", "--json"], puzzle).stdout,
-        "{\"puzzle\":\"4 1 2 5 0 3\",\"cost\":15,\"solvable\":true}\n"
+        "{\"puzzle\":[4,1,2,5,0,3],\"cost\":15,\"solvable\":true}\n"
     );
     assert_eq!(
         with(&["path", "--json"], puzzle).stdout,
-        "{\"puzzle\":\"4 1 2 5 0 3\",\"cost\":15,\"moves\":5,\"path\":\"lurrd\",\"solvable\":true}\n"
+        "{\"puzzle\":[4,1,2,5,0,3],\"cost\":15,\"moves\":5,\"path\":\"lurrd\",\"solvable\":true}\n"
     );
     let random = with(
         &[

@@ -24,7 +24,9 @@ const LIGHTOJ_MOST: u32 = 35;
 
 const NOT_SOLVABLE: &str = "This puzzle is not solvable.";
 
-/// Reads `input` (streamed, as [`crate::judge`] reads it) as `format` (`Uva10181` or `Lightoj1121`) and writes its answers.
+/// Reads `input` as `format` (`Uva10181` or `Lightoj1121`) and writes its answers. The input
+/// is streamed as [`crate::judge`] streams it: a line at a time, at most [`crate::MAX_LINE`]
+/// bytes each; a read error is [`JudgeError::Read`].
 ///
 /// - `uva10181`: N, then N 4×4 grids (0 the blank); per puzzle the optimal move string in
 ///   `L R U D` (where the blank goes; the smallest in alphabetical order), or `This puzzle
