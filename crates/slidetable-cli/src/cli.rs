@@ -12,7 +12,7 @@ use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
 use slidetable_core::{Board, Move};
 use slidetable_query::{CostModel, Encoding};
-use slidetable_search::{HeuristicKind, Method};
+use slidetable_search::Method;
 
 use slidetable_judge::Format;
 
@@ -96,11 +96,17 @@ Choices where the statements leave room:
   leetcode773  one board per line, as LeetCode writes it (`[[4,1,2],[5,0,3]]`, or its example
                line `board = [[4,1,2],[5,0,3]]`); uses the 2x3 table (generated in the cache
                directory on first use).
+  uva10181, lightoj1121
+               the 15-puzzle, answered by IDA* on a pattern database (--table, or the
+               cache's 4x4.slt, the 7-8 database generated on first use): the optimal path,
+               alphabetically smallest (D < L < R < U); uva10181 prints `This puzzle is not
+               solvable.` also when every path is longer than the 50 moves it allows.
 Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer written.";
 
 #[derive(Args, Debug)]
 pub(crate) struct GenerateArgs {
-    /// Board size, rows x columns: 2x2 up to 12 cells (3x4, 4x3, 2x6, 6x2).
+    /// Board size, rows x columns: 2x2 up to 12 cells (3x4, 4x3, 2x6, 6x2), and 4x4 (a
+    /// pattern database, see --pdb).
     #[arg(long, value_name = "RxC", default_value = "3x3", value_parser = table_board())]
     pub(crate) board: Board,
     /// Where to write the table; `-` writes it to standard output (not to a terminal)
@@ -123,6 +129,11 @@ pub(crate) struct GenerateArgs {
     /// costs k, Dijkstra; boards up to 10 cells).
     #[arg(long, value_name = "MODEL", default_value = "unit", value_parser = offered(&["unit", "tile"], parse_cost))]
     pub(crate) cost: CostModel,
+    /// Make a pattern database (the 4x4 board's only kind of table) for this partition of
+    /// the tiles: group sizes taken in the goal's reading order (7-8, 6-6-3, 5-5-5) or the
+    /// groups' tiles (1,2,3/4,5,6,7/8) [default on 4x4: 7-8, for the goal 0 1 2 … 15].
+    #[arg(long, value_name = "PARTITION")]
+    pub(crate) pdb: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -173,9 +184,15 @@ pub(crate) struct SearchArgs {
     /// The search method.
     #[arg(long, value_name = "METHOD", value_parser = offered(METHODS, parse_method))]
     pub(crate) method: Method,
-    /// The heuristic of astar and idastar (manhattan, linear-conflict or misplaced).
-    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = offered(HEURISTICS, parse_heuristic))]
-    pub(crate) heuristic: HeuristicKind,
+    /// The heuristic of astar and idastar: manhattan, linear-conflict, misplaced, or pdb
+    /// (pattern databases: on 4x4 the database file, --table or the cache's 4x4.slt; on
+    /// smaller boards the tiles split in two groups) or pdb-PARTITION (built in memory, for
+    /// example pdb-5-5-5 or pdb-4-4).
+    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = offered(HEURISTICS, crate::patterns::parse_heuristic))]
+    pub(crate) heuristic: crate::patterns::HeuristicChoice,
+    /// The pattern database for --heuristic pdb [default: the cache's 4x4.slt on 4x4].
+    #[arg(long, value_name = "PATH")]
+    pub(crate) table: Option<PathBuf>,
     /// Board size, rows x columns (2x2 up to 16 cells: 4x4 is the 15-puzzle).
     #[arg(long, value_name = "RxC", default_value = "3x3", value_parser = any_board())]
     pub(crate) board: Board,
@@ -231,7 +248,8 @@ pub(crate) struct BatchArgs {
     /// cache directory's slidetable/RxC.slt for --board, generated on first use].
     #[arg(long, value_name = "PATH")]
     pub(crate) table: Option<PathBuf>,
-    /// The board, rows x columns, when no --table is given (2x2 up to 12 cells) [default: 3x3].
+    /// The board, rows x columns, when no --table is given (2x2 up to 12 cells, and 4x4 from
+    /// its pattern database, the cache's 4x4.slt, made on first use) [default: 3x3].
     /// Tiles from 10 up are written as tokens: `1 2 3 4 5 6 7 8 9 10 11 0`.
     #[arg(long, value_name = "RxC", value_parser = table_board())]
     pub(crate) board: Option<Board>,
@@ -324,10 +342,12 @@ pub(crate) struct RandomArgs {
 
 #[derive(Args, Debug)]
 pub(crate) struct HeuristicArgs {
-    /// The heuristics (manhattan, linear-conflict, misplaced), side by side: repeat the
-    /// option or separate names by commas [default: all three]. `--name` is the old spelling.
-    #[arg(long, alias = "name", value_name = "NAME", value_delimiter = ',', value_parser = offered(HEURISTICS, parse_heuristic))]
-    pub(crate) heuristic: Vec<HeuristicKind>,
+    /// The heuristics (manhattan, linear-conflict, misplaced, or pdb-PARTITION: additive
+    /// pattern databases built for the table's goal, for example pdb-4-4 or pdb-3-3-2), side
+    /// by side: repeat the option or separate names by commas [default: manhattan,
+    /// linear-conflict, misplaced]. `--name` is the old spelling.
+    #[arg(long, alias = "name", value_name = "NAME", value_delimiter = ',', value_parser = offered(HEURISTICS, crate::patterns::parse_heuristic))]
+    pub(crate) heuristic: Vec<crate::patterns::HeuristicChoice>,
     #[command(flatten)]
     pub(crate) target: TargetArgs,
     /// Print one JSON object per heuristic (with INPUT: per puzzle) instead of text.
@@ -399,11 +419,6 @@ fn parse_method(s: &str) -> Result<Method, String> {
         .map_err(|e: slidetable_search::UnknownName| e.to_string())
 }
 
-fn parse_heuristic(s: &str) -> Result<HeuristicKind, String> {
-    s.parse()
-        .map_err(|e: slidetable_search::UnknownName| e.to_string())
-}
-
 fn parse_any_board(s: &str) -> Result<Board, String> {
     s.parse()
         .map_err(|e: slidetable_core::BoardError| e.to_string())
@@ -428,9 +443,10 @@ fn parse_board(s: &str) -> Result<Board, String> {
     let board: Board = s
         .parse()
         .map_err(|e: slidetable_core::BoardError| e.to_string())?;
-    if !board.supports_tables() {
+    if !board.supports_tables() && (board.rows(), board.cols()) != (4, 4) {
         return Err(format!(
-            "a {board} board has {} cells; tables go up to {} cells{}",
+            "a {board} board has {} cells; tables go up to {} cells (and 4x4, by pattern \
+             databases){}",
             board.cells(),
             slidetable_core::MAX_TABLE_CELLS,
             if board.cells() <= slidetable_core::MAX_CELLS {
@@ -445,10 +461,10 @@ fn parse_board(s: &str) -> Result<Board, String> {
 
 /// The methods and heuristics by name, as completions offer them.
 const METHODS: &[&str] = &["bfs", "bidir", "dijkstra", "astar", "idastar"];
-const HEURISTICS: &[&str] = &["manhattan", "linear-conflict", "misplaced"];
+const HEURISTICS: &[&str] = &["manhattan", "linear-conflict", "misplaced", "pdb"];
 /// The boards tables are made for, and the larger ones search also solves.
 const TABLE_BOARDS: &[&str] = &[
-    "2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2",
+    "2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2", "4x4",
 ];
 const SEARCH_BOARDS: &[&str] = &[
     "2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2", "2x7",

@@ -13,6 +13,7 @@ mod error;
 mod input;
 mod json;
 mod limits;
+mod patterns;
 mod puzzles;
 mod show;
 mod signals;

@@ -25,16 +25,18 @@ use tempfile::TempDir;
 const BAD_INPUT: i32 = 65;
 
 /// Every directory of `data/judges`, each a `judge` format of the same name.
-const JUDGES: [&str; 10] = [
+const JUDGES: [&str; 12] = [
     "acwing845",
     "hdu",
     "hdu3567",
     "hiho",
     "leetcode773",
+    "lightoj1121",
     "luogu",
     "pair",
     "poj",
     "uva10085",
+    "uva10181",
     "uva652",
 ];
 
@@ -56,6 +58,8 @@ struct Shared {
     eight: PathBuf,
     /// The 2×3 table (LeetCode 773).
     small: PathBuf,
+    /// A 5-5-5 pattern database (the 15-puzzle judges).
+    fifteen: PathBuf,
     /// The largest distance in the 3×3 table's section for each goal blank cell.
     max_distance: [u32; 9],
 }
@@ -77,6 +81,13 @@ fn shared() -> &'static Shared {
             )
             .ok();
         }
+        let fifteen = dir.join("4x4-555.slt");
+        Run::of(
+            sandboxed(&dir)
+                .args(["generate", "--board", "4x4", "--pdb", "5-5-5", "-o"])
+                .arg(&fifteen),
+        )
+        .ok();
         let info = Run::of(sandboxed(&dir).args(["info", "--json"]).arg(&eight)).ok();
         let info: Value = serde_json::from_str(&info.stdout).unwrap();
         let mut max_distance = [u32::MAX; 9];
@@ -90,6 +101,7 @@ fn shared() -> &'static Shared {
             dir,
             eight,
             small,
+            fifteen,
             max_distance,
         }
     })
@@ -102,6 +114,8 @@ fn slidetable() -> Command {
 fn table_for(format: &str) -> &'static Path {
     if format == "leetcode773" {
         &shared().small
+    } else if format == "uva10181" || format == "lightoj1121" {
+        &shared().fifteen
     } else {
         &shared().eight
     }
@@ -1039,6 +1053,11 @@ const BAD_INPUTS: &[Bad] = &[
     bad("uva652", "2\n\n2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 8 y\n", "ullddrurdllurdruldr\n", 5, "unknown tile 'y'"),
     bad("uva652", "1\n\n1 2 3 4 5 6 7 8\n", "", 3, "expected 9 tiles for the puzzle 1 of 1, found 8 before the end of the input"),
     bad("uva652", "1\n\n1 2 3 4 5 6 7 8 x\n\n1\n", "\n", 5, "unexpected '1' after the 1 puzzles announced"),
+    // The 15-puzzle judges: a short row, a repeated tile, a missing puzzle, extra input.
+    bad("uva10181", "1\n1 2 3\n", "", 2, "expected 4 numbers in row 1 of puzzle 1, found 3"),
+    bad("uva10181", "1\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 15\n", "", 2, "puzzle 1: tile 15 appears twice"),
+    bad("lightoj1121", "2\n\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 0 15\n", "Case 1: R\n", 6, "expected puzzle 2 of 2 (row 1 of 4), found the end of the input"),
+    bad("lightoj1121", "1\n\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 0 15\n\nx\n", "Case 1: R\n", 8, "unexpected 'x' after the 1 puzzles announced"),
 ];
 
 #[test]
@@ -1120,4 +1139,83 @@ fn a_puzzle_cut_short_is_reported_on_the_last_line_of_the_input() {
 fn end_of_input_is_reported_on_the_last_line_of_the_input() {
     let wrong = end_of_input_cases(&["hiho", "uva10085", "hdu3567"]);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The 15-puzzle judges: uva10181, lightoj1121
+
+#[test]
+fn fifteen_puzzle_judges_print_the_smallest_optimal_path_and_their_limits() {
+    let board = Board::new(4, 4).unwrap();
+    let goal = board.standard_goal();
+    // 12 moves from the goal, the goal's other class, and a puzzle of more than 35 but at
+    // most 50 moves: Korf's instance 79 (42 moves to 0 1 2 … 15) turned by 180° with tile t
+    // renamed 16 − t, which makes it 42 moves from the blank-last goal.
+    let near = goal.after(&parse_path("uullddrruuld").unwrap()).unwrap();
+    let swapped = parse_layout(board, b"2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0").unwrap();
+    let grid = |l: &Layout| {
+        let t = l.tiles();
+        (0..4)
+            .map(|r| {
+                format!(
+                    "{} {} {} {}\n",
+                    t[4 * r],
+                    t[4 * r + 1],
+                    t[4 * r + 2],
+                    t[4 * r + 3]
+                )
+            })
+            .collect::<String>()
+    };
+    let far = parse_layout(board, b"1 6 10 8 14 12 4 2 13 11 3 5 9 7 15 0").unwrap();
+    let far_len = {
+        let run = query_fifteen("distance", &far.to_string());
+        run.stdout.trim().parse::<usize>().unwrap()
+    };
+    assert_eq!(far_len, 42);
+    let input = format!("3\n{}{}{}", grid(&near), grid(&swapped), grid(&far));
+    let uva = judge("uva10181", input.clone()).ok();
+    let lines = uva.lines();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1], "This puzzle is not solvable.");
+    for (start, line) in [(near, lines[0]), (far, lines[2])] {
+        let path = parse_path(&line.to_lowercase()).unwrap();
+        assert_eq!(start.after(&path), Some(goal), "{start}: {line}");
+        // The alphabetically smallest optimal path (D < L < R < U) is what `path --order
+        // dlru` prints.
+        let ordered = query_fifteen_args("path", &["--order", "dlru"], &start.to_string());
+        assert_eq!(line.to_lowercase(), ordered.stdout.trim(), "{start}");
+    }
+    assert_eq!(lines[2].len(), far_len);
+    let light = judge("lightoj1121", input.replace('\n', "\n\n")).ok();
+    assert_eq!(
+        light.lines(),
+        [
+            format!("Case 1: {}", lines[0]),
+            "Case 2: This puzzle is not solvable.".to_string(),
+            "Case 3: This puzzle is not solvable.".to_string(),
+        ]
+    );
+    let bad = judge("uva10181", "1\n1 2 3\n");
+    assert_eq!(bad.code, Some(BAD_INPUT));
+    assert_eq!(
+        bad.stderr,
+        "slidetable: judge uva10181: <stdin>: line 2: expected 4 numbers in row 1 of puzzle 1, found 3\n"
+    );
+}
+
+fn query_fifteen(command: &str, input: &str) -> Run {
+    query_fifteen_args(command, &[], input)
+}
+
+fn query_fifteen_args(command: &str, args: &[&str], input: &str) -> Run {
+    Run::of(
+        slidetable()
+            .arg(command)
+            .arg("--table")
+            .arg(&shared().fifteen)
+            .args(args)
+            .write_stdin(format!("{input}\n")),
+    )
+    .ok()
 }

@@ -22,10 +22,12 @@ mod moves;
 mod neighbors;
 mod parse;
 mod rank;
+mod symmetry;
 
 pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use layout::{Layout, LayoutError};
 pub use moves::{parse_path, path_string, Move};
 pub use neighbors::{slide, Neighbors};
 pub use parse::{is_blank_or_comment, parse_layout, parse_tile, ParseError, Token};
-pub use rank::{Ranker, Scan, ScanCursor};
+pub use rank::{PlacementError, PlacementRanker, Ranker, Scan, ScanCursor};
+pub use symmetry::Symmetry;

@@ -27,6 +27,13 @@
 use std::fmt;
 use std::io::{self, Write};
 
+mod pattern;
+
+pub use pattern::{
+    excess_at, is_pattern_file, pattern_payload_len, PatternHeader, PatternSection, PatternSpec,
+    MAX_EXCESS, MAX_GROUP, PATTERN_ENCODING,
+};
+
 use byteorder::{ByteOrder, LittleEndian as LE};
 use slidetable_core::{Board, Layout, LayoutError, MAX_CELLS, MAX_TABLE_CELLS};
 
@@ -53,25 +60,25 @@ pub const SECTION_LEN: usize = 64;
 pub const MAX_HISTOGRAM_ENTRIES: u64 = 1 << 16;
 
 // Field offsets in the fixed header.
-const OFF_VERSION: usize = 8;
-const OFF_ROWS: usize = 10;
-const OFF_COLS: usize = 11;
-const OFF_ENCODING: usize = 12;
-const OFF_COST: usize = 13;
-const OFF_SECTIONS: usize = 14;
-const OFF_HEADER_LEN: usize = 16;
-const OFF_HEADER_CRC: usize = 20;
-const OFF_PAYLOAD_CRC: usize = 24;
-const OFF_FILE_LEN: usize = 32;
+pub(crate) const OFF_VERSION: usize = 8;
+pub(crate) const OFF_ROWS: usize = 10;
+pub(crate) const OFF_COLS: usize = 11;
+pub(crate) const OFF_ENCODING: usize = 12;
+pub(crate) const OFF_COST: usize = 13;
+pub(crate) const OFF_SECTIONS: usize = 14;
+pub(crate) const OFF_HEADER_LEN: usize = 16;
+pub(crate) const OFF_HEADER_CRC: usize = 20;
+pub(crate) const OFF_PAYLOAD_CRC: usize = 24;
+pub(crate) const OFF_FILE_LEN: usize = 32;
 
 // Field offsets in a section descriptor.
-const S_GOAL: usize = 0;
-const S_ENTRIES: usize = 16;
-const S_MAX: usize = 24;
-const S_HIST_LEN: usize = 28;
-const S_HIST_OFF: usize = 32;
-const S_PAYLOAD_OFF: usize = 40;
-const S_PAYLOAD_LEN: usize = 48;
+pub(crate) const S_GOAL: usize = 0;
+pub(crate) const S_ENTRIES: usize = 16;
+pub(crate) const S_MAX: usize = 24;
+pub(crate) const S_HIST_LEN: usize = 28;
+pub(crate) const S_HIST_OFF: usize = 32;
+pub(crate) const S_PAYLOAD_OFF: usize = 40;
+pub(crate) const S_PAYLOAD_LEN: usize = 48;
 
 /// How each state's entry is stored.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -440,6 +447,24 @@ pub enum FormatError {
     /// A length or offset, named, too large for 64 bits.
     #[error("{0} overflows")]
     Overflow(&'static str),
+    /// A board size pattern databases do not support.
+    #[error(
+        "board {rows}x{cols} is not supported by pattern databases (2x2 up to {MAX_CELLS} cells)"
+    )]
+    BadPatternBoard {
+        /// The rows field.
+        rows: u8,
+        /// The columns field.
+        cols: u8,
+    },
+    /// A pattern database's groups that do not partition the tiles; the message says how.
+    #[error("{0}")]
+    Groups(String),
+    /// A pattern database given where a table of every state is expected.
+    #[error(
+        "this is a pattern database (encoding {PATTERN_ENCODING}), not a table of every state"
+    )]
+    PatternFile,
 }
 
 /// What is wrong with one section descriptor (see [`FormatError::Section`]); the rule numbers
@@ -563,13 +588,17 @@ pub enum SectionProblem {
         /// The length the encoding gives.
         expected_len: u64,
     },
+    /// A pattern database's section breaks one of its rules (docs/FORMAT.md §8); the
+    /// message says which.
+    #[error("{0}")]
+    Pattern(String),
 }
 
-fn add(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
+pub(crate) fn add(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
     a.checked_add(b).ok_or(FormatError::Overflow(what))
 }
 
-fn mul(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
+pub(crate) fn mul(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
     a.checked_mul(b).ok_or(FormatError::Overflow(what))
 }
 
@@ -673,6 +702,9 @@ impl Header {
         let version = LE::read_u16(&fixed[OFF_VERSION..]);
         if version != VERSION {
             return Err(FormatError::UnsupportedVersion { found: version });
+        }
+        if fixed[OFF_ENCODING] == PATTERN_ENCODING {
+            return Err(FormatError::PatternFile);
         }
         let (rows, cols) = (fixed[OFF_ROWS], fixed[OFF_COLS]);
         let board = Board::for_table(rows.into(), cols.into())

@@ -18,10 +18,15 @@ use std::path::{Path, PathBuf};
 
 pub mod cache;
 mod layered;
+mod pattern;
 mod temporary;
 mod weighted;
 
 pub use layered::solve_layered;
+pub use pattern::{
+    partition_placements, pattern_bytes, solve_partition, solve_pattern, write_pattern_table,
+    write_pattern_to, Partition, PartitionError, PatternSection,
+};
 pub use temporary::abandon_writes;
 use temporary::Temporary;
 pub use weighted::{narrow, solve_weighted};
@@ -106,6 +111,9 @@ pub enum GenError {
         /// What the system said.
         source: io::Error,
     },
+    /// A pattern database that cannot be built; the message says why.
+    #[error("{0}")]
+    Pattern(String),
     /// The output path names something that is not a regular file.
     #[error("refusing to replace {}: it is {kind}, not a table file", path.display())]
     NotAFile {
@@ -424,6 +432,24 @@ pub struct Written {
 /// `generate` killed with SIGKILL) are removed first; [`abandon_writes`] removes the one being
 /// written, for a signal handler.
 pub fn replace_table(path: &Path, board: Board, sections: &[Section]) -> Result<Written, GenError> {
+    replace_with(path, &mut |mut out| write_to(&mut out, board, sections))
+}
+
+/// The procedure of [`write_table`] for any file the `write` function streams.
+pub(crate) fn write_atomically(
+    path: &Path,
+    write: &mut dyn FnMut(&mut dyn Write) -> Result<u64, GenError>,
+) -> Result<u64, GenError> {
+    replace_with(path, write).map(|w| w.bytes)
+}
+
+/// The one procedure behind [`replace_table`] and [`write_atomically`]: `write` streams the
+/// file's bytes into a temporary file beside `path`, which then replaces it (keeping a
+/// replaced file's owner and mode; stale temporaries of ours are removed first).
+fn replace_with(
+    path: &Path,
+    write: &mut dyn FnMut(&mut dyn Write) -> Result<u64, GenError>,
+) -> Result<Written, GenError> {
     let io_err = |source| GenError::Io {
         path: path.to_path_buf(),
         source,
@@ -485,7 +511,7 @@ pub fn replace_table(path: &Path, board: Board, sections: &[Section]) -> Result<
     }
     let bytes = {
         let mut out = io::BufWriter::with_capacity(1 << 20, tmp.file());
-        let len = write_to(&mut out, board, sections).map_err(|e| match e {
+        let len = write(&mut out).map_err(|e| match e {
             GenError::Io { source, .. } => io_err(source),
             other => other,
         })?;

@@ -3,7 +3,7 @@
 use std::io::{self, BufRead, Write};
 
 use slidetable_core::{Layout, Move};
-use slidetable_query::{Goal, Table};
+use slidetable_query::{Goal, QueryError, Table};
 
 use crate::read::{bad, char_layout, leetcode_board, Reader, Tiles};
 use crate::{Format, JudgeError};
@@ -58,6 +58,13 @@ impl<'a, R: BufRead, W: Write, D: AsRef<[u8]>> Judge<'a, R, W, D> {
             Format::Uva10085 => self.uva10085(),
             Format::Leetcode773 => self.leetcode773(),
             Format::Uva652 => self.uva652(),
+            // Answered by search (`judge_fifteen`), never from a table: `judge` has refused
+            // every table already (none is for 4x4 boards).
+            Format::Uva10181 | Format::Lightoj1121 => Err(QueryError::WrongBoard {
+                table: self.table.board(),
+                found: format.board(),
+            }
+            .into()),
         }
     }
 

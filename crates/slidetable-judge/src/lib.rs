@@ -25,6 +25,7 @@
 //! assert!(matches!(err, Err(JudgeError::Bad { line: 1, .. })));
 //! ```
 
+mod fifteen;
 mod formats;
 mod read;
 
@@ -33,6 +34,7 @@ use std::io::{self, BufRead, Write};
 use slidetable_core::Board;
 use slidetable_query::{QueryError, Table};
 
+pub use crate::fifteen::{judge_fifteen, Solve};
 use crate::formats::Judge;
 use crate::read::Bad;
 pub use crate::read::MAX_LINE;
@@ -71,11 +73,19 @@ pub enum Format {
     /// or `unsolvable` each, a blank line between answers [special judge: any solution is
     /// accepted].
     Uva652,
+    /// UVa 10181 (15-puzzle): N, then N 4x4 grids (0 blank); an optimal move string in LRUD
+    /// or `This puzzle is not solvable.` (answered by search: see [`judge_fifteen`]) [special
+    /// judge: any solution is accepted].
+    Uva10181,
+    /// LightOJ 1121 (15-puzzle): T, then T grids; `Case k: ` and the smallest optimal move
+    /// string, or `This puzzle is not solvable.` beyond 35 moves (see [`judge_fifteen`])
+    /// [checked byte for byte].
+    Lightoj1121,
 }
 
 impl Format {
     /// Every format, in the order of the command line's help.
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 12] = [
         Format::Poj,
         Format::Hdu,
         Format::Acwing845,
@@ -86,6 +96,8 @@ impl Format {
         Format::Uva10085,
         Format::Leetcode773,
         Format::Uva652,
+        Format::Uva10181,
+        Format::Lightoj1121,
     ];
 
     /// The name the command line gives it.
@@ -101,6 +113,8 @@ impl Format {
             Format::Uva10085 => "uva10085",
             Format::Leetcode773 => "leetcode773",
             Format::Uva652 => "uva652",
+            Format::Uva10181 => "uva10181",
+            Format::Lightoj1121 => "lightoj1121",
         }
     }
 
@@ -109,15 +123,16 @@ impl Format {
     pub fn special_judge(self) -> bool {
         matches!(
             self,
-            Format::Poj | Format::Hdu | Format::Uva10085 | Format::Uva652
+            Format::Poj | Format::Hdu | Format::Uva10085 | Format::Uva652 | Format::Uva10181
         )
     }
 
-    /// The board its puzzles are on, and so the table it needs: 2×3 for LeetCode 773, 3×3
-    /// for every other.
+    /// The board its puzzles are on, and so the table it needs: 2×3 for LeetCode 773, 4×4
+    /// for the 15-puzzle judges, 3×3 for every other.
     pub fn board(self) -> Board {
         match self {
             Format::Leetcode773 => Board::new(2, 3).expect("2x3 is a board"),
+            Format::Uva10181 | Format::Lightoj1121 => Board::new(4, 4).expect("4x4 is a board"),
             _ => Board::EIGHT,
         }
     }

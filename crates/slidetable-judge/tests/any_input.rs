@@ -35,7 +35,11 @@ fn ints(tiles: &[u8], sep: &str) -> String {
 }
 
 fn grid(tiles: &[u8]) -> String {
-    tiles.chunks(3).map(|row| ints(row, " ") + "\n").collect()
+    let side = if tiles.len() == 16 { 4 } else { 3 };
+    tiles
+        .chunks(side)
+        .map(|row| ints(row, " ") + "\n")
+        .collect()
 }
 
 /// A real input for `format` made of the given layouts, and the number of lines it answers.
@@ -70,6 +74,10 @@ fn real_input(format: Format, puzzles: &[Vec<u8>]) -> (String, usize) {
                 .collect();
             (format!("{k}\n\n{}\n", cases.join("\n\n")), 2 * k - 1)
         }
+        Format::Uva10181 | Format::Lightoj1121 => {
+            let grids: String = puzzles.iter().map(|p| grid(p) + "\n").collect();
+            (format!("{k}\n{grids}"), k)
+        }
         Format::Leetcode773 => unreachable!("2x3 inputs are made by leetcode_input"),
     }
 }
@@ -100,11 +108,13 @@ fn damaged_input() -> impl Strategy<Value = (Format, Vec<u8>, Option<usize>)> {
         format(),
         prop::collection::vec(layout(9), 1..6),
         prop::collection::vec(layout(6), 1..6),
+        prop::collection::vec(layout(16), 1..4),
         edits,
     )
-        .prop_map(|(format, eights, smalls, edits)| {
+        .prop_map(|(format, eights, smalls, fifteens, edits)| {
             let (text, answers) = match format {
                 Format::Leetcode773 => leetcode_input(&smalls),
+                Format::Uva10181 | Format::Lightoj1121 => real_input(format, &fifteens),
                 _ => real_input(format, &eights),
             };
             let mut bytes = text.into_bytes();

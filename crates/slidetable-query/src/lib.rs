@@ -26,19 +26,21 @@ use slidetable_format::{
     Header, SectionDescriptor,
 };
 
-pub use slidetable_format::{CostModel, Encoding};
+pub use slidetable_format::{is_pattern_file, CostModel, Encoding};
 
 mod distances;
 mod file;
 mod guard;
 mod histogram;
 mod layer;
+mod pattern;
 
 pub use file::{TableBytes, READ_BELOW};
 pub use guard::exit_on_changed_table;
 
 pub use histogram::{HistogramStats, LayerStats};
 pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
+pub use pattern::{MappedPatternTable, PatternGroup, PatternTable};
 
 /// Why a table cannot be used. Names the file when there is one.
 #[derive(Debug, thiserror::Error)]

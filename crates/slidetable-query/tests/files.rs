@@ -423,12 +423,17 @@ fn fields_are_checked_in_order_and_named() {
             format!("board {rows}x{cols} is not supported (2x2 up to 12 cells)")
         );
     }
-    for code in [0, 4, 255] {
+    for code in [0, 5, 255] {
         assert_eq!(
             refused(dir.path(), "enc.slt", &patched(&|b| b[OFF_ENCODING] = code)),
             format!("unknown entry encoding {code}")
         );
     }
+    // Code 4 is a pattern database's (FORMAT.md §11), named as such.
+    assert_eq!(
+        refused(dir.path(), "enc.slt", &patched(&|b| b[OFF_ENCODING] = 4)),
+        "this is a pattern database (encoding 4), not a table of every state"
+    );
     assert_eq!(
         refused(dir.path(), "cost.slt", &patched(&|b| b[OFF_COST] = 7)),
         "unknown cost model 7"

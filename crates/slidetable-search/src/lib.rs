@@ -53,6 +53,7 @@ mod branching;
 mod dijkstra;
 mod heuristic;
 mod idastar;
+mod pdb;
 mod state;
 
 pub use astar::astar;
@@ -61,6 +62,7 @@ pub use branching::effective_branching_factor;
 pub use dijkstra::{dijkstra, dijkstra_with, MoveCost, TileCost, UnitCost};
 pub use heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, UnknownName};
 pub use idastar::idastar;
+pub use pdb::{PatternError, PatternHeuristic, PatternSearch};
 
 /// An optimal path and what finding it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]

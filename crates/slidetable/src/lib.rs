@@ -15,7 +15,32 @@
 //!
 //! The types every use of a table needs are also at the top: [`Board`], [`Layout`], [`Move`],
 //! [`parse_layout`], [`Table`] (with [`MappedTable`] for a file, [`Table::open`]) and
-//! [`Goal`].
+//! [`Goal`]; and the 15-puzzle's: [`PatternTable`] (a pattern database, [`MappedPatternTable`]
+//! for a file written by `slidetable generate --board 4x4` or [`gen::write_pattern_table`]),
+//! [`PatternHeuristic`] over its groups and [`PatternSearch`], IDA* on it.
+//!
+//! Solve a 15-puzzle with a 5-5-5 pattern database built in memory:
+//!
+//! ```
+//! use slidetable::gen::{pattern_bytes, solve_partition, Partition};
+//! use slidetable::search::Limits;
+//! use slidetable::{parse_layout, Board, Move, PatternHeuristic, PatternSearch, PatternTable};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let board = Board::new(4, 4)?;
+//! let goal = board.goal_with_blank(0);
+//! let sections = solve_partition(&goal, &Partition::parse("5-5-5", &goal)?, &|_| ())?;
+//! let table = PatternTable::new(pattern_bytes(&sections)?)?;
+//!
+//! let groups: Vec<(u16, &[u8])> = table.groups().iter().map(|g| (g.tiles, g.payload)).collect();
+//! let heuristic = PatternHeuristic::new(table.goal(), &groups)?;
+//! let puzzle = parse_layout(board, b"4 1 2 3 0 5 6 7 8 9 10 11 12 13 14 15")?;
+//! let order = [Move::Up, Move::Down, Move::Left, Move::Right];
+//! let found = PatternSearch::new(&heuristic).solve(&puzzle, order, &Limits::default())?;
+//! assert_eq!(found.path.len(), 1);
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! Generate the 3×3 table for the standard goal in memory, and ask it about a puzzle:
 //!
@@ -60,4 +85,5 @@ pub use slidetable_query as query;
 pub use slidetable_search as search;
 
 pub use slidetable_core::{parse_layout, Board, Layout, Move};
-pub use slidetable_query::{Goal, MappedTable, Table};
+pub use slidetable_query::{Goal, MappedPatternTable, MappedTable, PatternTable, Table};
+pub use slidetable_search::{PatternHeuristic, PatternSearch};

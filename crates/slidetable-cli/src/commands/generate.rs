@@ -1,19 +1,24 @@
 //! `generate`: search every state backwards from the goals and write the table file.
 
 use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use slidetable_gen::Partition;
 use slidetable_query::CostModel;
 
 use crate::cli::GenerateArgs;
 use crate::error::UsageError;
 use crate::puzzles::parse_goal;
 use crate::streams;
-use crate::{cache_lock, tables};
+use crate::{cache_lock, patterns, tables};
 
 pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let board = args.board;
+    if args.pdb.is_some() || !board.supports_tables() {
+        return pattern_database(args);
+    }
     let goals = if args.all_goals {
         slidetable_gen::all_goals(board)
     } else if args.goal.is_empty() {
@@ -93,4 +98,66 @@ fn write_report(
         done.bytes
     )?;
     writeln!(out, "took {:.1} ms", done.elapsed.as_secs_f64() * 1e3)
+}
+
+/// `generate --pdb PARTITION` (or `generate --board 4x4`).
+fn pattern_database(args: &GenerateArgs) -> Result<ExitCode> {
+    let board = args.board;
+    if args.all_goals || args.goal.len() > 1 {
+        return Err(
+            UsageError("a pattern database has one goal: give at most one --goal".into()).into(),
+        );
+    }
+    if args.encoding.is_some() || args.cost != slidetable_query::CostModel::Unit {
+        return Err(UsageError(
+            "a pattern database has its own encoding and unit costs: drop --encoding and --cost"
+                .into(),
+        )
+        .into());
+    }
+    let goal = match args.goal.first() {
+        Some(text) => parse_goal(board, text)?,
+        None => patterns::default_goal(board),
+    };
+    let text = args.pdb.as_deref().unwrap_or(patterns::DEFAULT_PARTITION);
+    let partition = Partition::parse(text, &goal).map_err(|e| UsageError(format!("--pdb: {e}")))?;
+    let path: PathBuf = match &args.output {
+        Some(p) if p.as_os_str() == "-" => {
+            return Err(UsageError(
+                "-o - writes a table of every state; a pattern database is written to a file: \
+                 name it with -o PATH"
+                    .into(),
+            )
+            .into())
+        }
+        Some(p) => p.clone(),
+        None if board.supports_tables() => {
+            return Err(UsageError(format!(
+                "a pattern database for {board} is not the board's default table: name its \
+                 file with -o PATH"
+            ))
+            .into())
+        }
+        None => tables::resolve(None, board)?.0,
+    };
+    // The cache's database is locked against queries making it on first use meanwhile.
+    let lock = match args.output {
+        None => Some(cache_lock::lock(&path)?),
+        Some(_) => None,
+    };
+    let made = patterns::make(&goal, &partition, &path)?;
+    drop(lock);
+    let mut out = streams::stdout();
+    writeln!(out, "wrote {}", path.display())?;
+    writeln!(
+        out,
+        "board {board}: pattern database {} ({} groups, {} placements), goal {goal}, {} bytes",
+        partition.sizes(),
+        made.groups,
+        made.placements,
+        made.bytes
+    )?;
+    writeln!(out, "took {:.1} ms", made.elapsed.as_secs_f64() * 1e3)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }

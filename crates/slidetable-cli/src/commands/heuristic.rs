@@ -8,18 +8,21 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use slidetable_core::Layout;
 use slidetable_heuristic::{measure_goal, Accuracy, HeuristicReport, Inconsistency, Witness};
 use slidetable_search::{Heuristic, HeuristicKind};
 
 use crate::cli::HeuristicArgs;
+use crate::error::UsageError;
 use crate::json;
+use crate::patterns::{HeuristicChoice, PatternSource};
 use crate::puzzles::each_puzzle;
 use crate::streams;
-use crate::tables;
+use crate::{patterns, tables};
 
 #[derive(Serialize)]
 struct HeuristicJson {
-    heuristic: &'static str,
+    heuristic: String,
     goal: Vec<u8>,
     table: String,
     states: u64,
@@ -88,22 +91,63 @@ fn witness_json(w: &Witness) -> WitnessJson {
     }
 }
 
-/// The heuristics asked for, in order, each once; all three when none is named.
-fn heuristics(args: &HeuristicArgs) -> Vec<HeuristicKind> {
-    let mut kinds: Vec<HeuristicKind> = Vec::new();
-    for &k in &args.heuristic {
-        if !kinds.contains(&k) {
-            kinds.push(k);
+/// The heuristics asked for, in order, each once; manhattan, linear-conflict and misplaced
+/// when none is named.
+fn heuristics(args: &HeuristicArgs) -> Vec<HeuristicChoice> {
+    let mut kinds: Vec<HeuristicChoice> = Vec::new();
+    for k in &args.heuristic {
+        if !kinds.contains(k) {
+            kinds.push(k.clone());
         }
     }
     if kinds.is_empty() {
-        kinds = vec![
+        kinds = [
             HeuristicKind::Manhattan,
             HeuristicKind::LinearConflict,
             HeuristicKind::Misplaced,
-        ];
+        ]
+        .map(HeuristicChoice::Kind)
+        .to_vec();
     }
     kinds
+}
+
+/// The pattern databases of each `pdb-PARTITION` asked for, built for `goal` once, before
+/// any is used (`None` for the other heuristics).
+fn sources(kinds: &[HeuristicChoice], goal: &Layout) -> Result<Vec<Option<PatternSource>>> {
+    kinds
+        .iter()
+        .map(|k| match k {
+            HeuristicChoice::Kind(_) => Ok(None),
+            HeuristicChoice::Pattern(None) => Err(UsageError(
+                "name the partition to measure: pdb-PARTITION (for example pdb-4-4)".into(),
+            )
+            .into()),
+            HeuristicChoice::Pattern(p) => {
+                patterns::pattern_source(p.as_deref(), goal, None).map(Some)
+            }
+        })
+        .collect()
+}
+
+/// Each heuristic by name, towards `goal`, the pattern databases from `sources`.
+fn build<'s>(
+    kinds: &[HeuristicChoice],
+    sources: &'s [Option<PatternSource>],
+    goal: &Layout,
+) -> Result<Vec<(String, Box<dyn Heuristic + Send + Sync + 's>)>> {
+    let mut built = Vec::with_capacity(kinds.len());
+    for (kind, source) in kinds.iter().zip(sources) {
+        let heuristic = match (kind, source) {
+            (_, Some(source)) => source.heuristic(goal)?,
+            (HeuristicChoice::Kind(k), None) => k.build(goal),
+            (HeuristicChoice::Pattern(_), None) => {
+                return Err(UsageError(format!("{kind}: no pattern databases were built")).into())
+            }
+        };
+        built.push((kind.to_string(), heuristic));
+    }
+    Ok(built)
 }
 
 pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
@@ -119,19 +163,17 @@ pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
         Some(distances) => answers.knowing(distances),
         None => answers,
     };
+    let sources = sources(&kinds, &goal)?;
     let mut reports = Vec::with_capacity(kinds.len());
-    for &kind in &kinds {
-        let heuristic = kind.build(&goal);
-        reports.push((kind, measure_goal(&answers, &*heuristic)?));
+    for (name, heuristic) in build(&kinds, &sources, &goal)? {
+        let report = measure_goal(&answers, &*heuristic)?;
+        reports.push((name, report));
     }
     let mut out = streams::stdout();
     if args.json {
         let mut buf = Vec::new();
-        for (kind, report) in &reports {
-            json::line(
-                &mut buf,
-                &report_json(kind.name(), &goal, &table_name, report),
-            );
+        for (name, report) in &reports {
+            json::line(&mut buf, &report_json(name, &goal, &table_name, report));
         }
         out.write_all(&buf)?;
     } else if args.csv {
@@ -139,12 +181,11 @@ pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
             out,
             "heuristic,distance,states,mean_estimate,min_estimate,max_estimate,exact,exact_share,mean_ratio"
         )?;
-        for (kind, report) in &reports {
+        for (name, report) in &reports {
             for (d, a) in report.by_distance.iter().enumerate() {
                 writeln!(
                     out,
-                    "{},{d},{},{:.6},{},{},{},{:.6},{}",
-                    kind.name(),
+                    "{name},{d},{},{:.6},{},{},{},{:.6},{}",
                     a.states,
                     a.mean_estimate,
                     a.min_estimate,
@@ -155,8 +196,8 @@ pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
                 )?;
             }
         }
-    } else if let [(kind, report)] = &reports[..] {
-        text(&mut out, kind.name(), &table_name, report)?;
+    } else if let [(name, report)] = &reports[..] {
+        text(&mut out, name, &table_name, report)?;
     } else {
         side_by_side(&mut out, &table_name, &reports)?;
     }
@@ -165,13 +206,13 @@ pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
 }
 
 fn report_json(
-    name: &'static str,
+    name: &str,
     goal: &slidetable_core::Layout,
     table: &str,
     report: &HeuristicReport,
 ) -> HeuristicJson {
     HeuristicJson {
-        heuristic: name,
+        heuristic: name.to_string(),
         goal: goal.tiles().to_vec(),
         table: table.to_string(),
         states: report.overall.states,
@@ -202,7 +243,7 @@ fn report_json(
 }
 
 /// Each heuristic's estimates by name, in the order asked for.
-struct Estimates<'a>(&'a [(&'static str, u32)]);
+struct Estimates<'a>(&'a [(&'a str, u32)]);
 
 impl Serialize for Estimates<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -227,13 +268,11 @@ fn estimate_puzzles(args: &HeuristicArgs) -> Result<ExitCode> {
     let (table, goal_layout) = tables::open_target(&args.target)?;
     let goal = table.goal(&goal_layout)?;
     let kinds = heuristics(args);
-    let built: Vec<(&'static str, Box<dyn Heuristic + Send + Sync>)> = kinds
-        .iter()
-        .map(|k| (k.name(), k.build(&goal_layout)))
-        .collect();
+    let sources = sources(&kinds, &goal_layout)?;
+    let built = build(&kinds, &sources, &goal_layout)?;
     let mut out = streams::stdout();
     if args.csv {
-        let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+        let names: Vec<&str> = built.iter().map(|(n, _)| n.as_str()).collect();
         writeln!(out, "puzzle,distance,{}", names.join(","))?;
     }
     let mut estimates = Vec::with_capacity(built.len());
@@ -248,7 +287,7 @@ fn estimate_puzzles(args: &HeuristicArgs) -> Result<ExitCode> {
                 .distance(layout)
                 .with_context(|| format!("table {}", tables::name(&table)))?;
             estimates.clear();
-            estimates.extend(built.iter().map(|(n, h)| (*n, h.estimate(layout))));
+            estimates.extend(built.iter().map(|(n, h)| (n.as_str(), h.estimate(layout))));
             buf.clear();
             if args.json {
                 json::line(
@@ -292,10 +331,10 @@ fn estimate_puzzles(args: &HeuristicArgs) -> Result<ExitCode> {
 fn side_by_side(
     out: &mut impl Write,
     table: &str,
-    reports: &[(HeuristicKind, HeuristicReport)],
+    reports: &[(String, HeuristicReport)],
 ) -> io::Result<()> {
     let (_, first) = &reports[0];
-    let names: Vec<&str> = reports.iter().map(|(k, _)| k.name()).collect();
+    let names: Vec<&str> = reports.iter().map(|(k, _)| k.as_str()).collect();
     writeln!(out, "heuristics {}", names.join(", "))?;
     writeln!(out, "goal       {}", first.goal)?;
     writeln!(out, "table      {table}")?;
@@ -337,9 +376,9 @@ fn side_by_side(
         line += &format!("  {:<WIDTH$}", cells(&r.overall));
     }
     writeln!(out, "{}", line.trim_end())?;
-    for (kind, report) in reports {
+    for (name, report) in reports {
         writeln!(out)?;
-        verdicts(out, kind.name(), report)?;
+        verdicts(out, name, report)?;
     }
     Ok(())
 }

@@ -1,16 +1,17 @@
 //! `info`: what a table file holds.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use serde::Serialize;
-use slidetable_query::{CostModel, Encoding};
+use slidetable_query::{CostModel, Encoding, PatternTable};
 
 use crate::cli::InfoArgs;
 use crate::streams;
 use crate::streams::warning;
-use crate::tables;
+use crate::{patterns, tables};
 
 #[derive(Serialize)]
 struct InfoJson<'a> {
@@ -41,6 +42,14 @@ pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
             path.display(),
             path.display()
         );
+    }
+    if origin != tables::Origin::Cache || !board.supports_tables() {
+        if !board.supports_tables() && !path.exists() {
+            patterns::open(None, board)?;
+        }
+        if patterns::is_pattern_path(&path) {
+            return pattern_database(&path, args.verify, args.json);
+        }
     }
     // The cache's table is generated on first use, as for `distance`.
     let table = tables::open_for_query(
@@ -110,6 +119,99 @@ pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
                 s.histogram()[s.max_distance() as usize]
             )?;
             let hist: Vec<String> = s.histogram().iter().map(u64::to_string).collect();
+            writeln!(out, "  histogram     {}", hist.join(" "))?;
+        }
+    }
+    out.flush()?;
+    match checksum {
+        Some(Err(e)) => {
+            warning!("{e}");
+            Ok(ExitCode::FAILURE)
+        }
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+#[derive(serde::Serialize)]
+struct PatternInfoJson {
+    path: String,
+    board: String,
+    encoding: &'static str,
+    goal: Vec<u8>,
+    file_size: u64,
+    groups: Vec<GroupJson>,
+    /// `null` unless `--verify` was given.
+    checksum_ok: Option<bool>,
+}
+
+#[derive(serde::Serialize)]
+struct GroupJson {
+    tiles: Vec<u8>,
+    entries: u64,
+    max_value: u32,
+    histogram: Vec<u64>,
+}
+
+/// `info` on a pattern database: its goal, groups and histograms, checksum on request.
+fn pattern_database(path: &Path, verify: bool, as_json: bool) -> Result<ExitCode> {
+    let table = PatternTable::open(path)?;
+    let header = table.header();
+    let checksum = verify.then(|| table.verify());
+    let checksum_ok = checksum.as_ref().map(Result::is_ok);
+    let mut out = streams::stdout();
+    if as_json {
+        let info = PatternInfoJson {
+            path: path.display().to_string(),
+            board: header.board.to_string(),
+            encoding: "pattern4",
+            goal: header.goal.tiles().to_vec(),
+            file_size: header.file_len,
+            groups: header
+                .sections
+                .iter()
+                .map(|s| GroupJson {
+                    tiles: s.group(),
+                    entries: s.entries,
+                    max_value: s.max_value,
+                    histogram: s.histogram.clone(),
+                })
+                .collect(),
+            checksum_ok,
+        };
+        serde_json::to_writer(&mut out, &info)?;
+        writeln!(out)?;
+    } else {
+        let sizes: Vec<String> = header
+            .sections
+            .iter()
+            .map(|s| s.tiles.count_ones().to_string())
+            .collect();
+        writeln!(out, "table     {}", path.display())?;
+        writeln!(out, "board     {}", header.board)?;
+        writeln!(
+            out,
+            "encoding  pattern4 (pattern database {}: 4 bits per placement, the moves of the group's tiles above their Manhattan distance, halved)",
+            sizes.join("-")
+        )?;
+        writeln!(out, "goal      {}", header.goal)?;
+        writeln!(out, "size      {} bytes", header.file_len)?;
+        match &checksum {
+            None => writeln!(out, "checksum  not checked (use --verify)")?,
+            Some(Ok(())) => writeln!(out, "checksum  ok")?,
+            Some(Err(e)) => writeln!(out, "checksum  FAILED: {}", e.kind)?,
+        }
+        writeln!(out, "groups    {}", header.sections.len())?;
+        for (i, s) in header.sections.iter().enumerate() {
+            let tiles: Vec<String> = s.group().iter().map(u8::to_string).collect();
+            writeln!(out)?;
+            writeln!(out, "group {i}: tiles {}", tiles.join(" "))?;
+            writeln!(out, "  placements    {}", s.entries)?;
+            writeln!(
+                out,
+                "  max value     {} ({} placements)",
+                s.max_value, s.histogram[s.max_value as usize]
+            )?;
+            let hist: Vec<String> = s.histogram.iter().map(u64::to_string).collect();
             writeln!(out, "  histogram     {}", hist.join(" "))?;
         }
     }

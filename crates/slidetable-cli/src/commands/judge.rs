@@ -5,16 +5,20 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use slidetable_judge::{judge, JudgeError};
+use slidetable_core::{Layout, Move};
+use slidetable_judge::{judge, judge_fifteen, Format, JudgeError};
 
 use crate::cli::JudgeArgs;
 use crate::error::EXIT_BAD_INPUT;
 use crate::input;
 use crate::streams;
 use crate::streams::warning;
-use crate::tables;
+use crate::{patterns, tables};
 
 pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
+    if matches!(args.format, Format::Uva10181 | Format::Lightoj1121) {
+        return fifteen(args);
+    }
     let board = args.format.board();
     let table = tables::open_for_query(args.table.as_deref(), board)?;
     tables::require_board(&table, board)?;
@@ -25,6 +29,11 @@ pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
     let mut out = streams::stdout();
     let result = judge(args.format, input.reader, &table, &mut out);
     out.flush()?;
+    outcome(args, &name, result)
+}
+
+/// The exit code of a judge run, or its error: bad input is reported here.
+fn outcome(args: &JudgeArgs, name: &str, result: Result<(), JudgeError>) -> Result<ExitCode> {
     match result {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(JudgeError::Io(e)) => Err(e.into()),
@@ -37,6 +46,36 @@ pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
             Ok(ExitCode::from(EXIT_BAD_INPUT))
         }
     }
+}
+
+/// `judge uva10181` and `judge lightoj1121`: the 15-puzzle judges, answered by IDA* on the
+/// pattern database named by `--table` or the cache's `4x4.slt`, the input streamed as for
+/// every other format.
+fn fifteen(args: &JudgeArgs) -> Result<ExitCode> {
+    let board = args.format.board();
+    let table = patterns::open(args.table.as_deref(), board)?;
+    let solver = patterns::Solver::new(&table, &board.standard_goal())?;
+    let input = input::open(args.input.as_deref())?;
+    let name = input.name;
+    let mut out = streams::stdout();
+    let mut failure = None;
+    let mut solve = |start: &Layout, order: [Move; 4], most: u32| {
+        let mut path = Vec::new();
+        match solver.path_within(start, order, most, &mut path) {
+            Ok(true) => Some(path),
+            Ok(false) => None,
+            Err(e) => {
+                failure.get_or_insert(e);
+                None
+            }
+        }
+    };
+    let result = judge_fifteen(args.format, input.reader, &mut solve, &mut out);
+    out.flush()?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    outcome(args, &name, result)
 }
 
 #[cfg(test)]

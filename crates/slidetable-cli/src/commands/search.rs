@@ -6,11 +6,15 @@ use std::process::ExitCode;
 use anyhow::Result;
 use serde::Serialize;
 use slidetable_core::{path_string, Layout, Move};
-use slidetable_search::{effective_branching_factor, solve, Limit, Limits, SearchError, Stats};
+use slidetable_search::{
+    astar, check_solvable, effective_branching_factor, idastar, solve, HeuristicKind, Limit,
+    Limits, Method, SearchError, Stats,
+};
 
 use crate::answers::write_invalid;
 use crate::cli::SearchArgs;
 use crate::json::{self, Record, SearchStats};
+use crate::patterns::{self, HeuristicChoice};
 use crate::puzzles::{each_puzzle, parse_goal};
 use crate::streams;
 use crate::streams::{note, warning};
@@ -29,11 +33,26 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                 .unwrap_or_else(crate::limits::default_max_memory),
         ),
     };
+    // Pattern databases are made (or mapped) once for every puzzle.
+    let patterns = match &args.heuristic {
+        HeuristicChoice::Pattern(p) if args.method.uses_heuristic() => Some(
+            patterns::pattern_source(p.as_deref(), &goal, args.table.as_deref())?,
+        ),
+        _ => None,
+    };
+    let pattern = patterns.as_ref().map(|s| s.heuristic(&goal)).transpose()?;
+    let kind = match args.heuristic {
+        HeuristicChoice::Kind(k) => k,
+        HeuristicChoice::Pattern(_) => HeuristicKind::Manhattan,
+    };
     let mut out = streams::stdout();
     let mut gave_up = 0u64;
     let mut summary = Summary {
         method: args.method.name(),
-        heuristic: args.method.uses_heuristic().then(|| args.heuristic.name()),
+        heuristic: args
+            .method
+            .uses_heuristic()
+            .then(|| args.heuristic.to_string()),
         ..Summary::default()
     };
     let mut factors = (0.0f64, 0u64);
@@ -43,7 +62,15 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
         args.keep_going,
         &mut out,
         |start, line, out| {
-            let outcome = solve(args.method, args.heuristic, start, &goal, &limits);
+            let outcome = match (&pattern, args.method) {
+                (Some(h), Method::Astar) => {
+                    check_solvable(start, &goal).and_then(|()| astar(start, &**h, &limits))
+                }
+                (Some(h), Method::Idastar) => {
+                    check_solvable(start, &goal).and_then(|()| idastar(start, &**h, &limits))
+                }
+                _ => solve(args.method, kind, start, &goal, &limits),
+            };
             summary.puzzles += 1;
             match &outcome {
                 Ok(solution) => {
@@ -150,7 +177,7 @@ fn json_stats(s: &Stats, depth: u32) -> SearchStats {
 #[derive(Serialize, Default)]
 struct Summary {
     method: &'static str,
-    heuristic: Option<&'static str>,
+    heuristic: Option<String>,
     puzzles: u64,
     solved: u64,
     unsolvable: u64,

@@ -13,6 +13,7 @@
 //! neighbour's rank ([`Ranker::step`]); [`Scan`] visits every rank of a class in order with
 //! its neighbours' ranks stepped from the Lehmer digits that change (`scan.rs`).
 
+mod placement;
 mod quick;
 mod scan;
 
@@ -20,6 +21,7 @@ use std::sync::OnceLock;
 
 use crate::layout::class_of;
 use crate::{factorial, Board, BoardError, Layout, Move, MAX_CELLS, MAX_TABLE_CELLS};
+pub use placement::{PlacementError, PlacementRanker};
 use quick::QuickTables;
 pub use scan::{Scan, ScanCursor};
 

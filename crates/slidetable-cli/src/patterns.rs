@@ -1,0 +1,600 @@
+//! The 15-puzzle's tables, shared by the commands that use them: making a pattern database,
+//! opening the one a command names (or the cache's `4x4.slt`, made on first use), the IDA*
+//! solver on it, the `distance` / `path` answers found with it on every core, and the
+//! `pdb` / `pdb-PARTITION` heuristics of `search` and `heuristic`.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use slidetable_core::{
+    is_blank_or_comment, parse_layout, Board, Layout, Move, Symmetry, MAX_CELLS,
+};
+use slidetable_gen::{
+    partition_placements, solve_partition, write_pattern_table, Partition, PatternSection,
+};
+use slidetable_query::{is_pattern_file, MappedPatternTable, PatternTable};
+use slidetable_search::{Heuristic, HeuristicKind, Limits, PatternHeuristic, PatternSearch};
+
+use crate::answers::{Answer, Output};
+use crate::cli::BatchArgs;
+use crate::error::{UsageError, EXIT_BAD_INPUT};
+use crate::input::{self, Lines, MAX_LINE};
+use crate::json::{self, Record};
+use crate::streams::{self, warning};
+use crate::{show, tables};
+
+/// The partition a 4×4 database has unless told otherwise.
+pub(crate) const DEFAULT_PARTITION: &str = "7-8";
+
+/// The goal a pattern database is made for unless told otherwise: the blank in the first
+/// cell, as in Korf's instances. One database serves the goals with the blank in any
+/// corner, through the board's symmetries.
+pub(crate) fn default_goal(board: Board) -> Layout {
+    board.goal_with_blank(0)
+}
+
+/// What making a pattern database did.
+pub(crate) struct Made {
+    pub(crate) groups: usize,
+    pub(crate) placements: u64,
+    pub(crate) bytes: u64,
+    pub(crate) elapsed: Duration,
+}
+
+/// Solves `partition` towards `goal` and writes the database to `path` (creating its
+/// directory), with a progress bar on a terminal.
+pub(crate) fn make(goal: &Layout, partition: &Partition, path: &Path) -> Result<Made> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create directory {}", dir.display()))?;
+    }
+    let start = Instant::now();
+    let total = partition_placements(goal.board(), partition);
+    let bar = if total >= 5_000_000 && io::stderr().is_terminal() {
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg} [{bar:40}] {percent:>3}% {human_pos}/{human_len} placements, {elapsed} (eta {eta})",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_message(format!("generating {} {}", goal.board(), partition.sizes()));
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let sections = solve_partition(goal, partition, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    let bytes = write_pattern_table(path, &sections)?;
+    Ok(Made {
+        groups: sections.len(),
+        placements: total,
+        bytes,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Answers 15-puzzle questions from a pattern database: IDA* on the database's goal, the
+/// query's goal carried onto it by a board symmetry and a renaming of the tiles.
+pub(crate) struct Solver<'t> {
+    heuristic: PatternHeuristic<'t>,
+    goal: Layout,
+    symmetry: Symmetry,
+    rename: [u8; MAX_CELLS],
+    back: Symmetry,
+}
+
+impl<'t> Solver<'t> {
+    /// A solver for `goal` (blank in a cell some symmetry carries onto the database goal's
+    /// blank cell: any corner for the default database).
+    pub(crate) fn new(table: &'t MappedPatternTable, goal: &Layout) -> Result<Solver<'t>> {
+        let db_goal = *table.goal();
+        let groups: Vec<(u16, &[u8])> = table
+            .groups()
+            .into_iter()
+            .map(|g| (g.tiles, g.payload))
+            .collect();
+        let heuristic = PatternHeuristic::new(&db_goal, &groups)?;
+        let Some((symmetry, rename)) = Symmetry::all(db_goal.board())
+            .into_iter()
+            .find_map(|s| s.renaming(goal, &db_goal).map(|r| (s, r)))
+        else {
+            return Err(UsageError(format!(
+                "the database's goal {db_goal} has its blank in a cell no symmetry carries \
+                 goal {goal}'s blank to; make a database for it with `slidetable generate \
+                 --board {} --goal \"{goal}\" -o PATH`",
+                goal.board()
+            ))
+            .into());
+        };
+        Ok(Solver {
+            heuristic,
+            goal: *goal,
+            back: symmetry.inverse(),
+            symmetry,
+            rename,
+        })
+    }
+
+    /// The smallest optimal path from `start` under `order` into `path`; false when the
+    /// start cannot reach the goal (parity, checked first).
+    pub(crate) fn path_into(
+        &self,
+        start: &Layout,
+        order: [Move; 4],
+        path: &mut Vec<Move>,
+    ) -> Result<bool> {
+        self.path_within(start, order, u32::MAX, path)
+    }
+
+    /// As [`path_into`](Self::path_into), but false also when every path is longer than
+    /// `most` moves.
+    pub(crate) fn path_within(
+        &self,
+        start: &Layout,
+        order: [Move; 4],
+        most: u32,
+        path: &mut Vec<Move>,
+    ) -> Result<bool> {
+        path.clear();
+        if !start.can_reach(&self.goal) {
+            return Ok(false);
+        }
+        let image = self.symmetry.layout(start, &self.rename);
+        let order = order.map(|m| self.symmetry.apply_move(m));
+        let search = PatternSearch::new(&self.heuristic);
+        let Some(found) = search.solve_within(&image, order, &Limits::default(), most)? else {
+            return Ok(false);
+        };
+        path.extend(found.path.iter().map(|&m| self.back.apply_move(m)));
+        Ok(true)
+    }
+}
+
+/// Whether `distance`/`path` should answer from a pattern database: a `--table` that is
+/// one, or a board too large for a table of every state.
+pub(crate) fn wanted(args: &BatchArgs) -> Result<bool> {
+    if let Some(path) = &args.table {
+        return Ok(is_pattern_path(path));
+    }
+    Ok(args.board.is_some_and(|b| !b.supports_tables()))
+}
+
+/// Whether the file at `path` starts as a pattern database does (an unreadable file is
+/// left to the table reader to report).
+pub(crate) fn is_pattern_path(path: &Path) -> bool {
+    // Anything but a regular file (a FIFO would block the read) is left to the table reader
+    // to refuse.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = [0u8; 64];
+    let read = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    is_pattern_file(&head[..read])
+}
+
+/// Opens the database a query names, or the cache's for `board` (made on first use).
+pub(crate) fn open(explicit: Option<&Path>, board: Board) -> Result<MappedPatternTable> {
+    let (path, origin) = tables::resolve(explicit, board)?;
+    if origin == tables::Origin::Cache && !path.exists() {
+        warning!(
+            "no table at {}; generating the {DEFAULT_PARTITION} pattern database \
+             once (minutes, and about 1.5 GB of memory)",
+            path.display()
+        );
+        let goal = default_goal(board);
+        let partition = Partition::parse(DEFAULT_PARTITION, &goal)?;
+        make(&goal, &partition, &path)?;
+    }
+    Ok(PatternTable::open(&path)?)
+}
+
+/// One puzzle line, read ahead so that a chunk of puzzles is solved on every core.
+enum Entry {
+    Puzzle(Layout),
+    Bad(String),
+}
+
+/// Paths found by one thread: each puzzle's place in the chunk and its path.
+type Found = Vec<(usize, Option<Vec<Move>>)>;
+
+/// Puzzles read and solved at a time.
+const CHUNK: usize = 256;
+
+/// `distance` and `path` on a pattern database: the same output, `--json`, `--csv`, `--show`,
+/// several inputs, `--keep-going` and exit codes as on a table, the puzzles of each chunk
+/// solved on every core and answered in input order.
+pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<ExitCode> {
+    let board = args
+        .board
+        .unwrap_or(Board::new(4, 4).expect("4x4 is a board"));
+    let table = open(args.table.as_deref(), board)?;
+    let board = table.board();
+    if args.board.is_some_and(|b| b != board) {
+        return Err(UsageError(format!(
+            "the pattern database is for {board} boards, not {}",
+            args.board.expect("checked")
+        ))
+        .into());
+    }
+    let goal = match &args.goal {
+        None => board.standard_goal(),
+        Some(text) => parse_layout(board, text.as_bytes())
+            .map_err(|e| UsageError(format!("--goal '{text}': {e}")))?,
+    };
+    let solver = Solver::new(&table, &goal)?;
+    let order = match answer {
+        Answer::OrderedPath(order) => order,
+        _ => Move::ALL,
+    };
+    let context = || match table.file() {
+        Some(p) => format!("table {}", p.display()),
+        None => "table".to_string(),
+    };
+    let mut out = streams::stdout();
+    if output == Output::Csv {
+        out.write_all(match answer {
+            Answer::Distance => b"puzzle,distance,solvable\n".as_slice(),
+            _ => b"puzzle,distance,path,solvable\n".as_slice(),
+        })?;
+    }
+    let batch = Batch {
+        board,
+        solver: &solver,
+        order,
+        answer,
+        output,
+        keep_going: args.keep_going,
+        context: &context,
+    };
+    let standard_input = [PathBuf::from("-")];
+    let inputs = if args.input.is_empty() {
+        &standard_input[..]
+    } else {
+        &args.input[..]
+    };
+    let mut code = ExitCode::SUCCESS;
+    for input in inputs {
+        let done = batch.input(input, &mut out)?;
+        if done != ExitCode::SUCCESS {
+            code = done;
+            if !args.keep_going {
+                break;
+            }
+        }
+    }
+    Ok(code)
+}
+
+/// What [`batch`] answers each input with.
+struct Batch<'a, 't> {
+    board: Board,
+    solver: &'a Solver<'t>,
+    order: [Move; 4],
+    answer: Answer,
+    output: Output,
+    keep_going: bool,
+    context: &'a dyn Fn() -> String,
+}
+
+impl Batch<'_, '_> {
+    /// Every puzzle of one input, in chunks solved on every core.
+    fn input(&self, path: &Path, out: &mut impl Write) -> Result<ExitCode> {
+        let Batch {
+            board,
+            solver,
+            order,
+            answer,
+            output,
+            keep_going,
+            context,
+        } = *self;
+        let input = input::open(Some(path))?;
+        let mut lines = Lines::new(input.reader, MAX_LINE);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut bad = 0u64;
+        let mut chunk: Vec<(u64, Entry)> = Vec::with_capacity(CHUNK);
+        let mut text = Vec::new();
+        loop {
+            chunk.clear();
+            while chunk.len() < CHUNK {
+                let Some(line) = lines
+                    .next_line()
+                    .with_context(|| format!("cannot read {}", input.name))?
+                else {
+                    break;
+                };
+                let number = line.number;
+                let body = match line.text {
+                    Ok(t) if number == 1 => Ok(t.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(t)),
+                    other => other,
+                };
+                let entry = match body {
+                    Ok(t) if is_blank_or_comment(t) => continue,
+                    Ok(t) => match parse_layout(board, t) {
+                        Ok(layout) => Entry::Puzzle(layout),
+                        Err(e) => Entry::Bad(e.to_string()),
+                    },
+                    Err(len) => Entry::Bad(format!(
+                        "line is {len} bytes long; at most {MAX_LINE} are read"
+                    )),
+                };
+                chunk.push((number, entry));
+            }
+            if chunk.is_empty() {
+                break;
+            }
+            let solved = solve_all(solver, &chunk, order, threads).with_context(context)?;
+            for ((number, entry), path) in chunk.iter().zip(solved) {
+                match entry {
+                    Entry::Puzzle(layout) => {
+                        text.clear();
+                        write_answer(&mut text, layout, path.as_deref(), answer, output);
+                        out.write_all(&text)?;
+                    }
+                    Entry::Bad(what) => {
+                        let report = format!("{}: line {number}: {what}", input.name);
+                        if !keep_going {
+                            out.flush()?;
+                            warning!("{report}");
+                            return Ok(ExitCode::from(EXIT_BAD_INPUT));
+                        }
+                        match (output, answer) {
+                            (Output::Json, _) => json::bad_line(out, *number, what)?,
+                            (Output::Csv, Answer::Distance) => out.write_all(b"invalid,,\n")?,
+                            (Output::Csv, _) => out.write_all(b"invalid,,,\n")?,
+                            _ => out.write_all(b"invalid\n")?,
+                        }
+                        warning!("{report}");
+                        bad += 1;
+                    }
+                }
+            }
+        }
+        out.flush()?;
+        if bad > 0 {
+            warning!(
+                "{bad} invalid line{} in {}",
+                if bad == 1 { "" } else { "s" },
+                input.name
+            );
+            return Ok(ExitCode::from(EXIT_BAD_INPUT));
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// Each puzzle's path (`None`: unsolvable, or not a puzzle), one puzzle per thread at a
+/// time, in input order.
+fn solve_all(
+    solver: &Solver<'_>,
+    chunk: &[(u64, Entry)],
+    order: [Move; 4],
+    threads: usize,
+) -> Result<Vec<Option<Vec<Move>>>> {
+    let next = AtomicUsize::new(0);
+    let work = || -> Result<Found> {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some((_, entry)) = chunk.get(i) else {
+                return Ok(done);
+            };
+            let Entry::Puzzle(layout) = entry else {
+                continue;
+            };
+            let mut path = Vec::new();
+            let found = solver.path_into(layout, order, &mut path)?;
+            done.push((i, found.then_some(path)));
+        }
+    };
+    let parts: Vec<Result<Found>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.min(chunk.len()).max(1))
+            .map(|_| s.spawn(work))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a solver thread panicked"))
+            .collect()
+    });
+    let mut paths = vec![None; chunk.len()];
+    for part in parts {
+        for (i, path) in part? {
+            paths[i] = path;
+        }
+    }
+    Ok(paths)
+}
+
+/// One answer as `distance`/`path` print it on every board.
+fn write_answer(
+    text: &mut Vec<u8>,
+    layout: &Layout,
+    path: Option<&[Move]>,
+    answer: Answer,
+    output: Output,
+) {
+    match output {
+        Output::Show => show::draw(text, layout, path),
+        Output::Json => {
+            let letters: Option<String> = path.map(|p| p.iter().map(|m| m.letter()).collect());
+            let record = Record {
+                puzzle: layout.tiles(),
+                distance: Some(path.map(|p| p.len() as u32)),
+                path: match answer {
+                    Answer::Distance => None,
+                    _ => Some(letters.as_deref()),
+                },
+                solvable: path.is_some(),
+                ..Record::default()
+            };
+            json::line(text, &record);
+        }
+        Output::Csv => {
+            text.extend_from_slice(layout.to_string().as_bytes());
+            text.push(b',');
+            if let Some(p) = path {
+                text.extend_from_slice(itoa::Buffer::new().format(p.len()).as_bytes());
+            }
+            text.push(b',');
+            if !matches!(answer, Answer::Distance) {
+                if let Some(p) = path {
+                    text.extend(p.iter().map(|m| m.letter() as u8));
+                }
+                text.push(b',');
+            }
+            text.extend_from_slice(if path.is_some() {
+                b"true\n"
+            } else {
+                b"false\n"
+            });
+        }
+        Output::Text => {
+            match (answer, path) {
+                (Answer::Distance, Some(p)) => {
+                    text.extend_from_slice(itoa::Buffer::new().format(p.len()).as_bytes())
+                }
+                (Answer::Distance, None) => text.extend_from_slice(b"-1"),
+                (_, Some(p)) => text.extend(p.iter().map(|m| m.letter() as u8)),
+                (_, None) => text.extend_from_slice(b"unsolvable"),
+            }
+            text.push(b'\n');
+        }
+    }
+}
+
+/// A heuristic as the command line names it: one of the search crate's, or pattern
+/// databases (`pdb`: the board's default partition, on 4×4 the database file; `pdb-P`: the
+/// partition `P`, built in memory for the goal asked for).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum HeuristicChoice {
+    Kind(HeuristicKind),
+    Pattern(Option<String>),
+}
+
+impl std::fmt::Display for HeuristicChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeuristicChoice::Kind(k) => f.write_str(k.name()),
+            HeuristicChoice::Pattern(None) => f.write_str("pdb"),
+            HeuristicChoice::Pattern(Some(p)) => write!(f, "pdb-{p}"),
+        }
+    }
+}
+
+/// Reads `manhattan`, `linear-conflict`, `misplaced`, `pdb` or `pdb-PARTITION`.
+pub(crate) fn parse_heuristic(s: &str) -> std::result::Result<HeuristicChoice, String> {
+    if s == "pdb" {
+        return Ok(HeuristicChoice::Pattern(None));
+    }
+    if let Some(p) = s.strip_prefix("pdb-") {
+        return Ok(HeuristicChoice::Pattern(Some(p.to_string())));
+    }
+    s.parse()
+        .map(HeuristicChoice::Kind)
+        .map_err(|e: slidetable_search::UnknownName| {
+            format!("{e}, or pdb / pdb-PARTITION (for example pdb-4-4)")
+        })
+}
+
+/// Pattern databases for a search or a measurement: a file, or groups built in memory.
+pub(crate) enum PatternSource {
+    File(MappedPatternTable),
+    Memory(Vec<PatternSection>),
+}
+
+/// The databases `pdb` / `pdb-PARTITION` name for `goal`: on 4×4 without a partition the
+/// file (`table`, else the cache's `4x4.slt`); otherwise the partition (by default the tiles
+/// split in two halves in the goal's reading order: 4-4 on 3×3, 3-4 on 2×4) built now.
+pub(crate) fn pattern_source(
+    partition: Option<&str>,
+    goal: &Layout,
+    table: Option<&Path>,
+) -> Result<PatternSource> {
+    let board = goal.board();
+    if partition.is_none() && (table.is_some() || !board.supports_tables()) {
+        return Ok(PatternSource::File(open(table, board)?));
+    }
+    let tiles = board.cells() - 1;
+    let text = match partition {
+        Some(p) => p.to_string(),
+        None => format!("{}-{}", tiles / 2, tiles - tiles / 2),
+    };
+    let partition = Partition::parse(&text, goal)
+        .map_err(|e| UsageError(format!("--heuristic pdb-{text}: {e}")))?;
+    Ok(PatternSource::Memory(solve_partition(
+        goal,
+        &partition,
+        &|_| (),
+    )?))
+}
+
+impl PatternSource {
+    /// The heuristic towards `goal`: straight from databases made for it, or through the
+    /// board symmetry that carries `goal` onto a file's goal.
+    pub(crate) fn heuristic(&self, goal: &Layout) -> Result<Box<dyn Heuristic + Send + Sync + '_>> {
+        match self {
+            PatternSource::Memory(sections) => {
+                let groups: Vec<(u16, &[u8])> =
+                    sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
+                Ok(Box::new(PatternHeuristic::new(goal, &groups)?))
+            }
+            PatternSource::File(table) => {
+                let db_goal = *table.goal();
+                let groups: Vec<(u16, &[u8])> = table
+                    .groups()
+                    .into_iter()
+                    .map(|g| (g.tiles, g.payload))
+                    .collect();
+                let inner = PatternHeuristic::new(&db_goal, &groups)?;
+                let Some((symmetry, rename)) = Symmetry::all(db_goal.board())
+                    .into_iter()
+                    .find_map(|s| s.renaming(goal, &db_goal).map(|r| (s, r)))
+                else {
+                    return Err(UsageError(format!(
+                        "the pattern database's goal {db_goal} cannot serve goal {goal}: no \
+                         symmetry carries one blank cell onto the other"
+                    ))
+                    .into());
+                };
+                Ok(Box::new(Symmetric {
+                    inner,
+                    goal: *goal,
+                    symmetry,
+                    rename,
+                }))
+            }
+        }
+    }
+}
+
+/// A heuristic for `goal` read from one for another goal that a board symmetry (with tiles
+/// renamed) carries `goal` onto: distances are the same on both sides.
+struct Symmetric<'a> {
+    inner: PatternHeuristic<'a>,
+    goal: Layout,
+    symmetry: Symmetry,
+    rename: [u8; MAX_CELLS],
+}
+
+impl Heuristic for Symmetric<'_> {
+    fn goal(&self) -> &Layout {
+        &self.goal
+    }
+
+    fn estimate(&self, layout: &Layout) -> u32 {
+        if layout.board() != self.goal.board() {
+            return 0;
+        }
+        self.inner
+            .estimate(&self.symmetry.layout(layout, &self.rename))
+    }
+}

@@ -1,0 +1,224 @@
+//! The 15-puzzle from the command line: `generate --board 4x4 --pdb 5-5-5` (seconds, so the
+//! 7-8 default stays out of CI), then `distance` and `path` on it with the same output,
+//! `--json`, `--keep-going` and exit codes as every board, and every corner goal.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
+
+mod common;
+use common::{sandboxed, scratch_dir, Run};
+
+/// The 5-5-5 database for the goal 0 1 … 15, made once per test binary.
+fn database() -> &'static Path {
+    static PATH: OnceLock<std::path::PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let dir = scratch_dir("fifteen");
+        let path = dir.join("555.slt");
+        let run = Run::of(sandboxed(&dir).args(["generate", "--board", "4x4", "--pdb", "5-5-5", "-o"]).arg(&path)).ok();
+        let lines = run.lines();
+        assert_eq!(lines[0], format!("wrote {}", path.display()));
+        assert_eq!(
+            lines[1],
+            "board 4x4: pattern database 5-5-5 (3 groups, 1572480 placements), goal 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15, 787064 bytes"
+        );
+        path
+    })
+}
+
+fn query(command: &str, args: &[&str], input: &str) -> Run {
+    let dir = scratch_dir("fifteen");
+    Run::of(
+        sandboxed(&dir)
+            .arg(command)
+            .arg("--table")
+            .arg(database())
+            .args(args)
+            .write_stdin(input.to_string()),
+    )
+}
+
+const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+
+/// Korf's instances 79, 55 and 12 (42, 41 and 45 moves) and the goal itself.
+const KORF: &str = "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15
+13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11
+# a comment, skipped
+14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15
+0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
+";
+
+#[test]
+fn korf_instances_get_their_lengths_and_legal_paths() {
+    let run = query("distance", &["--goal", KORF_GOAL], KORF).ok();
+    assert_eq!(run.lines(), ["42", "41", "45", "0"]);
+    let board = Board::new(4, 4).unwrap();
+    let goal = parse_layout(board, KORF_GOAL.as_bytes()).unwrap();
+    let run = query("path", &["--goal", KORF_GOAL], KORF).ok();
+    let starts: Vec<&str> = KORF.lines().filter(|l| !l.starts_with('#')).collect();
+    for (line, start) in run.lines().iter().zip(starts) {
+        let start = parse_layout(board, start.as_bytes()).unwrap();
+        let path = parse_path(line).unwrap();
+        assert_eq!(start.after(&path), Some(goal), "{start}: {line}");
+    }
+}
+
+/// `layout` after `steps` pseudo-random moves.
+fn walk(mut layout: Layout, steps: usize, mut seed: u64) -> Layout {
+    for _ in 0..steps {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let moves: Vec<Move> = layout.moves().collect();
+        layout = layout
+            .moved(moves[(seed >> 33) as usize % moves.len()])
+            .unwrap();
+    }
+    layout
+}
+
+#[test]
+fn every_corner_goal_is_served_and_agrees_with_a_search() {
+    let board = Board::new(4, 4).unwrap();
+    for blank in [0, 3, 12, 15] {
+        let goal = board.goal_with_blank(blank);
+        let puzzles: Vec<Layout> = (0..4)
+            .map(|i| walk(goal, 30, i * 7 + blank as u64))
+            .collect();
+        let input: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
+        let goal_text = goal.to_string();
+        let ours = query("path", &["--goal", &goal_text, "--order", "udlr"], &input).ok();
+        let dir = scratch_dir("fifteen");
+        let theirs = Run::of(
+            sandboxed(&dir)
+                .args([
+                    "search",
+                    "--board",
+                    "4x4",
+                    "--method",
+                    "idastar",
+                    "--heuristic",
+                    "linear-conflict",
+                    "--goal",
+                    &goal_text,
+                ])
+                .write_stdin(input.clone()),
+        )
+        .ok();
+        for ((p, a), b) in puzzles.iter().zip(ours.lines()).zip(theirs.lines()) {
+            let path = parse_path(a).unwrap();
+            assert_eq!(p.after(&path), Some(goal), "{p} to {goal}: {a}");
+            assert_eq!(a.len(), b.len(), "{p} to {goal}");
+        }
+    }
+}
+
+#[test]
+fn json_unsolvable_and_bad_lines_as_on_every_board() {
+    let input = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n";
+    let run = query("path", &["--json"], input).ok();
+    assert_eq!(
+        run.lines(),
+        [
+            r#"{"puzzle":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15],"distance":1,"path":"r","solvable":true}"#,
+            r#"{"puzzle":[2,1,3,4,5,6,7,8,9,10,11,12,13,14,15,0],"distance":null,"path":null,"solvable":false}"#,
+        ]
+    );
+    assert_eq!(query("distance", &[], input).ok().lines(), ["1", "-1"]);
+    assert_eq!(query("path", &[], input).ok().lines(), ["r", "unsolvable"]);
+
+    let bad =
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n1 2 3\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n";
+    let run = query("distance", &[], bad);
+    assert_eq!(run.code, Some(65));
+    assert_eq!(run.lines(), ["1"]);
+    assert_eq!(
+        run.stderr,
+        "slidetable: <stdin>: line 2: expected 16 tiles, found 3\n"
+    );
+    let run = query("distance", &["--keep-going"], bad);
+    assert_eq!(run.code, Some(65));
+    assert_eq!(run.lines(), ["1", "invalid", "0"]);
+    assert_eq!(
+        run.stderr,
+        "slidetable: <stdin>: line 2: expected 16 tiles, found 3\nslidetable: 1 invalid line in <stdin>\n"
+    );
+}
+
+#[test]
+fn goals_no_symmetry_reaches_and_bad_partitions_are_refused() {
+    let middle = "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15";
+    let run = query("distance", &["--goal", middle], "");
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("no symmetry carries"), "{run:#?}");
+    let dir = scratch_dir("fifteen");
+    let run = Run::of(
+        sandboxed(&dir).args(["generate", "--board", "4x4", "--pdb", "8-8", "-o", "x.slt"]),
+    );
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "slidetable: --pdb: partition '8-8': group sizes must be at least 1 and add up to 15 tiles\n"
+    );
+    let run = Run::of(
+        sandboxed(&dir).args(["generate", "--board", "4x4", "--pdb", "10-5", "-o", "x.slt"]),
+    );
+    assert_eq!(run.code, Some(2));
+}
+
+#[test]
+fn search_and_heuristic_take_pattern_databases() {
+    // On 4x4 from the database file, beside linear conflict: the same lengths.
+    let puzzles = "5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n";
+    let dir = scratch_dir("fifteen");
+    let run = |heuristic: &str, extra: &[&str]| {
+        Run::of(
+            sandboxed(&dir)
+                .args([
+                    "search",
+                    "--board",
+                    "4x4",
+                    "--method",
+                    "idastar",
+                    "--heuristic",
+                    heuristic,
+                ])
+                .args(extra)
+                .write_stdin(puzzles),
+        )
+        .ok()
+    };
+    let table = database().to_str().unwrap().to_string();
+    let pdb = run("pdb", &["--table", &table]);
+    let lc = run("linear-conflict", &[]);
+    assert_eq!(
+        pdb.lines().iter().map(|l| l.len()).collect::<Vec<_>>(),
+        [28, 1]
+    );
+    assert_eq!(
+        lc.lines().iter().map(|l| l.len()).collect::<Vec<_>>(),
+        [28, 1]
+    );
+    // On 3x3 a partition built in memory, for A* and IDA*, any goal: optimal lengths.
+    let eight = "8 6 7 2 5 4 3 0 1\n6 4 7 8 5 0 3 2 1\n1 2 3 4 5 6 8 7 0\n";
+    for method in ["astar", "idastar"] {
+        for heuristic in ["pdb", "pdb-3-3-2"] {
+            let r = Run::of(
+                sandboxed(&dir)
+                    .args(["search", "--method", method, "--heuristic", heuristic])
+                    .write_stdin(eight),
+            )
+            .ok();
+            assert_eq!(r.lines()[0].len(), 31, "{method} {heuristic}");
+            assert_eq!(r.lines()[1].len(), 31, "{method} {heuristic}");
+            assert_eq!(r.lines()[2], "unsolvable");
+        }
+    }
+    // Measured against the exact 3x3 table: admissible, and (as FORMAT.md §11 says) not
+    // consistent.
+    let r = Run::of(sandboxed(&dir).args(["heuristic", "--name", "pdb-4-4"])).success();
+    assert!(r.stdout.starts_with("heuristic  pdb-4-4\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("admissible: true"), "{}", r.stdout);
+    assert!(r.stdout.contains("consistent: false"), "{}", r.stdout);
+}

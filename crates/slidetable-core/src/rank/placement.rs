@@ -1,0 +1,221 @@
+//! Ranking placements: where `k` distinct tiles lie among the `n` cells of a board, as a
+//! bijection with `0 .. n!/(n−k)!`. A pattern database stores one entry per placement of its
+//! tiles, indexed by this rank.
+//!
+//! The rank is a k-permutation Lehmer code in mixed radix: the first tile's cell is a digit
+//! in `0..n`, the second's is counted among the `n − 1` cells the first left free, and so on.
+//! A digit is `cell − (cells below it already taken)`, one `popcnt` of a 16-bit mask: a
+//! look-up table would cost a load where the instruction costs one cycle, so none is used
+//! for ranking. Unranking selects the digit-th free cell by clearing the lowest free bits.
+
+use crate::{factorial, MAX_CELLS};
+
+/// Why a placement ranker cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlacementError {
+    /// No tiles, more tiles than cells, or more cells than a board has.
+    #[error("a placement of {tiles} tiles over {cells} cells is not possible (1 ≤ tiles ≤ cells ≤ {MAX_CELLS})")]
+    Size {
+        /// The tiles asked for.
+        tiles: usize,
+        /// The cells asked for.
+        cells: usize,
+    },
+    /// More placements than a `u32` rank holds.
+    #[error(
+        "{tiles} tiles over {cells} cells make {count} placements, more than a u32 rank holds"
+    )]
+    TooMany {
+        /// The tiles asked for.
+        tiles: usize,
+        /// The cells asked for.
+        cells: usize,
+        /// The placements they make.
+        count: u64,
+    },
+}
+
+/// Ranks and unranks placements of `k` tiles over `n` cells. Cheap to copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacementRanker {
+    cells: u8,
+    tiles: u8,
+    /// `weights[i]` = (n−1−i)!/(n−k)!: the value of one unit of the i-th digit.
+    weights: [u32; MAX_CELLS],
+    count: u32,
+}
+
+impl PlacementRanker {
+    /// A ranker for `tiles` tiles over `cells` cells; the count of placements must fit a
+    /// `u32` (every k ≤ 9 on 16 cells does: 16!/7! = 4,151,347,200).
+    pub fn new(cells: usize, tiles: usize) -> Result<PlacementRanker, PlacementError> {
+        if tiles == 0 || tiles > cells || cells > MAX_CELLS {
+            return Err(PlacementError::Size { tiles, cells });
+        }
+        let count = factorial(cells) / factorial(cells - tiles);
+        if count > u64::from(u32::MAX) {
+            return Err(PlacementError::TooMany {
+                tiles,
+                cells,
+                count,
+            });
+        }
+        let mut weights = [0u32; MAX_CELLS];
+        for (i, w) in weights.iter_mut().enumerate().take(tiles) {
+            *w = (factorial(cells - 1 - i) / factorial(cells - tiles)) as u32;
+        }
+        Ok(PlacementRanker {
+            cells: cells as u8,
+            tiles: tiles as u8,
+            weights,
+            count: count as u32,
+        })
+    }
+
+    /// Cells of the board.
+    #[inline]
+    pub fn cells(&self) -> usize {
+        self.cells as usize
+    }
+
+    /// Tiles placed.
+    #[inline]
+    pub fn tiles(&self) -> usize {
+        self.tiles as usize
+    }
+
+    /// Number of placements: n!/(n−k)!; ranks are `0..count`.
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// The rank of a placement: `cells_of[i]` is the cell of the i-th tile. The cells must be
+    /// distinct and below [`cells`](Self::cells) (checked in debug builds only: this is the
+    /// hot loop of a pattern-database search; [`try_rank`](Self::try_rank) checks).
+    #[inline]
+    pub fn rank(&self, cells_of: &[u8]) -> u32 {
+        debug_assert_eq!(cells_of.len(), self.tiles());
+        let mut used = 0u32;
+        let mut rank = 0u32;
+        for (i, &c) in cells_of.iter().enumerate() {
+            debug_assert!(c < self.cells && used & (1 << c) == 0);
+            let below = (used & ((1u32 << c) - 1)).count_ones();
+            rank += (u32::from(c) - below) * self.weights[i];
+            used |= 1 << c;
+        }
+        rank
+    }
+
+    /// [`rank`](Self::rank), or `None` when `cells_of` is not a placement (wrong length, a
+    /// cell off the board or used twice).
+    pub fn try_rank(&self, cells_of: &[u8]) -> Option<u32> {
+        if cells_of.len() != self.tiles() {
+            return None;
+        }
+        let mut used = 0u32;
+        for &c in cells_of {
+            if c >= self.cells || used & (1 << c) != 0 {
+                return None;
+            }
+            used |= 1 << c;
+        }
+        Some(self.rank(cells_of))
+    }
+
+    /// The placement of `rank` (below [`count`](Self::count)) into `cells_of` (k long).
+    /// Returns the mask of the cells it uses.
+    #[inline]
+    pub fn unrank(&self, rank: u32, cells_of: &mut [u8]) -> u32 {
+        debug_assert!(rank < self.count);
+        debug_assert_eq!(cells_of.len(), self.tiles());
+        let mut free = (1u32 << self.cells) - 1;
+        let mut rest = rank;
+        for (i, cell) in cells_of.iter_mut().enumerate() {
+            let w = self.weights[i];
+            let mut digit = rest / w;
+            rest -= digit * w;
+            let mut f = free;
+            while digit > 0 {
+                f &= f - 1;
+                digit -= 1;
+            }
+            let c = f.trailing_zeros();
+            *cell = c as u8;
+            free &= !(1 << c);
+        }
+        !free & ((1u32 << self.cells) - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every k-permutation of 0..n in lexicographic order.
+    fn each(n: usize, k: usize, f: &mut impl FnMut(&[u8])) {
+        fn go(n: usize, k: usize, used: u32, seq: &mut Vec<u8>, f: &mut impl FnMut(&[u8])) {
+            if seq.len() == k {
+                f(seq);
+                return;
+            }
+            for c in 0..n as u8 {
+                if used & (1 << c) == 0 {
+                    seq.push(c);
+                    go(n, k, used | 1 << c, seq, f);
+                    seq.pop();
+                }
+            }
+        }
+        go(n, k, 0, &mut Vec::new(), f);
+    }
+
+    #[test]
+    fn ranks_are_lexicographic_and_dense_for_small_boards() {
+        for n in 1..=9 {
+            for k in 1..=n.min(5) {
+                let r = PlacementRanker::new(n, k).unwrap();
+                let mut next = 0u32;
+                let mut back = vec![0u8; k];
+                each(n, k, &mut |p| {
+                    assert_eq!(r.rank(p), next, "n {n} k {k} {p:?}");
+                    let mask = r.unrank(next, &mut back);
+                    assert_eq!(back, p);
+                    assert_eq!(mask, p.iter().fold(0, |m, &c| m | 1 << c));
+                    next += 1;
+                });
+                assert_eq!(next, r.count());
+            }
+        }
+    }
+
+    #[test]
+    fn counts_of_the_fifteen_puzzle_groups() {
+        for (k, count) in [
+            (5, 524_160),
+            (6, 5_765_760),
+            (7, 57_657_600),
+            (8, 518_918_400),
+        ] {
+            assert_eq!(PlacementRanker::new(16, k).unwrap().count(), count);
+        }
+        assert!(PlacementRanker::new(16, 9).is_ok());
+        assert!(matches!(
+            PlacementRanker::new(16, 10),
+            Err(PlacementError::TooMany { .. })
+        ));
+        assert!(PlacementRanker::new(16, 0).is_err());
+        assert!(PlacementRanker::new(4, 5).is_err());
+        assert!(PlacementRanker::new(17, 1).is_err());
+    }
+
+    #[test]
+    fn try_rank_refuses_what_is_not_a_placement() {
+        let r = PlacementRanker::new(16, 3).unwrap();
+        assert_eq!(r.try_rank(&[0, 1]), None);
+        assert_eq!(r.try_rank(&[0, 1, 16]), None);
+        assert_eq!(r.try_rank(&[4, 1, 4]), None);
+        assert_eq!(r.try_rank(&[15, 14, 13]), Some(r.count() - 1));
+    }
+}

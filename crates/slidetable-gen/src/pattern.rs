@@ -1,0 +1,461 @@
+//! Additive pattern databases: for one group of tiles, the fewest moves of that group's tiles
+//! that bring them home from every placement, by a reverse 0-1 breadth-first search.
+//!
+//! The searched state is (placement of the group's tiles, cell of the blank). Moving a
+//! group tile costs 1; moving any other tile costs 0, so every cell the blank reaches over
+//! cells the group does not occupy belongs to one state of equal cost: the search works on
+//! those regions, cost level by cost level. For each placement it keeps a 16-bit mask of the
+//! blank cells already reached (`visited`) and one bit per placement for the levels being
+//! expanded and filled (`current`, `next`). Expanding a placement of the current level
+//! moves each group tile that touches a reached region into it; the tile's old cell seeds
+//! the child's region, flood-filled over the cells the group leaves free. A placement's
+//! value is the level at which any of its regions is first reached: the minimum over blank
+//! cells. For the 8-tile group of the 15-puzzle that is 1.04 GB of masks, 130 MB of level
+//! bits and 260 MB of entries.
+//!
+//! Every level is expanded on every core (rayon), placements compared and set by atomic
+//! operations, so the values do not depend on the number of threads.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+
+use rayon::prelude::*;
+use slidetable_core::{Board, Layout, PlacementRanker, MAX_CELLS};
+use slidetable_format::{
+    pattern_payload_len, PatternHeader, PatternSpec, PayloadHasher, MAX_EXCESS, MAX_GROUP,
+};
+
+use crate::GenError;
+
+/// A partition of the tiles into groups, written `7-8`, `5-5-5`, `6-6-3` or by listing the
+/// tiles of each group (`1,2,5/3,4,6,7,8`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partition {
+    /// One mask per group: bit `t` for tile `t`.
+    pub groups: Vec<u16>,
+}
+
+/// Why a partition was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PartitionError {
+    /// The text is no partition; `why` says what is wrong.
+    #[error("partition '{text}': {why}")]
+    Bad {
+        /// The partition as given.
+        text: String,
+        /// What is wrong with it.
+        why: String,
+    },
+}
+
+impl Partition {
+    /// Reads a partition of the tiles of a board with `goal`'s size. Group sizes (`7-8`)
+    /// take tiles in the order of their goal cells, reading order from the top left, so
+    /// `7-8` on the 15-puzzle with the blank top-left is 1..7 and 8..15. Explicit groups
+    /// (`1,2,3/4,5,6,7/8`) name tiles of the goal.
+    pub fn parse(text: &str, goal: &Layout) -> Result<Partition, PartitionError> {
+        let bad = |why: String| PartitionError::Bad {
+            text: text.to_string(),
+            why,
+        };
+        let n = goal.board().cells();
+        let mut groups = Vec::new();
+        if text.contains(['/', ',']) {
+            for part in text.split('/') {
+                let mut mask = 0u16;
+                for tok in part.split(',') {
+                    let t: usize = tok
+                        .trim()
+                        .parse()
+                        .map_err(|_| bad(format!("'{tok}' is not a tile number")))?;
+                    if t == 0 || t >= n {
+                        return Err(bad(format!("tile {t} is not on the board (1..{})", n - 1)));
+                    }
+                    mask |= 1 << t;
+                }
+                groups.push(mask);
+            }
+        } else {
+            let order: Vec<u8> = goal.tiles().iter().copied().filter(|&t| t != 0).collect();
+            let mut at = 0;
+            for part in text.split('-') {
+                let k: usize = part
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad(format!("'{part}' is not a group size")))?;
+                if k == 0 || at + k > order.len() {
+                    return Err(bad(format!(
+                        "group sizes must be at least 1 and add up to {} tiles",
+                        n - 1
+                    )));
+                }
+                groups.push(order[at..at + k].iter().fold(0, |m, &t| m | 1 << t));
+                at += k;
+            }
+        }
+        let partition = Partition { groups };
+        partition.check(n).map_err(bad)?;
+        Ok(partition)
+    }
+
+    /// Groups of at most [`MAX_GROUP`] tiles, disjoint, covering tiles 1..n−1.
+    fn check(&self, n: usize) -> Result<(), String> {
+        let mut covered = 0u16;
+        for &g in &self.groups {
+            if g.count_ones() as usize > MAX_GROUP {
+                return Err(format!(
+                    "a group of {} tiles is too large (at most {MAX_GROUP})",
+                    g.count_ones()
+                ));
+            }
+            if g & covered != 0 {
+                return Err(format!(
+                    "tile {} is in two groups",
+                    (g & covered).trailing_zeros()
+                ));
+            }
+            covered |= g;
+        }
+        let all = (((1u32 << n) - 1) & !1) as u16;
+        if covered != all {
+            return Err(format!(
+                "tile {} is in no group",
+                (all & !covered).trailing_zeros()
+            ));
+        }
+        if self.groups.len() >= n {
+            return Err("too many groups".into());
+        }
+        Ok(())
+    }
+
+    /// The group sizes, `7-8` style.
+    pub fn sizes(&self) -> String {
+        let sizes: Vec<String> = self
+            .groups
+            .iter()
+            .map(|g| g.count_ones().to_string())
+            .collect();
+        sizes.join("-")
+    }
+}
+
+/// One group's database: its entries as the file stores them (4-bit excess over the
+/// group's Manhattan distance, two to a byte) and the histogram of its values.
+#[derive(Clone, Debug)]
+pub struct PatternSection {
+    /// The goal the values are distances to.
+    pub goal: Layout,
+    /// Bit `t` set for each tile `t` of the group.
+    pub tiles: u16,
+    /// The packed entries, in placement-rank order.
+    pub entries: Vec<u8>,
+    /// `histogram[v]` = placements whose value is `v`.
+    pub histogram: Vec<u64>,
+}
+
+impl PatternSection {
+    /// The group's tiles in increasing order (the order their cells are ranked in).
+    pub fn group(&self) -> Vec<u8> {
+        group_tiles(self.tiles)
+    }
+}
+
+fn group_tiles(mask: u16) -> Vec<u8> {
+    (1..MAX_CELLS as u8)
+        .filter(|t| mask & (1 << t) != 0)
+        .collect()
+}
+
+/// The cells of `board` as bit masks, for flood fills and neighbours.
+#[derive(Clone, Copy)]
+struct Geometry {
+    cols: usize,
+    all: u32,
+    /// Cells not in the leftmost / rightmost column.
+    not_left: u32,
+    not_right: u32,
+}
+
+impl Geometry {
+    fn new(board: Board) -> Geometry {
+        let n = board.cells();
+        let cols = board.cols();
+        let mut not_left = 0;
+        let mut not_right = 0;
+        for c in 0..n {
+            if c % cols != 0 {
+                not_left |= 1 << c;
+            }
+            if c % cols != cols - 1 {
+                not_right |= 1 << c;
+            }
+        }
+        Geometry {
+            cols,
+            all: (1 << n) - 1,
+            not_left,
+            not_right,
+        }
+    }
+
+    /// Cells next to any cell of `m`.
+    #[inline]
+    fn spread(&self, m: u32) -> u32 {
+        (((m & self.not_right) << 1)
+            | ((m & self.not_left) >> 1)
+            | (m << self.cols)
+            | (m >> self.cols))
+            & self.all
+    }
+
+    /// The cells of `free` connected to `seed` (which must be in `free`).
+    #[inline]
+    fn region(&self, seed: u32, free: u32) -> u32 {
+        let mut m = seed;
+        loop {
+            let grown = (m | self.spread(m)) & free;
+            if grown == m {
+                return m;
+            }
+            m = grown;
+        }
+    }
+}
+
+/// The Manhattan distance of each tile from each cell, towards `goal`.
+fn manhattan_table(goal: &Layout) -> [[u8; MAX_CELLS]; MAX_CELLS] {
+    let cols = goal.board().cols();
+    let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
+    for (home, &t) in goal.tiles().iter().enumerate() {
+        if t == 0 {
+            continue;
+        }
+        for (cell, d) in md[t as usize]
+            .iter_mut()
+            .enumerate()
+            .take(goal.board().cells())
+        {
+            *d = ((cell / cols).abs_diff(home / cols) + (cell % cols).abs_diff(home % cols)) as u8;
+        }
+    }
+    md
+}
+
+/// Solves one group's database towards `goal` (any layout of a board of up to 16 cells),
+/// reporting placements as they are settled to `progress`.
+pub fn solve_pattern(
+    goal: &Layout,
+    tiles: u16,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<PatternSection, GenError> {
+    let board = goal.board();
+    let n = board.cells();
+    let group = group_tiles(tiles);
+    let k = group.len();
+    if k == 0 || k > MAX_GROUP || tiles & !((((1u32 << n) - 1) & !1) as u16) != 0 {
+        return Err(GenError::Pattern(format!(
+            "a group of tiles {group:?} is not possible on a {board} board"
+        )));
+    }
+    let ranker = PlacementRanker::new(n, k)
+        .map_err(|e| GenError::Pattern(format!("tiles {group:?}: {e}")))?;
+    let count = ranker.count() as usize;
+    let geo = Geometry::new(board);
+    let md = manhattan_table(goal);
+    let mut home = [0u8; MAX_GROUP];
+    for (i, &t) in group.iter().enumerate() {
+        home[i] = goal
+            .tiles()
+            .iter()
+            .position(|&x| x == t)
+            .expect("tile on board") as u8;
+    }
+
+    let visited: Vec<AtomicU16> = (0..count).map(|_| AtomicU16::new(0)).collect();
+    let words = count.div_ceil(64);
+    let mut current: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    let mut next: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    let entries: Vec<AtomicU8> = (0..pattern_payload_len(count as u64))
+        .map(|_| AtomicU8::new(0))
+        .collect();
+
+    let start = ranker.rank(&home[..k]);
+    let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
+    let region = geo.region(1 << goal.blank(), geo.all & !occupied);
+    visited[start as usize].store(region as u16, Relaxed);
+    current[start as usize / 64].store(1 << (start % 64), Relaxed);
+    let mut histogram = vec![1u64];
+    progress(1);
+    // Set when a value does not fit its entry (or breaks the parity argument).
+    let overflow = AtomicU64::new(u64::MAX);
+
+    let mut level = 0u32;
+    loop {
+        let child_level = level + 1;
+        let settled: u64 = current
+            .par_chunks(256)
+            .enumerate()
+            .map(|(chunk, words)| {
+                let mut settled = 0u64;
+                let mut cells = [0u8; MAX_GROUP];
+                for (w, word) in words.iter().enumerate() {
+                    let mut bits = word.load(Relaxed);
+                    while bits != 0 {
+                        let p = ((chunk * 256 + w) * 64) as u32 + bits.trailing_zeros();
+                        bits &= bits - 1;
+                        let occupied = ranker.unrank(p, &mut cells[..k]);
+                        let reached = u32::from(visited[p as usize].load(Relaxed));
+                        for i in 0..k {
+                            let from = cells[i];
+                            let mut into = geo.spread(1 << from) & reached;
+                            while into != 0 {
+                                let to = into.trailing_zeros();
+                                into &= into - 1;
+                                cells[i] = to as u8;
+                                let child = ranker.rank(&cells[..k]) as usize;
+                                cells[i] = from;
+                                let free = geo.all & !(occupied & !(1 << from) | 1 << to);
+                                let region = geo.region(1 << from, free) as u16;
+                                if visited[child].load(Relaxed) & region != 0 {
+                                    continue;
+                                }
+                                let before = visited[child].fetch_or(region, Relaxed);
+                                if before & region != 0 {
+                                    continue;
+                                }
+                                next[child / 64].fetch_or(1 << (child % 64), Relaxed);
+                                if before != 0 {
+                                    continue;
+                                }
+                                settled += 1;
+                                let mut dist = 0u32;
+                                for (j, &c) in cells[..k].iter().enumerate() {
+                                    let c = if j == i { to as usize } else { c as usize };
+                                    dist += u32::from(md[group[j] as usize][c]);
+                                }
+                                let excess = (child_level - dist.min(child_level)) / 2;
+                                if dist > child_level
+                                    || !(child_level - dist).is_multiple_of(2)
+                                    || excess > MAX_EXCESS
+                                {
+                                    overflow.fetch_min(child as u64, Relaxed);
+                                }
+                                let shift = (child & 1) * 4;
+                                entries[child / 2]
+                                    .fetch_or((excess.min(MAX_EXCESS) as u8) << shift, Relaxed);
+                            }
+                        }
+                    }
+                }
+                progress(settled);
+                settled
+            })
+            .sum();
+        let bad = overflow.load(Relaxed);
+        if bad != u64::MAX {
+            let mut cells = [0u8; MAX_GROUP];
+            ranker.unrank(bad as u32, &mut cells[..k]);
+            return Err(GenError::Pattern(format!(
+                "tiles {group:?} at cells {:?} need {child_level} moves, more than the 4-bit \
+                 entry holds above their Manhattan distance (at most {}); use smaller groups",
+                &cells[..k],
+                2 * MAX_EXCESS
+            )));
+        }
+        if settled == 0 && next.par_iter().all(|w| w.load(Relaxed) == 0) {
+            break;
+        }
+        histogram.push(settled);
+        std::mem::swap(&mut current, &mut next);
+        next.par_iter().for_each(|w| w.store(0, Relaxed));
+        level = child_level;
+    }
+    while histogram.last() == Some(&0) {
+        histogram.pop();
+    }
+    drop(visited);
+    let entries = entries.into_iter().map(AtomicU8::into_inner).collect();
+    Ok(PatternSection {
+        goal: *goal,
+        tiles,
+        entries,
+        histogram,
+    })
+}
+
+/// Solves every group of `partition` towards `goal`, one group after another (each on
+/// every core, so memory holds one search at a time), reporting settled placements.
+pub fn solve_partition(
+    goal: &Layout,
+    partition: &Partition,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<PatternSection>, GenError> {
+    partition
+        .groups
+        .iter()
+        .map(|&g| solve_pattern(goal, g, progress))
+        .collect()
+}
+
+/// Placements all of `partition`'s searches settle: the total to show progress against.
+pub fn partition_placements(board: Board, partition: &Partition) -> u64 {
+    partition
+        .groups
+        .iter()
+        .filter_map(|g| PlacementRanker::new(board.cells(), g.count_ones() as usize).ok())
+        .map(|r| u64::from(r.count()))
+        .sum()
+}
+
+fn pattern_header(sections: &[PatternSection]) -> Result<PatternHeader, GenError> {
+    let Some(first) = sections.first() else {
+        return Err(GenError::Pattern("a pattern database needs a group".into()));
+    };
+    if sections.iter().any(|s| s.goal != first.goal) {
+        return Err(GenError::Pattern(
+            "groups solved for different goals".into(),
+        ));
+    }
+    let mut crc = PayloadHasher::new();
+    for s in sections {
+        crc.update(&s.entries);
+    }
+    let specs = sections
+        .iter()
+        .map(|s| PatternSpec {
+            tiles: s.tiles,
+            histogram: s.histogram.clone(),
+        })
+        .collect();
+    Ok(PatternHeader::build(first.goal, specs, crc.finalize())?)
+}
+
+/// Streams a whole pattern database (header, then each group's entries) into `out`.
+pub fn write_pattern_to(out: &mut dyn Write, sections: &[PatternSection]) -> Result<u64, GenError> {
+    let header = pattern_header(sections)?;
+    let io_err = |source| GenError::Io {
+        path: PathBuf::from("<output>"),
+        source,
+    };
+    out.write_all(&header.to_bytes()).map_err(io_err)?;
+    for s in sections {
+        out.write_all(&s.entries).map_err(io_err)?;
+    }
+    Ok(header.file_len)
+}
+
+/// The whole pattern database in memory (for tests and embedding).
+pub fn pattern_bytes(sections: &[PatternSection]) -> Result<Vec<u8>, GenError> {
+    let mut v = Vec::new();
+    write_pattern_to(&mut v, sections)?;
+    Ok(v)
+}
+
+/// Writes the pattern database to `path` the way [`write_table`](crate::write_table) writes
+/// a table: a temporary file in the same directory, flushed and renamed over `path`.
+pub fn write_pattern_table(path: &Path, sections: &[PatternSection]) -> Result<u64, GenError> {
+    crate::write_atomically(path, &mut |out| write_pattern_to(out, sections))
+}

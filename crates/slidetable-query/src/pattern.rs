@@ -1,0 +1,140 @@
+//! Pattern databases over a memory-mapped file: validated once in constant time, then read
+//! without copying. A [`PatternTable`] gives each group's entries; the IDA* of
+//! `slidetable-search` turns them into a heuristic.
+
+use std::path::{Path, PathBuf};
+
+use slidetable_core::{Board, Layout, PlacementRanker};
+use slidetable_format::{excess_at, PatternHeader};
+
+use crate::{file, TableBytes, TableError, TableErrorKind};
+
+/// A pattern database over bytes `D`.
+pub struct PatternTable<D: AsRef<[u8]>> {
+    data: D,
+    header: PatternHeader,
+    path: Option<PathBuf>,
+}
+
+/// A pattern database over a file: read into memory when small, memory-mapped when large
+/// (see [`TableBytes`]).
+pub type MappedPatternTable = PatternTable<TableBytes>;
+
+/// One tile group of a database: which tiles, and their entries.
+#[derive(Clone, Copy, Debug)]
+pub struct PatternGroup<'a> {
+    /// Bit `t` set for each tile `t` of the group.
+    pub tiles: u16,
+    /// The group's 4-bit entries, indexed by the placement rank of its tiles in increasing
+    /// order (see `slidetable_format::excess_at`).
+    pub payload: &'a [u8],
+}
+
+impl PatternTable<TableBytes> {
+    /// Reads or maps the file at `path` (as [`crate::Table::open`] does: anything but a
+    /// regular file is refused without reading from it) and checks its header (not its
+    /// checksum: see [`PatternTable::verify`]).
+    pub fn open(path: impl AsRef<Path>) -> Result<PatternTable<TableBytes>, TableError> {
+        let path = path.as_ref();
+        let err = |kind| TableError {
+            path: Some(path.to_path_buf()),
+            kind,
+        };
+        let bytes = file::open(path).map_err(|e| match e {
+            file::OpenError::Io(e) => err(e.into()),
+            file::OpenError::NotAFile(kind) => err(TableErrorKind::NotAFile(kind)),
+        })?;
+        let mut table = PatternTable::new(bytes).map_err(|e| err(e.kind))?;
+        table.path = Some(path.to_path_buf());
+        Ok(table)
+    }
+}
+
+impl<D: AsRef<[u8]>> PatternTable<D> {
+    /// Checks the header of `data` (work bounded by the header's size).
+    pub fn new(data: D) -> Result<PatternTable<D>, TableError> {
+        let header = PatternHeader::parse(data.as_ref()).map_err(|e| TableError {
+            path: None,
+            kind: e.into(),
+        })?;
+        Ok(PatternTable {
+            data,
+            header,
+            path: None,
+        })
+    }
+
+    /// The database's validated header.
+    pub fn header(&self) -> &PatternHeader {
+        &self.header
+    }
+
+    /// The database's board.
+    pub fn board(&self) -> Board {
+        self.header.board
+    }
+
+    /// The goal every value is a distance to.
+    pub fn goal(&self) -> &Layout {
+        &self.header.goal
+    }
+
+    /// The file this table was opened from, if any.
+    pub fn file(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Checks the payload checksum (a pass over the whole file).
+    pub fn verify(&self) -> Result<(), TableError> {
+        self.header
+            .verify_payload(self.data.as_ref())
+            .map_err(|e| TableError {
+                path: self.path.clone(),
+                kind: e.into(),
+            })
+    }
+
+    /// The groups, in the file's order.
+    pub fn groups(&self) -> Vec<PatternGroup<'_>> {
+        (0..self.header.sections.len())
+            .map(|i| PatternGroup {
+                tiles: self.header.sections[i].tiles,
+                payload: self.header.payload(self.data.as_ref(), i),
+            })
+            .collect()
+    }
+
+    /// The sum over the groups of the moves of each group's tiles that `layout` needs at
+    /// least (a lower bound on its distance to the goal). Slow path, for checks and
+    /// reports: ranks every group from scratch.
+    pub fn sum(&self, layout: &Layout) -> u32 {
+        let goal = &self.header.goal;
+        let board = goal.board();
+        let cols = board.cols();
+        let mut cell_of = [0u8; 16];
+        for (c, &t) in layout.tiles().iter().enumerate() {
+            cell_of[t as usize] = c as u8;
+        }
+        let mut home = [0u8; 16];
+        for (c, &t) in goal.tiles().iter().enumerate() {
+            home[t as usize] = c as u8;
+        }
+        let mut total = 0;
+        for g in self.groups() {
+            let cells: Vec<u8> = (1..16u8)
+                .filter(|t| g.tiles & (1 << t) != 0)
+                .map(|t| cell_of[t as usize])
+                .collect();
+            let ranker = PlacementRanker::new(board.cells(), cells.len()).expect("validated group");
+            let md: u32 = (1..16usize)
+                .filter(|&t| g.tiles & (1 << t) != 0)
+                .map(|t| {
+                    let (a, b) = (cell_of[t] as usize, home[t] as usize);
+                    ((a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols)) as u32
+                })
+                .sum();
+            total += md + 2 * excess_at(g.payload, ranker.rank(&cells));
+        }
+        total
+    }
+}

@@ -1,0 +1,117 @@
+//! Korf's 100 instances (data/korf100.txt) solved by IDA* with a pattern database, one
+//! instance after another on one thread: each instance's length (checked against the
+//! published one), nodes and time, then the mean and the slowest.
+//!
+//! `cargo bench -p slidetable-search --bench korf100 -- PATH.slt` (a database for the goal
+//! 0 1 2 … 15, e.g. `slidetable generate --board 4x4 --pdb 7-8 -o PATH.slt`). The instances
+//! are solved twice: the first pass brings the database's pages into memory, the second is
+//! measured. CPU time is the thread's (from /proc, in clock ticks), beside wall time, since
+//! the machine may be shared.
+
+use std::time::Instant;
+
+use slidetable_core::{parse_layout, Board, Move};
+use slidetable_query::PatternTable;
+use slidetable_search::{Limits, PatternHeuristic, PatternSearch};
+
+/// User plus system CPU time of this thread, in seconds (Linux; 0 elsewhere).
+fn thread_cpu() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')').map_or(0, |i| i + 2)..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f[11].parse::<f64>().unwrap_or(0.0) + f[12].parse::<f64>().unwrap_or(0.0);
+    ticks / 100.0
+}
+
+fn main() {
+    let Some(path) = std::env::args().skip(1).find(|a| !a.starts_with("--")) else {
+        eprintln!("usage: cargo bench -p slidetable-search --bench korf100 -- PATH.slt");
+        return;
+    };
+    let table = PatternTable::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    let board = Board::new(4, 4).unwrap();
+    let goal = board.goal_with_blank(0);
+    assert_eq!(
+        *table.goal(),
+        goal,
+        "the database must be for the goal 0 1 2 ... 15"
+    );
+    let groups: Vec<(u16, &[u8])> = table
+        .groups()
+        .into_iter()
+        .map(|g| (g.tiles, g.payload))
+        .collect();
+    let heuristic = PatternHeuristic::new(&goal, &groups).unwrap();
+    let search = PatternSearch::new(&heuristic);
+    let text = include_str!("../../../data/korf100.txt");
+    let instances: Vec<(u32, usize, slidetable_core::Layout)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let start = parse_layout(board, f[3..].join(" ").as_bytes()).unwrap();
+            (f[0].parse().unwrap(), f[1].parse().unwrap(), start)
+        })
+        .collect();
+    let sizes: Vec<String> = groups
+        .iter()
+        .map(|g| g.0.count_ones().to_string())
+        .collect();
+    println!(
+        "database {path}: {} (mirrored: {})",
+        sizes.join("-"),
+        heuristic.mirrored()
+    );
+    for pass in ["warm-up", "measured"] {
+        let (mut nodes, mut generated) = (0u64, 0u64);
+        let mut slowest = (0u32, 0.0f64, 0u64);
+        let cpu = thread_cpu();
+        let wall = Instant::now();
+        for (id, length, start) in &instances {
+            let t = Instant::now();
+            let s = search.solve(start, Move::ALL, &Limits::default()).unwrap();
+            let secs = t.elapsed().as_secs_f64();
+            assert_eq!(
+                s.path.len(),
+                *length,
+                "instance {id}: not the published length"
+            );
+            assert_eq!(
+                start.after(&s.path),
+                Some(goal),
+                "instance {id}: not a path to the goal"
+            );
+            nodes += s.stats.expanded;
+            generated += s.stats.generated;
+            if secs > slowest.1 {
+                slowest = (*id, secs, s.stats.expanded);
+            }
+            if pass == "measured" {
+                println!(
+                    "instance {id:3}: {length} moves, {:>9} expanded, {:>9} generated, {:8.3} ms",
+                    s.stats.expanded,
+                    s.stats.generated,
+                    secs * 1e3
+                );
+            }
+        }
+        let cpu = thread_cpu() - cpu;
+        let wall = wall.elapsed().as_secs_f64();
+        let n = instances.len() as f64;
+        println!(
+            "{pass}: {} instances, all lengths as published; mean {:.0} expanded, {:.0} generated; \
+             mean {:.3} ms wall, {:.3} ms CPU; slowest instance {} ({:.3} ms wall, {} expanded)",
+            instances.len(),
+            nodes as f64 / n,
+            generated as f64 / n,
+            wall * 1e3 / n,
+            cpu * 1e3 / n,
+            slowest.0,
+            slowest.1 * 1e3,
+            slowest.2
+        );
+    }
+}

@@ -1,0 +1,437 @@
+//! IDA* guided by additive pattern databases: the 15-puzzle, optimally, in milliseconds.
+//!
+//! The heuristic is the sum over disjoint tile groups of each group's database value (the
+//! fewest moves of that group's tiles), and, when the board has a symmetry that fixes the
+//! goal's blank cell (the diagonal through a corner of a square board), the same sum on the
+//! mirrored board with tiles renamed to match: the maximum of the two. Both are lower
+//! bounds, so the maximum is one. The databases store each value as its excess over the
+//! group's Manhattan distance, and the Manhattan distance of the mirrored board equals the
+//! original's, so a node's estimate is `md + 2 · max(excess sum, mirrored excess sum)`.
+//!
+//! [`PatternSearch`] keeps one mutable node (tiles, tile cells, each group's rank and
+//! excess, both sides) and applies and undoes moves in place: a move changes one tile, so
+//! one group's rank and one mirrored group's rank are recomputed (a popcount per tile of the
+//! group) and two entries read. No allocation per node, and the move back to the parent is
+//! never tried.
+
+use slidetable_core::{Board, Layout, Move, PlacementRanker, Symmetry, MAX_CELLS};
+use slidetable_format::{excess_at, MAX_GROUP};
+
+use crate::state::{Budget, ROOT};
+use crate::{check_solvable, Heuristic, Limits, SearchError, Solution, Stats};
+
+/// The most groups a partition may have (1-tile groups on a 4×4 board).
+const MAX_GROUPS: usize = MAX_CELLS;
+
+/// One group's database as the search reads it.
+#[derive(Clone, Copy, Debug)]
+struct Group<'a> {
+    /// The tiles whose cells are ranked, in rank order (for the mirrored side, the original
+    /// tiles that the mirror renames into the group's tiles).
+    tiles: [u8; MAX_GROUP],
+    len: u8,
+    ranker: PlacementRanker,
+    payload: &'a [u8],
+}
+
+/// Additive pattern databases for one goal, as a heuristic.
+#[derive(Clone, Debug)]
+pub struct PatternHeuristic<'a> {
+    goal: Layout,
+    groups: Vec<Group<'a>>,
+    /// The group of each tile (0 for the blank, never read).
+    group_of: [u8; MAX_CELLS],
+    /// The mirrored side: its groups (tiles are original tiles) and where cells go.
+    mirror: Option<(Vec<Group<'a>>, [u8; MAX_CELLS], [u8; MAX_CELLS])>,
+    /// `md[tile][cell]`: Manhattan distance of `tile` in `cell` from its goal cell.
+    md: [[u8; MAX_CELLS]; MAX_CELLS],
+}
+
+/// Why databases cannot make a heuristic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PatternError {
+    /// The groups do not partition the tiles.
+    #[error("the databases' groups must be disjoint, cover tiles 1..{last} and have at most {MAX_GROUP} tiles each")]
+    Groups {
+        /// The board's last tile.
+        last: usize,
+    },
+    /// A group's entries have the wrong length.
+    #[error("a group's entries are {found} bytes; {expected} are needed")]
+    Payload {
+        /// The bytes given.
+        found: usize,
+        /// The bytes the group needs.
+        expected: usize,
+    },
+}
+
+impl<'a> PatternHeuristic<'a> {
+    /// A heuristic from databases for `goal`: for each group, its tile mask (bit `t` for
+    /// tile `t`) and its 4-bit entries by placement rank (the format's pattern section).
+    pub fn new(goal: &Layout, groups: &[(u16, &'a [u8])]) -> Result<Self, PatternError> {
+        let board = goal.board();
+        let n = board.cells();
+        let all = (((1u32 << n) - 1) & !1) as u16;
+        let mut covered = 0u16;
+        let mut group_of = [0u8; MAX_CELLS];
+        let mut built = Vec::with_capacity(groups.len());
+        if groups.is_empty() || groups.len() > MAX_GROUPS {
+            return Err(PatternError::Groups { last: n - 1 });
+        }
+        for (i, &(mask, payload)) in groups.iter().enumerate() {
+            let k = mask.count_ones() as usize;
+            if mask & covered != 0 || mask & !all != 0 || k == 0 || k > MAX_GROUP {
+                return Err(PatternError::Groups { last: n - 1 });
+            }
+            covered |= mask;
+            let ranker =
+                PlacementRanker::new(n, k).map_err(|_| PatternError::Groups { last: n - 1 })?;
+            let expected = (ranker.count() as usize).div_ceil(2);
+            if payload.len() != expected {
+                return Err(PatternError::Payload {
+                    found: payload.len(),
+                    expected,
+                });
+            }
+            let mut tiles = [0u8; MAX_GROUP];
+            for (slot, t) in (1..n as u8).filter(|t| mask & (1 << t) != 0).enumerate() {
+                tiles[slot] = t;
+                group_of[t as usize] = i as u8;
+            }
+            built.push(Group {
+                tiles,
+                len: k as u8,
+                ranker,
+                payload,
+            });
+        }
+        if covered != all {
+            return Err(PatternError::Groups { last: n - 1 });
+        }
+        let cols = board.cols();
+        let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
+        for (home, &t) in goal.tiles().iter().enumerate() {
+            if t == 0 {
+                continue;
+            }
+            for (cell, d) in md[t as usize].iter_mut().enumerate().take(n) {
+                *d = ((cell / cols).abs_diff(home / cols) + (cell % cols).abs_diff(home % cols))
+                    as u8;
+            }
+        }
+        let mirror = mirror_of(goal).map(|(s, rename)| {
+            // The mirrored board holds rename[t] in s(cell of t); the mirrored group i ranks
+            // the cells of the original tiles that rename into group i's tiles.
+            let mut unname = [0u8; MAX_CELLS];
+            for t in 0..n {
+                unname[rename[t] as usize] = t as u8;
+            }
+            let mut mirror_of_tile = [0u8; MAX_CELLS];
+            let groups: Vec<Group<'a>> = built
+                .iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    let mut m = *g;
+                    for slot in 0..g.len as usize {
+                        m.tiles[slot] = unname[g.tiles[slot] as usize];
+                        mirror_of_tile[m.tiles[slot] as usize] = i as u8;
+                    }
+                    m
+                })
+                .collect();
+            let mut cells = [0u8; MAX_CELLS];
+            for (c, to) in cells.iter_mut().enumerate().take(n) {
+                *to = s.cell(c) as u8;
+            }
+            (groups, cells, mirror_of_tile)
+        });
+        Ok(PatternHeuristic {
+            goal: *goal,
+            groups: built,
+            group_of,
+            mirror,
+            md,
+        })
+    }
+
+    /// Whether the estimate also looks the databases up on the mirrored board.
+    pub fn mirrored(&self) -> bool {
+        self.mirror.is_some()
+    }
+
+    /// The board this heuristic is for.
+    pub fn board(&self) -> Board {
+        self.goal.board()
+    }
+}
+
+/// The symmetry that fixes `goal`'s blank cell and moves other cells (the reflection about
+/// the diagonal through a corner of a square board), with the renaming that maps the goal
+/// onto itself; `None` when the board has none.
+fn mirror_of(goal: &Layout) -> Option<(Symmetry, [u8; MAX_CELLS])> {
+    Symmetry::all(goal.board())
+        .into_iter()
+        .skip(1)
+        .find_map(|s| s.renaming(goal, goal).map(|r| (s, r)))
+}
+
+#[inline(always)]
+fn rank_group(g: &Group<'_>, cell_of: &[u8; MAX_CELLS], map: Option<&[u8; MAX_CELLS]>) -> u32 {
+    let mut cells = [0u8; MAX_GROUP];
+    for slot in 0..g.len as usize {
+        let c = cell_of[g.tiles[slot] as usize];
+        cells[slot] = match map {
+            Some(m) => m[c as usize],
+            None => c,
+        };
+    }
+    g.ranker.rank(&cells[..g.len as usize])
+}
+
+/// One node of the search: the layout, where each tile is, and each group's excess.
+#[derive(Clone, Copy)]
+struct Node {
+    tiles: [u8; MAX_CELLS],
+    cell_of: [u8; MAX_CELLS],
+    blank: u8,
+    md: u32,
+    excess: [u8; MAX_GROUPS],
+    sum: u32,
+    mirror_excess: [u8; MAX_GROUPS],
+    mirror_sum: u32,
+}
+
+impl PatternHeuristic<'_> {
+    fn node(&self, layout: &Layout) -> Node {
+        let mut node = Node {
+            tiles: [0; MAX_CELLS],
+            cell_of: [0; MAX_CELLS],
+            blank: layout.blank() as u8,
+            md: 0,
+            excess: [0; MAX_GROUPS],
+            sum: 0,
+            mirror_excess: [0; MAX_GROUPS],
+            mirror_sum: 0,
+        };
+        for (c, &t) in layout.tiles().iter().enumerate() {
+            node.tiles[c] = t;
+            node.cell_of[t as usize] = c as u8;
+            node.md += u32::from(self.md[t as usize][c]);
+        }
+        for (i, g) in self.groups.iter().enumerate() {
+            let e = excess_at(g.payload, rank_group(g, &node.cell_of, None));
+            node.excess[i] = e as u8;
+            node.sum += e;
+        }
+        if let Some((groups, cells, _)) = &self.mirror {
+            for (i, g) in groups.iter().enumerate() {
+                let e = excess_at(g.payload, rank_group(g, &node.cell_of, Some(cells)));
+                node.mirror_excess[i] = e as u8;
+                node.mirror_sum += e;
+            }
+        }
+        node
+    }
+
+    #[inline]
+    fn h(node: &Node) -> u32 {
+        node.md + 2 * node.sum.max(node.mirror_sum)
+    }
+}
+
+impl Heuristic for PatternHeuristic<'_> {
+    fn goal(&self) -> &Layout {
+        &self.goal
+    }
+
+    fn estimate(&self, layout: &Layout) -> u32 {
+        if layout.board() != self.goal.board() {
+            return 0;
+        }
+        Self::h(&self.node(layout))
+    }
+}
+
+/// IDA* over one mutable node, with the pattern heuristic updated per move.
+pub struct PatternSearch<'h, 'a> {
+    heuristic: &'h PatternHeuristic<'a>,
+    /// `neighbor[cell][move code]`: where the blank goes, or `u8::MAX` off the board.
+    neighbor: [[u8; 4]; MAX_CELLS],
+}
+
+/// How one bounded depth-first pass ended.
+enum Pass {
+    Found,
+    Exceeded(u32),
+    Stopped(SearchError),
+}
+
+struct Run<'s, 'h, 'a> {
+    search: &'s PatternSearch<'h, 'a>,
+    node: Node,
+    order: [Move; 4],
+    bound: u32,
+    path: Vec<Move>,
+    budget: Budget,
+    stats: Stats,
+}
+
+impl<'h, 'a> PatternSearch<'h, 'a> {
+    /// A search that bounds by `heuristic`.
+    pub fn new(heuristic: &'h PatternHeuristic<'a>) -> PatternSearch<'h, 'a> {
+        let board = heuristic.goal.board();
+        let mut neighbor = [[u8::MAX; 4]; MAX_CELLS];
+        for (c, row) in neighbor.iter_mut().enumerate().take(board.cells()) {
+            for m in Move::ALL {
+                if let Some(n) = board.neighbor(c, m) {
+                    row[m.code() as usize] = n as u8;
+                }
+            }
+        }
+        PatternSearch {
+            heuristic,
+            neighbor,
+        }
+    }
+
+    /// An optimal path from `start` to the heuristic's goal: the lexicographically smallest
+    /// under `order` (moves tried in that order; the first path found within the last bound
+    /// is that one). Parity is checked first.
+    pub fn solve(
+        &self,
+        start: &Layout,
+        order: [Move; 4],
+        limits: &Limits,
+    ) -> Result<Solution, SearchError> {
+        self.solve_within(start, order, limits, u32::MAX)?
+            .ok_or(SearchError::Unsolvable {
+                start: *start,
+                goal: self.heuristic.goal,
+            })
+    }
+
+    /// As [`solve`](Self::solve), but `None` once the bound passes `most` moves: no path
+    /// of at most `most` moves exists (the judges that cap the length).
+    pub fn solve_within(
+        &self,
+        start: &Layout,
+        order: [Move; 4],
+        limits: &Limits,
+        most: u32,
+    ) -> Result<Option<Solution>, SearchError> {
+        check_solvable(start, &self.heuristic.goal)?;
+        let node = self.heuristic.node(start);
+        let h = PatternHeuristic::h(&node);
+        let mut run = Run {
+            search: self,
+            node,
+            order,
+            bound: h,
+            path: Vec::with_capacity(96),
+            budget: Budget::start(limits),
+            stats: Stats {
+                iterations: Some(0),
+                ..Stats::default()
+            },
+        };
+        if *start == self.heuristic.goal {
+            let stats = run.budget.finish(&mut run.stats);
+            return Ok(Some(Solution::unit(Vec::new(), stats)));
+        }
+        loop {
+            if run.bound > most {
+                return Ok(None);
+            }
+            run.stats.iterations = run.stats.iterations.map(|i| i + 1);
+            match run.pass(0, ROOT) {
+                Pass::Found => {
+                    let stats = run.budget.finish(&mut run.stats);
+                    return Ok(Some(Solution::unit(run.path, stats)));
+                }
+                Pass::Stopped(e) => return Err(e),
+                Pass::Exceeded(u32::MAX) => {
+                    return Err(SearchError::Unsolvable {
+                        start: *start,
+                        goal: self.heuristic.goal,
+                    })
+                }
+                Pass::Exceeded(f) => run.bound = f,
+            }
+        }
+    }
+}
+
+impl Run<'_, '_, '_> {
+    /// Searches below the current node (g moves from the start, reached by move `via`).
+    fn pass(&mut self, g: u32, via: u8) -> Pass {
+        // Depth-first: what it holds is the path, not counted against --max-memory.
+        if let Err(e) = self.budget.expand(&mut self.stats, || 0) {
+            return Pass::Stopped(e);
+        }
+        let h = self.search.heuristic;
+        let mut exceeded = u32::MAX;
+        for m in self.order {
+            let code = m.code();
+            if code ^ 1 == via {
+                continue;
+            }
+            let from = self.node.blank as usize;
+            let to = self.search.neighbor[from][code as usize];
+            if to == u8::MAX {
+                continue;
+            }
+            self.stats.generated += 1;
+            let saved = self.node;
+            // The tile in `to` slides into the blank's cell.
+            let tile = self.node.tiles[to as usize] as usize;
+            self.node.tiles[from] = tile as u8;
+            self.node.tiles[to as usize] = 0;
+            self.node.cell_of[tile] = from as u8;
+            self.node.blank = to;
+            self.node.md =
+                self.node.md + u32::from(h.md[tile][from]) - u32::from(h.md[tile][to as usize]);
+            let gi = h.group_of[tile] as usize;
+            let group = &h.groups[gi];
+            let e = excess_at(group.payload, rank_group(group, &self.node.cell_of, None));
+            self.node.sum = self.node.sum + e - u32::from(self.node.excess[gi]);
+            self.node.excess[gi] = e as u8;
+            // The mirrored look-up only where the plain sum does not already prune (a pruned
+            // child is restored whole below). Every f has the parity of the start's g + md,
+            // so a plain f over the bound is at least the next bound anyway.
+            let mut f = g + 1 + self.node.md + 2 * self.node.sum;
+            if f <= self.bound {
+                if let Some((groups, cells, mirror_of_tile)) = &h.mirror {
+                    let mi = mirror_of_tile[tile] as usize;
+                    let group = &groups[mi];
+                    let rank = rank_group(group, &self.node.cell_of, Some(cells));
+                    let e = excess_at(group.payload, rank);
+                    self.node.mirror_sum =
+                        self.node.mirror_sum + e - u32::from(self.node.mirror_excess[mi]);
+                    self.node.mirror_excess[mi] = e as u8;
+                }
+                f = g + 1 + PatternHeuristic::h(&self.node);
+            }
+            let child_h = f - g - 1;
+            if f > self.bound {
+                exceeded = exceeded.min(f);
+                self.node = saved;
+                continue;
+            }
+            self.path.push(m);
+            self.stats.peak_open = self.stats.peak_open.max(u64::from(g + 1));
+            if child_h == 0 {
+                // Every tile home: the goal.
+                return Pass::Found;
+            }
+            match self.pass(g + 1, code) {
+                Pass::Exceeded(f) => exceeded = exceeded.min(f),
+                done => return done,
+            }
+            self.path.pop();
+            self.node = saved;
+        }
+        Pass::Exceeded(exceeded)
+    }
+}

@@ -1,0 +1,169 @@
+//! IDA* with pattern databases: optimal against known lengths (Korf's instances with a
+//! 5-5-5 database built here in about a second) and against the exact 3×3 table; every path
+//! legal and of the length found; the smallest path under a letter order.
+
+use slidetable_core::{parse_layout, Board, Layout, Move, Ranker};
+use slidetable_format::byte_distance;
+use slidetable_gen::{solve_partition, solve_section, Partition, PatternSection};
+use slidetable_search::{
+    idastar, Heuristic, Limits, LinearConflict, PatternHeuristic, PatternSearch, SearchError,
+};
+
+const ORDER: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
+
+fn databases(goal: &Layout, partition: &str) -> Vec<PatternSection> {
+    let p = Partition::parse(partition, goal).unwrap();
+    solve_partition(goal, &p, &|_| ()).unwrap()
+}
+
+fn heuristic<'a>(goal: &Layout, sections: &'a [PatternSection]) -> PatternHeuristic<'a> {
+    let groups: Vec<(u16, &[u8])> = sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
+    PatternHeuristic::new(goal, &groups).unwrap()
+}
+
+/// Korf's instances (data/korf100.txt) of at most 45 moves: instance, length, start.
+fn korf_easy() -> Vec<(u32, usize, Layout)> {
+    let board = Board::new(4, 4).unwrap();
+    let text = include_str!("../../../data/korf100.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let start = parse_layout(board, f[3..].join(" ").as_bytes()).unwrap();
+            (f[0].parse().unwrap(), f[1].parse().unwrap(), start)
+        })
+        .filter(|&(_, len, _)| len <= 45)
+        .collect()
+}
+
+#[test]
+fn korf_instances_get_their_published_lengths() {
+    let board = Board::new(4, 4).unwrap();
+    let goal = board.goal_with_blank(0);
+    let sections = databases(&goal, "5-5-5");
+    let h = heuristic(&goal, &sections);
+    assert!(h.mirrored());
+    let search = PatternSearch::new(&h);
+    let instances = korf_easy();
+    assert_eq!(instances.len(), 10);
+    for (id, length, start) in instances {
+        let s = search.solve(&start, ORDER, &Limits::default()).unwrap();
+        assert_eq!(s.path.len(), length, "instance {id}");
+        assert_eq!(
+            start.after(&s.path),
+            Some(goal),
+            "instance {id}: path is not legal or misses the goal"
+        );
+        assert!(h.estimate(&start) <= length as u32);
+    }
+}
+
+#[test]
+fn agrees_with_linear_conflict_on_random_walks() {
+    let board = Board::new(4, 4).unwrap();
+    let goal = board.standard_goal();
+    let sections = databases(&goal, "5-5-5");
+    let h = heuristic(&goal, &sections);
+    let search = PatternSearch::new(&h);
+    let lc = LinearConflict::new(&goal);
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..40 {
+        let mut l = goal;
+        for _ in 0..60 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let moves: Vec<Move> = l.moves().collect();
+            l = l
+                .moved(moves[(seed % moves.len() as u64) as usize])
+                .unwrap();
+        }
+        let fast = search.solve(&l, ORDER, &Limits::default()).unwrap();
+        let slow = idastar(&l, &lc, &Limits::default()).unwrap();
+        assert_eq!(fast.path.len(), slow.path.len(), "{l}");
+        assert_eq!(l.after(&fast.path), Some(goal));
+    }
+}
+
+#[test]
+fn every_sampled_eight_puzzle_gets_the_table_distance() {
+    let goal = Board::EIGHT.standard_goal();
+    let sections = databases(&goal, "4-4");
+    let h = heuristic(&goal, &sections);
+    let search = PatternSearch::new(&h);
+    let exact = solve_section(&goal).unwrap();
+    let ranker = Ranker::new(Board::EIGHT).unwrap();
+    for r in (0..ranker.states()).step_by(37) {
+        let l = ranker.unrank(r, goal.class());
+        let d = byte_distance(exact.entries[r as usize]) as usize;
+        let s = search.solve(&l, ORDER, &Limits::default()).unwrap();
+        assert_eq!(s.path.len(), d, "{l}");
+        assert_eq!(l.after(&s.path), Some(goal), "{l}");
+        assert!(h.estimate(&l) as usize <= d);
+    }
+}
+
+#[test]
+fn the_path_is_the_smallest_under_the_letter_order() {
+    // Every optimal path of a 3x3 puzzle, by brute force over the exact table, against the
+    // search's answer under two orders.
+    let goal = Board::EIGHT.standard_goal();
+    let sections = databases(&goal, "4-4");
+    let h = heuristic(&goal, &sections);
+    let search = PatternSearch::new(&h);
+    let exact = solve_section(&goal).unwrap();
+    let ranker = Ranker::new(Board::EIGHT).unwrap();
+    let dist = |l: &Layout| byte_distance(exact.entries[ranker.rank(l) as usize]);
+    let smallest = |start: &Layout, order: &[Move; 4]| {
+        let mut l = *start;
+        let mut path = Vec::new();
+        while l != goal {
+            let m = *order
+                .iter()
+                .find(|&&m| l.moved(m).is_some_and(|c| dist(&c) + 1 == dist(&l)))
+                .unwrap();
+            path.push(m);
+            l = l.moved(m).unwrap();
+        }
+        path
+    };
+    let orders = [ORDER, [Move::Right, Move::Left, Move::Down, Move::Up]];
+    for r in (0..ranker.states()).step_by(997) {
+        let l = ranker.unrank(r, goal.class());
+        for order in orders {
+            let s = search.solve(&l, order, &Limits::default()).unwrap();
+            assert_eq!(s.path, smallest(&l, &order), "{l}");
+        }
+    }
+}
+
+#[test]
+fn unsolvable_and_limits_are_reported() {
+    let board = Board::new(4, 4).unwrap();
+    let goal = board.goal_with_blank(0);
+    let sections = databases(&goal, "5-5-5");
+    let h = heuristic(&goal, &sections);
+    let search = PatternSearch::new(&h);
+    let swapped = parse_layout(board, b"0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15").unwrap();
+    assert!(matches!(
+        search.solve(&swapped, ORDER, &Limits::default()),
+        Err(SearchError::Unsolvable { .. })
+    ));
+    let (_, _, hard) = korf_easy()[0];
+    assert!(matches!(
+        search.solve(&hard, ORDER, &Limits::expanded(10)),
+        Err(SearchError::LimitReached { .. })
+    ));
+    assert_eq!(
+        search.solve(&goal, ORDER, &Limits::default()).unwrap().path,
+        vec![]
+    );
+    // Databases that do not fit together are refused.
+    let groups: Vec<(u16, &[u8])> = sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
+    assert!(PatternHeuristic::new(&goal, &groups[..2]).is_err());
+    assert!(PatternHeuristic::new(
+        &goal,
+        &[(groups[0].0, &groups[0].1[1..]), groups[1], groups[2]]
+    )
+    .is_err());
+}
