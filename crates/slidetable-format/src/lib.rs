@@ -962,3 +962,29 @@ impl fmt::Display for CostModel {
         f.write_str(self.name())
     }
 }
+
+/// What a file is when it is not a regular file (`a FIFO`, `a directory`, …), for the
+/// messages of every reader and writer of table files that refuses one.
+pub fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "something other than a regular file"
+    }
+}

@@ -556,7 +556,7 @@ fn replaceable(path: &Path) -> Result<(PathBuf, Option<std::fs::Metadata>), GenE
         if !meta.is_file() {
             return Err(GenError::NotAFile {
                 path: path.to_path_buf(),
-                kind: kind_of(&meta.file_type()),
+                kind: slidetable_format::file_kind(&meta.file_type()),
             });
         }
         return Ok((at, Some(meta)));
@@ -564,30 +564,6 @@ fn replaceable(path: &Path) -> Result<(PathBuf, Option<std::fs::Metadata>), GenE
     Err(io_err(io::Error::other(
         "too many levels of symbolic links",
     )))
-}
-
-fn kind_of(t: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_char_device() {
-            return "a character device";
-        }
-        if t.is_block_device() {
-            return "a block device";
-        }
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if t.is_dir() {
-        "a directory"
-    } else {
-        "something other than a regular file"
-    }
 }
 
 #[cfg(test)]

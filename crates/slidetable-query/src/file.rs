@@ -47,31 +47,6 @@ impl TableBytes {
     }
 }
 
-/// What the file at a path is, when it is not a regular file: `a FIFO`, `a directory`, ….
-pub(crate) fn kind_of(t: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_char_device() {
-            return "a character device";
-        }
-        if t.is_block_device() {
-            return "a block device";
-        }
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if t.is_dir() {
-        "a directory"
-    } else {
-        "something other than a regular file"
-    }
-}
-
 /// Why a file's bytes could not be had.
 pub(crate) enum OpenError {
     Io(io::Error),
@@ -94,14 +69,18 @@ pub(crate) fn open(path: &Path) -> Result<TableBytes, OpenError> {
         // A device without a driver (ENXIO, ENODEV) is still a device: say what it is.
         Err(e) => {
             return Err(match std::fs::metadata(path) {
-                Ok(m) if !m.is_file() => OpenError::NotAFile(kind_of(&m.file_type())),
+                Ok(m) if !m.is_file() => {
+                    OpenError::NotAFile(slidetable_format::file_kind(&m.file_type()))
+                }
                 _ => OpenError::Io(e),
             })
         }
     };
     let meta = file.metadata().map_err(OpenError::Io)?;
     if !meta.is_file() {
-        return Err(OpenError::NotAFile(kind_of(&meta.file_type())));
+        return Err(OpenError::NotAFile(slidetable_format::file_kind(
+            &meta.file_type(),
+        )));
     }
     if meta.len() < READ_BELOW {
         let mut bytes = Vec::with_capacity(meta.len() as usize);
