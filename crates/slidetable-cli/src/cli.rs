@@ -278,7 +278,7 @@ pub(crate) struct TargetArgs {
     #[arg(long, value_name = "PATH")]
     pub(crate) table: Option<PathBuf>,
     /// The board when no --table is given [default: 3x3].
-    #[arg(long, value_name = "RxC", value_parser = table_board())]
+    #[arg(long, value_name = "RxC", value_parser = exact_board())]
     pub(crate) board: Option<Board>,
     /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
     #[arg(long, value_name = "LAYOUT")]
@@ -435,28 +435,51 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "PATH")]
     pub(crate) table: Vec<PathBuf>,
     /// Open this board's table before listening (repeatable) [default: 3x3].
-    #[arg(long, value_name = "RxC", value_parser = parse_board)]
+    #[arg(long, value_name = "RxC", value_parser = exact_board())]
     pub(crate) board: Vec<Board>,
 }
 
+/// A board with a table: a table of every state up to 12 cells, pattern databases on 4x4.
 fn parse_board(s: &str) -> Result<Board, String> {
-    let board: Board = s
-        .parse()
-        .map_err(|e: slidetable_core::BoardError| e.to_string())?;
-    if !board.supports_tables() && (board.rows(), board.cols()) != (4, 4) {
+    let board = parse_any_board(s)?;
+    if board.supports_tables() || board == Board::FIFTEEN {
+        return Ok(board);
+    }
+    Err(too_large_for_tables(
+        board,
+        " (and 4x4, by pattern databases)",
+    ))
+}
+
+/// A board with a table of every state (up to 12 cells): what `stats`, `hardest`, `random`,
+/// `heuristic` and `serve` read.
+fn parse_exact_board(s: &str) -> Result<Board, String> {
+    let board = parse_any_board(s)?;
+    if board.supports_tables() {
+        return Ok(board);
+    }
+    if board == Board::FIFTEEN {
         return Err(format!(
-            "a {board} board has {} cells; tables go up to {} cells (and 4x4, by pattern \
-             databases){}",
-            board.cells(),
-            slidetable_core::MAX_TABLE_CELLS,
-            if board.cells() <= slidetable_core::MAX_CELLS {
-                format!(": `slidetable search --board {board}` solves {board} puzzles by search")
-            } else {
-                String::new()
-            }
+            "a 4x4 board has 16 cells; tables of every state go up to {} cells, and this \
+             command reads every state: the 4x4 board's pattern database answers `distance`, \
+             `path` and `judge uva10181|lightoj1121`",
+            slidetable_core::MAX_TABLE_CELLS
         ));
     }
-    Ok(board)
+    Err(too_large_for_tables(board, ""))
+}
+
+fn too_large_for_tables(board: Board, also: &str) -> String {
+    format!(
+        "a {board} board has {} cells; tables go up to {} cells{also}{}",
+        board.cells(),
+        slidetable_core::MAX_TABLE_CELLS,
+        if board.cells() <= slidetable_core::MAX_CELLS {
+            format!(": `slidetable search --board {board}` solves {board} puzzles by search")
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// The methods and heuristics by name, as completions offer them.
@@ -473,6 +496,10 @@ const SEARCH_BOARDS: &[&str] = &[
 
 fn table_board() -> Offered<Board> {
     offered(TABLE_BOARDS, parse_board)
+}
+
+fn exact_board() -> Offered<Board> {
+    offered(&TABLE_BOARDS[..TABLE_BOARDS.len() - 1], parse_exact_board)
 }
 
 fn any_board() -> Offered<Board> {

@@ -213,9 +213,7 @@ const CHUNK: usize = 256;
 /// several inputs, `--keep-going` and exit codes as on a table, the puzzles of each chunk
 /// solved on every core and answered in input order.
 pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<ExitCode> {
-    let board = args
-        .board
-        .unwrap_or(Board::new(4, 4).expect("4x4 is a board"));
+    let board = args.board.unwrap_or(Board::FIFTEEN);
     let table = open(args.table.as_deref(), board)?;
     let board = table.board();
     if args.board.is_some_and(|b| b != board) {

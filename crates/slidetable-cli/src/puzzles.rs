@@ -109,7 +109,7 @@ fn each_puzzle_of<W: Write>(
 
 /// `what` went wrong with a puzzle `line` for `board`; if the line holds a number of tiles
 /// that fits another board, says which (`8 tiles fit a 2x4 board: add --board 2x4`), and
-/// a count no table holds points to the search (the 15-puzzle).
+/// the 15-puzzle points to `--board 4x4`, and a count no table holds points to the search.
 pub(crate) fn with_board_hint(board: Board, line: &[u8], what: String) -> String {
     let tiles = count_tiles(line);
     if tiles == board.cells() || tiles < 4 {
@@ -139,9 +139,8 @@ pub(crate) fn with_board_hint(board: Board, line: &[u8], what: String) -> String
         format!("{what}: {tiles} tiles fit a {fits} board (add --board {first})")
     } else if tiles == 16 {
         format!(
-            "{what}: 16 tiles are the 15-puzzle (4x4), beyond the tables' {} cells: \
-             `slidetable search --board 4x4` solves it by search",
-            slidetable_core::MAX_TABLE_CELLS
+            "{what}: 16 tiles are the 15-puzzle (add --board 4x4: IDA* on a pattern database \
+             answers it)"
         )
     } else if tiles <= slidetable_core::MAX_CELLS {
         format!(
@@ -181,8 +180,11 @@ mod tests {
         assert!(hint("1 2 3 4 5 6 7 8 9 10 11 0")
             .ends_with("12 tiles fit a 3x4, 4x3, 2x6 or 6x2 board (add --board 3x4)"));
         assert!(hint("1234567x").contains("--board 2x4"));
-        assert!(hint("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0")
-            .contains("`slidetable search --board 4x4`"));
+        assert!(hint("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0").ends_with(
+            "16 tiles are the 15-puzzle (add --board 4x4: IDA* on a pattern database answers it)"
+        ));
+        assert!(hint("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0")
+            .ends_with("`slidetable search --board 3x5` solves it by search"));
         // A prime count fits no board; the right count is left alone.
         assert_eq!(hint("1 2 3 4 5 6 0"), "expected 9 tiles, found 7");
         assert_eq!(hint("1 2 3 4 5 6 7 8 8"), "x");

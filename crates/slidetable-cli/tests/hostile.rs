@@ -927,11 +927,19 @@ fn judge_end_of_input_names_the_last_line() {
 #[test]
 fn board_limits_are_worded_one_way() {
     let dir = TempDir::new().unwrap();
-    let r = run(slidetable(dir.path()).args(["generate", "--board", "4x4"]));
+    let r = run(slidetable(dir.path()).args(["generate", "--board", "4x5"]));
     assert_eq!(r.code, Some(2));
     assert!(
         r.stderr
-            .contains("a 4x4 board has 16 cells; tables go up to 12 cells"),
+            .contains("a 4x5 board has 20 cells; boards go up to 16 cells"),
+        "{r:#?}"
+    );
+    let r = run(slidetable(dir.path()).args(["generate", "--board", "3x5"]));
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr.contains(
+            "a 3x5 board has 15 cells; tables go up to 12 cells (and 4x4, by pattern databases)"
+        ),
         "{r:#?}"
     );
     let r = run(slidetable(dir.path()).args(["search", "--method", "bfs", "--board", "5x5"]));

@@ -239,7 +239,11 @@ fn a_missing_table_and_a_taken_port_are_refused() {
     );
     let run = Run::of(sandboxed(dir).args(["serve", "--board", "4x4"]));
     assert_eq!(run.code, Some(2), "{run:#?}");
-    assert!(run.stderr.contains("tables go up to 12 cells"), "{run:#?}");
+    assert!(
+        run.stderr
+            .contains("tables of every state go up to 12 cells"),
+        "{run:#?}"
+    );
 }
 
 /// The command line's layout (an array, docs/JSON.md) in the API's form: a string of tiles

@@ -72,30 +72,41 @@ fn twelve_tiles_point_to_the_12_cell_boards() {
 }
 
 #[test]
-fn sixteen_tiles_point_to_the_15_puzzle_search() {
+fn sixteen_tiles_point_to_the_15_puzzle_board() {
     let r = run("distance", &[], "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n");
     assert_eq!(r.code, Some(BAD_INPUT), "{r:#?}");
     assert!(
-        r.stderr.contains("15-puzzle") && r.stderr.contains("search --board 4x4"),
+        r.stderr.contains("15-puzzle") && r.stderr.contains("add --board 4x4"),
         "{r:#?}"
     );
 }
 
+/// The commands that read every state refuse the 4x4 board at once (exit 2), naming the
+/// commands its pattern database answers, before any table is opened or generated.
 #[test]
-fn a_4x4_table_board_points_to_search() {
+fn a_4x4_board_is_refused_where_every_state_is_read() {
+    let cache = tempfile::tempdir().unwrap();
     for args in [
-        &["distance", "--board", "4x4"][..],
-        &["path", "--board", "4x4"],
-        &["generate", "--board", "4x4", "-o", "x.slt"],
-        &["hardest", "--board", "4x4"],
+        &["hardest", "--board", "4x4"][..],
+        &["stats", "--board", "4x4"],
+        &["random", "--board", "4x4", "--depth", "3"],
+        &["heuristic", "--board", "4x4"],
+        &["serve", "--board", "4x4"],
     ] {
-        let r = Run::of(bare().args(args).write_stdin(""));
+        let r = Run::of(
+            bare()
+                .env("XDG_CACHE_HOME", cache.path())
+                .args(args)
+                .write_stdin(""),
+        );
         assert_eq!(r.code, Some(USAGE), "{args:?}: {r:#?}");
         assert!(
-            r.stderr.contains("slidetable search --board 4x4"),
+            r.stderr.contains("tables of every state go up to 12 cells")
+                && r.stderr.contains("`distance`, `path`"),
             "{args:?}: {r:#?}"
         );
     }
+    assert_eq!(std::fs::read_dir(cache.path()).unwrap().count(), 0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -60,6 +60,8 @@ pub enum BoardError {
 impl Board {
     /// The 3×3 board of the 8-puzzle.
     pub const EIGHT: Board = Board { rows: 3, cols: 3 };
+    /// The 4×4 board of the 15-puzzle.
+    pub const FIFTEEN: Board = Board { rows: 4, cols: 4 };
 
     /// A board of `rows` × `cols` cells; at least 2×2 and at most [`MAX_CELLS`] cells.
     pub fn new(rows: usize, cols: usize) -> Result<Board, BoardError> {

@@ -462,7 +462,8 @@ pub enum FormatError {
     Groups(String),
     /// A pattern database given where a table of every state is expected.
     #[error(
-        "this is a pattern database (encoding {PATTERN_ENCODING}), not a table of every state"
+        "this is a pattern database (encoding {PATTERN_ENCODING}), not a table of every state: \
+         it answers `distance`, `path` and the 15-puzzle judges, and `info` describes it"
     )]
     PatternFile,
 }

@@ -41,7 +41,7 @@ pub fn judge_fifteen(
     solve: &mut Solve<'_>,
     out: &mut impl Write,
 ) -> Result<(), JudgeError> {
-    let board = Board::new(4, 4).expect("4x4 is a board");
+    let board = Board::FIFTEEN;
     let (most, cases) = match format {
         Format::Uva10181 => (UVA_MOST, false),
         Format::Lightoj1121 => (LIGHTOJ_MOST, true),

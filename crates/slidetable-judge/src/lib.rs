@@ -132,7 +132,7 @@ impl Format {
     pub fn board(self) -> Board {
         match self {
             Format::Leetcode773 => Board::new(2, 3).expect("2x3 is a board"),
-            Format::Uva10181 | Format::Lightoj1121 => Board::new(4, 4).expect("4x4 is a board"),
+            Format::Uva10181 | Format::Lightoj1121 => Board::FIFTEEN,
             _ => Board::EIGHT,
         }
     }

@@ -61,9 +61,19 @@ pub enum TableErrorKind {
     /// The path names something other than a regular file: a directory, a FIFO, a device.
     #[error("is {0}, not a table file")]
     NotAFile(&'static str),
-    /// The bytes are not a valid table.
-    #[error("{0}; generate it again with `slidetable generate`")]
+    /// The bytes are not a valid table (or are a pattern database where a table of every
+    /// state is needed).
+    #[error("{}{}", .0, regenerate(.0))]
     Format(#[from] FormatError),
+}
+
+/// The advice after a format error: a damaged table is made again; a pattern database is
+/// whole, only asked the wrong question.
+fn regenerate(e: &FormatError) -> &'static str {
+    match e {
+        FormatError::PatternFile => "",
+        _ => "; generate it again with `slidetable generate`",
+    }
 }
 
 impl fmt::Display for TableError {

@@ -429,10 +429,17 @@ fn fields_are_checked_in_order_and_named() {
             format!("unknown entry encoding {code}")
         );
     }
-    // Code 4 is a pattern database's (FORMAT.md §11), named as such.
+    // Code 4 is a pattern database's (FORMAT.md §11), named as such, with what it answers
+    // instead of the advice to generate it again (a pattern database is not damaged).
+    let path = dir.path().join("enc.slt");
+    std::fs::write(&path, patched(&|b| b[OFF_ENCODING] = 4)).unwrap();
     assert_eq!(
-        refused(dir.path(), "enc.slt", &patched(&|b| b[OFF_ENCODING] = 4)),
-        "this is a pattern database (encoding 4), not a table of every state"
+        open_error(&path),
+        format!(
+            "table {}: this is a pattern database (encoding 4), not a table of every state: it \
+             answers `distance`, `path` and the 15-puzzle judges, and `info` describes it",
+            path.display()
+        )
     );
     assert_eq!(
         refused(dir.path(), "cost.slt", &patched(&|b| b[OFF_COST] = 7)),

@@ -120,8 +120,8 @@ fn a_table_reader_names_a_pattern_file() {
     let (_, file) = small_file();
     assert_eq!(
         Table::new(&file[..]).err().unwrap().kind.to_string(),
-        "this is a pattern database (encoding 4), not a table of every state; generate it \
-         again with `slidetable generate`"
+        "this is a pattern database (encoding 4), not a table of every state: it answers \
+         `distance`, `path` and the 15-puzzle judges, and `info` describes it"
     );
     let table = slidetable_gen::table_bytes(
         Board::new(2, 2).unwrap(),
