@@ -162,18 +162,18 @@ fn pattern_database(path: &Path, verify: bool, as_json: bool) -> Result<ExitCode
     if as_json {
         let info = PatternInfoJson {
             path: path.display().to_string(),
-            board: header.board.to_string(),
+            board: header.board().to_string(),
             encoding: "pattern4",
-            goal: header.goal.tiles().to_vec(),
-            file_size: header.file_len,
+            goal: header.goal().tiles().to_vec(),
+            file_size: header.file_len(),
             groups: header
-                .sections
+                .sections()
                 .iter()
                 .map(|s| GroupJson {
                     tiles: s.group(),
-                    entries: s.entries,
-                    max_value: s.max_value,
-                    histogram: s.histogram.clone(),
+                    entries: s.entries(),
+                    max_value: s.max_value(),
+                    histogram: s.histogram().to_vec(),
                 })
                 .collect(),
             checksum_ok,
@@ -182,36 +182,37 @@ fn pattern_database(path: &Path, verify: bool, as_json: bool) -> Result<ExitCode
         writeln!(out)?;
     } else {
         let sizes: Vec<String> = header
-            .sections
+            .sections()
             .iter()
-            .map(|s| s.tiles.count_ones().to_string())
+            .map(|s| s.tiles().count_ones().to_string())
             .collect();
         writeln!(out, "table     {}", path.display())?;
-        writeln!(out, "board     {}", header.board)?;
+        writeln!(out, "board     {}", header.board())?;
         writeln!(
             out,
             "encoding  pattern4 (pattern database {}: 4 bits per placement, the moves of the group's tiles above their Manhattan distance, halved)",
             sizes.join("-")
         )?;
-        writeln!(out, "goal      {}", header.goal)?;
-        writeln!(out, "size      {} bytes", header.file_len)?;
+        writeln!(out, "goal      {}", header.goal())?;
+        writeln!(out, "size      {} bytes", header.file_len())?;
         match &checksum {
             None => writeln!(out, "checksum  not checked (use --verify)")?,
             Some(Ok(())) => writeln!(out, "checksum  ok")?,
             Some(Err(e)) => writeln!(out, "checksum  FAILED: {}", e.kind)?,
         }
-        writeln!(out, "groups    {}", header.sections.len())?;
-        for (i, s) in header.sections.iter().enumerate() {
+        writeln!(out, "groups    {}", header.sections().len())?;
+        for (i, s) in header.sections().iter().enumerate() {
             let tiles: Vec<String> = s.group().iter().map(u8::to_string).collect();
             writeln!(out)?;
             writeln!(out, "group {i}: tiles {}", tiles.join(" "))?;
-            writeln!(out, "  placements    {}", s.entries)?;
+            writeln!(out, "  placements    {}", s.entries())?;
             writeln!(
                 out,
                 "  max value     {} ({} placements)",
-                s.max_value, s.histogram[s.max_value as usize]
+                s.max_value(),
+                s.histogram()[s.max_value() as usize]
             )?;
-            let hist: Vec<String> = s.histogram.iter().map(u64::to_string).collect();
+            let hist: Vec<String> = s.histogram().iter().map(u64::to_string).collect();
             writeln!(out, "  histogram     {}", hist.join(" "))?;
         }
     }
