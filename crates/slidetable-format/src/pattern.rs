@@ -85,7 +85,8 @@ impl PatternSpec {
     }
 }
 
-/// One tile group's section as the header describes it.
+/// One tile group's section as the header describes it; its entries are reached by
+/// [`PatternHeader::payload`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternSection(Descriptor);
 
@@ -118,21 +119,6 @@ impl PatternSection {
     /// Placements per excess value, from 0 to `max_value`.
     pub fn histogram(&self) -> &[u64] {
         &self.0.histogram
-    }
-
-    /// Where the histogram starts in the file.
-    pub fn histogram_offset(&self) -> u64 {
-        self.0.histogram_offset
-    }
-
-    /// Where the section's entries start in the file.
-    pub fn payload_offset(&self) -> u64 {
-        self.0.payload_offset
-    }
-
-    /// The entries' length in bytes.
-    pub fn payload_len(&self) -> u64 {
-        self.0.payload_len
     }
 
     /// The group's tiles in increasing order: the order whose cells are ranked.
@@ -192,11 +178,6 @@ impl PatternHeader {
     /// The header's length in bytes.
     pub fn header_len(&self) -> u64 {
         self.frame.header_len
-    }
-
-    /// The payload checksum (CRC-32).
-    pub fn payload_crc(&self) -> u32 {
-        self.frame.payload_crc
     }
 
     /// The file's length in bytes.
