@@ -1,6 +1,5 @@
 //! A*: best-first search on f = g + h with a binary heap and a closed set.
 
-use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use slidetable_core::{Layout, Move};
@@ -8,12 +7,24 @@ use slidetable_core::{Layout, Move};
 use crate::state::{Budget, Keyer, Queued, StateMap, Visit, ROOT};
 use crate::{reachable_goal, Heuristic, Limits, SearchError, Solution, Stats};
 
-/// An entry of the heap, ordered by `(Reverse(f), g)`: the heap pops the smallest f; among
-/// equal f the largest g, i.e. the state the heuristic thinks closest to the goal, which
-/// reaches the goal's f-layer soonest. It carries the layout, its key and the code of the
-/// move that reached it. `h` is not stored: it is `f - g`, which is all an incremental
-/// heuristic update needs.
-type Open = Queued<(Reverse<u32>, u32), (Layout, u64, u8)>;
+/// An entry of the heap, ordered by [`order`]; it carries the layout, its key and the code
+/// of the move that reached it. `h` is not stored: it is `f - g`, which is all an
+/// incremental heuristic update needs.
+type Open = Queued<u64, (Layout, u64, u8)>;
+
+/// The heap pops the smallest f; among equal f the largest g, i.e. the state the heuristic
+/// thinks closest to the goal, which reaches the goal's f-layer soonest: `(Reverse(f), g)`,
+/// packed in one `u64` so that a comparison is one instruction.
+#[inline]
+fn order(f: u32, g: u32) -> u64 {
+    u64::from(u32::MAX - f) << 32 | u64::from(g)
+}
+
+/// The `(f, g)` of an [`order`].
+#[inline]
+fn f_g(order: u64) -> (u32, u32) {
+    (u32::MAX - (order >> 32) as u32, order as u32)
+}
 
 /// A* from `start` to `heuristic.goal()`, expanding states in order of f = g + h.
 ///
@@ -45,7 +56,7 @@ pub fn astar<H: Heuristic + ?Sized>(
     seen.set(start_key, Visit::root());
     let mut open = BinaryHeap::new();
     open.push(Open {
-        order: (Reverse(heuristic.estimate(start)), 0),
+        order: order(heuristic.estimate(start), 0),
         item: (*start, start_key, ROOT),
     });
     stats.peak_open = 1;
@@ -59,10 +70,11 @@ pub fn astar<H: Heuristic + ?Sized>(
         }
     };
     while let Some(Open {
-        order: (Reverse(f), g),
+        order: popped,
         item: (layout, key, via),
     }) = open.pop()
     {
+        let (f, g) = f_g(popped);
         match seen.get(key) {
             Some(v) if !v.closed && v.g == g => seen.set(key, Visit { closed: true, ..v }),
             // Stale: this state was pushed again with a smaller g, or already expanded.
@@ -96,7 +108,7 @@ pub fn astar<H: Heuristic + ?Sized>(
                 return Ok(found(&seen, &child, child_key, child_g, &mut stats));
             }
             open.push(Open {
-                order: (Reverse(child_g.saturating_add(child_h)), child_g),
+                order: order(child_g.saturating_add(child_h), child_g),
                 item: (child, child_key, m.code()),
             });
         }
