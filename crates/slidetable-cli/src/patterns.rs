@@ -83,10 +83,9 @@ pub(crate) fn make(goal: &Layout, partition: &Partition, path: &Path) -> Result<
 /// Answers 15-puzzle questions from a pattern database: IDA* on the database's goal, the
 /// query's goal carried onto it by a board symmetry and a renaming of the tiles.
 pub(crate) struct Solver<'t> {
-    heuristic: PatternHeuristic<'t>,
-    goal: Layout,
-    symmetry: Symmetry,
-    rename: [u8; MAX_CELLS],
+    /// The database's heuristic and the symmetry that carries the query's goal onto its.
+    onto: Symmetric<'t>,
+    /// The symmetry that carries the database's moves back.
     back: Symmetry,
 }
 
@@ -94,31 +93,19 @@ impl<'t> Solver<'t> {
     /// A solver for `goal` (blank in a cell some symmetry carries onto the database goal's
     /// blank cell: any corner for the default database).
     pub(crate) fn new(table: &'t MappedPatternTable, goal: &Layout) -> Result<Solver<'t>> {
-        let db_goal = *table.goal();
-        let groups: Vec<(u16, &[u8])> = table
-            .groups()
-            .into_iter()
-            .map(|g| (g.tiles, g.payload))
-            .collect();
-        let heuristic = PatternHeuristic::new(&db_goal, &groups)?;
-        let Some((symmetry, rename)) = Symmetry::all(db_goal.board())
-            .into_iter()
-            .find_map(|s| s.renaming(goal, &db_goal).map(|r| (s, r)))
-        else {
+        let Some(onto) = Symmetric::new(table, goal)? else {
             return Err(UsageError(format!(
-                "the database's goal {db_goal} has its blank in a cell no symmetry carries \
+                "the database's goal {} has its blank in a cell no symmetry carries \
                  goal {goal}'s blank to; make a database for it with `slidetable generate \
                  --board {} --goal \"{goal}\" -o PATH`",
+                table.goal(),
                 goal.board()
             ))
             .into());
         };
         Ok(Solver {
-            heuristic,
-            goal: *goal,
-            back: symmetry.inverse(),
-            symmetry,
-            rename,
+            back: onto.symmetry.inverse(),
+            onto,
         })
     }
 
@@ -143,12 +130,13 @@ impl<'t> Solver<'t> {
         path: &mut Vec<Move>,
     ) -> Result<bool> {
         path.clear();
-        if !start.can_reach(&self.goal) {
+        let onto = &self.onto;
+        if !start.can_reach(&onto.goal) {
             return Ok(false);
         }
-        let image = self.symmetry.layout(start, &self.rename);
-        let order = order.map(|m| self.symmetry.apply_move(m));
-        let search = PatternSearch::new(&self.heuristic);
+        let image = onto.symmetry.layout(start, &onto.rename);
+        let order = order.map(|m| onto.symmetry.apply_move(m));
+        let search = PatternSearch::new(&onto.inner);
         let Some(found) = search.solve_within(&image, order, &Limits::default(), most)? else {
             return Ok(false);
         };
@@ -545,31 +533,15 @@ impl PatternSource {
                     sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
                 Ok(Box::new(PatternHeuristic::new(goal, &groups)?))
             }
-            PatternSource::File(table) => {
-                let db_goal = *table.goal();
-                let groups: Vec<(u16, &[u8])> = table
-                    .groups()
-                    .into_iter()
-                    .map(|g| (g.tiles, g.payload))
-                    .collect();
-                let inner = PatternHeuristic::new(&db_goal, &groups)?;
-                let Some((symmetry, rename)) = Symmetry::all(db_goal.board())
-                    .into_iter()
-                    .find_map(|s| s.renaming(goal, &db_goal).map(|r| (s, r)))
-                else {
-                    return Err(UsageError(format!(
-                        "the pattern database's goal {db_goal} cannot serve goal {goal}: no \
-                         symmetry carries one blank cell onto the other"
-                    ))
-                    .into());
-                };
-                Ok(Box::new(Symmetric {
-                    inner,
-                    goal: *goal,
-                    symmetry,
-                    rename,
-                }))
-            }
+            PatternSource::File(table) => match Symmetric::new(table, goal)? {
+                Some(onto) => Ok(Box::new(onto)),
+                None => Err(UsageError(format!(
+                    "the pattern database's goal {} cannot serve goal {goal}: no symmetry \
+                     carries one blank cell onto the other",
+                    table.goal()
+                ))
+                .into()),
+            },
         }
     }
 }
@@ -581,6 +553,29 @@ struct Symmetric<'a> {
     goal: Layout,
     symmetry: Symmetry,
     rename: [u8; MAX_CELLS],
+}
+
+impl<'a> Symmetric<'a> {
+    /// The heuristic of the database `table` for `goal`, or `None` when no symmetry
+    /// carries `goal`'s blank cell onto the database goal's.
+    fn new(table: &'a MappedPatternTable, goal: &Layout) -> Result<Option<Symmetric<'a>>> {
+        let db_goal = *table.goal();
+        let groups: Vec<(u16, &[u8])> = table
+            .groups()
+            .into_iter()
+            .map(|g| (g.tiles, g.payload))
+            .collect();
+        let inner = PatternHeuristic::new(&db_goal, &groups)?;
+        Ok(Symmetry::all(db_goal.board())
+            .into_iter()
+            .find_map(|s| s.renaming(goal, &db_goal).map(|r| (s, r)))
+            .map(|(symmetry, rename)| Symmetric {
+                inner,
+                goal: *goal,
+                symmetry,
+                rename,
+            }))
+    }
 }
 
 impl Heuristic for Symmetric<'_> {
