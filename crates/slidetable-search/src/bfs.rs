@@ -20,11 +20,14 @@ pub fn bfs(start: &Layout, goal: &Layout, limits: &Limits) -> Result<Solution, S
 
 /// What both breadth-first searches do first: refuse a start that cannot reach the goal,
 /// start the clock, and answer at once when the start is the goal; else `search`.
+// Inlined, and `search` with it: as calls, `bfs` on the 8-puzzle took 3% more
+// instructions (callgrind).
+#[inline(always)]
 fn breadth_first(
     start: &Layout,
     goal: &Layout,
     limits: &Limits,
-    search: fn(&Layout, &Layout, Budget, Stats) -> Result<Solution, SearchError>,
+    search: impl FnOnce(&Layout, &Layout, Budget, Stats) -> Result<Solution, SearchError>,
 ) -> Result<Solution, SearchError> {
     check_solvable(start, goal)?;
     let budget = Budget::start(limits);
@@ -36,6 +39,7 @@ fn breadth_first(
 }
 
 /// [`bfs`] from a start that is not the goal.
+#[inline(always)]
 fn from_start(
     start: &Layout,
     goal: &Layout,
@@ -130,6 +134,7 @@ pub fn bidir(start: &Layout, goal: &Layout, limits: &Limits) -> Result<Solution,
 }
 
 /// [`bidir`] from a start that is not the goal.
+#[inline(always)]
 fn from_both_ends(
     start: &Layout,
     goal: &Layout,
