@@ -336,3 +336,53 @@ fn group_size(index: usize, k: usize, board: Board) -> FormatError {
         problem: SectionProblem::GroupSize { tiles: k, board },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(tiles: u16, placements: u64) -> PatternSpec {
+        PatternSpec::new(tiles, vec![1, placements - 1])
+    }
+
+    #[test]
+    fn the_writer_names_what_is_wrong_with_the_groups_by_a_typed_error() {
+        let goal = Board::new(2, 3).unwrap().standard_goal();
+        let overlap =
+            PatternHeader::build(goal, vec![spec(0b110, 30), spec(0b11_1010, 120)], 0).unwrap_err();
+        assert_eq!(
+            overlap,
+            FormatError::Section {
+                index: 1,
+                problem: SectionProblem::TileInTwoGroups { tile: 1 },
+            }
+        );
+        assert_eq!(
+            overlap.to_string(),
+            "section 1: tile 1 is in this group and an earlier one: groups must not overlap"
+        );
+        let missing =
+            PatternHeader::build(goal, vec![spec(0b110, 30), spec(0b1000, 6)], 0).unwrap_err();
+        assert_eq!(missing, FormatError::TileInNoGroup { tile: 4, last: 5 });
+        assert_eq!(
+            missing.to_string(),
+            "tile 4 is in no group: the groups must cover tiles 1..5"
+        );
+        let off_board = PatternHeader::build(goal, vec![spec(0b100_0011_1110, 30)], 0).unwrap_err();
+        assert!(matches!(off_board, FormatError::Section { index: 0, .. }));
+    }
+
+    #[test]
+    fn a_header_reads_back_as_written() {
+        let goal = Board::new(2, 3).unwrap().standard_goal();
+        let header =
+            PatternHeader::build(goal, vec![spec(0b110, 30), spec(0b11_1000, 120)], 7).unwrap();
+        let mut file = header.to_bytes();
+        file.resize(header.file_len() as usize, 0);
+        let back = PatternHeader::parse(&file).unwrap();
+        assert_eq!(back, header);
+        assert_eq!(back.goal(), &goal);
+        assert_eq!(back.sections()[1].group(), vec![3, 4, 5]);
+        assert_eq!(back.payload(&file, 1).len(), 60);
+    }
+}
