@@ -64,10 +64,7 @@ pub(crate) fn run(args: &BatchArgs, answer: Answer, output: Output) -> Result<Ex
     let mut out = streams::stdout();
     let mut scratch = Scratch::default();
     if output == Output::Csv {
-        out.write_all(match answer {
-            Answer::Distance => b"puzzle,distance,solvable\n".as_slice(),
-            _ => b"puzzle,distance,path,solvable\n".as_slice(),
-        })?;
+        write_csv_header(&mut out, answer)?;
     }
     each_puzzle(
         &args.input,
@@ -79,12 +76,31 @@ pub(crate) fn run(args: &BatchArgs, answer: Answer, output: Output) -> Result<Ex
                 .answer(&goal, layout, answer, output, out)
                 .with_context(|| format!("table {}", tables::name(&table)))
         },
-        |line, what, out| match (output, answer) {
-            (Output::Csv, Answer::Distance) => out.write_all(b"invalid,,\n"),
-            (Output::Csv, _) => out.write_all(b"invalid,,,\n"),
-            _ => write_invalid(out, output == Output::Json, line, what),
-        },
+        |line, what, out| write_invalid_answer(out, answer, output, line, what),
     )
+}
+
+/// The CSV header line of `distance` or `path`.
+pub(crate) fn write_csv_header(out: &mut impl Write, answer: Answer) -> io::Result<()> {
+    out.write_all(match answer {
+        Answer::Distance => b"puzzle,distance,solvable\n".as_slice(),
+        _ => b"puzzle,distance,path,solvable\n".as_slice(),
+    })
+}
+
+/// What `distance` or `path` answers bad line `line` with under `--keep-going`.
+pub(crate) fn write_invalid_answer(
+    out: &mut impl Write,
+    answer: Answer,
+    output: Output,
+    line: u64,
+    what: &str,
+) -> io::Result<()> {
+    match (output, answer) {
+        (Output::Csv, Answer::Distance) => out.write_all(b"invalid,,\n"),
+        (Output::Csv, _) => out.write_all(b"invalid,,,\n"),
+        _ => write_invalid(out, output == Output::Json, line, what),
+    }
 }
 
 /// Buffers reused from one answer to the next: no allocation per puzzle.

@@ -4,27 +4,25 @@
 //! `pdb` / `pdb-PARTITION` heuristics of `search` and `heuristic`.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use slidetable_core::{
-    is_blank_or_comment, parse_layout, Board, Layout, Move, Symmetry, MAX_CELLS,
-};
+use slidetable_core::{Board, Layout, Move, Symmetry, MAX_CELLS};
 use slidetable_gen::{
     partition_placements, solve_partition, write_pattern_table, Partition, PatternSection,
 };
 use slidetable_query::{is_pattern_file, MappedPatternTable, PatternTable};
 use slidetable_search::{Heuristic, HeuristicKind, Limits, PatternHeuristic, PatternSearch};
 
-use crate::answers::{Answer, Output};
+use crate::answers::{write_csv_header, write_invalid_answer, Answer, Output};
 use crate::cli::BatchArgs;
-use crate::error::{UsageError, EXIT_BAD_INPUT};
-use crate::input::{self, Lines, MAX_LINE};
+use crate::error::UsageError;
 use crate::json::{self, Record};
+use crate::puzzles::{each_input, parse_goal, BadLines, PuzzleLines};
 use crate::streams::{self, warning};
 use crate::{show, tables};
 
@@ -83,10 +81,9 @@ pub(crate) fn make(goal: &Layout, partition: &Partition, path: &Path) -> Result<
 /// Answers 15-puzzle questions from a pattern database: IDA* on the database's goal, the
 /// query's goal carried onto it by a board symmetry and a renaming of the tiles.
 pub(crate) struct Solver<'t> {
-    heuristic: PatternHeuristic<'t>,
-    goal: Layout,
-    symmetry: Symmetry,
-    rename: [u8; MAX_CELLS],
+    /// The database's heuristic and the symmetry that carries the query's goal onto its.
+    onto: Symmetric<'t>,
+    /// The symmetry that carries the database's moves back.
     back: Symmetry,
 }
 
@@ -94,31 +91,19 @@ impl<'t> Solver<'t> {
     /// A solver for `goal` (blank in a cell some symmetry carries onto the database goal's
     /// blank cell: any corner for the default database).
     pub(crate) fn new(table: &'t MappedPatternTable, goal: &Layout) -> Result<Solver<'t>> {
-        let db_goal = *table.goal();
-        let groups: Vec<(u16, &[u8])> = table
-            .groups()
-            .into_iter()
-            .map(|g| (g.tiles, g.payload))
-            .collect();
-        let heuristic = PatternHeuristic::new(&db_goal, &groups)?;
-        let Some((symmetry, rename)) = Symmetry::all(db_goal.board())
-            .into_iter()
-            .find_map(|s| s.renaming(goal, &db_goal).map(|r| (s, r)))
-        else {
+        let Some(onto) = Symmetric::new(table, goal)? else {
             return Err(UsageError(format!(
-                "the database's goal {db_goal} has its blank in a cell no symmetry carries \
+                "the database's goal {} has its blank in a cell no symmetry carries \
                  goal {goal}'s blank to; make a database for it with `slidetable generate \
                  --board {} --goal \"{goal}\" -o PATH`",
+                table.goal(),
                 goal.board()
             ))
             .into());
         };
         Ok(Solver {
-            heuristic,
-            goal: *goal,
-            back: symmetry.inverse(),
-            symmetry,
-            rename,
+            back: onto.symmetry.inverse(),
+            onto,
         })
     }
 
@@ -143,12 +128,13 @@ impl<'t> Solver<'t> {
         path: &mut Vec<Move>,
     ) -> Result<bool> {
         path.clear();
-        if !start.can_reach(&self.goal) {
+        let onto = &self.onto;
+        if !start.can_reach(&onto.goal) {
             return Ok(false);
         }
-        let image = self.symmetry.layout(start, &self.rename);
-        let order = order.map(|m| self.symmetry.apply_move(m));
-        let search = PatternSearch::new(&self.heuristic);
+        let image = onto.symmetry.layout(start, &onto.rename);
+        let order = order.map(|m| onto.symmetry.apply_move(m));
+        let search = PatternSearch::new(&onto.inner);
         let Some(found) = search.solve_within(&image, order, &Limits::default(), most)? else {
             return Ok(false);
         };
@@ -197,11 +183,9 @@ pub(crate) fn open(explicit: Option<&Path>, board: Board) -> Result<MappedPatter
     Ok(PatternTable::open(&path)?)
 }
 
-/// One puzzle line, read ahead so that a chunk of puzzles is solved on every core.
-enum Entry {
-    Puzzle(Layout),
-    Bad(String),
-}
+/// One puzzle line, read ahead so that a chunk of puzzles is solved on every core: its
+/// number and its puzzle, or what is wrong with it.
+type Entry = (u64, std::result::Result<Layout, String>);
 
 /// Paths found by one thread: each puzzle's place in the chunk and its path.
 type Found = Vec<(usize, Option<Vec<Move>>)>;
@@ -225,8 +209,7 @@ pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<
     }
     let goal = match &args.goal {
         None => board.standard_goal(),
-        Some(text) => parse_layout(board, text.as_bytes())
-            .map_err(|e| UsageError(format!("--goal '{text}': {e}")))?,
+        Some(text) => parse_goal(board, text)?,
     };
     let solver = Solver::new(&table, &goal)?;
     let order = match answer {
@@ -239,142 +222,53 @@ pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<
     };
     let mut out = streams::stdout();
     if output == Output::Csv {
-        out.write_all(match answer {
-            Answer::Distance => b"puzzle,distance,solvable\n".as_slice(),
-            _ => b"puzzle,distance,path,solvable\n".as_slice(),
-        })?;
+        write_csv_header(&mut out, answer)?;
     }
-    let batch = Batch {
-        board,
-        solver: &solver,
-        order,
-        answer,
-        output,
-        keep_going: args.keep_going,
-        context: &context,
-    };
-    let standard_input = [PathBuf::from("-")];
-    let inputs = if args.input.is_empty() {
-        &standard_input[..]
-    } else {
-        &args.input[..]
-    };
-    let mut code = ExitCode::SUCCESS;
-    for input in inputs {
-        let done = batch.input(input, &mut out)?;
-        if done != ExitCode::SUCCESS {
-            code = done;
-            if !args.keep_going {
-                break;
-            }
-        }
-    }
-    Ok(code)
-}
-
-/// What [`batch`] answers each input with.
-struct Batch<'a, 't> {
-    board: Board,
-    solver: &'a Solver<'t>,
-    order: [Move; 4],
-    answer: Answer,
-    output: Output,
-    keep_going: bool,
-    context: &'a dyn Fn() -> String,
-}
-
-impl Batch<'_, '_> {
-    /// Every puzzle of one input, in chunks solved on every core.
-    fn input(&self, path: &Path, out: &mut impl Write) -> Result<ExitCode> {
-        let Batch {
-            board,
-            solver,
-            order,
-            answer,
-            output,
-            keep_going,
-            context,
-        } = *self;
-        let input = input::open(Some(path))?;
-        let mut lines = Lines::new(input.reader, MAX_LINE);
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let mut bad = 0u64;
-        let mut chunk: Vec<(u64, Entry)> = Vec::with_capacity(CHUNK);
-        let mut text = Vec::new();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut chunk: Vec<Entry> = Vec::with_capacity(CHUNK);
+    let mut text = Vec::new();
+    each_input(&args.input, args.keep_going, |input| {
+        let mut puzzles = PuzzleLines::open(input, board)?.without_hints();
+        let mut bad = BadLines::new(args.keep_going);
         loop {
             chunk.clear();
             while chunk.len() < CHUNK {
-                let Some(line) = lines
-                    .next_line()
-                    .with_context(|| format!("cannot read {}", input.name))?
-                else {
-                    break;
-                };
-                let number = line.number;
-                let body = match line.text {
-                    Ok(t) if number == 1 => Ok(t.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(t)),
-                    other => other,
-                };
-                let entry = match body {
-                    Ok(t) if is_blank_or_comment(t) => continue,
-                    Ok(t) => match parse_layout(board, t) {
-                        Ok(layout) => Entry::Puzzle(layout),
-                        Err(e) => Entry::Bad(e.to_string()),
-                    },
-                    Err(len) => Entry::Bad(format!(
-                        "line is {len} bytes long; at most {MAX_LINE} are read"
-                    )),
-                };
-                chunk.push((number, entry));
+                let Some(entry) = puzzles.next()? else { break };
+                chunk.push(entry);
             }
             if chunk.is_empty() {
                 break;
             }
-            let solved = solve_all(solver, &chunk, order, threads).with_context(context)?;
+            let solved = solve_all(&solver, &chunk, order, threads).with_context(context)?;
             for ((number, entry), path) in chunk.iter().zip(solved) {
                 match entry {
-                    Entry::Puzzle(layout) => {
+                    Ok(layout) => {
                         text.clear();
                         write_answer(&mut text, layout, path.as_deref(), answer, output);
                         out.write_all(&text)?;
                     }
-                    Entry::Bad(what) => {
-                        let report = format!("{}: line {number}: {what}", input.name);
-                        if !keep_going {
-                            out.flush()?;
-                            warning!("{report}");
-                            return Ok(ExitCode::from(EXIT_BAD_INPUT));
+                    Err(what) => {
+                        let invalid = |line, what: &str, out: &mut _| {
+                            write_invalid_answer(out, answer, output, line, what)
+                        };
+                        if let Some(stop) =
+                            bad.report(&puzzles, *number, what, &mut out, invalid)?
+                        {
+                            return Ok(stop);
                         }
-                        match (output, answer) {
-                            (Output::Json, _) => json::bad_line(out, *number, what)?,
-                            (Output::Csv, Answer::Distance) => out.write_all(b"invalid,,\n")?,
-                            (Output::Csv, _) => out.write_all(b"invalid,,,\n")?,
-                            _ => out.write_all(b"invalid\n")?,
-                        }
-                        warning!("{report}");
-                        bad += 1;
                     }
                 }
             }
         }
-        out.flush()?;
-        if bad > 0 {
-            warning!(
-                "{bad} invalid line{} in {}",
-                if bad == 1 { "" } else { "s" },
-                input.name
-            );
-            return Ok(ExitCode::from(EXIT_BAD_INPUT));
-        }
-        Ok(ExitCode::SUCCESS)
-    }
+        bad.end(&puzzles, &mut out)
+    })
 }
 
 /// Each puzzle's path (`None`: unsolvable, or not a puzzle), one puzzle per thread at a
 /// time, in input order.
 fn solve_all(
     solver: &Solver<'_>,
-    chunk: &[(u64, Entry)],
+    chunk: &[Entry],
     order: [Move; 4],
     threads: usize,
 ) -> Result<Vec<Option<Vec<Move>>>> {
@@ -386,7 +280,7 @@ fn solve_all(
             let Some((_, entry)) = chunk.get(i) else {
                 return Ok(done);
             };
-            let Entry::Puzzle(layout) = entry else {
+            let Ok(layout) = entry else {
                 continue;
             };
             let mut path = Vec::new();
@@ -545,31 +439,15 @@ impl PatternSource {
                     sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
                 Ok(Box::new(PatternHeuristic::new(goal, &groups)?))
             }
-            PatternSource::File(table) => {
-                let db_goal = *table.goal();
-                let groups: Vec<(u16, &[u8])> = table
-                    .groups()
-                    .into_iter()
-                    .map(|g| (g.tiles, g.payload))
-                    .collect();
-                let inner = PatternHeuristic::new(&db_goal, &groups)?;
-                let Some((symmetry, rename)) = Symmetry::all(db_goal.board())
-                    .into_iter()
-                    .find_map(|s| s.renaming(goal, &db_goal).map(|r| (s, r)))
-                else {
-                    return Err(UsageError(format!(
-                        "the pattern database's goal {db_goal} cannot serve goal {goal}: no \
-                         symmetry carries one blank cell onto the other"
-                    ))
-                    .into());
-                };
-                Ok(Box::new(Symmetric {
-                    inner,
-                    goal: *goal,
-                    symmetry,
-                    rename,
-                }))
-            }
+            PatternSource::File(table) => match Symmetric::new(table, goal)? {
+                Some(onto) => Ok(Box::new(onto)),
+                None => Err(UsageError(format!(
+                    "the pattern database's goal {} cannot serve goal {goal}: no symmetry \
+                     carries one blank cell onto the other",
+                    table.goal()
+                ))
+                .into()),
+            },
         }
     }
 }
@@ -581,6 +459,29 @@ struct Symmetric<'a> {
     goal: Layout,
     symmetry: Symmetry,
     rename: [u8; MAX_CELLS],
+}
+
+impl<'a> Symmetric<'a> {
+    /// The heuristic of the database `table` for `goal`, or `None` when no symmetry
+    /// carries `goal`'s blank cell onto the database goal's.
+    fn new(table: &'a MappedPatternTable, goal: &Layout) -> Result<Option<Symmetric<'a>>> {
+        let db_goal = *table.goal();
+        let groups: Vec<(u16, &[u8])> = table
+            .groups()
+            .into_iter()
+            .map(|g| (g.tiles, g.payload))
+            .collect();
+        let inner = PatternHeuristic::new(&db_goal, &groups)?;
+        Ok(Symmetry::all(db_goal.board())
+            .into_iter()
+            .find_map(|s| s.renaming(goal, &db_goal).map(|r| (s, r)))
+            .map(|(symmetry, rename)| Symmetric {
+                inner,
+                goal: *goal,
+                symmetry,
+                rename,
+            }))
+    }
 }
 
 impl Heuristic for Symmetric<'_> {

@@ -34,8 +34,12 @@ pub use pattern::{
     MAX_EXCESS, MAX_GROUP, PATTERN_ENCODING,
 };
 
-use byteorder::{ByteOrder, LittleEndian as LE};
 use slidetable_core::{Board, Layout, LayoutError, MAX_CELLS, MAX_TABLE_CELLS};
+
+mod frame;
+
+use frame::{histogram_sum, Descriptor, Frame, Part, Section};
+pub use frame::{FIXED_HEADER_LEN, SECTION_LEN};
 
 mod entries;
 
@@ -52,33 +56,8 @@ pub use crc32fast::Hasher as PayloadHasher;
 pub const MAGIC: [u8; 8] = *b"SLIDETBL";
 /// The format version this code reads and writes.
 pub const VERSION: u16 = 1;
-/// Bytes in the fixed part of the header.
-pub const FIXED_HEADER_LEN: usize = 64;
-/// Bytes in one section descriptor.
-pub const SECTION_LEN: usize = 64;
 /// The most histogram entries a file may declare in all (refused before any allocation).
 pub const MAX_HISTOGRAM_ENTRIES: u64 = 1 << 16;
-
-// Field offsets in the fixed header.
-pub(crate) const OFF_VERSION: usize = 8;
-pub(crate) const OFF_ROWS: usize = 10;
-pub(crate) const OFF_COLS: usize = 11;
-pub(crate) const OFF_ENCODING: usize = 12;
-pub(crate) const OFF_COST: usize = 13;
-pub(crate) const OFF_SECTIONS: usize = 14;
-pub(crate) const OFF_HEADER_LEN: usize = 16;
-pub(crate) const OFF_HEADER_CRC: usize = 20;
-pub(crate) const OFF_PAYLOAD_CRC: usize = 24;
-pub(crate) const OFF_FILE_LEN: usize = 32;
-
-// Field offsets in a section descriptor.
-pub(crate) const S_GOAL: usize = 0;
-pub(crate) const S_ENTRIES: usize = 16;
-pub(crate) const S_MAX: usize = 24;
-pub(crate) const S_HIST_LEN: usize = 28;
-pub(crate) const S_HIST_OFF: usize = 32;
-pub(crate) const S_PAYLOAD_OFF: usize = 40;
-pub(crate) const S_PAYLOAD_LEN: usize = 48;
 
 /// How each state's entry is stored.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -209,83 +188,70 @@ pub struct SectionSpec {
 
 /// One goal section as the header describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SectionDescriptor {
-    /// The section's goal.
-    goal: Layout,
-    /// Entries in the payload: one per rank of the goal's class.
-    entries: u64,
-    /// The largest distance (or cost) in the section.
-    max_distance: u32,
-    /// `histogram[d]` = states at distance `d`.
-    histogram: Vec<u64>,
-    /// Where the histogram starts, from the start of the file.
-    histogram_offset: u64,
-    /// Where the payload starts, from the start of the file.
-    payload_offset: u64,
-    /// The payload's length in bytes.
-    payload_len: u64,
-}
+pub struct SectionDescriptor(Descriptor);
 
 /// The whole header, as validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// The board every section is for.
-    board: Board,
     /// How every section's entries are stored.
     encoding: Encoding,
     /// What a move costs in every section.
     cost: CostModel,
-    /// The sections, in file order.
-    sections: Vec<SectionDescriptor>,
-    /// Bytes from the start of the file to the first payload byte.
-    header_len: u64,
-    /// CRC-32 of every payload byte, in file order.
-    payload_crc: u32,
-    /// The whole file's length in bytes.
-    file_len: u64,
+    /// The board, the sections, the lengths and the payload checksum.
+    frame: Frame<SectionDescriptor>,
+}
+
+impl Section for SectionDescriptor {
+    fn new(d: Descriptor) -> Self {
+        SectionDescriptor(d)
+    }
+
+    fn descriptor(&self) -> &Descriptor {
+        &self.0
+    }
 }
 
 impl SectionDescriptor {
     /// The section's goal.
     pub fn goal(&self) -> &Layout {
-        &self.goal
+        &self.0.goal
     }
 
     /// Entries in the payload: one per rank of the goal's class.
     pub fn entries(&self) -> u64 {
-        self.entries
+        self.0.entries
     }
 
     /// The largest distance (or cost) in the section.
     pub fn max_distance(&self) -> u32 {
-        self.max_distance
+        self.0.max
     }
 
     /// `histogram[d]` = states at distance `d`.
     pub fn histogram(&self) -> &[u64] {
-        &self.histogram
+        &self.0.histogram
     }
 
     /// Where the histogram starts, from the start of the file.
     pub fn histogram_offset(&self) -> u64 {
-        self.histogram_offset
+        self.0.histogram_offset
     }
 
     /// Where the payload starts, from the start of the file.
     pub fn payload_offset(&self) -> u64 {
-        self.payload_offset
+        self.0.payload_offset
     }
 
     /// The payload's length in bytes.
     pub fn payload_len(&self) -> u64 {
-        self.payload_len
+        self.0.payload_len
     }
 }
 
 impl Header {
     /// The board every section is for.
     pub fn board(&self) -> Board {
-        self.board
+        self.frame.board
     }
 
     /// How every section's entries are stored.
@@ -300,33 +266,33 @@ impl Header {
 
     /// The sections, in file order.
     pub fn sections(&self) -> &[SectionDescriptor] {
-        &self.sections
+        &self.frame.sections
     }
 
     /// Bytes from the start of the file to the first payload byte.
     pub fn header_len(&self) -> u64 {
-        self.header_len
+        self.frame.header_len
     }
 
     /// CRC-32 of every payload byte, in file order.
     pub fn payload_crc(&self) -> u32 {
-        self.payload_crc
+        self.frame.payload_crc
     }
 
     /// The whole file's length in bytes.
     pub fn file_len(&self) -> u64 {
-        self.file_len
+        self.frame.file_len
     }
 
     /// Writes the whole file to `out`: the header's bytes, then each section's payload in
     /// order, each of the length the header gives it (else `InvalidInput`, nothing written).
     /// Returns the bytes written, the file's length.
     pub fn write_table(&self, out: &mut impl Write, payloads: &[&[u8]]) -> io::Result<u64> {
-        let fits = payloads.len() == self.sections.len()
+        let fits = payloads.len() == self.sections().len()
             && payloads
                 .iter()
-                .zip(&self.sections)
-                .all(|(p, s)| p.len() as u64 == s.payload_len);
+                .zip(self.sections())
+                .all(|(p, s)| p.len() as u64 == s.payload_len());
         if !fits {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -337,7 +303,7 @@ impl Header {
         for p in payloads {
             out.write_all(p)?;
         }
-        Ok(self.file_len)
+        Ok(self.frame.file_len)
     }
 }
 
@@ -457,9 +423,14 @@ pub enum FormatError {
         /// The columns field.
         cols: u8,
     },
-    /// A pattern database's groups that do not partition the tiles; the message says how.
-    #[error("{0}")]
-    Groups(String),
+    /// A pattern database's groups leave a tile out (docs/FORMAT.md §11).
+    #[error("tile {tile} is in no group: the groups must cover tiles 1..{last}")]
+    TileInNoGroup {
+        /// The first tile no group holds.
+        tile: u8,
+        /// The board's last tile.
+        last: u8,
+    },
     /// A pattern database given where a table of every state is expected.
     #[error(
         "this is a pattern database (encoding {PATTERN_ENCODING}), not a table of every state: \
@@ -589,18 +560,76 @@ pub enum SectionProblem {
         /// The length the encoding gives.
         expected_len: u64,
     },
-    /// A pattern database's section breaks one of its rules (docs/FORMAT.md §8); the
-    /// message says which.
-    #[error("{0}")]
-    Pattern(String),
-}
-
-pub(crate) fn add(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
-    a.checked_add(b).ok_or(FormatError::Overflow(what))
-}
-
-pub(crate) fn mul(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
-    a.checked_mul(b).ok_or(FormatError::Overflow(what))
+    /// A pattern database's section has another goal than section 0 (§11).
+    #[error("goal {goal} differs from section 0's goal {first}: one database has one goal")]
+    GoalDiffers {
+        /// The section's goal.
+        goal: Layout,
+        /// Section 0's goal.
+        first: Layout,
+    },
+    /// A pattern database's tile mask names tiles the board does not have (§11).
+    #[error("tile group {tiles:#06x} names tiles that are not on a {board} board (1..{})", board.cells() - 1)]
+    TilesOffBoard {
+        /// The tile mask (bit `t` for tile `t`).
+        tiles: u16,
+        /// The file's board.
+        board: Board,
+    },
+    /// A tile in this group and an earlier one (§11).
+    #[error("tile {tile} is in this group and an earlier one: groups must not overlap")]
+    TileInTwoGroups {
+        /// The first such tile.
+        tile: u8,
+    },
+    /// A group of more tiles than a pattern database holds, or of none (§11).
+    #[error("a group of {tiles} tiles is not allowed on a {board} board (1..={MAX_GROUP} tiles)")]
+    GroupSize {
+        /// The group's tiles.
+        tiles: usize,
+        /// The file's board.
+        board: Board,
+    },
+    /// The entry count is not the number of placements of the group (§11).
+    #[error("entry count {entries} is wrong: {tiles} tiles on a {board} board have {placements} placements")]
+    PlacementCount {
+        /// The count stored.
+        entries: u64,
+        /// The group's tiles.
+        tiles: usize,
+        /// The file's board.
+        board: Board,
+        /// The placements of that many tiles.
+        placements: u64,
+    },
+    /// A pattern histogram's last value has no placements (§11).
+    #[error("histogram ends with no placements at value {last}: the maximum must have some")]
+    EmptyLastValue {
+        /// The last value.
+        last: u64,
+    },
+    /// A pattern section's maximum value disagrees with its histogram's length (§11).
+    #[error("maximum value {max_value} disagrees with the histogram's {histogram_len} entries")]
+    MaxValueLength {
+        /// The maximum value stored.
+        max_value: u32,
+        /// The histogram's entries.
+        histogram_len: u64,
+    },
+    /// Value 0 does not hold exactly the home placement (§11).
+    #[error("histogram says {found} placements at value 0; exactly 1 (the goal's) is possible")]
+    HomeCount {
+        /// The placements counted at value 0.
+        found: u64,
+    },
+    /// A pattern histogram does not add up to the group's placements (§11).
+    #[error("histogram adds up to {sum}, not {placements} placements")]
+    PlacementSum {
+        /// The histogram's sum.
+        sum: u64,
+        /// The group's placements.
+        placements: u64,
+    },
 }
 
 impl Header {
@@ -614,341 +643,146 @@ impl Header {
         payload_crc: u32,
     ) -> Result<Header, FormatError> {
         let entries = board.reachable_states();
-        let hist_total: u64 = specs.iter().map(|s| s.histogram.len() as u64).sum();
-        let descriptors = mul(
-            specs.len() as u64,
-            SECTION_LEN as u64,
-            "section descriptors",
-        )?;
-        let header_len = add(
-            add(FIXED_HEADER_LEN as u64, descriptors, "header length")?,
-            mul(hist_total, 8, "histograms")?,
-            "header length",
-        )?;
         let payload_len = encoding
             .payload_len(entries)
             .ok_or(FormatError::Overflow("payload length"))?;
-        let mut hist_off = FIXED_HEADER_LEN as u64 + descriptors;
-        let mut payload_off = header_len;
-        let mut sections = Vec::with_capacity(specs.len());
-        for spec in specs {
-            let len = spec.histogram.len() as u64;
-            sections.push(SectionDescriptor {
+        let parts = specs
+            .into_iter()
+            .map(|spec| Part {
                 goal: spec.goal,
-                entries,
-                max_distance: len.saturating_sub(1) as u32,
+                tiles: 0,
                 histogram: spec.histogram,
-                histogram_offset: hist_off,
-                payload_offset: payload_off,
+                entries,
                 payload_len,
-            });
-            hist_off += len * 8;
-            payload_off = add(payload_off, payload_len, "file length")?;
-        }
-        let header = Header {
-            board,
-            encoding,
-            cost,
-            sections,
-            header_len,
-            payload_crc,
-            file_len: payload_off,
-        };
-        header.check()?;
-        Ok(header)
+            })
+            .collect();
+        Header::check(encoding, cost, Frame::lay_out(board, parts, payload_crc)?)
     }
 
     /// The header's bytes (`header_len` of them), checksum included.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = vec![0u8; self.header_len as usize];
-        b[..8].copy_from_slice(&MAGIC);
-        LE::write_u16(&mut b[OFF_VERSION..], VERSION);
-        b[OFF_ROWS] = self.board.rows() as u8;
-        b[OFF_COLS] = self.board.cols() as u8;
-        b[OFF_ENCODING] = self.encoding as u8;
-        b[OFF_COST] = self.cost as u8;
-        LE::write_u16(&mut b[OFF_SECTIONS..], self.sections.len() as u16);
-        LE::write_u32(&mut b[OFF_HEADER_LEN..], self.header_len as u32);
-        LE::write_u32(&mut b[OFF_PAYLOAD_CRC..], self.payload_crc);
-        LE::write_u64(&mut b[OFF_FILE_LEN..], self.file_len);
-        for (i, s) in self.sections.iter().enumerate() {
-            let d = &mut b[FIXED_HEADER_LEN + i * SECTION_LEN..][..SECTION_LEN];
-            d[S_GOAL..S_GOAL + s.goal.tiles().len()].copy_from_slice(s.goal.tiles());
-            LE::write_u64(&mut d[S_ENTRIES..], s.entries);
-            LE::write_u32(&mut d[S_MAX..], s.max_distance);
-            LE::write_u32(&mut d[S_HIST_LEN..], s.histogram.len() as u32);
-            LE::write_u64(&mut d[S_HIST_OFF..], s.histogram_offset);
-            LE::write_u64(&mut d[S_PAYLOAD_OFF..], s.payload_offset);
-            LE::write_u64(&mut d[S_PAYLOAD_LEN..], s.payload_len);
-            let h = &mut b[s.histogram_offset as usize..][..s.histogram.len() * 8];
-            LE::write_u64_into(&s.histogram, h);
-        }
-        let crc = crc32fast::hash(&b);
-        LE::write_u32(&mut b[OFF_HEADER_CRC..], crc);
-        b
+        self.frame.to_bytes(self.encoding as u8, self.cost as u8)
     }
 
     /// Reads and validates the header of a whole file. Work is bounded by the header's own
     /// size (at most a few hundred KiB), never by the payload's.
     pub fn parse(file: &[u8]) -> Result<Header, FormatError> {
-        let actual = file.len() as u64;
-        if file.len() < FIXED_HEADER_LEN {
-            return Err(FormatError::TooShort { len: actual });
-        }
-        let fixed = &file[..FIXED_HEADER_LEN];
-        let magic: [u8; 8] = fixed[..8].try_into().expect("8 bytes");
-        if magic != MAGIC {
-            return Err(FormatError::BadMagic { found: magic });
-        }
-        let version = LE::read_u16(&fixed[OFF_VERSION..]);
-        if version != VERSION {
-            return Err(FormatError::UnsupportedVersion { found: version });
-        }
-        if fixed[OFF_ENCODING] == PATTERN_ENCODING {
-            return Err(FormatError::PatternFile);
-        }
-        let (rows, cols) = (fixed[OFF_ROWS], fixed[OFF_COLS]);
-        let board = Board::for_table(rows.into(), cols.into())
-            .map_err(|_| FormatError::BadBoard { rows, cols })?;
-        let encoding = Encoding::from_code(fixed[OFF_ENCODING])
-            .ok_or(FormatError::UnknownEncoding(fixed[OFF_ENCODING]))?;
-        let cost = CostModel::from_code(fixed[OFF_COST])
-            .ok_or(FormatError::UnknownCost(fixed[OFF_COST]))?;
-        let count = LE::read_u16(&fixed[OFF_SECTIONS..]);
-        if count == 0 || count as usize > board.cells() {
-            return Err(FormatError::BadSectionCount {
-                found: count,
-                max: board.cells(),
-            });
-        }
-        let declared = LE::read_u64(&fixed[OFF_FILE_LEN..]);
-        if declared != actual {
-            return Err(FormatError::LengthMismatch { declared, actual });
-        }
-        let header_len = u64::from(LE::read_u32(&fixed[OFF_HEADER_LEN..]));
-        let descriptors_end = FIXED_HEADER_LEN as u64 + count as u64 * SECTION_LEN as u64;
-        if header_len < descriptors_end || header_len > actual {
-            return Err(FormatError::HeaderLenOutOfRange {
-                found: header_len,
-                min: descriptors_end,
-                max: actual,
-            });
-        }
-        let header_bytes = &file[..header_len as usize];
-        let stored = LE::read_u32(&fixed[OFF_HEADER_CRC..]);
-        let computed = {
-            let mut h = crc32fast::Hasher::new();
-            h.update(&header_bytes[..OFF_HEADER_CRC]);
-            h.update(&[0; 4]);
-            h.update(&header_bytes[OFF_HEADER_CRC + 4..]);
-            h.finalize()
-        };
-        if stored != computed {
-            return Err(FormatError::HeaderChecksum { stored, computed });
-        }
-        let payload_crc = LE::read_u32(&fixed[OFF_PAYLOAD_CRC..]);
-
-        let mut sections = Vec::with_capacity(count as usize);
-        let mut hist_total = 0u64;
-        for index in 0..count as usize {
-            let bad = |problem: SectionProblem| FormatError::Section { index, problem };
-            let d = &header_bytes[FIXED_HEADER_LEN + index * SECTION_LEN..][..SECTION_LEN];
-            let goal = Layout::new(board, &d[S_GOAL..S_GOAL + board.cells()])
-                .map_err(|error| bad(SectionProblem::GoalNotALayout { board, error }))?;
-            if d[S_GOAL + board.cells()..S_GOAL + MAX_CELLS]
-                .iter()
-                .any(|&b| b != 0)
-            {
-                return Err(bad(SectionProblem::GoalBeyondBoard));
-            }
-            let entries = LE::read_u64(&d[S_ENTRIES..]);
-            let hist_len = u64::from(LE::read_u32(&d[S_HIST_LEN..]));
-            hist_total = add(hist_total, hist_len, "histogram length")?;
-            if hist_total > MAX_HISTOGRAM_ENTRIES {
-                return Err(bad(SectionProblem::HistogramTooLong {
-                    len: hist_len,
-                    max: MAX_HISTOGRAM_ENTRIES,
-                }));
-            }
-            let histogram_offset = LE::read_u64(&d[S_HIST_OFF..]);
-            let hist_end = add(
-                histogram_offset,
-                mul(hist_len, 8, "histogram")?,
-                "histogram",
-            )?;
-            if histogram_offset < descriptors_end || hist_end > header_len {
-                return Err(bad(SectionProblem::HistogramOutside {
-                    start: histogram_offset,
-                    end: hist_end,
-                    header_len,
-                }));
-            }
-            let mut histogram = vec![0u64; hist_len as usize];
-            LE::read_u64_into(
-                &header_bytes[histogram_offset as usize..hist_end as usize],
-                &mut histogram,
-            );
-            sections.push(SectionDescriptor {
-                goal,
-                entries,
-                max_distance: LE::read_u32(&d[S_MAX..]),
-                histogram,
-                histogram_offset,
-                payload_offset: LE::read_u64(&d[S_PAYLOAD_OFF..]),
-                payload_len: LE::read_u64(&d[S_PAYLOAD_LEN..]),
-            });
-        }
-        let header = Header {
-            board,
-            encoding,
-            cost,
-            sections,
-            header_len,
-            payload_crc,
-            file_len: actual,
-        };
-        header.check()?;
-        Ok(header)
+        let (frame, (encoding, cost)) = Frame::read(
+            file,
+            |kind| {
+                if kind.encoding == PATTERN_ENCODING {
+                    return Err(FormatError::PatternFile);
+                }
+                let (rows, cols) = (kind.rows, kind.cols);
+                let board = Board::for_table(rows.into(), cols.into())
+                    .map_err(|_| FormatError::BadBoard { rows, cols })?;
+                let encoding = Encoding::from_code(kind.encoding)
+                    .ok_or(FormatError::UnknownEncoding(kind.encoding))?;
+                let cost =
+                    CostModel::from_code(kind.cost).ok_or(FormatError::UnknownCost(kind.cost))?;
+                if kind.count == 0 || kind.count as usize > board.cells() {
+                    return Err(FormatError::BadSectionCount {
+                        found: kind.count,
+                        max: board.cells(),
+                    });
+                }
+                Ok((board, (encoding, cost)))
+            },
+            |_, _| Ok(()),
+        )?;
+        Header::check(encoding, cost, frame)
     }
 
     /// The rules every header obeys, checked by both the writer and the reader: distinct
     /// goals, exact entry counts, histograms that add up, and payloads packed
     /// one after another from the end of the header to the end of the file.
-    fn check(&self) -> Result<(), FormatError> {
-        let board = self.board;
+    fn check(
+        encoding: Encoding,
+        cost: CostModel,
+        frame: Frame<SectionDescriptor>,
+    ) -> Result<Header, FormatError> {
+        let board = frame.board;
         if !board.supports_tables() {
             return Err(FormatError::BadBoard {
                 rows: board.rows() as u8,
                 cols: board.cols() as u8,
             });
         }
-        self.encoding.holds(self.cost)?;
+        encoding.holds(cost)?;
         let states = board.reachable_states();
-        if self.sections.is_empty() || self.sections.len() > board.cells() {
-            return Err(FormatError::BadSectionCount {
-                found: self.sections.len().min(u16::MAX as usize) as u16,
-                max: board.cells(),
-            });
-        }
-        let hist_total: u64 = self.sections.iter().map(|s| s.histogram.len() as u64).sum();
-        if hist_total > MAX_HISTOGRAM_ENTRIES {
-            return Err(FormatError::Overflow("histogram entries"));
-        }
-        let mut expected_hist =
-            FIXED_HEADER_LEN as u64 + (self.sections.len() * SECTION_LEN) as u64;
-        let mut expected_payload = self.header_len;
-        let payload_len = self
-            .encoding
+        let payload_len = encoding
             .payload_len(states)
-            .ok_or(FormatError::Overflow("payload length"))?;
-        for (index, s) in self.sections.iter().enumerate() {
-            let bad = |problem: SectionProblem| FormatError::Section { index, problem };
-            if s.goal.board() != board {
-                return Err(bad(SectionProblem::GoalOnOtherBoard {
-                    goal: s.goal,
-                    board,
-                }));
-            }
-            if self.sections[..index].iter().any(|o| o.goal == s.goal) {
-                return Err(bad(SectionProblem::GoalTwice { goal: s.goal }));
-            }
-            if s.entries != states {
-                return Err(bad(SectionProblem::EntryCount {
-                    entries: s.entries,
-                    board,
-                    states,
-                }));
-            }
-            let Some(&last) = s.histogram.last() else {
-                return Err(bad(SectionProblem::EmptyHistogram));
-            };
-            if last == 0 {
-                return Err(bad(SectionProblem::EmptyLastDistance {
-                    last: s.histogram.len() as u64 - 1,
-                }));
-            }
-            if s.histogram.len() as u64 != u64::from(s.max_distance) + 1 {
-                return Err(bad(SectionProblem::MaxDistanceLength {
-                    max_distance: s.max_distance,
-                    histogram_len: s.histogram.len() as u64,
-                }));
-            }
-            if s.max_distance > self.encoding.max_distance() {
-                return Err(bad(SectionProblem::MaxDistanceEncoding {
-                    max_distance: s.max_distance,
-                    encoding: self.encoding,
-                }));
-            }
-            if s.histogram[0] != 1 {
-                return Err(bad(SectionProblem::GoalCount {
-                    found: s.histogram[0],
-                }));
-            }
-            let sum = s
-                .histogram
-                .iter()
-                .try_fold(0u64, |acc, &h| acc.checked_add(h))
-                .ok_or(FormatError::Overflow("histogram sum"))?;
-            if sum != states {
-                return Err(bad(SectionProblem::HistogramSum { sum, states }));
-            }
-            if s.histogram_offset != expected_hist {
-                return Err(bad(SectionProblem::HistogramOffset {
-                    found: s.histogram_offset,
-                    expected: expected_hist,
-                }));
-            }
-            expected_hist += s.histogram.len() as u64 * 8;
-            if s.payload_offset != expected_payload || s.payload_len != payload_len {
-                return Err(bad(SectionProblem::PayloadPlace {
-                    offset: s.payload_offset,
-                    len: s.payload_len,
-                    expected_offset: expected_payload,
-                    expected_len: payload_len,
-                }));
-            }
-            expected_payload = add(expected_payload, payload_len, "payload end")?;
-        }
-        if expected_hist != self.header_len {
-            return Err(FormatError::BadHeaderLen {
-                found: self.header_len,
-                expected: expected_hist,
-            });
-        }
-        if expected_payload != self.file_len {
-            return Err(FormatError::LengthMismatch {
-                declared: self.file_len,
-                actual: expected_payload,
-            });
-        }
-        Ok(())
+            .ok_or(FormatError::Overflow("payload length"));
+        frame.check(
+            board.cells(),
+            |_| payload_len.clone(),
+            |index, s| {
+                let bad = |problem: SectionProblem| FormatError::Section { index, problem };
+                if s.goal.board() != board {
+                    return Err(bad(SectionProblem::GoalOnOtherBoard {
+                        goal: s.goal,
+                        board,
+                    }));
+                }
+                if frame.descriptors().take(index).any(|o| o.goal == s.goal) {
+                    return Err(bad(SectionProblem::GoalTwice { goal: s.goal }));
+                }
+                if s.entries != states {
+                    return Err(bad(SectionProblem::EntryCount {
+                        entries: s.entries,
+                        board,
+                        states,
+                    }));
+                }
+                let Some(&last) = s.histogram.last() else {
+                    return Err(bad(SectionProblem::EmptyHistogram));
+                };
+                if last == 0 {
+                    return Err(bad(SectionProblem::EmptyLastDistance {
+                        last: s.histogram.len() as u64 - 1,
+                    }));
+                }
+                if s.histogram.len() as u64 != u64::from(s.max) + 1 {
+                    return Err(bad(SectionProblem::MaxDistanceLength {
+                        max_distance: s.max,
+                        histogram_len: s.histogram.len() as u64,
+                    }));
+                }
+                if s.max > encoding.max_distance() {
+                    return Err(bad(SectionProblem::MaxDistanceEncoding {
+                        max_distance: s.max,
+                        encoding,
+                    }));
+                }
+                if s.histogram[0] != 1 {
+                    return Err(bad(SectionProblem::GoalCount {
+                        found: s.histogram[0],
+                    }));
+                }
+                let sum = histogram_sum(&s.histogram)?;
+                if sum != states {
+                    return Err(bad(SectionProblem::HistogramSum { sum, states }));
+                }
+                Ok(())
+            },
+        )?;
+        frame.check_ends()?;
+        Ok(Header {
+            encoding,
+            cost,
+            frame,
+        })
     }
 
     /// The payload bytes of section `index` within `file`, the file this header was read
     /// from; `None` if there is no such section or `file` is too short for it.
     pub fn payload<'a>(&self, file: &'a [u8], index: usize) -> Option<&'a [u8]> {
-        let s = self.sections.get(index)?;
-        let start = usize::try_from(s.payload_offset).ok()?;
-        let len = usize::try_from(s.payload_len).ok()?;
-        file.get(start..start.checked_add(len)?)
+        self.frame.payload(file, index)
     }
 
     /// Checks the payload checksum over the whole file's payload bytes.
     pub fn verify_payload(&self, file: &[u8]) -> Result<(), FormatError> {
-        let payload = usize::try_from(self.header_len)
-            .ok()
-            .and_then(|start| file.get(start..))
-            .ok_or(FormatError::TooShort {
-                len: file.len() as u64,
-            })?;
-        let computed = crc32fast::hash(payload);
-        if computed != self.payload_crc {
-            return Err(FormatError::PayloadChecksum {
-                stored: self.payload_crc,
-                computed,
-            });
-        }
-        Ok(())
+        self.frame.verify_payload(file)
     }
 }
 

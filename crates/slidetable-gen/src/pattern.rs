@@ -425,10 +425,7 @@ fn pattern_header(sections: &[PatternSection]) -> Result<PatternHeader, GenError
     }
     let specs = sections
         .iter()
-        .map(|s| PatternSpec {
-            tiles: s.tiles,
-            histogram: s.histogram.clone(),
-        })
+        .map(|s| PatternSpec::new(s.tiles, s.histogram.clone()))
         .collect();
     Ok(PatternHeader::build(first.goal, specs, crc.finalize())?)
 }
@@ -444,7 +441,7 @@ pub fn write_pattern_to(out: &mut dyn Write, sections: &[PatternSection]) -> Res
     for s in sections {
         out.write_all(&s.entries).map_err(io_err)?;
     }
-    Ok(header.file_len)
+    Ok(header.file_len())
 }
 
 /// The whole pattern database in memory (for tests and embedding).

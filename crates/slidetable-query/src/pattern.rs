@@ -71,12 +71,12 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
 
     /// The database's board.
     pub fn board(&self) -> Board {
-        self.header.board
+        self.header.board()
     }
 
     /// The goal every value is a distance to.
     pub fn goal(&self) -> &Layout {
-        &self.header.goal
+        self.header.goal()
     }
 
     /// The file this table was opened from, if any.
@@ -96,9 +96,9 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
 
     /// The groups, in the file's order.
     pub fn groups(&self) -> Vec<PatternGroup<'_>> {
-        (0..self.header.sections.len())
+        (0..self.header.sections().len())
             .map(|i| PatternGroup {
-                tiles: self.header.sections[i].tiles,
+                tiles: self.header.sections()[i].tiles(),
                 payload: self.header.payload(self.data.as_ref(), i),
             })
             .collect()
@@ -108,7 +108,7 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
     /// least (a lower bound on its distance to the goal). Slow path, for checks and
     /// reports: ranks every group from scratch.
     pub fn sum(&self, layout: &Layout) -> u32 {
-        let goal = &self.header.goal;
+        let goal = self.header.goal();
         let board = goal.board();
         let cols = board.cols();
         let mut cell_of = [0u8; 16];

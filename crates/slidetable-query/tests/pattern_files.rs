@@ -38,8 +38,8 @@ fn a_written_file_reads_back() {
     table.verify().unwrap();
     assert_eq!(*table.goal(), goal);
     assert_eq!(table.groups().len(), 2);
-    assert_eq!(table.header().sections[0].group(), vec![1, 2]);
-    assert_eq!(table.header().sections[1].group(), vec![3, 4, 5]);
+    assert_eq!(table.header().sections()[0].group(), vec![1, 2]);
+    assert_eq!(table.header().sections()[1].group(), vec![3, 4, 5]);
     assert_eq!(table.sum(&goal), 0);
     let one_away = Layout::new(goal.board(), &[1, 2, 3, 4, 0, 5]).unwrap();
     assert_eq!(table.sum(&one_away), 1);
@@ -63,7 +63,7 @@ fn every_truncation_is_refused() {
 #[test]
 fn every_header_bit_flip_is_refused_and_payload_flips_fail_verify() {
     let (_, file) = small_file();
-    let header_len = PatternHeader::parse(&file).unwrap().header_len as usize;
+    let header_len = PatternHeader::parse(&file).unwrap().header_len() as usize;
     for bit in 0..file.len() * 8 {
         let mut bad = file.clone();
         bad[bit / 8] ^= 1 << (bit % 8);
@@ -105,13 +105,10 @@ fn overlapping_and_missing_groups_are_refused() {
     assert!(error(&off_board).contains("names tiles that are not on a 2x3 board"));
     // The writer refuses the same groups before any byte is written.
     let goal = Board::new(2, 3).unwrap().standard_goal();
-    let spec = |tiles, n: u64| PatternSpec {
-        tiles,
-        histogram: vec![1, n - 1],
-    };
+    let spec = |tiles, n: u64| PatternSpec::new(tiles, vec![1, n - 1]);
     assert_eq!(
         PatternHeader::build(goal, vec![spec(0b110, 30), spec(0b1000, 6)], 0).unwrap_err(),
-        FormatError::Groups("tile 4 is in no group: the groups must cover tiles 1..5".into())
+        FormatError::TileInNoGroup { tile: 4, last: 5 }
     );
 }
 

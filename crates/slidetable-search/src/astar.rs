@@ -1,43 +1,29 @@
 //! A*: best-first search on f = g + h with a binary heap and a closed set.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use slidetable_core::{Layout, Move};
 
-use crate::state::{Budget, Keyer, StateMap, Visit, ROOT};
-use crate::{check_solvable, Heuristic, Limits, SearchError, Solution, Stats};
+use crate::state::{Budget, Keyer, Queued, StateMap, Visit, ROOT};
+use crate::{reachable_goal, Heuristic, Limits, SearchError, Solution, Stats};
 
-/// An entry of the heap. `h` is not stored: it is `f - g`, which is all an incremental
-/// heuristic update needs.
-struct Open {
-    f: u32,
-    g: u32,
-    layout: Layout,
-    key: u64,
-    via: u8,
+/// An entry of the heap, ordered by [`order`]; it carries the layout, its key and the code
+/// of the move that reached it. `h` is not stored: it is `f - g`, which is all an
+/// incremental heuristic update needs.
+type Open = Queued<u64, (Layout, u64, u8)>;
+
+/// The heap pops the smallest f; among equal f the largest g, i.e. the state the heuristic
+/// thinks closest to the goal, which reaches the goal's f-layer soonest: `(Reverse(f), g)`,
+/// packed in one `u64` so that a comparison is one instruction.
+#[inline]
+fn order(f: u32, g: u32) -> u64 {
+    u64::from(u32::MAX - f) << 32 | u64::from(g)
 }
 
-impl PartialEq for Open {
-    fn eq(&self, other: &Open) -> bool {
-        (self.f, self.g) == (other.f, other.g)
-    }
-}
-
-impl Eq for Open {}
-
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Open) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Open {
-    /// The heap pops the smallest f; among equal f the largest g, i.e. the state the
-    /// heuristic thinks closest to the goal, which reaches the goal's f-layer soonest.
-    fn cmp(&self, other: &Open) -> Ordering {
-        other.f.cmp(&self.f).then(self.g.cmp(&other.g))
-    }
+/// The `(f, g)` of an [`order`].
+#[inline]
+fn f_g(order: u64) -> (u32, u32) {
+    (u32::MAX - (order >> 32) as u32, order as u32)
 }
 
 /// A* from `start` to `heuristic.goal()`, expanding states in order of f = g + h.
@@ -61,8 +47,7 @@ pub fn astar<H: Heuristic + ?Sized>(
     heuristic: &H,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    let goal = *heuristic.goal();
-    check_solvable(start, &goal)?;
+    let goal = reachable_goal(start, heuristic)?;
     let budget = Budget::start(limits);
     let mut stats = Stats::default();
     let keyer = Keyer::for_layout(start);
@@ -71,11 +56,8 @@ pub fn astar<H: Heuristic + ?Sized>(
     seen.set(start_key, Visit::root());
     let mut open = BinaryHeap::new();
     open.push(Open {
-        f: heuristic.estimate(start),
-        g: 0,
-        layout: *start,
-        key: start_key,
-        via: ROOT,
+        order: order(heuristic.estimate(start), 0),
+        item: (*start, start_key, ROOT),
     });
     stats.peak_open = 1;
     let found = |seen: &StateMap<Visit>, at: &Layout, key: u64, g: u32, stats: &mut Stats| {
@@ -88,13 +70,11 @@ pub fn astar<H: Heuristic + ?Sized>(
         }
     };
     while let Some(Open {
-        f,
-        g,
-        layout,
-        key,
-        via,
+        order: popped,
+        item: (layout, key, via),
     }) = open.pop()
     {
+        let (f, g) = f_g(popped);
         match seen.get(key) {
             Some(v) if !v.closed && v.g == g => seen.set(key, Visit { closed: true, ..v }),
             // Stale: this state was pushed again with a smaller g, or already expanded.
@@ -128,11 +108,8 @@ pub fn astar<H: Heuristic + ?Sized>(
                 return Ok(found(&seen, &child, child_key, child_g, &mut stats));
             }
             open.push(Open {
-                f: child_g.saturating_add(child_h),
-                g: child_g,
-                layout: child,
-                key: child_key,
-                via: m.code(),
+                order: order(child_g.saturating_add(child_h), child_g),
+                item: (child, child_key, m.code()),
             });
         }
         stats.peak_open = stats.peak_open.max(open.len() as u64);

@@ -15,12 +15,37 @@ type Layer = Vec<(Layout, u64, u8)>;
 /// state is generated rather than when it is expanded, saving the goal's whole last layer.
 /// [`Stats::peak_open`] is the largest layer held.
 pub fn bfs(start: &Layout, goal: &Layout, limits: &Limits) -> Result<Solution, SearchError> {
+    breadth_first(start, goal, limits, from_start)
+}
+
+/// What both breadth-first searches do first: refuse a start that cannot reach the goal,
+/// start the clock, and answer at once when the start is the goal; else `search`.
+// Inlined, and `search` with it: as calls, `bfs` on the 8-puzzle took 3% more
+// instructions (callgrind).
+#[inline(always)]
+fn breadth_first(
+    start: &Layout,
+    goal: &Layout,
+    limits: &Limits,
+    search: impl FnOnce(&Layout, &Layout, Budget, Stats) -> Result<Solution, SearchError>,
+) -> Result<Solution, SearchError> {
     check_solvable(start, goal)?;
     let budget = Budget::start(limits);
     let mut stats = Stats::default();
     if start == goal {
         return Ok(Solution::unit(Vec::new(), budget.finish(&mut stats)));
     }
+    search(start, goal, budget, stats)
+}
+
+/// [`bfs`] from a start that is not the goal.
+#[inline(always)]
+fn from_start(
+    start: &Layout,
+    goal: &Layout,
+    budget: Budget,
+    mut stats: Stats,
+) -> Result<Solution, SearchError> {
     let keyer = Keyer::for_layout(start);
     let mut seen = StateMap::new(&keyer, true);
     let start_key = keyer.key(start);
@@ -105,12 +130,17 @@ struct Meeting {
 /// layer and keeps the shortest meeting, so the argument never depends on the order in
 /// which one layer's states are visited. [`Stats::peak_open`] counts both frontiers.
 pub fn bidir(start: &Layout, goal: &Layout, limits: &Limits) -> Result<Solution, SearchError> {
-    check_solvable(start, goal)?;
-    let budget = Budget::start(limits);
-    let mut stats = Stats::default();
-    if start == goal {
-        return Ok(Solution::unit(Vec::new(), budget.finish(&mut stats)));
-    }
+    breadth_first(start, goal, limits, from_both_ends)
+}
+
+/// [`bidir`] from a start that is not the goal.
+#[inline(always)]
+fn from_both_ends(
+    start: &Layout,
+    goal: &Layout,
+    budget: Budget,
+    mut stats: Stats,
+) -> Result<Solution, SearchError> {
     let keyer = Keyer::for_layout(start);
     let mut sides = [Side::new(&keyer, start), Side::new(&keyer, goal)];
     let mut next: Layer = Vec::new();

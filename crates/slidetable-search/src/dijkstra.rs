@@ -1,11 +1,11 @@
 //! Dijkstra's algorithm over a per-move cost.
 
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use slidetable_core::{Layout, Move};
 
-use crate::state::{Budget, Keyer, StateMap, Visit};
+use crate::state::{Budget, Keyer, Queued, StateMap, Visit};
 use crate::{check_solvable, Limits, SearchError, Solution, Stats};
 
 /// The cost of one move. Dijkstra needs costs that are never negative, which `u32` ensures.
@@ -46,33 +46,9 @@ impl<F: Fn(&Layout, Move, &Layout) -> u32> MoveCost for F {
     }
 }
 
-/// An entry of Dijkstra's heap: a state and the cost it was reached with.
-struct Open {
-    g: u32,
-    layout: Layout,
-    key: u64,
-}
-
-impl PartialEq for Open {
-    fn eq(&self, other: &Open) -> bool {
-        self.g == other.g
-    }
-}
-
-impl Eq for Open {}
-
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Open) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Open {
-    /// Reversed, so that `BinaryHeap` (a max-heap) pops the cheapest state first.
-    fn cmp(&self, other: &Open) -> Ordering {
-        other.g.cmp(&self.g)
-    }
-}
+/// An entry of Dijkstra's heap: a state (its layout and key) and the cost it was reached
+/// with, reversed so that `BinaryHeap` (a max-heap) pops the cheapest state first.
+type Open = Queued<Reverse<u32>, (Layout, u64)>;
 
 /// Dijkstra's algorithm with every move costing 1 (so the same answers as [`bfs`](crate::bfs),
 /// by a different route: a binary heap instead of layers).
@@ -102,12 +78,15 @@ pub fn dijkstra_with<C: MoveCost + ?Sized>(
     seen.set(start_key, Visit::root());
     let mut open = BinaryHeap::new();
     open.push(Open {
-        g: 0,
-        layout: *start,
-        key: start_key,
+        order: Reverse(0),
+        item: (*start, start_key),
     });
     stats.peak_open = 1;
-    while let Some(Open { g, layout, key }) = open.pop() {
+    while let Some(Open {
+        order: Reverse(g),
+        item: (layout, key),
+    }) = open.pop()
+    {
         let Some(visit) = seen.get(key) else { continue };
         if visit.closed || visit.g < g {
             continue;
@@ -149,9 +128,8 @@ pub fn dijkstra_with<C: MoveCost + ?Sized>(
             }
             seen.set(child_key, Visit::reached(child_g, m));
             open.push(Open {
-                g: child_g,
-                layout: child,
-                key: child_key,
+                order: Reverse(child_g),
+                item: (child, child_key),
             });
         }
         stats.peak_open = stats.peak_open.max(open.len() as u64);

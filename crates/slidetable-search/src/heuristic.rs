@@ -46,39 +46,30 @@ pub trait Heuristic {
     }
 }
 
-impl<H: Heuristic + ?Sized> Heuristic for &H {
-    fn goal(&self) -> &Layout {
-        (**self).goal()
-    }
-    #[inline]
-    fn estimate(&self, layout: &Layout) -> u32 {
-        (**self).estimate(layout)
-    }
-    #[inline]
-    fn update(&self, h: u32, before: &Layout, m: Move, after: &Layout) -> u32 {
-        (**self).update(h, before, m, after)
-    }
-    fn is_consistent(&self) -> bool {
-        (**self).is_consistent()
-    }
+/// A reference to a heuristic, or a box holding one, is that heuristic: every method
+/// forwards to it.
+macro_rules! forward_heuristic {
+    ($($pointer:ty),+) => {$(
+        impl<H: Heuristic + ?Sized> Heuristic for $pointer {
+            fn goal(&self) -> &Layout {
+                (**self).goal()
+            }
+            #[inline]
+            fn estimate(&self, layout: &Layout) -> u32 {
+                (**self).estimate(layout)
+            }
+            #[inline]
+            fn update(&self, h: u32, before: &Layout, m: Move, after: &Layout) -> u32 {
+                (**self).update(h, before, m, after)
+            }
+            fn is_consistent(&self) -> bool {
+                (**self).is_consistent()
+            }
+        }
+    )+};
 }
 
-impl<H: Heuristic + ?Sized> Heuristic for Box<H> {
-    fn goal(&self) -> &Layout {
-        (**self).goal()
-    }
-    #[inline]
-    fn estimate(&self, layout: &Layout) -> u32 {
-        (**self).estimate(layout)
-    }
-    #[inline]
-    fn update(&self, h: u32, before: &Layout, m: Move, after: &Layout) -> u32 {
-        (**self).update(h, before, m, after)
-    }
-    fn is_consistent(&self) -> bool {
-        (**self).is_consistent()
-    }
-}
+forward_heuristic!(&H, Box<H>);
 
 /// The tile that a move slides: it sat where the blank lands and now sits where the blank was.
 #[inline]

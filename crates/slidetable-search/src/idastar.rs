@@ -3,7 +3,7 @@
 use slidetable_core::{Layout, Move};
 
 use crate::state::{Budget, ROOT};
-use crate::{check_solvable, Heuristic, Limits, SearchError, Solution, Stats};
+use crate::{reachable_goal, Heuristic, Limits, SearchError, Solution, Stats};
 
 /// How one depth-first search under the bound ended.
 enum Step {
@@ -81,8 +81,7 @@ pub fn idastar<H: Heuristic + ?Sized>(
     heuristic: &H,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    let goal = *heuristic.goal();
-    check_solvable(start, &goal)?;
+    let goal = reachable_goal(start, heuristic)?;
     let h = heuristic.estimate(start);
     let mut ida = Ida {
         heuristic,

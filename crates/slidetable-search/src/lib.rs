@@ -202,6 +202,17 @@ pub enum SearchError {
     },
 }
 
+/// The goal of `heuristic`, once [`check_solvable`] says `start` reaches it: what the
+/// searches guided by a heuristic do first.
+fn reachable_goal<H: Heuristic + ?Sized>(
+    start: &Layout,
+    heuristic: &H,
+) -> Result<Layout, SearchError> {
+    let goal = *heuristic.goal();
+    check_solvable(start, &goal)?;
+    Ok(goal)
+}
+
 /// Refuses a start that cannot reach the goal: another board, or another parity class.
 /// Every method calls this first, so an impossible query costs one inversion count.
 pub fn check_solvable(start: &Layout, goal: &Layout) -> Result<(), SearchError> {

@@ -1,6 +1,7 @@
 //! What the searches remember about states: a compact key per layout, a map from keys to
 //! what was learnt about them, and the walk back along the moves that reached a state.
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
@@ -8,6 +9,33 @@ use std::time::{Duration, Instant};
 use slidetable_core::{Layout, Move, Ranker};
 
 use crate::{Limits, SearchError, Stats};
+
+/// An entry of a best-first search's heap, ordered by `order` alone (a `BinaryHeap` pops
+/// the greatest); what it carries never takes part in the order.
+pub(crate) struct Queued<O, T> {
+    pub(crate) order: O,
+    pub(crate) item: T,
+}
+
+impl<O: Ord, T> PartialEq for Queued<O, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.order == other.order
+    }
+}
+
+impl<O: Ord, T> Eq for Queued<O, T> {}
+
+impl<O: Ord, T> PartialOrd for Queued<O, T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<O: Ord, T> Ord for Queued<O, T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.order.cmp(&other.order)
+    }
+}
 
 /// The bytes a vector holds, by its capacity.
 pub(crate) fn vec_bytes<T>(v: &Vec<T>) -> u64 {
