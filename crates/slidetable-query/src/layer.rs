@@ -14,7 +14,7 @@ use std::ops::RangeInclusive;
 
 use slidetable_core::{Layout, MAX_CELLS};
 
-use crate::{invert, Goal, Section};
+use crate::{Goal, Section};
 
 /// Entries per block of the rank-select index.
 pub const BLOCK: usize = 1024;
@@ -85,7 +85,7 @@ impl<'a> Goal<'a> {
         if low > high {
             return Err(LayerError::EmptyRange { low, high });
         }
-        let histogram = self.section.header.histogram();
+        let histogram = self.section.descriptor.histogram();
         let expected: u64 = histogram
             .iter()
             .enumerate()
@@ -96,7 +96,7 @@ impl<'a> Goal<'a> {
             return Err(LayerError::BeyondMax {
                 low,
                 high,
-                max: self.section.header.max_distance(),
+                max: self.section.descriptor.max_distance(),
                 goal: self.goal,
             });
         }
@@ -124,9 +124,7 @@ impl<'a> Goal<'a> {
         }
         Ok(Layer {
             section: self.section,
-            back: self
-                .relabel
-                .map(|map| invert(&map, self.goal.board().cells())),
+            back: self.back(),
             low,
             high,
             before,
