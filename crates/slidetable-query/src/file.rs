@@ -48,19 +48,14 @@ impl TableBytes {
     }
 }
 
-/// Reads or maps the file at `path` and makes a table of its bytes with `new` (a
-/// [`crate::Table`] or a [`crate::PatternTable`]); every error names the file.
-pub(crate) fn open_with<T>(
-    path: &Path,
-    new: impl FnOnce(TableBytes) -> Result<T, TableError>,
-) -> Result<T, TableError> {
-    let bytes = read_or_map(path).map_err(|kind| TableError::new(Some(path), kind))?;
-    new(bytes).map_err(|e| TableError::new(Some(path), e.kind))
+/// Opens `path` without blocking (a FIFO would wait for a writer forever), refuses anything
+/// but a regular file, and reads or maps it: the opening of a [`crate::Table`] and of a
+/// [`crate::PatternTable`]. Errors name the file.
+pub(crate) fn read_or_map(path: &Path) -> Result<TableBytes, TableError> {
+    read_or_map_at(path).map_err(|kind| TableError::new(Some(path), kind))
 }
 
-/// Opens `path` without blocking (a FIFO would wait for a writer forever), refuses anything
-/// but a regular file, and reads or maps it.
-fn read_or_map(path: &Path) -> Result<TableBytes, TableErrorKind> {
+fn read_or_map_at(path: &Path) -> Result<TableBytes, TableErrorKind> {
     let mut options = File::options();
     options.read(true);
     #[cfg(unix)]

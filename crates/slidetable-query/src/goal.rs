@@ -11,8 +11,35 @@ use crate::{distances, Encoding, HistogramStats, QueryError, Section};
 pub struct Goal<'a> {
     pub(crate) section: Section<'a>,
     pub(crate) goal: Layout,
-    /// Maps the goal's tiles onto the section goal's; `None` when the section is the goal's own.
-    pub(crate) relabel: Option<[u8; MAX_CELLS]>,
+    /// The goal's tiles onto the section goal's; none when the section is the goal's own.
+    pub(crate) relabel: Relabelling,
+}
+
+/// A renaming of tiles, or none (the identity): how the goal's labels and its section's
+/// correspond.
+#[derive(Clone, Copy)]
+pub(crate) struct Relabelling(pub(crate) Option<[u8; MAX_CELLS]>);
+
+impl Relabelling {
+    /// `layout` with its tiles renamed.
+    #[inline]
+    pub(crate) fn apply(&self, layout: Layout) -> Layout {
+        match &self.0 {
+            Some(map) => layout.relabelled(map),
+            None => layout,
+        }
+    }
+
+    /// The renaming that undoes this one on a board of `cells` cells.
+    fn inverse(&self, cells: usize) -> Relabelling {
+        Relabelling(self.0.map(|map| {
+            let mut inv = [0u8; MAX_CELLS];
+            for (t, &to) in map.iter().enumerate().take(cells) {
+                inv[to as usize] = t as u8;
+            }
+            inv
+        }))
+    }
 }
 
 impl<'a> Goal<'a> {
@@ -30,16 +57,12 @@ impl<'a> Goal<'a> {
     #[inline]
     fn relabel_start(&self, start: &Layout) -> Result<Layout, QueryError> {
         self.section.check_board(start)?;
-        Ok(match &self.relabel {
-            Some(map) => start.relabelled(map),
-            None => *start,
-        })
+        Ok(self.relabel.apply(*start))
     }
 
-    /// The section's labels back to the goal's, when the goal is answered by relabelling.
-    pub(crate) fn back(&self) -> Option<[u8; MAX_CELLS]> {
-        self.relabel
-            .map(|map| invert(&map, self.goal.board().cells()))
+    /// The section's labels back to the goal's.
+    pub(crate) fn back(&self) -> Relabelling {
+        self.relabel.inverse(self.goal.board().cells())
     }
 
     /// The fewest moves from `start` to this goal, or `None` if unreachable.
@@ -116,10 +139,7 @@ impl<'a> Goal<'a> {
                 (Some(scan), Some(cursor)) => scan.layout(cursor, r),
                 _ => ranker.unrank(r, class),
             };
-            let layout = match &back {
-                Some(inv) => layout.relabelled(inv),
-                None => layout,
-            };
+            let layout = back.apply(layout);
             // A 2-bit table that contradicts itself has no distance to give: u32::MAX.
             (layout, section.distance_at(r).unwrap_or(u32::MAX))
         })
@@ -184,18 +204,8 @@ impl<'a> Goal<'a> {
     /// Every layout at exactly `distance` moves from this goal, in rank order of the section.
     pub fn layouts_at(&self, distance: u32) -> impl Iterator<Item = Layout> + 'a {
         let back = self.back();
-        self.section.layouts_at(distance).map(move |l| match &back {
-            Some(inv) => l.relabelled(inv),
-            None => l,
-        })
+        self.section
+            .layouts_at(distance)
+            .map(move |l| back.apply(l))
     }
-}
-
-/// The inverse of the relabelling `map` over a board of `n` cells.
-fn invert(map: &[u8; MAX_CELLS], n: usize) -> [u8; MAX_CELLS] {
-    let mut inv = [0u8; MAX_CELLS];
-    for (t, &to) in map.iter().enumerate().take(n) {
-        inv[to as usize] = t as u8;
-    }
-    inv
 }

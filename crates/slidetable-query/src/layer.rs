@@ -12,8 +12,9 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
-use slidetable_core::{Layout, MAX_CELLS};
+use slidetable_core::Layout;
 
+use crate::goal::Relabelling;
 use crate::{Goal, Section};
 
 /// Entries per block of the rank-select index.
@@ -69,8 +70,8 @@ fn describe(low: u32, high: u32) -> String {
 #[derive(Clone)]
 pub struct Layer<'a> {
     section: Section<'a>,
-    /// Section labels back to the goal's, when the goal is answered by relabelling.
-    back: Option<[u8; MAX_CELLS]>,
+    /// Section labels back to the goal's.
+    back: Relabelling,
     low: u32,
     high: u32,
     /// before[b]: the matching states in blocks 0..b; one more entry than blocks.
@@ -181,10 +182,7 @@ impl Layer<'_> {
                         .section
                         .ranker
                         .unrank((start + i) as u32, self.section.goal_class);
-                    let layout = match &self.back {
-                        Some(inv) => layout.relabelled(inv),
-                        None => layout,
-                    };
+                    let layout = self.back.apply(layout);
                     return Some((layout, d));
                 }
                 left -= 1;

@@ -36,20 +36,24 @@ impl PatternTable<TableBytes> {
     /// checksum: see [`PatternTable::verify`]).
     pub fn open(path: impl AsRef<Path>) -> Result<PatternTable<TableBytes>, TableError> {
         let path = path.as_ref();
-        let mut table = file::open_with(path, PatternTable::new)?;
-        table.file = Some(path.to_path_buf());
-        Ok(table)
+        PatternTable::with_file(file::read_or_map(path)?, Some(path))
     }
 }
 
 impl<D: AsRef<[u8]>> PatternTable<D> {
     /// Checks the header of `data` (work bounded by the header's size).
     pub fn new(data: D) -> Result<PatternTable<D>, TableError> {
-        let header = PatternHeader::parse(data.as_ref()).map_err(|e| TableError::new(None, e))?;
+        PatternTable::with_file(data, None)
+    }
+
+    /// [`PatternTable::new`], for bytes from `file` (if any): errors name it, and so will the
+    /// table's.
+    fn with_file(data: D, file: Option<&Path>) -> Result<PatternTable<D>, TableError> {
+        let header = PatternHeader::parse(data.as_ref()).map_err(|e| TableError::new(file, e))?;
         Ok(PatternTable {
             data,
             header,
-            file: None,
+            file: file.map(Path::to_path_buf),
         })
     }
 
@@ -90,10 +94,10 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
             .collect()
     }
 
-    /// The sum over the groups of the moves of each group's tiles that `layout` needs at
-    /// least (a lower bound on its distance to the goal). Slow path, for checks and
-    /// reports: ranks every group from scratch.
-    pub fn sum(&self, layout: &Layout) -> u32 {
+    /// A lower bound on the moves from `layout` to the goal (the search crate's heuristic
+    /// estimate): the sum over the groups of the moves each group's tiles need at least. Slow
+    /// path, for checks and reports: ranks every group from scratch.
+    pub fn estimate(&self, layout: &Layout) -> u32 {
         let goal = &self.header.goal;
         let board = goal.board();
         let cols = board.cols();

@@ -8,6 +8,7 @@ use slidetable_core::{Board, Layout, Move, Neighbors, Ranker};
 use slidetable_format::{Header, SectionDescriptor};
 
 use crate::error::check_board;
+use crate::goal::Relabelling;
 use crate::{file, CostModel, Goal, QueryError, Section, TableBytes, TableError};
 
 /// A table over bytes `D`: validated once in constant time, then read without copying.
@@ -29,14 +30,12 @@ pub struct Table<D: AsRef<[u8]>> {
 pub type MappedTable = Table<TableBytes>;
 
 impl Table<TableBytes> {
-    /// Reads (below [`READ_BELOW`](crate::READ_BELOW) bytes) or maps the file at `path` and checks its header
-    /// (not its checksum: see [`Table::verify`]). Anything but a regular file is refused
-    /// without reading from it (a FIFO would block).
+    /// Reads (below [`READ_BELOW`](crate::READ_BELOW) bytes) or maps the file at `path` and
+    /// checks its header (not its checksum: see [`Table::verify`]). Anything but a regular
+    /// file is refused without reading from it (a FIFO would block).
     pub fn open(path: impl AsRef<Path>) -> Result<Table<TableBytes>, TableError> {
         let path = path.as_ref();
-        let mut table = file::open_with(path, Table::new)?;
-        table.file = Some(path.to_path_buf());
-        Ok(table)
+        Table::with_file(file::read_or_map(path)?, Some(path))
     }
 }
 
@@ -44,7 +43,13 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// A table over `data`, after checking magic, version, board, encoding, every header
     /// field and the exact length — in time bounded by the header, not the payload.
     pub fn new(data: D) -> Result<Table<D>, TableError> {
-        let header = Header::parse(data.as_ref()).map_err(|e| TableError::new(None, e))?;
+        Table::with_file(data, None)
+    }
+
+    /// [`Table::new`], for bytes from `file` (if any): errors name it, and so will the
+    /// table's.
+    fn with_file(data: D, file: Option<&Path>) -> Result<Table<D>, TableError> {
+        let header = Header::parse(data.as_ref()).map_err(|e| TableError::new(file, e))?;
         let ranker = Ranker::new(header.board()).expect("header validated the board");
         let goal_keys = header
             .sections()
@@ -60,7 +65,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             neighbors: Neighbors::new(header.board()),
             header,
             ranker,
-            file: None,
+            file: file.map(Path::to_path_buf),
         })
     }
 
@@ -128,7 +133,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Ok(Goal {
                 section: self.section(i).ok_or(no_section)?,
                 goal: *goal,
-                relabel: None,
+                relabel: Relabelling(None),
             });
         }
         if self.header.cost() != CostModel::Unit {
@@ -140,7 +145,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(Goal {
             section: self.section(i).ok_or(no_section)?,
             goal: *goal,
-            relabel: Some(goal.relabelling_to_standard()),
+            relabel: Relabelling(Some(goal.relabelling_to_standard())),
         })
     }
 
@@ -151,7 +156,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             Some(section) => Ok(Goal {
                 section,
                 goal: standard,
-                relabel: None,
+                relabel: Relabelling(None),
             }),
             None => self.goal(&standard),
         }
