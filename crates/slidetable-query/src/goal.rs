@@ -23,10 +23,10 @@ pub(crate) struct Relabelling(pub(crate) Option<[u8; MAX_CELLS]>);
 impl Relabelling {
     /// `layout` with its tiles renamed.
     #[inline]
-    pub(crate) fn apply(&self, layout: Layout) -> Layout {
+    pub(crate) fn apply(&self, layout: &Layout) -> Layout {
         match &self.0 {
             Some(map) => layout.relabelled(map),
-            None => layout,
+            None => *layout,
         }
     }
 
@@ -57,7 +57,7 @@ impl<'a> Goal<'a> {
     #[inline]
     fn relabel_start(&self, start: &Layout) -> Result<Layout, QueryError> {
         self.section.check_board(start)?;
-        Ok(self.relabel.apply(*start))
+        Ok(self.relabel.apply(start))
     }
 
     /// The section's labels back to the goal's.
@@ -139,7 +139,7 @@ impl<'a> Goal<'a> {
                 (Some(scan), Some(cursor)) => scan.layout(cursor, r),
                 _ => ranker.unrank(r, class),
             };
-            let layout = back.apply(layout);
+            let layout = back.apply(&layout);
             // A 2-bit table that contradicts itself has no distance to give: u32::MAX.
             (layout, section.distance_at(r).unwrap_or(u32::MAX))
         })
@@ -206,6 +206,6 @@ impl<'a> Goal<'a> {
         let back = self.back();
         self.section
             .layouts_at(distance)
-            .map(move |l| back.apply(l))
+            .map(move |l| back.apply(&l))
     }
 }

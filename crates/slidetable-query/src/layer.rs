@@ -182,7 +182,7 @@ impl Layer<'_> {
                         .section
                         .ranker
                         .unrank((start + i) as u32, self.section.goal_class);
-                    let layout = self.back.apply(layout);
+                    let layout = self.back.apply(&layout);
                     return Some((layout, d));
                 }
                 left -= 1;

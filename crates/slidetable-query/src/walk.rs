@@ -225,7 +225,11 @@ impl Section<'_> {
     /// byte and wide entries, the first closer neighbour in code order (u d l r) for 2-bit
     /// ones; false when the goal cannot be reached.
     pub fn path_into(&self, start: &Layout, path: &mut Vec<Move>) -> Result<bool, QueryError> {
-        self.walk_into(start, None, path)
+        if self.rank(start)?.is_none() {
+            return Ok(false);
+        }
+        self.walk(self.walk_start(start), None, |m| path.push(m))?;
+        Ok(true)
     }
 
     /// Appends the lexicographically smallest optimal (cheapest) path under `order` (see
@@ -238,21 +242,10 @@ impl Section<'_> {
         order: &[Move; 4],
         path: &mut Vec<Move>,
     ) -> Result<bool, QueryError> {
-        self.walk_into(start, Some(order), path)
-    }
-
-    /// Appends the moves of [`Section::walk`] from `start` by `order` to `path`; false when
-    /// `start` is not in the goal's class.
-    fn walk_into(
-        &self,
-        start: &Layout,
-        order: Option<&[Move; 4]>,
-        path: &mut Vec<Move>,
-    ) -> Result<bool, QueryError> {
         if self.rank(start)?.is_none() {
             return Ok(false);
         }
-        self.walk(self.walk_start(start), order, |m| path.push(m))?;
+        self.walk(self.walk_start(start), Some(order), |m| path.push(m))?;
         Ok(true)
     }
 }
