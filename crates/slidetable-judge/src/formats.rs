@@ -258,7 +258,7 @@ impl<'a, R: BufRead, W: Write, D: AsRef<[u8]>> Judge<'a, R, W, D> {
     /// order is largest — printed with that path, which is what the problem's sample shows.
     fn write_farthest(&mut self, k: u64, start: &Layout) -> Result<(), JudgeError> {
         let from_start = self.table.goal(start)?;
-        let max = from_start.section().header().max_distance();
+        let max = from_start.section().descriptor().max_distance();
         let mut best: Option<(Vec<Move>, Layout)> = None;
         for far in from_start.layouts_at(max) {
             // Paths from `start` to `far`: ask the table about `far` as the goal.

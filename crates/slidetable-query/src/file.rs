@@ -12,6 +12,7 @@ use std::path::Path;
 use memmap2::Mmap;
 
 use crate::guard::{self, Guard};
+use crate::{TableError, TableErrorKind};
 
 /// Tables smaller than this many bytes are read into memory instead of mapped: every table
 /// up to 9 cells (the 3×3 one is 1.6 MB); the 10-cell ones (18 MB) and the 12-cell ones
@@ -47,16 +48,14 @@ impl TableBytes {
     }
 }
 
-/// Why a file's bytes could not be had.
-pub(crate) enum OpenError {
-    Io(io::Error),
-    /// Not a regular file: what it is.
-    NotAFile(&'static str),
+/// Opens `path` without blocking (a FIFO would wait for a writer forever), refuses anything
+/// but a regular file, and reads or maps it: the opening of a [`crate::Table`] and of a
+/// [`crate::PatternTable`]. Errors name the file.
+pub(crate) fn read_or_map(path: &Path) -> Result<TableBytes, TableError> {
+    read_or_map_at(path).map_err(|kind| TableError::new(Some(path), kind))
 }
 
-/// Opens `path` without blocking (a FIFO would wait for a writer forever), refuses anything
-/// but a regular file, and reads or maps it.
-pub(crate) fn open(path: &Path) -> Result<TableBytes, OpenError> {
+fn read_or_map_at(path: &Path) -> Result<TableBytes, TableErrorKind> {
     let mut options = File::options();
     options.read(true);
     #[cfg(unix)]
@@ -70,24 +69,24 @@ pub(crate) fn open(path: &Path) -> Result<TableBytes, OpenError> {
         Err(e) => {
             return Err(match std::fs::metadata(path) {
                 Ok(m) if !m.is_file() => {
-                    OpenError::NotAFile(slidetable_format::file_kind(&m.file_type()))
+                    TableErrorKind::NotAFile(slidetable_format::file_kind(&m.file_type()))
                 }
-                _ => OpenError::Io(e),
+                _ => TableErrorKind::Io(e),
             })
         }
     };
-    let meta = file.metadata().map_err(OpenError::Io)?;
+    let meta = file.metadata()?;
     if !meta.is_file() {
-        return Err(OpenError::NotAFile(slidetable_format::file_kind(
+        return Err(TableErrorKind::NotAFile(slidetable_format::file_kind(
             &meta.file_type(),
         )));
     }
     if meta.len() < READ_BELOW {
         let mut bytes = Vec::with_capacity(meta.len() as usize);
-        (&file).read_to_end(&mut bytes).map_err(OpenError::Io)?;
+        (&file).read_to_end(&mut bytes)?;
         return Ok(TableBytes(Bytes::Read(bytes)));
     }
-    let map = map(&file).map_err(OpenError::Io)?;
+    let map = map(&file)?;
     let guard = guard::guard(&map, path);
     Ok(TableBytes(Bytes::Mapped(guard, map)))
 }

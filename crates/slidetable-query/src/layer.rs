@@ -12,9 +12,10 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
-use slidetable_core::{Layout, MAX_CELLS};
+use slidetable_core::Layout;
 
-use crate::{invert, Goal, Section};
+use crate::goal::Relabelling;
+use crate::{Goal, Section};
 
 /// Entries per block of the rank-select index.
 pub const BLOCK: usize = 1024;
@@ -69,8 +70,8 @@ fn describe(low: u32, high: u32) -> String {
 #[derive(Clone)]
 pub struct Layer<'a> {
     section: Section<'a>,
-    /// Section labels back to the goal's, when the goal is answered by relabelling.
-    back: Option<[u8; MAX_CELLS]>,
+    /// Section labels back to the goal's.
+    back: Relabelling,
     low: u32,
     high: u32,
     /// before[b]: the matching states in blocks 0..b; one more entry than blocks.
@@ -85,7 +86,7 @@ impl<'a> Goal<'a> {
         if low > high {
             return Err(LayerError::EmptyRange { low, high });
         }
-        let histogram = self.section.header.histogram();
+        let histogram = self.section.descriptor.histogram();
         let expected: u64 = histogram
             .iter()
             .enumerate()
@@ -96,7 +97,7 @@ impl<'a> Goal<'a> {
             return Err(LayerError::BeyondMax {
                 low,
                 high,
-                max: self.section.header.max_distance(),
+                max: self.section.descriptor.max_distance(),
                 goal: self.goal,
             });
         }
@@ -124,9 +125,7 @@ impl<'a> Goal<'a> {
         }
         Ok(Layer {
             section: self.section,
-            back: self
-                .relabel
-                .map(|map| invert(&map, self.goal.board().cells())),
+            back: self.back(),
             low,
             high,
             before,
@@ -183,10 +182,7 @@ impl Layer<'_> {
                         .section
                         .ranker
                         .unrank((start + i) as u32, self.section.goal_class);
-                    let layout = match &self.back {
-                        Some(inv) => layout.relabelled(inv),
-                        None => layout,
-                    };
+                    let layout = self.back.apply(&layout);
                     return Some((layout, d));
                 }
                 left -= 1;

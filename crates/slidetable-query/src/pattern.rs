@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use slidetable_core::{Board, Layout, PlacementRanker};
 use slidetable_format::{excess_at, PatternHeader};
 
-use crate::{file, TableBytes, TableError, TableErrorKind};
+use crate::{file, TableBytes, TableError};
 
 /// A pattern database over bytes `D`.
 pub struct PatternTable<D: AsRef<[u8]>> {
     data: D,
     header: PatternHeader,
-    path: Option<PathBuf>,
+    file: Option<PathBuf>,
 }
 
 /// A pattern database over a file: read into memory when small, memory-mapped when large
@@ -36,31 +36,24 @@ impl PatternTable<TableBytes> {
     /// checksum: see [`PatternTable::verify`]).
     pub fn open(path: impl AsRef<Path>) -> Result<PatternTable<TableBytes>, TableError> {
         let path = path.as_ref();
-        let err = |kind| TableError {
-            path: Some(path.to_path_buf()),
-            kind,
-        };
-        let bytes = file::open(path).map_err(|e| match e {
-            file::OpenError::Io(e) => err(e.into()),
-            file::OpenError::NotAFile(kind) => err(TableErrorKind::NotAFile(kind)),
-        })?;
-        let mut table = PatternTable::new(bytes).map_err(|e| err(e.kind))?;
-        table.path = Some(path.to_path_buf());
-        Ok(table)
+        PatternTable::with_file(file::read_or_map(path)?, Some(path))
     }
 }
 
 impl<D: AsRef<[u8]>> PatternTable<D> {
     /// Checks the header of `data` (work bounded by the header's size).
     pub fn new(data: D) -> Result<PatternTable<D>, TableError> {
-        let header = PatternHeader::parse(data.as_ref()).map_err(|e| TableError {
-            path: None,
-            kind: e.into(),
-        })?;
+        PatternTable::with_file(data, None)
+    }
+
+    /// [`PatternTable::new`], for bytes from `file` (if any): errors name it, and so will the
+    /// table's.
+    fn with_file(data: D, file: Option<&Path>) -> Result<PatternTable<D>, TableError> {
+        let header = PatternHeader::parse(data.as_ref()).map_err(|e| TableError::new(file, e))?;
         Ok(PatternTable {
             data,
             header,
-            path: None,
+            file: file.map(Path::to_path_buf),
         })
     }
 
@@ -81,17 +74,14 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
 
     /// The file this table was opened from, if any.
     pub fn file(&self) -> Option<&Path> {
-        self.path.as_deref()
+        self.file.as_deref()
     }
 
     /// Checks the payload checksum (a pass over the whole file).
     pub fn verify(&self) -> Result<(), TableError> {
         self.header
             .verify_payload(self.data.as_ref())
-            .map_err(|e| TableError {
-                path: self.path.clone(),
-                kind: e.into(),
-            })
+            .map_err(|e| TableError::new(self.file(), e))
     }
 
     /// The groups, in the file's order.
@@ -104,10 +94,10 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
             .collect()
     }
 
-    /// The sum over the groups of the moves of each group's tiles that `layout` needs at
-    /// least (a lower bound on its distance to the goal). Slow path, for checks and
-    /// reports: ranks every group from scratch.
-    pub fn sum(&self, layout: &Layout) -> u32 {
+    /// A lower bound on the moves from `layout` to the goal (the search crate's heuristic
+    /// estimate): the sum over the groups of the moves each group's tiles need at least. Slow
+    /// path, for checks and reports: ranks every group from scratch.
+    pub fn estimate(&self, layout: &Layout) -> u32 {
         let goal = self.header.goal();
         let board = goal.board();
         let cols = board.cols();

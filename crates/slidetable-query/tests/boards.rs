@@ -118,8 +118,8 @@ fn every_small_board_agrees_with_breadth_first_search_in_both_encodings() {
         assert_eq!(bits.header().encoding(), Encoding::TwoBit);
         // A quarter of the bytes, and the same histograms.
         assert_eq!(
-            bits.section(0).unwrap().header().payload_len() * 4,
-            byte.section(0).unwrap().header().payload_len()
+            bits.section(0).unwrap().descriptor().payload_len() * 4,
+            byte.section(0).unwrap().descriptor().payload_len()
         );
         for (a, b) in byte.sections().iter().zip(bits.sections()) {
             assert_eq!(a.histogram(), b.histogram(), "{}", a.goal());

@@ -37,7 +37,7 @@ fn histograms_add_up_and_match_the_stored_distances() {
     let ranker = Ranker::new(Board::EIGHT).unwrap();
     for i in 0..t.sections().len() {
         let section = t.section(i).unwrap();
-        let declared = &section.header().histogram();
+        let declared = &section.descriptor().histogram();
         assert_eq!(declared.iter().sum::<u64>(), STATES, "section {i}");
         // Recount from the entries themselves.
         let mut counted = vec![0u64; declared.len()];
@@ -46,7 +46,10 @@ fn histograms_add_up_and_match_the_stored_distances() {
             counted[section.distance(&l).unwrap().unwrap() as usize] += 1;
         }
         assert_eq!(&counted, declared, "section {i}");
-        assert_eq!(section.header().max_distance() as usize, declared.len() - 1);
+        assert_eq!(
+            section.descriptor().max_distance() as usize,
+            declared.len() - 1
+        );
     }
 }
 
@@ -134,7 +137,7 @@ fn an_independent_search_agrees_with_every_distance() {
             assert_eq!(section.distance(l), Ok(Some(d)), "goal {goal}: {l}");
         }
         let max = want.values().copied().max().unwrap();
-        assert_eq!(section.header().max_distance(), max, "goal {goal}");
+        assert_eq!(section.descriptor().max_distance(), max, "goal {goal}");
     }
 }
 

@@ -40,9 +40,9 @@ fn a_written_file_reads_back() {
     assert_eq!(table.groups().len(), 2);
     assert_eq!(table.header().sections()[0].group(), vec![1, 2]);
     assert_eq!(table.header().sections()[1].group(), vec![3, 4, 5]);
-    assert_eq!(table.sum(&goal), 0);
+    assert_eq!(table.estimate(&goal), 0);
     let one_away = Layout::new(goal.board(), &[1, 2, 3, 4, 0, 5]).unwrap();
-    assert_eq!(table.sum(&one_away), 1);
+    assert_eq!(table.estimate(&one_away), 1);
 }
 
 #[test]

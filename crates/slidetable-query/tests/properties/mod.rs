@@ -189,7 +189,7 @@ fn check_layout<D: AsRef<[u8]>>(table: &Table<D>, start: &Layout) {
             continue;
         };
         // No answer beyond the section's maximum: such an entry is corrupt, not a distance.
-        let max = section.header().max_distance();
+        let max = section.descriptor().max_distance();
         assert!(
             distance.is_none_or(|d| d <= max),
             "{start} to {goal}: {distance:?} beyond the maximum {max}"

@@ -1,0 +1,111 @@
+//! Why a table cannot be used ([`TableError`]: the file, its bytes) and why a question cannot
+//! be asked of it ([`QueryError`]: the puzzle, the goal, entries that contradict each other).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use slidetable_core::{Board, Layout};
+use slidetable_format::FormatError;
+
+/// Why a table cannot be used. Names the file when there is one.
+#[derive(Debug, thiserror::Error)]
+pub struct TableError {
+    /// The file the table came from, if any.
+    pub file: Option<PathBuf>,
+    /// What is wrong.
+    pub kind: TableErrorKind,
+}
+
+impl TableError {
+    /// `kind`, about the table from `file` (if any).
+    pub(crate) fn new(file: Option<&Path>, kind: impl Into<TableErrorKind>) -> TableError {
+        TableError {
+            file: file.map(Path::to_path_buf),
+            kind: kind.into(),
+        }
+    }
+}
+
+/// What is wrong with a table, whichever file it came from.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableErrorKind {
+    /// The file cannot be read.
+    #[error("cannot read: {0}")]
+    Io(#[from] std::io::Error),
+    /// The path names something other than a regular file: a directory, a FIFO, a device.
+    #[error("is {0}, not a table file")]
+    NotAFile(&'static str),
+    /// The bytes are not a valid table (or are a pattern database where a table of every
+    /// state is needed).
+    #[error("{}{}", .0, regenerate(.0))]
+    Format(#[from] FormatError),
+}
+
+/// The advice after a format error: a damaged table is made again; a pattern database is
+/// whole, only asked the wrong question.
+fn regenerate(e: &FormatError) -> &'static str {
+    match e {
+        FormatError::PatternFile => "",
+        _ => "; generate it again with `slidetable generate`",
+    }
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.file {
+            Some(p) => write!(f, "table {}: {}", p.display(), self.kind),
+            None => write!(f, "table: {}", self.kind),
+        }
+    }
+}
+
+/// Why a question cannot be asked of this table.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum QueryError {
+    /// The puzzle is on another board than the table.
+    #[error("the puzzle is for a {found} board but the table is for {table}")]
+    WrongBoard {
+        /// The table's board.
+        table: Board,
+        /// The puzzle's board.
+        found: Board,
+    },
+    /// No section of the table has this goal.
+    #[error("the table has no section for goal {goal}")]
+    NoSection {
+        /// The goal asked for.
+        goal: Layout,
+    },
+    /// The entries do not lead to the goal as they should.
+    #[error("the table's entries around {layout} contradict each other (corrupt table? check it with `slidetable info --verify`)")]
+    Corrupt {
+        /// Where the walk found the contradiction.
+        layout: Layout,
+    },
+    /// The 2-bit entries of a section do not give the states its histogram counts.
+    #[error("the histogram of the section for goal {goal} counts {expected} states at {distance} moves but its entries give {found} (corrupt table? check it with `slidetable info --verify`)")]
+    CorruptLayer {
+        /// The section's goal.
+        goal: Layout,
+        /// The first distance whose count disagrees.
+        distance: u32,
+        /// The states the histogram counts there.
+        expected: u64,
+        /// The states the entries give there.
+        found: u64,
+    },
+}
+
+/// [`QueryError::WrongBoard`] unless `layout` is on `board`, the board of the table asked.
+#[inline]
+pub(crate) fn check_board(board: Board, layout: &Layout) -> Result<(), QueryError> {
+    if layout.board() != board {
+        return Err(QueryError::WrongBoard {
+            table: board,
+            found: layout.board(),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! [`Goal`]: the questions about one goal, answered from a section of the table — the goal's
+//! own, or the one whose goal has the blank in the same cell, with the tiles relabelled
+//! (moves act on cells, not labels, so distances and paths carry over unchanged).
+
+use slidetable_core::{Layout, Move, MAX_CELLS};
+
+use crate::{distances, Encoding, HistogramStats, QueryError, Section};
+
+/// Questions about one goal, answered from a section (relabelled when needed).
+#[derive(Clone, Copy)]
+pub struct Goal<'a> {
+    pub(crate) section: Section<'a>,
+    pub(crate) goal: Layout,
+    /// The goal's tiles onto the section goal's; none when the section is the goal's own.
+    pub(crate) relabel: Relabelling,
+}
+
+/// A renaming of tiles, or none (the identity): how the goal's labels and its section's
+/// correspond.
+#[derive(Clone, Copy)]
+pub(crate) struct Relabelling(pub(crate) Option<[u8; MAX_CELLS]>);
+
+impl Relabelling {
+    /// `layout` with its tiles renamed.
+    #[inline]
+    pub(crate) fn apply(&self, layout: &Layout) -> Layout {
+        match &self.0 {
+            Some(map) => layout.relabelled(map),
+            None => *layout,
+        }
+    }
+
+    /// The renaming that undoes this one on a board of `cells` cells.
+    fn inverse(&self, cells: usize) -> Relabelling {
+        Relabelling(self.0.map(|map| {
+            let mut inv = [0u8; MAX_CELLS];
+            for (t, &to) in map.iter().enumerate().take(cells) {
+                inv[to as usize] = t as u8;
+            }
+            inv
+        }))
+    }
+}
+
+impl<'a> Goal<'a> {
+    /// The goal asked about.
+    pub fn layout(&self) -> &Layout {
+        &self.goal
+    }
+
+    /// The section that answers, and its goal.
+    pub fn section(&self) -> &Section<'a> {
+        &self.section
+    }
+
+    /// `start` in the section's labels.
+    #[inline]
+    fn relabel_start(&self, start: &Layout) -> Result<Layout, QueryError> {
+        self.section.check_board(start)?;
+        Ok(self.relabel.apply(start))
+    }
+
+    /// The section's labels back to the goal's.
+    pub(crate) fn back(&self) -> Relabelling {
+        self.relabel.inverse(self.goal.board().cells())
+    }
+
+    /// The fewest moves from `start` to this goal, or `None` if unreachable.
+    #[inline]
+    pub fn distance(&self, start: &Layout) -> Result<Option<u32>, QueryError> {
+        self.section.distance(&self.relabel_start(start)?)
+    }
+
+    /// An optimal path, or `None` if unreachable.
+    pub fn path(&self, start: &Layout) -> Result<Option<Vec<Move>>, QueryError> {
+        let mut path = Vec::new();
+        Ok(self.path_into(start, &mut path)?.then_some(path))
+    }
+
+    /// Appends an optimal path to `path` (the fastest: stored first moves); false if none.
+    pub fn path_into(&self, start: &Layout, path: &mut Vec<Move>) -> Result<bool, QueryError> {
+        self.section.path_into(&self.relabel_start(start)?, path)
+    }
+
+    /// Appends the lexicographically smallest optimal path under the letter order `order`:
+    /// at each step the first move in `order` that brings the goal one move closer.
+    pub fn ordered_path_into(
+        &self,
+        start: &Layout,
+        order: &[Move; 4],
+        path: &mut Vec<Move>,
+    ) -> Result<bool, QueryError> {
+        self.section
+            .ordered_path_into(&self.relabel_start(start)?, order, path)
+    }
+
+    /// States at each distance from this goal (`histogram()[d]`: the states `d` moves away),
+    /// as the table's header records it. Relabelling a goal keeps its section's histogram.
+    pub fn histogram(&self) -> &'a [u64] {
+        self.section.descriptor.histogram()
+    }
+
+    /// The greatest distance any state has from this goal.
+    pub fn max_distance(&self) -> u32 {
+        self.section.descriptor.max_distance()
+    }
+
+    /// Shares, cumulative shares, mean, median and maximum of [`Goal::histogram`].
+    pub fn stats(&self) -> HistogramStats {
+        HistogramStats::of(self.histogram())
+    }
+
+    /// Every state that can reach this goal, with its distance, in rank order of the section.
+    pub fn states(&self) -> impl Iterator<Item = (Layout, u32)> + 'a {
+        self.states_in(0..self.section.ranker.states())
+    }
+
+    /// How many states [`Goal::states`] gives: every state of the goal's class.
+    pub fn state_count(&self) -> u32 {
+        self.section.ranker.states()
+    }
+
+    /// The states of [`Goal::states`] whose section ranks are in `ranks` (a part of
+    /// `0..state_count()`), so that parts can be taken apart, on several threads.
+    pub fn states_in(
+        &self,
+        ranks: std::ops::Range<u32>,
+    ) -> impl Iterator<Item = (Layout, u32)> + 'a {
+        let ranker = self.section.ranker;
+        let class = self.section.goal_class;
+        let back = self.back();
+        let section = self.section;
+        // Consecutive ranks share their first tiles: a scan cursor unranks them from a
+        // table of suffixes (the generator's way) instead of digit by digit.
+        let scan = slidetable_core::Scan::new(ranker.board(), class).ok();
+        let mut cursor = scan.as_ref().map(slidetable_core::Scan::cursor);
+        (ranks.start..ranks.end.min(ranker.states())).map(move |r| {
+            let layout = match (&scan, &mut cursor) {
+                (Some(scan), Some(cursor)) => scan.layout(cursor, r),
+                _ => ranker.unrank(r, class),
+            };
+            let layout = back.apply(&layout);
+            // A 2-bit table that contradicts itself has no distance to give: u32::MAX.
+            (layout, section.distance_at(r).unwrap_or(u32::MAX))
+        })
+    }
+
+    /// Every state's distance from this goal up to `upto` (one byte per rank of the section,
+    /// 255 beyond `upto`), for sections whose 2-bit entries hold only
+    /// residues: recovered in one breadth-first pass over the entries (see the `distances`
+    /// module) instead of a walk from each state. `None` for byte and wide entries, which
+    /// hold every distance already. `progress` is told how many states each layer settles.
+    pub fn recover_distances(
+        &self,
+        upto: u32,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Option<Vec<u8>>, QueryError> {
+        let section = &self.section;
+        if section.encoding != Encoding::TwoBit || section.known.is_some() {
+            return Ok(None);
+        }
+        let goal_rank = section.ranker.rank(section.descriptor.goal());
+        distances::recover(
+            section.ranker,
+            section.goal_class,
+            goal_rank,
+            section.entries,
+            section.descriptor.histogram(),
+            upto,
+            progress,
+        )
+        .map(Some)
+        .map_err(|e| match e {
+            distances::RecoverError::Corrupt {
+                distance,
+                expected,
+                found,
+            } => QueryError::CorruptLayer {
+                goal: *section.descriptor.goal(),
+                distance,
+                expected,
+                found,
+            },
+            distances::RecoverError::TooDeep => QueryError::Corrupt {
+                layout: *section.descriptor.goal(),
+            },
+        })
+    }
+
+    /// This goal answering whole-table questions (layers, the states at a distance, every
+    /// state) from `distances`, as [`Goal::recover_distances`] gave them, instead of
+    /// walking the 2-bit entries. Paths are still walked.
+    pub fn knowing<'b>(&self, distances: &'b [u8]) -> Goal<'b>
+    where
+        'a: 'b,
+    {
+        let mut goal: Goal<'b> = *self;
+        if distances.len() == goal.section.ranker.states() as usize {
+            goal.section.known = Some(distances);
+        }
+        goal
+    }
+
+    /// Every layout at exactly `distance` moves from this goal, in rank order of the section.
+    pub fn layouts_at(&self, distance: u32) -> impl Iterator<Item = Layout> + 'a {
+        let back = self.back();
+        self.section
+            .layouts_at(distance)
+            .map(move |l| back.apply(&l))
+    }
+}

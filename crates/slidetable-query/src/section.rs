@@ -1,0 +1,160 @@
+//! [`Section`]: one goal's entries, and what they answer directly — the distance of a state
+//! by rank or by layout, the states at a distance. Paths follow in the `walk` module.
+
+use slidetable_core::{Layout, Move, Neighbors, Ranker};
+use slidetable_format::{
+    byte_at, byte_distance, byte_move, two_bit_value, wide_at, wide_cost, wide_move,
+    SectionDescriptor,
+};
+
+use crate::error::check_board;
+use crate::{CostModel, Encoding, QueryError};
+
+/// One goal's entries.
+#[derive(Clone, Copy)]
+pub struct Section<'a> {
+    pub(crate) descriptor: &'a SectionDescriptor,
+    pub(crate) entries: &'a [u8],
+    pub(crate) ranker: &'a Ranker,
+    pub(crate) neighbors: &'a Neighbors,
+    pub(crate) goal_class: u8,
+    pub(crate) goal_packed: u64,
+    pub(crate) encoding: Encoding,
+    pub(crate) cost: CostModel,
+    /// Every state's distance, one byte each, when [`crate::Goal::knowing`] supplied them (2-bit
+    /// sections, whose entries hold only residues): read instead of walking.
+    pub(crate) known: Option<&'a [u8]>,
+}
+
+impl<'a> Section<'a> {
+    /// The section's goal.
+    pub fn goal(&self) -> &Layout {
+        self.descriptor.goal()
+    }
+
+    /// The section's descriptor in the header: its goal, histogram and entries' extent.
+    pub fn descriptor(&self) -> &SectionDescriptor {
+        self.descriptor
+    }
+
+    /// [`QueryError::WrongBoard`] unless `layout` is on the section's board.
+    #[inline]
+    pub(crate) fn check_board(&self, layout: &Layout) -> Result<(), QueryError> {
+        check_board(self.descriptor.goal().board(), layout)
+    }
+
+    /// The rank of `layout`, if it lies in the goal's class.
+    #[inline]
+    pub(crate) fn rank(&self, layout: &Layout) -> Result<Option<u32>, QueryError> {
+        self.check_board(layout)?;
+        let (rank, class) = self.ranker.rank_and_class(layout);
+        Ok((class == self.goal_class).then_some(rank))
+    }
+
+    /// The stored value at `rank`: the distance (or cost) for byte and wide entries, the
+    /// distance mod 3 for 2-bit ones. `rank` < states, which the header's check guarantees
+    /// the payload covers.
+    #[inline]
+    pub(crate) fn value(&self, rank: u32) -> u32 {
+        match self.encoding {
+            Encoding::Byte => byte_distance(byte_at(self.entries, rank)),
+            Encoding::TwoBit => two_bit_value(self.entries, rank),
+            Encoding::Wide16 => wide_cost(wide_at(self.entries, rank)),
+        }
+    }
+
+    /// The distance (or cost) and the stored first move at `rank`, from one read of the
+    /// entry (byte and wide entries only).
+    #[inline]
+    pub(crate) fn stored(&self, rank: u32) -> Option<(u32, Move)> {
+        match self.encoding {
+            Encoding::Byte => Some(self.stored_byte(rank)),
+            Encoding::TwoBit => None,
+            Encoding::Wide16 => {
+                let entry = wide_at(self.entries, rank);
+                Some((wide_cost(entry), wide_move(entry)))
+            }
+        }
+    }
+
+    /// [`Section::stored`] of a byte entry.
+    #[inline]
+    pub(crate) fn stored_byte(&self, rank: u32) -> (u32, Move) {
+        let entry = byte_at(self.entries, rank);
+        (byte_distance(entry), byte_move(entry))
+    }
+
+    /// The encoding of this section's entries.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// What a move costs in this section.
+    pub fn cost(&self) -> CostModel {
+        self.cost
+    }
+
+    /// The distance (or cheapest cost) of the state of the goal's class with rank `rank`:
+    /// read directly from byte and wide entries, counted along a walk for 2-bit ones.
+    pub fn distance_at(&self, rank: u32) -> Result<u32, QueryError> {
+        if let Some(known) = self.known {
+            return Ok(u32::from(known[rank as usize]));
+        }
+        match self.encoding {
+            Encoding::TwoBit => self.walk(self.walk_at(rank), None, |_| {}),
+            Encoding::Byte | Encoding::Wide16 => self.within_max(rank, self.value(rank)),
+        }
+    }
+
+    /// `value`, read at `rank`, unless it is beyond the section's maximum distance (an
+    /// impossible entry: corrupt). One compare, made on every answer.
+    #[inline]
+    fn within_max(&self, rank: u32, value: u32) -> Result<u32, QueryError> {
+        if value > self.descriptor.max_distance() {
+            return Err(self.corrupt(self.walk_at(rank)));
+        }
+        Ok(value)
+    }
+
+    /// Whether the state with rank `rank` is `distance` away, without walking when the
+    /// stored residue already says no.
+    fn is_at(&self, rank: u32, distance: u32) -> bool {
+        if let Some(known) = self.known {
+            return u32::from(known[rank as usize]) == distance;
+        }
+        match self.encoding {
+            Encoding::TwoBit => {
+                self.value(rank) == distance % 3 && self.distance_at(rank) == Ok(distance)
+            }
+            Encoding::Byte | Encoding::Wide16 => self.value(rank) == distance,
+        }
+    }
+
+    /// The fewest moves (or the cheapest cost) from `start` to this section's goal, or `None`
+    /// if unreachable. O(1) for byte and wide entries; O(distance) for 2-bit ones, which
+    /// count the steps of an optimal walk.
+    #[inline]
+    pub fn distance(&self, start: &Layout) -> Result<Option<u32>, QueryError> {
+        match self.rank(start)? {
+            None => Ok(None),
+            Some(rank) => match self.encoding {
+                Encoding::TwoBit => self.walk(self.walk_start(start), None, |_| {}).map(Some),
+                Encoding::Byte | Encoding::Wide16 => {
+                    let value = self.value(rank);
+                    if value > self.descriptor.max_distance() {
+                        return Err(self.corrupt(self.walk_start(start)));
+                    }
+                    Ok(Some(value))
+                }
+            },
+        }
+    }
+
+    /// Every layout at exactly `distance` moves (or cost) from the goal, in rank order.
+    pub fn layouts_at(&self, distance: u32) -> impl Iterator<Item = Layout> + 'a {
+        let section = *self;
+        (0..self.ranker.states())
+            .filter(move |&r| section.is_at(r, distance))
+            .map(move |r| section.ranker.unrank(r, section.goal_class))
+    }
+}

@@ -1,0 +1,185 @@
+//! [`Table`]: a table file's bytes (read or mapped through the `file` module), checked by the
+//! format crate's [`Header`], and the sections it holds; the questions about the standard
+//! goal or any other, answered through a [`Goal`].
+
+use std::path::{Path, PathBuf};
+
+use slidetable_core::{Board, Layout, Move, Neighbors, Ranker};
+use slidetable_format::{Header, SectionDescriptor};
+
+use crate::error::check_board;
+use crate::goal::Relabelling;
+use crate::{file, CostModel, Goal, QueryError, Section, TableBytes, TableError};
+
+/// A table over bytes `D`: validated once in constant time, then read without copying.
+pub struct Table<D: AsRef<[u8]>> {
+    data: D,
+    header: Header,
+    ranker: Ranker,
+    neighbors: Neighbors,
+    /// Each section goal's parity class and packed form, computed once.
+    goal_keys: Vec<(u8, u64)>,
+    /// The section of the standard goal, if the table has one: the default questions.
+    standard_section: Option<usize>,
+    /// The file the table was opened from, if any.
+    file: Option<PathBuf>,
+}
+
+/// A table over a file: read into memory when small, memory-mapped when large (see
+/// [`TableBytes`]).
+pub type MappedTable = Table<TableBytes>;
+
+impl Table<TableBytes> {
+    /// Reads (below [`READ_BELOW`](crate::READ_BELOW) bytes) or maps the file at `path` and
+    /// checks its header (not its checksum: see [`Table::verify`]). Anything but a regular
+    /// file is refused without reading from it (a FIFO would block).
+    pub fn open(path: impl AsRef<Path>) -> Result<Table<TableBytes>, TableError> {
+        let path = path.as_ref();
+        Table::with_file(file::read_or_map(path)?, Some(path))
+    }
+}
+
+impl<D: AsRef<[u8]>> Table<D> {
+    /// A table over `data`, after checking magic, version, board, encoding, every header
+    /// field and the exact length — in time bounded by the header, not the payload.
+    pub fn new(data: D) -> Result<Table<D>, TableError> {
+        Table::with_file(data, None)
+    }
+
+    /// [`Table::new`], for bytes from `file` (if any): errors name it, and so will the
+    /// table's.
+    fn with_file(data: D, file: Option<&Path>) -> Result<Table<D>, TableError> {
+        let header = Header::parse(data.as_ref()).map_err(|e| TableError::new(file, e))?;
+        let ranker = Ranker::new(header.board()).expect("header validated the board");
+        let goal_keys = header
+            .sections()
+            .iter()
+            .map(|s| (s.goal().class(), s.goal().packed()))
+            .collect();
+        let standard = header.board().standard_goal();
+        let standard_section = header.sections().iter().position(|s| *s.goal() == standard);
+        Ok(Table {
+            data,
+            goal_keys,
+            standard_section,
+            neighbors: Neighbors::new(header.board()),
+            header,
+            ranker,
+            file: file.map(Path::to_path_buf),
+        })
+    }
+
+    /// Checks the payload checksum: reads every byte of the file.
+    pub fn verify(&self) -> Result<(), TableError> {
+        self.header
+            .verify_payload(self.data.as_ref())
+            .map_err(|e| TableError::new(self.file(), e))
+    }
+
+    /// The board every section is for.
+    pub fn board(&self) -> Board {
+        self.header.board()
+    }
+
+    /// The validated header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The sections' descriptors, in file order.
+    pub fn sections(&self) -> &[SectionDescriptor] {
+        self.header.sections()
+    }
+
+    /// The file this table was opened from, if any.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// The section whose goal is exactly `goal`, if the table has one.
+    pub fn section_for(&self, goal: &Layout) -> Result<usize, QueryError> {
+        check_board(self.header.board(), goal)?;
+        self.header
+            .sections()
+            .iter()
+            .position(|s| s.goal() == goal)
+            .ok_or(QueryError::NoSection { goal: *goal })
+    }
+
+    /// A view of section `index` (in file order), if the table has one.
+    pub fn section(&self, index: usize) -> Option<Section<'_>> {
+        let descriptor = self.header.sections().get(index)?;
+        let &(goal_class, goal_packed) = self.goal_keys.get(index)?;
+        Some(Section {
+            descriptor,
+            entries: self.header.payload(self.data.as_ref(), index)?,
+            ranker: &self.ranker,
+            neighbors: &self.neighbors,
+            goal_class,
+            goal_packed,
+            encoding: self.header.encoding(),
+            cost: self.header.cost(),
+            known: None,
+        })
+    }
+
+    /// Answers about `goal`, any layout of the board: from its own section when the table
+    /// has one, else by relabelling tiles onto the section whose goal has its blank in the
+    /// same cell. Moves act on cells, not labels, so paths carry over unchanged.
+    pub fn goal(&self, goal: &Layout) -> Result<Goal<'_>, QueryError> {
+        check_board(self.header.board(), goal)?;
+        let no_section = QueryError::NoSection { goal: *goal };
+        if let Ok(i) = self.section_for(goal) {
+            return Ok(Goal {
+                section: self.section(i).ok_or(no_section)?,
+                goal: *goal,
+                relabel: Relabelling(None),
+            });
+        }
+        if self.header.cost() != CostModel::Unit {
+            // Relabelling renames tiles, and a tile's name is its cost: no shortcut here.
+            return Err(no_section);
+        }
+        let target = self.header.board().goal_with_blank(goal.blank());
+        let i = self.section_for(&target).map_err(|_| no_section.clone())?;
+        Ok(Goal {
+            section: self.section(i).ok_or(no_section)?,
+            goal: *goal,
+            relabel: Relabelling(Some(goal.relabelling_to_standard())),
+        })
+    }
+
+    /// Answers about the standard goal (tiles in order, blank last).
+    pub fn standard(&self) -> Result<Goal<'_>, QueryError> {
+        let standard = self.header.board().standard_goal();
+        match self.standard_section.and_then(|i| self.section(i)) {
+            Some(section) => Ok(Goal {
+                section,
+                goal: standard,
+                relabel: Relabelling(None),
+            }),
+            None => self.goal(&standard),
+        }
+    }
+
+    /// The fewest moves from `start` to the standard goal (tiles in order, blank last), or
+    /// `None` when it cannot be reached.
+    pub fn distance(&self, start: &Layout) -> Result<Option<u32>, QueryError> {
+        self.standard()?.distance(start)
+    }
+
+    /// An optimal path from `start` to the standard goal, or `None` when there is none.
+    pub fn path(&self, start: &Layout) -> Result<Option<Vec<Move>>, QueryError> {
+        self.standard()?.path(start)
+    }
+
+    /// The fewest moves from `start` to `goal`, or `None` when they are in different classes.
+    pub fn distance_to(&self, start: &Layout, goal: &Layout) -> Result<Option<u32>, QueryError> {
+        self.goal(goal)?.distance(start)
+    }
+
+    /// An optimal path from `start` to `goal`, or `None` when there is none.
+    pub fn path_to(&self, start: &Layout, goal: &Layout) -> Result<Option<Vec<Move>>, QueryError> {
+        self.goal(goal)?.path(start)
+    }
+}
