@@ -6,12 +6,12 @@
 
 use std::fs;
 
-use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
+use slidetable_core::{parse_layout, parse_path, Board, Layout};
 use slidetable_testkit::swapped;
 use tempfile::TempDir;
 
 mod common;
-use common::layouts::{brute_force, distances_of, paths_of, replay, Rng, SAMPLE};
+use common::layouts::{brute_force, distances_of, paths_of, replay, scrambles, Rng, SAMPLE};
 use common::{csv, dir, query, slidetable, table_3x3, Run, BAD_INPUT, USAGE};
 
 /// Checks that `path` is legal from `puzzle` and ends on the standard goal.
@@ -27,28 +27,6 @@ fn assert_solves(puzzle: &str, path: &str) {
         Some(Board::EIGHT.standard_goal()),
         "{puzzle}: '{path}' does not reach the goal"
     );
-}
-
-/// Puzzles reached by `len` random moves from the goal (a fixed generator: the same every run).
-fn scrambles(count: usize) -> Vec<(Layout, usize)> {
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move || {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 33) as usize
-    };
-    (0..count)
-        .map(|i| {
-            let len = i % 60;
-            let mut layout = Board::EIGHT.standard_goal();
-            for _ in 0..len {
-                let moves: Vec<Move> = layout.moves().collect();
-                layout = layout.moved(moves[next() % moves.len()]).unwrap();
-            }
-            (layout, len)
-        })
-        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------

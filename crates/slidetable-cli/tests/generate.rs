@@ -17,8 +17,8 @@ use tempfile::TempDir;
 
 mod common;
 use common::{
-    generate_into, generated_3x3, mkfifo, others, process, sandboxed, scratch_dir, temporaries,
-    temporary_paths, wait_at_most, Run, BIN, STATES,
+    assert_sound, generate_into, generated_3x3, mkfifo, others, process, sandboxed, scratch_dir,
+    temporaries, temporary_paths, wait_at_most, Run, BIN, STATES,
 };
 
 #[test]
@@ -335,13 +335,6 @@ fn weighted_tables_say_cost_and_moves() {
 
 // ---------------------------------------------------------------------------------------------
 // Crash safety
-
-/// The table at `path` opens, verifies and is for `board`.
-fn assert_sound(path: &Path, board: Board) {
-    let table = Table::open(path).unwrap_or_else(|e| panic!("{e}"));
-    table.verify().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(table.board(), board);
-}
 
 /// `generate` over an existing table, SIGKILLed at moments spread over its run: while it
 /// searches, the moment its temporary file appears, and while it writes; then a run left to

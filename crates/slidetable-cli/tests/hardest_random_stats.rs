@@ -170,36 +170,21 @@ fn random_distinct_never_repeats_and_can_take_a_whole_layer() {
     assert_eq!(r.lines().len(), 8);
     assert_eq!(drawn.len(), 8, "{r:#?}");
     // A larger layer: 500 of the 16993 states at 20 moves, no repeats, all at 20.
-    let r = run(
-        "random",
-        &[
-            "--depth",
-            "20",
-            "--count",
-            "500",
-            "--seed",
-            "9",
-            "--distinct",
-        ],
-    )
-    .ok();
+    let args = [
+        "--depth",
+        "20",
+        "--count",
+        "500",
+        "--seed",
+        "9",
+        "--distinct",
+    ];
+    let r = run("random", &args).ok();
     let puzzles: Vec<String> = r.lines().iter().map(|s| s.to_string()).collect();
     assert_eq!(puzzles.iter().collect::<HashSet<_>>().len(), 500);
     assert!(distances(&puzzles).iter().all(|&d| d == 20));
     // The same seed gives the same puzzles.
-    let again = run(
-        "random",
-        &[
-            "--depth",
-            "20",
-            "--count",
-            "500",
-            "--seed",
-            "9",
-            "--distinct",
-        ],
-    )
-    .ok();
+    let again = run("random", &args).ok();
     assert_eq!(again.stdout, r.stdout);
 }
 

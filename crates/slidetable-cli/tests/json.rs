@@ -9,22 +9,12 @@ use serde_json::Value;
 
 mod common;
 use common::{
-    assert_path, dir, json_lines, query, repo, run, slidetable, table_3x3, Run, BAD_INPUT, HARDEST,
+    assert_path, dir, json_lines, query, repo, run, slidetable, table_3x3, tokens, Run, BAD_INPUT,
+    HARDEST,
 };
 
 /// The "snail" goal of many textbooks, blank in the centre.
 const SNAIL: &str = "1 2 3 8 0 4 7 6 5";
-
-/// A layout given as a JSON array of numbers (docs/JSON.md), as tokens: `1 2 3 4 5 6 7 8 0`.
-fn tokens(v: &Value) -> String {
-    let tiles: Vec<String> = v
-        .as_array()
-        .unwrap_or_else(|| panic!("not an array of tiles: {v}"))
-        .iter()
-        .map(|t| t.as_u64().unwrap().to_string())
-        .collect();
-    tiles.join(" ")
-}
 
 // ---------------------------------------------------------------------------------------------
 // The schemas of docs/JSON.md

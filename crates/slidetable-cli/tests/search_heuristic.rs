@@ -4,7 +4,6 @@
 //! puzzle, on byte and 2-bit tables.
 
 use std::collections::HashSet;
-use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -14,8 +13,8 @@ use tempfile::TempDir;
 
 mod common;
 use common::{
-    csv, dir, eight, json_lines, process, query, run, slidetable, table_3x3, table_3x3_2bit,
-    wait_at_most, Run, BIN, STATES, USAGE,
+    csv, dir, eight, json_lines, process, query, run, slidetable, started_with, table_3x3,
+    table_3x3_2bit, tokens, wait_at_most, Run, BIN, STATES, USAGE,
 };
 
 /// The "snail" goal of many textbooks, blank in the centre.
@@ -258,27 +257,20 @@ fn search_timeout_refuses_what_is_not_a_duration_and_takes_huge_ones_as_no_limit
 fn uninformed_search_on_the_15_puzzle_stops_at_a_memory_bound() {
     let dir = TempDir::new().unwrap();
     for method in ["bfs", "dijkstra"] {
-        let mut child = Command::new("bash")
-            .args([
-                "-c",
-                r#"ulimit -v 4000000; exec "$0" search --method "$1" --board 4x4"#,
-                BIN,
-                method,
-            ])
-            .env_remove("SLIDETABLE_TABLE")
-            .env("XDG_CACHE_HOME", dir.path().join("cache"))
-            .current_dir(dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(b"5 1 4 6 10 3 2 8 14 11 13 12 9 x 7 15\n")
-            .unwrap();
+        let mut child = started_with(
+            Command::new("bash")
+                .args([
+                    "-c",
+                    r#"ulimit -v 4000000; exec "$0" search --method "$1" --board 4x4"#,
+                    BIN,
+                    method,
+                ])
+                .env_remove("SLIDETABLE_TABLE")
+                .env("XDG_CACHE_HOME", dir.path().join("cache"))
+                .current_dir(dir.path())
+                .stderr(Stdio::piped()),
+            b"5 1 4 6 10 3 2 8 14 11 13 12 9 x 7 15\n",
+        );
         wait_at_most(&mut child, Duration::from_secs(300), method);
         let r = Run::finished(child.wait_with_output().unwrap());
         assert_eq!(r.code, Some(1), "{method}: {r:#?}");
@@ -390,13 +382,7 @@ fn heuristic_keeps_name_as_another_spelling_and_comma_lists() {
 
 /// A layout given as a JSON array of numbers.
 fn layout_of(v: &Value) -> Layout {
-    let tiles: Vec<String> = v
-        .as_array()
-        .unwrap_or_else(|| panic!("not an array of tiles: {v}"))
-        .iter()
-        .map(|t| t.as_u64().unwrap().to_string())
-        .collect();
-    eight(&tiles.join(" "))
+    eight(&tokens(v))
 }
 
 #[test]

@@ -15,7 +15,9 @@ use slidetable_query::Table;
 use tempfile::TempDir;
 
 mod common;
-use common::{generate_into, peak_rss, process, slidetable, table_3x3, Run, BAD_INPUT};
+use common::{
+    generate_into, peak_rss, process, slidetable, started_with, table_3x3, Run, BAD_INPUT,
+};
 
 #[test]
 fn an_unreadable_input_fails_naming_it() {
@@ -138,19 +140,10 @@ fn an_unwritable_stderr_loses_no_answer() {
     );
     let healthy = dir.path().join("healthy");
     fs::create_dir(&healthy).unwrap();
-    let mut child = process(&healthy)
-        .args(["path"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(full())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"2 3 4 1 5 x 7 6 8\n")
-        .unwrap();
+    let child = started_with(
+        process(&healthy).args(["path"]).stderr(full()),
+        b"2 3 4 1 5 x 7 6 8\n",
+    );
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_eq!(out.stdout, b"ullddrurdllurrdlurd\n");

@@ -13,13 +13,15 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use slidetable_core::{parse_layout, Board, Layout, Move};
+use slidetable_core::{parse_layout, Board, Layout};
 use slidetable_query::Table;
 use tempfile::TempDir;
 
 mod common;
+use common::layouts::scrambles;
 use common::{
-    generate_into, mkfifo, process, sandboxed, slidetable, table_3x3, wait_at_most, Run, STATES,
+    assert_sound, generate_into, mkfifo, process, sandboxed, slidetable, started_with, table_3x3,
+    wait_at_most, Run, STATES,
 };
 
 /// States at each distance from the standard goal (OEIS A089473): 31 moves at most, 2 states.
@@ -27,28 +29,6 @@ const STANDARD_HISTOGRAM: [u64; 32] = [
     1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878,
     16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
 ];
-
-/// Puzzles reached by `len` random moves from the goal (a fixed generator: the same every run).
-fn scrambles(count: usize) -> Vec<(Layout, usize)> {
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move || {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 33) as usize
-    };
-    (0..count)
-        .map(|i| {
-            let len = i % 60;
-            let mut layout = Board::EIGHT.standard_goal();
-            for _ in 0..len {
-                let moves: Vec<Move> = layout.moves().collect();
-                layout = layout.moved(moves[next() % moves.len()]).unwrap();
-            }
-            (layout, len)
-        })
-        .collect()
-}
 
 // ---------------------------------------------------------------------------------------------
 // info
@@ -591,20 +571,12 @@ fn concurrent_first_use_generates_the_table_once() {
     let dir = TempDir::new().unwrap();
     let children: Vec<Child> = (0..4)
         .map(|_| {
-            let mut child = process(dir.path())
-                .args(["distance", "--board", "2x5"])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(b"1 2 3 4 5 6 7 8 0 9\n")
-                .unwrap();
-            child
+            started_with(
+                process(dir.path())
+                    .args(["distance", "--board", "2x5"])
+                    .stderr(Stdio::piped()),
+                b"1 2 3 4 5 6 7 8 0 9\n",
+            )
         })
         .collect();
     let mut generated = 0;
@@ -720,13 +692,6 @@ fn a_mapped_table_rewritten_in_place_under_a_batch_is_reported() {
         );
         assert!(answers < lines);
     }
-}
-
-/// The table at `path` opens, verifies and is for `board`.
-fn assert_sound(path: &Path, board: Board) {
-    let table = Table::open(path).unwrap_or_else(|e| panic!("{e}"));
-    table.verify().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(table.board(), board);
 }
 
 /// The process-level form of the contract: a `distance` run maps the table (18 MB, so mapped

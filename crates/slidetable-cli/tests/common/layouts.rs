@@ -169,3 +169,25 @@ pub(crate) fn brute_force(goal: &Layout, limit: u32) -> HashMap<u64, u32> {
     }
     dist
 }
+
+/// Puzzles reached by `len` random moves from the goal (a fixed generator: the same every run).
+pub(crate) fn scrambles(count: usize) -> Vec<(Layout, usize)> {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    (0..count)
+        .map(|i| {
+            let len = i % 60;
+            let mut layout = Board::EIGHT.standard_goal();
+            for _ in 0..len {
+                let moves: Vec<Move> = layout.moves().collect();
+                layout = layout.moved(moves[next() % moves.len()]).unwrap();
+            }
+            (layout, len)
+        })
+        .collect()
+}

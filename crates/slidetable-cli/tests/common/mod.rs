@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use serde_json::Value;
 use slidetable_core::{parse_layout, parse_path, Board, Layout};
+use slidetable_query::Table;
 
 pub(crate) mod layouts;
 
@@ -259,6 +260,13 @@ pub(crate) fn run(command: &str, args: &[&str]) -> Run {
     )
 }
 
+/// The table at `path` opens, verifies and is for `board`.
+pub(crate) fn assert_sound(path: &Path, board: Board) {
+    let table = Table::open(path).unwrap_or_else(|e| panic!("{e}"));
+    table.verify().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(table.board(), board);
+}
+
 /// Runs `generate --board BOARD EXTRA -o path` in `dir` to the end.
 pub(crate) fn generate_into(dir: &Path, board: &str, extra: &[&str], path: &Path) {
     let r = Run::process(
@@ -288,6 +296,18 @@ pub(crate) fn wait_at_most(child: &mut Child, limit: Duration, what: &str) -> Ex
         }
         thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// Starts `cmd` with its standard output piped and `input` written to its standard input,
+/// which is then closed; standard error is what the caller set.
+pub(crate) fn started_with(cmd: &mut std::process::Command, input: &[u8]) -> Child {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child
 }
 
 /// Peak resident memory of a running process, in bytes (VmHWM), or `None` once it has exited.
@@ -359,6 +379,17 @@ pub(crate) fn json_lines(run: &Run) -> Vec<Value> {
         .iter()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: not JSON: {l}")))
         .collect()
+}
+
+/// A layout given as a JSON array of numbers (docs/JSON.md), as tokens: `1 2 3 4 5 6 7 8 0`.
+pub(crate) fn tokens(v: &Value) -> String {
+    let tiles: Vec<String> = v
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array of tiles: {v}"))
+        .iter()
+        .map(|t| t.as_u64().unwrap().to_string())
+        .collect();
+    tiles.join(" ")
 }
 
 /// Parses CSV output: the header and the rows (no field here needs quoting).
