@@ -1,42 +1,31 @@
 //! The 15-puzzle from the command line: `generate --board 4x4 --pdb 5-5-5` (seconds, so the
 //! 7-8 default stays out of CI), then `distance` and `path` on it with the same output,
-//! `--json`, `--keep-going` and exit codes as every board, and every corner goal.
+//! `--json`, `--keep-going` and exit codes as every board, and every corner goal; the commands
+//! that read every state refuse the 4×4 board.
 
 use std::path::Path;
-use std::sync::OnceLock;
 
 use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
 
 mod common;
-use common::{sandboxed, scratch_dir, Run};
+use common::{generated_4x4_555, query_table, sandboxed, scratch_dir, slidetable, Run, USAGE};
 
 /// The 5-5-5 database for the goal 0 1 … 15, made once per test binary.
 fn database() -> &'static Path {
-    static PATH: OnceLock<std::path::PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let dir = scratch_dir("fifteen");
-        let path = dir.join("555.slt");
-        let run = Run::of(sandboxed(&dir).args(["generate", "--board", "4x4", "--pdb", "5-5-5", "-o"]).arg(&path)).ok();
-        let lines = run.lines();
-        assert_eq!(lines[0], format!("wrote {}", path.display()));
-        assert_eq!(
-            lines[1],
-            "board 4x4: pattern database 5-5-5 (3 groups, 1572480 placements), goal 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15, 787064 bytes"
-        );
-        path
-    })
+    let generated = generated_4x4_555();
+    let path = &generated.path;
+    let lines: Vec<&str> = generated.stdout.lines().collect();
+    assert_eq!(lines[0], format!("wrote {}", path.display()));
+    assert_eq!(
+        lines[1],
+        "board 4x4: pattern database 5-5-5 (3 groups, 1572480 placements), goal 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15, 787064 bytes"
+    );
+    path
 }
 
-fn query(command: &str, args: &[&str], input: &str) -> Run {
-    let dir = scratch_dir("fifteen");
-    Run::of(
-        sandboxed(&dir)
-            .arg(command)
-            .arg("--table")
-            .arg(database())
-            .args(args)
-            .write_stdin(input.to_string()),
-    )
+/// `slidetable COMMAND --table 555.slt ARGS`, reading `input` on standard input.
+fn query_555(command: &str, args: &[&str], input: &str) -> Run {
+    query_table(database(), command, args, input)
 }
 
 const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
@@ -51,11 +40,11 @@ const KORF: &str = "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15
 
 #[test]
 fn korf_instances_get_their_lengths_and_legal_paths() {
-    let run = query("distance", &["--goal", KORF_GOAL], KORF).ok();
+    let run = query_555("distance", &["--goal", KORF_GOAL], KORF).ok();
     assert_eq!(run.lines(), ["42", "41", "45", "0"]);
     let board = Board::new(4, 4).unwrap();
     let goal = parse_layout(board, KORF_GOAL.as_bytes()).unwrap();
-    let run = query("path", &["--goal", KORF_GOAL], KORF).ok();
+    let run = query_555("path", &["--goal", KORF_GOAL], KORF).ok();
     let starts: Vec<&str> = KORF.lines().filter(|l| !l.starts_with('#')).collect();
     for (line, start) in run.lines().iter().zip(starts) {
         let start = parse_layout(board, start.as_bytes()).unwrap();
@@ -88,7 +77,7 @@ fn every_corner_goal_is_served_and_agrees_with_a_search() {
             .collect();
         let input: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
         let goal_text = goal.to_string();
-        let ours = query("path", &["--goal", &goal_text, "--order", "udlr"], &input).ok();
+        let ours = query_555("path", &["--goal", &goal_text, "--order", "udlr"], &input).ok();
         let dir = scratch_dir("fifteen");
         let theirs = Run::of(
             sandboxed(&dir)
@@ -117,7 +106,7 @@ fn every_corner_goal_is_served_and_agrees_with_a_search() {
 #[test]
 fn json_unsolvable_and_bad_lines_as_on_every_board() {
     let input = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n";
-    let run = query("path", &["--json"], input).ok();
+    let run = query_555("path", &["--json"], input).ok();
     assert_eq!(
         run.lines(),
         [
@@ -125,19 +114,22 @@ fn json_unsolvable_and_bad_lines_as_on_every_board() {
             r#"{"puzzle":[2,1,3,4,5,6,7,8,9,10,11,12,13,14,15,0],"distance":null,"path":null,"solvable":false}"#,
         ]
     );
-    assert_eq!(query("distance", &[], input).ok().lines(), ["1", "-1"]);
-    assert_eq!(query("path", &[], input).ok().lines(), ["r", "unsolvable"]);
+    assert_eq!(query_555("distance", &[], input).ok().lines(), ["1", "-1"]);
+    assert_eq!(
+        query_555("path", &[], input).ok().lines(),
+        ["r", "unsolvable"]
+    );
 
     let bad =
         "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n1 2 3\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n";
-    let run = query("distance", &[], bad);
+    let run = query_555("distance", &[], bad);
     assert_eq!(run.code, Some(65));
     assert_eq!(run.lines(), ["1"]);
     assert_eq!(
         run.stderr,
         "slidetable: <stdin>: line 2: expected 16 tiles, found 3\n"
     );
-    let run = query("distance", &["--keep-going"], bad);
+    let run = query_555("distance", &["--keep-going"], bad);
     assert_eq!(run.code, Some(65));
     assert_eq!(run.lines(), ["1", "invalid", "0"]);
     assert_eq!(
@@ -149,7 +141,7 @@ fn json_unsolvable_and_bad_lines_as_on_every_board() {
 #[test]
 fn goals_no_symmetry_reaches_and_bad_partitions_are_refused() {
     let middle = "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15";
-    let run = query("distance", &["--goal", middle], "");
+    let run = query_555("distance", &["--goal", middle], "");
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("no symmetry carries"), "{run:#?}");
     let dir = scratch_dir("fifteen");
@@ -221,4 +213,32 @@ fn search_and_heuristic_take_pattern_databases() {
     assert!(r.stdout.starts_with("heuristic  pdb-4-4\n"), "{}", r.stdout);
     assert!(r.stdout.contains("admissible: true"), "{}", r.stdout);
     assert!(r.stdout.contains("consistent: false"), "{}", r.stdout);
+}
+
+/// The commands that read every state refuse the 4x4 board at once (exit 2), naming the
+/// commands its pattern database answers, before any table is opened or generated.
+#[test]
+fn a_4x4_board_is_refused_where_every_state_is_read() {
+    let cache = tempfile::tempdir().unwrap();
+    for args in [
+        &["hardest", "--board", "4x4"][..],
+        &["stats", "--board", "4x4"],
+        &["random", "--board", "4x4", "--depth", "3"],
+        &["heuristic", "--board", "4x4"],
+        &["serve", "--board", "4x4"],
+    ] {
+        let r = Run::of(
+            slidetable()
+                .env("XDG_CACHE_HOME", cache.path())
+                .args(args)
+                .write_stdin(""),
+        );
+        assert_eq!(r.code, Some(USAGE), "{args:?}: {r:#?}");
+        assert!(
+            r.stderr.contains("tables of every state go up to 12 cells")
+                && r.stderr.contains("`distance`, `path`"),
+            "{args:?}: {r:#?}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(cache.path()).unwrap().count(), 0);
 }

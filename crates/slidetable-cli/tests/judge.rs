@@ -1,28 +1,36 @@
 //! `slidetable judge FORMAT` run as a judge runs it: every sample in `data/judges` reproduced
 //! byte for byte; the special judges' answers (poj, hdu, uva10085) replayed and checked for
 //! optimality; HDU 3567's "smallest optimal path" checked against every optimal path, found by
-//! an independent brute force; `distance`/`path --goal` against a breadth-first search over
-//! layouts; and bad input in every format.
+//! an independent brute force; input read as accepted solutions read it (`hdu` by tokens,
+//! `poj` answering before reporting extra input, LeetCode's own `board = [[...]]` line, UVa 652's
+//! blank lines); bad input, an end of input the judge did not expect, and endless or
+//! millions of lines in constant memory, in every format; `judge --help` and the README on
+//! which judges have a special judge.
 //!
-//! The 3×3 and 2×3 tables are generated once per test binary. Every command runs with
-//! `$SLIDETABLE_TABLE` removed and `$XDG_CACHE_HOME`/`$HOME` pointing into a scratch directory,
-//! so no test reads or writes the real cache.
+//! The 3×3, 2×3 and 15-puzzle tables are generated once per test binary (`common`).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 use std::sync::OnceLock;
+use std::thread;
+use std::time::Duration;
 
-use assert_cmd::Command;
-
-mod common;
-use common::{sandboxed, scratch_dir, text, Run};
 use serde_json::Value;
 use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
 use slidetable_testkit::{for_each_permutation, swapped};
 use tempfile::TempDir;
 
-const BAD_INPUT: i32 = 65;
+mod common;
+use common::layouts::{
+    brute_force, distances_of, grid, paths_of, replay, spelled, Rng, SAMPLE, SAMPLE_PATH,
+};
+use common::{
+    peak_rss, process, repo, sandboxed, slidetable, table_2x3, table_3x3, table_4x4_555, text,
+    wait_at_most, Run, BAD_INPUT,
+};
 
 /// Every directory of `data/judges`, each a `judge` format of the same name.
 const JUDGES: [&str; 12] = [
@@ -40,55 +48,15 @@ const JUDGES: [&str; 12] = [
     "uva652",
 ];
 
-/// POJ 1077's sample puzzle and its smallest optimal path under u < d < l < r.
-const SAMPLE: &str = "2 3 4 1 5 x 7 6 8";
-const SAMPLE_PATH: &str = "ullddrurdllurdruldr";
-
 fn small_board() -> Board {
     Board::new(2, 3).unwrap()
 }
 
-// ---------------------------------------------------------------------------------------------
-// The tables, the sandbox, running commands
-
-struct Shared {
-    /// Scratch space: the tables, and the cache and home directories commands are given.
-    dir: PathBuf,
-    /// The 3×3 table.
-    eight: PathBuf,
-    /// The 2×3 table (LeetCode 773).
-    small: PathBuf,
-    /// A 5-5-5 pattern database (the 15-puzzle judges).
-    fifteen: PathBuf,
-    /// The largest distance in the 3×3 table's section for each goal blank cell.
-    max_distance: [u32; 9],
-}
-
-/// Generates both tables on first use, at fixed paths under Cargo's scratch directory for
-/// integration tests (`target/tmp`), rewritten on every run (`generate` replaces a file by
-/// renaming, so concurrent runs are safe) — no run leaves a temporary directory behind.
-fn shared() -> &'static Shared {
-    static SHARED: OnceLock<Shared> = OnceLock::new();
-    SHARED.get_or_init(|| {
-        let dir = scratch_dir("judge");
-        let eight = dir.join("3x3.slt");
-        let small = dir.join("2x3.slt");
-        for (board, path) in [("3x3", &eight), ("2x3", &small)] {
-            Run::of(
-                sandboxed(&dir)
-                    .args(["generate", "--board", board, "-o"])
-                    .arg(path),
-            )
-            .ok();
-        }
-        let fifteen = dir.join("4x4-555.slt");
-        Run::of(
-            sandboxed(&dir)
-                .args(["generate", "--board", "4x4", "--pdb", "5-5-5", "-o"])
-                .arg(&fifteen),
-        )
-        .ok();
-        let info = Run::of(sandboxed(&dir).args(["info", "--json"]).arg(&eight)).ok();
+/// The largest distance in the 3×3 table's section for each goal blank cell.
+fn max_distance() -> &'static [u32; 9] {
+    static MAX: OnceLock<[u32; 9]> = OnceLock::new();
+    MAX.get_or_init(|| {
+        let info = Run::of(slidetable().args(["info", "--json"]).arg(table_3x3())).ok();
         let info: Value = serde_json::from_str(&info.stdout).unwrap();
         let mut max_distance = [u32::MAX; 9];
         for section in info["sections"].as_array().unwrap() {
@@ -97,209 +65,32 @@ fn shared() -> &'static Shared {
             max_distance[blank] = section["max_distance"].as_u64().unwrap() as u32;
         }
         assert!(max_distance.iter().all(|&m| m < 40), "{max_distance:?}");
-        Shared {
-            dir,
-            eight,
-            small,
-            fifteen,
-            max_distance,
-        }
+        max_distance
     })
-}
-
-fn slidetable() -> Command {
-    sandboxed(&shared().dir)
 }
 
 fn table_for(format: &str) -> &'static Path {
     if format == "leetcode773" {
-        &shared().small
+        table_2x3()
     } else if format == "uva10181" || format == "lightoj1121" {
-        &shared().fifteen
+        table_4x4_555()
     } else {
-        &shared().eight
+        table_3x3()
     }
 }
 
 /// `slidetable judge FORMAT --table T`, reading `input` on standard input.
-fn judge(format: &str, input: impl Into<Vec<u8>>) -> Run {
+fn judge(format: &str, input: impl AsRef<[u8]>) -> Run {
     Run::of(
         slidetable()
             .args(["judge", format, "--table"])
             .arg(table_for(format))
-            .write_stdin(input),
+            .write_stdin(input.as_ref()),
     )
-}
-
-/// `slidetable COMMAND --table T ARGS`, reading `input` on standard input.
-fn query(command: &str, args: &[&str], input: impl Into<Vec<u8>>) -> Run {
-    Run::of(
-        slidetable()
-            .arg(command)
-            .arg("--table")
-            .arg(&shared().eight)
-            .args(args)
-            .write_stdin(input),
-    )
-}
-
-/// `distance` for each layout (with `--goal` if given): `None` for -1.
-fn distances_of(layouts: &[Layout], goal: Option<&Layout>) -> Vec<Option<u32>> {
-    let goal_text = goal.map(Layout::to_string);
-    let mut args = vec![];
-    if let Some(g) = &goal_text {
-        args.extend(["--goal", g.as_str()]);
-    }
-    let run = query("distance", &args, lines_of(layouts)).ok();
-    let answers: Vec<Option<u32>> = run
-        .lines()
-        .iter()
-        .map(|l| match *l {
-            "-1" => None,
-            d => Some(
-                d.parse()
-                    .unwrap_or_else(|_| panic!("distance printed {l:?}")),
-            ),
-        })
-        .collect();
-    assert_eq!(answers.len(), layouts.len(), "{run:#?}");
-    answers
-}
-
-/// `path` for each layout, with `--goal` and `--order` if given.
-fn paths_of(layouts: &[Layout], goal: Option<&Layout>, order: Option<&str>) -> Vec<String> {
-    let goal_text = goal.map(Layout::to_string);
-    let mut args = vec![];
-    if let Some(g) = &goal_text {
-        args.extend(["--goal", g.as_str()]);
-    }
-    if let Some(o) = order {
-        args.extend(["--order", o]);
-    }
-    let run = query("path", &args, lines_of(layouts)).ok();
-    // Not `lines()`: an empty path is an empty line, which must be counted.
-    let mut paths: Vec<String> = run.stdout.split('\n').map(str::to_string).collect();
-    assert_eq!(paths.pop().as_deref(), Some(""), "{run:#?}");
-    assert_eq!(paths.len(), layouts.len(), "{run:#?}");
-    paths
-}
-
-fn lines_of(layouts: &[Layout]) -> String {
-    layouts.iter().map(|l| format!("{l}\n")).collect()
 }
 
 fn judges_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/judges")
-}
-
-// ---------------------------------------------------------------------------------------------
-// Layouts: spellings, random ones, replaying paths, brute-force distances
-
-/// Tiles as single characters, the blank as `blank`, joined by `sep`: `2 3 4 1 5 x 7 6 8`,
-/// `23415X768`.
-fn spelled(layout: &Layout, blank: char, sep: &str) -> String {
-    layout
-        .tiles()
-        .iter()
-        .map(|&t| match t {
-            0 => blank.to_string(),
-            t => t.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(sep)
-}
-
-/// Rows of integers, one row per line (hiho, uva10085, the 0 being the blank).
-fn grid(layout: &Layout) -> String {
-    layout.grid() + "\n"
-}
-
-/// A fixed pseudo-random sequence (SplitMix64): the same puzzles every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// A uniformly random layout of `board` (either parity class).
-    fn layout(&mut self, board: Board) -> Layout {
-        let mut tiles: Vec<u8> = (0..board.cells() as u8).collect();
-        for i in (1..tiles.len()).rev() {
-            tiles.swap(i, self.below(i + 1));
-        }
-        Layout::new(board, &tiles).unwrap()
-    }
-
-    /// A random layout with the blank in `cell`.
-    fn layout_with_blank(&mut self, board: Board, cell: usize) -> Layout {
-        let mut tiles = self.layout(board).tiles().to_vec();
-        let blank = tiles.iter().position(|&t| t == 0).unwrap();
-        tiles.swap(blank, cell);
-        Layout::new(board, &tiles).unwrap()
-    }
-
-    /// A random layout in `goal`'s parity class (it can reach `goal`), or the other one.
-    fn layout_reaching(&mut self, goal: &Layout, reachable: bool) -> Layout {
-        let layout = self.layout(goal.board());
-        if layout.can_reach(goal) == reachable {
-            layout
-        } else {
-            swapped(&layout)
-        }
-    }
-
-    /// `from` after `moves` random moves.
-    fn scramble(&mut self, from: &Layout, moves: usize) -> Layout {
-        let mut layout = *from;
-        for _ in 0..moves {
-            let legal: Vec<Move> = layout.moves().collect();
-            layout = layout.moved(legal[self.below(legal.len())]).unwrap();
-        }
-        layout
-    }
-}
-
-/// The layout `path` leads to from `start`; panics, naming the case, if a letter is not one of
-/// `letters` or a move leaves the board.
-fn replay(start: &Layout, path: &str, letters: &str, case: &str) -> Layout {
-    assert!(
-        path.chars().all(|c| letters.contains(c)),
-        "{case}: '{path}' has letters other than {letters}"
-    );
-    let moves = parse_path(path).unwrap();
-    start
-        .after(&moves)
-        .unwrap_or_else(|| panic!("{case}: '{path}' leaves the board from {start}"))
-}
-
-/// Exact distances to `goal` of every layout at most `limit` moves away, by a breadth-first
-/// search over layouts (keyed by their packed form). Knows nothing of tables.
-fn brute_force(goal: &Layout, limit: u32) -> HashMap<u64, u32> {
-    let mut dist = HashMap::from([(goal.packed(), 0)]);
-    let mut queue = VecDeque::from([(*goal, 0)]);
-    while let Some((layout, d)) = queue.pop_front() {
-        if d == limit {
-            continue;
-        }
-        for m in Move::ALL {
-            if let Some(next) = layout.moved(m) {
-                dist.entry(next.packed()).or_insert_with(|| {
-                    queue.push_back((next, d + 1));
-                    d + 1
-                });
-            }
-        }
-    }
-    dist
 }
 
 /// A random layout exactly `d` moves from the goal `dist` was computed for (`board`'s), with
@@ -434,11 +225,10 @@ fn leetcode773_makes_its_2x3_table_in_the_cache_on_first_use() {
 
 #[test]
 fn a_table_for_the_wrong_board_is_refused() {
-    let s = shared();
     let run = Run::of(
         slidetable()
             .args(["judge", "poj", "--table"])
-            .arg(&s.small)
+            .arg(table_2x3())
             .write_stdin(SAMPLE),
     );
     assert_eq!(run.code, Some(1), "{run:#?}");
@@ -447,16 +237,13 @@ fn a_table_for_the_wrong_board_is_refused() {
     let run = Run::of(
         slidetable()
             .args(["judge", "leetcode773", "--table"])
-            .arg(&s.eight)
+            .arg(table_3x3())
             .write_stdin("[[1,2,3],[4,0,5]]\n"),
     );
     assert_eq!(run.code, Some(1), "{run:#?}");
     assert_eq!(run.stdout, "");
     assert!(run.stderr.contains("is for 3x3 boards"), "{run:#?}");
 }
-
-// ---------------------------------------------------------------------------------------------
-// Count answers: hiho, acwing845, luogu, pair, leetcode773
 
 #[test]
 fn leetcode773_answers_every_2x3_board_as_a_breadth_first_search_does() {
@@ -538,9 +325,6 @@ fn hiho_acwing845_luogu_and_pair_count_as_distance_does() {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Special judges: poj, hdu, uva10085
-
 /// Checks one poj/hdu answer for `start`: `unsolvable` exactly when `distance` says -1, else a
 /// legal path to the standard goal of `distance` moves.
 fn check_standard_path(start: &Layout, answer: &str, distance: Option<u32>, case: &str) {
@@ -618,7 +402,6 @@ fn hdu_prints_legal_optimal_paths_as_path_order_udlr_does() {
 
 #[test]
 fn uva10085_prints_a_farthest_state_and_a_shortest_path_to_it() {
-    let s = shared();
     let mut rng = Rng(10085);
     let board = Board::EIGHT;
     // The sample, then a start with the blank in each cell.
@@ -655,7 +438,7 @@ fn uva10085_prints_a_farthest_state_and_a_shortest_path_to_it() {
         let dist = brute_force(start, u32::MAX);
         assert_eq!(dist.len(), 181_440);
         let farthest = *dist.values().max().unwrap();
-        assert_eq!(farthest, s.max_distance[start.blank()], "{case}: table max");
+        assert_eq!(farthest, max_distance()[start.blank()], "{case}: table max");
         assert_eq!(
             dist[&far.packed()],
             farthest,
@@ -673,9 +456,6 @@ fn uva10085_prints_a_farthest_state_and_a_shortest_path_to_it() {
         ["8 1 5", "7 3 6", "4 0 2", "UURDDRULLURRDLLDRRULULDDRUULDDR"]
     );
 }
-
-// ---------------------------------------------------------------------------------------------
-// HDU 3567: the smallest optimal path under d < l < r < u
 
 #[test]
 fn hdu3567_prints_optimal_paths_as_path_order_dlru_does() {
@@ -782,68 +562,6 @@ fn ordered_paths_are_the_smallest_of_all_optimal_paths() {
     assert_eq!(paths_of(&starts, None, Some("rlud")), rlud);
 }
 
-// ---------------------------------------------------------------------------------------------
-// distance and path with --goal
-
-#[test]
-fn distance_and_path_with_any_goal_match_a_breadth_first_search() {
-    let mut rng = Rng(100);
-    let board = Board::EIGHT;
-    let mut checked = 0;
-    for g in 0..18 {
-        let goal = rng.layout_with_blank(board, g % 9);
-        let dist = brute_force(&goal, u32::MAX);
-        assert_eq!(dist.len(), 181_440);
-        let mut starts: Vec<Layout> = (0..10).map(|_| rng.layout(board)).collect();
-        starts.push(goal);
-        starts.push(rng.scramble(&goal, 1));
-        starts.push(swapped(&goal));
-        let want: Vec<Option<u32>> = starts
-            .iter()
-            .map(|s| dist.get(&s.packed()).copied())
-            .collect();
-        assert_eq!(distances_of(&starts, Some(&goal)), want, "goal {goal}");
-        for (i, (start, path)) in starts
-            .iter()
-            .zip(paths_of(&starts, Some(&goal), None))
-            .enumerate()
-        {
-            let case = format!("path {start} --goal {goal}");
-            match want[i] {
-                None => assert_eq!(path, "unsolvable", "{case}"),
-                Some(d) => {
-                    assert_eq!(
-                        replay(start, &path, "udlr", &case),
-                        goal,
-                        "{case}: '{path}'"
-                    );
-                    assert_eq!(path.len() as u32, d, "{case}: '{path}' is not optimal");
-                }
-            }
-            checked += 1;
-        }
-    }
-    assert_eq!(checked, 18 * 13);
-}
-
-#[test]
-fn goal_spellings_are_all_accepted_and_a_bad_goal_is_a_usage_error() {
-    for goal in ["1 2 3 4 5 6 7 8 0", "12345678x", "1,2,3,4,5,6,7,8,X"] {
-        let run = query("distance", &["--goal", goal], format!("{SAMPLE}\n")).ok();
-        assert_eq!(run.stdout, "19\n", "--goal {goal}");
-    }
-    let run = query(
-        "distance",
-        &["--goal", "1 2 3 4 5 6 7 8"],
-        "1 2 3 4 5 6 7 8 0\n",
-    );
-    assert_eq!(run.code, Some(2), "{run:#?}");
-    assert!(run.stderr.contains("--goal"), "{run:#?}");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Accepted spellings
-
 #[test]
 fn crlf_tabs_and_either_blank_letter_are_accepted() {
     let cases = [
@@ -884,6 +602,107 @@ fn crlf_tabs_and_either_blank_letter_are_accepted() {
     for format in ["hiho", "uva10085", "hdu3567"] {
         assert_eq!(judge(format, "0\n").ok().stdout, "", "{format}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input read as accepted solutions read it
+
+#[test]
+fn hdu_reads_a_puzzle_split_over_lines() {
+    let run = judge("hdu", "2 3 4\n1 5 x\n7 6 8\n").ok();
+    assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n"));
+    // Any split, even one token per line and blank lines between.
+    let spread: String = SAMPLE.split(' ').map(|t| format!("{t}\n\n")).collect();
+    assert_eq!(
+        judge("hdu", &spread).ok().stdout,
+        format!("{SAMPLE_PATH}\n")
+    );
+}
+
+#[test]
+fn hdu_reads_two_puzzles_on_one_line() {
+    let run = judge(
+        "hdu",
+        format!("{SAMPLE}  1 2 3 4 5 6 7 8 x\n2 1 3 4 5 6 7 8 x\n"),
+    )
+    .ok();
+    assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n\nunsolvable\n"));
+}
+
+#[test]
+fn hdu_reports_a_puzzle_cut_short_at_the_end_after_the_earlier_answers() {
+    let run = judge("hdu", format!("{SAMPLE}\n1 2 3\n4 5\n"));
+    assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
+    assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n"));
+    assert!(
+        run.stderr.contains("line 3") && run.stderr.contains("5"),
+        "{run:#?}"
+    );
+}
+
+#[test]
+fn poj_answers_its_puzzle_then_reports_the_extra_input() {
+    let run = judge("poj", format!("{SAMPLE}\n{SAMPLE}\n"));
+    assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
+    assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n"), "{run:#?}");
+    assert!(run.stderr.contains("line 2"), "{run:#?}");
+    // The same for acwing845, which reads one puzzle as poj does.
+    let run = judge("acwing845", format!("{SAMPLE}\n{SAMPLE}\n"));
+    assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
+    assert_eq!(run.stdout, "19\n", "{run:#?}");
+}
+
+#[test]
+fn leetcode773_takes_leetcodes_own_example_line() {
+    let run = judge(
+        "leetcode773",
+        "board = [[4,1,2],[5,0,3]]\nboard = [[1,2,3],[4,0,5]]\n[[1,2,3],[5,4,0]]\nboard=[[1,2,3],[4,5,0]]\n",
+    )
+    .ok();
+    assert_eq!(run.stdout, "5\n1\n-1\n0\n");
+}
+
+#[test]
+fn leetcode773_still_refuses_another_name() {
+    let run = judge("leetcode773", "grid = [[4,1,2],[5,0,3]]\n");
+    assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
+    assert!(run.stderr.contains("line 1"), "{run:#?}");
+}
+
+#[test]
+fn uva652_reproduces_its_sample() {
+    let dir = repo().join("data/judges/uva652");
+    let input = std::fs::read_to_string(dir.join("input.txt")).unwrap();
+    let expected = std::fs::read_to_string(dir.join("expected.txt")).unwrap();
+    assert_eq!(judge("uva652", &input).ok().stdout, expected);
+}
+
+#[test]
+fn uva652_separates_cases_by_a_blank_line_and_prints_an_empty_line_for_a_solved_one() {
+    let input = format!("4\n\n{SAMPLE}\n\n2 1 3 4 5 6 7 8 x\n\n1 2 3\n4 5 6\n7 8 x\n\n123x46758\n");
+    let run = judge("uva652", &input).ok();
+    assert_eq!(
+        run.stdout,
+        format!("{SAMPLE_PATH}\n\nunsolvable\n\n\n\nrdr\n"),
+        "{run:#?}"
+    );
+    // Without the blank lines, and with one case.
+    let run = judge("uva652", format!("1\n{SAMPLE}\n")).ok();
+    assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n"));
+}
+
+#[test]
+fn uva652_refuses_extra_or_missing_cases_after_the_earlier_answers() {
+    let run = judge("uva652", format!("1\n\n{SAMPLE}\n\n{SAMPLE}\n"));
+    assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
+    assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n"));
+    assert!(run.stderr.contains("line 5"), "{run:#?}");
+    let run = judge("uva652", format!("2\n\n{SAMPLE}\n"));
+    assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
+    assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n"));
+    let run = judge("uva652", "two\n");
+    assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
+    assert!(run.stderr.contains("line 1"), "{run:#?}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1141,6 +960,153 @@ fn end_of_input_is_reported_on_the_last_line_of_the_input() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// An end of input the judge did not expect is on the input's last line, however many blank
+/// lines come before it.
+#[test]
+fn judge_end_of_input_names_the_last_line() {
+    let dir = TempDir::new().unwrap();
+    let r = Run::process(process(dir.path()).args(["info", "--board", "3x3"]));
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    for (format, input, want) in [
+        (
+            "hdu3567",
+            "3\n\n\n\n\n",
+            "line 5: expected the start of case 1 of 3, found the end of the input",
+        ),
+        (
+            "hdu3567",
+            "2\n12X453786\n\n\n\n",
+            "line 5: expected the goal of case 1 of 2, found the end of the input",
+        ),
+        (
+            "hiho",
+            "3\n\n\n\n\n\n\n",
+            "line 7: expected puzzle 1 of 3 (row 1 of 3), found the end of the input",
+        ),
+    ] {
+        let r = Run::process_with(
+            process(dir.path()).args(["judge", format]),
+            input.as_bytes(),
+        );
+        assert_eq!(r.code, Some(BAD_INPUT), "{r:#?}");
+        assert_eq!(
+            r.stderr,
+            format!("slidetable: judge {format}: <stdin>: {want}\n")
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Endless input and millions of lines, in constant memory
+
+const STREAMED_JUDGES: [&str; 9] = [
+    "poj",
+    "hdu",
+    "acwing845",
+    "hiho",
+    "pair",
+    "luogu",
+    "hdu3567",
+    "uva10085",
+    "leetcode773",
+];
+
+/// Writes `total` bytes of `block`s to a `judge FORMAT` run, measuring its peak memory just
+/// before the input ends (`None` if it had already stopped reading and exited).
+fn stream_judge(
+    dir: &Path,
+    format: &str,
+    first: &[u8],
+    block: &[u8],
+    repeats: usize,
+) -> (Option<u64>, Option<i32>, String, usize) {
+    let mut child = process(dir)
+        .args(["judge", format])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut stderr = child.stderr.take().unwrap();
+    let counter = thread::spawn(move || stdout.split(b'\n').count());
+    let errors = thread::spawn(move || {
+        let mut s = String::new();
+        stderr.read_to_string(&mut s).unwrap();
+        s
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    let mut written = stdin.write_all(first).is_ok();
+    for _ in 0..repeats {
+        if !written || stdin.write_all(block).is_err() {
+            written = false;
+            break;
+        }
+    }
+    let _ = stdin.flush();
+    let peak = if written { peak_rss(child.id()) } else { None };
+    drop(stdin);
+    let status = wait_at_most(&mut child, Duration::from_secs(120), format);
+    let stderr = errors.join().unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (peak, status.code(), stderr, counter.join().unwrap())
+}
+
+/// 48 MB with no line end, to every format: one error naming line 1 and the line limit, exit
+/// 65, in memory that does not grow with the input (the judges used to read it all first).
+#[test]
+fn every_judge_refuses_an_endless_line_in_constant_memory() {
+    let dir = TempDir::new().unwrap();
+    // The default tables, made once.
+    for board in ["3x3", "2x3"] {
+        let r = Run::process(process(dir.path()).args(["info", "--board", board]));
+        assert_eq!(r.code, Some(0), "{r:#?}");
+    }
+    let block = vec![b'7'; 1 << 20];
+    for format in STREAMED_JUDGES {
+        let (peak, code, stderr, _) = stream_judge(dir.path(), format, b"", &block, 48);
+        assert_eq!(code, Some(BAD_INPUT), "{format}: {stderr}");
+        assert!(
+            stderr.contains(": line 1: ") && stderr.contains("at most 65536 are read"),
+            "{format}: {stderr}"
+        );
+        if let Some(peak) = peak {
+            assert!(peak < 16 << 20, "{format}: peak RSS {peak} bytes");
+        }
+    }
+}
+
+/// `judge hdu` over 3,000,000 puzzle lines: one answer per line, and a peak resident size
+/// that does not grow with the input.
+#[test]
+fn judge_hdu_streams_millions_of_lines_in_constant_memory() {
+    let dir = TempDir::new().unwrap();
+    let r = Run::process(process(dir.path()).args(["info", "--board", "3x3"]));
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let block = "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x\n".repeat(500);
+    let (peak, code, stderr, answers) =
+        stream_judge(dir.path(), "hdu", b"", block.as_bytes(), 3_000);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(answers, 3_000_000);
+    let peak = peak.expect("still running at the end of its input");
+    assert!(peak < 16 << 20, "peak RSS {peak} bytes");
+}
+
+/// Counts announced first, cases streamed: `hdu3567` with 2,000,000 pairs answers each.
+#[test]
+fn judge_with_a_count_streams_its_cases() {
+    let dir = TempDir::new().unwrap();
+    let r = Run::process(process(dir.path()).args(["info", "--board", "3x3"]));
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let block = "12X453786\n12345678X\n".repeat(1000);
+    let (peak, code, stderr, answers) =
+        stream_judge(dir.path(), "hdu3567", b"2000000\n", block.as_bytes(), 2000);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(answers, 4_000_000);
+    let peak = peak.expect("still running at the end of its input");
+    assert!(peak < 16 << 20, "peak RSS {peak} bytes");
+}
+
 // ---------------------------------------------------------------------------------------------
 // The 15-puzzle judges: uva10181, lightoj1121
 
@@ -1213,9 +1179,60 @@ fn query_fifteen_args(command: &str, args: &[&str], input: &str) -> Run {
         slidetable()
             .arg(command)
             .arg("--table")
-            .arg(&shared().fifteen)
+            .arg(table_4x4_555())
             .args(args)
             .write_stdin(format!("{input}\n")),
     )
     .ok()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which judges accept any optimal answer
+
+#[test]
+fn judge_help_says_which_judges_accept_any_optimal_answer() {
+    let run = Run::of(slidetable().args(["judge", "--help"])).ok();
+    let special = ["poj", "hdu", "uva10085", "uva652"];
+    let exact = [
+        "acwing845",
+        "hiho",
+        "pair",
+        "luogu",
+        "hdu3567",
+        "leetcode773",
+    ];
+    for format in special.iter().chain(&exact) {
+        let line = run
+            .stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("- {format}:")))
+            .unwrap_or_else(|| panic!("no line for {format} in {}", run.stdout));
+        if special.contains(format) {
+            assert!(line.contains("special judge"), "{format}: {line}");
+        } else {
+            assert!(
+                line.contains("byte for byte") && !line.contains("special judge"),
+                "{format}: {line}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_readme_names_the_source_of_pair_and_says_hiho_prints_a_number_of_moves() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let row = |name: &str| {
+        readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{name}` |")))
+            .unwrap_or_else(|| panic!("no README row for {name}"))
+            .to_string()
+    };
+    let pair = row("pair");
+    assert!(
+        pair.contains("Liu Rujia") && !pair.contains("seed"),
+        "{pair}"
+    );
+    assert!(row("hiho").contains("number of moves"), "{}", row("hiho"));
+    assert!(row("uva652").contains("UVa 652"), "{}", row("uva652"));
 }

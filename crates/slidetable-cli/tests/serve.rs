@@ -4,27 +4,15 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use slidetable_query::SplitMix64;
 
 mod common;
-use common::{sandboxed, scratch_dir, Run};
-
-/// The scratch directory and the 3×3 table in it, generated once per run of this binary.
-fn shared() -> &'static (PathBuf, PathBuf) {
-    static SHARED: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
-    SHARED.get_or_init(|| {
-        let dir = scratch_dir("serve");
-        let table = dir.join("3x3.slt");
-        Run::of(sandboxed(&dir).args(["generate", "-o"]).arg(&table)).success();
-        (dir, table)
-    })
-}
+use common::{dir, process, sandboxed, table_3x3, Run};
 
 /// A running `slidetable serve`, killed if the test ends without stopping it.
 struct Served {
@@ -40,12 +28,9 @@ impl Drop for Served {
 }
 
 fn serve(dir: &Path, args: &[&str]) -> Served {
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("slidetable"))
+    let mut child = process(dir)
         .arg("serve")
         .args(args)
-        .env_remove("SLIDETABLE_TABLE")
-        .env("XDG_CACHE_HOME", dir.join("cache"))
-        .env("HOME", dir.join("home"))
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -89,7 +74,7 @@ fn json(text: &str) -> Value {
 
 #[test]
 fn answers_as_the_command_line_does_on_the_same_table() {
-    let (dir, table) = shared();
+    let (dir, table) = (dir(), table_3x3());
     let table_arg = table.to_str().unwrap();
     let served = serve(dir, &["--bind", "127.0.0.1:0", "--table", table_arg]);
 
@@ -185,7 +170,7 @@ fn answers_as_the_command_line_does_on_the_same_table() {
 
 #[test]
 fn sigterm_stops_it_with_exit_0() {
-    let (dir, table) = shared();
+    let (dir, table) = (dir(), table_3x3());
     let mut served = serve(
         dir,
         &["--bind", "127.0.0.1:0", "--table", table.to_str().unwrap()],
@@ -213,7 +198,7 @@ fn sigterm_stops_it_with_exit_0() {
 
 #[test]
 fn a_missing_table_and_a_taken_port_are_refused() {
-    let (dir, _) = shared();
+    let dir = dir();
     let run =
         Run::of(sandboxed(dir).args(["serve", "--bind", "127.0.0.1:0", "--table", "missing.slt"]));
     assert_eq!(run.code, Some(1), "{run:#?}");
@@ -223,7 +208,7 @@ fn a_missing_table_and_a_taken_port_are_refused() {
     );
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
-    let (_, table) = shared();
+    let table = table_3x3();
     let run = Run::of(sandboxed(dir).args([
         "serve",
         "--bind",

@@ -15,12 +15,11 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{table_dir, table_file, BOARDS};
+use common::{serve_boards, table_dir, table_file};
 use fantoccini::{Client, ClientBuilder, Locator};
 use slidetable_core::{Board, Layout, Move};
 use slidetable_query::{MappedTable, Table};
 use slidetable_search::HeuristicKind;
-use slidetable_serve::{Config, Server};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -188,20 +187,8 @@ async fn play_a_puzzle_and_solve_it_in_chromium() {
         );
         return;
     }
-    let config = Config {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        tables: BOARDS
-            .iter()
-            .map(|b| table_file(b.parse().unwrap()))
-            .collect(),
-        preload: Vec::new(),
-    };
-    let server = Server::bind(&config).await.unwrap();
-    let url = server.url().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = tokio::spawn(server.run(async {
-        let _ = stopped.await;
-    }));
+    let serving = serve_boards().await;
+    let url = &serving.url;
     let (_driver, webdriver) = start_driver();
     let profile = tempfile::tempdir().unwrap();
     let client = browser(&webdriver, profile.path()).await;
@@ -337,6 +324,5 @@ async fn play_a_puzzle_and_solve_it_in_chromium() {
     assert_eq!(text(&client, "moves").await, "0");
 
     client.close().await.unwrap();
-    let _ = stop.send(());
-    serving.await.unwrap().unwrap();
+    serving.stop().await;
 }

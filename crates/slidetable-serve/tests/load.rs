@@ -5,26 +5,12 @@ mod common;
 #[path = "common/load.rs"]
 mod load;
 
-use common::{table_file, BOARDS};
-use slidetable_serve::{Config, Server};
+use common::serve_boards;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thousand_requests_at_25_concurrent_all_answered() {
-    let config = Config {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        tables: BOARDS
-            .iter()
-            .map(|b| table_file(b.parse().unwrap()))
-            .collect(),
-        preload: Vec::new(),
-    };
-    let server = Server::bind(&config).await.unwrap();
-    let url = server.url().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = tokio::spawn(server.run(async {
-        let _ = stopped.await;
-    }));
-    let report = load::run(&url, 1000, 25, 1).await;
+    let serving = serve_boards().await;
+    let report = load::run(&serving.url, 1000, 25, 1).await;
     assert_eq!(report.requests, 1000, "{report:?}");
     assert_eq!(report.ok, 1000, "{:?}", report.failures);
     eprintln!(
@@ -34,6 +20,5 @@ async fn a_thousand_requests_at_25_concurrent_all_answered() {
         report.quantile(0.99)
     );
     // Graceful shutdown: the server returns once told to stop.
-    let _ = stop.send(());
-    serving.await.unwrap().unwrap();
+    serving.stop().await;
 }

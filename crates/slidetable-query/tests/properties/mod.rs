@@ -1,5 +1,5 @@
 //! What the table reader promises about any bytes at all, written once and checked twice: by
-//! the property tests in `tests/hostile_tables.rs` (stable, every `cargo test`) and by the fuzz
+//! the property tests in `tests/read_any_bytes.rs` (stable, every `cargo test`) and by the fuzz
 //! targets `table_reader` and `table_tail` in `fuzz/` (nightly, libFuzzer), which include this
 //! file by path. It uses only the public API of the core, gen and query crates, and no
 //! proptest, so that both can build it.

@@ -1,5 +1,5 @@
-//! What the serve test binaries share: small tables made once per binary, and requests sent
-//! straight to the router.
+//! What the serve test binaries share: small tables made once per binary, requests sent
+//! straight to the router, and a server of those tables on a loopback port.
 
 #![allow(dead_code)] // each test binary uses its own part
 
@@ -12,7 +12,9 @@ use axum::Router;
 use http_body_util::BodyExt;
 use slidetable_core::Board;
 use slidetable_gen::cache::{generate, Plan};
-use slidetable_serve::{open_table, router, Tables};
+use slidetable_serve::{open_table, router, Config, Server, Tables};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
 use tower::ServiceExt;
 
 /// The boards the tests serve: every default table up to 9 cells (a second each at most).
@@ -108,4 +110,40 @@ pub async fn send(app: &Router, request: Request<Body>) -> Answer {
 
 pub async fn get(app: &Router, uri: &str) -> Answer {
     send(app, Request::get(uri).body(Body::empty()).unwrap()).await
+}
+
+/// A server of every board in [`BOARDS`] on a free loopback port, running on the test's
+/// runtime until [`Serving::stop`].
+pub struct Serving {
+    pub url: String,
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+/// Binds a server of [`BOARDS`]' tables to `127.0.0.1:0` and starts it.
+pub async fn serve_boards() -> Serving {
+    let config = Config {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        tables: BOARDS
+            .iter()
+            .map(|b| table_file(b.parse().unwrap()))
+            .collect(),
+        preload: Vec::new(),
+    };
+    let server = Server::bind(&config).await.unwrap();
+    let url = server.url().unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(server.run(async {
+        let _ = stopped.await;
+    }));
+    Serving { url, stop, task }
+}
+
+impl Serving {
+    /// Graceful shutdown: tells the server to stop and waits until it has returned, without
+    /// an error.
+    pub async fn stop(self) {
+        let _ = self.stop.send(());
+        self.task.await.unwrap().unwrap();
+    }
 }

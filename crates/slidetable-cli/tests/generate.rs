@@ -1,0 +1,638 @@
+//! `generate` run as people run it: what it prints, the boards, goals, encodings and cost models
+//! it is given (and the tables they make, as the queries and `info` see them), `-o -`; and
+//! what goes wrong in real use: killed midway, out of disk space, interrupted by a signal,
+//! stale temporary files, an output that is not a regular file or cannot be written, and a
+//! replaced table's owner and mode.
+
+use std::fs;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use slidetable_core::Board;
+use slidetable_query::Table;
+use tempfile::TempDir;
+
+mod common;
+use common::{
+    assert_sound, generate_into, generated_3x3, mkfifo, others, process, sandboxed, scratch_dir,
+    temporaries, temporary_paths, wait_at_most, Run, BIN, STATES,
+};
+
+#[test]
+fn generate_names_the_file_the_states_and_the_time() {
+    let s = generated_3x3();
+    let lines: Vec<&str> = s.stdout.lines().collect();
+    let size = fs::metadata(&s.path).unwrap().len();
+    assert_eq!(lines.len(), 3, "{}", s.stdout);
+    assert_eq!(lines[0], format!("wrote {}", s.path.display()));
+    assert_eq!(
+        lines[1],
+        format!("board 3x3: 9 sections x {STATES} states, {size} bytes")
+    );
+    let ms = lines[2]
+        .strip_prefix("took ")
+        .and_then(|t| t.strip_suffix(" ms"))
+        .unwrap_or_else(|| panic!("no time in {:?}", lines[2]));
+    assert!(ms.parse::<f64>().is_ok_and(|t| t >= 0.0), "{ms}");
+    assert_eq!(s.stderr, "");
+}
+
+#[test]
+fn generate_to_dash_writes_the_table_to_standard_output() {
+    let dir = scratch_dir("users-everyone-dash");
+    let _ = std::fs::remove_file(dir.join("-"));
+    let file = dir.join("2x3.slt");
+    Run::of(
+        sandboxed(&dir)
+            .args(["generate", "--board", "2x3", "-o"])
+            .arg(&file),
+    )
+    .ok();
+    let out = sandboxed(&dir)
+        .args(["generate", "--board", "2x3", "-o", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(!dir.join("-").exists(), "a file named - was made");
+    assert_eq!(out.stdout, std::fs::read(&file).unwrap());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Boards, goals, encodings and costs
+
+fn generate_in(dir: &Path, args: &[&str]) -> Run {
+    Run::of(sandboxed(dir).arg("generate").args(args))
+}
+
+fn query_in(dir: &Path, command: &str, args: &[&str], input: &str) -> Run {
+    Run::of(
+        sandboxed(dir)
+            .arg(command)
+            .args(args)
+            .write_stdin(input.to_string()),
+    )
+}
+
+/// Three 2×3 puzzles: 5 moves, solved, and the other parity class.
+const PUZZLES_2X3: &str = "4 1 2 5 0 3\n1 2 3 4 5 0\n2 1 3 4 5 0\n";
+
+#[test]
+fn a_two_by_three_table_answers_in_both_encodings() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    generate_in(d, &["--board", "2x3", "-o", "byte.slt"]).ok();
+    generate_in(
+        d,
+        &["--board", "2x3", "--encoding", "2bit", "-o", "bits.slt"],
+    )
+    .ok();
+    for (file, encoding) in [("byte.slt", "byte"), ("bits.slt", "2bit")] {
+        let info = query_in(d, "info", &[file], "").ok();
+        assert!(info.stdout.contains("board     2x3\n"), "{}", info.stdout);
+        assert!(
+            info.stdout
+                .lines()
+                .any(|l| l.starts_with(&format!("encoding  {encoding} ("))),
+            "{}",
+            info.stdout
+        );
+        assert!(info.stdout.contains("sections  6\n"));
+        let run = query_in(d, "distance", &["--table", file], PUZZLES_2X3).ok();
+        assert_eq!(run.stdout, "5\n0\n-1\n");
+        let run = query_in(d, "path", &["--table", file], PUZZLES_2X3).ok();
+        let lines = run.lines();
+        assert_eq!(lines[0].len(), 5);
+        assert_eq!(&lines[1..], ["", "unsolvable"]);
+    }
+    let json = query_in(d, "info", &["bits.slt", "--json"], "").ok();
+    assert!(
+        json.stdout.contains(r#""encoding":"2bit""#),
+        "{}",
+        json.stdout
+    );
+    // 2 bits per state: 6 sections of 360 states take 540 bytes of payload.
+    let (byte, bits) = (
+        std::fs::metadata(d.join("byte.slt")).unwrap().len(),
+        std::fs::metadata(d.join("bits.slt")).unwrap().len(),
+    );
+    assert_eq!(byte - bits, 6 * 360 - 6 * 90);
+}
+
+#[test]
+fn board_selects_the_cache_table_and_generates_it_once() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let first = query_in(d, "distance", &["--board", "2x3"], PUZZLES_2X3).success();
+    assert_eq!(first.stdout, "5\n0\n-1\n");
+    assert!(
+        first.stderr.contains("no table at")
+            && first
+                .stderr
+                .contains("slidetable/2x3.slt; generating it once"),
+        "{}",
+        first.stderr
+    );
+    assert!(d.join("cache/slidetable/2x3.slt").exists());
+    let again = query_in(d, "distance", &["--board", "2x3"], PUZZLES_2X3).ok();
+    assert_eq!(again.stdout, "5\n0\n-1\n");
+    let info = query_in(d, "info", &["--board", "2x3"], "").ok();
+    assert!(info.stdout.contains("board     2x3\n"));
+    // A named table decides the board; a --board that disagrees is refused.
+    let clash = query_in(
+        d,
+        "distance",
+        &["--table", "cache/slidetable/2x3.slt", "--board", "3x3"],
+        "",
+    );
+    assert_eq!(clash.code, Some(1), "{clash:#?}");
+    assert!(clash
+        .stderr
+        .contains("is for 2x3 boards, but 3x3 is needed"));
+}
+
+#[test]
+fn goals_and_all_goals_choose_the_sections() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    generate_in(
+        d,
+        &[
+            "--board",
+            "2x3",
+            "--goal",
+            "1 2 3 0 4 5",
+            "--goal",
+            "5,4,3,2,1,0",
+            "-o",
+            "two.slt",
+        ],
+    )
+    .ok();
+    let info = query_in(d, "info", &["two.slt"], "").ok();
+    assert!(info.stdout.contains("sections  2\n"));
+    assert!(info.stdout.contains("section 0: goal 1 2 3 0 4 5\n"));
+    assert!(info.stdout.contains("section 1: goal 5 4 3 2 1 0\n"));
+    let run = query_in(
+        d,
+        "distance",
+        &["--table", "two.slt", "--goal", "5 4 3 2 1 0"],
+        "5 4 3 2 0 1\n",
+    )
+    .ok();
+    assert_eq!(run.stdout, "1\n");
+    let one = generate_in(
+        d,
+        &["--board", "2x3", "--goal", "1 2 3 4 5 0", "-o", "one.slt"],
+    )
+    .ok();
+    assert_eq!(
+        one.lines()[1],
+        "board 2x3: 1 section x 360 states, 664 bytes"
+    );
+    generate_in(d, &["--board", "2x2", "--all-goals", "-o", "all.slt"]).ok();
+    let info = query_in(d, "info", &["all.slt"], "").ok();
+    assert!(info.stdout.contains("sections  4\n"));
+    let bad = generate_in(d, &["--board", "2x3", "--goal", "1 2 3", "-o", "x.slt"]);
+    assert_eq!(bad.code, Some(2));
+    assert!(bad
+        .stderr
+        .contains("--goal '1 2 3': expected 6 tiles, found 3"));
+}
+
+#[test]
+fn tile_costs_give_cheapest_costs_and_paths() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    generate_in(d, &["--board", "2x3", "--cost", "tile", "-o", "tile.slt"]).ok();
+    let info = query_in(d, "info", &["tile.slt"], "").ok();
+    assert!(
+        info.stdout
+            .contains("cost      tile (moving tile k costs k)\n"),
+        "{}",
+        info.stdout
+    );
+    // One slide of tile 5: nothing is cheaper than the one move that solves it.
+    let run = query_in(d, "distance", &["--table", "tile.slt"], "1 2 3 4 0 5\n").ok();
+    assert_eq!(run.stdout, "5\n");
+    let run = query_in(d, "path", &["--table", "tile.slt"], "1 2 3 4 0 5\n").ok();
+    assert_eq!(run.stdout, "r\n");
+    // The judges count moves: a weighted table is refused, not misread.
+    let judge = query_in(
+        d,
+        "judge",
+        &["leetcode773", "--table", "tile.slt"],
+        "[[4,1,2],[5,0,3]]\n",
+    );
+    assert_eq!(judge.code, Some(1), "{judge:#?}");
+    assert!(judge
+        .stderr
+        .contains("holds tile costs, but the judges count moves"));
+    for (args, what) in [
+        (
+            vec!["--cost", "tile"],
+            "a --cost tile table is not a default table",
+        ),
+        (
+            vec!["--cost", "tile", "--encoding", "2bit", "-o", "x.slt"],
+            "the 2bit encoding holds distances mod 3",
+        ),
+        (
+            vec!["--cost", "tile", "--board", "3x4", "-o", "x.slt"],
+            "tile costs go up to 10 cells",
+        ),
+        (vec!["--board", "3x5"], "tables go up to 12 cells"),
+        (vec!["--encoding", "4bit"], "unknown encoding '4bit'"),
+    ] {
+        let run = generate_in(d, &args);
+        assert_eq!(run.code, Some(2), "{args:?}: {run:#?}");
+        assert!(run.stderr.contains(what), "{args:?}: {}", run.stderr);
+    }
+}
+
+/// On a `--cost tile` table every command says `cost` for what a path costs and `moves` for
+/// how many moves it has, in text and JSON; `hardest` prints the cheapest cost of the states
+/// `stats` calls the most expensive.
+#[test]
+fn weighted_tables_say_cost_and_moves() {
+    let dir = TempDir::new().unwrap();
+    let table = dir.path().join("tile.slt");
+    generate_into(dir.path(), "2x3", &["--cost", "tile"], &table);
+    let with = |args: &[&str], input: &[u8]| -> Run {
+        let r = Run::process_with(
+            process(dir.path()).args(args).arg("--table").arg(&table),
+            input,
+        );
+        assert_eq!(r.code, Some(0), "{args:?}: {r:#?}");
+        r
+    };
+    let puzzle = b"4 1 2 5 0 3\n";
+    assert_eq!(with(&["distance"], puzzle).stdout, "15\n");
+    assert_eq!(
+        with(&["distance", "--json"], puzzle).stdout,
+        "{\"puzzle\":[4,1,2,5,0,3],\"cost\":15,\"solvable\":true}\n"
+    );
+    assert_eq!(
+        with(&["path", "--json"], puzzle).stdout,
+        "{\"puzzle\":[4,1,2,5,0,3],\"cost\":15,\"moves\":5,\"path\":\"lurrd\",\"solvable\":true}\n"
+    );
+    let random = with(
+        &[
+            "random", "--depth", "15", "--count", "20", "--seed", "3", "--json",
+        ],
+        b"",
+    );
+    for line in random.stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["cost"], 15, "{line}");
+        assert!(v.get("distance").is_none(), "{line}");
+        let moves = v["moves"].as_u64().unwrap();
+        assert_eq!(v["path"].as_str().unwrap().len() as u64, moves, "{line}");
+    }
+
+    let stats = with(&["stats"], b"").stdout;
+    assert!(!stats.contains("moves"), "{stats}");
+    let max: u32 = stats
+        .lines()
+        .find_map(|l| l.strip_prefix("maximum"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{stats}"));
+    assert_eq!(max, 61, "{stats}");
+    let hardest = with(&["hardest"], b"").stdout;
+    assert!(!hardest.is_empty());
+    for line in hardest.lines() {
+        let cost: u32 = line.split('\t').nth(1).unwrap().parse().unwrap();
+        assert_eq!(cost, max, "{line}");
+    }
+    let hardest = with(&["hardest", "--json"], b"").stdout;
+    for line in hardest.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["cost"], max, "{line}");
+    }
+    let json = with(&["stats", "--json"], b"").stdout;
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["max_distance"], max);
+    assert!(v["costs"].is_array(), "{json}");
+    assert!(v.get("distances").is_none(), "{json}");
+
+    // A unit table keeps its words: distances in moves.
+    let unit = dir.path().join("unit.slt");
+    generate_into(dir.path(), "2x3", &[], &unit);
+    let r = Run::process_with(
+        process(dir.path())
+            .args(["path", "--json", "--table"])
+            .arg(&unit),
+        puzzle,
+    );
+    assert_eq!(
+        r.stdout,
+        "{\"puzzle\":[4,1,2,5,0,3],\"distance\":5,\"path\":\"lurrd\",\"solvable\":true}\n"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crash safety
+
+/// `generate` over an existing table, SIGKILLed at moments spread over its run: while it
+/// searches, the moment its temporary file appears, and while it writes; then a run left to
+/// finish. After every kill the real name holds the old table, byte for byte, and a temporary
+/// file cut short does not open as a table (its header gives the full length); the run that
+/// finishes leaves the new table, and beside it only the killed runs' temporary files.
+#[test]
+fn a_generate_killed_midway_leaves_the_old_table() {
+    let dir = TempDir::new().unwrap();
+    let name = "table.slt";
+    let path = dir.path().join(name);
+    generate_into(dir.path(), "3x3", &[], &path);
+    let old = fs::read(&path).unwrap();
+
+    // 2x5: ten sections of 1,814,400 states, 18 MB, about half a second on two cores.
+    let start = |dir: &Path| -> Child {
+        process(dir)
+            .args(["generate", "--board", "2x5", "-o"])
+            .arg(&path)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    /// When to kill.
+    #[derive(Debug, Clone, Copy)]
+    enum Kill {
+        After(Duration),
+        /// Once a new temporary file holds at least this many bytes.
+        Writing(u64),
+        Never,
+    }
+    let plan = [
+        Kill::After(Duration::from_millis(10)),
+        Kill::Writing(0),
+        Kill::After(Duration::from_millis(150)),
+        Kill::Writing(1),
+        Kill::After(Duration::from_millis(400)),
+        Kill::Never,
+    ];
+    let (mut killed_searching, mut killed_writing) = (0, 0);
+    for kill in plan {
+        // The earlier runs' files: the next `generate` removes them (nobody holds them), so
+        // a new file is one not among these.
+        let before = temporary_paths(dir.path(), name);
+        let mut child = start(dir.path());
+        let began = Instant::now();
+        let writing = loop {
+            if child.try_wait().unwrap().is_some() {
+                break None;
+            }
+            let tmps: Vec<PathBuf> = temporary_paths(dir.path(), name)
+                .into_iter()
+                .filter(|t| !before.contains(t))
+                .collect();
+            let now = !tmps.is_empty();
+            let due = match kill {
+                Kill::After(delay) => began.elapsed() >= delay,
+                Kill::Writing(bytes) => {
+                    now && tmps
+                        .iter()
+                        .any(|t| fs::metadata(t).is_ok_and(|m| m.len() >= bytes))
+                }
+                Kill::Never => false,
+            };
+            if due {
+                child.kill().unwrap();
+                break Some(now);
+            }
+            thread::sleep(Duration::from_micros(200));
+        };
+        let status = child.wait().unwrap();
+        match writing {
+            // Finished before its kill (a fast machine): the new table is in place.
+            None => {
+                assert!(status.success(), "{kill:?}: generate failed: {status:?}");
+                break;
+            }
+            Some(true) => killed_writing += 1,
+            Some(false) => killed_searching += 1,
+        }
+        assert_eq!(fs::read(&path).unwrap(), old, "{kill:?}: the table changed");
+        assert_sound(&path, Board::EIGHT);
+        for tmp in temporary_paths(dir.path(), name) {
+            if fs::metadata(&tmp).unwrap().len() < 18_149_168 {
+                let err = Table::open(&tmp)
+                    .err()
+                    .expect("a cut temporary file opened")
+                    .to_string();
+                assert!(
+                    err.contains("truncated") || err.contains("shorter"),
+                    "{err}"
+                );
+            }
+        }
+    }
+    eprintln!(
+        "generate killed {killed_searching} times while searching, {killed_writing} while writing"
+    );
+    assert!(killed_searching > 0, "no kill landed while searching");
+    assert!(
+        killed_writing >= 2,
+        "fewer than two kills landed while writing"
+    );
+    assert_sound(&path, Board::new(2, 5).unwrap());
+    // Only the killed runs' temporary files are left beside it.
+    let leftovers = temporary_paths(dir.path(), name).len();
+    assert_eq!(others(dir.path(), name).len(), leftovers);
+    assert!(leftovers <= killed_writing);
+}
+
+/// A full disk, made by a file-size limit (`ulimit -f`; SIGXFSZ ignored, so writes fail with
+/// EFBIG just as they fail with ENOSPC): a clear error, exit 1, the old table untouched, and
+/// no temporary file left behind.
+#[test]
+fn a_full_disk_fails_cleanly_and_leaves_no_temporary_file() {
+    let dir = TempDir::new().unwrap();
+    let name = "table.slt";
+    let path = dir.path().join(name);
+    generate_into(dir.path(), "2x3", &[], &path);
+    let old = fs::read(&path).unwrap();
+
+    let out = Command::new("bash")
+        .args([
+            "-c",
+            r#"ulimit -f 64; trap "" XFSZ; exec "$0" generate -o "$1""#,
+            BIN,
+        ])
+        .arg(&path)
+        .env_remove("SLIDETABLE_TABLE")
+        .env("HOME", dir.path().join("home"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(out.stdout, b"", "{out:?}");
+    assert_eq!(
+        stderr,
+        format!(
+            "slidetable: cannot write {}: File too large (os error 27)\n",
+            path.display()
+        )
+    );
+    assert_eq!(fs::read(&path).unwrap(), old);
+    assert_eq!(others(dir.path(), name), Vec::<String>::new());
+}
+
+/// Sends `signal` to a `generate --board 2x5` the moment its temporary file appears.
+fn signal_while_writing(dir: &Path, signal: &str) -> ExitStatus {
+    let out = dir.join("t.slt");
+    let mut child = process(dir)
+        .args(["generate", "--board", "2x5", "-o"])
+        .arg(&out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    while temporaries(dir, "t.slt").is_empty() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{signal}: generate finished first"
+        );
+        assert!(began.elapsed() < Duration::from_secs(60));
+        thread::sleep(Duration::from_micros(200));
+    }
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    wait_at_most(&mut child, Duration::from_secs(30), signal)
+}
+
+/// Ctrl-C, SIGTERM and SIGHUP while `generate` writes: the temporary file is removed, and
+/// the process still dies of the signal (as a shell or a parent expects).
+#[test]
+fn interrupting_generate_removes_its_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = TempDir::new().unwrap();
+    for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+        // A loaded machine can finish the write before the signal lands: then the table is
+        // whole and nothing else is left. Try again until the signal lands mid-write.
+        let mut landed = false;
+        for _ in 0..5 {
+            let status = signal_while_writing(dir.path(), signal);
+            assert_eq!(temporaries(dir.path(), "t.slt"), Vec::<String>::new());
+            if status.success() {
+                let _ = fs::remove_file(dir.path().join("t.slt"));
+                continue;
+            }
+            assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
+            let table = dir.path().join("t.slt");
+            if table.exists() {
+                // The signal came after the rename: the table is whole, as it must be.
+                let r = Run::process(process(dir.path()).args(["info", "--verify"]).arg(&table));
+                assert_eq!(r.code, Some(0), "{signal}: {r:#?}");
+                fs::remove_file(&table).unwrap();
+                continue;
+            }
+            landed = true;
+            break;
+        }
+        assert!(landed, "{signal}: generate finished first five times");
+    }
+}
+
+/// A temporary file of ours left by a process that is gone (SIGKILL cannot be caught) is
+/// removed by the next `generate` into that directory; another file is left alone.
+#[test]
+fn generate_removes_stale_temporary_files_of_its_own() {
+    let dir = TempDir::new().unwrap();
+    let status = signal_while_writing(dir.path(), "KILL");
+    assert_eq!(status.code(), None);
+    let stale = temporaries(dir.path(), "t.slt");
+    assert_eq!(stale.len(), 1, "{stale:?}");
+    fs::write(dir.path().join(".notes.txt.tmp"), "mine").unwrap();
+    generate_into(dir.path(), "2x2", &[], &dir.path().join("t.slt"));
+    assert_eq!(temporaries(dir.path(), "t.slt"), Vec::<String>::new());
+    assert!(dir.path().join(".notes.txt.tmp").exists());
+}
+
+// ---------------------------------------------------------------------------------------------
+// What it writes over, and what it names
+
+/// `generate -o` never replaces what is not a table file: a directory or a FIFO (as a device
+/// like /dev/null would be) is refused with exit 1 and left as it was.
+#[test]
+fn generate_replaces_only_regular_files() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    fs::create_dir(d.join("sub")).unwrap();
+    mkfifo(&d.join("fifo"));
+    for (name, kind) in [("sub", "a directory"), ("fifo", "a FIFO")] {
+        let out = process(d)
+            .args(["generate", "--board", "2x2", "-o", name])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("slidetable: refusing to replace {name}: it is {kind}, not a table file\n")
+        );
+    }
+    assert!(d.join("sub").is_dir());
+    assert_eq!(others(d, "sub"), ["fifo"]);
+}
+
+/// `generate -o` errors name what the user named, never the temporary file.
+#[test]
+fn generate_errors_name_the_output_not_the_temporary_file() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let r = Run::process(process(d).args(["generate", "--board", "2x2", "-o", "/proc/version"]));
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(
+        r.stderr
+            .starts_with("slidetable: cannot write /proc/version: "),
+        "{r:#?}"
+    );
+    assert!(!r.stderr.contains(".tmp"), "{r:#?}");
+
+    std::os::unix::fs::symlink("nowhere/x.slt", d.join("dangling.slt")).unwrap();
+    let r = Run::process(process(d).args(["generate", "--board", "2x2", "-o", "dangling.slt"]));
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        "slidetable: cannot write dangling.slt: it links to nowhere/x.slt, whose directory \
+         does not exist\n"
+    );
+
+    let r = Run::process(process(d).args(["generate", "--board", "2x2", "-o", "a/b/c.slt"]));
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        "slidetable: cannot write a/b/c.slt: directory a/b does not exist\n"
+    );
+    assert!(!d.join("a").exists());
+}
+
+/// A replaced table keeps its owner and group as well as its mode.
+#[test]
+fn a_replaced_table_keeps_its_owner() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("t.slt");
+    generate_into(dir.path(), "2x2", &[], &path);
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    let is_root = fs::metadata("/proc/self").unwrap().uid() == 0;
+    if !is_root {
+        eprintln!("not root: cannot give the table another owner; checking the mode only");
+    } else {
+        std::os::unix::fs::chown(&path, Some(4242), Some(4343)).unwrap();
+    }
+    let before = fs::metadata(&path).unwrap();
+    generate_into(dir.path(), "2x3", &[], &path);
+    let after = fs::metadata(&path).unwrap();
+    assert_eq!(after.mode() & 0o7777, 0o640);
+    assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+}

@@ -1,0 +1,406 @@
+//! `--json` everywhere: one convention, checked against the schemas in docs/JSON.md for every
+//! command that prints it (and the checker itself checked), and the streaming rules of
+//! `distance`, `path`, `search`, `hardest` and `random` as JSON lines.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+mod common;
+use common::{
+    assert_path, dir, json_lines, query, repo, run, slidetable, table_3x3, tokens, Run, BAD_INPUT,
+    HARDEST,
+};
+
+/// The "snail" goal of many textbooks, blank in the centre.
+const SNAIL: &str = "1 2 3 8 0 4 7 6 5";
+
+// ---------------------------------------------------------------------------------------------
+// The schemas of docs/JSON.md
+
+/// The `json schema=NAME` blocks of docs/JSON.md.
+fn schemas() -> &'static BTreeMap<String, Value> {
+    static SCHEMAS: OnceLock<BTreeMap<String, Value>> = OnceLock::new();
+    SCHEMAS.get_or_init(|| {
+        let doc = std::fs::read_to_string(repo().join("docs/JSON.md")).unwrap();
+        let mut schemas = BTreeMap::new();
+        let mut lines = doc.lines();
+        while let Some(line) = lines.next() {
+            if let Some(name) = line.strip_prefix("```json schema=") {
+                let body: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
+                let schema: Value = serde_json::from_str(&body.join("\n"))
+                    .unwrap_or_else(|e| panic!("schema {name}: {e}"));
+                schemas.insert(name.trim().to_string(), schema);
+            }
+        }
+        assert!(schemas.len() >= 10, "{schemas:?}");
+        schemas
+    })
+}
+
+/// Why `value` does not match `schema` (at `at`), if it does not.
+fn check(value: &Value, schema: &Value, at: &str) -> Result<(), String> {
+    match schema {
+        Value::String(types) => {
+            let ok = types.split('|').any(|t| match t {
+                "int" => value.is_i64() || value.is_u64(),
+                "number" => value.is_number(),
+                "string" => value.is_string(),
+                "bool" => value.is_boolean(),
+                "null" => value.is_null(),
+                other => panic!("unknown type {other} in a schema"),
+            });
+            if ok {
+                Ok(())
+            } else {
+                Err(format!("{at}: {value} is not {types}"))
+            }
+        }
+        Value::Array(element) => {
+            let items = value
+                .as_array()
+                .ok_or_else(|| format!("{at}: {value} is not an array"))?;
+            items
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, v)| check(v, &element[0], &format!("{at}[{i}]")))
+        }
+        Value::Object(fields) => {
+            if let Some(name) = fields.get("ref") {
+                let schema = &schemas()[name.as_str().unwrap()];
+                return check(value, schema, at);
+            }
+            if let Some(options) = fields.get("one of") {
+                let errors: Vec<String> = options
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(|s| check(value, s, at).err())
+                    .collect();
+                return if errors.len() < options.as_array().unwrap().len() {
+                    Ok(())
+                } else {
+                    Err(errors.join("; or "))
+                };
+            }
+            let object = value
+                .as_object()
+                .ok_or_else(|| format!("{at}: {value} is not an object"))?;
+            if let Some(each) = fields.get("map of") {
+                return object
+                    .iter()
+                    .try_for_each(|(k, v)| check(v, each, &format!("{at}.{k}")));
+            }
+            for (key, s) in fields {
+                let (name, optional) = match key.strip_suffix('?') {
+                    Some(name) => (name, true),
+                    None => (key.as_str(), false),
+                };
+                match object.get(name) {
+                    Some(v) => check(v, s, &format!("{at}.{name}"))?,
+                    None if optional => {}
+                    None => return Err(format!("{at}: no key {name} in {value}")),
+                }
+            }
+            for key in object.keys() {
+                if !fields.contains_key(key) && !fields.contains_key(&format!("{key}?")) {
+                    return Err(format!("{at}: unexpected key {key}"));
+                }
+            }
+            Ok(())
+        }
+        _ => panic!("not a schema: {schema}"),
+    }
+}
+
+/// Every line of `run`'s output matches the schema `name`.
+fn assert_lines_match(run: &Run, name: &str) -> Vec<Value> {
+    assert!(!run.stdout.is_empty(), "{run:#?}");
+    run.lines()
+        .iter()
+        .map(|line| {
+            let v: Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: not JSON: {line}"));
+            if let Err(why) = check(&v, &schemas()[name], name) {
+                panic!("{why}\n{line}");
+            }
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn the_schema_checker_refuses_what_does_not_match() {
+    let answer = &schemas()["answer"];
+    let good: Value =
+        serde_json::from_str(r#"{"puzzle":[1,2,3,4,5,6,7,8,0],"distance":0,"solvable":true}"#)
+            .unwrap();
+    assert_eq!(check(&good, answer, "answer"), Ok(()));
+    for bad in [
+        r#"{"puzzle":"1 2 3 4 5 6 7 8 0","distance":0,"solvable":true}"#,
+        r#"{"puzzle":[1,2,3,4,5,6,7,8,0],"distance":0.5,"solvable":true}"#,
+        r#"{"puzzle":[1,2,3,4,5,6,7,8,0],"solvable":true}"#,
+        r#"{"puzzle":[1,2,3,4,5,6,7,8,0],"distance":0,"solvable":true,"extra":1}"#,
+    ] {
+        let v: Value = serde_json::from_str(bad).unwrap();
+        assert!(check(&v, answer, "answer").is_err(), "{bad}");
+    }
+}
+
+const PUZZLES: &str = "2 3 4 1 5 x 7 6 8\n2 1 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 8 0\n";
+
+#[test]
+fn distance_path_and_search_json_match_the_schema() {
+    let v = assert_lines_match(&query("distance", &["--json"], PUZZLES).ok(), "batch-line");
+    assert_eq!(
+        v[0]["puzzle"],
+        serde_json::json!([2, 3, 4, 1, 5, 0, 7, 6, 8])
+    );
+    assert!(v[0].get("path").is_none());
+    let v = assert_lines_match(&query("path", &["--json"], PUZZLES).ok(), "batch-line");
+    assert_eq!(v[1]["path"], Value::Null);
+    let bad = query("path", &["--json", "--keep-going"], "1 2 3\n");
+    assert_eq!(bad.code, Some(BAD_INPUT));
+    assert_lines_match(&bad, "bad-line");
+    for extra in [&[][..], &["--stats"]] {
+        let r = Run::of(
+            slidetable()
+                .args(["search", "--method", "idastar", "--json"])
+                .args(extra)
+                .write_stdin(PUZZLES),
+        )
+        .ok();
+        assert_lines_match(&r, "batch-line");
+    }
+}
+
+#[test]
+fn hardest_and_random_json_match_the_schema() {
+    let v = assert_lines_match(&query("hardest", &["--json"], "").ok(), "answer");
+    assert_eq!(
+        v[0]["puzzle"],
+        serde_json::json!([6, 4, 7, 8, 5, 0, 3, 2, 1])
+    );
+    assert_lines_match(
+        &query(
+            "random",
+            &["--json", "--depth", "5..9", "--count", "20"],
+            "",
+        )
+        .ok(),
+        "answer",
+    );
+}
+
+/// A weighted table answers with `cost` (and `moves` beside a path) instead of `distance`,
+/// as docs/JSON.md's `weighted-answer` says; `stats` gives `costs` instead of `distances`.
+#[test]
+fn weighted_json_matches_the_schema() {
+    let table = dir().join("2x3-tile.slt");
+    Run::of(
+        slidetable()
+            .args(["generate", "--board", "2x3", "--cost", "tile", "-o"])
+            .arg(&table),
+    )
+    .ok();
+    let query = |command: &str, args: &[&str], input: &str| {
+        Run::of(
+            slidetable()
+                .arg(command)
+                .arg("--table")
+                .arg(&table)
+                .args(args)
+                .write_stdin(input.to_string()),
+        )
+        .ok()
+    };
+    let two = "1 2 3 4 0 5\n2 1 3 4 5 0\n";
+    let v = assert_lines_match(&query("distance", &["--json"], two), "batch-line");
+    assert!(v[0].get("distance").is_none(), "{v:?}");
+    assert!(
+        v[0]["cost"].is_u64() && v[0].get("moves").is_none(),
+        "{v:?}"
+    );
+    assert_eq!(v[1]["cost"], Value::Null);
+    let v = assert_lines_match(&query("path", &["--json"], two), "batch-line");
+    assert_eq!(v[0]["moves"], 1);
+    assert!(v[0]["cost"].is_u64(), "{v:?}");
+    assert_eq!(v[1]["moves"], Value::Null);
+    let v = assert_lines_match(&query("hardest", &["--json"], ""), "answer");
+    assert!(v[0]["cost"].is_u64() && v[0]["moves"].is_u64(), "{v:?}");
+    let v = assert_lines_match(&query("stats", &["--json"], ""), "stats");
+    assert!(
+        v[0].get("distances").is_none() && v[0]["costs"].is_array(),
+        "{v:?}"
+    );
+}
+
+#[test]
+fn info_and_stats_json_match_the_schema() {
+    let info = Run::of(slidetable().args(["info", "--json"]).arg(table_3x3())).ok();
+    assert_lines_match(&info, "info");
+    let v = assert_lines_match(&query("stats", &["--json"], "").ok(), "stats");
+    assert_eq!(v[0]["goal"], serde_json::json!([1, 2, 3, 4, 5, 6, 7, 8, 0]));
+    assert_eq!(v[0]["max_distance"], 31);
+}
+
+#[test]
+fn heuristic_json_matches_the_schema() {
+    for name in ["manhattan", "misplaced"] {
+        let v = assert_lines_match(
+            &query("heuristic", &["--heuristic", name, "--json"], "").ok(),
+            "heuristic",
+        );
+        assert_eq!(v[0]["goal"], serde_json::json!([1, 2, 3, 4, 5, 6, 7, 8, 0]));
+    }
+    assert_lines_match(
+        &query("heuristic", &["--json", "-"], PUZZLES).ok(),
+        "estimates",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON lines
+
+#[test]
+fn distance_and_path_json_keep_the_streaming_rules() {
+    let input =
+        "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 0\n2 1 3 4 5 6 7 8 0\n1 2 3\n8 6 7 2 5 4 3 0 1\n";
+    let r = query("path", &["--json", "--keep-going"], input);
+    assert_eq!(r.code, Some(BAD_INPUT));
+    let v = json_lines(&r);
+    assert_eq!(v.len(), 5);
+    assert_eq!(tokens(&v[0]["puzzle"]), "2 3 4 1 5 0 7 6 8");
+    assert_eq!(v[0]["distance"], 19);
+    assert_eq!(v[0]["solvable"], true);
+    assert_path(
+        "2 3 4 1 5 0 7 6 8",
+        v[0]["path"].as_str().unwrap(),
+        "1 2 3 4 5 6 7 8 0",
+        19,
+    );
+    assert_eq!(v[1]["distance"], 0);
+    assert_eq!(v[1]["path"], "");
+    assert_eq!(v[2]["distance"], Value::Null);
+    assert_eq!(v[2]["path"], Value::Null);
+    assert_eq!(v[2]["solvable"], false);
+    assert_eq!(v[3]["line"], 4);
+    assert_eq!(v[3]["error"], "expected 9 tiles, found 3");
+    assert_eq!(v[4]["distance"], 31);
+    assert!(r.stderr.contains("line 4: expected 9 tiles, found 3"));
+
+    // Without --keep-going: answers up to the bad line, then exit 65.
+    let r = query("distance", &["--json"], input);
+    assert_eq!(r.code, Some(BAD_INPUT));
+    let v = json_lines(&r);
+    assert_eq!(v.len(), 3);
+    assert_eq!(v[0]["distance"], 19);
+    assert!(v[0].get("path").is_none());
+    assert_eq!(v[2]["distance"], Value::Null);
+    assert_eq!(v[2]["solvable"], false);
+    assert!(r.stderr.contains("line 4"));
+
+    // --order and --goal carry over.
+    let r = query(
+        "path",
+        &["--json", "--goal", SNAIL, "--order", "dlru"],
+        "2 8 3 1 0 4 7 6 5\n",
+    )
+    .ok();
+    assert_eq!(json_lines(&r)[0]["path"], "uldr");
+}
+
+#[test]
+fn search_json() {
+    let input = "2 3 4 1 5 x 7 6 8\n2 1 3 4 5 6 7 8 0\nbad\n";
+    let r = Run::of(
+        slidetable()
+            .args([
+                "search",
+                "--method",
+                "idastar",
+                "--json",
+                "--stats",
+                "--keep-going",
+            ])
+            .write_stdin(input),
+    );
+    assert_eq!(r.code, Some(BAD_INPUT));
+    let v = json_lines(&r);
+    // Three lines read, then the summary over them.
+    assert_eq!(v.len(), 4);
+    assert_eq!(v[3]["summary"]["puzzles"], 2);
+    assert_eq!(v[0]["distance"], 19);
+    assert_path(
+        "2 3 4 1 5 0 7 6 8",
+        v[0]["path"].as_str().unwrap(),
+        "1 2 3 4 5 6 7 8 0",
+        19,
+    );
+    assert!(v[0]["stats"]["expanded"].as_u64().unwrap() > 0);
+    assert_eq!(v[1]["solvable"], false);
+    assert_eq!(v[1]["path"], Value::Null);
+    assert_eq!(v[2]["line"], 3);
+    // A search stopped at its limit: no answer, the reason, exit 1.
+    let r = Run::of(
+        slidetable()
+            .args([
+                "search",
+                "--method",
+                "bfs",
+                "--max-expanded",
+                "10",
+                "--json",
+            ])
+            .write_stdin("8 6 7 2 5 4 3 0 1\n"),
+    );
+    assert_eq!(r.code, Some(1));
+    let v = &json_lines(&r)[0];
+    assert_eq!(v["distance"], Value::Null);
+    assert_eq!(v["solvable"], true);
+    assert!(v["error"].as_str().unwrap().contains("limit"));
+}
+
+#[test]
+fn hardest_and_random_json() {
+    let v = json_lines(&run("hardest", &["--json"]).ok());
+    assert_eq!(v.len(), 2);
+    for h in &v {
+        assert!(HARDEST.contains(&tokens(&h["puzzle"]).as_str()));
+        assert_eq!(h["distance"], 31);
+        assert_path(
+            &tokens(&h["puzzle"]),
+            h["path"].as_str().unwrap(),
+            "1 2 3 4 5 6 7 8 0",
+            31,
+        );
+    }
+    let r = run(
+        "random",
+        &[
+            "--json", "--depth", "14..16", "--count", "25", "--seed", "5",
+        ],
+    )
+    .ok();
+    let v = json_lines(&r);
+    assert_eq!(v.len(), 25);
+    for p in &v {
+        let d = p["distance"].as_u64().unwrap() as usize;
+        assert!((14..=16).contains(&d));
+        assert_path(
+            &tokens(&p["puzzle"]),
+            p["path"].as_str().unwrap(),
+            "1 2 3 4 5 6 7 8 0",
+            d,
+        );
+    }
+    // The same draws as text.
+    let text = run(
+        "random",
+        &["--depth", "14..16", "--count", "25", "--seed", "5"],
+    )
+    .ok();
+    let puzzles: Vec<String> = v.iter().map(|p| tokens(&p["puzzle"])).collect();
+    assert_eq!(text.lines(), puzzles);
+}
