@@ -16,6 +16,7 @@
 //! assert_eq!(goal.moved(Move::Up).unwrap().to_string(), "1 2 3 4 5 0 7 8 6");
 //! ```
 
+mod bits;
 mod board;
 mod layout;
 mod moves;
@@ -24,6 +25,7 @@ mod parse;
 mod rank;
 mod symmetry;
 
+pub use bits::{each_set_bit, AtomicBitmap};
 pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use layout::{Layout, LayoutError};
 pub use moves::{parse_path, path_string, Move};

@@ -20,10 +20,10 @@
 //! Entries are deterministic whatever the threads do: a 2-bit entry is the distance mod 3, and
 //! a byte entry's first move is the first in code order (u d l r) that reaches the layer before.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
-use slidetable_core::{Layout, Move, Scan};
+use slidetable_core::{each_set_bit, AtomicBitmap, Layout, Move, Scan};
 use slidetable_format::{byte_entry, two_bit_mark, two_bit_payload, two_bit_words, Encoding};
 
 use crate::{widen, GenError, Section};
@@ -39,25 +39,6 @@ enum Entries {
     TwoBit(Vec<u64>),
 }
 
-#[inline]
-fn test(bits: &[AtomicU64], rank: u32) -> bool {
-    bits[rank as usize >> 6].load(Relaxed) & (1 << (rank & 63)) != 0
-}
-
-/// Calls `f(rank)` for every set bit of `word`, the bitmap's word `index`.
-#[inline]
-fn each_bit(index: usize, mut word: u64, mut f: impl FnMut(u32)) {
-    let base = (index as u32) << 6;
-    while word != 0 {
-        f(base + word.trailing_zeros());
-        word &= word - 1;
-    }
-}
-
-fn bitmap(words: usize) -> Vec<AtomicU64> {
-    (0..words).map(|_| AtomicU64::new(0)).collect()
-}
-
 /// Solves `goal`'s class with every core, into byte or 2-bit entries; `progress` is told how
 /// many states each layer settles.
 pub fn solve_layered(
@@ -68,32 +49,18 @@ pub fn solve_layered(
     let space = Scan::new(goal.board(), goal.class())?;
     let ranker = *space.ranker();
     let states = ranker.states() as usize;
-    let words = states.div_ceil(64);
-    // The bits of the last word that are ranks.
-    let last_valid = match states % 64 {
-        0 => u64::MAX,
-        k => (1u64 << k) - 1,
-    };
-    let valid = |index: usize| {
-        if index + 1 == words {
-            last_valid
-        } else {
-            u64::MAX
-        }
-    };
     let mut entries = match encoding {
         Encoding::Byte => Entries::Byte(vec![0; states]),
         Encoding::TwoBit => Entries::TwoBit(two_bit_words(states)),
         // 16-bit entries hold what byte entries do, widened.
         Encoding::Wide16 => return solve_layered(goal, Encoding::Byte, progress).map(widen),
     };
-    let seen = bitmap(words);
-    let mut frontier = bitmap(words);
-    let mut next = bitmap(words);
+    let seen = AtomicBitmap::new(states);
+    let mut frontier = AtomicBitmap::new(states);
+    let mut next = AtomicBitmap::new(states);
     let goal_rank = ranker.rank(goal);
-    for bits in [&seen, &frontier] {
-        bits[goal_rank as usize >> 6].fetch_or(1 << (goal_rank & 63), Relaxed);
-    }
+    seen.set(goal_rank);
+    frontier.set(goal_rank);
     // The goal's entry is 0 in both encodings, as the zeroed entries already say.
     let mut histogram = vec![1u64];
     let mut reached = 1u64;
@@ -104,31 +71,35 @@ pub fn solve_layered(
         let in_frontier = histogram[depth as usize];
         let unseen = states as u64 - reached;
         if in_frontier > unseen {
-            next.par_chunks(CHUNK).enumerate().for_each(|(chunk, out)| {
-                let mut cursor = space.cursor();
-                for (i, out) in out.iter().enumerate() {
-                    let index = chunk * CHUNK + i;
-                    let mut found = 0u64;
-                    each_bit(index, !seen[index].load(Relaxed) & valid(index), |r| {
-                        if space.any_neighbor(&mut cursor, r, |_, n| test(&frontier, n)) {
-                            found |= 1 << (r & 63);
-                        }
-                    });
-                    out.store(found, Relaxed);
-                }
-            });
+            next.words()
+                .par_chunks(CHUNK)
+                .enumerate()
+                .for_each(|(chunk, out)| {
+                    let mut cursor = space.cursor();
+                    for (i, out) in out.iter().enumerate() {
+                        let index = chunk * CHUNK + i;
+                        let mut found = 0u64;
+                        each_set_bit(index, !seen.word(index) & seen.in_range(index), |r| {
+                            if space.any_neighbor(&mut cursor, r, |_, n| frontier.test(n)) {
+                                found |= 1 << (r & 63);
+                            }
+                        });
+                        out.store(found, Relaxed);
+                    }
+                });
         } else {
             frontier
+                .words()
                 .par_chunks(CHUNK)
                 .enumerate()
                 .for_each(|(chunk, words)| {
                     let mut cursor = space.cursor();
                     for (i, w) in words.iter().enumerate() {
-                        each_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
+                        each_set_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
                             space.any_neighbor(&mut cursor, r, |_, n| {
                                 let (k, bit) = (n as usize >> 6, 1u64 << (n & 63));
-                                if (seen[k].load(Relaxed) | next[k].load(Relaxed)) & bit == 0 {
-                                    next[k].fetch_or(bit, Relaxed);
+                                if (seen.word(k) | next.word(k)) & bit == 0 {
+                                    next.or_word(k, bit);
                                 }
                                 false
                             });
@@ -152,7 +123,7 @@ pub fn solve_layered(
         reached += found;
         progress(found);
         std::mem::swap(&mut frontier, &mut next);
-        next.par_iter().for_each(|w| w.store(0, Relaxed));
+        next.words().par_iter().for_each(|w| w.store(0, Relaxed));
     }
     let entries = match entries {
         Entries::Byte(bytes) => bytes,
@@ -172,14 +143,14 @@ pub fn solve_layered(
 fn settle(
     entries: &mut Entries,
     space: &Scan,
-    seen: &[AtomicU64],
-    frontier: &[AtomicU64],
-    next: &[AtomicU64],
+    seen: &AtomicBitmap,
+    frontier: &AtomicBitmap,
+    next: &AtomicBitmap,
     depth: u32,
 ) -> u64 {
     let add = |index: usize| {
-        let found = next[index].load(Relaxed);
-        seen[index].fetch_or(found, Relaxed);
+        let found = next.word(index);
+        seen.or_word(index, found);
         found
     };
     match entries {
@@ -209,11 +180,11 @@ fn settle(
                     let index = chunk * CHUNK + i;
                     let found = add(index);
                     count += u64::from(found.count_ones());
-                    each_bit(index, found, |r| {
+                    each_set_bit(index, found, |r| {
                         let mut first = Move::Up;
                         space.any_neighbor(&mut cursor, r, |m, n| {
                             first = m;
-                            test(frontier, n)
+                            frontier.test(n)
                         });
                         out[(r & 63) as usize] = byte_entry(depth.min(63), first);
                     });

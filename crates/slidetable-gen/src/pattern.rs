@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{Board, Layout, PlacementRanker, MAX_CELLS};
+use slidetable_core::{each_set_bit, AtomicBitmap, Board, Layout, PlacementRanker, MAX_CELLS};
 use slidetable_format::{
     pattern_payload_len, PatternHeader, PatternSpec, PayloadHasher, MAX_EXCESS, MAX_GROUP,
 };
@@ -275,9 +275,8 @@ pub fn solve_pattern(
     }
 
     let visited: Vec<AtomicU16> = (0..count).map(|_| AtomicU16::new(0)).collect();
-    let words = count.div_ceil(64);
-    let mut current: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
-    let mut next: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    let mut current = AtomicBitmap::new(count);
+    let mut next = AtomicBitmap::new(count);
     let entries: Vec<AtomicU8> = (0..pattern_payload_len(count as u64))
         .map(|_| AtomicU8::new(0))
         .collect();
@@ -286,7 +285,7 @@ pub fn solve_pattern(
     let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
     let region = geo.region(1 << goal.blank(), geo.all & !occupied);
     visited[start as usize].store(region as u16, Relaxed);
-    current[start as usize / 64].store(1 << (start % 64), Relaxed);
+    current.set(start);
     let mut histogram = vec![1u64];
     progress(1);
     // Set when a value does not fit its entry (or breaks the parity argument).
@@ -296,16 +295,14 @@ pub fn solve_pattern(
     loop {
         let child_level = level + 1;
         let settled: u64 = current
+            .words()
             .par_chunks(256)
             .enumerate()
             .map(|(chunk, words)| {
                 let mut settled = 0u64;
                 let mut cells = [0u8; MAX_GROUP];
                 for (w, word) in words.iter().enumerate() {
-                    let mut bits = word.load(Relaxed);
-                    while bits != 0 {
-                        let p = ((chunk * 256 + w) * 64) as u32 + bits.trailing_zeros();
-                        bits &= bits - 1;
+                    each_set_bit(chunk * 256 + w, word.load(Relaxed), |p| {
                         let occupied = ranker.unrank(p, &mut cells[..k]);
                         let reached = u32::from(visited[p as usize].load(Relaxed));
                         for i in 0..k {
@@ -326,7 +323,7 @@ pub fn solve_pattern(
                                 if before & region != 0 {
                                     continue;
                                 }
-                                next[child / 64].fetch_or(1 << (child % 64), Relaxed);
+                                next.set(child as u32);
                                 if before != 0 {
                                     continue;
                                 }
@@ -348,7 +345,7 @@ pub fn solve_pattern(
                                     .fetch_or((excess.min(MAX_EXCESS) as u8) << shift, Relaxed);
                             }
                         }
-                    }
+                    });
                 }
                 progress(settled);
                 settled
@@ -365,12 +362,12 @@ pub fn solve_pattern(
                 2 * MAX_EXCESS
             )));
         }
-        if settled == 0 && next.par_iter().all(|w| w.load(Relaxed) == 0) {
+        if settled == 0 && next.words().par_iter().all(|w| w.load(Relaxed) == 0) {
             break;
         }
         histogram.push(settled);
         std::mem::swap(&mut current, &mut next);
-        next.par_iter().for_each(|w| w.store(0, Relaxed));
+        next.words().par_iter().for_each(|w| w.store(0, Relaxed));
         level = child_level;
     }
     while histogram.last() == Some(&0) {
