@@ -16,15 +16,11 @@
 //! Every level is expanded on every core (rayon), placements compared and set by atomic
 //! operations, so the values do not depend on the number of threads.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 use slidetable_core::{each_set_bit, AtomicBitmap, Board, Layout, PlacementRanker, MAX_CELLS};
-use slidetable_format::{
-    pattern_payload_len, PatternHeader, PatternSpec, PayloadHasher, MAX_EXCESS, MAX_GROUP,
-};
+use slidetable_format::{pattern_payload_len, MAX_EXCESS, MAX_GROUP};
 
 use crate::GenError;
 
@@ -256,12 +252,12 @@ pub fn solve_pattern(
     let group = group_tiles(tiles);
     let k = group.len();
     if k == 0 || k > MAX_GROUP || tiles & !((((1u32 << n) - 1) & !1) as u16) != 0 {
-        return Err(GenError::Pattern(format!(
-            "a group of tiles {group:?} is not possible on a {board} board"
-        )));
+        return Err(GenError::GroupNotOnBoard { group, board });
     }
-    let ranker = PlacementRanker::new(n, k)
-        .map_err(|e| GenError::Pattern(format!("tiles {group:?}: {e}")))?;
+    let ranker = PlacementRanker::new(n, k).map_err(|problem| GenError::GroupPlacements {
+        group: group.clone(),
+        problem,
+    })?;
     let count = ranker.count() as usize;
     let geo = Geometry::new(board);
     let md = manhattan_table(goal);
@@ -355,12 +351,12 @@ pub fn solve_pattern(
         if bad != u64::MAX {
             let mut cells = [0u8; MAX_GROUP];
             ranker.unrank(bad as u32, &mut cells[..k]);
-            return Err(GenError::Pattern(format!(
-                "tiles {group:?} at cells {:?} need {child_level} moves, more than the 4-bit \
-                 entry holds above their Manhattan distance (at most {}); use smaller groups",
-                &cells[..k],
-                2 * MAX_EXCESS
-            )));
+            return Err(GenError::PatternTooDeep {
+                group,
+                cells: cells[..k].to_vec(),
+                moves: child_level,
+                most: 2 * MAX_EXCESS,
+            });
         }
         if settled == 0 && next.words().par_iter().all(|w| w.load(Relaxed) == 0) {
             break;
@@ -407,52 +403,31 @@ pub fn partition_placements(board: Board, partition: &Partition) -> u64 {
         .sum()
 }
 
-fn pattern_header(sections: &[PatternSection]) -> Result<PatternHeader, GenError> {
-    let Some(first) = sections.first() else {
-        return Err(GenError::Pattern("a pattern database needs a group".into()));
-    };
-    if sections.iter().any(|s| s.goal != first.goal) {
-        return Err(GenError::Pattern(
-            "groups solved for different goals".into(),
-        ));
-    }
-    let mut crc = PayloadHasher::new();
-    for s in sections {
-        crc.update(&s.entries);
-    }
-    let specs = sections
-        .iter()
-        .map(|s| PatternSpec {
-            tiles: s.tiles,
-            histogram: s.histogram.clone(),
-        })
-        .collect();
-    Ok(PatternHeader::build(first.goal, specs, crc.finalize())?)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern_bytes;
 
-/// Streams a whole pattern database (header, then each group's entries) into `out`.
-pub fn write_pattern_to(out: &mut dyn Write, sections: &[PatternSection]) -> Result<u64, GenError> {
-    let header = pattern_header(sections)?;
-    let io_err = |source| GenError::Io {
-        path: PathBuf::from("<output>"),
-        source,
-    };
-    out.write_all(&header.to_bytes()).map_err(io_err)?;
-    for s in sections {
-        out.write_all(&s.entries).map_err(io_err)?;
+    #[test]
+    fn refusals_are_typed() {
+        let goal = Board::EIGHT.standard_goal();
+        let e = solve_pattern(&goal, 1 << 9, &|_| {}).unwrap_err();
+        assert!(
+            matches!(&e, GenError::GroupNotOnBoard { group, board } if group == &[9] && *board == Board::EIGHT),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "a group of tiles [9] is not possible on a 3x3 board"
+        );
+        assert!(matches!(pattern_bytes(&[]), Err(GenError::NoGroups)));
+        let a = solve_pattern(&goal, 0b110, &|_| {}).unwrap();
+        let other = Board::EIGHT.goal_with_blank(0);
+        let b = solve_pattern(&other, 0b11000, &|_| {}).unwrap();
+        let e = pattern_bytes(&[a, b]).unwrap_err();
+        assert!(
+            matches!(e, GenError::MixedGoals { expected, found } if expected == goal && found == other),
+            "{e}"
+        );
     }
-    Ok(header.file_len)
-}
-
-/// The whole pattern database in memory (for tests and embedding).
-pub fn pattern_bytes(sections: &[PatternSection]) -> Result<Vec<u8>, GenError> {
-    let mut v = Vec::new();
-    write_pattern_to(&mut v, sections)?;
-    Ok(v)
-}
-
-/// Writes the pattern database to `path` the way [`write_table`](crate::write_table) writes
-/// a table: a temporary file in the same directory, flushed and renamed over `path`.
-pub fn write_pattern_table(path: &Path, sections: &[PatternSection]) -> Result<u64, GenError> {
-    crate::write_atomically(path, &mut |out| write_pattern_to(out, sections))
 }
