@@ -1,11 +1,12 @@
-//! The breadth-first search for boards up to 10 cells: a queue of states per level, each
-//! state carried as packed nibbles with its rank.
+//! The breadth-first search for boards up to 10 cells, by queues: each level a queue of
+//! states per blank cell, each state carried as packed nibbles with its rank (larger boards
+//! are searched by scanning bitmaps instead, `bfs_scan.rs`).
 
 use rayon::prelude::*;
 use slidetable_core::{slide, Layout, Move, Neighbors, Ranker};
 use slidetable_format::{byte_entry, CostModel, Encoding};
 
-use crate::{GenError, Section};
+use crate::{GenError, SolvedSection};
 
 /// Marks a state not yet reached during the search (never a stored entry: distances stay
 /// below 63 in the byte encoding, see [`GenError::TooDeep`]).
@@ -13,15 +14,15 @@ const UNSEEN: u8 = 0xFF;
 
 /// Breadth-first search from `goal` over every layout of its class.
 ///
-/// Layer by layer: each state of layer d tries its legal moves; an unseen neighbour joins
-/// layer d+1 with the move back towards the state it came from as its first move. States
+/// Level by level: each state of level d tries its legal moves; an unseen neighbour joins
+/// level d+1 with the move back towards the state it came from as its first move. States
 /// travel as packed nibbles (see [`Layout::packed`]) with their rank, so a move is two nibble
 /// writes. A horizontal move keeps the tiles' reading order, so its rank is exactly one block
 /// away; only vertical moves rank afresh (by table look-ups up to 9 cells, see [`Ranker`]).
-/// Each layer is kept in one queue per blank cell: a whole run of states then tries the same
+/// Each level is kept in one queue per blank cell: a whole run of states then tries the same
 /// moves in the same order, which keeps the branch predictor right (on 3×3 this alone made
 /// the search 1.45× faster).
-pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
+pub fn solve_section(goal: &Layout) -> Result<SolvedSection, GenError> {
     let ranker = Ranker::new(goal.board())?;
     let board = goal.board();
     let moves = Neighbors::new(board);
@@ -29,12 +30,12 @@ pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
     let goal_rank = ranker.rank(goal);
     entries[goal_rank as usize] = byte_entry(0, Move::Up);
     let mut histogram = vec![1u64];
-    // Each layer in one queue per blank cell, so that the moves tried (and the branches
+    // Each level in one queue per blank cell, so that the moves tried (and the branches
     // taken) are the same for a whole run of states.
     let cells = board.cells();
-    let mut layer: Vec<Vec<Node>> = vec![Vec::new(); cells];
+    let mut level: Vec<Vec<Node>> = vec![Vec::new(); cells];
     let mut next: Vec<Vec<Node>> = vec![Vec::new(); cells];
-    layer[goal.blank()].push(Node {
+    level[goal.blank()].push(Node {
         packed: goal.packed(),
         rank: goal_rank,
     });
@@ -43,7 +44,7 @@ pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
     let mut found = 1;
     while found > 0 {
         distance += 1;
-        for (blank, nodes) in layer.iter().enumerate() {
+        for (blank, nodes) in level.iter().enumerate() {
             let from = moves.from(blank);
             for node in nodes {
                 for &(m, to) in from {
@@ -65,11 +66,11 @@ pub fn solve_section(goal: &Layout) -> Result<Section, GenError> {
             }
             histogram.push(found as u64);
         }
-        std::mem::swap(&mut layer, &mut next);
+        std::mem::swap(&mut level, &mut next);
         next.iter_mut().for_each(Vec::clear);
     }
     debug_assert!(!entries.contains(&UNSEEN));
-    Ok(Section {
+    Ok(SolvedSection {
         goal: *goal,
         entries,
         histogram,
@@ -86,7 +87,7 @@ struct Node {
 }
 
 /// Solves several goals, in parallel over the machine's cores.
-pub fn solve_sections(goals: &[Layout]) -> Result<Vec<Section>, GenError> {
+pub fn solve_sections(goals: &[Layout]) -> Result<Vec<SolvedSection>, GenError> {
     goals.par_iter().map(solve_section).collect()
 }
 
@@ -108,7 +109,7 @@ mod tests {
         assert_eq!(s.histogram.iter().sum::<u64>(), 181_440);
         assert_eq!(s.max_distance(), 31);
         assert_eq!(s.histogram[31], 2);
-        // The published layer sizes of the 8-puzzle from its standard goal.
+        // The published level sizes of the 8-puzzle from its standard goal.
         assert_eq!(&s.histogram[..8], &[1, 2, 4, 8, 16, 20, 39, 62]);
     }
 }

@@ -1,9 +1,10 @@
-//! Breadth-first search on every core, in memory close to the table's own size: the layers
-//! live in bitmaps of one bit per rank (12!/2 bits = 30 MB for the largest boards), not in
-//! queues.
+//! The breadth-first search for boards of 11 and 12 cells, by scanning: on every core, in
+//! memory close to the table's own size, the levels live in bitmaps of one bit per rank
+//! (12!/2 bits = 30 MB for the largest boards) scanned in rank order, not in queues (the
+//! search of smaller boards, `bfs_queue.rs`).
 //!
 //! Three bitmaps: `seen` (every state at distance ≤ d), `frontier` (exactly d) and `next`
-//! (exactly d + 1, being found). Each layer is found one of two ways, whichever is cheaper:
+//! (exactly d + 1, being found). Each level is found one of two ways, whichever is cheaper:
 //!
 //! * **top-down** — every frontier state (scanned in rank order, in parallel chunks) tries
 //!   its moves and marks each neighbour that is not `seen` in `next` (an atomic OR: marking
@@ -12,13 +13,13 @@
 //!   state looks for a neighbour in the frontier instead; each thread owns whole words of
 //!   `next`, so nothing is shared.
 //!
-//! Then one pass over `next` settles the new layer's entries (each thread owns the entry
+//! Then one pass over `next` settles the new level's entries (each thread owns the entry
 //! words its bitmap words cover) and adds it to `seen`. The entries are written once per
 //! state and never read during the search: all membership tests go to the bitmaps, which are
 //! half the size of the 2-bit entries (a quarter of the bytes ones) and stay in cache longer.
 //!
 //! Entries are deterministic whatever the threads do: a 2-bit entry is the distance mod 3, and
-//! a byte entry's first move is the first in code order (u d l r) that reaches the layer before.
+//! a byte entry's first move is the first in code order (u d l r) that reaches the level before.
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -26,13 +27,13 @@ use rayon::prelude::*;
 use slidetable_core::{each_set_bit, AtomicBitmap, Layout, Move, Scan};
 use slidetable_format::{byte_entry, two_bit_mark, two_bit_payload, two_bit_words, Encoding};
 
-use crate::{widen, GenError, Section};
+use crate::{widen, GenError, SolvedSection};
 use slidetable_format::CostModel;
 
 /// Bitmap words per parallel work item (4096 words = 262,144 ranks).
 const CHUNK: usize = 4096;
 
-/// The entries a layered search fills in.
+/// The entries the scan search fills in.
 enum Entries {
     Byte(Vec<u8>),
     /// 32 entries per word, entry `r` in bits `2·(r mod 32)` of word `r / 32`.
@@ -40,12 +41,12 @@ enum Entries {
 }
 
 /// Solves `goal`'s class with every core, into byte or 2-bit entries; `progress` is told how
-/// many states each layer settles.
-pub fn solve_layered(
+/// many states each level settles.
+pub fn solve_by_scan(
     goal: &Layout,
     encoding: Encoding,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Section, GenError> {
+) -> Result<SolvedSection, GenError> {
     let space = Scan::new(goal.board(), goal.class())?;
     let ranker = *space.ranker();
     let states = ranker.states() as usize;
@@ -53,7 +54,7 @@ pub fn solve_layered(
         Encoding::Byte => Entries::Byte(vec![0; states]),
         Encoding::TwoBit => Entries::TwoBit(two_bit_words(states)),
         // 16-bit entries hold what byte entries do, widened.
-        Encoding::Wide16 => return solve_layered(goal, Encoding::Byte, progress).map(widen),
+        Encoding::Wide16 => return solve_by_scan(goal, Encoding::Byte, progress).map(widen),
     };
     let seen = AtomicBitmap::new(states);
     let mut frontier = AtomicBitmap::new(states);
@@ -129,7 +130,7 @@ pub fn solve_layered(
         Entries::Byte(bytes) => bytes,
         Entries::TwoBit(words) => two_bit_payload(words, states as u64),
     };
-    Ok(Section {
+    Ok(SolvedSection {
         goal: *goal,
         entries,
         histogram,
@@ -203,8 +204,8 @@ mod tests {
     #[test]
     fn sixteen_bit_entries_are_the_byte_entries_widened() {
         let goal = slidetable_core::Board::new(2, 3).unwrap().standard_goal();
-        let byte = solve_layered(&goal, Encoding::Byte, &|_| {}).unwrap();
-        let wide = solve_layered(&goal, Encoding::Wide16, &|_| {}).unwrap();
+        let byte = solve_by_scan(&goal, Encoding::Byte, &|_| {}).unwrap();
+        let wide = solve_by_scan(&goal, Encoding::Wide16, &|_| {}).unwrap();
         assert_eq!(wide.encoding, Encoding::Wide16);
         assert_eq!(wide.histogram, byte.histogram);
         assert_eq!(wide.entries.len(), 2 * byte.entries.len());

@@ -1,6 +1,13 @@
 //! Every state's distance, by one breadth-first search backwards from each goal, and the
 //! writer that stores them as a slidetable file.
 //!
+//! Where each part lives: [`solve`] (here) picks the search for a plan; `bfs_queue.rs` is the
+//! breadth-first search of boards up to 10 cells ([`solve_section`]), `bfs_scan.rs` the one
+//! of 11 and 12 cells over bitmaps ([`solve_by_scan`]), `weighted.rs` the cheapest costs of
+//! weighted moves ([`solve_weighted`]), `pattern.rs` the pattern databases' search
+//! ([`solve_pattern`]); `write.rs` writes files (and `write/temporary.rs` keeps track of
+//! their temporaries), `cache.rs` finds and fills the cache directory.
+//!
 //! ```
 //! use slidetable_core::Board;
 //! use slidetable_gen::{solve_section, table_bytes};
@@ -24,9 +31,9 @@ mod weighted;
 mod write;
 
 pub use bfs_queue::{solve_section, solve_sections};
-pub use bfs_scan::solve_layered;
+pub use bfs_scan::solve_by_scan;
 pub use pattern::{
-    partition_placements, solve_partition, solve_pattern, Partition, PartitionError, PatternSection,
+    partition_placements, solve_partition, solve_pattern, Partition, PartitionError, SolvedPattern,
 };
 pub use weighted::{narrow, solve_weighted};
 pub use write::temporary::abandon_writes;
@@ -39,10 +46,12 @@ use rayon::prelude::*;
 use slidetable_core::{Board, BoardError, Layout, PlacementError, Ranker};
 use slidetable_format::{widen_bytes, CostModel, Encoding, FormatError};
 
-/// One goal's entries: for each rank of the goal's class, its distance (or its residue) and
-/// first move, as the section's encoding stores them.
+/// One solved goal, in memory: for each rank of the goal's class, its distance (or its
+/// residue) and first move, as the section's encoding stores them, and the histogram of
+/// distances. [`write_table`] makes a file's section of it (which the query crate's `Section`
+/// then views).
 #[derive(Clone, Debug)]
-pub struct Section {
+pub struct SolvedSection {
     /// The goal every entry's distance leads to.
     pub goal: Layout,
     /// The payload: entries in `encoding`, one per rank (see `slidetable_format`).
@@ -55,7 +64,7 @@ pub struct Section {
     pub cost: CostModel,
 }
 
-impl Section {
+impl SolvedSection {
     /// The largest distance (or cost) of any state.
     pub fn max_distance(&self) -> u32 {
         self.histogram.len() as u32 - 1
@@ -254,13 +263,13 @@ pub fn solve(
     encoding: Option<Encoding>,
     cost: CostModel,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<Section>, GenError> {
+) -> Result<Vec<SolvedSection>, GenError> {
     let Some(first) = goals.first() else {
         return Ok(Vec::new());
     };
     let board = first.board();
     let chosen = check_plan(board, encoding, cost)?;
-    let reporting = |s: Result<Section, GenError>| {
+    let reporting = |s: Result<SolvedSection, GenError>| {
         if let Ok(s) = &s {
             progress(s.histogram.iter().sum());
         }
@@ -273,17 +282,17 @@ pub fn solve(
             .collect(),
         (CostModel::Unit, Encoding::Byte | Encoding::TwoBit) => goals
             .iter()
-            .map(|g| solve_layered(g, chosen, progress))
+            .map(|g| solve_by_scan(g, chosen, progress))
             .collect(),
         (CostModel::Unit, Encoding::Wide16) => {
-            let sections: Vec<Section> = goals
+            let sections: Vec<SolvedSection> = goals
                 .par_iter()
                 .map(|g| reporting(solve_section(g)))
                 .collect::<Result<_, _>>()?;
             Ok(sections.into_iter().map(widen).collect())
         }
         (CostModel::Tile, _) => {
-            let sections: Vec<Section> = goals
+            let sections: Vec<SolvedSection> = goals
                 .par_iter()
                 .map(|g| reporting(solve_weighted(g, cost)))
                 .collect::<Result<_, _>>()?;
@@ -308,8 +317,8 @@ pub fn solve(
 }
 
 /// Byte entries as 16-bit ones (same distance and move).
-pub(crate) fn widen(s: Section) -> Section {
-    Section {
+pub(crate) fn widen(s: SolvedSection) -> SolvedSection {
+    SolvedSection {
         entries: widen_bytes(&s.entries),
         encoding: Encoding::Wide16,
         ..s

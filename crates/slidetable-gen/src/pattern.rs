@@ -138,10 +138,12 @@ impl Partition {
     }
 }
 
-/// One group's database: its entries as the file stores them (4-bit excess over the
-/// group's Manhattan distance, two to a byte) and the histogram of its values.
+/// One solved group's database, in memory: its entries as the file stores them (4-bit excess
+/// over the group's Manhattan distance, two to a byte) and the histogram of its values.
+/// [`write_pattern_table`](crate::write_pattern_table) makes a file's pattern section of it
+/// (the format crate's `PatternSection`).
 #[derive(Clone, Debug)]
-pub struct PatternSection {
+pub struct SolvedPattern {
     /// The goal the values are distances to.
     pub goal: Layout,
     /// Bit `t` set for each tile `t` of the group.
@@ -152,7 +154,7 @@ pub struct PatternSection {
     pub histogram: Vec<u64>,
 }
 
-impl PatternSection {
+impl SolvedPattern {
     /// The group's tiles in increasing order (the order their cells are ranked in).
     pub fn group(&self) -> Vec<u8> {
         group_tiles(self.tiles)
@@ -246,7 +248,7 @@ pub fn solve_pattern(
     goal: &Layout,
     tiles: u16,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<PatternSection, GenError> {
+) -> Result<SolvedPattern, GenError> {
     let board = goal.board();
     let n = board.cells();
     let group = group_tiles(tiles);
@@ -371,7 +373,7 @@ pub fn solve_pattern(
     }
     drop(visited);
     let entries = entries.into_iter().map(AtomicU8::into_inner).collect();
-    Ok(PatternSection {
+    Ok(SolvedPattern {
         goal: *goal,
         tiles,
         entries,
@@ -385,7 +387,7 @@ pub fn solve_partition(
     goal: &Layout,
     partition: &Partition,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<PatternSection>, GenError> {
+) -> Result<Vec<SolvedPattern>, GenError> {
     partition
         .groups
         .iter()

@@ -10,12 +10,12 @@ use slidetable_format::{
     CostModel, Encoding, Header, PatternHeader, PatternSpec, PayloadHasher, SectionSpec,
 };
 
-use crate::{GenError, PatternSection, Section};
+use crate::{GenError, SolvedPattern, SolvedSection};
 
 pub(crate) mod temporary;
 use temporary::Temporary;
 
-fn header_for(board: Board, sections: &[Section]) -> Result<Header, GenError> {
+fn header_for(board: Board, sections: &[SolvedSection]) -> Result<Header, GenError> {
     let mut crc = PayloadHasher::new();
     let (encoding, cost) = sections
         .first()
@@ -43,7 +43,11 @@ fn header_for(board: Board, sections: &[Section]) -> Result<Header, GenError> {
 }
 
 /// Streams a whole table (header, then each section's entries) into `out`.
-pub fn write_to(out: &mut impl Write, board: Board, sections: &[Section]) -> Result<u64, GenError> {
+pub fn write_to(
+    out: &mut impl Write,
+    board: Board,
+    sections: &[SolvedSection],
+) -> Result<u64, GenError> {
     let header = header_for(board, sections)?;
     let payloads: Vec<&[u8]> = sections.iter().map(|s| &s.entries[..]).collect();
     header.write_table(out, &payloads).map_err(stream_error)
@@ -58,7 +62,7 @@ fn stream_error(source: io::Error) -> GenError {
 }
 
 /// The whole table in memory (for `Table::new`, tests and embedding).
-pub fn table_bytes(board: Board, sections: &[Section]) -> Result<Vec<u8>, GenError> {
+pub fn table_bytes(board: Board, sections: &[SolvedSection]) -> Result<Vec<u8>, GenError> {
     let mut v = Vec::new();
     write_to(&mut v, board, sections)?;
     Ok(v)
@@ -74,7 +78,7 @@ pub fn table_bytes(board: Board, sections: &[Section]) -> Result<Vec<u8>, GenErr
 /// (or made) and the links keep pointing at the new table. A replaced table keeps its mode; a
 /// new one gets the mode of any newly created file (0666 less the umask), not the 0600 of a
 /// temporary file, so a table meant for sharing can be read by others.
-pub fn write_table(path: &Path, board: Board, sections: &[Section]) -> Result<u64, GenError> {
+pub fn write_table(path: &Path, board: Board, sections: &[SolvedSection]) -> Result<u64, GenError> {
     replace_table(path, board, sections).map(|w| w.bytes)
 }
 
@@ -93,7 +97,11 @@ pub struct Written {
 /// keeps its mode). Temporary files of ours in the directory that no writer holds (left by a
 /// `generate` killed with SIGKILL) are removed first; [`abandon_writes`] removes the one being
 /// written, for a signal handler.
-pub fn replace_table(path: &Path, board: Board, sections: &[Section]) -> Result<Written, GenError> {
+pub fn replace_table(
+    path: &Path,
+    board: Board,
+    sections: &[SolvedSection],
+) -> Result<Written, GenError> {
     replace_with(path, &mut |mut out| write_to(&mut out, board, sections))
 }
 
@@ -220,7 +228,7 @@ fn replaceable(path: &Path) -> Result<(PathBuf, Option<std::fs::Metadata>), GenE
     )))
 }
 
-fn pattern_header(sections: &[PatternSection]) -> Result<PatternHeader, GenError> {
+fn pattern_header(sections: &[SolvedPattern]) -> Result<PatternHeader, GenError> {
     let Some(first) = sections.first() else {
         return Err(GenError::NoGroups);
     };
@@ -245,7 +253,7 @@ fn pattern_header(sections: &[PatternSection]) -> Result<PatternHeader, GenError
 }
 
 /// Streams a whole pattern database (header, then each group's entries) into `out`.
-pub fn write_pattern_to(out: &mut dyn Write, sections: &[PatternSection]) -> Result<u64, GenError> {
+pub fn write_pattern_to(out: &mut dyn Write, sections: &[SolvedPattern]) -> Result<u64, GenError> {
     let header = pattern_header(sections)?;
     out.write_all(&header.to_bytes()).map_err(stream_error)?;
     for s in sections {
@@ -255,7 +263,7 @@ pub fn write_pattern_to(out: &mut dyn Write, sections: &[PatternSection]) -> Res
 }
 
 /// The whole pattern database in memory (for tests and embedding).
-pub fn pattern_bytes(sections: &[PatternSection]) -> Result<Vec<u8>, GenError> {
+pub fn pattern_bytes(sections: &[SolvedPattern]) -> Result<Vec<u8>, GenError> {
     let mut v = Vec::new();
     write_pattern_to(&mut v, sections)?;
     Ok(v)
@@ -263,7 +271,7 @@ pub fn pattern_bytes(sections: &[PatternSection]) -> Result<Vec<u8>, GenError> {
 
 /// Writes the pattern database to `path` the way [`write_table`] writes
 /// a table: a temporary file in the same directory, flushed and renamed over `path`.
-pub fn write_pattern_table(path: &Path, sections: &[PatternSection]) -> Result<u64, GenError> {
+pub fn write_pattern_table(path: &Path, sections: &[SolvedPattern]) -> Result<u64, GenError> {
     replace_with(path, &mut |out| write_pattern_to(out, sections)).map(|w| w.bytes)
 }
 

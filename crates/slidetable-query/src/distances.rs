@@ -3,7 +3,7 @@
 //!
 //! Walking from each state to the goal costs O(distance) reads per state: 240 million walks
 //! of about 35 steps on a 12-cell board, minutes. The residues let a single breadth-first
-//! pass do it instead, in the layered search's bitmaps (one bit per rank):
+//! pass do it instead, in the bitmaps of the generator's scan search (one bit per rank):
 //!
 //! * a neighbour of a state at distance `d` is at `d − 1` or `d + 1` (every move changes the
 //!   blank's colour on the chequered board), and those two have different residues; so the
