@@ -16,7 +16,6 @@ pub(crate) mod temporary;
 use temporary::Temporary;
 
 fn header_for(board: Board, sections: &[SolvedSection]) -> Result<Header, GenError> {
-    let mut crc = PayloadHasher::new();
     let (encoding, cost) = sections
         .first()
         .map_or((Encoding::Byte, CostModel::Unit), |s| (s.encoding, s.cost));
@@ -30,8 +29,8 @@ fn header_for(board: Board, sections: &[SolvedSection]) -> Result<Header, GenErr
                 found: s.goal.board(),
             });
         }
-        crc.update(&s.entries);
     }
+    let crc = checksum(sections.iter().map(|s| &s.entries[..]));
     let specs = sections
         .iter()
         .map(|s| SectionSpec {
@@ -39,7 +38,14 @@ fn header_for(board: Board, sections: &[SolvedSection]) -> Result<Header, GenErr
             histogram: s.histogram.clone(),
         })
         .collect();
-    Ok(Header::build(board, encoding, cost, specs, crc.finalize())?)
+    Ok(Header::build(board, encoding, cost, specs, crc)?)
+}
+
+/// The checksum a header keeps of the payloads that follow it, in file order.
+fn checksum<'a>(payloads: impl Iterator<Item = &'a [u8]>) -> u32 {
+    let mut crc = PayloadHasher::new();
+    payloads.for_each(|p| crc.update(p));
+    crc.finalize()
 }
 
 /// Streams a whole table (header, then each section's entries) into `out`.
@@ -238,10 +244,6 @@ fn pattern_header(sections: &[SolvedPattern]) -> Result<PatternHeader, GenError>
             found: other.goal,
         });
     }
-    let mut crc = PayloadHasher::new();
-    for s in sections {
-        crc.update(&s.entries);
-    }
     let specs = sections
         .iter()
         .map(|s| PatternSpec {
@@ -249,7 +251,8 @@ fn pattern_header(sections: &[SolvedPattern]) -> Result<PatternHeader, GenError>
             histogram: s.histogram.clone(),
         })
         .collect();
-    Ok(PatternHeader::build(first.goal, specs, crc.finalize())?)
+    let crc = checksum(sections.iter().map(|s| &s.entries[..]));
+    Ok(PatternHeader::build(first.goal, specs, crc)?)
 }
 
 /// Streams a whole pattern database (header, then each group's entries) into `out`.
