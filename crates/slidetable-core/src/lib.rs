@@ -1,5 +1,6 @@
-//! Sliding-tile puzzles on rectangular boards: geometry, layouts, moves, the parity rule and a
-//! dense ranking of each parity class.
+//! Sliding-tile puzzles on rectangular boards: geometry, layouts, moves, the parity rule, a
+//! dense ranking of each parity class, and the atomic bitmap of one bit per rank that the
+//! scanning breadth-first searches share.
 //!
 //! ```
 //! use slidetable_core::{parse_layout, Board, Move, Ranker};
