@@ -68,6 +68,11 @@ impl AtomicBitmap {
         }
     }
 
+    /// Clears every bit, on every core.
+    pub fn clear(&self) {
+        self.words.par_iter().for_each(|w| w.store(0, Relaxed));
+    }
+
     /// The words, for passes that split them between threads.
     pub fn words(&self) -> &[AtomicU64] {
         &self.words
@@ -159,6 +164,11 @@ mod tests {
         assert_eq!(bits.word(0), 1 | 2 | 1 << 63);
         assert_eq!(bits.or_word(2, 1 << 5), 0b11);
         assert!(bits.test(133));
+        let cleared = AtomicBitmap::new(200);
+        cleared.set(7);
+        cleared.set(199);
+        cleared.clear();
+        assert!((0..200).all(|i| !cleared.test(i)));
         let mut visited = Vec::new();
         for index in 0..bits.words().len() {
             each_set_bit(index, bits.word(index), |i| visited.push(i));

@@ -21,8 +21,6 @@
 //! Entries are deterministic whatever the threads do: a 2-bit entry is the distance mod 3, and
 //! a byte entry's first move is the first in code order (u d l r) that reaches the level before.
 
-use std::sync::atomic::Ordering::Relaxed;
-
 use rayon::prelude::*;
 use slidetable_core::{
     each_set_bit, expand_bottom_up, expand_top_down, AtomicBitmap, Layout, Move, Scan, SCAN_CHUNK,
@@ -93,7 +91,7 @@ pub fn solve_by_scan(
         reached += found;
         progress(found);
         std::mem::swap(&mut frontier, &mut next);
-        next.words().par_iter().for_each(|w| w.store(0, Relaxed));
+        next.clear();
     }
     let entries = match entries {
         Entries::Byte(bytes) => bytes,

@@ -365,7 +365,7 @@ pub fn solve_pattern(
         }
         histogram.push(settled);
         std::mem::swap(&mut current, &mut next);
-        next.words().par_iter().for_each(|w| w.store(0, Relaxed));
+        next.clear();
         level = child_level;
     }
     while histogram.last() == Some(&0) {

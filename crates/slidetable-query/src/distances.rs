@@ -16,8 +16,6 @@
 //! Each layer is checked against the section's histogram, so a corrupt table is reported,
 //! never answered from.
 
-use std::sync::atomic::Ordering::Relaxed;
-
 use rayon::prelude::*;
 use slidetable_core::{expand_bottom_up, expand_top_down, AtomicBitmap, Ranker, Scan, SCAN_CHUNK};
 
@@ -126,7 +124,7 @@ pub(crate) fn recover(
         reached += found;
         progress(found);
         std::mem::swap(&mut frontier, &mut next);
-        next.words().par_iter().for_each(|w| w.store(0, Relaxed));
+        next.clear();
     }
     Ok(distances)
 }
