@@ -1,8 +1,7 @@
 //! A bitmap of one bit per rank that many threads set at once: the level sets of the
 //! breadth-first searches that scan ranks instead of keeping queues (the generator's scan
 //! search, the query crate's recovery of distances from 2-bit entries, the pattern
-//! databases' search); and the two ways a scanning search finds its next level, on every
-//! core ([`expand_top_down`], [`expand_bottom_up`]).
+//! databases' search).
 //!
 //! Setting a bit is an atomic OR, so setting it twice, from any threads, is harmless and
 //! needs no other coordination. Every access is `Relaxed`: a search reads a bitmap only after
@@ -10,13 +9,6 @@
 //! writes before the reads).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-use rayon::prelude::*;
-
-use crate::Scan;
-
-/// Bitmap words per parallel work item of a level's scan (4096 words = 262,144 ranks).
-pub const SCAN_CHUNK: usize = 4096;
 
 /// `len` bits in 64-bit atomic words, bit `i` in bit `i mod 64` of word `i / 64`.
 #[derive(Debug, Default)]
@@ -90,61 +82,6 @@ pub fn each_set_bit(index: usize, mut word: u64, mut f: impl FnMut(u32)) {
     }
 }
 
-/// Top-down: every state of `frontier` (in rank order, in parallel chunks) tries its moves
-/// on `scan`'s class and marks in `next` each neighbour `n` for which `wanted(n)` (an atomic
-/// OR: marking twice is harmless, so threads need no other coordination).
-pub fn expand_top_down(
-    scan: &Scan,
-    frontier: &AtomicBitmap,
-    next: &AtomicBitmap,
-    wanted: impl Fn(u32) -> bool + Sync,
-) {
-    frontier
-        .words()
-        .par_chunks(SCAN_CHUNK)
-        .enumerate()
-        .for_each(|(chunk, words)| {
-            let mut cursor = scan.cursor();
-            for (i, w) in words.iter().enumerate() {
-                each_set_bit(chunk * SCAN_CHUNK + i, w.load(Relaxed), |r| {
-                    scan.any_neighbor(&mut cursor, r, |_, n| {
-                        if wanted(n) && !next.test(n) {
-                            next.set(n);
-                        }
-                        false
-                    });
-                });
-            }
-        });
-}
-
-/// Bottom-up: word `index` of `next` becomes the states of `candidates(index)` (a mask of
-/// that word's ranks) that have a neighbour in `frontier`. Each thread owns whole words of
-/// `next`, so nothing is shared.
-pub fn expand_bottom_up(
-    scan: &Scan,
-    frontier: &AtomicBitmap,
-    next: &AtomicBitmap,
-    candidates: impl Fn(usize) -> u64 + Sync,
-) {
-    next.words()
-        .par_chunks(SCAN_CHUNK)
-        .enumerate()
-        .for_each(|(chunk, out)| {
-            let mut cursor = scan.cursor();
-            for (i, out) in out.iter().enumerate() {
-                let index = chunk * SCAN_CHUNK + i;
-                let mut found = 0u64;
-                each_set_bit(index, candidates(index), |r| {
-                    if scan.any_neighbor(&mut cursor, r, |_, n| frontier.test(n)) {
-                        found |= 1 << (r & 63);
-                    }
-                });
-                out.store(found, Relaxed);
-            }
-        });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,57 +113,6 @@ mod tests {
         let mut expected = chosen.to_vec();
         expected.push(133);
         assert_eq!(visited, expected);
-    }
-
-    #[test]
-    fn both_expansions_find_the_neighbours_of_a_level() {
-        use crate::{Board, Move, Ranker};
-        let board = Board::new(3, 3).unwrap();
-        let ranker = Ranker::new(board).unwrap();
-        let states = ranker.states() as usize;
-        // Level 1 from the goal, then level 2 (the neighbours of level 1 not at level 0).
-        let goal = board.standard_goal();
-        let scan = Scan::new(board, goal.class()).unwrap();
-        let neighbours = |l: &crate::Layout| {
-            [Move::Up, Move::Down, Move::Left, Move::Right]
-                .iter()
-                .filter_map(|&m| l.moved(m))
-                .collect::<Vec<_>>()
-        };
-        let one = neighbours(&goal);
-        let mut two: Vec<u32> = one
-            .iter()
-            .flat_map(neighbours)
-            .filter(|l| *l != goal)
-            .map(|l| ranker.rank(&l))
-            .collect();
-        two.sort_unstable();
-        two.dedup();
-        let frontier = AtomicBitmap::new(states);
-        for l in &one {
-            frontier.set(ranker.rank(l));
-        }
-        let goal_rank = ranker.rank(&goal);
-        let set_bits = |bits: &AtomicBitmap| {
-            let mut v = Vec::new();
-            for index in 0..bits.words().len() {
-                each_set_bit(index, bits.word(index), |i| v.push(i));
-            }
-            v
-        };
-        let down = AtomicBitmap::new(states);
-        expand_top_down(&scan, &frontier, &down, |n| n != goal_rank);
-        assert_eq!(set_bits(&down), two);
-        let up = AtomicBitmap::new(states);
-        expand_bottom_up(&scan, &frontier, &up, |index| {
-            let own = if index == goal_rank as usize >> 6 {
-                !(1 << (goal_rank & 63))
-            } else {
-                u64::MAX
-            };
-            own & up.in_range(index)
-        });
-        assert_eq!(set_bits(&up), two);
     }
 
     #[test]

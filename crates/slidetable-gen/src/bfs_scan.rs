@@ -22,13 +22,14 @@
 //! a byte entry's first move is the first in code order (u d l r) that reaches the level before.
 
 use rayon::prelude::*;
-use slidetable_core::{
-    each_set_bit, expand_bottom_up, expand_top_down, AtomicBitmap, Layout, Move, Scan, SCAN_CHUNK,
-};
+use slidetable_core::{each_set_bit, AtomicBitmap, Layout, Move, Scan};
 use slidetable_format::{byte_entry, two_bit_mark, two_bit_payload, two_bit_words, Encoding};
 
 use crate::{widen, GenError, SolvedSection};
 use slidetable_format::CostModel;
+
+/// Bitmap words per parallel work item (4096 words = 262,144 ranks).
+const CHUNK: usize = 4096;
 
 /// The entries the scan search fills in.
 enum Entries {
@@ -69,11 +70,41 @@ pub fn solve_by_scan(
         let in_frontier = histogram[depth as usize];
         let unseen = states as u64 - reached;
         if in_frontier > unseen {
-            expand_bottom_up(&space, &frontier, &next, |index| {
-                !seen.word(index) & seen.in_range(index)
-            });
+            next.words()
+                .par_chunks(CHUNK)
+                .enumerate()
+                .for_each(|(chunk, out)| {
+                    let mut cursor = space.cursor();
+                    for (i, out) in out.iter().enumerate() {
+                        let index = chunk * CHUNK + i;
+                        let mut found = 0u64;
+                        each_set_bit(index, !seen.word(index) & seen.in_range(index), |r| {
+                            if space.any_neighbor(&mut cursor, r, |_, n| frontier.test(n)) {
+                                found |= 1 << (r & 63);
+                            }
+                        });
+                        out.store(found, Relaxed);
+                    }
+                });
         } else {
-            expand_top_down(&space, &frontier, &next, |n| !seen.test(n));
+            frontier
+                .words()
+                .par_chunks(CHUNK)
+                .enumerate()
+                .for_each(|(chunk, words)| {
+                    let mut cursor = space.cursor();
+                    for (i, w) in words.iter().enumerate() {
+                        each_set_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
+                            space.any_neighbor(&mut cursor, r, |_, n| {
+                                let (k, bit) = (n as usize >> 6, 1u64 << (n & 63));
+                                if (seen.word(k) | next.word(k)) & bit == 0 {
+                                    next.or_word(k, bit);
+                                }
+                                false
+                            });
+                        });
+                    }
+                });
         }
         depth += 1;
         let found = settle(&mut entries, &space, &seen, &frontier, &next, depth);
@@ -123,12 +154,12 @@ fn settle(
     };
     match entries {
         Entries::TwoBit(words) => words
-            .par_chunks_mut(SCAN_CHUNK * 2)
+            .par_chunks_mut(CHUNK * 2)
             .enumerate()
             .map(|(chunk, out)| {
                 let mut count = 0u64;
                 for (i, pair) in out.chunks_mut(2).enumerate() {
-                    let found = add(chunk * SCAN_CHUNK + i);
+                    let found = add(chunk * CHUNK + i);
                     if found == 0 {
                         continue;
                     }
@@ -139,13 +170,13 @@ fn settle(
             })
             .sum(),
         Entries::Byte(bytes) => bytes
-            .par_chunks_mut(SCAN_CHUNK * 64)
+            .par_chunks_mut(CHUNK * 64)
             .enumerate()
             .map(|(chunk, out)| {
                 let mut count = 0u64;
                 let mut cursor = space.cursor();
                 for (i, out) in out.chunks_mut(64).enumerate() {
-                    let index = chunk * SCAN_CHUNK + i;
+                    let index = chunk * CHUNK + i;
                     let found = add(index);
                     count += u64::from(found.count_ones());
                     each_set_bit(index, found, |r| {

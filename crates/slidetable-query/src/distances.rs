@@ -17,7 +17,10 @@
 //! never answered from.
 
 use rayon::prelude::*;
-use slidetable_core::{expand_bottom_up, expand_top_down, AtomicBitmap, Ranker, Scan, SCAN_CHUNK};
+use slidetable_core::{each_set_bit, AtomicBitmap, Ranker, Scan};
+
+/// Bitmap words per parallel work item (4096 words = 262,144 ranks).
+const CHUNK: usize = 4096;
 
 /// The distance of a state not reached (beyond the distance asked for).
 pub(crate) const UNREACHED: u8 = u8::MAX;
@@ -79,21 +82,56 @@ pub(crate) fn recover(
         let want = ((depth + 1) % 3) as u8;
         let in_frontier = histogram[depth as usize];
         if in_frontier > states as u64 - reached {
-            expand_bottom_up(&steps, &frontier, &next, |index| {
-                residues_equal(entries, index, want) & !seen.word(index) & seen.in_range(index)
-            });
+            next.words()
+                .par_chunks(CHUNK)
+                .enumerate()
+                .for_each(|(chunk, out)| {
+                    let mut cursor = steps.cursor();
+                    for (i, out) in out.iter().enumerate() {
+                        let index = chunk * CHUNK + i;
+                        let candidates = residues_equal(entries, index, want)
+                            & !seen.word(index)
+                            & seen.in_range(index);
+                        let mut found = 0u64;
+                        each_set_bit(index, candidates, |r| {
+                            if steps.any_neighbor(&mut cursor, r, |_, n| frontier.test(n)) {
+                                found |= 1 << (r & 63);
+                            }
+                        });
+                        out.store(found, Relaxed);
+                    }
+                });
         } else {
-            expand_top_down(&steps, &frontier, &next, |n| residue(entries, n) == want);
+            frontier
+                .words()
+                .par_chunks(CHUNK)
+                .enumerate()
+                .for_each(|(chunk, words)| {
+                    let mut cursor = steps.cursor();
+                    for (i, w) in words.iter().enumerate() {
+                        each_set_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
+                            steps.any_neighbor(&mut cursor, r, |_, n| {
+                                if residue(entries, n) == want {
+                                    let (k, bit) = (n as usize >> 6, 1u64 << (n & 63));
+                                    if next.word(k) & bit == 0 {
+                                        next.or_word(k, bit);
+                                    }
+                                }
+                                false
+                            });
+                        });
+                    }
+                });
         }
         // Settle the layer: its distances, `seen`, and the count, checked.
         let found: u64 = distances
-            .par_chunks_mut(SCAN_CHUNK * 64)
+            .par_chunks_mut(CHUNK * 64)
             .enumerate()
             .map(|(chunk, out)| {
                 let mut count = 0u64;
                 let mut twice = false;
                 for (i, cells) in out.chunks_mut(64).enumerate() {
-                    let index = chunk * SCAN_CHUNK + i;
+                    let index = chunk * CHUNK + i;
                     let layer = next.word(index);
                     if layer == 0 {
                         continue;
