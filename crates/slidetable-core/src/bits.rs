@@ -10,6 +10,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use rayon::prelude::*;
+
 /// `len` bits in 64-bit atomic words, bit `i` in bit `i mod 64` of word `i / 64`.
 #[derive(Debug, Default)]
 pub struct AtomicBitmap {

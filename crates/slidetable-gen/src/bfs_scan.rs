@@ -21,6 +21,8 @@
 //! Entries are deterministic whatever the threads do: a 2-bit entry is the distance mod 3, and
 //! a byte entry's first move is the first in code order (u d l r) that reaches the level before.
 
+use std::sync::atomic::Ordering::Relaxed;
+
 use rayon::prelude::*;
 use slidetable_core::{each_set_bit, AtomicBitmap, Layout, Move, Scan};
 use slidetable_format::{byte_entry, two_bit_mark, two_bit_payload, two_bit_words, Encoding};

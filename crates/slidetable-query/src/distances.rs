@@ -16,6 +16,8 @@
 //! Each layer is checked against the section's histogram, so a corrupt table is reported,
 //! never answered from.
 
+use std::sync::atomic::Ordering::Relaxed;
+
 use rayon::prelude::*;
 use slidetable_core::{each_set_bit, AtomicBitmap, Ranker, Scan};
 
