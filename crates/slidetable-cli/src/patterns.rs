@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use slidetable_core::{Board, Layout, Move, Symmetry, MAX_CELLS};
 use slidetable_gen::{
-    partition_placements, solve_partition, write_pattern_table, Partition, PatternSection,
+    partition_placements, solve_partition, write_pattern_table, Partition, SolvedPattern,
 };
 use slidetable_query::{is_pattern_file, MappedPatternTable, PatternTable};
 use slidetable_search::{Heuristic, HeuristicKind, Limits, PatternHeuristic, PatternSearch};
@@ -400,7 +400,7 @@ pub(crate) fn parse_heuristic(s: &str) -> std::result::Result<HeuristicChoice, S
 /// Pattern databases for a search or a measurement: a file, or groups built in memory.
 pub(crate) enum PatternSource {
     File(MappedPatternTable),
-    Memory(Vec<PatternSection>),
+    Memory(Vec<SolvedPattern>),
 }
 
 /// The databases `pdb` / `pdb-PARTITION` name for `goal`: on 4×4 without a partition the

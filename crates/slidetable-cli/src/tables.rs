@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use slidetable_core::{Board, Layout};
 use slidetable_gen::cache::TABLE_ENV;
-use slidetable_gen::{solve, table_bytes, Section};
+use slidetable_gen::{solve, table_bytes, SolvedSection};
 use slidetable_query::{CostModel, Goal, MappedTable, Table};
 
 use crate::cli::TargetArgs;
@@ -175,7 +175,7 @@ pub(crate) fn generate_to(plan: &Plan, out: &mut impl Write) -> Result<Generated
 }
 
 /// Every section of `plan`, with a progress bar for long runs.
-fn solve_plan(plan: &Plan) -> Result<Vec<Section>> {
+fn solve_plan(plan: &Plan) -> Result<Vec<SolvedSection>> {
     let bar = progress_bar(plan.total_states(), format!("generating {}", plan.board));
     let sections = solve(&plan.goals, plan.encoding, plan.cost, &|n| bar.inc(n))?;
     bar.finish_and_clear();

@@ -1,5 +1,6 @@
-//! Sliding-tile puzzles on rectangular boards: geometry, layouts, moves, the parity rule and a
-//! dense ranking of each parity class.
+//! Sliding-tile puzzles on rectangular boards: geometry, layouts, moves, the parity rule, a
+//! dense ranking of each parity class, and the atomic bitmap of one bit per rank that the
+//! scanning breadth-first searches share.
 //!
 //! ```
 //! use slidetable_core::{parse_layout, Board, Move, Ranker};
@@ -16,6 +17,7 @@
 //! assert_eq!(goal.moved(Move::Up).unwrap().to_string(), "1 2 3 4 5 0 7 8 6");
 //! ```
 
+mod bits;
 mod board;
 mod layout;
 mod moves;
@@ -24,6 +26,7 @@ mod parse;
 mod rank;
 mod symmetry;
 
+pub use bits::{each_set_bit, AtomicBitmap};
 pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use layout::{Layout, LayoutError};
 pub use moves::{parse_path, path_string, Move};

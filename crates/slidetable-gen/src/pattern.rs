@@ -16,15 +16,11 @@
 //! Every level is expanded on every core (rayon), placements compared and set by atomic
 //! operations, so the values do not depend on the number of threads.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{Board, Layout, PlacementRanker, MAX_CELLS};
-use slidetable_format::{
-    pattern_payload_len, PatternHeader, PatternSpec, PayloadHasher, MAX_EXCESS, MAX_GROUP,
-};
+use slidetable_core::{each_set_bit, AtomicBitmap, Board, Layout, PlacementRanker, MAX_CELLS};
+use slidetable_format::{pattern_payload_len, MAX_EXCESS, MAX_GROUP};
 
 use crate::GenError;
 
@@ -142,10 +138,12 @@ impl Partition {
     }
 }
 
-/// One group's database: its entries as the file stores them (4-bit excess over the
-/// group's Manhattan distance, two to a byte) and the histogram of its values.
+/// One solved group's database, in memory: its entries as the file stores them (4-bit excess
+/// over the group's Manhattan distance, two to a byte) and the histogram of its values.
+/// [`write_pattern_table`](crate::write_pattern_table) makes a file's pattern section of it
+/// (the format crate's `PatternSection`).
 #[derive(Clone, Debug)]
-pub struct PatternSection {
+pub struct SolvedPattern {
     /// The goal the values are distances to.
     pub goal: Layout,
     /// Bit `t` set for each tile `t` of the group.
@@ -156,7 +154,7 @@ pub struct PatternSection {
     pub histogram: Vec<u64>,
 }
 
-impl PatternSection {
+impl SolvedPattern {
     /// The group's tiles in increasing order (the order their cells are ranked in).
     pub fn group(&self) -> Vec<u8> {
         group_tiles(self.tiles)
@@ -250,18 +248,18 @@ pub fn solve_pattern(
     goal: &Layout,
     tiles: u16,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<PatternSection, GenError> {
+) -> Result<SolvedPattern, GenError> {
     let board = goal.board();
     let n = board.cells();
     let group = group_tiles(tiles);
     let k = group.len();
     if k == 0 || k > MAX_GROUP || tiles & !((((1u32 << n) - 1) & !1) as u16) != 0 {
-        return Err(GenError::Pattern(format!(
-            "a group of tiles {group:?} is not possible on a {board} board"
-        )));
+        return Err(GenError::GroupNotOnBoard { group, board });
     }
-    let ranker = PlacementRanker::new(n, k)
-        .map_err(|e| GenError::Pattern(format!("tiles {group:?}: {e}")))?;
+    let ranker = PlacementRanker::new(n, k).map_err(|problem| GenError::GroupPlacements {
+        group: group.clone(),
+        problem,
+    })?;
     let count = ranker.count() as usize;
     let geo = Geometry::new(board);
     let md = manhattan_table(goal);
@@ -275,9 +273,8 @@ pub fn solve_pattern(
     }
 
     let visited: Vec<AtomicU16> = (0..count).map(|_| AtomicU16::new(0)).collect();
-    let words = count.div_ceil(64);
-    let mut current: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
-    let mut next: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    let mut current = AtomicBitmap::new(count);
+    let mut next = AtomicBitmap::new(count);
     let entries: Vec<AtomicU8> = (0..pattern_payload_len(count as u64))
         .map(|_| AtomicU8::new(0))
         .collect();
@@ -286,7 +283,7 @@ pub fn solve_pattern(
     let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
     let region = geo.region(1 << goal.blank(), geo.all & !occupied);
     visited[start as usize].store(region as u16, Relaxed);
-    current[start as usize / 64].store(1 << (start % 64), Relaxed);
+    current.set(start);
     let mut histogram = vec![1u64];
     progress(1);
     // Set when a value does not fit its entry (or breaks the parity argument).
@@ -296,16 +293,14 @@ pub fn solve_pattern(
     loop {
         let child_level = level + 1;
         let settled: u64 = current
+            .words()
             .par_chunks(256)
             .enumerate()
             .map(|(chunk, words)| {
                 let mut settled = 0u64;
                 let mut cells = [0u8; MAX_GROUP];
                 for (w, word) in words.iter().enumerate() {
-                    let mut bits = word.load(Relaxed);
-                    while bits != 0 {
-                        let p = ((chunk * 256 + w) * 64) as u32 + bits.trailing_zeros();
-                        bits &= bits - 1;
+                    each_set_bit(chunk * 256 + w, word.load(Relaxed), |p| {
                         let occupied = ranker.unrank(p, &mut cells[..k]);
                         let reached = u32::from(visited[p as usize].load(Relaxed));
                         for i in 0..k {
@@ -326,7 +321,7 @@ pub fn solve_pattern(
                                 if before & region != 0 {
                                     continue;
                                 }
-                                next[child / 64].fetch_or(1 << (child % 64), Relaxed);
+                                next.set(child as u32);
                                 if before != 0 {
                                     continue;
                                 }
@@ -348,7 +343,7 @@ pub fn solve_pattern(
                                     .fetch_or((excess.min(MAX_EXCESS) as u8) << shift, Relaxed);
                             }
                         }
-                    }
+                    });
                 }
                 progress(settled);
                 settled
@@ -358,19 +353,19 @@ pub fn solve_pattern(
         if bad != u64::MAX {
             let mut cells = [0u8; MAX_GROUP];
             ranker.unrank(bad as u32, &mut cells[..k]);
-            return Err(GenError::Pattern(format!(
-                "tiles {group:?} at cells {:?} need {child_level} moves, more than the 4-bit \
-                 entry holds above their Manhattan distance (at most {}); use smaller groups",
-                &cells[..k],
-                2 * MAX_EXCESS
-            )));
+            return Err(GenError::PatternTooDeep {
+                group,
+                cells: cells[..k].to_vec(),
+                moves: child_level,
+                most: 2 * MAX_EXCESS,
+            });
         }
-        if settled == 0 && next.par_iter().all(|w| w.load(Relaxed) == 0) {
+        if settled == 0 && next.words().par_iter().all(|w| w.load(Relaxed) == 0) {
             break;
         }
         histogram.push(settled);
         std::mem::swap(&mut current, &mut next);
-        next.par_iter().for_each(|w| w.store(0, Relaxed));
+        next.clear();
         level = child_level;
     }
     while histogram.last() == Some(&0) {
@@ -378,7 +373,7 @@ pub fn solve_pattern(
     }
     drop(visited);
     let entries = entries.into_iter().map(AtomicU8::into_inner).collect();
-    Ok(PatternSection {
+    Ok(SolvedPattern {
         goal: *goal,
         tiles,
         entries,
@@ -392,7 +387,7 @@ pub fn solve_partition(
     goal: &Layout,
     partition: &Partition,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<PatternSection>, GenError> {
+) -> Result<Vec<SolvedPattern>, GenError> {
     partition
         .groups
         .iter()
@@ -410,49 +405,31 @@ pub fn partition_placements(board: Board, partition: &Partition) -> u64 {
         .sum()
 }
 
-fn pattern_header(sections: &[PatternSection]) -> Result<PatternHeader, GenError> {
-    let Some(first) = sections.first() else {
-        return Err(GenError::Pattern("a pattern database needs a group".into()));
-    };
-    if sections.iter().any(|s| s.goal != first.goal) {
-        return Err(GenError::Pattern(
-            "groups solved for different goals".into(),
-        ));
-    }
-    let mut crc = PayloadHasher::new();
-    for s in sections {
-        crc.update(&s.entries);
-    }
-    let specs = sections
-        .iter()
-        .map(|s| PatternSpec::new(s.tiles, s.histogram.clone()))
-        .collect();
-    Ok(PatternHeader::build(first.goal, specs, crc.finalize())?)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern_bytes;
 
-/// Streams a whole pattern database (header, then each group's entries) into `out`.
-pub fn write_pattern_to(out: &mut dyn Write, sections: &[PatternSection]) -> Result<u64, GenError> {
-    let header = pattern_header(sections)?;
-    let io_err = |source| GenError::Io {
-        path: PathBuf::from("<output>"),
-        source,
-    };
-    out.write_all(&header.to_bytes()).map_err(io_err)?;
-    for s in sections {
-        out.write_all(&s.entries).map_err(io_err)?;
+    #[test]
+    fn refusals_are_typed() {
+        let goal = Board::EIGHT.standard_goal();
+        let e = solve_pattern(&goal, 1 << 9, &|_| {}).unwrap_err();
+        assert!(
+            matches!(&e, GenError::GroupNotOnBoard { group, board } if group == &[9] && *board == Board::EIGHT),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "a group of tiles [9] is not possible on a 3x3 board"
+        );
+        assert!(matches!(pattern_bytes(&[]), Err(GenError::NoGroups)));
+        let a = solve_pattern(&goal, 0b110, &|_| {}).unwrap();
+        let other = Board::EIGHT.goal_with_blank(0);
+        let b = solve_pattern(&other, 0b11000, &|_| {}).unwrap();
+        let e = pattern_bytes(&[a, b]).unwrap_err();
+        assert!(
+            matches!(e, GenError::MixedGoals { expected, found } if expected == goal && found == other),
+            "{e}"
+        );
     }
-    Ok(header.file_len())
-}
-
-/// The whole pattern database in memory (for tests and embedding).
-pub fn pattern_bytes(sections: &[PatternSection]) -> Result<Vec<u8>, GenError> {
-    let mut v = Vec::new();
-    write_pattern_to(&mut v, sections)?;
-    Ok(v)
-}
-
-/// Writes the pattern database to `path` the way [`write_table`](crate::write_table) writes
-/// a table: a temporary file in the same directory, flushed and renamed over `path`.
-pub fn write_pattern_table(path: &Path, sections: &[PatternSection]) -> Result<u64, GenError> {
-    crate::write_atomically(path, &mut |out| write_pattern_to(out, sections))
 }

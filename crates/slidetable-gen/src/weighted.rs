@@ -14,12 +14,12 @@
 use slidetable_core::{Layout, Neighbors, Ranker};
 use slidetable_format::{narrow_wide, wide_payload, CostModel, Encoding};
 
-use crate::{GenError, Section};
+use crate::{GenError, SolvedSection};
 
 const OPEN: u32 = u32::MAX;
 
 /// Every state's cheapest cost to `goal` under `cost`, as [`Encoding::Wide16`] entries.
-pub fn solve_weighted(goal: &Layout, cost: CostModel) -> Result<Section, GenError> {
+pub fn solve_weighted(goal: &Layout, cost: CostModel) -> Result<SolvedSection, GenError> {
     let board = goal.board();
     let ranker = Ranker::new(board)?;
     let moves = Neighbors::new(board);
@@ -80,7 +80,7 @@ pub fn solve_weighted(goal: &Layout, cost: CostModel) -> Result<Section, GenErro
     debug_assert_eq!(settled, states);
     // Every cost is at most 16383 (checked above): the value fits a wide entry.
     let entries = wide_payload(best.iter().map(|&v| v as u16));
-    Ok(Section {
+    Ok(SolvedSection {
         goal: *goal,
         entries,
         histogram,
@@ -90,7 +90,7 @@ pub fn solve_weighted(goal: &Layout, cost: CostModel) -> Result<Section, GenErro
 }
 
 /// The same sections with byte entries, when every cost fits one (≤ 63).
-pub fn narrow(sections: Vec<Section>) -> Vec<Section> {
+pub fn narrow(sections: Vec<SolvedSection>) -> Vec<SolvedSection> {
     if sections
         .iter()
         .any(|s| s.encoding != Encoding::Wide16 || s.max_distance() > 63)
@@ -107,7 +107,7 @@ pub fn narrow(sections: Vec<Section>) -> Vec<Section> {
     sections
         .into_iter()
         .zip(narrowed)
-        .map(|(s, entries)| Section {
+        .map(|(s, entries)| SolvedSection {
             entries,
             encoding: Encoding::Byte,
             ..s

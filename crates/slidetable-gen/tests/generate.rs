@@ -5,14 +5,14 @@
 
 use slidetable_core::{Board, Ranker};
 use slidetable_format::{byte_distance, byte_move};
-use slidetable_gen::{default_goals, solve_section, solve_sections, write_table, Section};
+use slidetable_gen::{default_goals, solve_section, solve_sections, write_table, SolvedSection};
 use slidetable_query::Table;
 
 /// Checks one solved section against its goal, using only the ranker and the entry bytes.
 ///
 /// Distance 0 at the goal alone, a first move that lowers the distance by exactly one, and
 /// no neighbour more than one closer: together these say every stored distance is exact.
-fn check_section(s: &Section) {
+fn check_section(s: &SolvedSection) {
     let goal = s.goal;
     let board = goal.board();
     let ranker = Ranker::new(board).unwrap();
@@ -82,7 +82,7 @@ fn every_entry_of_every_goal_is_exact() {
             assert_eq!(s.goal, *goal);
             check_section(s);
         }
-        let got: Vec<u32> = sections.iter().map(Section::max_distance).collect();
+        let got: Vec<u32> = sections.iter().map(SolvedSection::max_distance).collect();
         assert_eq!(got, diameters, "{board}");
     }
 }

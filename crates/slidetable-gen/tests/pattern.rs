@@ -12,7 +12,7 @@ use std::collections::{HashMap, VecDeque};
 
 use slidetable_core::{Board, Layout, Move, PlacementRanker, Ranker};
 use slidetable_format::{byte_distance, excess_at};
-use slidetable_gen::{solve_partition, solve_pattern, Partition, PatternSection};
+use slidetable_gen::{solve_partition, solve_pattern, Partition, SolvedPattern};
 
 fn manhattan(goal: &Layout, tile: u8, cell: usize) -> u32 {
     let cols = goal.board().cols();
@@ -21,7 +21,7 @@ fn manhattan(goal: &Layout, tile: u8, cell: usize) -> u32 {
 }
 
 /// The value of `layout`'s placement of the section's group.
-fn value(s: &PatternSection, layout: &Layout) -> u32 {
+fn value(s: &SolvedPattern, layout: &Layout) -> u32 {
     let group = s.group();
     let ranker = PlacementRanker::new(layout.board().cells(), group.len()).unwrap();
     let cells: Vec<u8> = group

@@ -3,8 +3,7 @@
 //!
 //! Walking from each state to the goal costs O(distance) reads per state: 240 million walks
 //! of about 35 steps on a 12-cell board, minutes. The residues let a single breadth-first
-//! pass do it instead, over bitmaps of one bit per rank (as the generator's 11–12-cell search
-//! does):
+//! pass do it instead, in the bitmaps of the generator's scan search (one bit per rank):
 //!
 //! * a neighbour of a state at distance `d` is at `d − 1` or `d + 1` (every move changes the
 //!   blank's colour on the chequered board), and those two have different residues; so the
@@ -17,10 +16,10 @@
 //! Each layer is checked against the section's histogram, so a corrupt table is reported,
 //! never answered from.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
-use slidetable_core::{Ranker, Scan};
+use slidetable_core::{each_set_bit, AtomicBitmap, Ranker, Scan};
 
 /// Bitmap words per parallel work item (4096 words = 262,144 ranks).
 const CHUNK: usize = 4096;
@@ -64,18 +63,12 @@ pub(crate) fn recover(
     }
     debug_assert!(entries.len() * 4 >= states);
     let steps = Scan::new(ranker.board(), class).map_err(|_| RecoverError::TooDeep)?;
-    let words = states.div_ceil(64);
-    let valid = |index: usize| match (index + 1 == words, states % 64) {
-        (true, k) if k != 0 => (1u64 << k) - 1,
-        _ => u64::MAX,
-    };
     let mut distances = vec![UNREACHED; states];
-    let seen = bitmap(words);
-    let mut frontier = bitmap(words);
-    let mut next = bitmap(words);
-    for bits in [&seen, &frontier] {
-        bits[goal_rank as usize >> 6].fetch_or(1 << (goal_rank & 63), Relaxed);
-    }
+    let seen = AtomicBitmap::new(states);
+    let mut frontier = AtomicBitmap::new(states);
+    let mut next = AtomicBitmap::new(states);
+    seen.set(goal_rank);
+    frontier.set(goal_rank);
     distances[goal_rank as usize] = 0;
     if histogram.first() != Some(&1) || residue(entries, goal_rank) != 0 {
         return Err(RecoverError::Corrupt {
@@ -91,35 +84,39 @@ pub(crate) fn recover(
         let want = ((depth + 1) % 3) as u8;
         let in_frontier = histogram[depth as usize];
         if in_frontier > states as u64 - reached {
-            next.par_chunks(CHUNK).enumerate().for_each(|(chunk, out)| {
-                let mut cursor = steps.cursor();
-                for (i, out) in out.iter().enumerate() {
-                    let index = chunk * CHUNK + i;
-                    let candidates = residues_equal(entries, index, want)
-                        & !seen[index].load(Relaxed)
-                        & valid(index);
-                    let mut found = 0u64;
-                    each_bit(index, candidates, |r| {
-                        if steps.any_neighbor(&mut cursor, r, |_, n| test(&frontier, n)) {
-                            found |= 1 << (r & 63);
-                        }
-                    });
-                    out.store(found, Relaxed);
-                }
-            });
+            next.words()
+                .par_chunks(CHUNK)
+                .enumerate()
+                .for_each(|(chunk, out)| {
+                    let mut cursor = steps.cursor();
+                    for (i, out) in out.iter().enumerate() {
+                        let index = chunk * CHUNK + i;
+                        let candidates = residues_equal(entries, index, want)
+                            & !seen.word(index)
+                            & seen.in_range(index);
+                        let mut found = 0u64;
+                        each_set_bit(index, candidates, |r| {
+                            if steps.any_neighbor(&mut cursor, r, |_, n| frontier.test(n)) {
+                                found |= 1 << (r & 63);
+                            }
+                        });
+                        out.store(found, Relaxed);
+                    }
+                });
         } else {
             frontier
+                .words()
                 .par_chunks(CHUNK)
                 .enumerate()
                 .for_each(|(chunk, words)| {
                     let mut cursor = steps.cursor();
                     for (i, w) in words.iter().enumerate() {
-                        each_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
+                        each_set_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
                             steps.any_neighbor(&mut cursor, r, |_, n| {
                                 if residue(entries, n) == want {
                                     let (k, bit) = (n as usize >> 6, 1u64 << (n & 63));
-                                    if next[k].load(Relaxed) & bit == 0 {
-                                        next[k].fetch_or(bit, Relaxed);
+                                    if next.word(k) & bit == 0 {
+                                        next.or_word(k, bit);
                                     }
                                 }
                                 false
@@ -137,11 +134,11 @@ pub(crate) fn recover(
                 let mut twice = false;
                 for (i, cells) in out.chunks_mut(64).enumerate() {
                     let index = chunk * CHUNK + i;
-                    let layer = next[index].load(Relaxed);
+                    let layer = next.word(index);
                     if layer == 0 {
                         continue;
                     }
-                    twice |= seen[index].fetch_or(layer, Relaxed) & layer != 0;
+                    twice |= seen.or_word(index, layer) & layer != 0;
                     count += u64::from(layer.count_ones());
                     let mut w = layer;
                     while w != 0 {
@@ -167,7 +164,7 @@ pub(crate) fn recover(
         reached += found;
         progress(found);
         std::mem::swap(&mut frontier, &mut next);
-        next.par_iter().for_each(|w| w.store(0, Relaxed));
+        next.clear();
     }
     Ok(distances)
 }
@@ -208,25 +205,6 @@ fn gather(v: u64) -> u32 {
     v = (v | (v >> 8)) & 0x0000_FFFF_0000_FFFF;
     v = (v | (v >> 16)) & 0x0000_0000_FFFF_FFFF;
     v as u32
-}
-
-#[inline]
-fn test(bits: &[AtomicU64], rank: u32) -> bool {
-    bits[rank as usize >> 6].load(Relaxed) & (1 << (rank & 63)) != 0
-}
-
-/// Calls `f(rank)` for every set bit of `word`, the bitmap's word `index`.
-#[inline]
-fn each_bit(index: usize, mut word: u64, mut f: impl FnMut(u32)) {
-    let base = (index as u32) << 6;
-    while word != 0 {
-        f(base + word.trailing_zeros());
-        word &= word - 1;
-    }
-}
-
-fn bitmap(words: usize) -> Vec<AtomicU64> {
-    (0..words).map(|_| AtomicU64::new(0)).collect()
 }
 
 #[cfg(test)]

@@ -180,19 +180,19 @@ fn the_two_bit_eight_puzzle_agrees_with_the_byte_one_everywhere() {
 
 #[test]
 fn the_parallel_search_finds_the_serial_one_s_distances() {
-    // Byte entries from the layered search (the 11- and 12-cell path) on boards small enough
+    // Byte entries from the scan search (the 11- and 12-cell path) on boards small enough
     // for the serial search: same distances, and every stored first move optimal.
     for b in [board(2, 5), Board::EIGHT, board(4, 2)] {
         let goal = b.standard_goal();
         let serial = table(&[goal], Some(Encoding::Byte), CostModel::Unit);
-        let layered = slidetable_gen::solve_layered(&goal, Encoding::Byte, &|_| {}).unwrap();
-        let layered = Table::new(table_bytes(b, &[layered]).unwrap()).unwrap();
+        let scanned = slidetable_gen::solve_by_scan(&goal, Encoding::Byte, &|_| {}).unwrap();
+        let scanned = Table::new(table_bytes(b, &[scanned]).unwrap()).unwrap();
         assert_eq!(
             serial.sections()[0].histogram(),
-            layered.sections()[0].histogram()
+            scanned.sections()[0].histogram()
         );
         let ranker = Ranker::new(b).unwrap();
-        let (s, l) = (serial.section(0).unwrap(), layered.section(0).unwrap());
+        let (s, l) = (serial.section(0).unwrap(), scanned.section(0).unwrap());
         for rank in (0..ranker.states()).step_by(7) {
             let x = ranker.unrank(rank, goal.class());
             assert_eq!(s.distance(&x), l.distance(&x), "{b}: {x}");

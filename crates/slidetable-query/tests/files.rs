@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use slidetable_core::{Board, Layout, Move, Ranker};
 use slidetable_format::PayloadHasher;
-use slidetable_gen::{default_goals, solve_sections, table_bytes, write_table, Section};
+use slidetable_gen::{default_goals, solve_sections, table_bytes, write_table, SolvedSection};
 use slidetable_query::{MappedTable, Table};
 
 // ---------------------------------------------------------------------------------------------
@@ -122,8 +122,8 @@ fn small() -> &'static [u8] {
 }
 
 /// A 3×3 table with two sections: the standard goal and the blank in the centre.
-fn eight_sections() -> &'static [Section] {
-    static SECTIONS: OnceLock<Vec<Section>> = OnceLock::new();
+fn eight_sections() -> &'static [SolvedSection] {
+    static SECTIONS: OnceLock<Vec<SolvedSection>> = OnceLock::new();
     SECTIONS.get_or_init(|| {
         let board = Board::EIGHT;
         solve_sections(&[board.standard_goal(), board.goal_with_blank(4)]).unwrap()

@@ -4,19 +4,19 @@
 
 use slidetable_core::{parse_layout, Board, Layout, Move, Ranker};
 use slidetable_format::byte_distance;
-use slidetable_gen::{solve_partition, solve_section, Partition, PatternSection};
+use slidetable_gen::{solve_partition, solve_section, Partition, SolvedPattern};
 use slidetable_search::{
     idastar, Heuristic, Limits, LinearConflict, PatternHeuristic, PatternSearch, SearchError,
 };
 
 const ORDER: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
 
-fn databases(goal: &Layout, partition: &str) -> Vec<PatternSection> {
+fn databases(goal: &Layout, partition: &str) -> Vec<SolvedPattern> {
     let p = Partition::parse(partition, goal).unwrap();
     solve_partition(goal, &p, &|_| ()).unwrap()
 }
 
-fn heuristic<'a>(goal: &Layout, sections: &'a [PatternSection]) -> PatternHeuristic<'a> {
+fn heuristic<'a>(goal: &Layout, sections: &'a [SolvedPattern]) -> PatternHeuristic<'a> {
     let groups: Vec<(u16, &[u8])> = sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
     PatternHeuristic::new(goal, &groups).unwrap()
 }

@@ -1,5 +1,5 @@
 //! The ranks of one parity class visited in rank order, each with its neighbours' ranks: what
-//! a search over every rank (the generator's layered search) needs in its hot loop.
+//! a search over every rank (the generator's scan search, `bfs_scan.rs`) needs in its hot loop.
 //!
 //! Consecutive ranks share all but their last few tiles, so a [`ScanCursor`] keeps the last
 //! prefix it unranked and a table holds every suffix. A neighbour's rank is stepped from the

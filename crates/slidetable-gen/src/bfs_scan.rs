@@ -1,9 +1,10 @@
-//! Breadth-first search on every core, in memory close to the table's own size: the layers
-//! live in bitmaps of one bit per rank (12!/2 bits = 30 MB for the largest boards), not in
-//! queues.
+//! The breadth-first search for boards of 11 and 12 cells, by scanning: on every core, in
+//! memory close to the table's own size, the levels live in bitmaps of one bit per rank
+//! (12!/2 bits = 30 MB for the largest boards) scanned in rank order, not in queues (the
+//! search of smaller boards, `bfs_queue.rs`).
 //!
 //! Three bitmaps: `seen` (every state at distance ≤ d), `frontier` (exactly d) and `next`
-//! (exactly d + 1, being found). Each layer is found one of two ways, whichever is cheaper:
+//! (exactly d + 1, being found). Each level is found one of two ways, whichever is cheaper:
 //!
 //! * **top-down** — every frontier state (scanned in rank order, in parallel chunks) tries
 //!   its moves and marks each neighbour that is not `seen` in `next` (an atomic OR: marking
@@ -12,88 +13,55 @@
 //!   state looks for a neighbour in the frontier instead; each thread owns whole words of
 //!   `next`, so nothing is shared.
 //!
-//! Then one pass over `next` settles the new layer's entries (each thread owns the entry
+//! Then one pass over `next` settles the new level's entries (each thread owns the entry
 //! words its bitmap words cover) and adds it to `seen`. The entries are written once per
 //! state and never read during the search: all membership tests go to the bitmaps, which are
 //! half the size of the 2-bit entries (a quarter of the bytes ones) and stay in cache longer.
 //!
 //! Entries are deterministic whatever the threads do: a 2-bit entry is the distance mod 3, and
-//! a byte entry's first move is the first in code order (u d l r) that reaches the layer before.
+//! a byte entry's first move is the first in code order (u d l r) that reaches the level before.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
-use slidetable_core::{Layout, Move, Scan};
+use slidetable_core::{each_set_bit, AtomicBitmap, Layout, Move, Scan};
 use slidetable_format::{byte_entry, two_bit_mark, two_bit_payload, two_bit_words, Encoding};
 
-use crate::{widen, GenError, Section};
+use crate::{widen, GenError, SolvedSection};
 use slidetable_format::CostModel;
 
 /// Bitmap words per parallel work item (4096 words = 262,144 ranks).
 const CHUNK: usize = 4096;
 
-/// The entries a layered search fills in.
+/// The entries the scan search fills in.
 enum Entries {
     Byte(Vec<u8>),
     /// 32 entries per word, entry `r` in bits `2·(r mod 32)` of word `r / 32`.
     TwoBit(Vec<u64>),
 }
 
-#[inline]
-fn test(bits: &[AtomicU64], rank: u32) -> bool {
-    bits[rank as usize >> 6].load(Relaxed) & (1 << (rank & 63)) != 0
-}
-
-/// Calls `f(rank)` for every set bit of `word`, the bitmap's word `index`.
-#[inline]
-fn each_bit(index: usize, mut word: u64, mut f: impl FnMut(u32)) {
-    let base = (index as u32) << 6;
-    while word != 0 {
-        f(base + word.trailing_zeros());
-        word &= word - 1;
-    }
-}
-
-fn bitmap(words: usize) -> Vec<AtomicU64> {
-    (0..words).map(|_| AtomicU64::new(0)).collect()
-}
-
 /// Solves `goal`'s class with every core, into byte or 2-bit entries; `progress` is told how
-/// many states each layer settles.
-pub fn solve_layered(
+/// many states each level settles.
+pub fn solve_by_scan(
     goal: &Layout,
     encoding: Encoding,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Section, GenError> {
+) -> Result<SolvedSection, GenError> {
     let space = Scan::new(goal.board(), goal.class())?;
     let ranker = *space.ranker();
     let states = ranker.states() as usize;
-    let words = states.div_ceil(64);
-    // The bits of the last word that are ranks.
-    let last_valid = match states % 64 {
-        0 => u64::MAX,
-        k => (1u64 << k) - 1,
-    };
-    let valid = |index: usize| {
-        if index + 1 == words {
-            last_valid
-        } else {
-            u64::MAX
-        }
-    };
     let mut entries = match encoding {
         Encoding::Byte => Entries::Byte(vec![0; states]),
         Encoding::TwoBit => Entries::TwoBit(two_bit_words(states)),
         // 16-bit entries hold what byte entries do, widened.
-        Encoding::Wide16 => return solve_layered(goal, Encoding::Byte, progress).map(widen),
+        Encoding::Wide16 => return solve_by_scan(goal, Encoding::Byte, progress).map(widen),
     };
-    let seen = bitmap(words);
-    let mut frontier = bitmap(words);
-    let mut next = bitmap(words);
+    let seen = AtomicBitmap::new(states);
+    let mut frontier = AtomicBitmap::new(states);
+    let mut next = AtomicBitmap::new(states);
     let goal_rank = ranker.rank(goal);
-    for bits in [&seen, &frontier] {
-        bits[goal_rank as usize >> 6].fetch_or(1 << (goal_rank & 63), Relaxed);
-    }
+    seen.set(goal_rank);
+    frontier.set(goal_rank);
     // The goal's entry is 0 in both encodings, as the zeroed entries already say.
     let mut histogram = vec![1u64];
     let mut reached = 1u64;
@@ -104,31 +72,35 @@ pub fn solve_layered(
         let in_frontier = histogram[depth as usize];
         let unseen = states as u64 - reached;
         if in_frontier > unseen {
-            next.par_chunks(CHUNK).enumerate().for_each(|(chunk, out)| {
-                let mut cursor = space.cursor();
-                for (i, out) in out.iter().enumerate() {
-                    let index = chunk * CHUNK + i;
-                    let mut found = 0u64;
-                    each_bit(index, !seen[index].load(Relaxed) & valid(index), |r| {
-                        if space.any_neighbor(&mut cursor, r, |_, n| test(&frontier, n)) {
-                            found |= 1 << (r & 63);
-                        }
-                    });
-                    out.store(found, Relaxed);
-                }
-            });
+            next.words()
+                .par_chunks(CHUNK)
+                .enumerate()
+                .for_each(|(chunk, out)| {
+                    let mut cursor = space.cursor();
+                    for (i, out) in out.iter().enumerate() {
+                        let index = chunk * CHUNK + i;
+                        let mut found = 0u64;
+                        each_set_bit(index, !seen.word(index) & seen.in_range(index), |r| {
+                            if space.any_neighbor(&mut cursor, r, |_, n| frontier.test(n)) {
+                                found |= 1 << (r & 63);
+                            }
+                        });
+                        out.store(found, Relaxed);
+                    }
+                });
         } else {
             frontier
+                .words()
                 .par_chunks(CHUNK)
                 .enumerate()
                 .for_each(|(chunk, words)| {
                     let mut cursor = space.cursor();
                     for (i, w) in words.iter().enumerate() {
-                        each_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
+                        each_set_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
                             space.any_neighbor(&mut cursor, r, |_, n| {
                                 let (k, bit) = (n as usize >> 6, 1u64 << (n & 63));
-                                if (seen[k].load(Relaxed) | next[k].load(Relaxed)) & bit == 0 {
-                                    next[k].fetch_or(bit, Relaxed);
+                                if (seen.word(k) | next.word(k)) & bit == 0 {
+                                    next.or_word(k, bit);
                                 }
                                 false
                             });
@@ -152,13 +124,13 @@ pub fn solve_layered(
         reached += found;
         progress(found);
         std::mem::swap(&mut frontier, &mut next);
-        next.par_iter().for_each(|w| w.store(0, Relaxed));
+        next.clear();
     }
     let entries = match entries {
         Entries::Byte(bytes) => bytes,
         Entries::TwoBit(words) => two_bit_payload(words, states as u64),
     };
-    Ok(Section {
+    Ok(SolvedSection {
         goal: *goal,
         entries,
         histogram,
@@ -172,14 +144,14 @@ pub fn solve_layered(
 fn settle(
     entries: &mut Entries,
     space: &Scan,
-    seen: &[AtomicU64],
-    frontier: &[AtomicU64],
-    next: &[AtomicU64],
+    seen: &AtomicBitmap,
+    frontier: &AtomicBitmap,
+    next: &AtomicBitmap,
     depth: u32,
 ) -> u64 {
     let add = |index: usize| {
-        let found = next[index].load(Relaxed);
-        seen[index].fetch_or(found, Relaxed);
+        let found = next.word(index);
+        seen.or_word(index, found);
         found
     };
     match entries {
@@ -209,11 +181,11 @@ fn settle(
                     let index = chunk * CHUNK + i;
                     let found = add(index);
                     count += u64::from(found.count_ones());
-                    each_bit(index, found, |r| {
+                    each_set_bit(index, found, |r| {
                         let mut first = Move::Up;
                         space.any_neighbor(&mut cursor, r, |m, n| {
                             first = m;
-                            test(frontier, n)
+                            frontier.test(n)
                         });
                         out[(r & 63) as usize] = byte_entry(depth.min(63), first);
                     });
@@ -232,8 +204,8 @@ mod tests {
     #[test]
     fn sixteen_bit_entries_are_the_byte_entries_widened() {
         let goal = slidetable_core::Board::new(2, 3).unwrap().standard_goal();
-        let byte = solve_layered(&goal, Encoding::Byte, &|_| {}).unwrap();
-        let wide = solve_layered(&goal, Encoding::Wide16, &|_| {}).unwrap();
+        let byte = solve_by_scan(&goal, Encoding::Byte, &|_| {}).unwrap();
+        let wide = solve_by_scan(&goal, Encoding::Wide16, &|_| {}).unwrap();
         assert_eq!(wide.encoding, Encoding::Wide16);
         assert_eq!(wide.histogram, byte.histogram);
         assert_eq!(wide.entries.len(), 2 * byte.entries.len());

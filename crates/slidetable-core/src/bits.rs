@@ -1,0 +1,131 @@
+//! A bitmap of one bit per rank that many threads set at once: the level sets of the
+//! breadth-first searches that scan ranks instead of keeping queues (the generator's scan
+//! search, the query crate's recovery of distances from 2-bit entries, the pattern
+//! databases' search).
+//!
+//! Setting a bit is an atomic OR, so setting it twice, from any threads, is harmless and
+//! needs no other coordination. Every access is `Relaxed`: a search reads a bitmap only after
+//! the parallel pass that wrote it has ended (rayon joins its threads, which orders the
+//! writes before the reads).
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+/// `len` bits in 64-bit atomic words, bit `i` in bit `i mod 64` of word `i / 64`.
+#[derive(Debug, Default)]
+pub struct AtomicBitmap {
+    words: Vec<AtomicU64>,
+    len: usize,
+}
+
+impl AtomicBitmap {
+    /// A bitmap of at least `len` bits (rounded up to whole words), all clear.
+    pub fn new(len: usize) -> AtomicBitmap {
+        AtomicBitmap {
+            words: (0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            len,
+        }
+    }
+
+    /// Whether bit `i` is set.
+    #[inline]
+    pub fn test(&self, i: u32) -> bool {
+        self.words[i as usize >> 6].load(Relaxed) & (1 << (i & 63)) != 0
+    }
+
+    /// Sets bit `i`.
+    #[inline]
+    pub fn set(&self, i: u32) {
+        self.words[i as usize >> 6].fetch_or(1 << (i & 63), Relaxed);
+    }
+
+    /// Word `index` (bits `64·index ..`).
+    #[inline]
+    pub fn word(&self, index: usize) -> u64 {
+        self.words[index].load(Relaxed)
+    }
+
+    /// Sets the bits of `bits` in word `index`, returning the word as it was.
+    #[inline]
+    pub fn or_word(&self, index: usize, bits: u64) -> u64 {
+        self.words[index].fetch_or(bits, Relaxed)
+    }
+
+    /// The bits of word `index` that are below `len` (all of them but in the last word):
+    /// a mask for scans of the clear bits.
+    #[inline]
+    pub fn in_range(&self, index: usize) -> u64 {
+        match (index + 1 == self.words.len(), self.len % 64) {
+            (true, k) if k != 0 => (1 << k) - 1,
+            _ => u64::MAX,
+        }
+    }
+
+    /// Clears every bit, on every core.
+    pub fn clear(&self) {
+        self.words.par_iter().for_each(|w| w.store(0, Relaxed));
+    }
+
+    /// The words, for passes that split them between threads.
+    pub fn words(&self) -> &[AtomicU64] {
+        &self.words
+    }
+}
+
+/// Calls `f(i)` for every set bit of `word`, word `index` of a bitmap (so `i` counts from
+/// `64·index`), lowest first.
+#[inline]
+pub fn each_set_bit(index: usize, mut word: u64, mut f: impl FnMut(u32)) {
+    let base = (index as u32) << 6;
+    while word != 0 {
+        f(base + word.trailing_zeros());
+        word &= word - 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_set_are_the_bits_read_and_visited() {
+        let bits = AtomicBitmap::new(130);
+        assert_eq!(bits.words().len(), 3);
+        let chosen = [0u32, 1, 63, 64, 100, 127, 128, 129];
+        for &i in &chosen {
+            bits.set(i);
+        }
+        bits.set(64); // twice is harmless
+        for i in 0..192 {
+            assert_eq!(bits.test(i), chosen.contains(&i), "bit {i}");
+        }
+        assert_eq!(bits.word(0), 1 | 2 | 1 << 63);
+        assert_eq!(bits.or_word(2, 1 << 5), 0b11);
+        assert!(bits.test(133));
+        let cleared = AtomicBitmap::new(200);
+        cleared.set(7);
+        cleared.set(199);
+        cleared.clear();
+        assert!((0..200).all(|i| !cleared.test(i)));
+        let mut visited = Vec::new();
+        for index in 0..bits.words().len() {
+            each_set_bit(index, bits.word(index), |i| visited.push(i));
+        }
+        let mut expected = chosen.to_vec();
+        expected.push(133);
+        assert_eq!(visited, expected);
+    }
+
+    #[test]
+    fn words_are_rounded_up_and_masked() {
+        assert!(AtomicBitmap::new(0).words().is_empty());
+        let bits = AtomicBitmap::new(130);
+        assert_eq!(bits.in_range(0), u64::MAX);
+        assert_eq!(bits.in_range(1), u64::MAX);
+        assert_eq!(bits.in_range(2), 0b11);
+        assert_eq!(AtomicBitmap::new(128).in_range(1), u64::MAX);
+        assert_eq!(AtomicBitmap::new(64).words().len(), 1);
+        assert_eq!(AtomicBitmap::new(65).words().len(), 2);
+    }
+}

@@ -1,0 +1,293 @@
+//! Writing files: a table (header, then each section's entries) or a pattern database,
+//! streamed to any writer or put in place safely (a temporary file beside the target,
+//! flushed, then renamed over it; see [`temporary`] for the temporaries' bookkeeping).
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use slidetable_core::Board;
+use slidetable_format::{
+    CostModel, Encoding, Header, PatternHeader, PatternSpec, PayloadHasher, SectionSpec,
+};
+
+use crate::{GenError, SolvedPattern, SolvedSection};
+
+pub(crate) mod temporary;
+use temporary::Temporary;
+
+fn header_for(board: Board, sections: &[SolvedSection]) -> Result<Header, GenError> {
+    let (encoding, cost) = sections
+        .first()
+        .map_or((Encoding::Byte, CostModel::Unit), |s| (s.encoding, s.cost));
+    for s in sections {
+        if (s.encoding, s.cost) != (encoding, cost) {
+            return Err(GenError::MixedEncodings);
+        }
+        if s.goal.board() != board {
+            return Err(GenError::MixedBoards {
+                expected: board,
+                found: s.goal.board(),
+            });
+        }
+    }
+    let crc = checksum(sections.iter().map(|s| &s.entries[..]));
+    let specs = sections
+        .iter()
+        .map(|s| SectionSpec {
+            goal: s.goal,
+            histogram: s.histogram.clone(),
+        })
+        .collect();
+    Ok(Header::build(board, encoding, cost, specs, crc)?)
+}
+
+/// The checksum a header keeps of the payloads that follow it, in file order.
+fn checksum<'a>(payloads: impl Iterator<Item = &'a [u8]>) -> u32 {
+    let mut crc = PayloadHasher::new();
+    payloads.for_each(|p| crc.update(p));
+    crc.finalize()
+}
+
+/// Streams a whole table (header, then each section's entries) into `out`.
+pub fn write_to(
+    out: &mut impl Write,
+    board: Board,
+    sections: &[SolvedSection],
+) -> Result<u64, GenError> {
+    let header = header_for(board, sections)?;
+    let payloads: Vec<&[u8]> = sections.iter().map(|s| &s.entries[..]).collect();
+    header.write_table(out, &payloads).map_err(stream_error)
+}
+
+/// An error of writing to a stream, which has no path: [`replace_with`] names the file.
+fn stream_error(source: io::Error) -> GenError {
+    GenError::Io {
+        path: PathBuf::from("<output>"),
+        source,
+    }
+}
+
+/// The whole table in memory (for `Table::new`, tests and embedding).
+pub fn table_bytes(board: Board, sections: &[SolvedSection]) -> Result<Vec<u8>, GenError> {
+    let mut v = Vec::new();
+    write_to(&mut v, board, sections)?;
+    Ok(v)
+}
+
+/// Writes the table to `path` safely: into a temporary file in the same directory, flushed
+/// to disk, then renamed over `path`. A crash leaves either the old file or the new one
+/// under the real name, never half of one; on any error the temporary file is removed.
+/// Returns the number of bytes written.
+///
+/// Only a regular file is ever replaced: a directory, device, FIFO or socket under `path` is
+/// refused (`NotAFile`), and symbolic links are followed, so the file they name is replaced
+/// (or made) and the links keep pointing at the new table. A replaced table keeps its mode; a
+/// new one gets the mode of any newly created file (0666 less the umask), not the 0600 of a
+/// temporary file, so a table meant for sharing can be read by others.
+pub fn write_table(path: &Path, board: Board, sections: &[SolvedSection]) -> Result<u64, GenError> {
+    replace_table(path, board, sections).map(|w| w.bytes)
+}
+
+/// What [`replace_table`] did.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Written {
+    /// Bytes written.
+    pub bytes: u64,
+    /// Why the replaced file's owner and group could not be given to the new one (only root
+    /// may give a file away): the table now belongs to whoever wrote it.
+    pub owner_not_kept: Option<io::Error>,
+}
+
+/// [`write_table`], telling also whether a replaced table kept its owner and group (as it
+/// keeps its mode). Temporary files of ours in the directory that no writer holds (left by a
+/// `generate` killed with SIGKILL) are removed first; [`abandon_writes`] removes the one being
+/// written, for a signal handler.
+pub fn replace_table(
+    path: &Path,
+    board: Board,
+    sections: &[SolvedSection],
+) -> Result<Written, GenError> {
+    replace_with(path, &mut |mut out| write_to(&mut out, board, sections))
+}
+
+/// The one procedure behind [`replace_table`] and [`write_pattern_table`]: `write` streams the
+/// file's bytes into a temporary file beside `path`, which then replaces it (keeping a
+/// replaced file's owner and mode; stale temporaries of ours are removed first).
+fn replace_with(
+    path: &Path,
+    write: &mut dyn FnMut(&mut dyn Write) -> Result<u64, GenError>,
+) -> Result<Written, GenError> {
+    let io_err = |source| GenError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let (target, old) = replaceable(path).map_err(|e| match e {
+        GenError::Io { source, .. } => io_err(source),
+        other => other,
+    })?;
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(GenError::NoDirectory {
+            path: path.to_path_buf(),
+            dir: dir.to_path_buf(),
+            link: (target != path).then(|| target.clone()),
+        });
+    }
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned());
+    let prefix = format!(".{}.", name.as_deref().unwrap_or("table"));
+    temporary::remove_stale(dir, &prefix, ".tmp");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = Temporary::create(&builder, dir).map_err(|e| {
+        // tempfile names its temporary path in the error (`… at path "…"`); the user named
+        // another.
+        let text = e.to_string();
+        let what = text.split(" at path ").next().unwrap_or(&text).to_string();
+        io_err(io::Error::new(
+            e.kind(),
+            format!("cannot create a file in {}: {what}", dir.display()),
+        ))
+    })?;
+    let mut owner_not_kept = None;
+    if let Some(old) = &old {
+        // A replaced table keeps its owner and group, then its mode (a private table stays
+        // private; a change of owner may clear set-id bits, so the mode comes second).
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let ours = tmp.file().metadata().map_err(io_err)?;
+            if (ours.uid(), ours.gid()) != (old.uid(), old.gid()) {
+                if let Err(e) =
+                    std::os::unix::fs::fchown(&*tmp.file(), Some(old.uid()), Some(old.gid()))
+                {
+                    owner_not_kept = Some(e);
+                }
+            }
+        }
+        tmp.file()
+            .set_permissions(old.permissions())
+            .map_err(io_err)?;
+    }
+    let bytes = {
+        let mut out = io::BufWriter::with_capacity(1 << 20, tmp.file());
+        let len = write(&mut out).map_err(|e| match e {
+            GenError::Io { source, .. } => io_err(source),
+            other => other,
+        })?;
+        out.flush().map_err(io_err)?;
+        len
+    };
+    tmp.file().sync_all().map_err(io_err)?;
+    // Dropping `tmp` on an early return above deletes the temporary file.
+    tmp.persist(&target).map_err(io_err)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        // Make the rename itself durable; not every filesystem supports syncing a directory.
+        let _ = d.sync_all();
+    }
+    Ok(Written {
+        bytes,
+        owner_not_kept,
+    })
+}
+
+/// The file that writing a table to `path` replaces, through any chain of symbolic links
+/// (a relative link target is taken from the link's own directory), and what is known of the
+/// file already there (its mode and owner), if any. A link to a file not there yet makes that file. Anything
+/// that exists and is not a regular file is refused, as is a chain of more than 40 links.
+fn replaceable(path: &Path) -> Result<(PathBuf, Option<std::fs::Metadata>), GenError> {
+    let io_err = |source| GenError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut at = path.to_path_buf();
+    for _ in 0..=40 {
+        let meta = match std::fs::symlink_metadata(&at) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((at, None)),
+            Err(source) => return Err(io_err(source)),
+        };
+        if meta.file_type().is_symlink() {
+            let to = std::fs::read_link(&at).map_err(io_err)?;
+            // `join` keeps an absolute target as it is.
+            at = at.parent().map_or(to.clone(), |dir| dir.join(&to));
+            continue;
+        }
+        if !meta.is_file() {
+            return Err(GenError::NotAFile {
+                path: path.to_path_buf(),
+                kind: slidetable_format::file_kind(&meta.file_type()),
+            });
+        }
+        return Ok((at, Some(meta)));
+    }
+    Err(io_err(io::Error::other(
+        "too many levels of symbolic links",
+    )))
+}
+
+fn pattern_header(sections: &[SolvedPattern]) -> Result<PatternHeader, GenError> {
+    let Some(first) = sections.first() else {
+        return Err(GenError::NoGroups);
+    };
+    if let Some(other) = sections.iter().find(|s| s.goal != first.goal) {
+        return Err(GenError::MixedGoals {
+            expected: first.goal,
+            found: other.goal,
+        });
+    }
+    let specs = sections
+        .iter()
+        .map(|s| PatternSpec::new(s.tiles, s.histogram.clone()))
+        .collect();
+    let crc = checksum(sections.iter().map(|s| &s.entries[..]));
+    Ok(PatternHeader::build(first.goal, specs, crc)?)
+}
+
+/// Streams a whole pattern database (header, then each group's entries) into `out`.
+pub fn write_pattern_to(out: &mut dyn Write, sections: &[SolvedPattern]) -> Result<u64, GenError> {
+    let header = pattern_header(sections)?;
+    out.write_all(&header.to_bytes()).map_err(stream_error)?;
+    for s in sections {
+        out.write_all(&s.entries).map_err(stream_error)?;
+    }
+    Ok(header.file_len())
+}
+
+/// The whole pattern database in memory (for tests and embedding).
+pub fn pattern_bytes(sections: &[SolvedPattern]) -> Result<Vec<u8>, GenError> {
+    let mut v = Vec::new();
+    write_pattern_to(&mut v, sections)?;
+    Ok(v)
+}
+
+/// Writes the pattern database to `path` the way [`write_table`] writes
+/// a table: a temporary file in the same directory, flushed and renamed over `path`.
+pub fn write_pattern_table(path: &Path, sections: &[SolvedPattern]) -> Result<u64, GenError> {
+    replace_with(path, &mut |out| write_pattern_to(out, sections)).map(|w| w.bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve_section;
+
+    #[test]
+    fn refuses_mixed_boards() {
+        let a = solve_section(&Board::new(2, 2).unwrap().standard_goal()).unwrap();
+        let b = solve_section(&Board::new(2, 3).unwrap().standard_goal()).unwrap();
+        let err = table_bytes(Board::new(2, 2).unwrap(), &[a, b]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "sections are for different boards (2x2 and 2x3)"
+        );
+    }
+}
