@@ -12,6 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use crate::Scan;
+
 /// `len` bits in 64-bit atomic words, bit `i` in bit `i mod 64` of word `i / 64`.
 #[derive(Debug, Default)]
 pub struct AtomicBitmap {
@@ -84,6 +86,80 @@ pub fn each_set_bit(index: usize, mut word: u64, mut f: impl FnMut(u32)) {
     }
 }
 
+/// Bitmap words per parallel work item of a level's scan (4,096 words = 262,144 ranks).
+pub const SCAN_CHUNK: usize = 4096;
+
+/// How a scanning search finds its next level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expand {
+    /// Every state of the frontier marks its admitted neighbours (a small frontier).
+    TopDown,
+    /// Every candidate state looks for a neighbour in the frontier (a frontier larger than
+    /// what is left to find).
+    BottomUp,
+}
+
+/// One level of a scanning breadth-first search on every core: `next` (all zero) receives
+/// the states one move from `frontier` on `scan`'s class, in rank order and parallel chunks.
+///
+/// * [`Expand::BottomUp`]: word `index` of `next` becomes the states of `candidates(index)`
+///   (a mask of that word's ranks) that have a neighbour in `frontier`. Each thread owns whole
+///   words of `next`, so nothing is shared.
+/// * [`Expand::TopDown`]: every state of `frontier` marks each neighbour `n` for which
+///   `admit(n, k, bit)` holds (`k`, `bit`: its word and bit in a bitmap) and that `next` does
+///   not hold yet (an atomic OR: marking twice from two threads is harmless).
+///
+/// The generator's scan search and the query crate's recovery of distances from 2-bit entries
+/// are this step with their own `candidates` and `admit`.
+#[inline(always)]
+pub fn expand_level(
+    scan: &Scan,
+    frontier: &AtomicBitmap,
+    next: &AtomicBitmap,
+    how: Expand,
+    candidates: impl Fn(usize) -> u64 + Sync,
+    admit: impl Fn(u32, usize, u64) -> bool + Sync,
+) {
+    match how {
+        Expand::BottomUp => {
+            next.words()
+                .par_chunks(SCAN_CHUNK)
+                .enumerate()
+                .for_each(|(chunk, out)| {
+                    let mut cursor = scan.cursor();
+                    for (i, out) in out.iter().enumerate() {
+                        let index = chunk * SCAN_CHUNK + i;
+                        let mut found = 0u64;
+                        each_set_bit(index, candidates(index), |r| {
+                            if scan.any_neighbor(&mut cursor, r, |_, n| frontier.test(n)) {
+                                found |= 1 << (r & 63);
+                            }
+                        });
+                        out.store(found, Relaxed);
+                    }
+                })
+        }
+        Expand::TopDown => frontier
+            .words()
+            .par_chunks(SCAN_CHUNK)
+            .enumerate()
+            .for_each(|(chunk, words)| {
+                let mut cursor = scan.cursor();
+                for (i, w) in words.iter().enumerate() {
+                    each_set_bit(chunk * SCAN_CHUNK + i, w.load(Relaxed), |r| {
+                        scan.any_neighbor(&mut cursor, r, |_, n| {
+                            let (k, bit) = (n as usize >> 6, 1u64 << (n & 63));
+                            if admit(n, k, bit) && next.word(k) & bit == 0 {
+                                next.or_word(k, bit);
+                            }
+                            false
+                        });
+                    });
+                }
+            }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,5 +203,62 @@ mod tests {
         assert_eq!(AtomicBitmap::new(128).in_range(1), u64::MAX);
         assert_eq!(AtomicBitmap::new(64).words().len(), 1);
         assert_eq!(AtomicBitmap::new(65).words().len(), 2);
+    }
+
+    #[test]
+    fn both_expansions_find_the_next_level() {
+        use crate::{Board, Move, Ranker};
+        let board = Board::new(3, 3).unwrap();
+        let ranker = Ranker::new(board).unwrap();
+        let states = ranker.states() as usize;
+        // Level 1 from the goal, then level 2: the neighbours of level 1 other than the goal.
+        let goal = board.standard_goal();
+        let scan = Scan::new(board, goal.class()).unwrap();
+        let neighbours = |l: &crate::Layout| {
+            Move::ALL
+                .iter()
+                .filter_map(|&m| l.moved(m))
+                .collect::<Vec<_>>()
+        };
+        let one = neighbours(&goal);
+        let mut two: Vec<u32> = one
+            .iter()
+            .flat_map(neighbours)
+            .filter(|l| *l != goal)
+            .map(|l| ranker.rank(&l))
+            .collect();
+        two.sort_unstable();
+        two.dedup();
+        let frontier = AtomicBitmap::new(states);
+        for l in &one {
+            frontier.set(ranker.rank(l));
+        }
+        let goal_rank = ranker.rank(&goal);
+        let set_bits = |bits: &AtomicBitmap| {
+            let mut v = Vec::new();
+            for index in 0..bits.words().len() {
+                each_set_bit(index, bits.word(index), |i| v.push(i));
+            }
+            v
+        };
+        for how in [Expand::TopDown, Expand::BottomUp] {
+            let next = AtomicBitmap::new(states);
+            expand_level(
+                &scan,
+                &frontier,
+                &next,
+                how,
+                |index| {
+                    let own = if index == goal_rank as usize >> 6 {
+                        !(1 << (goal_rank & 63))
+                    } else {
+                        u64::MAX
+                    };
+                    own & next.in_range(index)
+                },
+                |n, _, _| n != goal_rank,
+            );
+            assert_eq!(set_bits(&next), two, "{how:?}");
+        }
     }
 }

@@ -21,17 +21,17 @@
 //! Entries are deterministic whatever the threads do: a 2-bit entry is the distance mod 3, and
 //! a byte entry's first move is the first in code order (u d l r) that reaches the level before.
 
-use std::sync::atomic::Ordering::Relaxed;
-
 use rayon::prelude::*;
-use slidetable_core::{each_set_bit, AtomicBitmap, Layout, Move, Scan};
+use slidetable_core::{
+    each_set_bit, expand_level, AtomicBitmap, Expand, Layout, Move, Scan, SCAN_CHUNK,
+};
 use slidetable_format::{byte_entry, two_bit_mark, two_bit_payload, two_bit_words, Encoding};
 
 use crate::{widen, GenError, SolvedSection};
 use slidetable_format::CostModel;
 
 /// Bitmap words per parallel work item (4096 words = 262,144 ranks).
-const CHUNK: usize = 4096;
+const CHUNK: usize = SCAN_CHUNK;
 
 /// The entries the scan search fills in.
 enum Entries {
@@ -71,43 +71,19 @@ pub fn solve_by_scan(
     while reached < states as u64 {
         let in_frontier = histogram[depth as usize];
         let unseen = states as u64 - reached;
-        if in_frontier > unseen {
-            next.words()
-                .par_chunks(CHUNK)
-                .enumerate()
-                .for_each(|(chunk, out)| {
-                    let mut cursor = space.cursor();
-                    for (i, out) in out.iter().enumerate() {
-                        let index = chunk * CHUNK + i;
-                        let mut found = 0u64;
-                        each_set_bit(index, !seen.word(index) & seen.in_range(index), |r| {
-                            if space.any_neighbor(&mut cursor, r, |_, n| frontier.test(n)) {
-                                found |= 1 << (r & 63);
-                            }
-                        });
-                        out.store(found, Relaxed);
-                    }
-                });
+        let how = if in_frontier > unseen {
+            Expand::BottomUp
         } else {
-            frontier
-                .words()
-                .par_chunks(CHUNK)
-                .enumerate()
-                .for_each(|(chunk, words)| {
-                    let mut cursor = space.cursor();
-                    for (i, w) in words.iter().enumerate() {
-                        each_set_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
-                            space.any_neighbor(&mut cursor, r, |_, n| {
-                                let (k, bit) = (n as usize >> 6, 1u64 << (n & 63));
-                                if (seen.word(k) | next.word(k)) & bit == 0 {
-                                    next.or_word(k, bit);
-                                }
-                                false
-                            });
-                        });
-                    }
-                });
-        }
+            Expand::TopDown
+        };
+        expand_level(
+            &space,
+            &frontier,
+            &next,
+            how,
+            |index| !seen.word(index) & seen.in_range(index),
+            |_, k, bit| seen.word(k) & bit == 0,
+        );
         depth += 1;
         let found = settle(&mut entries, &space, &seen, &frontier, &next, depth);
         if found == 0 {

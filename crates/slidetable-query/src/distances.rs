@@ -16,13 +16,11 @@
 //! Each layer is checked against the section's histogram, so a corrupt table is reported,
 //! never answered from.
 
-use std::sync::atomic::Ordering::Relaxed;
-
 use rayon::prelude::*;
-use slidetable_core::{each_set_bit, AtomicBitmap, Ranker, Scan};
+use slidetable_core::{expand_level, AtomicBitmap, Expand, Ranker, Scan, SCAN_CHUNK};
 
 /// Bitmap words per parallel work item (4096 words = 262,144 ranks).
-const CHUNK: usize = 4096;
+const CHUNK: usize = SCAN_CHUNK;
 
 /// The distance of a state not reached (beyond the distance asked for).
 pub(crate) const UNREACHED: u8 = u8::MAX;
@@ -83,48 +81,19 @@ pub(crate) fn recover(
     for depth in 0..last {
         let want = ((depth + 1) % 3) as u8;
         let in_frontier = histogram[depth as usize];
-        if in_frontier > states as u64 - reached {
-            next.words()
-                .par_chunks(CHUNK)
-                .enumerate()
-                .for_each(|(chunk, out)| {
-                    let mut cursor = steps.cursor();
-                    for (i, out) in out.iter().enumerate() {
-                        let index = chunk * CHUNK + i;
-                        let candidates = residues_equal(entries, index, want)
-                            & !seen.word(index)
-                            & seen.in_range(index);
-                        let mut found = 0u64;
-                        each_set_bit(index, candidates, |r| {
-                            if steps.any_neighbor(&mut cursor, r, |_, n| frontier.test(n)) {
-                                found |= 1 << (r & 63);
-                            }
-                        });
-                        out.store(found, Relaxed);
-                    }
-                });
+        let how = if in_frontier > states as u64 - reached {
+            Expand::BottomUp
         } else {
-            frontier
-                .words()
-                .par_chunks(CHUNK)
-                .enumerate()
-                .for_each(|(chunk, words)| {
-                    let mut cursor = steps.cursor();
-                    for (i, w) in words.iter().enumerate() {
-                        each_set_bit(chunk * CHUNK + i, w.load(Relaxed), |r| {
-                            steps.any_neighbor(&mut cursor, r, |_, n| {
-                                if residue(entries, n) == want {
-                                    let (k, bit) = (n as usize >> 6, 1u64 << (n & 63));
-                                    if next.word(k) & bit == 0 {
-                                        next.or_word(k, bit);
-                                    }
-                                }
-                                false
-                            });
-                        });
-                    }
-                });
-        }
+            Expand::TopDown
+        };
+        expand_level(
+            &steps,
+            &frontier,
+            &next,
+            how,
+            |index| residues_equal(entries, index, want) & !seen.word(index) & seen.in_range(index),
+            |n, _, _| residue(entries, n) == want,
+        );
         // Settle the layer: its distances, `seen`, and the count, checked.
         let found: u64 = distances
             .par_chunks_mut(CHUNK * 64)
