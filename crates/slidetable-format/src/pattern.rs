@@ -111,12 +111,13 @@ impl PatternSection {
         self.0.entries
     }
 
-    /// The largest excess value stored.
+    /// The largest value of any placement (the moves of the group's tiles, not the 4-bit
+    /// excess an entry stores).
     pub fn max_value(&self) -> u32 {
         self.0.max
     }
 
-    /// Placements per excess value, from 0 to `max_value`.
+    /// Placements per value (moves of the group's tiles), from 0 to `max_value`.
     pub fn histogram(&self) -> &[u64] {
         &self.0.histogram
     }
