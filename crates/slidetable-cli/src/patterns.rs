@@ -18,13 +18,12 @@ use slidetable_gen::{
 use slidetable_query::{is_pattern_file, MappedPatternTable, PatternTable};
 use slidetable_search::{Heuristic, HeuristicKind, Limits, PatternHeuristic, PatternSearch};
 
-use crate::answers::{write_csv_header, write_invalid_answer, Answer, Output};
+use crate::answers::{self, write_csv_header, write_invalid_answer, Answer, Output};
 use crate::cli::BatchArgs;
 use crate::error::UsageError;
-use crate::json::{self, Record};
-use crate::puzzles::{each_input, parse_goal, BadLines, PuzzleLines};
+use crate::puzzles::{each_chunk, parse_goal};
 use crate::streams::{self, warning};
-use crate::{show, tables};
+use crate::tables;
 
 /// The partition a 4×4 database has unless told otherwise.
 pub(crate) const DEFAULT_PARTITION: &str = "7-8";
@@ -183,15 +182,8 @@ pub(crate) fn open(explicit: Option<&Path>, board: Board) -> Result<MappedPatter
     Ok(PatternTable::open(&path)?)
 }
 
-/// One puzzle line, read ahead so that a chunk of puzzles is solved on every core: its
-/// number and its puzzle, or what is wrong with it.
-type Entry = (u64, std::result::Result<Layout, String>);
-
 /// Paths found by one thread: each puzzle's place in the chunk and its path.
 type Found = Vec<(usize, Option<Vec<Move>>)>;
-
-/// Puzzles read and solved at a time.
-const CHUNK: usize = 256;
 
 /// `distance` and `path` on a pattern database: the same output, `--json`, `--csv`, `--show`,
 /// several inputs, `--keep-going` and exit codes as on a table, the puzzles of each chunk
@@ -225,50 +217,36 @@ pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<
         write_csv_header(&mut out, answer)?;
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut chunk: Vec<Entry> = Vec::with_capacity(CHUNK);
     let mut text = Vec::new();
-    each_input(&args.input, args.keep_going, |input| {
-        let mut puzzles = PuzzleLines::open(input, board)?.without_hints();
-        let mut bad = BadLines::new(args.keep_going);
-        loop {
-            chunk.clear();
-            while chunk.len() < CHUNK {
-                let Some(entry) = puzzles.next()? else { break };
-                chunk.push(entry);
-            }
-            if chunk.is_empty() {
-                break;
-            }
-            let solved = solve_all(&solver, &chunk, order, threads).with_context(context)?;
-            for ((number, entry), path) in chunk.iter().zip(solved) {
-                match entry {
-                    Ok(layout) => {
-                        text.clear();
-                        write_answer(&mut text, layout, path.as_deref(), answer, output);
-                        out.write_all(&text)?;
-                    }
-                    Err(what) => {
-                        let invalid = |line, what: &str, out: &mut _| {
-                            write_invalid_answer(out, answer, output, line, what)
-                        };
-                        if let Some(stop) =
-                            bad.report(&puzzles, *number, what, &mut out, invalid)?
-                        {
-                            return Ok(stop);
-                        }
-                    }
-                }
-            }
-        }
-        bad.end(&puzzles, &mut out)
-    })
+    each_chunk(
+        &args.input,
+        board,
+        args.keep_going,
+        &mut out,
+        |layouts| solve_all(&solver, layouts, order, threads).with_context(context),
+        |layout, path, out| {
+            text.clear();
+            let value = path.as_ref().map(|p| p.len() as u32);
+            answers::write(
+                &mut text,
+                layout,
+                answer,
+                output,
+                value,
+                path.as_deref(),
+                false,
+            );
+            out.write_all(&text)?;
+            Ok(())
+        },
+        |line, what, out| write_invalid_answer(out, answer, output, line, what),
+    )
 }
 
-/// Each puzzle's path (`None`: unsolvable, or not a puzzle), one puzzle per thread at a
-/// time, in input order.
+/// Each puzzle's path (`None`: unsolvable), one puzzle per thread at a time, in input order.
 fn solve_all(
     solver: &Solver<'_>,
-    chunk: &[Entry],
+    chunk: &[Layout],
     order: [Move; 4],
     threads: usize,
 ) -> Result<Vec<Option<Vec<Move>>>> {
@@ -277,11 +255,8 @@ fn solve_all(
         let mut done = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some((_, entry)) = chunk.get(i) else {
+            let Some(layout) = chunk.get(i) else {
                 return Ok(done);
-            };
-            let Ok(layout) = entry else {
-                continue;
             };
             let mut path = Vec::new();
             let found = solver.path_into(layout, order, &mut path)?;
@@ -304,63 +279,6 @@ fn solve_all(
         }
     }
     Ok(paths)
-}
-
-/// One answer as `distance`/`path` print it on every board.
-fn write_answer(
-    text: &mut Vec<u8>,
-    layout: &Layout,
-    path: Option<&[Move]>,
-    answer: Answer,
-    output: Output,
-) {
-    match output {
-        Output::Show => show::draw(text, layout, path),
-        Output::Json => {
-            let letters: Option<String> = path.map(|p| p.iter().map(|m| m.letter()).collect());
-            let record = Record {
-                puzzle: layout.tiles(),
-                distance: Some(path.map(|p| p.len() as u32)),
-                path: match answer {
-                    Answer::Distance => None,
-                    _ => Some(letters.as_deref()),
-                },
-                solvable: path.is_some(),
-                ..Record::default()
-            };
-            json::line(text, &record);
-        }
-        Output::Csv => {
-            text.extend_from_slice(layout.to_string().as_bytes());
-            text.push(b',');
-            if let Some(p) = path {
-                text.extend_from_slice(itoa::Buffer::new().format(p.len()).as_bytes());
-            }
-            text.push(b',');
-            if !matches!(answer, Answer::Distance) {
-                if let Some(p) = path {
-                    text.extend(p.iter().map(|m| m.letter() as u8));
-                }
-                text.push(b',');
-            }
-            text.extend_from_slice(if path.is_some() {
-                b"true\n"
-            } else {
-                b"false\n"
-            });
-        }
-        Output::Text => {
-            match (answer, path) {
-                (Answer::Distance, Some(p)) => {
-                    text.extend_from_slice(itoa::Buffer::new().format(p.len()).as_bytes())
-                }
-                (Answer::Distance, None) => text.extend_from_slice(b"-1"),
-                (_, Some(p)) => text.extend(p.iter().map(|m| m.letter() as u8)),
-                (_, None) => text.extend_from_slice(b"unsolvable"),
-            }
-            text.push(b'\n');
-        }
-    }
 }
 
 /// A heuristic as the command line names it: one of the search crate's, or pattern
