@@ -110,17 +110,7 @@ impl<'a> PatternHeuristic<'a> {
         if covered != all {
             return Err(PatternError::Groups { last: n - 1 });
         }
-        let cols = board.cols();
-        let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
-        for (home, &t) in goal.tiles().iter().enumerate() {
-            if t == 0 {
-                continue;
-            }
-            for (cell, d) in md[t as usize].iter_mut().enumerate().take(n) {
-                *d = ((cell / cols).abs_diff(home / cols) + (cell % cols).abs_diff(home % cols))
-                    as u8;
-            }
-        }
+        let md = goal.manhattan_table();
         let mirror = mirror_of(goal).map(|(s, rename)| {
             // The mirrored board holds rename[t] in s(cell of t); the mirrored group i ranks
             // the cells of the original tiles that rename into group i's tiles.
