@@ -18,7 +18,11 @@ use slidetable_core::{Board, Layout, Move, PlacementRanker, Symmetry, MAX_CELLS}
 use slidetable_format::{excess_at, MAX_GROUP};
 
 use crate::state::{Budget, ROOT};
+
+mod symmetric;
+
 use crate::{check_solvable, Heuristic, Limits, SearchError, Solution, Stats};
+pub use symmetric::Symmetric;
 
 /// The most groups a partition may have (1-tile groups on a 4×4 board).
 const MAX_GROUPS: usize = MAX_CELLS;
