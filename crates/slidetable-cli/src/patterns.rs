@@ -1,7 +1,7 @@
 //! The 15-puzzle's tables, shared by the commands that use them: making a pattern database,
-//! opening the one a command names (or the cache's `4x4.slt`, made on first use), the IDA*
-//! solver on it, the `distance` / `path` answers found with it on every core, and the
-//! `pdb` / `pdb-PARTITION` heuristics of `search` and `heuristic`.
+//! opening the one a command names (or the cache's `4x4.slt`, made on first use), the search
+//! crate's IDA* on it for the goal asked for ([`Symmetric`]), the `distance` / `path` answers
+//! found with it, and the `pdb` / `pdb-PARTITION` heuristics of `search` and `heuristic`.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
