@@ -103,12 +103,77 @@ pub(crate) fn write_invalid_answer(
     }
 }
 
+/// One answer as `distance` and `path` print it, on a table or a pattern database, into
+/// `text`: `value` is the distance (on a weighted table the cost), `None` when the goal
+/// cannot be reached; `path` the path found (`path` answers only; its moves are `value`
+/// unless `weighted`).
+// Always inlined: as a call, `distance` on 100,000 lines took 3.7% more instructions
+// (callgrind).
+#[inline(always)]
+pub(crate) fn write(
+    text: &mut Vec<u8>,
+    layout: &Layout,
+    answer: Answer,
+    output: Output,
+    value: Option<u32>,
+    path: Option<&[Move]>,
+    weighted: bool,
+) {
+    let found = value.is_some();
+    match output {
+        Output::Text => {
+            match (answer, value, path) {
+                (Answer::Distance, Some(d), _) => {
+                    text.extend_from_slice(itoa::Buffer::new().format(d).as_bytes())
+                }
+                (Answer::Distance, None, _) => text.extend_from_slice(b"-1"),
+                (_, _, Some(p)) => text.extend(p.iter().map(|m| m.letter() as u8)),
+                (_, _, None) => text.extend_from_slice(b"unsolvable"),
+            }
+            text.push(b'\n');
+        }
+        Output::Show => show::draw(text, layout, path),
+        Output::Csv => {
+            text.extend_from_slice(layout.to_string().as_bytes());
+            text.push(b',');
+            if let Some(d) = value {
+                text.extend_from_slice(itoa::Buffer::new().format(d).as_bytes());
+            }
+            text.push(b',');
+            if !matches!(answer, Answer::Distance) {
+                if let Some(p) = path {
+                    text.extend(p.iter().map(|m| m.letter() as u8));
+                }
+                text.push(b',');
+            }
+            text.extend_from_slice(if found { b"true\n" } else { b"false\n" });
+        }
+        Output::Json => {
+            let letters = path.map(path_string);
+            let mut record = Record {
+                puzzle: layout.tiles(),
+                path: match answer {
+                    Answer::Distance => None,
+                    _ => Some(letters.as_deref()),
+                },
+                solvable: found,
+                ..Record::default()
+            };
+            let moves = match answer {
+                Answer::Distance => None,
+                _ => Some(path.map(|p| p.len() as u32)),
+            };
+            record.measure(weighted, value, moves);
+            json::line(text, &record);
+        }
+    }
+}
+
 /// Buffers reused from one answer to the next: no allocation per puzzle.
 #[derive(Default)]
 struct Scratch {
     path: Vec<Move>,
     text: Vec<u8>,
-    number: itoa::Buffer,
 }
 
 impl Scratch {
@@ -120,74 +185,31 @@ impl Scratch {
         output: Output,
         out: &mut impl Write,
     ) -> Result<()> {
-        self.text.clear();
-        if output != Output::Text {
-            let weighted = goal.section().cost() != CostModel::Unit;
-            let (value, moves) = match answer {
-                Answer::Distance => (goal.distance(layout)?, None),
-                _ => {
-                    let found = self.path(goal, layout, answer)?;
-                    let moves = found.then_some(self.path.len() as u32);
-                    // On a weighted table the path's moves are not its cost.
-                    let value = match (weighted, found) {
-                        (true, true) => goal.distance(layout)?,
-                        _ => moves,
-                    };
-                    (value, Some(moves))
-                }
-            };
-            let found = value.is_some();
-            if output == Output::Show {
-                show::draw(&mut self.text, layout, found.then_some(&self.path[..]));
-            } else if output == Output::Csv {
-                self.text.extend_from_slice(layout.to_string().as_bytes());
-                self.text.push(b',');
-                if let Some(d) = value {
-                    self.text
-                        .extend_from_slice(self.number.format(d).as_bytes());
-                }
-                self.text.push(b',');
-                if !matches!(answer, Answer::Distance) {
-                    if found {
-                        self.text.extend(self.path.iter().map(|m| m.letter() as u8));
-                    }
-                    self.text.push(b',');
-                }
-                self.text
-                    .extend_from_slice(if found { b"true\n" } else { b"false\n" });
-            } else {
-                let path = path_string(&self.path);
-                let mut record = Record {
-                    puzzle: layout.tiles(),
-                    path: match answer {
-                        Answer::Distance => None,
-                        _ => Some(found.then_some(&path[..])),
-                    },
-                    solvable: found,
-                    ..Record::default()
+        // A text answer does not tell a cost from moves.
+        let weighted = output != Output::Text && goal.section().cost() != CostModel::Unit;
+        let (value, path) = match answer {
+            Answer::Distance => (goal.distance(layout)?, None),
+            _ => {
+                let found = self.path(goal, layout, answer)?;
+                let moves = found.then_some(self.path.len() as u32);
+                // On a weighted table the path's moves are not its cost.
+                let value = match (weighted, found) {
+                    (true, true) => goal.distance(layout)?,
+                    _ => moves,
                 };
-                record.measure(weighted, value, moves);
-                json::line(&mut self.text, &record);
+                (value, found.then_some(&self.path[..]))
             }
-            out.write_all(&self.text)?;
-            return Ok(());
-        }
-        match answer {
-            Answer::Distance => match goal.distance(layout)? {
-                Some(d) => self
-                    .text
-                    .extend_from_slice(self.number.format(d).as_bytes()),
-                None => self.text.extend_from_slice(b"-1"),
-            },
-            Answer::Path | Answer::OrderedPath(_) => {
-                if self.path(goal, layout, answer)? {
-                    self.text.extend(self.path.iter().map(|m| m.letter() as u8));
-                } else {
-                    self.text.extend_from_slice(b"unsolvable");
-                }
-            }
-        }
-        self.text.push(b'\n');
+        };
+        self.text.clear();
+        write(
+            &mut self.text,
+            layout,
+            answer,
+            output,
+            value,
+            path,
+            weighted,
+        );
         out.write_all(&self.text)?;
         Ok(())
     }

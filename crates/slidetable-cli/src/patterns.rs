@@ -1,30 +1,28 @@
 //! The 15-puzzle's tables, shared by the commands that use them: making a pattern database,
-//! opening the one a command names (or the cache's `4x4.slt`, made on first use), the IDA*
-//! solver on it, the `distance` / `path` answers found with it on every core, and the
-//! `pdb` / `pdb-PARTITION` heuristics of `search` and `heuristic`.
+//! opening the one a command names (or the cache's `4x4.slt`, made on first use), the search
+//! crate's IDA* on it for the goal asked for ([`Symmetric`]), the `distance` / `path` answers
+//! found with it, and the `pdb` / `pdb-PARTITION` heuristics of `search` and `heuristic`.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use slidetable_core::{Board, Layout, Move, Symmetry, MAX_CELLS};
+use slidetable_core::{Board, Layout, Move};
 use slidetable_gen::{
     partition_placements, solve_partition, write_pattern_table, Partition, SolvedPattern,
 };
 use slidetable_query::{is_pattern_file, MappedPatternTable, PatternTable};
-use slidetable_search::{Heuristic, HeuristicKind, Limits, PatternHeuristic, PatternSearch};
+use slidetable_search::{Heuristic, HeuristicKind, PatternHeuristic, Symmetric};
 
-use crate::answers::{write_csv_header, write_invalid_answer, Answer, Output};
+use crate::answers::{self, write_csv_header, write_invalid_answer, Answer, Output};
 use crate::cli::BatchArgs;
 use crate::error::UsageError;
-use crate::json::{self, Record};
-use crate::puzzles::{each_input, parse_goal, BadLines, PuzzleLines};
+use crate::puzzles::{each_chunk, parse_goal};
 use crate::streams::{self, warning};
-use crate::{show, tables};
+use crate::tables;
 
 /// The partition a 4×4 database has unless told otherwise.
 pub(crate) const DEFAULT_PARTITION: &str = "7-8";
@@ -78,69 +76,29 @@ pub(crate) fn make(goal: &Layout, partition: &Partition, path: &Path) -> Result<
     })
 }
 
-/// Answers 15-puzzle questions from a pattern database: IDA* on the database's goal, the
-/// query's goal carried onto it by a board symmetry and a renaming of the tiles.
-pub(crate) struct Solver<'t> {
-    /// The database's heuristic and the symmetry that carries the query's goal onto its.
-    onto: Symmetric<'t>,
-    /// The symmetry that carries the database's moves back.
-    back: Symmetry,
+/// The databases of `table` as a heuristic towards their own goal.
+fn databases(table: &MappedPatternTable) -> Result<PatternHeuristic<'_>> {
+    let groups: Vec<(u16, &[u8])> = table
+        .groups()
+        .into_iter()
+        .map(|g| (g.tiles, g.payload))
+        .collect();
+    Ok(PatternHeuristic::new(table.goal(), &groups)?)
 }
 
-impl<'t> Solver<'t> {
-    /// A solver for `goal` (blank in a cell some symmetry carries onto the database goal's
-    /// blank cell: any corner for the default database).
-    pub(crate) fn new(table: &'t MappedPatternTable, goal: &Layout) -> Result<Solver<'t>> {
-        let Some(onto) = Symmetric::new(table, goal)? else {
-            return Err(UsageError(format!(
-                "the database's goal {} has its blank in a cell no symmetry carries \
-                 goal {goal}'s blank to; make a database for it with `slidetable generate \
-                 --board {} --goal \"{goal}\" -o PATH`",
-                table.goal(),
-                goal.board()
-            ))
-            .into());
-        };
-        Ok(Solver {
-            back: onto.symmetry.inverse(),
-            onto,
-        })
-    }
-
-    /// The smallest optimal path from `start` under `order` into `path`; false when the
-    /// start cannot reach the goal (parity, checked first).
-    pub(crate) fn path_into(
-        &self,
-        start: &Layout,
-        order: [Move; 4],
-        path: &mut Vec<Move>,
-    ) -> Result<bool> {
-        self.path_within(start, order, u32::MAX, path)
-    }
-
-    /// As [`path_into`](Self::path_into), but false also when every path is longer than
-    /// `most` moves.
-    pub(crate) fn path_within(
-        &self,
-        start: &Layout,
-        order: [Move; 4],
-        most: u32,
-        path: &mut Vec<Move>,
-    ) -> Result<bool> {
-        path.clear();
-        let onto = &self.onto;
-        if !start.can_reach(&onto.goal) {
-            return Ok(false);
-        }
-        let image = onto.symmetry.layout(start, &onto.rename);
-        let order = order.map(|m| onto.symmetry.apply_move(m));
-        let search = PatternSearch::new(&onto.inner);
-        let Some(found) = search.solve_within(&image, order, &Limits::default(), most)? else {
-            return Ok(false);
-        };
-        path.extend(found.path.iter().map(|&m| self.back.apply_move(m)));
-        Ok(true)
-    }
+/// IDA* on the database `table` for `goal` (blank in a cell some symmetry carries onto the
+/// database goal's blank cell: any corner for the default database).
+pub(crate) fn solver<'t>(table: &'t MappedPatternTable, goal: &Layout) -> Result<Symmetric<'t>> {
+    Symmetric::new(databases(table)?, goal).ok_or_else(|| {
+        UsageError(format!(
+            "the database's goal {} has its blank in a cell no symmetry carries \
+             goal {goal}'s blank to; make a database for it with `slidetable generate \
+             --board {} --goal \"{goal}\" -o PATH`",
+            table.goal(),
+            goal.board()
+        ))
+        .into()
+    })
 }
 
 /// Whether `distance`/`path` should answer from a pattern database: a `--table` that is
@@ -183,16 +141,6 @@ pub(crate) fn open(explicit: Option<&Path>, board: Board) -> Result<MappedPatter
     Ok(PatternTable::open(&path)?)
 }
 
-/// One puzzle line, read ahead so that a chunk of puzzles is solved on every core: its
-/// number and its puzzle, or what is wrong with it.
-type Entry = (u64, std::result::Result<Layout, String>);
-
-/// Paths found by one thread: each puzzle's place in the chunk and its path.
-type Found = Vec<(usize, Option<Vec<Move>>)>;
-
-/// Puzzles read and solved at a time.
-const CHUNK: usize = 256;
-
 /// `distance` and `path` on a pattern database: the same output, `--json`, `--csv`, `--show`,
 /// several inputs, `--keep-going` and exit codes as on a table, the puzzles of each chunk
 /// solved on every core and answered in input order.
@@ -211,7 +159,7 @@ pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<
         None => board.standard_goal(),
         Some(text) => parse_goal(board, text)?,
     };
-    let solver = Solver::new(&table, &goal)?;
+    let solver = solver(&table, &goal)?;
     let order = match answer {
         Answer::OrderedPath(order) => order,
         _ => Move::ALL,
@@ -224,143 +172,30 @@ pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<
     if output == Output::Csv {
         write_csv_header(&mut out, answer)?;
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut chunk: Vec<Entry> = Vec::with_capacity(CHUNK);
     let mut text = Vec::new();
-    each_input(&args.input, args.keep_going, |input| {
-        let mut puzzles = PuzzleLines::open(input, board)?.without_hints();
-        let mut bad = BadLines::new(args.keep_going);
-        loop {
-            chunk.clear();
-            while chunk.len() < CHUNK {
-                let Some(entry) = puzzles.next()? else { break };
-                chunk.push(entry);
-            }
-            if chunk.is_empty() {
-                break;
-            }
-            let solved = solve_all(&solver, &chunk, order, threads).with_context(context)?;
-            for ((number, entry), path) in chunk.iter().zip(solved) {
-                match entry {
-                    Ok(layout) => {
-                        text.clear();
-                        write_answer(&mut text, layout, path.as_deref(), answer, output);
-                        out.write_all(&text)?;
-                    }
-                    Err(what) => {
-                        let invalid = |line, what: &str, out: &mut _| {
-                            write_invalid_answer(out, answer, output, line, what)
-                        };
-                        if let Some(stop) =
-                            bad.report(&puzzles, *number, what, &mut out, invalid)?
-                        {
-                            return Ok(stop);
-                        }
-                    }
-                }
-            }
-        }
-        bad.end(&puzzles, &mut out)
-    })
-}
-
-/// Each puzzle's path (`None`: unsolvable, or not a puzzle), one puzzle per thread at a
-/// time, in input order.
-fn solve_all(
-    solver: &Solver<'_>,
-    chunk: &[Entry],
-    order: [Move; 4],
-    threads: usize,
-) -> Result<Vec<Option<Vec<Move>>>> {
-    let next = AtomicUsize::new(0);
-    let work = || -> Result<Found> {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some((_, entry)) = chunk.get(i) else {
-                return Ok(done);
-            };
-            let Ok(layout) = entry else {
-                continue;
-            };
-            let mut path = Vec::new();
-            let found = solver.path_into(layout, order, &mut path)?;
-            done.push((i, found.then_some(path)));
-        }
-    };
-    let parts: Vec<Result<Found>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.min(chunk.len()).max(1))
-            .map(|_| s.spawn(work))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a solver thread panicked"))
-            .collect()
-    });
-    let mut paths = vec![None; chunk.len()];
-    for part in parts {
-        for (i, path) in part? {
-            paths[i] = path;
-        }
-    }
-    Ok(paths)
-}
-
-/// One answer as `distance`/`path` print it on every board.
-fn write_answer(
-    text: &mut Vec<u8>,
-    layout: &Layout,
-    path: Option<&[Move]>,
-    answer: Answer,
-    output: Output,
-) {
-    match output {
-        Output::Show => show::draw(text, layout, path),
-        Output::Json => {
-            let letters: Option<String> = path.map(|p| p.iter().map(|m| m.letter()).collect());
-            let record = Record {
-                puzzle: layout.tiles(),
-                distance: Some(path.map(|p| p.len() as u32)),
-                path: match answer {
-                    Answer::Distance => None,
-                    _ => Some(letters.as_deref()),
-                },
-                solvable: path.is_some(),
-                ..Record::default()
-            };
-            json::line(text, &record);
-        }
-        Output::Csv => {
-            text.extend_from_slice(layout.to_string().as_bytes());
-            text.push(b',');
-            if let Some(p) = path {
-                text.extend_from_slice(itoa::Buffer::new().format(p.len()).as_bytes());
-            }
-            text.push(b',');
-            if !matches!(answer, Answer::Distance) {
-                if let Some(p) = path {
-                    text.extend(p.iter().map(|m| m.letter() as u8));
-                }
-                text.push(b',');
-            }
-            text.extend_from_slice(if path.is_some() {
-                b"true\n"
-            } else {
-                b"false\n"
-            });
-        }
-        Output::Text => {
-            match (answer, path) {
-                (Answer::Distance, Some(p)) => {
-                    text.extend_from_slice(itoa::Buffer::new().format(p.len()).as_bytes())
-                }
-                (Answer::Distance, None) => text.extend_from_slice(b"-1"),
-                (_, Some(p)) => text.extend(p.iter().map(|m| m.letter() as u8)),
-                (_, None) => text.extend_from_slice(b"unsolvable"),
-            }
-            text.push(b'\n');
-        }
-    }
+    each_chunk(
+        &args.input,
+        board,
+        args.keep_going,
+        &mut out,
+        |layouts| solver.solve_all(layouts, order).with_context(context),
+        |layout, path, out| {
+            text.clear();
+            let value = path.as_ref().map(|p| p.len() as u32);
+            answers::write(
+                &mut text,
+                layout,
+                answer,
+                output,
+                value,
+                path.as_deref(),
+                false,
+            );
+            out.write_all(&text)?;
+            Ok(())
+        },
+        |line, what, out| write_invalid_answer(out, answer, output, line, what),
+    )
 }
 
 /// A heuristic as the command line names it: one of the search crate's, or pattern
@@ -439,7 +274,7 @@ impl PatternSource {
                     sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
                 Ok(Box::new(PatternHeuristic::new(goal, &groups)?))
             }
-            PatternSource::File(table) => match Symmetric::new(table, goal)? {
+            PatternSource::File(table) => match Symmetric::new(databases(table)?, goal) {
                 Some(onto) => Ok(Box::new(onto)),
                 None => Err(UsageError(format!(
                     "the pattern database's goal {} cannot serve goal {goal}: no symmetry \
@@ -449,51 +284,5 @@ impl PatternSource {
                 .into()),
             },
         }
-    }
-}
-
-/// A heuristic for `goal` read from one for another goal that a board symmetry (with tiles
-/// renamed) carries `goal` onto: distances are the same on both sides.
-struct Symmetric<'a> {
-    inner: PatternHeuristic<'a>,
-    goal: Layout,
-    symmetry: Symmetry,
-    rename: [u8; MAX_CELLS],
-}
-
-impl<'a> Symmetric<'a> {
-    /// The heuristic of the database `table` for `goal`, or `None` when no symmetry
-    /// carries `goal`'s blank cell onto the database goal's.
-    fn new(table: &'a MappedPatternTable, goal: &Layout) -> Result<Option<Symmetric<'a>>> {
-        let db_goal = *table.goal();
-        let groups: Vec<(u16, &[u8])> = table
-            .groups()
-            .into_iter()
-            .map(|g| (g.tiles, g.payload))
-            .collect();
-        let inner = PatternHeuristic::new(&db_goal, &groups)?;
-        Ok(Symmetry::all(db_goal.board())
-            .into_iter()
-            .find_map(|s| s.renaming(goal, &db_goal).map(|r| (s, r)))
-            .map(|(symmetry, rename)| Symmetric {
-                inner,
-                goal: *goal,
-                symmetry,
-                rename,
-            }))
-    }
-}
-
-impl Heuristic for Symmetric<'_> {
-    fn goal(&self) -> &Layout {
-        &self.goal
-    }
-
-    fn estimate(&self, layout: &Layout) -> u32 {
-        if layout.board() != self.goal.board() {
-            return 0;
-        }
-        self.inner
-            .estimate(&self.symmetry.layout(layout, &self.rename))
     }
 }

@@ -51,6 +51,59 @@ pub(crate) fn each_puzzle<W: Write>(
     })
 }
 
+/// Puzzles read and answered at a time by [`each_chunk`].
+const CHUNK: usize = 256;
+
+/// [`each_puzzle`] a chunk at a time, for answers found on every core: reads up to [`CHUNK`]
+/// puzzles (parse errors without [`with_board_hint`]'s advice, as the 15-puzzle gives
+/// them), `solve` answers the chunk's puzzles (in their order), and `answer` writes each
+/// answer in input order; bad lines as in [`each_puzzle`].
+pub(crate) fn each_chunk<W: Write, A>(
+    inputs: &[PathBuf],
+    board: Board,
+    keep_going: bool,
+    out: &mut W,
+    mut solve: impl FnMut(&[Layout]) -> Result<Vec<A>>,
+    mut answer: impl FnMut(&Layout, A, &mut W) -> Result<()>,
+    mut invalid: impl FnMut(u64, &str, &mut W) -> io::Result<()>,
+) -> Result<ExitCode> {
+    let mut chunk = Vec::with_capacity(CHUNK);
+    let mut layouts = Vec::with_capacity(CHUNK);
+    each_input(inputs, keep_going, |input| {
+        let mut puzzles = PuzzleLines::open(input, board)?.without_hints();
+        let mut bad = BadLines::new(keep_going);
+        loop {
+            chunk.clear();
+            while chunk.len() < CHUNK {
+                let Some(entry) = puzzles.next()? else { break };
+                chunk.push(entry);
+            }
+            if chunk.is_empty() {
+                break;
+            }
+            layouts.clear();
+            layouts.extend(chunk.iter().filter_map(|(_, p)| p.as_ref().ok().copied()));
+            let mut answers = solve(&layouts)?.into_iter();
+            for (number, puzzle) in &chunk {
+                match puzzle {
+                    Ok(layout) => {
+                        let found = answers.next().expect("an answer for each puzzle");
+                        answer(layout, found, out)?;
+                    }
+                    Err(what) => {
+                        if let Some(stop) =
+                            bad.report(&puzzles, *number, what, out, &mut invalid)?
+                        {
+                            return Ok(stop);
+                        }
+                    }
+                }
+            }
+        }
+        bad.end(&puzzles, out)
+    })
+}
+
 /// Runs `each` on every one of `inputs` in turn (none: standard input, `-`); stops after the
 /// first that does not succeed unless `keep_going`; the last such exit code, else success.
 pub(crate) fn each_input(

@@ -75,6 +75,12 @@ impl AtomicBitmap {
     }
 }
 
+/// The tiles of a tile mask (bit `t` for tile `t`; the blank's bit 0 is never a tile), in
+/// increasing order: a pattern group's tiles, the order their cells are ranked in.
+pub fn mask_tiles(mask: u16) -> impl Iterator<Item = u8> {
+    (1..crate::MAX_CELLS as u8).filter(move |t| mask & (1 << t) != 0)
+}
+
 /// Calls `f(i)` for every set bit of `word`, word `index` of a bitmap (so `i` counts from
 /// `64·index`), lowest first.
 #[inline]
@@ -163,6 +169,14 @@ pub fn expand_level(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_masks_tiles_are_its_bits_but_the_blanks() {
+        let tiles = |mask| mask_tiles(mask).collect::<Vec<u8>>();
+        assert_eq!(tiles(0b1011_0110), vec![1, 2, 4, 5, 7]);
+        assert_eq!(tiles(1), Vec::<u8>::new());
+        assert_eq!(tiles(0xFFFF), (1..16).collect::<Vec<u8>>());
+    }
 
     #[test]
     fn bits_set_are_the_bits_read_and_visited() {

@@ -41,6 +41,24 @@ pub enum LayoutError {
 }
 
 impl Layout {
+    /// `table[tile][cell]`: the Manhattan distance of `tile` in `cell` from its cell in this
+    /// layout (the goal); the blank's row and the cells past the board are 0.
+    pub fn manhattan_table(&self) -> [[u8; MAX_CELLS]; MAX_CELLS] {
+        let cols = self.board.cols();
+        let n = self.board.cells();
+        let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
+        for (home, &t) in self.tiles().iter().enumerate() {
+            if t == 0 {
+                continue;
+            }
+            for (cell, d) in md[t as usize].iter_mut().enumerate().take(n) {
+                *d = ((cell / cols).abs_diff(home / cols) + (cell % cols).abs_diff(home % cols))
+                    as u8;
+            }
+        }
+        md
+    }
+
     /// The layout with `tiles[cell]` in each cell; refuses anything but a permutation of 0..n.
     pub fn new(board: Board, tiles: &[u8]) -> Result<Layout, LayoutError> {
         let n = board.cells();
@@ -271,6 +289,19 @@ mod tests {
 
     fn eight(tiles: [u8; 9]) -> Layout {
         Layout::new(Board::EIGHT, &tiles).unwrap()
+    }
+
+    #[test]
+    fn manhattan_table_counts_rows_and_columns_to_each_tiles_home() {
+        // On a 2×3 goal with the blank first, tile 5 is at home in cell 5 (row 1, column 2).
+        let goal = Layout::new(Board::new(2, 3).unwrap(), &[0, 1, 2, 3, 4, 5]).unwrap();
+        let md = goal.manhattan_table();
+        assert_eq!(md[5][..6], [3, 2, 1, 2, 1, 0]);
+        assert_eq!(md[1][..6], [1, 0, 1, 2, 1, 2]);
+        assert_eq!(md[0], [0; MAX_CELLS]);
+        for (t, row) in md.iter().enumerate().skip(6) {
+            assert_eq!(*row, [0; MAX_CELLS], "tile {t}");
+        }
     }
 
     #[test]

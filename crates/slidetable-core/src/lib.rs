@@ -26,7 +26,7 @@ mod parse;
 mod rank;
 mod symmetry;
 
-pub use bits::{each_set_bit, expand_level, AtomicBitmap, Expand, SCAN_CHUNK};
+pub use bits::{each_set_bit, expand_level, mask_tiles, AtomicBitmap, Expand, SCAN_CHUNK};
 pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use layout::{Layout, LayoutError};
 pub use moves::{parse_path, path_string, Move};

@@ -27,7 +27,7 @@
 //! assert_eq!(back.sections()[1].entries(), 4);
 //! ```
 
-use slidetable_core::{Board, Layout, PlacementRanker};
+use slidetable_core::{mask_tiles, Board, Layout, PlacementRanker};
 
 use crate::frame::{histogram_sum, Descriptor, Frame, Part, Section, OFF_ENCODING};
 use crate::{FormatError, SectionProblem, FIXED_HEADER_LEN, MAGIC};
@@ -124,7 +124,7 @@ impl PatternSection {
 
     /// The group's tiles in increasing order: the order whose cells are ranked.
     pub fn group(&self) -> Vec<u8> {
-        (1..16u8).filter(|t| self.0.tiles & (1 << t) != 0).collect()
+        mask_tiles(self.0.tiles).collect()
     }
 }
 

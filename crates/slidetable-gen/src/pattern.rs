@@ -19,7 +19,7 @@
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{each_set_bit, AtomicBitmap, Board, Layout, PlacementRanker, MAX_CELLS};
+use slidetable_core::{each_set_bit, mask_tiles, AtomicBitmap, Board, Layout, PlacementRanker};
 use slidetable_format::{pattern_payload_len, MAX_EXCESS, MAX_GROUP};
 
 use crate::GenError;
@@ -162,9 +162,7 @@ impl SolvedPattern {
 }
 
 fn group_tiles(mask: u16) -> Vec<u8> {
-    (1..MAX_CELLS as u8)
-        .filter(|t| mask & (1 << t) != 0)
-        .collect()
+    mask_tiles(mask).collect()
 }
 
 /// The cells of `board` as bit masks, for flood fills and neighbours.
@@ -223,25 +221,6 @@ impl Geometry {
     }
 }
 
-/// The Manhattan distance of each tile from each cell, towards `goal`.
-fn manhattan_table(goal: &Layout) -> [[u8; MAX_CELLS]; MAX_CELLS] {
-    let cols = goal.board().cols();
-    let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
-    for (home, &t) in goal.tiles().iter().enumerate() {
-        if t == 0 {
-            continue;
-        }
-        for (cell, d) in md[t as usize]
-            .iter_mut()
-            .enumerate()
-            .take(goal.board().cells())
-        {
-            *d = ((cell / cols).abs_diff(home / cols) + (cell % cols).abs_diff(home % cols)) as u8;
-        }
-    }
-    md
-}
-
 /// Solves one group's database towards `goal` (any layout of a board of up to 16 cells),
 /// reporting placements as they are settled to `progress`.
 pub fn solve_pattern(
@@ -262,7 +241,7 @@ pub fn solve_pattern(
     })?;
     let count = ranker.count() as usize;
     let geo = Geometry::new(board);
-    let md = manhattan_table(goal);
+    let md = goal.manhattan_table();
     let mut home = [0u8; MAX_GROUP];
     for (i, &t) in group.iter().enumerate() {
         home[i] = goal

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use slidetable_core::{Board, Layout, PlacementRanker};
+use slidetable_core::{mask_tiles, Board, Layout, PlacementRanker, MAX_CELLS};
 use slidetable_format::{excess_at, PatternHeader};
 
 use crate::{file, TableBytes, TableError};
@@ -96,34 +96,27 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
 
     /// A lower bound on the moves from `layout` to the goal (the search crate's heuristic
     /// estimate): the sum over the groups of the moves each group's tiles need at least. Slow
-    /// path, for checks and reports: ranks every group from scratch.
+    /// path, for checks and reports: ranks every group from scratch. A layout of another
+    /// board is 0 away, as every heuristic has it.
     pub fn estimate(&self, layout: &Layout) -> u32 {
         let goal = self.header.goal();
         let board = goal.board();
-        let cols = board.cols();
-        let mut cell_of = [0u8; 16];
+        if layout.board() != board {
+            return 0;
+        }
+        let md = goal.manhattan_table();
+        let mut cell_of = [0u8; MAX_CELLS];
         for (c, &t) in layout.tiles().iter().enumerate() {
             cell_of[t as usize] = c as u8;
         }
-        let mut home = [0u8; 16];
-        for (c, &t) in goal.tiles().iter().enumerate() {
-            home[t as usize] = c as u8;
-        }
         let mut total = 0;
         for g in self.groups() {
-            let cells: Vec<u8> = (1..16u8)
-                .filter(|t| g.tiles & (1 << t) != 0)
-                .map(|t| cell_of[t as usize])
-                .collect();
+            let cells: Vec<u8> = mask_tiles(g.tiles).map(|t| cell_of[t as usize]).collect();
             let ranker = PlacementRanker::new(board.cells(), cells.len()).expect("validated group");
-            let md: u32 = (1..16usize)
-                .filter(|&t| g.tiles & (1 << t) != 0)
-                .map(|t| {
-                    let (a, b) = (cell_of[t] as usize, home[t] as usize);
-                    ((a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols)) as u32
-                })
+            let moves: u32 = mask_tiles(g.tiles)
+                .map(|t| u32::from(md[t as usize][cell_of[t as usize] as usize]))
                 .sum();
-            total += md + 2 * excess_at(g.payload, ranker.rank(&cells));
+            total += moves + 2 * excess_at(g.payload, ranker.rank(&cells));
         }
         total
     }

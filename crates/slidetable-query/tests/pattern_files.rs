@@ -46,6 +46,16 @@ fn a_written_file_reads_back() {
 }
 
 #[test]
+fn a_layout_of_another_board_is_estimated_zero() {
+    // A 3×2 layout has the 2×3 database's six cells; read as one of its layouts it would
+    // give a wrong bound. As every heuristic on another board: 0.
+    let (_, file) = small_file();
+    let table = PatternTable::new(&file[..]).unwrap();
+    let other = Layout::new(Board::new(3, 2).unwrap(), &[0, 5, 4, 3, 2, 1]).unwrap();
+    assert_eq!(table.estimate(&other), 0);
+}
+
+#[test]
 fn every_truncation_is_refused() {
     let (_, file) = small_file();
     for len in 0..file.len() {

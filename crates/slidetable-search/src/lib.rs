@@ -62,7 +62,7 @@ pub use branching::effective_branching_factor;
 pub use dijkstra::{dijkstra, dijkstra_with, MoveCost, TileCost, UnitCost};
 pub use heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, UnknownName};
 pub use idastar::idastar;
-pub use pdb::{PatternError, PatternHeuristic, PatternSearch};
+pub use pdb::{PatternError, PatternHeuristic, PatternSearch, Symmetric};
 
 /// An optimal path and what finding it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -18,7 +18,11 @@ use slidetable_core::{Board, Layout, Move, PlacementRanker, Symmetry, MAX_CELLS}
 use slidetable_format::{excess_at, MAX_GROUP};
 
 use crate::state::{Budget, ROOT};
+
+mod symmetric;
+
 use crate::{check_solvable, Heuristic, Limits, SearchError, Solution, Stats};
+pub use symmetric::Symmetric;
 
 /// The most groups a partition may have (1-tile groups on a 4×4 board).
 const MAX_GROUPS: usize = MAX_CELLS;
@@ -110,17 +114,7 @@ impl<'a> PatternHeuristic<'a> {
         if covered != all {
             return Err(PatternError::Groups { last: n - 1 });
         }
-        let cols = board.cols();
-        let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
-        for (home, &t) in goal.tiles().iter().enumerate() {
-            if t == 0 {
-                continue;
-            }
-            for (cell, d) in md[t as usize].iter_mut().enumerate().take(n) {
-                *d = ((cell / cols).abs_diff(home / cols) + (cell % cols).abs_diff(home % cols))
-                    as u8;
-            }
-        }
+        let md = goal.manhattan_table();
         let mirror = mirror_of(goal).map(|(s, rename)| {
             // The mirrored board holds rename[t] in s(cell of t); the mirrored group i ranks
             // the cells of the original tiles that rename into group i's tiles.

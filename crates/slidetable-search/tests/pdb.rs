@@ -7,6 +7,7 @@ use slidetable_format::byte_distance;
 use slidetable_gen::{solve_partition, solve_section, Partition, SolvedPattern};
 use slidetable_search::{
     idastar, Heuristic, Limits, LinearConflict, PatternHeuristic, PatternSearch, SearchError,
+    Symmetric,
 };
 
 const ORDER: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
@@ -166,4 +167,68 @@ fn unsolvable_and_limits_are_reported() {
         &[(groups[0].0, &groups[0].1[1..]), groups[1], groups[2]]
     )
     .is_err());
+}
+
+#[test]
+fn databases_for_one_corner_answer_every_corner_goal() {
+    // 4-4 databases for the blank in the first cell, asked for the goal with the blank in
+    // each corner: the exact table's distances, legal paths, the same path as databases
+    // made for that goal, estimates that are bounds, answers in input order.
+    let board = Board::EIGHT;
+    let theirs = board.goal_with_blank(0);
+    let sections = databases(&theirs, "4-4");
+    let ranker = Ranker::new(board).unwrap();
+    for corner in [0, 2, 6, 8] {
+        let goal = board.goal_with_blank(corner);
+        let symmetric = Symmetric::new(heuristic(&theirs, &sections), &goal).unwrap();
+        assert_eq!(symmetric.goal(), &goal);
+        let own_sections = databases(&goal, "4-4");
+        let own = heuristic(&goal, &own_sections);
+        let own_search = PatternSearch::new(&own);
+        let exact = solve_section(&goal).unwrap();
+        let starts: Vec<Layout> = (0..ranker.states())
+            .step_by(211)
+            .map(|r| ranker.unrank(r, goal.class()))
+            .collect();
+        let all = symmetric.solve_all(&starts, ORDER).unwrap();
+        assert_eq!(all.len(), starts.len());
+        for (start, path) in starts.iter().zip(&all) {
+            let d = byte_distance(exact.entries[ranker.rank(start) as usize]) as usize;
+            let path = path.as_ref().unwrap();
+            assert_eq!(path.len(), d, "corner {corner}: {start}");
+            assert_eq!(start.after(path), Some(goal), "corner {corner}: {start}");
+            let alone = symmetric.solve(start, ORDER, &Limits::default()).unwrap();
+            assert_eq!(&alone.path, path);
+            let direct = own_search.solve(start, ORDER, &Limits::default()).unwrap();
+            assert_eq!(&direct.path, path, "corner {corner}: {start}");
+            assert!(symmetric.estimate(start) as usize <= d);
+        }
+        // The other parity class: no path, in place; within too few moves: none.
+        let other = ranker.unrank(5, 1 - goal.class());
+        let mixed = symmetric.solve_all(&[starts[1], other], ORDER).unwrap();
+        assert!(mixed[0].is_some() && mixed[1].is_none());
+        assert!(matches!(
+            symmetric.solve(&other, ORDER, &Limits::default()),
+            Err(SearchError::Unsolvable { .. })
+        ));
+        let far = starts[1];
+        let d = all[1].as_ref().unwrap().len() as u32;
+        assert!(d > 0);
+        let limits = Limits::default();
+        assert!(symmetric
+            .solve_within(&far, ORDER, &limits, d - 1)
+            .unwrap()
+            .is_none());
+        assert!(symmetric
+            .solve_within(&far, ORDER, &limits, d)
+            .unwrap()
+            .is_some());
+    }
+    // No symmetry takes a corner to the centre or an edge; another board is refused.
+    for cell in [1, 4] {
+        let goal = board.goal_with_blank(cell);
+        assert!(Symmetric::new(heuristic(&theirs, &sections), &goal).is_none());
+    }
+    let small = Board::new(2, 3).unwrap().standard_goal();
+    assert!(Symmetric::new(heuristic(&theirs, &sections), &small).is_none());
 }

@@ -86,4 +86,4 @@ pub use slidetable_search as search;
 
 pub use slidetable_core::{parse_layout, Board, Layout, Move};
 pub use slidetable_query::{Goal, MappedPatternTable, MappedTable, PatternTable, Table};
-pub use slidetable_search::{PatternHeuristic, PatternSearch};
+pub use slidetable_search::{PatternHeuristic, PatternSearch, Symmetric};

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use slidetable_core::{Layout, Move};
 use slidetable_judge::{judge, judge_fifteen, Format, JudgeError};
+use slidetable_search::{Limits, SearchError};
 
 use crate::cli::JudgeArgs;
 use crate::error::EXIT_BAD_INPUT;
@@ -54,26 +55,28 @@ fn outcome(args: &JudgeArgs, name: &str, result: Result<(), JudgeError>) -> Resu
 fn fifteen(args: &JudgeArgs) -> Result<ExitCode> {
     let board = args.format.board();
     let table = patterns::open(args.table.as_deref(), board)?;
-    let solver = patterns::Solver::new(&table, &board.standard_goal())?;
+    let solver = patterns::solver(&table, &board.standard_goal())?;
     let input = input::open(args.input.as_deref())?;
     let name = input.name;
     let mut out = streams::stdout();
     let mut failure = None;
-    let mut solve = |start: &Layout, order: [Move; 4], most: u32| {
-        let mut path = Vec::new();
-        match solver.path_within(start, order, most, &mut path) {
-            Ok(true) => Some(path),
-            Ok(false) => None,
-            Err(e) => {
-                failure.get_or_insert(e);
-                None
-            }
+    let mut solve = |start: &Layout, order: [Move; 4], most: u32| match solver.solve_within(
+        start,
+        order,
+        &Limits::default(),
+        most,
+    ) {
+        Ok(found) => found.map(|s| s.path),
+        Err(SearchError::Unsolvable { .. }) => None,
+        Err(e) => {
+            failure.get_or_insert(e);
+            None
         }
     };
     let result = judge_fifteen(args.format, input.reader, &mut solve, &mut out);
     out.flush()?;
     if let Some(e) = failure {
-        return Err(e);
+        return Err(e.into());
     }
     outcome(args, &name, result)
 }
