@@ -457,6 +457,30 @@ fn uva10085_prints_a_farthest_state_and_a_shortest_path_to_it() {
     );
 }
 
+/// A 3×3 table whose payload is corrupt so that no state is at a section's maximum distance
+/// (every entry says 55 moves; the header says 31 at most): `judge uva10085` has no farthest
+/// state to print and says the table is corrupt, exit 1, without a panic. Opening the table
+/// reads only its header, so the payload's checksum is not what refuses it.
+#[test]
+fn uva10085_on_a_table_without_states_at_its_maximum_distance_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let mut bytes = fs::read(table_3x3()).unwrap();
+    let header_len = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
+    bytes[header_len..].fill(0xDC);
+    let bad = dir.path().join("bad.slt");
+    fs::write(&bad, &bytes).unwrap();
+    let run = Run::of(
+        slidetable()
+            .args(["judge", "uva10085", "--table"])
+            .arg(&bad)
+            .write_stdin("1\n\n2 6 4\n1 3 7\n0 5 8\n"),
+    );
+    assert_eq!(run.code, Some(1), "{run:#?}");
+    assert!(!run.stderr.contains("panicked"), "{run:#?}");
+    assert!(run.stderr.contains("corrupt"), "{run:#?}");
+    assert_eq!(run.stdout, "", "{run:#?}");
+}
+
 #[test]
 fn hdu3567_prints_optimal_paths_as_path_order_dlru_does() {
     let mut rng = Rng(3567);

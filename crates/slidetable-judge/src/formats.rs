@@ -269,7 +269,22 @@ impl<'a, R: BufRead, W: Write, D: AsRef<[u8]>> Judge<'a, R, W, D> {
                 best = Some((path, far));
             }
         }
-        let (path, far) = best.expect("every section has states at its maximum distance");
+        // A sound section has states at its maximum distance; a corrupt payload (opening a
+        // table does not check the payload's checksum) may have none.
+        let Some((path, far)) = best else {
+            let descriptor = from_start.section().descriptor();
+            return Err(QueryError::CorruptLayer {
+                goal: *descriptor.goal(),
+                distance: max,
+                expected: descriptor
+                    .histogram()
+                    .get(max as usize)
+                    .copied()
+                    .unwrap_or(0),
+                found: 0,
+            }
+            .into());
+        };
         writeln!(self.out, "Puzzle #{k}")?;
         writeln!(self.out, "{}", far.grid())?;
         self.path = path;
