@@ -309,10 +309,10 @@ impl PatternHeader {
         Ok(PatternHeader { frame })
     }
 
-    /// The payload bytes of section `index` within the whole file (already validated).
-    pub fn payload<'a>(&self, file: &'a [u8], index: usize) -> &'a [u8] {
-        let s = &self.frame.sections[index].0;
-        &file[s.payload_offset as usize..(s.payload_offset + s.payload_len) as usize]
+    /// The payload bytes of section `index` within `file`, the file this header was read
+    /// from; `None` if there is no such section or `file` is too short for it.
+    pub fn payload<'a>(&self, file: &'a [u8], index: usize) -> Option<&'a [u8]> {
+        self.frame.payload(file, index)
     }
 
     /// Checks the payload checksum over the whole file's payload bytes.
@@ -384,6 +384,12 @@ mod tests {
         assert_eq!(back, header);
         assert_eq!(back.goal(), &goal);
         assert_eq!(back.sections()[1].group(), vec![3, 4, 5]);
-        assert_eq!(back.payload(&file, 1).len(), 60);
+        assert_eq!(back.payload(&file, 1).map(<[u8]>::len), Some(60));
+        assert_eq!(back.payload(&file, 2), None, "no third section");
+        assert_eq!(
+            back.payload(&file[..file.len() - 1], 1),
+            None,
+            "a short file"
+        );
     }
 }

@@ -86,10 +86,13 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
 
     /// The groups, in the file's order.
     pub fn groups(&self) -> Vec<PatternGroup<'_>> {
+        // `parse` checked these very bytes: every section's payload is within them.
         (0..self.header.sections().len())
-            .map(|i| PatternGroup {
-                tiles: self.header.sections()[i].tiles(),
-                payload: self.header.payload(self.data.as_ref(), i),
+            .filter_map(|i| {
+                Some(PatternGroup {
+                    tiles: self.header.sections()[i].tiles(),
+                    payload: self.header.payload(self.data.as_ref(), i)?,
+                })
             })
             .collect()
     }
