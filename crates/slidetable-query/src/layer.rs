@@ -233,13 +233,11 @@ impl SplitMix64 {
     }
 
     /// A number in `0..n`, every one equally likely (Lemire's multiply-and-reject: no modulo
-    /// bias).
-    ///
-    /// # Panics
-    ///
-    /// If `n` is 0.
+    /// bias). `n = 0` stands for 2⁶⁴: any `u64`, as [`SplitMix64::next_u64`] gives.
     pub fn below(&mut self, n: u64) -> u64 {
-        assert!(n > 0, "a number below 0");
+        if n == 0 {
+            return self.next_u64();
+        }
         let mut m = u128::from(self.next_u64()) * u128::from(n);
         if (m as u64) < n {
             let threshold = n.wrapping_neg() % n;
@@ -289,5 +287,8 @@ mod tests {
         assert!(seen.iter().all(|&n| (800..1200).contains(&n)), "{seen:?}");
         assert_eq!(rng.below(1), 0);
         assert!(rng.below(u64::MAX) < u64::MAX);
+        // 0 for 2^64: the next 64 bits, as from a twin generator.
+        let mut twin = rng.clone();
+        assert_eq!(rng.below(0), twin.next_u64());
     }
 }
