@@ -12,10 +12,10 @@ use slidetable_core::Move;
 use crate::Encoding;
 
 /// A byte entry: the distance and the first move of an optimal path (ignored at distance 0).
+/// A distance beyond 63, the most a byte entry holds, is stored as 63, never wrapped.
 #[inline]
 pub fn byte_entry(distance: u32, first: Move) -> u8 {
-    debug_assert!(distance <= 63);
-    ((distance as u8) << 2) | first.code()
+    ((distance.min(63) as u8) << 2) | first.code()
 }
 
 /// The entry at `rank` of a [`Encoding::Byte`] payload.
@@ -87,11 +87,11 @@ fn spread(x: u32) -> u64 {
     v
 }
 
-/// A wide entry: the cost and the first move of a cheapest path (ignored at cost 0).
+/// A wide entry: the cost and the first move of a cheapest path (ignored at cost 0). A cost
+/// beyond 16383, the most a wide entry holds, is stored as 16383, never wrapped.
 #[inline]
 pub fn wide_entry(cost: u32, first: Move) -> u16 {
-    debug_assert!(cost <= 16383);
-    ((cost as u16) << 2) | u16::from(first.code())
+    ((cost.min(16383) as u16) << 2) | u16::from(first.code())
 }
 
 /// The entry at `rank` of a [`Encoding::Wide16`] payload.
@@ -156,6 +156,22 @@ mod tests {
                 let e = byte_entry(d, m);
                 assert_eq!((byte_distance(e), byte_move(e)), (d, m));
                 assert_eq!(byte_at(&[0, e], 1), e);
+            }
+        }
+    }
+
+    /// Beyond what an entry holds, the entry holds its ceiling (63 moves, cost 16383), never
+    /// a wrapped value (64 would read as 0: the goal).
+    #[test]
+    fn entries_beyond_their_ceiling_hold_the_ceiling() {
+        for d in [64, 65, 127, 128, 1000, u32::MAX] {
+            for m in Move::ALL {
+                assert_eq!(byte_entry(d, m), byte_entry(63, m), "{d}");
+            }
+        }
+        for c in [16384, 16385, 32768, 65536, u32::MAX] {
+            for m in Move::ALL {
+                assert_eq!(wide_entry(c, m), wide_entry(16383, m), "{c}");
             }
         }
     }
