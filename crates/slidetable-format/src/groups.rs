@@ -67,28 +67,63 @@ pub fn check_group(board: Board, group: usize, tiles: u16) -> Result<usize, Grou
 /// 1..n−1 of `board` into groups of 1..=[`MAX_GROUP`] tiles. Groups are checked in order,
 /// each for tiles off the board, then tiles of earlier groups, then its size; coverage last.
 pub fn check_groups(board: Board, groups: &[u16]) -> Result<(), GroupError> {
-    let all = board_tiles(board);
-    let mut covered = 0u16;
-    for (group, &tiles) in groups.iter().enumerate() {
-        if tiles & !all != 0 {
+    let mut cover = GroupCover::new(board);
+    for &tiles in groups {
+        cover.add(tiles)?;
+    }
+    cover.finish()
+}
+
+/// [`check_groups`] one group at a time, for a reader that checks each group's other fields
+/// as it goes: [`add`](GroupCover::add) each group in order, then
+/// [`finish`](GroupCover::finish).
+#[derive(Clone, Copy, Debug)]
+pub struct GroupCover {
+    board: Board,
+    covered: u16,
+    groups: usize,
+}
+
+impl GroupCover {
+    /// No groups yet, on `board`.
+    pub fn new(board: Board) -> GroupCover {
+        GroupCover {
+            board,
+            covered: 0,
+            groups: 0,
+        }
+    }
+
+    /// Checks the next group (tiles on the board, none in an earlier group, 1..=[`MAX_GROUP`]
+    /// of them) and returns its tile count.
+    pub fn add(&mut self, tiles: u16) -> Result<usize, GroupError> {
+        let group = self.groups;
+        if tiles & !board_tiles(self.board) != 0 {
             return Err(GroupError::OffBoard {
                 group,
                 tiles,
-                board,
+                board: self.board,
             });
         }
-        if tiles & covered != 0 {
-            let tile = (tiles & covered).trailing_zeros() as u8;
+        if tiles & self.covered != 0 {
+            let tile = (tiles & self.covered).trailing_zeros() as u8;
             return Err(GroupError::TileTwice { group, tile });
         }
-        check_group(board, group, tiles)?;
-        covered |= tiles;
+        let k = check_group(self.board, group, tiles)?;
+        self.covered |= tiles;
+        self.groups += 1;
+        Ok(k)
     }
-    if covered != all {
-        let tile = (all & !covered).trailing_zeros() as u8;
-        return Err(GroupError::TileMissing { tile });
+
+    /// Checks that the groups added cover every tile.
+    pub fn finish(self) -> Result<(), GroupError> {
+        let all = board_tiles(self.board);
+        if self.covered != all {
+            let tile = (all & !self.covered).trailing_zeros() as u8;
+            return Err(GroupError::TileMissing { tile });
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Bits 1..n−1: every tile of `board`.
