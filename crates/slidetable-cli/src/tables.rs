@@ -108,18 +108,6 @@ pub(crate) fn require_board(table: &MappedTable, board: Board) -> Result<()> {
     Ok(())
 }
 
-/// Refuses a weighted table where move counts are asked for (the judges' problems).
-pub(crate) fn require_unit_cost(table: &MappedTable) -> Result<()> {
-    if table.header().cost() != CostModel::Unit {
-        bail!(
-            "table {} holds {} costs, but the judges count moves (use a --cost unit table)",
-            name(table),
-            table.header().cost()
-        );
-    }
-    Ok(())
-}
-
 /// Every state's distance from `goal` up to `upto`, when its section holds only residues
 /// (2-bit entries, the 11- and 12-cell boards): recovered in one pass, with a progress bar
 /// on a terminal; `None` when the entries hold the distances already. Pass the result to

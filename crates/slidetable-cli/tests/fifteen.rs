@@ -160,6 +160,30 @@ fn goals_no_symmetry_reaches_and_bad_partitions_are_refused() {
 }
 
 #[test]
+fn group_sizes_that_overflow_are_refused_not_a_panic() {
+    let dir = scratch_dir("fifteen");
+    let huge = "1-18446744073709551615";
+    let run =
+        Run::of(sandboxed(&dir).args(["generate", "--board", "4x4", "--pdb", huge, "-o", "x.slt"]));
+    assert_eq!(run.code, Some(2), "{run:#?}");
+    assert_eq!(
+        run.stderr,
+        format!("slidetable: --pdb: partition '{huge}': group sizes must be at least 1 and add up to 15 tiles\n")
+    );
+    let run = Run::of(
+        sandboxed(&dir)
+            .args(["search", "--board", "4x4", "--method", "idastar"])
+            .args(["--heuristic", &format!("pdb-{huge}")])
+            .write_stdin("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n"),
+    );
+    assert_eq!(run.code, Some(2), "{run:#?}");
+    assert_eq!(
+        run.stderr,
+        format!("slidetable: --heuristic pdb-{huge}: partition '{huge}': group sizes must be at least 1 and add up to 15 tiles\n")
+    );
+}
+
+#[test]
 fn search_and_heuristic_take_pattern_databases() {
     // On 4x4 from the database file, beside linear conflict: the same lengths.
     let puzzles = "5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n";

@@ -36,6 +36,10 @@ pub use pattern::{
 
 use slidetable_core::{Board, Layout, LayoutError, MAX_CELLS, MAX_TABLE_CELLS};
 
+mod groups;
+
+pub use groups::{check_group, check_groups, GroupCover, GroupError};
+
 mod frame;
 
 use frame::{histogram_sum, Descriptor, Frame, Part, Section};

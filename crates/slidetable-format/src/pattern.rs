@@ -30,7 +30,7 @@
 use slidetable_core::{mask_tiles, Board, Layout, PlacementRanker};
 
 use crate::frame::{histogram_sum, Descriptor, Frame, Part, Section, OFF_ENCODING};
-use crate::{FormatError, SectionProblem, FIXED_HEADER_LEN, MAGIC};
+use crate::{FormatError, GroupCover, GroupError, SectionProblem, FIXED_HEADER_LEN, MAGIC};
 
 /// The header's encoding code of a pattern database: 4-bit excess entries, one section per
 /// tile group. Readers of tables of every state refuse it (`unknown entry encoding 4`).
@@ -242,25 +242,22 @@ impl PatternHeader {
                 cols: board.cols() as u8,
             });
         }
-        let all_tiles: u16 = (((1u32 << n) - 1) & !1) as u16;
-        let mut covered = 0u16;
+        // The one rule of groups (crate::groups), a section at a time.
+        let mut cover = GroupCover::new(board);
         frame.check(
             n - 1,
             |s| Ok(pattern_payload_len(s.entries)),
             |index, s| {
                 let bad = |problem: SectionProblem| FormatError::Section { index, problem };
-                if s.tiles & !all_tiles != 0 {
-                    return Err(bad(SectionProblem::TilesOffBoard {
-                        tiles: s.tiles,
-                        board,
-                    }));
-                }
-                if s.tiles & covered != 0 {
-                    let tile = (s.tiles & covered).trailing_zeros() as u8;
-                    return Err(bad(SectionProblem::TileInTwoGroups { tile }));
-                }
-                covered |= s.tiles;
-                let k = s.tiles.count_ones() as usize;
+                let k = cover.add(s.tiles).map_err(|e| match e {
+                    GroupError::OffBoard { tiles, board, .. } => {
+                        bad(SectionProblem::TilesOffBoard { tiles, board })
+                    }
+                    GroupError::TileTwice { tile, .. } => {
+                        bad(SectionProblem::TileInTwoGroups { tile })
+                    }
+                    _ => group_size(index, s.tiles.count_ones() as usize, board),
+                })?;
                 let entries = placements(board, k).ok_or_else(|| group_size(index, k, board))?;
                 if s.entries != entries {
                     return Err(bad(SectionProblem::PlacementCount {
@@ -299,9 +296,9 @@ impl PatternHeader {
                 Ok(())
             },
         )?;
-        if covered != all_tiles {
+        if let Err(GroupError::TileMissing { tile }) = cover.finish() {
             return Err(FormatError::TileInNoGroup {
-                tile: (all_tiles & !covered).trailing_zeros() as u8,
+                tile,
                 last: (n - 1) as u8,
             });
         }

@@ -19,30 +19,99 @@
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{each_set_bit, mask_tiles, AtomicBitmap, Board, Layout, PlacementRanker};
-use slidetable_format::{pattern_payload_len, MAX_EXCESS, MAX_GROUP};
+use slidetable_core::{
+    each_set_bit, mask_tiles, AtomicBitmap, Board, Layout, PlacementRanker, MAX_CELLS,
+};
+use slidetable_format::{
+    check_group, check_groups, pattern_payload_len, GroupError, MAX_EXCESS, MAX_GROUP,
+};
 
 use crate::GenError;
 
 /// A partition of the tiles into groups, written `7-8`, `5-5-5`, `6-6-3` or by listing the
-/// tiles of each group (`1,2,5/3,4,6,7,8`).
+/// tiles of each group (`1,2,5/3,4,6,7,8`). Only [`Partition::parse`] and [`Partition::new`]
+/// make one, so its groups always partition the board's tiles.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Partition {
     /// One mask per group: bit `t` for tile `t`.
-    pub groups: Vec<u16>,
+    groups: Vec<u16>,
 }
 
-/// Why a partition was refused.
+/// Why a partition was refused. `text` is the partition as given.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PartitionError {
-    /// The text is no partition; `why` says what is wrong.
-    #[error("partition '{text}': {why}")]
-    Bad {
+    /// A listed tile is no number.
+    #[error("partition '{text}': '{token}' is not a tile number")]
+    NotATile {
         /// The partition as given.
         text: String,
-        /// What is wrong with it.
-        why: String,
+        /// The token that is no number.
+        token: String,
+    },
+    /// A listed tile is not on the board.
+    #[error("partition '{text}': tile {tile} is not on the board (1..{last})")]
+    TileOffBoard {
+        /// The partition as given.
+        text: String,
+        /// The tile.
+        tile: usize,
+        /// The board's last tile.
+        last: usize,
+    },
+    /// A group size is no number.
+    #[error("partition '{text}': '{token}' is not a group size")]
+    NotASize {
+        /// The partition as given.
+        text: String,
+        /// The token that is no number.
+        token: String,
+    },
+    /// The group sizes are 0 or add up to more than the board's tiles.
+    #[error("partition '{text}': group sizes must be at least 1 and add up to {tiles} tiles")]
+    BadSizes {
+        /// The partition as given.
+        text: String,
+        /// The board's tile count.
+        tiles: usize,
+    },
+    /// A group has no tiles.
+    #[error("partition '{text}': a group has no tiles")]
+    EmptyGroup {
+        /// The partition as given.
+        text: String,
+    },
+    /// A group has more tiles than a database holds.
+    #[error("partition '{text}': a group of {tiles} tiles is too large (at most {MAX_GROUP})")]
+    GroupTooLarge {
+        /// The partition as given.
+        text: String,
+        /// The group's tile count.
+        tiles: usize,
+    },
+    /// A tile is in two groups.
+    #[error("partition '{text}': tile {tile} is in two groups")]
+    TileTwice {
+        /// The partition as given.
+        text: String,
+        /// The first such tile.
+        tile: u8,
+    },
+    /// A tile is in no group.
+    #[error("partition '{text}': tile {tile} is in no group")]
+    TileMissing {
+        /// The partition as given.
+        text: String,
+        /// The first such tile.
+        tile: u8,
+    },
+    /// Any other way the groups fail [`slidetable_format::check_groups`].
+    #[error("partition '{text}': {problem}")]
+    Groups {
+        /// The partition as given.
+        text: String,
+        /// What is wrong with the groups.
+        problem: GroupError,
     },
 }
 
@@ -52,22 +121,23 @@ impl Partition {
     /// `7-8` on the 15-puzzle with the blank top-left is 1..7 and 8..15. Explicit groups
     /// (`1,2,3/4,5,6,7/8`) name tiles of the goal.
     pub fn parse(text: &str, goal: &Layout) -> Result<Partition, PartitionError> {
-        let bad = |why: String| PartitionError::Bad {
-            text: text.to_string(),
-            why,
-        };
+        let text_owned = || text.to_string();
         let n = goal.board().cells();
         let mut groups = Vec::new();
         if text.contains(['/', ',']) {
             for part in text.split('/') {
                 let mut mask = 0u16;
                 for tok in part.split(',') {
-                    let t: usize = tok
-                        .trim()
-                        .parse()
-                        .map_err(|_| bad(format!("'{tok}' is not a tile number")))?;
+                    let t: usize = tok.trim().parse().map_err(|_| PartitionError::NotATile {
+                        text: text_owned(),
+                        token: tok.to_string(),
+                    })?;
                     if t == 0 || t >= n {
-                        return Err(bad(format!("tile {t} is not on the board (1..{})", n - 1)));
+                        return Err(PartitionError::TileOffBoard {
+                            text: text_owned(),
+                            tile: t,
+                            last: n - 1,
+                        });
                     }
                     mask |= 1 << t;
                 }
@@ -77,54 +147,62 @@ impl Partition {
             let order: Vec<u8> = goal.tiles().iter().copied().filter(|&t| t != 0).collect();
             let mut at = 0;
             for part in text.split('-') {
-                let k: usize = part
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad(format!("'{part}' is not a group size")))?;
-                if k == 0 || at + k > order.len() {
-                    return Err(bad(format!(
-                        "group sizes must be at least 1 and add up to {} tiles",
-                        n - 1
-                    )));
+                let k: usize = part.trim().parse().map_err(|_| PartitionError::NotASize {
+                    text: text_owned(),
+                    token: part.to_string(),
+                })?;
+                // `at` never passes `order.len()`, so the subtraction cannot wrap.
+                if k == 0 || k > order.len() - at {
+                    return Err(PartitionError::BadSizes {
+                        text: text_owned(),
+                        tiles: n - 1,
+                    });
                 }
                 groups.push(order[at..at + k].iter().fold(0, |m, &t| m | 1 << t));
                 at += k;
             }
         }
-        let partition = Partition { groups };
-        partition.check(n).map_err(bad)?;
-        Ok(partition)
+        Partition::checked(text, goal.board(), groups)
     }
 
-    /// Groups of at most [`MAX_GROUP`] tiles, disjoint, covering tiles 1..n−1.
-    fn check(&self, n: usize) -> Result<(), String> {
-        let mut covered = 0u16;
-        for &g in &self.groups {
-            if g.count_ones() as usize > MAX_GROUP {
-                return Err(format!(
-                    "a group of {} tiles is too large (at most {MAX_GROUP})",
-                    g.count_ones()
-                ));
-            }
-            if g & covered != 0 {
-                return Err(format!(
-                    "tile {} is in two groups",
-                    (g & covered).trailing_zeros()
-                ));
-            }
-            covered |= g;
-        }
-        let all = (((1u32 << n) - 1) & !1) as u16;
-        if covered != all {
-            return Err(format!(
-                "tile {} is in no group",
-                (all & !covered).trailing_zeros()
-            ));
-        }
-        if self.groups.len() >= n {
-            return Err("too many groups".into());
-        }
-        Ok(())
+    /// A partition of `board`'s tiles from one mask per group (bit `t` for tile `t`):
+    /// disjoint groups of 1..=[`MAX_GROUP`] tiles covering tiles 1..n−1. An error names the
+    /// partition by its explicit listing (`1,2/3`).
+    pub fn new(board: Board, groups: Vec<u16>) -> Result<Partition, PartitionError> {
+        let text = groups
+            .iter()
+            .map(|&g| {
+                let tiles: Vec<String> = group_tiles(g).iter().map(u8::to_string).collect();
+                tiles.join(",")
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        Partition::checked(&text, board, groups)
+    }
+
+    /// The groups after the one check every partition passes
+    /// ([`slidetable_format::check_groups`]).
+    fn checked(text: &str, board: Board, groups: Vec<u16>) -> Result<Partition, PartitionError> {
+        let text = text.to_string();
+        check_groups(board, &groups).map_err(|e| match e {
+            GroupError::OffBoard { tiles, board, .. } => PartitionError::TileOffBoard {
+                text,
+                tile: (tiles & !(((1u32 << board.cells()) - 1) & !1) as u16).trailing_zeros()
+                    as usize,
+                last: board.cells() - 1,
+            },
+            GroupError::TileTwice { tile, .. } => PartitionError::TileTwice { text, tile },
+            GroupError::BadSize { tiles: 0, .. } => PartitionError::EmptyGroup { text },
+            GroupError::BadSize { tiles, .. } => PartitionError::GroupTooLarge { text, tiles },
+            GroupError::TileMissing { tile } => PartitionError::TileMissing { text, tile },
+            problem => PartitionError::Groups { text, problem },
+        })?;
+        Ok(Partition { groups })
+    }
+
+    /// One mask per group: bit `t` for tile `t`.
+    pub fn groups(&self) -> &[u16] {
+        &self.groups
     }
 
     /// The group sizes, `7-8` style.
@@ -232,7 +310,7 @@ pub fn solve_pattern(
     let n = board.cells();
     let group = group_tiles(tiles);
     let k = group.len();
-    if k == 0 || k > MAX_GROUP || tiles & !((((1u32 << n) - 1) & !1) as u16) != 0 {
+    if check_group(board, 0, tiles).is_err() {
         return Err(GenError::GroupNotOnBoard { group, board });
     }
     let ranker = PlacementRanker::new(n, k).map_err(|problem| GenError::GroupPlacements {

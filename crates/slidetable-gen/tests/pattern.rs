@@ -12,7 +12,7 @@ use std::collections::{HashMap, VecDeque};
 
 use slidetable_core::{Board, Layout, Move, PlacementRanker, Ranker};
 use slidetable_format::{byte_distance, excess_at};
-use slidetable_gen::{solve_partition, solve_pattern, Partition, SolvedPattern};
+use slidetable_gen::{solve_partition, solve_pattern, Partition, PartitionError, SolvedPattern};
 
 fn manhattan(goal: &Layout, tile: u8, cell: usize) -> u32 {
     let cols = goal.board().cols();
@@ -202,11 +202,11 @@ fn two_by_five_sum_is_admissible() {
 fn partitions_are_read_and_refused() {
     let goal = Board::new(4, 4).unwrap().goal_with_blank(0);
     let p = Partition::parse("7-8", &goal).unwrap();
-    assert_eq!(p.groups, vec![0b1111_1110, 0xff00]);
+    assert_eq!(p.groups(), [0b1111_1110, 0xff00]);
     assert_eq!(p.sizes(), "7-8");
     let std = Board::new(4, 4).unwrap().standard_goal();
     assert_eq!(
-        Partition::parse("5-5-5", &std).unwrap().groups[0],
+        Partition::parse("5-5-5", &std).unwrap().groups()[0],
         0b11_1110
     );
     for (text, why) in [
@@ -225,7 +225,45 @@ fn partitions_are_read_and_refused() {
             "partition '1,16': tile 16 is not on the board (1..15)",
         ),
         ("x-3", "partition 'x-3': 'x' is not a group size"),
+        (
+            "1-18446744073709551615",
+            "partition '1-18446744073709551615': group sizes must be at least 1 and add up to 15 tiles",
+        ),
+        ("1,x/2", "partition '1,x/2': 'x' is not a tile number"),
     ] {
         assert_eq!(Partition::parse(text, &goal).unwrap_err().to_string(), why);
     }
+    assert!(matches!(
+        Partition::parse("1-18446744073709551615", &goal),
+        Err(PartitionError::BadSizes { tiles: 15, .. })
+    ));
+    assert!(matches!(
+        Partition::parse("1,2/2,3", &goal),
+        Err(PartitionError::TileTwice { tile: 2, .. })
+    ));
+}
+
+#[test]
+fn partitions_from_masks_pass_the_same_check() {
+    let board = Board::new(2, 3).unwrap();
+    let p = Partition::new(board, vec![0b00110, 0b111000]).unwrap();
+    assert_eq!(p.groups(), [0b00110, 0b111000]);
+    assert_eq!(
+        Partition::new(board, vec![0b00110, 0b101000])
+            .unwrap_err()
+            .to_string(),
+        "partition '1,2/3,5': tile 4 is in no group"
+    );
+    assert_eq!(
+        Partition::new(board, vec![0b111110, 0])
+            .unwrap_err()
+            .to_string(),
+        "partition '1,2,3,4,5/': a group has no tiles"
+    );
+    assert_eq!(
+        Partition::new(board, vec![0b1_000_110, 0b111000])
+            .unwrap_err()
+            .to_string(),
+        "partition '1,2,6/3,4,5': tile 6 is not on the board (1..5)"
+    );
 }

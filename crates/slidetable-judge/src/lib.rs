@@ -32,7 +32,7 @@ mod read;
 use std::io::{self, BufRead, Write};
 
 use slidetable_core::Board;
-use slidetable_query::{QueryError, Table};
+use slidetable_query::{CostModel, QueryError, Table};
 
 pub use crate::fifteen::{judge_fifteen, Solve};
 use crate::formats::Judge;
@@ -140,6 +140,7 @@ impl Format {
 
 /// Why a judge run stopped. Every answer before the problem has been written to `out`.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum JudgeError {
     /// The input is not what the problem promises.
     #[error("line {line}: {what}")]
@@ -158,10 +159,18 @@ pub enum JudgeError {
     /// The table cannot answer: a table for another board, or a corrupt one.
     #[error(transparent)]
     Query(#[from] QueryError),
+    /// The table holds costs other than move counts (a weighted table); the judges' problems
+    /// count moves.
+    #[error("the table holds {cost} costs, but the judges count moves (use a --cost unit table)")]
+    NotMoveCounts {
+        /// The table's cost model.
+        cost: CostModel,
+    },
 }
 
 /// Reads `input` as `format` reads it and writes the answers to `out`, from `table`, which
-/// must be for [`Format::board`]. Stops at the first bad input, after every earlier answer.
+/// must be for [`Format::board`] and count moves ([`CostModel::Unit`]). Stops at the first
+/// bad input, after every earlier answer.
 /// The input is streamed, one line at a time: memory does not grow with it, and a line longer
 /// than [`MAX_LINE`] bytes is bad input.
 pub fn judge<D: AsRef<[u8]>>(
@@ -176,6 +185,10 @@ pub fn judge<D: AsRef<[u8]>>(
             found: format.board(),
         }
         .into());
+    }
+    let cost = table.header().cost();
+    if cost != CostModel::Unit {
+        return Err(JudgeError::NotMoveCounts { cost });
     }
     Judge::new(table, input, out)?.run(format)
 }

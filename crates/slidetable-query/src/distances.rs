@@ -7,13 +7,13 @@
 //!
 //! * a neighbour of a state at distance `d` is at `d − 1` or `d + 1` (every move changes the
 //!   blank's colour on the chequered board), and those two have different residues; so the
-//!   neighbours of layer `d` whose residue is `(d + 1) mod 3` are exactly layer `d + 1` —
+//!   neighbours of level `d` whose residue is `(d + 1) mod 3` are exactly level `d + 1` —
 //!   **top-down**, no `seen` test;
 //! * once the frontier outnumbers the states not yet reached, each unreached state whose
 //!   residue is `(d + 1) mod 3` (a third of them, picked 64 at a time from the entry words)
 //!   looks for a neighbour in the frontier instead — **bottom-up**.
 //!
-//! Each layer is checked against the section's histogram, so a corrupt table is reported,
+//! Each level is checked against the section's histogram, so a corrupt table is reported,
 //! never answered from.
 
 use rayon::prelude::*;
@@ -28,7 +28,7 @@ pub(crate) const UNREACHED: u8 = u8::MAX;
 /// Why distances could not be recovered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum RecoverError {
-    /// A layer's size disagrees with the histogram, or a state was reached twice: the
+    /// A level's size disagrees with the histogram, or a state was reached twice: the
     /// entries do not hold the distances mod 3 of a breadth-first search.
     #[error("the histogram counts {expected} states at {distance} moves but the entries give {found} (corrupt table? check it with `slidetable info --verify`)")]
     Corrupt {
@@ -45,7 +45,7 @@ pub(crate) enum RecoverError {
 /// Every state's distance (`UNREACHED` beyond `upto`), by rank, from the goal of rank
 /// `goal_rank` in parity class `class` of `ranker`'s board. `entries` holds the 2-bit
 /// residues (entry `r` in bits `2·(r mod 4)` of byte `r / 4`), `histogram` the states at
-/// each distance; `progress` is told how many states each layer settles.
+/// each distance; `progress` is told how many states each level settles.
 pub(crate) fn recover(
     ranker: &Ranker,
     class: u8,
@@ -94,7 +94,7 @@ pub(crate) fn recover(
             |index| residues_equal(entries, index, want) & !seen.word(index) & seen.in_range(index),
             |n, _, _| residue(entries, n) == want,
         );
-        // Settle the layer: its distances, `seen`, and the count, checked.
+        // Settle the level: its distances, `seen`, and the count, checked.
         let found: u64 = distances
             .par_chunks_mut(CHUNK * 64)
             .enumerate()
@@ -103,13 +103,13 @@ pub(crate) fn recover(
                 let mut twice = false;
                 for (i, cells) in out.chunks_mut(64).enumerate() {
                     let index = chunk * CHUNK + i;
-                    let layer = next.word(index);
-                    if layer == 0 {
+                    let level = next.word(index);
+                    if level == 0 {
                         continue;
                     }
-                    twice |= seen.or_word(index, layer) & layer != 0;
-                    count += u64::from(layer.count_ones());
-                    let mut w = layer;
+                    twice |= seen.or_word(index, level) & level != 0;
+                    count += u64::from(level.count_ones());
+                    let mut w = level;
                     while w != 0 {
                         cells[w.trailing_zeros() as usize] = (depth + 1) as u8;
                         w &= w - 1;

@@ -5,15 +5,15 @@ use slidetable_core::{Layout, Move};
 use crate::state::{vec_bytes, Budget, Keyer, StateMap, Via, Visit, ROOT};
 use crate::{check_solvable, Limits, SearchError, Solution, Stats};
 
-/// One layer of a breadth-first search: each state with its key and the code of the move
+/// One level of a breadth-first search: each state with its key and the code of the move
 /// that reached it (so its children skip the move straight back).
-type Layer = Vec<(Layout, u64, u8)>;
+type Level = Vec<(Layout, u64, u8)>;
 
-/// Breadth-first search from `start`, layer by layer, until the goal is generated.
+/// Breadth-first search from `start`, level by level, until the goal is generated.
 ///
 /// The first time the goal appears it is at the fewest moves, so the test is made when a
-/// state is generated rather than when it is expanded, saving the goal's whole last layer.
-/// [`Stats::peak_open`] is the largest layer held.
+/// state is generated rather than when it is expanded, saving the goal's whole last level.
+/// [`Stats::peak_open`] is the largest level held.
 pub fn bfs(start: &Layout, goal: &Layout, limits: &Limits) -> Result<Solution, SearchError> {
     breadth_first(start, goal, limits, from_start)
 }
@@ -50,15 +50,15 @@ fn from_start(
     let mut seen = StateMap::new(&keyer, true);
     let start_key = keyer.key(start);
     seen.set(start_key, Via::ROOT);
-    let mut layer: Layer = vec![(*start, start_key, ROOT)];
-    let mut next: Layer = Vec::new();
+    let mut level: Level = vec![(*start, start_key, ROOT)];
+    let mut next: Level = Vec::new();
     let mut depth = 0u32;
     stats.peak_open = 1;
-    while !layer.is_empty() {
+    while !level.is_empty() {
         depth += 1;
-        for &(node, key, via) in &layer {
+        for &(node, key, via) in &level {
             budget.expand(&mut stats, || {
-                seen.bytes() + vec_bytes(&layer) + vec_bytes(&next)
+                seen.bytes() + vec_bytes(&level) + vec_bytes(&next)
             })?;
             for m in Move::ALL {
                 if m.code() ^ 1 == via {
@@ -79,7 +79,7 @@ fn from_start(
             }
         }
         stats.peak_open = stats.peak_open.max(next.len() as u64);
-        std::mem::swap(&mut layer, &mut next);
+        std::mem::swap(&mut level, &mut next);
         next.clear();
     }
     // Unreachable for layouts of one class; said plainly rather than assumed.
@@ -92,7 +92,7 @@ fn from_start(
 /// One end of a bidirectional search.
 struct Side {
     seen: StateMap<Visit>,
-    frontier: Layer,
+    frontier: Level,
     /// The depth of every state in `frontier`.
     depth: u32,
 }
@@ -121,14 +121,14 @@ struct Meeting {
 }
 
 /// Bidirectional breadth-first search: one search from the start, one from the goal, each
-/// expanding a whole layer at a time, always the side with the smaller frontier.
+/// expanding a whole level at a time, always the side with the smaller frontier.
 ///
-/// Why this is optimal: before a layer is expanded, the two searches hold every state within
+/// Why this is optimal: before a level is expanded, the two searches hold every state within
 /// `a` moves of the start and `b` moves of the goal and share none, so the shortest path is
-/// longer than `a + b`. Expanding the forward layer makes every meeting it finds a path of
+/// longer than `a + b`. Expanding the forward level makes every meeting it finds a path of
 /// at most `a + 1 + b` moves, hence exactly the shortest. The search still finishes the
-/// layer and keeps the shortest meeting, so the argument never depends on the order in
-/// which one layer's states are visited. [`Stats::peak_open`] counts both frontiers.
+/// level and keeps the shortest meeting, so the argument never depends on the order in
+/// which one level's states are visited. [`Stats::peak_open`] counts both frontiers.
 pub fn bidir(start: &Layout, goal: &Layout, limits: &Limits) -> Result<Solution, SearchError> {
     breadth_first(start, goal, limits, from_both_ends)
 }
@@ -143,7 +143,7 @@ fn from_both_ends(
 ) -> Result<Solution, SearchError> {
     let keyer = Keyer::for_layout(start);
     let mut sides = [Side::new(&keyer, start), Side::new(&keyer, goal)];
-    let mut next: Layer = Vec::new();
+    let mut next: Level = Vec::new();
     stats.peak_open = 2;
     loop {
         let (this, other) = {

@@ -14,8 +14,8 @@
 //! group) and two entries read. No allocation per node, and the move back to the parent is
 //! never tried.
 
-use slidetable_core::{Board, Layout, Move, PlacementRanker, Symmetry, MAX_CELLS};
-use slidetable_format::{excess_at, MAX_GROUP};
+use slidetable_core::{Board, Layout, Move, PlacementError, PlacementRanker, Symmetry, MAX_CELLS};
+use slidetable_format::{check_groups, excess_at, GroupError, MAX_GROUP};
 
 use crate::state::{Budget, ROOT};
 
@@ -60,6 +60,18 @@ pub enum PatternError {
     Groups {
         /// The board's last tile.
         last: usize,
+        /// Which rule the groups break.
+        #[source]
+        problem: GroupError,
+    },
+    /// A group whose placements cannot be ranked.
+    #[error("a group of {tiles} tiles: {problem}")]
+    Placements {
+        /// The group's tile count.
+        tiles: usize,
+        /// Why its placements cannot be ranked.
+        #[source]
+        problem: PlacementError,
     },
     /// A group's entries have the wrong length.
     #[error("a group's entries are {found} bytes; {expected} are needed")]
@@ -77,21 +89,18 @@ impl<'a> PatternHeuristic<'a> {
     pub fn new(goal: &Layout, groups: &[(u16, &'a [u8])]) -> Result<Self, PatternError> {
         let board = goal.board();
         let n = board.cells();
-        let all = (((1u32 << n) - 1) & !1) as u16;
-        let mut covered = 0u16;
+        // Groups that pass are disjoint and not empty: at most n − 1 ≤ MAX_GROUPS − 1.
+        let masks: Vec<u16> = groups.iter().map(|&(mask, _)| mask).collect();
+        check_groups(board, &masks).map_err(|problem| PatternError::Groups {
+            last: n - 1,
+            problem,
+        })?;
         let mut group_of = [0u8; MAX_CELLS];
         let mut built = Vec::with_capacity(groups.len());
-        if groups.is_empty() || groups.len() > MAX_GROUPS {
-            return Err(PatternError::Groups { last: n - 1 });
-        }
         for (i, &(mask, payload)) in groups.iter().enumerate() {
             let k = mask.count_ones() as usize;
-            if mask & covered != 0 || mask & !all != 0 || k == 0 || k > MAX_GROUP {
-                return Err(PatternError::Groups { last: n - 1 });
-            }
-            covered |= mask;
-            let ranker =
-                PlacementRanker::new(n, k).map_err(|_| PatternError::Groups { last: n - 1 })?;
+            let ranker = PlacementRanker::new(n, k)
+                .map_err(|problem| PatternError::Placements { tiles: k, problem })?;
             let expected = (ranker.count() as usize).div_ceil(2);
             if payload.len() != expected {
                 return Err(PatternError::Payload {
@@ -110,9 +119,6 @@ impl<'a> PatternHeuristic<'a> {
                 ranker,
                 payload,
             });
-        }
-        if covered != all {
-            return Err(PatternError::Groups { last: n - 1 });
         }
         let md = goal.manhattan_table();
         let mirror = mirror_of(goal).map(|(s, rename)| {
@@ -427,5 +433,33 @@ impl Run<'_, '_, '_> {
             self.node = saved;
         }
         Pass::Exceeded(exceeded)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_that_do_not_partition_the_tiles_are_refused_with_the_rule_broken() {
+        let goal = Board::new(2, 3).unwrap().standard_goal();
+        let message = "the databases' groups must be disjoint, cover tiles 1..5 and have at most 9 tiles each";
+        for (groups, problem) in [
+            (
+                vec![0b00110u16, 0b101100],
+                GroupError::TileTwice { group: 1, tile: 2 },
+            ),
+            (vec![0b00110, 0b011000], GroupError::TileMissing { tile: 5 }),
+            (vec![], GroupError::TileMissing { tile: 1 }),
+            (
+                vec![0b111110, 0],
+                GroupError::BadSize { group: 1, tiles: 0 },
+            ),
+        ] {
+            let given: Vec<(u16, &[u8])> = groups.iter().map(|&g| (g, &[][..])).collect();
+            let err = PatternHeuristic::new(&goal, &given).unwrap_err();
+            assert_eq!(err, PatternError::Groups { last: 5, problem });
+            assert_eq!(err.to_string(), message);
+        }
     }
 }

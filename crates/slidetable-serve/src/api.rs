@@ -69,9 +69,9 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 
 /// An answer that is not a success: its status and `{"error": "..."}`.
 #[derive(Debug)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub message: String,
+pub(crate) struct ApiError {
+    status: StatusCode,
+    message: String,
 }
 
 impl ApiError {
@@ -86,9 +86,10 @@ impl ApiError {
 impl From<SourceError> for ApiError {
     fn from(e: SourceError) -> ApiError {
         ApiError {
-            status: match e {
-                SourceError::BadParameter { .. } => StatusCode::BAD_REQUEST,
-                SourceError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            status: if e.is_bad_request() {
+                StatusCode::BAD_REQUEST
+            } else {
+                StatusCode::INTERNAL_SERVER_ERROR
             },
             message: e.to_string(),
         }

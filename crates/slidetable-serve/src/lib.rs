@@ -33,6 +33,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use slidetable_core::Board;
+use slidetable_query::TableError;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
@@ -46,15 +47,42 @@ pub const DEFAULT_BIND: &str = "127.0.0.1:8073";
 
 /// Why the server could not start (or a board's table could not be opened).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ServeError {
+    /// A table named to serve cannot be opened.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A table opened but cannot be served (a weighted one).
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    /// The task opening the tables stopped (it panicked or was cancelled).
     #[error("{0}")]
-    Table(String),
+    Task(#[from] tokio::task::JoinError),
+    /// Two tables for one board.
     #[error("two tables for {board} boards ({first} and another); name one per board")]
-    TwoTables { board: Board, first: String },
+    TwoTables {
+        /// The board.
+        board: Board,
+        /// Where the first table comes from ([`Source::origin`]).
+        first: String,
+    },
+    /// A board's default table could not be found, generated or opened.
     #[error("the {board} table: {message}")]
-    Opening { board: Board, message: String },
+    Opening {
+        /// The board.
+        board: Board,
+        /// What failed, from the cache, the generator or the table's reader.
+        message: String,
+    },
+    /// The address cannot be listened on.
     #[error("cannot listen on {addr}")]
-    Bind { addr: SocketAddr, source: io::Error },
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: io::Error,
+    },
+    /// The server stopped with an error.
     #[error("the server stopped")]
     Serve(#[source] io::Error),
 }
@@ -62,6 +90,7 @@ pub enum ServeError {
 /// What to serve, and where.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// The address to listen on ([`DEFAULT_BIND`] by default).
     pub bind: SocketAddr,
     /// Tables to serve, one per board; every other board gets its default table on first use.
     pub tables: Vec<PathBuf>,
@@ -96,8 +125,7 @@ impl Server {
                 .map(|p| open_table(p))
                 .collect::<Result<Vec<_>, _>>()
         })
-        .await
-        .map_err(|e| ServeError::Table(e.to_string()))??;
+        .await??;
         let tables = Arc::new(Tables::with_defaults(opened)?);
         for &board in &config.preload {
             tables.source(board).await?;

@@ -4,19 +4,60 @@
 use std::path::{Path, PathBuf};
 
 use slidetable_core::{Board, Layout, Move};
-use slidetable_query::{CostModel, Encoding, HistogramStats, LayerError, MappedTable, SplitMix64};
+use slidetable_query::{
+    CostModel, Encoding, HistogramStats, LayerError, MappedTable, QueryError, SplitMix64,
+};
 
 /// Why a source could not answer: a request's parameter it refuses (status 400, naming the
 /// parameter), or a failure of its own (status 500: a corrupt table).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SourceError {
+    /// A request's parameter the source refuses (status 400).
     #[error("{parameter}: {message}")]
     BadParameter {
+        /// The parameter, as the API names it (`goal`, `depth`, `board`).
         parameter: &'static str,
+        /// Why it is refused, on one line, for the page to show.
         message: String,
     },
-    #[error("{0}")]
-    Failed(String),
+    /// A weighted table: the page compares move counts with heuristics, which count moves.
+    #[error("table {} holds {cost} costs, but the page counts moves (use a --cost unit table)", path.display())]
+    NotMoveCounts {
+        /// The table's file.
+        path: PathBuf,
+        /// Its cost model.
+        cost: CostModel,
+    },
+    /// The table could not answer a question it should (status 500: a corrupt table).
+    #[error("table {}: {problem}", path.display())]
+    Query {
+        /// The table's file.
+        path: PathBuf,
+        /// What failed.
+        problem: QueryError,
+    },
+    /// The table's distances do not add up for a level drawn from (status 500).
+    #[error("table {}: {problem}", path.display())]
+    Layer {
+        /// The table's file.
+        path: PathBuf,
+        /// What failed.
+        problem: LayerError,
+    },
+    /// A state drawn from the goal's level has no path to it (status 500: a corrupt table).
+    #[error("table {}: a state of the goal's layer has no path", path.display())]
+    NoPath {
+        /// The table's file.
+        path: PathBuf,
+    },
+}
+
+impl SourceError {
+    /// Whether the request is at fault (status 400) rather than the source (status 500).
+    pub fn is_bad_request(&self) -> bool {
+        matches!(self, SourceError::BadParameter { .. })
+    }
 }
 
 /// Exact answers about one board's puzzles, shared by every request (hence `Send + Sync`).
@@ -54,11 +95,10 @@ impl TableSource {
     /// counts with heuristics, which count moves.
     pub fn new(table: MappedTable, path: &Path) -> Result<TableSource, SourceError> {
         if table.header().cost() != CostModel::Unit {
-            return Err(SourceError::Failed(format!(
-                "table {} holds {} costs, but the page counts moves (use a --cost unit table)",
-                path.display(),
-                table.header().cost()
-            )));
+            return Err(SourceError::NotMoveCounts {
+                path: path.to_path_buf(),
+                cost: table.header().cost(),
+            });
         }
         Ok(TableSource {
             table,
@@ -66,8 +106,11 @@ impl TableSource {
         })
     }
 
-    fn failed(&self, e: impl std::fmt::Display) -> SourceError {
-        SourceError::Failed(format!("table {}: {e}", self.path.display()))
+    fn failed(&self, problem: QueryError) -> SourceError {
+        SourceError::Query {
+            path: self.path.clone(),
+            problem,
+        }
     }
 
     fn goal(&self, goal: &Layout) -> Result<slidetable_query::Goal<'_>, SourceError> {
@@ -120,7 +163,10 @@ impl Source for TableSource {
         }
         let goal = self.goal(goal)?;
         let layer = goal.layer(depth..=depth).map_err(|e| match e {
-            LayerError::Corrupt { .. } => self.failed(e),
+            LayerError::Corrupt { .. } => SourceError::Layer {
+                path: self.path.clone(),
+                problem: e,
+            },
             e => SourceError::BadParameter {
                 parameter: "depth",
                 message: e.to_string(),
@@ -136,7 +182,9 @@ impl Source for TableSource {
         let path = goal
             .path(&puzzle)
             .map_err(|e| self.failed(e))?
-            .ok_or_else(|| self.failed("a state of the goal's layer has no path"))?;
+            .ok_or_else(|| SourceError::NoPath {
+                path: self.path.clone(),
+            })?;
         Ok((puzzle, path))
     }
 

@@ -107,8 +107,8 @@ impl Tables {
 
 /// Opens the table at `path` (any board) as a source.
 pub fn open_table(path: &Path) -> Result<Arc<dyn Source>, ServeError> {
-    let table = Table::open(path).map_err(|e| ServeError::Table(e.to_string()))?;
-    let source = TableSource::new(table, path).map_err(|e| ServeError::Table(e.to_string()))?;
+    let table = Table::open(path)?;
+    let source = TableSource::new(table, path)?;
     Ok(Arc::new(source))
 }
 

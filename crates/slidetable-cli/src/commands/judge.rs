@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use slidetable_core::{Layout, Move};
 use slidetable_judge::{judge, judge_fifteen, Format, JudgeError};
 use slidetable_search::{Limits, SearchError};
@@ -23,13 +23,18 @@ pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
     let board = args.format.board();
     let table = tables::open_for_query(args.table.as_deref(), board)?;
     tables::require_board(&table, board)?;
-    tables::require_unit_cost(&table)?;
     // Streamed, a line at a time: memory does not grow with the input.
     let input = input::open(args.input.as_deref())?;
     let name = input.name;
     let mut out = streams::stdout();
     let result = judge(args.format, input.reader, &table, &mut out);
     out.flush()?;
+    if let Err(JudgeError::NotMoveCounts { cost }) = result {
+        bail!(
+            "table {} holds {cost} costs, but the judges count moves (use a --cost unit table)",
+            tables::name(&table)
+        );
+    }
     outcome(args, &name, result)
 }
 
@@ -46,6 +51,7 @@ fn outcome(args: &JudgeArgs, name: &str, result: Result<(), JudgeError>) -> Resu
             warning!("judge {}: {name}: line {line}: {what}", args.format.name());
             Ok(ExitCode::from(EXIT_BAD_INPUT))
         }
+        Err(e) => Err(e.into()),
     }
 }
 

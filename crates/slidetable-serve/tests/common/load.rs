@@ -12,24 +12,24 @@ use slidetable_query::SplitMix64;
 
 /// What a load did.
 #[derive(Debug)]
-pub struct Report {
-    pub requests: usize,
+pub(crate) struct Report {
+    pub(crate) requests: usize,
     /// Requests answered 200 with the expected JSON.
-    pub ok: usize,
+    pub(crate) ok: usize,
     /// The first few failures, described.
-    pub failures: Vec<String>,
-    pub elapsed: Duration,
+    pub(crate) failures: Vec<String>,
+    pub(crate) elapsed: Duration,
     /// Every request's latency, sorted.
-    pub latencies: Vec<Duration>,
+    pub(crate) latencies: Vec<Duration>,
 }
 
 impl Report {
-    pub fn per_second(&self) -> f64 {
+    pub(crate) fn per_second(&self) -> f64 {
         self.requests as f64 / self.elapsed.as_secs_f64()
     }
 
     /// The latency that `q` of the requests stay within (`q` in 0..=1).
-    pub fn quantile(&self, q: f64) -> Duration {
+    pub(crate) fn quantile(&self, q: f64) -> Duration {
         let i = ((self.latencies.len() as f64 * q).ceil() as usize).clamp(1, self.latencies.len());
         self.latencies[i - 1]
     }
@@ -59,7 +59,7 @@ fn request(k: usize, rng: &mut SplitMix64) -> (String, &'static str) {
 }
 
 /// Sends `total` requests to `base` (`http://127.0.0.1:PORT/`) from `concurrency` clients.
-pub async fn run(base: &str, total: usize, concurrency: usize, seed: u64) -> Report {
+pub(crate) async fn run(base: &str, total: usize, concurrency: usize, seed: u64) -> Report {
     let client: Client<_, Empty<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
     let start = Instant::now();
     let mut workers = Vec::new();

@@ -18,12 +18,12 @@ use tokio::task::JoinHandle;
 use tower::ServiceExt;
 
 /// The boards the tests serve: every default table up to 9 cells (a second each at most).
-pub const BOARDS: [&str; 6] = ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3"];
+pub(crate) const BOARDS: [&str; 6] = ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3"];
 
 /// A directory of default tables for [`BOARDS`], generated once per test binary run in its
 /// own scratch directory under Cargo's directory for integration tests (`target/tmp`),
 /// reused from run to run so no run leaves a temporary directory behind.
-pub fn table_dir() -> &'static Path {
+pub(crate) fn table_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let profile = if cfg!(debug_assertions) {
@@ -49,12 +49,12 @@ fn table_path(dir: &Path, board: Board) -> PathBuf {
 }
 
 /// The table file of `board` (one of [`BOARDS`]).
-pub fn table_file(board: Board) -> PathBuf {
+pub(crate) fn table_file(board: Board) -> PathBuf {
     table_path(table_dir(), board)
 }
 
 /// A router over exactly the tables of [`BOARDS`] (no cache, nothing generated).
-pub fn app() -> Router {
+pub(crate) fn app() -> Router {
     let sources = BOARDS
         .iter()
         .map(|b| open_table(&table_file(b.parse().unwrap())).unwrap())
@@ -64,25 +64,25 @@ pub fn app() -> Router {
 
 /// A finished request: status, content type and body.
 #[derive(Debug)]
-pub struct Answer {
-    pub status: StatusCode,
-    pub content_type: String,
-    pub body: String,
+pub(crate) struct Answer {
+    pub(crate) status: StatusCode,
+    pub(crate) content_type: String,
+    pub(crate) body: String,
 }
 
 impl Answer {
-    pub fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {self:#?}"))
     }
 
     /// Status 200 and its JSON.
-    pub fn ok(&self) -> serde_json::Value {
+    pub(crate) fn ok(&self) -> serde_json::Value {
         assert_eq!(self.status, StatusCode::OK, "{self:#?}");
         self.json()
     }
 
     /// The `{"error": ...}` of a refused request (and nothing else in the object).
-    pub fn error(&self, status: StatusCode) -> String {
+    pub(crate) fn error(&self, status: StatusCode) -> String {
         assert_eq!(self.status, status, "{self:#?}");
         assert_eq!(self.content_type, "application/json", "{self:#?}");
         let json = self.json();
@@ -92,7 +92,7 @@ impl Answer {
     }
 }
 
-pub async fn send(app: &Router, request: Request<Body>) -> Answer {
+pub(crate) async fn send(app: &Router, request: Request<Body>) -> Answer {
     let response = app.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let content_type = response
@@ -108,20 +108,20 @@ pub async fn send(app: &Router, request: Request<Body>) -> Answer {
     }
 }
 
-pub async fn get(app: &Router, uri: &str) -> Answer {
+pub(crate) async fn get(app: &Router, uri: &str) -> Answer {
     send(app, Request::get(uri).body(Body::empty()).unwrap()).await
 }
 
 /// A server of every board in [`BOARDS`] on a free loopback port, running on the test's
 /// runtime until [`Serving::stop`].
-pub struct Serving {
-    pub url: String,
+pub(crate) struct Serving {
+    pub(crate) url: String,
     stop: oneshot::Sender<()>,
     task: JoinHandle<std::io::Result<()>>,
 }
 
 /// Binds a server of [`BOARDS`]' tables to `127.0.0.1:0` and starts it.
-pub async fn serve_boards() -> Serving {
+pub(crate) async fn serve_boards() -> Serving {
     let config = Config {
         bind: "127.0.0.1:0".parse().unwrap(),
         tables: BOARDS
@@ -142,7 +142,7 @@ pub async fn serve_boards() -> Serving {
 impl Serving {
     /// Graceful shutdown: tells the server to stop and waits until it has returned, without
     /// an error.
-    pub async fn stop(self) {
+    pub(crate) async fn stop(self) {
         let _ = self.stop.send(());
         self.task.await.unwrap().unwrap();
     }
