@@ -19,9 +19,7 @@
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{
-    each_set_bit, mask_tiles, AtomicBitmap, Board, Layout, PlacementRanker, MAX_CELLS,
-};
+use slidetable_core::{each_set_bit, mask_tiles, AtomicBitmap, Board, Layout, PlacementRanker};
 use slidetable_format::{
     check_group, check_groups, pattern_payload_len, GroupError, MAX_EXCESS, MAX_GROUP,
 };
