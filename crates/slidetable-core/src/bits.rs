@@ -31,24 +31,42 @@ impl AtomicBitmap {
     }
 
     /// Whether bit `i` is set.
+    ///
+    /// # Panics
+    ///
+    /// If `i` is past the bitmap's length (a hot read of the scanning searches, whose ranks
+    /// are below the bitmap's length by construction).
     #[inline]
     pub fn test(&self, i: u32) -> bool {
         self.words[i as usize >> 6].load(Relaxed) & (1 << (i & 63)) != 0
     }
 
     /// Sets bit `i`.
+    ///
+    /// # Panics
+    ///
+    /// If `i` is past the bitmap's length (a hot read of the scanning searches, whose ranks
+    /// are below the bitmap's length by construction).
     #[inline]
     pub fn set(&self, i: u32) {
         self.words[i as usize >> 6].fetch_or(1 << (i & 63), Relaxed);
     }
 
     /// Word `index` (bits `64·index ..`).
+    ///
+    /// # Panics
+    ///
+    /// If `index` is past the bitmap's words.
     #[inline]
     pub fn word(&self, index: usize) -> u64 {
         self.words[index].load(Relaxed)
     }
 
     /// Sets the bits of `bits` in word `index`, returning the word as it was.
+    ///
+    /// # Panics
+    ///
+    /// If `index` is past the bitmap's words.
     #[inline]
     pub fn or_word(&self, index: usize, bits: u64) -> u64 {
         self.words[index].fetch_or(bits, Relaxed)
@@ -117,6 +135,11 @@ pub enum Expand {
 ///
 /// The generator's scan search and the query crate's recovery of distances from 2-bit entries
 /// are this step with their own `candidates` and `admit`.
+///
+/// # Panics
+///
+/// If `frontier`, `next` and `scan`'s class differ in length (the caller makes all three
+/// for one class).
 #[inline(always)]
 pub fn expand_level(
     scan: &Scan,

@@ -138,6 +138,10 @@ impl Board {
     }
 
     /// The goal with the blank in `blank` and tiles 1..n−1 in reading order in the other cells.
+    ///
+    /// # Panics
+    ///
+    /// If `blank` is not a cell of the board.
     pub fn goal_with_blank(self, blank: usize) -> Layout {
         assert!(blank < self.cells(), "blank cell {blank} is off the board");
         let mut tiles = [0u8; MAX_CELLS];

@@ -19,6 +19,11 @@ pub fn byte_entry(distance: u32, first: Move) -> u8 {
 }
 
 /// The entry at `rank` of a [`Encoding::Byte`] payload.
+///
+/// # Panics
+///
+/// If `rank` is past the payload (the hot read of every query: a table's header check
+/// guarantees the payload holds every rank of its section).
 #[inline]
 pub fn byte_at(payload: &[u8], rank: u32) -> u8 {
     payload[rank as usize]
@@ -38,6 +43,11 @@ pub fn byte_move(entry: u8) -> Move {
 
 /// The 2-bit value of the entry at `rank` in a [`Encoding::TwoBit`] payload: the distance
 /// mod 3. `rank` must be below four times the payload's length.
+///
+/// # Panics
+///
+/// If `rank` is past the payload (the hot read of every query: a table's header check
+/// guarantees the payload holds every rank of its section).
 #[inline]
 pub fn two_bit_value(payload: &[u8], rank: u32) -> u32 {
     u32::from(payload[(rank >> 2) as usize] >> ((rank & 3) * 2)) & 3
@@ -52,6 +62,10 @@ pub fn two_bit_words(entries: usize) -> Vec<u64> {
 /// Sets to `distance mod 3` the 2-bit entries of the ranks whose bits are set in `found`
 /// (bit `i` for rank `64·k + i`), in `pair`, the two words of [`two_bit_words`] that hold
 /// ranks `64·k ..= 64·k + 63`. The entries must still be 0.
+///
+/// # Panics
+///
+/// If `pair` holds fewer than two words.
 #[inline]
 pub fn two_bit_mark(pair: &mut [u64], found: u64, distance: u32) {
     let shift = distance % 3;
@@ -95,6 +109,11 @@ pub fn wide_entry(cost: u32, first: Move) -> u16 {
 }
 
 /// The entry at `rank` of a [`Encoding::Wide16`] payload.
+///
+/// # Panics
+///
+/// If `rank` is past the payload (the hot read of every query: a table's header check
+/// guarantees the payload holds every rank of its section).
 #[inline]
 pub fn wide_at(payload: &[u8], rank: u32) -> u16 {
     LE::read_u16(&payload[rank as usize * 2..])

@@ -47,6 +47,11 @@ pub fn is_pattern_file(file: &[u8]) -> bool {
 }
 
 /// The 4-bit excess of the entry at `rank` of a pattern payload.
+///
+/// # Panics
+///
+/// If `rank` is past the payload (the hot read of IDA*: the pattern header's check
+/// guarantees the payload holds every placement of its group).
 #[inline]
 pub fn excess_at(payload: &[u8], rank: u32) -> u32 {
     u32::from(payload[(rank >> 1) as usize] >> ((rank & 1) * 4)) & 15
