@@ -261,6 +261,18 @@ pub struct PatternSearch<'h, 'a> {
     neighbor: [[u8; 4]; MAX_CELLS],
 }
 
+/// A search without a cap on its length that found no path: `start` cannot reach `goal`.
+fn reached(
+    found: Option<Solution>,
+    start: &Layout,
+    goal: &Layout,
+) -> Result<Solution, SearchError> {
+    found.ok_or(SearchError::Unsolvable {
+        start: *start,
+        goal: *goal,
+    })
+}
+
 /// How one bounded depth-first pass ended.
 enum Pass {
     Found,
@@ -305,11 +317,11 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
         order: [Move; 4],
         limits: &Limits,
     ) -> Result<Solution, SearchError> {
-        self.solve_within(start, order, limits, u32::MAX)?
-            .ok_or(SearchError::Unsolvable {
-                start: *start,
-                goal: self.heuristic.goal,
-            })
+        reached(
+            self.solve_within(start, order, limits, u32::MAX)?,
+            start,
+            &self.heuristic.goal,
+        )
     }
 
     /// As [`solve`](Self::solve), but `None` once the bound passes `most` moves: no path

@@ -56,11 +56,11 @@ impl<'a> Symmetric<'a> {
         order: [Move; 4],
         limits: &Limits,
     ) -> Result<Solution, SearchError> {
-        self.solve_within(start, order, limits, u32::MAX)?
-            .ok_or(SearchError::Unsolvable {
-                start: *start,
-                goal: self.goal,
-            })
+        super::reached(
+            self.solve_within(start, order, limits, u32::MAX)?,
+            start,
+            &self.goal,
+        )
     }
 
     /// As [`solve`](Self::solve), but `None` when no path of at most `most` moves exists.
