@@ -485,10 +485,13 @@ fn too_large_for_tables(board: Board, also: &str) -> String {
 /// The methods and heuristics by name, as completions offer them.
 const METHODS: &[&str] = &["bfs", "bidir", "dijkstra", "astar", "idastar"];
 const HEURISTICS: &[&str] = &["manhattan", "linear-conflict", "misplaced", "pdb"];
-/// The boards tables are made for, and the larger ones search also solves.
+/// The boards tables are made for (4x4, last, by pattern databases only), and the larger
+/// ones search also solves.
 const TABLE_BOARDS: &[&str] = &[
     "2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2", "4x4",
 ];
+/// The boards with a table of every state: all of [`TABLE_BOARDS`] but the last, 4x4.
+const EXACT_BOARDS: &[&str] = TABLE_BOARDS.split_last().expect("boards are listed").1;
 const SEARCH_BOARDS: &[&str] = &[
     "2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2", "2x7",
     "7x2", "3x5", "5x3", "2x8", "8x2", "4x4",
@@ -499,7 +502,7 @@ fn table_board() -> Offered<Board> {
 }
 
 fn exact_board() -> Offered<Board> {
-    offered(&TABLE_BOARDS[..TABLE_BOARDS.len() - 1], parse_exact_board)
+    offered(EXACT_BOARDS, parse_exact_board)
 }
 
 fn any_board() -> Offered<Board> {
