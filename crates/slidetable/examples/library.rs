@@ -2,7 +2,7 @@
 //! Run it with `cargo run --release -p slidetable --example library`.
 
 use slidetable::core::path_string;
-use slidetable::gen::{solve_sections, table_bytes};
+use slidetable::generate::{solve_sections, table_bytes};
 use slidetable::{parse_layout, Board, Table};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

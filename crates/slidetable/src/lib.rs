@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | [`core`] | `slidetable-core` | boards, layouts, moves, parity, ranking, parsing |
 //! | [`format`] | `slidetable-format` | the table file's bytes: header and entries |
-//! | [`gen`] | `slidetable-gen` | generating tables: reverse breadth-first search, Dijkstra |
+//! | [`generate`] | `slidetable-gen` | generating tables: reverse breadth-first search, Dijkstra |
 //! | [`query`] | `slidetable-query` | a table over bytes or a mapped file: distances, paths, statistics |
 //! | [`search`] | `slidetable-search` | query-time search: BFS, bidirectional BFS, Dijkstra, A*, IDA* |
 //! | [`heuristic`] | `slidetable-heuristic` | a heuristic measured against every state's true distance |
@@ -16,13 +16,13 @@
 //! The types every use of a table needs are also at the top: [`Board`], [`Layout`], [`Move`],
 //! [`parse_layout`], [`Table`] (with [`MappedTable`] for a file, [`Table::open`]) and
 //! [`Goal`]; and the 15-puzzle's: [`PatternTable`] (a pattern database, [`MappedPatternTable`]
-//! for a file written by `slidetable generate --board 4x4` or [`gen::write_pattern_table`]),
+//! for a file written by `slidetable generate --board 4x4` or [`generate::write_pattern_table`]),
 //! [`PatternHeuristic`] over its groups and [`PatternSearch`], IDA* on it.
 //!
 //! Solve a 15-puzzle with a 5-5-5 pattern database built in memory:
 //!
 //! ```
-//! use slidetable::gen::{pattern_bytes, solve_partition, Partition};
+//! use slidetable::generate::{pattern_bytes, solve_partition, Partition};
 //! use slidetable::search::Limits;
 //! use slidetable::{parse_layout, Board, Move, PatternHeuristic, PatternSearch, PatternTable};
 //!
@@ -45,7 +45,7 @@
 //! Generate the 3×3 table for the standard goal in memory, and ask it about a puzzle:
 //!
 //! ```
-//! use slidetable::gen::{solve_sections, table_bytes};
+//! use slidetable::generate::{solve_sections, table_bytes};
 //! use slidetable::search::{HeuristicKind, Limits, Method};
 //! use slidetable::{parse_layout, Board, Table};
 //!
@@ -73,12 +73,12 @@
 //! # }
 //! ```
 //!
-//! A table written to a file (`slidetable generate`, or [`gen::write_table`]) is opened with
+//! A table written to a file (`slidetable generate`, or [`generate::write_table`]) is opened with
 //! [`Table::open`], which maps it instead of reading it.
 
 pub use slidetable_core as core;
 pub use slidetable_format as format;
-pub use slidetable_gen as gen;
+pub use slidetable_gen as generate;
 pub use slidetable_heuristic as heuristic;
 pub use slidetable_judge as judge;
 pub use slidetable_query as query;

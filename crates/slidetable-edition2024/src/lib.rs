@@ -1,0 +1,4 @@
+//! Not published: a project of edition 2024 (what `cargo new` makes) that uses the `slidetable`
+//! facade. Its test compiles and runs the README's library example
+//! (`crates/slidetable/examples/library.rs`, the same file word for word) in this edition, where
+//! `gen` is a reserved word: the facade's modules must be usable without `r#`.
