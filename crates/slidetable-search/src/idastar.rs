@@ -94,7 +94,14 @@ pub fn idastar<H: Heuristic + ?Sized>(
             ..Stats::default()
         },
     };
+    let longest = start.board().most_moves(goal.blank());
     loop {
+        if u64::from(ida.bound) > longest {
+            return Err(SearchError::Overestimated {
+                bound: ida.bound,
+                longest,
+            });
+        }
         ida.stats.iterations = ida.stats.iterations.map(|i| i + 1);
         match ida.search(start, 0, h, ROOT) {
             Step::Found => {

@@ -192,6 +192,16 @@ pub enum SearchError {
         /// The goal.
         goal: Layout,
     },
+    /// The search's bound passed the most moves any puzzle of the board needs: its
+    /// heuristic overestimates (a damaged pattern database), so no answer it gives could be
+    /// trusted.
+    #[error("the search's bound reached {bound} moves, more than any puzzle of this board needs ({longest}): its heuristic overestimates, so the pattern database is damaged; generate it again")]
+    Overestimated {
+        /// The bound the search reached.
+        bound: u32,
+        /// The most moves any puzzle of the board needs (`Board::most_moves`).
+        longest: u64,
+    },
     /// A limit stopped the search before it found the goal.
     #[error("search stopped at its {limit} after expanding {} states in {:?}; raise the limit or use a stronger method (idastar with linear-conflict)", stats.expanded, stats.elapsed)]
     LimitReached {

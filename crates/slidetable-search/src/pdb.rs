@@ -73,6 +73,15 @@ pub enum PatternError {
         #[source]
         problem: PlacementError,
     },
+    /// A group's entry for the goal itself is not 0: the databases are damaged (or belong
+    /// to other groups), and a search guided by them could never recognise the goal.
+    #[error("the databases are damaged: group {group}'s entry for the goal is {excess}, not 0")]
+    GoalNotHome {
+        /// The group, counting from 0 in the given order.
+        group: usize,
+        /// The excess stored for the goal's placement.
+        excess: u32,
+    },
     /// A group's entries have the wrong length.
     #[error("a group's entries are {found} bytes; {expected} are needed")]
     Payload {
@@ -147,13 +156,26 @@ impl<'a> PatternHeuristic<'a> {
             }
             (groups, cells, mirror_of_tile)
         });
-        Ok(PatternHeuristic {
+        let heuristic = PatternHeuristic {
             goal: *goal,
             groups: built,
             group_of,
             mirror,
             md,
-        })
+        };
+        // The goal's placements are home: any other entry there is damage (a changed nibble,
+        // swapped sections or tile masks), which would hide the goal from the search.
+        let home = heuristic.node(goal);
+        let mirrored = heuristic.mirror.is_some();
+        for (group, (&excess, &mirror)) in home.excess.iter().zip(&home.mirror_excess).enumerate() {
+            if excess != 0 || (mirrored && mirror != 0) {
+                return Err(PatternError::GoalNotHome {
+                    group,
+                    excess: u32::from(excess.max(mirror)),
+                });
+            }
+        }
+        Ok(heuristic)
     }
 
     /// Whether the estimate also looks the databases up on the mirrored board.
@@ -352,9 +374,16 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
             let stats = run.budget.finish(&mut run.stats);
             return Ok(Some(Solution::unit(Vec::new(), stats)));
         }
+        let longest = start.board().most_moves(self.heuristic.goal.blank());
         loop {
             if run.bound > most {
                 return Ok(None);
+            }
+            if u64::from(run.bound) > longest {
+                return Err(SearchError::Overestimated {
+                    bound: run.bound,
+                    longest,
+                });
             }
             run.stats.iterations = run.stats.iterations.map(|i| i + 1);
             match run.pass(0, ROOT) {
@@ -425,7 +454,6 @@ impl Run<'_, '_, '_> {
                 }
                 f = g + 1 + PatternHeuristic::h(&self.node);
             }
-            let child_h = f - g - 1;
             if f > self.bound {
                 exceeded = exceeded.min(f);
                 self.node = saved;
@@ -433,8 +461,9 @@ impl Run<'_, '_, '_> {
             }
             self.path.push(m);
             self.stats.peak_open = self.stats.peak_open.max(u64::from(g + 1));
-            if child_h == 0 {
-                // Every tile home: the goal.
+            if self.node.md == 0 {
+                // Every tile home: the goal. By the tiles, never by the databases' estimate,
+                // which a damaged entry could keep above 0 here forever.
                 return Pass::Found;
             }
             match self.pass(g + 1, code) {

@@ -232,3 +232,106 @@ fn databases_for_one_corner_answer_every_corner_goal() {
     let small = Board::new(2, 3).unwrap().standard_goal();
     assert!(Symmetric::new(heuristic(&theirs, &sections), &small).is_none());
 }
+
+/// The 4-4 databases of the 3×3 standard goal with the nibble of rank `rank` in group
+/// `group` set to `value`.
+fn damaged(goal: &Layout, group: usize, rank: u32, value: u8) -> Vec<SolvedPattern> {
+    let mut sections = databases(goal, "4-4");
+    let byte = &mut sections[group].entries[(rank / 2) as usize];
+    let shift = 4 * (rank % 2);
+    *byte = (*byte & !(0xf << shift)) | (value << shift);
+    sections
+}
+
+/// The placement rank of `tiles`' cells in `layout` (tiles in increasing order).
+fn placement(layout: &Layout, tiles: u16) -> u32 {
+    let cells: Vec<u8> = slidetable_core::mask_tiles(tiles)
+        .map(|t| layout.tiles().iter().position(|&x| x == t).unwrap() as u8)
+        .collect();
+    slidetable_core::PlacementRanker::new(layout.board().cells(), cells.len())
+        .unwrap()
+        .rank(&cells)
+}
+
+#[test]
+fn a_damaged_goal_entry_is_refused_instead_of_hiding_the_goal_forever() {
+    // One nibble at the goal's placement used to make every search run forever: the goal was
+    // recognised only where the estimate read 0.
+    let goal = Board::EIGHT.standard_goal();
+    let tiles = databases(&goal, "4-4")[1].tiles;
+    for value in [1u8, 7, 15] {
+        let sections = damaged(&goal, 1, placement(&goal, tiles), value);
+        let groups: Vec<(u16, &[u8])> =
+            sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
+        let err = PatternHeuristic::new(&goal, &groups).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("the databases are damaged: group 1's entry for the goal is {value}, not 0")
+        );
+    }
+    // Tile masks swapped between two groups of the same size: refused as well.
+    let sections = databases(&goal, "4-4");
+    let groups = [
+        (sections[1].tiles, &sections[0].entries[..]),
+        (sections[0].tiles, &sections[1].entries[..]),
+    ];
+    assert!(matches!(
+        PatternHeuristic::new(&goal, &groups),
+        Err(slidetable_search::PatternError::GoalNotHome { .. })
+    ));
+}
+
+#[test]
+fn an_estimate_past_the_board_s_longest_path_stops_the_search_with_an_error() {
+    // A damaged entry that overestimates by 30 moves at the start: the answer would be a
+    // path longer than the optimum; the bound passes 31 (the most any 3x3 puzzle needs), so
+    // the search refuses instead.
+    let goal = Board::EIGHT.standard_goal();
+    let start = parse_layout(Board::EIGHT, b"1 2 3 4 5 6 0 7 8").unwrap();
+    let tiles = databases(&goal, "4-4")[1].tiles;
+    let sections = damaged(&goal, 1, placement(&start, tiles), 15);
+    let h = heuristic(&goal, &sections);
+    let search = PatternSearch::new(&h);
+    let err = search
+        .solve(&start, ORDER, &Limits::expanded(5_000_000))
+        .unwrap_err();
+    assert!(
+        matches!(err, SearchError::Overestimated { longest: 31, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("the pattern database is damaged"));
+}
+
+#[test]
+fn no_board_needs_more_moves_than_most_moves_says() {
+    // Every goal of every board up to 10 cells, by breadth-first search: the bound holds,
+    // and is exact where the blank is in a corner.
+    for (rows, cols) in [
+        (2, 2),
+        (2, 3),
+        (3, 2),
+        (2, 4),
+        (4, 2),
+        (3, 3),
+        (2, 5),
+        (5, 2),
+    ] {
+        let board = Board::new(rows, cols).unwrap();
+        for blank in 0..board.cells() {
+            let goal = board.goal_with_blank(blank);
+            let exact = solve_section(&goal).unwrap();
+            let longest = exact
+                .entries
+                .iter()
+                .map(|&e| byte_distance(e))
+                .max()
+                .unwrap();
+            let bound = board.most_moves(blank);
+            assert!(u64::from(longest) <= bound, "{board} blank {blank}");
+            let corner = [0, cols - 1, board.cells() - cols, board.cells() - 1];
+            if corner.contains(&blank) {
+                assert_eq!(u64::from(longest), bound, "{board} blank {blank}");
+            }
+        }
+    }
+}
