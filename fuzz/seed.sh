@@ -6,7 +6,7 @@ cd "$(dirname "$0")"
 mkdir -p corpus/judge corpus/puzzle_line corpus/table_tail corpus/table_reader
 
 # judge: the first byte picks the format, in the order of Format::ALL.
-formats=(poj hdu acwing845 hiho pair luogu hdu3567 uva10085 leetcode773 uva652)
+formats=(poj1077 hdu1043 acwing845 hihocoder1312 pair luogu1379 hdu3567 uva10085 leetcode773 uva652)
 for i in "${!formats[@]}"; do
     f=${formats[$i]}
     { printf "\\x$(printf %02x "$i")"; cat "../data/judges/$f/input.txt"; } >"corpus/judge/$f"

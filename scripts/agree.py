@@ -7,9 +7,9 @@ Builds the seed C/C++ programs (scripts/seeds/build.sh) and the release
 `slidetable` binary, writes a 3x3 table into a temporary directory, draws
 seeded random puzzles with scripts/puzzles.py and checks, puzzle by puzzle:
 
-  hiho1312_dijkstra  exact distances for every board: `slidetable judge hiho`
+  hiho1312_dijkstra  exact distances for every board: `slidetable judge hihocoder1312`
                      prints the very same output (5,000 boards, half unsolvable).
-  (hiho as oracle)   `slidetable judge hdu` on 3,000 boards: every path replays
+  (hiho as oracle)   `slidetable judge hdu1043` on 3,000 boards: every path replays
                      legally to the goal, its length is the seed's distance, and
                      it says `unsolvable` exactly where the seed says
                      `No Solution!`.
@@ -192,12 +192,12 @@ class Agreement:
         return must([self.bin, *args], stdin, env=self.env)
 
     def our_paths(self, boards):
-        """`slidetable judge hdu` on boards: the path, or `unsolvable`, for each."""
-        out = self.ours("judge", "hdu", "--table", self.table,
+        """`slidetable judge hdu1043` on boards: the path, or `unsolvable`, for each."""
+        out = self.ours("judge", "hdu1043", "--table", self.table,
                         stdin="".join(x_text(b) + "\n" for b in boards))
         lines = out.split("\n")
         if lines[-1] != "" or len(lines) != len(boards) + 1:
-            raise Failed("judge hdu printed %d lines for %d boards" % (len(lines) - 1, len(boards)))
+            raise Failed("judge hdu1043 printed %d lines for %d boards" % (len(lines) - 1, len(boards)))
         return lines[:-1]
 
     def our_distances(self, boards):
@@ -249,7 +249,7 @@ class Agreement:
         t = self.tally("hiho1312_dijkstra")
         text = self.puzzles("hiho", 5000, 1312)
         theirs = must([self.seeds["hiho1312_dijkstra"]], text).splitlines()
-        ours = self.ours("judge", "hiho", "--table", self.table, stdin=text).splitlines()
+        ours = self.ours("judge", "hihocoder1312", "--table", self.table, stdin=text).splitlines()
         boards = self.boards(5000, 1312)
         if len(theirs) != 5000 or len(ours) != 5000:
             raise Failed("hiho: %d seed lines, %d of ours, for 5000 boards" % (len(theirs), len(ours)))

@@ -67,14 +67,14 @@ hyperfine -N --warmup 1 --runs "$runs" --export-markdown "$work/goal.md" \
 # The seed's bidirectional BFS never clears its state between cases: its fixed arrays fill
 # up and it hangs after about 5,000 cases in one run (with this input, at case 5,000). So the
 # side by side runs on the first 4,000 puzzles, and ours alone on all 100,000 below.
-echo "== judge hdu vs the seed's bidirectional BFS (000_*), same 4,000 puzzles"
+echo "== judge hdu1043 vs the seed's bidirectional BFS (000_*), same 4,000 puzzles"
 hyperfine --warmup 1 --runs "$runs" --export-markdown "$work/vs-dbfs.md" \
-    "$st judge hdu --table $table < $work/4k.x > /dev/null" \
+    "$st judge hdu1043 --table $table < $work/4k.x > /dev/null" \
     "$seeds/hdu1043_dbfs < $work/4k.x > /dev/null"
 
-echo "== judge hdu over 100,000 puzzles, judge hdu3567 over 100,000 pairs"
+echo "== judge hdu1043 over 100,000 puzzles, judge hdu3567 over 100,000 pairs"
 hyperfine --warmup 1 --runs "$runs" --export-markdown "$work/judges.md" \
-    "$st judge hdu --table $table < $work/100k.x > /dev/null" \
+    "$st judge hdu1043 --table $table < $work/100k.x > /dev/null" \
     "$st judge hdu3567 --table $table < $work/100k.hdu3567 > /dev/null"
 
 echo "== search methods vs the table, the same 200 puzzles (whole process, all puzzles in one run)"

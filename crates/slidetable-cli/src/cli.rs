@@ -70,27 +70,28 @@ pub(crate) enum Command {
 
 const JUDGE_HELP: &str = "\
 Read and write exactly what an accepted solution to a classic judge problem reads and writes
-(standard input to standard output), answering from the table with no search. Each format
-below says whether its judge is a special judge (any correct answer is accepted) or compares
-the output byte for byte.
+(standard input to standard output). The 8-puzzle and LeetCode 773 formats answer from the
+table of every state; the two 15-puzzle formats search (IDA* on a pattern database). `judge
+--list` says what each format prints and whether the site's judge accepts any correct answer
+(a special judge) or compares the output byte for byte.
 
 Choices where the statements leave room:
-  poj, hdu, uva652
+  poj1077, hdu1043, uva652
                the path printed is the smallest optimal path in the order u < d < l < r (the
                one a breadth-first search expanding u, d, l, r finds; it is POJ 1077's sample
                answer). Puzzles are read 9 tiles at a time, whatever the whitespace between
                them (a puzzle over several lines, two puzzles on a line).
-  poj, acwing845, luogu, pair
+  poj1077, acwing845, luogu1379, pair
                one puzzle (pair: one start and goal): it is answered, then anything after it
                is reported as an error.
-  luogu        an unreachable start (the problem promises none) prints -1.
+  luogu1379    an unreachable start (the problem promises none) prints -1.
   hdu3567      an unreachable pair (the problem promises none) prints `Case k: -1` and a line
                `unsolvable`; a start equal to its goal prints `Case k: 0` and an empty line.
   uva10085     of the farthest states, the one a breadth-first search expanding U, D, L, R
                reaches last, with the smallest optimal path to it in that order (this
                reproduces the sample; the judge accepts any farthest state).
   uva652       a solved puzzle prints an empty line; a blank line separates two answers.
-  hiho, uva10085, hdu3567, uva652
+  hihocoder1312, uva10085, hdu3567, uva652
                input after the announced number of cases is an error, as is a count larger
                than the cases given (after every earlier answer is printed).
   leetcode773  one board per line, as LeetCode writes it (`[[4,1,2],[5,0,3]]`, or its example
@@ -98,9 +99,9 @@ Choices where the statements leave room:
                directory on first use).
   uva10181, lightoj1121
                the 15-puzzle, answered by IDA* on a pattern database (--table, or the
-               cache's 4x4.slt, the 7-8 database generated on first use): the optimal path,
-               alphabetically smallest (D < L < R < U); uva10181 prints `This puzzle is not
-               solvable.` also when every path is longer than the 50 moves it allows.
+               cache's 4x4.slt): the optimal path, alphabetically smallest (D < L < R < U);
+               uva10181 prints `This puzzle is not solvable.` also when every path is longer
+               than the 50 moves it allows.
 Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer written.";
 
 #[derive(Args, Debug)]
@@ -231,15 +232,69 @@ pub(crate) struct SearchArgs {
 
 #[derive(Args, Debug)]
 pub(crate) struct JudgeArgs {
-    /// The judge problem.
-    #[arg(value_enum)]
-    pub(crate) format: Format,
+    #[arg(
+        value_name = "FORMAT",
+        value_parser = FormatName,
+        required_unless_present = "list",
+        hide_possible_values = true,
+        help = judge_names_help()
+    )]
+    pub(crate) format: Option<Format>,
     /// Its input [default: standard input].
     #[arg(value_name = "INPUT")]
     pub(crate) input: Option<PathBuf>,
-    /// The table file [default: as for `distance`; leetcode773 uses the cache's 2x3 table].
+    /// The table file [default: as for `distance`; leetcode773 uses the cache's 2x3 table,
+    /// uva10181 and lightoj1121 the cache's 4x4 pattern database].
     #[arg(long, value_name = "PATH")]
     pub(crate) table: Option<PathBuf>,
+    /// Print every judge: its name, aliases, site and problem, what it prints, and what the
+    /// site's judge accepts.
+    #[arg(long, conflicts_with_all = ["input", "table"])]
+    pub(crate) list: bool,
+}
+
+/// The long help of `judge FORMAT`: every name with the problem it is.
+fn judge_names_help() -> String {
+    let mut help = String::from(
+        "The judge problem, by its site and number (case and separators do not matter: \
+         POJ-1077 is poj1077):",
+    );
+    for f in Format::ALL {
+        let aliases = f.aliases().join(", ");
+        help += &format!("\n  {:<14} {}", f.name(), f.problem());
+        if !aliases.is_empty() {
+            help += &format!(" (also {aliases})");
+        }
+    }
+    help
+}
+
+/// The judge named by its site and number, or by an alias ([`Format::from_name`]).
+#[derive(Clone)]
+struct FormatName;
+
+impl TypedValueParser for FormatName {
+    type Value = Format;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<Format, clap::Error> {
+        let text = value.to_string_lossy();
+        Format::from_name(&text).map_err(|e| {
+            clap::Error::raw(ErrorKind::ValueValidation, format!("{e}\n")).with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(Format::ALL.into_iter().map(|f| {
+            PossibleValue::new(f.name())
+                .aliases(f.aliases().iter().copied())
+                .help(f.problem())
+        })))
+    }
 }
 
 #[derive(Args, Debug)]

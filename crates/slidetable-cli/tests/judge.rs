@@ -35,14 +35,14 @@ use common::{
 /// Every directory of `data/judges`, each a `judge` format of the same name.
 const JUDGES: [&str; 12] = [
     "acwing845",
-    "hdu",
+    "hdu1043",
     "hdu3567",
-    "hiho",
+    "hihocoder1312",
     "leetcode773",
     "lightoj1121",
-    "luogu",
+    "luogu1379",
     "pair",
-    "poj",
+    "poj1077",
     "uva10085",
     "uva10181",
     "uva652",
@@ -227,7 +227,7 @@ fn leetcode773_makes_its_2x3_table_in_the_cache_on_first_use() {
 fn a_table_for_the_wrong_board_is_refused() {
     let run = Run::of(
         slidetable()
-            .args(["judge", "poj", "--table"])
+            .args(["judge", "poj1077", "--table"])
             .arg(table_2x3())
             .write_stdin(SAMPLE),
     );
@@ -294,7 +294,7 @@ fn hiho_acwing845_luogu_and_pair_count_as_distance_does() {
         .iter()
         .map(|d| d.map_or("No Solution!\n".into(), |d| format!("{d}\n")))
         .collect();
-    assert_eq!(judge("hiho", input).ok().stdout, expected);
+    assert_eq!(judge("hihocoder1312", input).ok().stdout, expected);
     assert!(want.iter().filter(|d| d.is_none()).count() > 100);
     assert!(want.iter().filter(|d| d.is_some()).count() > 100);
 
@@ -307,7 +307,7 @@ fn hiho_acwing845_luogu_and_pair_count_as_distance_does() {
         let answer = |d: Option<u32>| d.map_or("-1\n".into(), |d| format!("{d}\n"));
         let run = judge("acwing845", spelled(s, 'x', " ") + "\n").ok();
         assert_eq!(run.stdout, answer(to_standard[i]), "acwing845 {s}");
-        let run = judge("luogu", spelled(s, '0', "") + "\n").ok();
+        let run = judge("luogu1379", spelled(s, '0', "") + "\n").ok();
         assert_eq!(run.stdout, answer(to_luogu[i]), "luogu {s}");
     }
 
@@ -350,7 +350,7 @@ fn poj_prints_a_legal_optimal_path_the_smallest_under_udlr() {
     let want = distances_of(&starts, None);
     let ordered = paths_of(&starts, None, Some("udlr"));
     for (i, s) in starts.iter().enumerate() {
-        let run = judge("poj", format!(" {} \n", spelled(s, 'x', "  "))).ok();
+        let run = judge("poj1077", format!(" {} \n", spelled(s, 'x', "  "))).ok();
         let answer = run
             .stdout
             .strip_suffix('\n')
@@ -384,7 +384,7 @@ fn hdu_prints_legal_optimal_paths_as_path_order_udlr_does() {
         };
         input.push('\n');
     }
-    let run = judge("hdu", input).ok();
+    let run = judge("hdu1043", input).ok();
     let mut answers: Vec<&str> = run.stdout.split('\n').collect();
     assert_eq!(answers.pop(), Some(""), "output ends with a newline");
     assert_eq!(answers.len(), starts.len());
@@ -582,15 +582,15 @@ fn ordered_paths_are_the_smallest_of_all_optimal_paths() {
         rlud.push(smallest(&paths, "rlud"));
     }
     let input: String = starts.iter().map(|s| spelled(s, 'x', " ") + "\n").collect();
-    assert_eq!(judge("hdu", input).ok().stdout, udlr);
+    assert_eq!(judge("hdu1043", input).ok().stdout, udlr);
     assert_eq!(paths_of(&starts, None, Some("rlud")), rlud);
 }
 
 #[test]
 fn crlf_tabs_and_either_blank_letter_are_accepted() {
     let cases = [
-        ("hiho", "1\r\n8 0 1\r\n5 7 4\r\n3 6 2\r\n", "25\n"),
-        ("hiho", "\n1\n\n8\t0\t1\n\n5 7 4\n3 6 2", "25\n"),
+        ("hihocoder1312", "1\r\n8 0 1\r\n5 7 4\r\n3 6 2\r\n", "25\n"),
+        ("hihocoder1312", "\n1\n\n8\t0\t1\n\n5 7 4\n3 6 2", "25\n"),
         ("uva10085", "1\r\n\r\n2 6 4\r\n1 3 7\r\n0 5 8\r\n\r\n", ""),
         (
             "hdu3567",
@@ -602,10 +602,10 @@ fn crlf_tabs_and_either_blank_letter_are_accepted() {
             "1\n12X 453 786\n\n12345678X\n",
             "Case 1: 2\ndd\n",
         ),
-        ("poj", "2 3 4\n1 5 0\n7 6 8\n", "ullddrurdllurdruldr\n"),
-        ("poj", "23415X768", "ullddrurdllurdruldr\n"),
+        ("poj1077", "2 3 4\n1 5 0\n7 6 8\n", "ullddrurdllurdruldr\n"),
+        ("poj1077", "23415X768", "ullddrurdllurdruldr\n"),
         ("acwing845", "2 3 4 1 5 x 7 6 8\r\n", "19\n"),
-        ("luogu", "2 8 3 1 0 4 7 6 5\r\n", "4\n"),
+        ("luogu1379", "2 8 3 1 0 4 7 6 5\r\n", "4\n"),
         ("pair", "2 6 4 1 3 7 0 5 8 8 1 5 7 3 6 4 0 2", "31\n"),
         ("leetcode773", "\r\n[[4,1,2],[5,0,3]]\r\n\r\n", "5\n"),
     ];
@@ -619,11 +619,11 @@ fn crlf_tabs_and_either_blank_letter_are_accepted() {
         }
     }
     // Empty inputs of the formats that read until the end: no answers.
-    for format in ["hdu", "leetcode773"] {
+    for format in ["hdu1043", "leetcode773"] {
         assert_eq!(judge(format, "").ok().stdout, "");
         assert_eq!(judge(format, "\n \n").ok().stdout, "");
     }
-    for format in ["hiho", "uva10085", "hdu3567"] {
+    for format in ["hihocoder1312", "uva10085", "hdu3567"] {
         assert_eq!(judge(format, "0\n").ok().stdout, "", "{format}");
     }
 }
@@ -633,12 +633,12 @@ fn crlf_tabs_and_either_blank_letter_are_accepted() {
 
 #[test]
 fn hdu_reads_a_puzzle_split_over_lines() {
-    let run = judge("hdu", "2 3 4\n1 5 x\n7 6 8\n").ok();
+    let run = judge("hdu1043", "2 3 4\n1 5 x\n7 6 8\n").ok();
     assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n"));
     // Any split, even one token per line and blank lines between.
     let spread: String = SAMPLE.split(' ').map(|t| format!("{t}\n\n")).collect();
     assert_eq!(
-        judge("hdu", &spread).ok().stdout,
+        judge("hdu1043", &spread).ok().stdout,
         format!("{SAMPLE_PATH}\n")
     );
 }
@@ -646,7 +646,7 @@ fn hdu_reads_a_puzzle_split_over_lines() {
 #[test]
 fn hdu_reads_two_puzzles_on_one_line() {
     let run = judge(
-        "hdu",
+        "hdu1043",
         format!("{SAMPLE}  1 2 3 4 5 6 7 8 x\n2 1 3 4 5 6 7 8 x\n"),
     )
     .ok();
@@ -655,7 +655,7 @@ fn hdu_reads_two_puzzles_on_one_line() {
 
 #[test]
 fn hdu_reports_a_puzzle_cut_short_at_the_end_after_the_earlier_answers() {
-    let run = judge("hdu", format!("{SAMPLE}\n1 2 3\n4 5\n"));
+    let run = judge("hdu1043", format!("{SAMPLE}\n1 2 3\n4 5\n"));
     assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
     assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n"));
     assert!(
@@ -666,7 +666,7 @@ fn hdu_reports_a_puzzle_cut_short_at_the_end_after_the_earlier_answers() {
 
 #[test]
 fn poj_answers_its_puzzle_then_reports_the_extra_input() {
-    let run = judge("poj", format!("{SAMPLE}\n{SAMPLE}\n"));
+    let run = judge("poj1077", format!("{SAMPLE}\n{SAMPLE}\n"));
     assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
     assert_eq!(run.stdout, format!("{SAMPLE_PATH}\n"), "{run:#?}");
     assert!(run.stderr.contains("line 2"), "{run:#?}");
@@ -805,74 +805,74 @@ const UVA_SAMPLE_ANSWER: &str =
 #[rustfmt::skip]
 const BAD_INPUTS: &[Bad] = &[
     // A missing count.
-    bad("hiho", "", "", 1, "expected the number of cases, found the end of the input"),
+    bad("hihocoder1312", "", "", 1, "expected the number of cases, found the end of the input"),
     bad("uva10085", "", "", 1, "expected the number of cases, found the end of the input"),
     bad("hdu3567", "", "", 1, "expected the number of cases, found the end of the input"),
     // A count that is not a number.
-    bad("hiho", "three\n1 2 3\n4 5 6\n7 8 0\n", "", 1, "expected the number of cases, found 'three'"),
+    bad("hihocoder1312", "three\n1 2 3\n4 5 6\n7 8 0\n", "", 1, "expected the number of cases, found 'three'"),
     bad("uva10085", "\n\n-2\n", "", 3, "expected the number of cases, found '-2'"),
     bad("hdu3567", "2 cases\n12X453786\n12345678X\n", "", 1, "expected the number of cases, found '2 cases'"),
     bad("hdu3567", "12X453786\n12345678X\n", "", 1, "expected the number of cases, found '12X453786'"),
     // A short (or long) grid row.
-    bad("hiho", "2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5\n7 8 0\n", "0\n", 6, "expected 3 numbers in row 2 of puzzle 2, found 2"),
+    bad("hihocoder1312", "2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5\n7 8 0\n", "0\n", 6, "expected 3 numbers in row 2 of puzzle 2, found 2"),
     bad("uva10085", "1\n\n2 6 4\n1 3\n7 0 5 8\n", "", 4, "expected 3 numbers in row 2 of puzzle 1, found 2"),
     bad("uva10085", "1\n\n2 6 4 1\n3 7\n0 5 8\n", "", 3, "expected 3 numbers in row 1 of puzzle 1, found 4"),
     // A tile that is not a digit (or x).
-    bad("hiho", "1\n1 2 3\n4 ? 6\n7 8 0\n", "", 3, "unknown tile '?'"),
+    bad("hihocoder1312", "1\n1 2 3\n4 ? 6\n7 8 0\n", "", 3, "unknown tile '?'"),
     bad("uva10085", "1\n\n2 6 4\n1 3 7\n0 5 eight\n", "", 5, "unknown tile 'eight'"),
-    bad("poj", "2 3 4 1 5 x 7 6 y\n", "", 1, "unknown tile 'y'"),
-    bad("poj", "2 3 4\n1 5 x\n7 6 -\n", "", 3, "unknown tile '-'"),
+    bad("poj1077", "2 3 4 1 5 x 7 6 y\n", "", 1, "unknown tile 'y'"),
+    bad("poj1077", "2 3 4\n1 5 x\n7 6 -\n", "", 3, "unknown tile '-'"),
     bad("acwing845", "2 3 4 1 5 * 7 6 8\n", "", 1, "unknown tile '*'"),
-    bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 y\n", "ullddrurdllurdruldr\n", 2, "unknown tile 'y'"),
-    bad("hdu", "1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 \u{e9}\n", "\n", 2, "unknown tile '\\xc3'"),
+    bad("hdu1043", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 y\n", "ullddrurdllurdruldr\n", 2, "unknown tile 'y'"),
+    bad("hdu1043", "1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 \u{e9}\n", "\n", 2, "unknown tile '\\xc3'"),
     bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5 7 3 6 4 0 two\n", "", 2, "unknown tile 'two'"),
     bad("hdu3567", "2\n12X453786\n12345678X\n564178X23\n7568Z4123\n", "Case 1: 2\ndd\n", 5, "unknown tile 'Z'"),
-    bad("luogu", "28310a765\n", "", 1, "unknown tile 'a'"),
+    bad("luogu1379", "28310a765\n", "", 1, "unknown tile 'a'"),
     bad("leetcode773", "[[1,2,3],[4,0,5]]\n[[1,2,3],[4,a,5]]\n", "1\n", 2, "unknown tile 'a'"),
     // A tile out of range.
-    bad("hiho", "1\n1 2 3\n4 5 6\n7 9 0\n", "", 4, "tile 9 is not on a 3x3 board"),
+    bad("hihocoder1312", "1\n1 2 3\n4 5 6\n7 9 0\n", "", 4, "tile 9 is not on a 3x3 board"),
     bad("leetcode773", "[[1,2,3],[4,0,6]]\n", "", 1, "tile 6 is not on a 2x3 board"),
     // A repeated tile. Grids name the line the puzzle starts on.
-    bad("hiho", "2\n8 0 1\n5 7 4\n3 6 2\n1 2 3\n4 5 6\n5 8 0\n", "25\n", 5, "puzzle 2: tile 5 appears twice"),
+    bad("hihocoder1312", "2\n8 0 1\n5 7 4\n3 6 2\n1 2 3\n4 5 6\n5 8 0\n", "25\n", 5, "puzzle 2: tile 5 appears twice"),
     bad("uva10085", "1\n\n2 6 4\n1 3 7\n0 5 5\n", "", 3, "puzzle 1: tile 5 appears twice"),
-    bad("poj", "1 2 3 4 5 6 7 8 8\n", "", 1, "tile 8 appears twice"),
-    bad("poj", "x 2 3 4 5 6 7 8 x\n", "", 1, "tile 0 appears twice"),
-    bad("hdu", "2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 7 x\n", "ullddrurdllurdruldr\n", 3, "tile 7 appears twice"),
+    bad("poj1077", "1 2 3 4 5 6 7 8 8\n", "", 1, "tile 8 appears twice"),
+    bad("poj1077", "x 2 3 4 5 6 7 8 x\n", "", 1, "tile 0 appears twice"),
+    bad("hdu1043", "2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 7 x\n", "ullddrurdllurdruldr\n", 3, "tile 7 appears twice"),
     bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5 7 3 6 4 0 8\n", "", 2, "goal: tile 8 appears twice"),
     bad("pair", "2 6 4 1 3 7 0 5 2\n8 1 5 7 3 6 4 0 2\n", "", 1, "start: tile 2 appears twice"),
     bad("hdu3567", "1\n12X453786\n12345677X\n", "", 3, "tile 7 appears twice"),
-    bad("luogu", "283104763\n", "", 1, "tile 3 appears twice"),
+    bad("luogu1379", "283104763\n", "", 1, "tile 3 appears twice"),
     bad("leetcode773", "[[1,2,3],[4,5,5]]\n", "", 1, "tile 5 appears twice"),
     // A count larger than the cases given: the answers to those, then the error. These inputs
     // end without a newline: the line is then the last one under any convention (see
     // `end_of_input_is_reported_on_the_last_line_of_the_input`).
-    bad("hiho", "3\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6\n8 7 0", "0\nNo Solution!\n", 7, "expected puzzle 3 of 3 (row 1 of 3), found the end of the input"),
-    bad("hiho", "2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6", "0\n", 6, "expected puzzle 2 of 2 (row 3 of 3), found the end of the input"),
+    bad("hihocoder1312", "3\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6\n8 7 0", "0\nNo Solution!\n", 7, "expected puzzle 3 of 3 (row 1 of 3), found the end of the input"),
+    bad("hihocoder1312", "2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6", "0\n", 6, "expected puzzle 2 of 2 (row 3 of 3), found the end of the input"),
     bad("uva10085", "2\n\n2 6 4\n1 3 7\n0 5 8", UVA_SAMPLE_ANSWER, 5, "expected puzzle 2 of 2 (row 1 of 3), found the end of the input"),
     bad("hdu3567", "2\n12X453786\n12345678X", "Case 1: 2\ndd\n", 3, "expected the start of case 2 of 2, found the end of the input"),
     bad("hdu3567", "1\n12X453786", "", 2, "expected the goal of case 1 of 1, found the end of the input"),
     // Input after the announced cases (or after the one case of a single-case format).
-    bad("hiho", "1\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n", "0\n", 5, "unexpected '1' after the 1 puzzles announced"),
+    bad("hihocoder1312", "1\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n", "0\n", 5, "unexpected '1' after the 1 puzzles announced"),
     bad("uva10085", "1\n\n2 6 4\n1 3 7\n0 5 8\n\n1 2 3\n", UVA_SAMPLE_ANSWER, 7, "unexpected '1' after the 1 puzzles announced"),
     bad("hdu3567", "1\n12X453786\n12345678X\nextra\n", "Case 1: 2\ndd\n", 4, "unexpected 'extra' after the 1 cases announced"),
     bad("hdu3567", "0\n12X453786\n", "", 2, "unexpected '12X453786' after the 0 cases announced"),
     bad("acwing845", "2 3 4 1 5 x 7 6 8\n2 3 4 1 5 x 7 6 8\n", "19\n", 2, "unexpected '2' after the puzzle"),
-    bad("luogu", "283104765\n123804765\n", "4\n", 2, "unexpected '123804765' after the puzzle"),
+    bad("luogu1379", "283104765\n123804765\n", "4\n", 2, "unexpected '123804765' after the puzzle"),
     bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5 7 3 6 4 0 2\n\n0\n", "31\n", 4, "unexpected '0' after the start and goal"),
     // poj with 8 tiles (named on the line that holds the last of them), and with 10.
-    bad("poj", "1 2 3 4 5 6 7 8", "", 1, "expected 9 tiles, found 8 before the end of the input"),
-    bad("poj", "1 2 3 4 5 6 7 8\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
-    bad("poj", "1 2 3\n4 5 6\n7 8\n\n\n", "", 5, "expected 9 tiles, found 8 before the end of the input"),
+    bad("poj1077", "1 2 3 4 5 6 7 8", "", 1, "expected 9 tiles, found 8 before the end of the input"),
+    bad("poj1077", "1 2 3 4 5 6 7 8\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
+    bad("poj1077", "1 2 3\n4 5 6\n7 8\n\n\n", "", 5, "expected 9 tiles, found 8 before the end of the input"),
     bad("acwing845", "1 2 3 4 5 6 7 x\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
-    bad("luogu", "12345678\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
-    bad("poj", "1 2 3 4 5 6 7 8 x 1\n", "\n", 1, "unexpected '1' after the puzzle"),
-    bad("poj", "12345678x1\n", "", 1, "unexpected '1' after the puzzle"),
-    bad("poj", "1 2 3\n4 5 6\n7 8 x\n1\n", "\n", 4, "unexpected '1' after the puzzle"),
+    bad("luogu1379", "12345678\n", "", 1, "expected 9 tiles, found 8 before the end of the input"),
+    bad("poj1077", "1 2 3 4 5 6 7 8 x 1\n", "\n", 1, "unexpected '1' after the puzzle"),
+    bad("poj1077", "12345678x1\n", "", 1, "unexpected '1' after the puzzle"),
+    bad("poj1077", "1 2 3\n4 5 6\n7 8 x\n1\n", "\n", 4, "unexpected '1' after the puzzle"),
     // hdu reads 9 tiles at a time, as accepted solutions do: a line of 8 tiles takes the
     // next line's first as its ninth, and a tenth tile starts a puzzle the input cuts short.
-    bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8\n1 2 3 4 5 6 7 8 x\n", "ullddrurdllurdruldr\n", 2, "tile 1 appears twice"),
-    bad("hdu", "1 2 3 4 5 6 7 8 x\n\n\n1 2 3 4 5 6 7 x\n2 3 4 1 5 x 7 6 8\n", "\n", 4, "tile 2 appears twice"),
-    bad("hdu", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x 1\n", "ullddrurdllurdruldr\n\n", 2, "expected 9 tiles, found 1 before the end of the input"),
+    bad("hdu1043", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8\n1 2 3 4 5 6 7 8 x\n", "ullddrurdllurdruldr\n", 2, "tile 1 appears twice"),
+    bad("hdu1043", "1 2 3 4 5 6 7 8 x\n\n\n1 2 3 4 5 6 7 x\n2 3 4 1 5 x 7 6 8\n", "\n", 4, "tile 2 appears twice"),
+    bad("hdu1043", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x 1\n", "ullddrurdllurdruldr\n\n", 2, "expected 9 tiles, found 1 before the end of the input"),
     // pair without its goal, or with part of it.
     bad("pair", "2 6 4 1 3 7 0 5 8", "", 1, "expected 9 tiles for the goal, found 0 before the end of the input"),
     bad("pair", "2 6 4 1 3 7 0 5 8\n\n", "", 2, "expected 9 tiles for the goal, found 0 before the end of the input"),
@@ -890,7 +890,7 @@ const BAD_INPUTS: &[Bad] = &[
     bad("leetcode773", "[[1,2,3],[4,5,0]],\n", "", 1, "expected a board like"),
     bad("leetcode773", "[1,2,3],[4,5,0]\n", "", 1, "expected a board like"),
     // luogu with a letter (besides x).
-    bad("luogu", "2831o4765\n", "", 1, "unknown tile 'o'"),
+    bad("luogu1379", "2831o4765\n", "", 1, "unknown tile 'o'"),
     // uva652: a bad count, a bad tile, a puzzle cut short, a case too many.
     bad("uva652", "one\n\n2 3 4 1 5 x 7 6 8\n", "", 1, "expected the number of cases, found 'one'"),
     bad("uva652", "2\n\n2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 8 y\n", "ullddrurdllurdruldr\n", 5, "unknown tile 'y'"),
@@ -925,14 +925,14 @@ fn line_count(input: &str) -> usize {
 fn end_of_input_cases(formats: &[&str]) -> Vec<String> {
     #[rustfmt::skip]
     let cut_short = [
-        ("poj", "1 2 3\n4 5 6\n7 8"),
+        ("poj1077", "1 2 3\n4 5 6\n7 8"),
         ("acwing845", "1 2 3 4 5 6 7 x"),
-        ("luogu", "12345678"),
+        ("luogu1379", "12345678"),
         ("pair", "2 6 4 1 3 7 0 5 8"),
         ("pair", "2 6 4 1 3 7 0 5 8\n8 1 5"),
-        ("hiho", ""),
-        ("hiho", "2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6"),
-        ("hiho", "2\n1 2 3\n4 5 6\n7 8 0"),
+        ("hihocoder1312", ""),
+        ("hihocoder1312", "2\n1 2 3\n4 5 6\n7 8 0\n1 2 3\n4 5 6"),
+        ("hihocoder1312", "2\n1 2 3\n4 5 6\n7 8 0"),
         ("uva10085", "2\n\n2 6 4\n1 3 7\n0 5 8"),
         ("hdu3567", "1\n12X453786"),
         ("hdu3567", "2\n12X453786\n12345678X"),
@@ -972,7 +972,7 @@ fn end_of_input_cases(formats: &[&str]) -> Vec<String> {
 
 #[test]
 fn a_puzzle_cut_short_is_reported_on_the_last_line_of_the_input() {
-    let wrong = end_of_input_cases(&["poj", "acwing845", "luogu", "pair"]);
+    let wrong = end_of_input_cases(&["poj1077", "acwing845", "luogu1379", "pair"]);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
@@ -980,7 +980,7 @@ fn a_puzzle_cut_short_is_reported_on_the_last_line_of_the_input() {
 /// whatever blank lines come before the end, as the single-puzzle formats do.
 #[test]
 fn end_of_input_is_reported_on_the_last_line_of_the_input() {
-    let wrong = end_of_input_cases(&["hiho", "uva10085", "hdu3567"]);
+    let wrong = end_of_input_cases(&["hihocoder1312", "uva10085", "hdu3567"]);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
@@ -1003,7 +1003,7 @@ fn judge_end_of_input_names_the_last_line() {
             "line 5: expected the goal of case 1 of 2, found the end of the input",
         ),
         (
-            "hiho",
+            "hihocoder1312",
             "3\n\n\n\n\n\n\n",
             "line 7: expected puzzle 1 of 3 (row 1 of 3), found the end of the input",
         ),
@@ -1024,12 +1024,12 @@ fn judge_end_of_input_names_the_last_line() {
 // Endless input and millions of lines, in constant memory
 
 const STREAMED_JUDGES: [&str; 9] = [
-    "poj",
-    "hdu",
+    "poj1077",
+    "hdu1043",
     "acwing845",
-    "hiho",
+    "hihocoder1312",
     "pair",
-    "luogu",
+    "luogu1379",
     "hdu3567",
     "uva10085",
     "leetcode773",
@@ -1109,7 +1109,7 @@ fn judge_hdu_streams_millions_of_lines_in_constant_memory() {
     assert_eq!(r.code, Some(0), "{r:#?}");
     let block = "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x\n".repeat(500);
     let (peak, code, stderr, answers) =
-        stream_judge(dir.path(), "hdu", b"", block.as_bytes(), 3_000);
+        stream_judge(dir.path(), "hdu1043", b"", block.as_bytes(), 3_000);
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(answers, 3_000_000);
     let peak = peak.expect("still running at the end of its input");
@@ -1214,31 +1214,83 @@ fn query_fifteen_args(command: &str, args: &[&str], input: &str) -> Run {
 // Which judges accept any optimal answer
 
 #[test]
-fn judge_help_says_which_judges_accept_any_optimal_answer() {
-    let run = Run::of(slidetable().args(["judge", "--help"])).ok();
-    let special = ["poj", "hdu", "uva10085", "uva652"];
+fn judge_list_says_which_judges_accept_any_optimal_answer() {
+    let run = Run::of(slidetable().args(["judge", "--list"])).ok();
+    let special = ["poj1077", "hdu1043", "uva10085", "uva652", "uva10181"];
     let exact = [
         "acwing845",
-        "hiho",
+        "hihocoder1312",
         "pair",
-        "luogu",
+        "luogu1379",
         "hdu3567",
         "leetcode773",
+        "lightoj1121",
     ];
+    assert_eq!(run.stdout.lines().count(), 1 + special.len() + exact.len());
     for format in special.iter().chain(&exact) {
         let line = run
             .stdout
             .lines()
-            .find(|l| l.trim_start().starts_with(&format!("- {format}:")))
+            .find(|l| l.starts_with(&format!("{format} ")))
             .unwrap_or_else(|| panic!("no line for {format} in {}", run.stdout));
         if special.contains(format) {
-            assert!(line.contains("special judge"), "{format}: {line}");
+            assert!(line.contains("any "), "{format}: {line}");
         } else {
+            assert!(line.ends_with("this output byte for byte"), "{format}: {line}");
+        }
+    }
+}
+
+#[test]
+fn judges_take_the_names_people_type_and_suggest_the_nearest_for_a_typo() {
+    let sample = fs::read_to_string(judges_dir().join("poj1077/input.txt")).unwrap();
+    let expected = fs::read_to_string(judges_dir().join("poj1077/expected.txt")).unwrap();
+    for name in ["poj1077", "poj", "POJ-1077", "acwing179", "pku1077"] {
+        let run = Run::of(
+            slidetable()
+                .args(["judge", name, "--table"])
+                .arg(table_3x3())
+                .write_stdin(sample.as_bytes()),
+        )
+        .ok();
+        assert_eq!(run.stdout, expected, "{name}");
+    }
+    for (typo, hint) in [
+        ("poj1707", "did you mean poj1077?"),
+        ("hdu1034", "did you mean hdu1043?"),
+        ("uva", "did you mean one of uva10085, uva652, uva10181?"),
+        ("lightoj112", "did you mean lightoj1121?"),
+    ] {
+        let run = Run::of(slidetable().args(["judge", typo]));
+        assert_eq!(run.code, Some(2), "{typo}: {run:?}");
+        assert!(
+            run.stderr.contains(&format!("unknown judge '{typo}': {hint}")),
+            "{typo}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn judge_help_names_each_problem_in_plain_words() {
+    let short = Run::of(slidetable().args(["judge", "-h"])).ok();
+    let long = Run::of(slidetable().args(["judge", "--help"])).ok();
+    for help in [&short.stdout, &long.stdout] {
+        for (name, problem) in [
+            ("poj1077", "POJ 1077 / AcWing 179"),
+            ("hdu1043", "HDU 1043"),
+            ("uva10181", "UVa 10181"),
+            ("lightoj1121", "LightOJ 1121"),
+        ] {
             assert!(
-                line.contains("byte for byte") && !line.contains("special judge"),
-                "{format}: {line}"
+                help.lines()
+                    .any(|l| l.contains(name) && l.contains(problem)),
+                "{name}: {help}"
             );
         }
+        // Rustdoc links and a claim that every format answers with no search were shown once.
+        assert!(!help.contains("[`"), "{help}");
+        assert!(!help.contains("with no search"), "{help}");
     }
 }
 
@@ -1257,6 +1309,6 @@ fn the_readme_names_the_source_of_pair_and_says_hiho_prints_a_number_of_moves() 
         pair.contains("Liu Rujia") && !pair.contains("seed"),
         "{pair}"
     );
-    assert!(row("hiho").contains("number of moves"), "{}", row("hiho"));
+    assert!(row("hihocoder1312").contains("number of moves"), "{}", row("hihocoder1312"));
     assert!(row("uva652").contains("UVa 652"), "{}", row("uva652"));
 }

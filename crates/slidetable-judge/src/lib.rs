@@ -27,6 +27,7 @@
 
 mod fifteen;
 mod formats;
+mod names;
 mod read;
 
 use std::io::{self, BufRead, Write};
@@ -36,12 +37,14 @@ use slidetable_query::{CostModel, QueryError, Table};
 
 pub use crate::fifteen::{judge_fifteen, Solve};
 use crate::formats::Judge;
+pub use crate::names::UnknownFormat;
 use crate::read::Bad;
 pub use crate::read::MAX_LINE;
 
-/// The judge problems whose input and output `judge` speaks.
+/// The judge problems whose input and output `judge` speaks. Each variant's name on the
+/// command line is [`Format::name`] (the site and the problem's number); [`Format::aliases`]
+/// are the other spellings it takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Format {
     /// POJ 1077 / AcWing 179: one puzzle (1-8 and x); the move string or `unsolvable`
     /// [special judge: any solution is accepted].
@@ -84,7 +87,7 @@ pub enum Format {
 }
 
 impl Format {
-    /// Every format, in the order of the command line's help.
+    /// Every format, in the order of the command line's help and `judge --list`.
     pub const ALL: [Format; 12] = [
         Format::Poj,
         Format::Hdu,
@@ -103,12 +106,12 @@ impl Format {
     /// The name the command line gives it.
     pub fn name(self) -> &'static str {
         match self {
-            Format::Poj => "poj",
-            Format::Hdu => "hdu",
+            Format::Poj => "poj1077",
+            Format::Hdu => "hdu1043",
             Format::Acwing845 => "acwing845",
-            Format::Hiho => "hiho",
+            Format::Hiho => "hihocoder1312",
             Format::Pair => "pair",
-            Format::Luogu => "luogu",
+            Format::Luogu => "luogu1379",
             Format::Hdu3567 => "hdu3567",
             Format::Uva10085 => "uva10085",
             Format::Leetcode773 => "leetcode773",

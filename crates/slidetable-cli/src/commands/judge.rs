@@ -17,17 +17,20 @@ use crate::streams::warning;
 use crate::{patterns, tables};
 
 pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
-    if matches!(args.format, Format::Uva10181 | Format::Lightoj1121) {
-        return fifteen(args);
+    let Some(format) = args.format.filter(|_| !args.list) else {
+        return list();
+    };
+    if matches!(format, Format::Uva10181 | Format::Lightoj1121) {
+        return fifteen(args, format);
     }
-    let board = args.format.board();
+    let board = format.board();
     let table = tables::open_for_query(args.table.as_deref(), board)?;
     tables::require_board(&table, board)?;
     // Streamed, a line at a time: memory does not grow with the input.
     let input = input::open(args.input.as_deref())?;
     let name = input.name;
     let mut out = streams::stdout();
-    let result = judge(args.format, input.reader, &table, &mut out);
+    let result = judge(format, input.reader, &table, &mut out);
     out.flush()?;
     if let Err(JudgeError::NotMoveCounts { cost }) = result {
         bail!(
@@ -35,11 +38,55 @@ pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
             tables::name(&table)
         );
     }
-    outcome(args, &name, result)
+    outcome(format, &name, result)
+}
+
+/// `judge --list`: every judge, one per line, in columns.
+fn list() -> Result<ExitCode> {
+    let mut rows = vec![[
+        "NAME".to_string(),
+        "ALIASES".to_string(),
+        "PROBLEM".to_string(),
+        "PRINTS".to_string(),
+        "THE SITE ACCEPTS".to_string(),
+    ]];
+    for f in Format::ALL {
+        rows.push([
+            f.name().to_string(),
+            if f.aliases().is_empty() {
+                "-".to_string()
+            } else {
+                f.aliases().join(",")
+            },
+            f.problem().to_string(),
+            f.prints().to_string(),
+            f.accepts().to_string(),
+        ]);
+    }
+    let mut widths = [0; 5];
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = streams::stdout();
+    for row in &rows {
+        let mut line = String::new();
+        for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
+            if i + 1 == row.len() {
+                line += cell;
+            } else {
+                line += &format!("{cell:<w$}  ");
+            }
+        }
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The exit code of a judge run, or its error: bad input is reported here.
-fn outcome(args: &JudgeArgs, name: &str, result: Result<(), JudgeError>) -> Result<ExitCode> {
+fn outcome(format: Format, name: &str, result: Result<(), JudgeError>) -> Result<ExitCode> {
     match result {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(JudgeError::Io(e)) => Err(e.into()),
@@ -48,7 +95,7 @@ fn outcome(args: &JudgeArgs, name: &str, result: Result<(), JudgeError>) -> Resu
         }
         Err(JudgeError::Query(e)) => Err(e.into()),
         Err(JudgeError::Bad { line, what }) => {
-            warning!("judge {}: {name}: line {line}: {what}", args.format.name());
+            warning!("judge {}: {name}: line {line}: {what}", format.name());
             Ok(ExitCode::from(EXIT_BAD_INPUT))
         }
         Err(e) => Err(e.into()),
@@ -58,8 +105,8 @@ fn outcome(args: &JudgeArgs, name: &str, result: Result<(), JudgeError>) -> Resu
 /// `judge uva10181` and `judge lightoj1121`: the 15-puzzle judges, answered by IDA* on the
 /// pattern database named by `--table` or the cache's `4x4.slt`, the input streamed as for
 /// every other format.
-fn fifteen(args: &JudgeArgs) -> Result<ExitCode> {
-    let board = args.format.board();
+fn fifteen(args: &JudgeArgs, format: Format) -> Result<ExitCode> {
+    let board = format.board();
     let table = patterns::open(args.table.as_deref(), board)?;
     let solver = patterns::solver(&table, &board.standard_goal())?;
     let input = input::open(args.input.as_deref())?;
@@ -79,27 +126,10 @@ fn fifteen(args: &JudgeArgs) -> Result<ExitCode> {
             None
         }
     };
-    let result = judge_fifteen(args.format, input.reader, &mut solve, &mut out);
+    let result = judge_fifteen(format, input.reader, &mut solve, &mut out);
     out.flush()?;
     if let Some(e) = failure {
         return Err(e.into());
     }
-    outcome(args, &name, result)
-}
-
-#[cfg(test)]
-mod tests {
-    use clap::ValueEnum;
-
-    use slidetable_judge::Format;
-
-    #[test]
-    fn the_command_line_names_every_format_as_the_library_does() {
-        let names: Vec<String> = Format::value_variants()
-            .iter()
-            .map(|f| f.to_possible_value().unwrap().get_name().to_string())
-            .collect();
-        let ours: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-        assert_eq!(names, ours);
-    }
+    outcome(format, &name, result)
 }

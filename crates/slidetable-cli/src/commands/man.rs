@@ -116,6 +116,6 @@ A question sheet of ten different puzzles 20 moves from the goal.
 \fBslidetable heuristic \-\-heuristic manhattan,linear\-conflict\fR
 Two heuristics measured against every state's true distance.
 .TP
-\fBslidetable judge poj < input.txt\fR
+\fBslidetable judge poj1077 < input.txt\fR
 What an accepted solution to POJ 1077 prints.
 "#;
