@@ -1236,7 +1236,10 @@ fn judge_list_says_which_judges_accept_any_optimal_answer() {
         if special.contains(format) {
             assert!(line.contains("any "), "{format}: {line}");
         } else {
-            assert!(line.ends_with("this output byte for byte"), "{format}: {line}");
+            assert!(
+                line.ends_with("this output byte for byte"),
+                "{format}: {line}"
+            );
         }
     }
 }
@@ -1264,7 +1267,8 @@ fn judges_take_the_names_people_type_and_suggest_the_nearest_for_a_typo() {
         let run = Run::of(slidetable().args(["judge", typo]));
         assert_eq!(run.code, Some(2), "{typo}: {run:?}");
         assert!(
-            run.stderr.contains(&format!("unknown judge '{typo}': {hint}")),
+            run.stderr
+                .contains(&format!("unknown judge '{typo}': {hint}")),
             "{typo}: {}",
             run.stderr
         );
@@ -1309,6 +1313,10 @@ fn the_readme_names_the_source_of_pair_and_says_hiho_prints_a_number_of_moves() 
         pair.contains("Liu Rujia") && !pair.contains("seed"),
         "{pair}"
     );
-    assert!(row("hihocoder1312").contains("number of moves"), "{}", row("hihocoder1312"));
+    assert!(
+        row("hihocoder1312").contains("number of moves"),
+        "{}",
+        row("hihocoder1312")
+    );
     assert!(row("uva652").contains("UVa 652"), "{}", row("uva652"));
 }
