@@ -41,6 +41,14 @@ impl AsRef<[u8]> for TableBytes {
     }
 }
 
+/// Bytes already in memory (a table made by the generator, say), for a [`crate::Table`] or
+/// [`crate::PatternTable`] of the same type as one opened from a file.
+impl From<Vec<u8>> for TableBytes {
+    fn from(bytes: Vec<u8>) -> TableBytes {
+        TableBytes(Bytes::Read(bytes))
+    }
+}
+
 impl TableBytes {
     /// Whether the bytes are a map of the file (rather than a copy in memory).
     pub fn is_mapped(&self) -> bool {

@@ -82,6 +82,12 @@ impl<'a> Goal<'a> {
         self.section.path_into(&self.relabel_start(start)?, path)
     }
 
+    /// The first move of the path [`Goal::path_into`] takes: `None` at the goal or when the
+    /// goal cannot be reached (a dataset's label, with no path built).
+    pub fn first_move(&self, start: &Layout) -> Result<Option<Move>, QueryError> {
+        self.section.first_move(&self.relabel_start(start)?)
+    }
+
     /// Appends the lexicographically smallest optimal path under the letter order `order`:
     /// at each step the first move in `order` that brings the goal one move closer.
     pub fn ordered_path_into(

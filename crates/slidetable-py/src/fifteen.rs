@@ -1,0 +1,262 @@
+//! `slidetable.Fifteen`: the 15-puzzle answered optimally by IDA* on additive pattern
+//! databases (a file written by `slidetable generate --board 4x4`, the cache's, or a
+//! partition built in memory), one puzzle at a time or a numpy array of them on every core.
+
+use std::path::PathBuf;
+
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use slidetable_core::{path_string, Board, Layout, Move};
+use slidetable_gen::{pattern_bytes, solve_partition, Partition};
+use slidetable_query::{MappedPatternTable, TableBytes};
+use slidetable_search::{Limits, PatternHeuristic, SearchError, Symmetric};
+
+use crate::cache;
+use crate::errors::{gen_error, table_error, value_error};
+use crate::puzzles::{self, Given};
+use crate::table::parse_order;
+
+/// The 15-puzzle's optimal solver: IDA* guided by additive pattern databases, which also
+/// serve as a heuristic (`slidetable.pattern`).
+///
+/// Open a database with `Fifteen.open(path)` (written by `slidetable generate --board 4x4`),
+/// take the cache's with `Fifteen.default()` (the 7-8 partition, built on first use: about 4
+/// minutes and 1.5 GB of memory, then 288 MB on disk), or build a partition in memory with
+/// `Fifteen.generate("5-5-5")` (a second; slower solves). Every goal with the blank in a
+/// corner is answered from one database through the board's symmetries; the default goal is
+/// tiles in order with the blank last.
+#[pyclass(module = "slidetable", name = "Fifteen", frozen)]
+pub(crate) struct PyFifteen {
+    table: MappedPatternTable,
+}
+
+impl PyFifteen {
+    fn board(&self) -> Board {
+        self.table.board()
+    }
+
+    /// IDA* on the databases for the goal argument (`None`: the standard goal).
+    pub(crate) fn solver(&self, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Symmetric<'_>> {
+        let board = self.board();
+        let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
+        let groups: Vec<(u16, &[u8])> = self
+            .table
+            .groups()
+            .into_iter()
+            .map(|g| (g.tiles, g.payload))
+            .collect();
+        let databases = PatternHeuristic::new(self.table.goal(), &groups).map_err(value_error)?;
+        Symmetric::new(databases, &goal).ok_or_else(|| {
+            value_error(format!(
+                "the database's goal {} has its blank in a cell no symmetry carries goal \
+                 {goal}'s blank to; make a database for it with `slidetable generate --board \
+                 {board} --goal \"{goal}\" -o PATH`",
+                self.table.goal()
+            ))
+        })
+    }
+
+    /// The optimal paths of `layouts` under `order` (`None`: unreachable), on every core
+    /// without the GIL.
+    fn solve_all(
+        &self,
+        py: Python<'_>,
+        solver: &Symmetric<'_>,
+        layouts: &[Layout],
+        order: [Move; 4],
+    ) -> PyResult<Vec<Option<Vec<Move>>>> {
+        py.detach(|| solver.solve_all(layouts, order))
+            .map_err(value_error)
+    }
+}
+
+/// One optimal path, `None` when the goal cannot be reached.
+fn solve_one(
+    solver: &Symmetric<'_>,
+    layout: &Layout,
+    order: [Move; 4],
+) -> PyResult<Option<Vec<Move>>> {
+    match solver.solve(layout, order, &Limits::default()) {
+        Ok(found) => Ok(Some(found.path)),
+        Err(SearchError::Unsolvable { .. }) => Ok(None),
+        Err(e) => Err(value_error(e)),
+    }
+}
+
+#[pymethods]
+impl PyFifteen {
+    /// Opens the pattern database file at `path` (written by `slidetable generate --board
+    /// 4x4`). Raises `FileNotFoundError` when it is missing and `ValueError` when it is no
+    /// valid database.
+    #[staticmethod]
+    fn open(path: PathBuf) -> PyResult<PyFifteen> {
+        let table = MappedPatternTable::open(&path).map_err(table_error)?;
+        Ok(PyFifteen { table })
+    }
+
+    /// The cache's database (`slidetable/4x4.slt` in `$XDG_CACHE_HOME`, else `~/.cache`), the
+    /// one the `slidetable` command uses: built with the 7-8 partition on first use (about 4
+    /// minutes and 1.5 GB of memory) under the command's lock.
+    #[staticmethod]
+    fn default(py: Python<'_>) -> PyResult<PyFifteen> {
+        let table = py.detach(|| cache::patterns(Board::FIFTEEN))?;
+        Ok(PyFifteen { table })
+    }
+
+    /// Databases built in memory for `partition` (`"5-5-5"`: about a second and 1 MB;
+    /// `"6-6-3"`; `"7-8"`: minutes and 1.5 GB) towards `goal` (default: the blank first,
+    /// Korf's goal, which serves every goal with the blank in a corner).
+    #[staticmethod]
+    #[pyo3(signature = (partition = "5-5-5", goal = None))]
+    fn generate(
+        py: Python<'_>,
+        partition: &str,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyFifteen> {
+        let board = Board::FIFTEEN;
+        let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.goal_with_blank(0));
+        let partition = Partition::parse(partition, &goal)
+            .map_err(|e| value_error(format!("partition '{partition}': {e}")))?;
+        let bytes = py
+            .detach(|| pattern_bytes(&solve_partition(&goal, &partition, &|_| ())?))
+            .map_err(gen_error)?;
+        let table = MappedPatternTable::new(TableBytes::from(bytes)).map_err(table_error)?;
+        Ok(PyFifteen { table })
+    }
+
+    /// The board, as `"RxC"`.
+    #[getter(board)]
+    fn board_name(&self) -> String {
+        self.board().to_string()
+    }
+
+    /// The goal the databases were made for, as a tuple of tiles.
+    #[getter]
+    fn database_goal(&self) -> Vec<u32> {
+        puzzles::tiles(self.table.goal())
+    }
+
+    /// The tiles of each group, in file order.
+    #[getter]
+    fn groups(&self) -> Vec<Vec<u32>> {
+        self.table
+            .groups()
+            .iter()
+            .map(|g| {
+                slidetable_core::mask_tiles(g.tiles)
+                    .map(u32::from)
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The file the databases were read from, or `None` for databases built in memory.
+    #[getter]
+    fn file(&self) -> Option<String> {
+        self.table.file().map(|p| p.display().to_string())
+    }
+
+    /// An optimal path from `puzzle` to the goal as a string of moves (`u d l r`: the way the
+    /// blank moves), the smallest in the letter order `order` (default `"udlr"`), or `None`
+    /// when the puzzle is of the other parity class.
+    #[pyo3(signature = (puzzle, goal = None, order = None))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        puzzle: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+        order: Option<&str>,
+    ) -> PyResult<Option<String>> {
+        let solver = self.solver(goal)?;
+        let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
+        let layout = puzzles::one(self.board(), puzzle)?;
+        let path = py.detach(|| solve_one(&solver, &layout, order))?;
+        Ok(path.map(|p| path_string(&p)))
+    }
+
+    /// The fewest moves from `puzzle` to the goal, `-1` when it cannot be reached. Given a
+    /// 2-D integer array (one puzzle per row), an `int32` array, solved on every core.
+    #[pyo3(signature = (puzzle, goal = None))]
+    fn distance<'py>(
+        &self,
+        py: Python<'py>,
+        puzzle: &Bound<'py, PyAny>,
+        goal: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let solver = self.solver(goal)?;
+        let length = |p: &Option<Vec<Move>>| p.as_ref().map_or(-1, |p| p.len() as i32);
+        match Given::of(self.board(), puzzle)? {
+            Given::One(layout) => {
+                let path = py.detach(|| solve_one(&solver, &layout, Move::ALL))?;
+                Ok(i64::from(length(&path)).into_pyobject(py)?.into_any())
+            }
+            Given::Many(layouts) => {
+                let paths = self.solve_all(py, &solver, &layouts, Move::ALL)?;
+                let distances: Vec<i32> = paths.iter().map(length).collect();
+                Ok(PyArray1::from_vec(py, distances).into_any())
+            }
+        }
+    }
+
+    /// Optimal paths for every puzzle of `puzzles` (a 2-D integer array, one puzzle per row,
+    /// or a list of puzzles), solved on every core without the GIL: a 1-D object array of
+    /// move strings, `None` where the goal cannot be reached. As `solve`, in input order.
+    #[pyo3(signature = (puzzles, goal = None, order = None))]
+    fn solve_many<'py>(
+        &self,
+        py: Python<'py>,
+        puzzles: &Bound<'py, PyAny>,
+        goal: Option<&Bound<'py, PyAny>>,
+        order: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let solver = self.solver(goal)?;
+        let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
+        let layouts = match puzzles::many(self.board(), puzzles)? {
+            Some(layouts) => layouts,
+            None => puzzles
+                .try_iter()?
+                .map(|p| puzzles::one(self.board(), &p?))
+                .collect::<PyResult<Vec<Layout>>>()?,
+        };
+        let paths = self.solve_all(py, &solver, &layouts, order)?;
+        crate::object_array(
+            py,
+            paths
+                .into_iter()
+                .map(|p| p.map(|p| path_string(&p)))
+                .collect(),
+        )
+    }
+
+    /// The databases' estimate of the moves from `puzzle` to the goal (never more than the
+    /// truth): an `int` for one puzzle, an `int32` array for a 2-D array. `slidetable.pattern`
+    /// is the same.
+    #[pyo3(signature = (puzzle, goal = None))]
+    fn estimate<'py>(
+        &self,
+        py: Python<'py>,
+        puzzle: &Bound<'py, PyAny>,
+        goal: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let solver = self.solver(goal)?;
+        crate::heuristics::estimates(py, &solver, Given::of(self.board(), puzzle)?)
+    }
+
+    fn __repr__(&self) -> String {
+        let sizes: Vec<String> = self
+            .table
+            .groups()
+            .iter()
+            .map(|g| g.tiles.count_ones().to_string())
+            .collect();
+        let place = match self.table.file() {
+            Some(p) => format!("path={:?}", p.display().to_string()),
+            None => "in memory".to_string(),
+        };
+        format!(
+            "Fifteen(partition='{}', database_goal='{}', {place})",
+            sizes.join("-"),
+            self.table.goal()
+        )
+    }
+}

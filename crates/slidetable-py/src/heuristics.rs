@@ -1,0 +1,146 @@
+//! The search crate's heuristics as functions over puzzles: `manhattan`, `linear_conflict`,
+//! `misplaced` and `pattern` (a `Fifteen`'s databases), each on one puzzle (an `int`) or a
+//! 2-D array of them (an `int32` array, on every core without the GIL), for comparing them
+//! with the true distances of a table or a dataset.
+
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use slidetable_core::{Board, Layout};
+use slidetable_search::{Heuristic, HeuristicKind};
+
+use crate::errors::value_error;
+use crate::fifteen::PyFifteen;
+use crate::puzzles::{self, Given};
+
+/// The estimates of `heuristic` for what was given.
+pub(crate) fn estimates<'py, H: Heuristic + Sync + ?Sized>(
+    py: Python<'py>,
+    heuristic: &H,
+    given: Given,
+) -> PyResult<Bound<'py, PyAny>> {
+    match given {
+        Given::One(layout) => Ok(i64::from(heuristic.estimate(&layout))
+            .into_pyobject(py)?
+            .into_any()),
+        Given::Many(layouts) => {
+            let values: Vec<i32> = py.detach(|| {
+                layouts
+                    .par_iter()
+                    .map(|l| heuristic.estimate(l) as i32)
+                    .collect()
+            });
+            Ok(PyArray1::from_vec(py, values).into_any())
+        }
+    }
+}
+
+/// The board of `puzzles`: `board` when given, else the square board with as many cells as
+/// a puzzle has tiles (2x2, 3x3, 4x4); other counts fit several boards and need `board`.
+fn board_of(puzzles: &Bound<'_, PyAny>, board: Option<&str>) -> PyResult<Board> {
+    if let Some(text) = board {
+        return text.parse().map_err(value_error);
+    }
+    let tiles = tile_count(puzzles)?;
+    match tiles {
+        4 => Ok(Board::new(2, 2).map_err(value_error)?),
+        9 => Ok(Board::EIGHT),
+        16 => Ok(Board::FIFTEEN),
+        n => Err(value_error(format!(
+            "{n} tiles: give the board (board=\"RxC\"); only 4, 9 and 16 tiles name one \
+             board by themselves"
+        ))),
+    }
+}
+
+/// How many tiles a puzzle of `puzzles` has: the columns of a 2-D array, the length of a
+/// sequence, the tokens (or characters) of a string.
+fn tile_count(puzzles: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(array) = puzzles.cast::<numpy::PyUntypedArray>() {
+        use numpy::PyUntypedArrayMethods;
+        return Ok(*array.shape().last().unwrap_or(&0));
+    }
+    if let Ok(text) = puzzles.extract::<String>() {
+        let separated = text
+            .split([' ', ',', '\t'])
+            .filter(|t| !t.is_empty())
+            .count();
+        return Ok(if separated > 1 {
+            separated
+        } else {
+            text.trim().chars().count()
+        });
+    }
+    puzzles.len()
+}
+
+/// One of the search crate's heuristics over `puzzles` towards `goal` (default: the standard
+/// goal of the board).
+fn by_kind<'py>(
+    py: Python<'py>,
+    kind: HeuristicKind,
+    puzzles: &Bound<'py, PyAny>,
+    board: Option<&str>,
+    goal: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let board = board_of(puzzles, board)?;
+    let goal: Layout = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
+    let heuristic = kind.build(&goal);
+    estimates(py, heuristic.as_ref(), Given::of(board, puzzles)?)
+}
+
+/// The sum of every tile's row and column distance from its goal cell: an `int` for one
+/// puzzle, an `int32` array for a 2-D array (one puzzle per row). `board` ("RxC") is needed
+/// unless a puzzle has 4, 9 or 16 tiles; `goal` defaults to tiles in order, blank last.
+#[pyfunction]
+#[pyo3(signature = (puzzles, board = None, goal = None))]
+pub(crate) fn manhattan<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    board: Option<&str>,
+    goal: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    by_kind(py, HeuristicKind::Manhattan, puzzles, board, goal)
+}
+
+/// Manhattan distance plus two moves for each tile that must leave its goal row or column
+/// to let another pass (the fewest removals per line): admissible, and never below
+/// `manhattan`. Arguments as `manhattan`.
+#[pyfunction]
+#[pyo3(signature = (puzzles, board = None, goal = None))]
+pub(crate) fn linear_conflict<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    board: Option<&str>,
+    goal: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    by_kind(py, HeuristicKind::LinearConflict, puzzles, board, goal)
+}
+
+/// The number of tiles not in their goal cell. Arguments as `manhattan`.
+#[pyfunction]
+#[pyo3(signature = (puzzles, board = None, goal = None))]
+pub(crate) fn misplaced<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    board: Option<&str>,
+    goal: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    by_kind(py, HeuristicKind::Misplaced, puzzles, board, goal)
+}
+
+/// The additive pattern databases of `databases` (a `Fifteen`) as a heuristic: the larger
+/// of the groups' sum on the board and on its mirror image. Same as
+/// `databases.estimate(puzzles, goal)`.
+#[pyfunction]
+#[pyo3(signature = (puzzles, databases, goal = None))]
+pub(crate) fn pattern<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    databases: &PyFifteen,
+    goal: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let solver = databases.solver(goal)?;
+    let board = solver.databases().board();
+    estimates(py, &solver, Given::of(board, puzzles)?)
+}

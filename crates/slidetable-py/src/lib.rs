@@ -1,0 +1,45 @@
+//! The native module of the `slidetable` Python package (`slidetable._slidetable`): the
+//! library crates behind Python classes and functions, with numpy arrays in and out and the
+//! GIL released while the work runs on every core. `python/slidetable` re-exports it with
+//! the pure-Python parts (`dataset`) and the type stubs.
+//!
+//! Built by maturin (`pip install ./crates/slidetable-py`); `cargo test` builds it as a plain
+//! library linked to libpython, without the `extension-module` feature.
+
+use numpy::PyArray1;
+use pyo3::prelude::*;
+
+mod cache;
+mod dataset;
+mod errors;
+mod fifteen;
+mod heuristics;
+mod puzzles;
+mod table;
+
+/// A 1-D object array of optional strings (`None` where there is none).
+pub(crate) fn object_array(
+    py: Python<'_>,
+    items: Vec<Option<String>>,
+) -> PyResult<Bound<'_, PyAny>> {
+    let objects = items
+        .into_iter()
+        .map(|item| Ok(item.into_pyobject(py)?.into_any().unbind()))
+        .collect::<PyResult<Vec<Py<PyAny>>>>()?;
+    Ok(PyArray1::from_vec(py, objects).into_any())
+}
+
+/// The module: `Table`, `Fifteen`, the heuristics, and `MOVES` (the letters of the move
+/// codes 0 1 2 3).
+#[pymodule]
+fn _slidetable(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<table::PyTable>()?;
+    m.add_class::<fifteen::PyFifteen>()?;
+    m.add_function(wrap_pyfunction!(heuristics::manhattan, m)?)?;
+    m.add_function(wrap_pyfunction!(heuristics::linear_conflict, m)?)?;
+    m.add_function(wrap_pyfunction!(heuristics::misplaced, m)?)?;
+    m.add_function(wrap_pyfunction!(heuristics::pattern, m)?)?;
+    m.add("MOVES", "udlr")?;
+    m.add("DEFAULT_PARTITION", cache::DEFAULT_PARTITION)?;
+    Ok(())
+}

@@ -1,0 +1,456 @@
+//! `slidetable.Table`: a table of every state's distance (opened from a file, the cache's
+//! default, or generated in memory) answering one puzzle or a numpy array of them.
+
+use std::collections::HashSet;
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use numpy::{PyArray1, PyArray2};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use slidetable_core::{path_string, Board, Layout, Move};
+use slidetable_gen::{default_goals, solve, table_bytes};
+use slidetable_query::{CostModel, Goal, LayerError, MappedTable, SplitMix64, TableBytes};
+
+use crate::cache;
+use crate::errors::{gen_error, query_error, table_error, value_error};
+use crate::puzzles::{self, Given};
+
+/// A table of every state's distance from its goals and the first move of an optimal path:
+/// the answer to any puzzle of its board in one lookup.
+///
+/// Open one with `Table.open(path)` (a file written by `slidetable generate`), take the
+/// cache's with `Table.default(board)` (made on first use, as the `slidetable` command does),
+/// or make one in memory with `Table.generate(board, goal)`.
+///
+/// A puzzle is a string as the command line reads it (`"2 3 4 1 5 x 7 6 8"`, `"23415x768"`),
+/// a sequence of integers (0 the blank) or a 1-D array; `distance` and `path` also take a 2-D
+/// integer array, one puzzle per row, and answer it on every core without the GIL.
+#[pyclass(module = "slidetable", name = "Table", frozen)]
+pub(crate) struct PyTable {
+    table: MappedTable,
+    /// The goal questions are about unless one is given: the standard goal, or the goal a
+    /// table was generated for.
+    goal: Layout,
+    /// Every state's distance for one goal of a 2-bit table, recovered once for whole-table
+    /// questions (`dataset`, `random`, `hardest`).
+    known: Mutex<Option<(Layout, Arc<Vec<u8>>)>>,
+}
+
+impl PyTable {
+    fn new(table: MappedTable, goal: Option<Layout>) -> PyTable {
+        let goal = goal.unwrap_or_else(|| table.board().standard_goal());
+        PyTable {
+            table,
+            goal,
+            known: Mutex::new(None),
+        }
+    }
+
+    fn board(&self) -> Board {
+        self.table.board()
+    }
+
+    /// The goal argument (`None`: the table's goal) as the table answers for it.
+    fn goal_of(&self, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Goal<'_>> {
+        let layout = puzzles::goal(self.board(), goal)?.unwrap_or(self.goal);
+        self.table.goal(&layout).map_err(query_error)
+    }
+
+    /// The distances of every state from `goal` when its entries hold only residues (2-bit
+    /// tables), recovered once and kept; `None` for tables that hold distances.
+    fn known_distances(&self, py: Python<'_>, goal: &Goal<'_>) -> PyResult<Option<Arc<Vec<u8>>>> {
+        let mut known = self
+            .known
+            .lock()
+            .map_err(|_| value_error("a query on this table failed while holding its lock"))?;
+        if let Some((layout, distances)) = known.as_ref() {
+            if layout == goal.layout() {
+                return Ok(Some(distances.clone()));
+            }
+        }
+        let recovered = py
+            .detach(|| goal.recover_distances(goal.max_distance(), &|_| ()))
+            .map_err(query_error)?;
+        Ok(recovered.map(|distances| {
+            let distances = Arc::new(distances);
+            *known = Some((*goal.layout(), distances.clone()));
+            distances
+        }))
+    }
+}
+
+#[pymethods]
+impl PyTable {
+    /// Opens the table file at `path` (written by `slidetable generate`). Raises
+    /// `FileNotFoundError` when it is missing and `ValueError` when it is no valid table.
+    #[staticmethod]
+    fn open(path: PathBuf) -> PyResult<PyTable> {
+        let table = MappedTable::open(&path).map_err(table_error)?;
+        Ok(PyTable::new(table, None))
+    }
+
+    /// The default table of `board` (`"3x3"`, `"2x4"`, …, up to 12 cells): the one the
+    /// `slidetable` command uses, `$SLIDETABLE_TABLE` for 3x3 or `slidetable/RxC.slt` in the
+    /// cache directory (`$XDG_CACHE_HOME`, else `~/.cache`), generated on first use under the
+    /// command's lock (a moment up to 10 cells; 12 cells take about 10 s and 210 MB).
+    #[staticmethod]
+    #[pyo3(signature = (board = "3x3"))]
+    fn default(py: Python<'_>, board: &str) -> PyResult<PyTable> {
+        let board = table_board(board)?;
+        let table = py.detach(|| cache::table(board))?;
+        Ok(PyTable::new(table, None))
+    }
+
+    /// A table made in memory for `board`: for `goal` alone when one is given (the goal
+    /// questions are about from then on), else the board's default sections (one per blank
+    /// cell up to 10 cells, the standard goal for 11 and 12). `cost="tile"` makes moving tile
+    /// k cost k (boards up to 10 cells).
+    #[staticmethod]
+    #[pyo3(signature = (board = "3x3", goal = None, cost = "unit"))]
+    fn generate(
+        py: Python<'_>,
+        board: &str,
+        goal: Option<&Bound<'_, PyAny>>,
+        cost: &str,
+    ) -> PyResult<PyTable> {
+        let board = table_board(board)?;
+        let cost = CostModel::from_name(cost)
+            .ok_or_else(|| value_error(format!("unknown cost model '{cost}' (unit or tile)")))?;
+        let chosen = puzzles::goal(board, goal)?;
+        let goals = match chosen {
+            Some(g) => vec![g],
+            None => default_goals(board),
+        };
+        let bytes = py.detach(|| {
+            let sections = solve(&goals, None, cost, &|_| ())?;
+            table_bytes(board, &sections)
+        });
+        let bytes = bytes.map_err(gen_error)?;
+        let table = MappedTable::new(TableBytes::from(bytes)).map_err(table_error)?;
+        Ok(PyTable::new(table, chosen))
+    }
+
+    /// The board, as `"RxC"`.
+    #[getter(board)]
+    fn board_name(&self) -> String {
+        self.board().to_string()
+    }
+
+    /// The goal questions are about unless one is given, as a tuple of tiles.
+    #[getter(goal)]
+    fn goal_tiles(&self) -> Vec<u32> {
+        puzzles::tiles(&self.goal)
+    }
+
+    /// The goal of each section, in file order.
+    #[getter]
+    fn goals(&self) -> Vec<Vec<u32>> {
+        self.table
+            .sections()
+            .iter()
+            .map(|s| puzzles::tiles(s.goal()))
+            .collect()
+    }
+
+    /// The file the table was read from, or `None` for a table made in memory.
+    #[getter]
+    fn file(&self) -> Option<String> {
+        self.table.file().map(|p| p.display().to_string())
+    }
+
+    /// How entries are stored: `"byte"`, `"2bit"` or `"wide16"`.
+    #[getter]
+    fn encoding(&self) -> String {
+        self.table.header().encoding().to_string()
+    }
+
+    /// What a move costs: `"unit"`, or `"tile"` (moving tile k costs k).
+    #[getter]
+    fn cost(&self) -> String {
+        self.table.header().cost().to_string()
+    }
+
+    /// The fewest moves from `puzzle` to the goal (the cheapest cost on a `cost="tile"`
+    /// table), `-1` when it cannot be reached. Given a 2-D integer array (one puzzle per
+    /// row), an `int32` array of the distances, found on every core without the GIL.
+    #[pyo3(signature = (puzzle, goal = None))]
+    fn distance<'py>(
+        &self,
+        py: Python<'py>,
+        puzzle: &Bound<'py, PyAny>,
+        goal: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let goal = self.goal_of(goal)?;
+        match Given::of(self.board(), puzzle)? {
+            Given::One(layout) => {
+                let d = goal.distance(&layout).map_err(query_error)?;
+                Ok(d.map_or(-1, i64::from).into_pyobject(py)?.into_any())
+            }
+            Given::Many(layouts) => {
+                let distances = py
+                    .detach(|| {
+                        layouts
+                            .par_iter()
+                            .map(|l| goal.distance(l).map(|d| d.map_or(-1, |d| d as i32)))
+                            .collect::<Result<Vec<i32>, _>>()
+                    })
+                    .map_err(query_error)?;
+                Ok(PyArray1::from_vec(py, distances).into_any())
+            }
+        }
+    }
+
+    /// An optimal path from `puzzle` to the goal as a string of moves (`u d l r`: the way the
+    /// blank moves; `""` for a solved puzzle), or `None` when there is none. `order` (a
+    /// permutation of `"dlru"`) asks for the smallest optimal path in that letter order;
+    /// without it, the path the table stores (the fastest). Given a 2-D integer array, a 1-D
+    /// object array of such answers.
+    #[pyo3(signature = (puzzle, goal = None, order = None))]
+    fn path<'py>(
+        &self,
+        py: Python<'py>,
+        puzzle: &Bound<'py, PyAny>,
+        goal: Option<&Bound<'py, PyAny>>,
+        order: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let goal = self.goal_of(goal)?;
+        let order = order.map(parse_order).transpose()?;
+        let solve = |layout: &Layout| -> Result<Option<String>, slidetable_query::QueryError> {
+            let mut path = Vec::new();
+            let found = match &order {
+                Some(order) => goal.ordered_path_into(layout, order, &mut path)?,
+                None => goal.path_into(layout, &mut path)?,
+            };
+            Ok(found.then(|| path_string(&path)))
+        };
+        match Given::of(self.board(), puzzle)? {
+            Given::One(layout) => Ok(solve(&layout)
+                .map_err(query_error)?
+                .into_pyobject(py)?
+                .into_any()),
+            Given::Many(layouts) => {
+                let paths = py
+                    .detach(|| layouts.par_iter().map(solve).collect::<Result<Vec<_>, _>>())
+                    .map_err(query_error)?;
+                crate::object_array(py, paths)
+            }
+        }
+    }
+
+    /// `count` puzzles drawn uniformly at random from the states exactly `depth` moves from
+    /// the goal, or from `low` to `high` moves for `depth=(low, high)`, as a `uint8` array of
+    /// one puzzle per row. The same `seed` gives the same puzzles as `slidetable random
+    /// --seed` on every machine; `distinct=True` draws no state twice.
+    #[pyo3(signature = (depth, count = 1, seed = None, distinct = false, goal = None))]
+    fn random<'py>(
+        &self,
+        py: Python<'py>,
+        depth: &Bound<'py, PyAny>,
+        count: u64,
+        seed: Option<u64>,
+        distinct: bool,
+        goal: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let depths = parse_depth(depth)?;
+        let goal = self.goal_of(goal)?;
+        let known = if *depths.start() <= goal.max_distance() {
+            self.known_distances(py, &goal)?
+        } else {
+            None
+        };
+        let goal = match &known {
+            Some(distances) => goal.knowing(distances),
+            None => goal,
+        };
+        let layer = goal.layer(depths.clone()).map_err(|e| match e {
+            LayerError::Corrupt { .. } => pyo3::exceptions::PyRuntimeError::new_err(e.to_string()),
+            e => value_error(format!("depth: {e}")),
+        })?;
+        if distinct && count > layer.len() {
+            let (low, high) = (*depths.start(), *depths.end());
+            let depths = if low == high {
+                format!("{low} moves")
+            } else {
+                format!("{low} to {high} moves")
+            };
+            return Err(value_error(format!(
+                "count {count} with distinct: only {} states are {depths} from the goal",
+                layer.len()
+            )));
+        }
+        let seed = seed.unwrap_or_else(SplitMix64::fresh_seed);
+        let puzzles = py.detach(|| {
+            let mut rng = SplitMix64::new(seed);
+            let picks: Vec<u64> = if distinct {
+                distinct_picks(&mut rng, layer.len(), count)
+            } else {
+                (0..count).map(|_| rng.below(layer.len())).collect()
+            };
+            picks
+                .iter()
+                .filter_map(|&k| layer.get(k))
+                .map(|(layout, _)| layout)
+                .collect::<Vec<Layout>>()
+        });
+        puzzles::to_array(py, self.board(), &puzzles)
+    }
+
+    /// How many states are at each distance from the goal (`histogram()[d]`: the states `d`
+    /// moves away), from the table's header, as a `uint64` array.
+    #[pyo3(signature = (goal = None))]
+    fn histogram<'py>(
+        &self,
+        py: Python<'py>,
+        goal: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let goal = self.goal_of(goal)?;
+        Ok(PyArray1::from_slice(py, goal.histogram()))
+    }
+
+    /// Every state at the greatest distance from the goal, as a `uint8` array of one puzzle
+    /// per row (in the table's order, as `slidetable hardest` prints them).
+    #[pyo3(signature = (goal = None))]
+    fn hardest<'py>(
+        &self,
+        py: Python<'py>,
+        goal: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let goal = self.goal_of(goal)?;
+        let known = self.known_distances(py, &goal)?;
+        let goal = match &known {
+            Some(distances) => goal.knowing(distances),
+            None => goal,
+        };
+        let max = goal.max_distance();
+        let layouts: Vec<Layout> = py.detach(|| goal.layouts_at(max).collect());
+        let counted = goal.histogram().get(max as usize).copied().unwrap_or(0);
+        if layouts.len() as u64 != counted {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "the table's header counts {counted} states {max} away, the entries hold {} \
+                 (corrupt table? check it with `slidetable info --verify`)",
+                layouts.len()
+            )));
+        }
+        puzzles::to_array(py, self.board(), &layouts)
+    }
+
+    /// The states of ranks `start` to `stop` (every state by default: `state_count`) of the
+    /// goal's class, with their distances and the first move of an optimal path: a tuple of
+    /// a `uint8` array of puzzles (one per row), an `int16` array of distances and an `int8`
+    /// array of move codes (0 1 2 3 for `u d l r`, as `slidetable.MOVES` spells them; -1 for
+    /// the goal). `slidetable.dataset` wraps it.
+    #[pyo3(signature = (goal = None, start = 0, stop = None))]
+    #[allow(clippy::type_complexity)]
+    fn dataset<'py>(
+        &self,
+        py: Python<'py>,
+        goal: Option<&Bound<'py, PyAny>>,
+        start: u32,
+        stop: Option<u32>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<u8>>,
+        Bound<'py, PyArray1<i16>>,
+        Bound<'py, PyArray1<i8>>,
+    )> {
+        let goal = self.goal_of(goal)?;
+        let known = self.known_distances(py, &goal)?;
+        let goal = match &known {
+            Some(distances) => goal.knowing(distances),
+            None => goal,
+        };
+        let states = goal.state_count();
+        let stop = stop.unwrap_or(states).min(states);
+        let start = start.min(stop);
+        let cells = self.board().cells();
+        let rows = py
+            .detach(|| crate::dataset::rows(&goal, start..stop, cells))
+            .map_err(query_error)?;
+        Ok((
+            puzzles::flat_to_array(py, rows.tiles, cells)?,
+            PyArray1::from_vec(py, rows.distances),
+            PyArray1::from_vec(py, rows.moves),
+        ))
+    }
+
+    /// How many states can reach the goal: the rows of a whole `dataset`.
+    #[getter]
+    fn state_count(&self) -> PyResult<u32> {
+        Ok(self.goal_of(None)?.state_count())
+    }
+
+    fn __repr__(&self) -> String {
+        let place = match self.table.file() {
+            Some(p) => format!("path={:?}", p.display().to_string()),
+            None => "in memory".to_string(),
+        };
+        format!(
+            "Table(board='{}', goal='{}', sections={}, encoding='{}', cost='{}', {place})",
+            self.board(),
+            self.goal,
+            self.table.sections().len(),
+            self.table.header().encoding(),
+            self.table.header().cost(),
+        )
+    }
+}
+
+/// A table board: at least 2×2, at most 12 cells (the 15-puzzle has `Fifteen`).
+fn table_board(text: &str) -> PyResult<Board> {
+    let board: Board = text.parse().map_err(value_error)?;
+    if !board.supports_tables() {
+        return Err(value_error(format!(
+            "{board} has {} cells: tables of every state go up to 12 cells; the 15-puzzle \
+             (4x4) is answered by slidetable.Fifteen",
+            board.cells()
+        )));
+    }
+    Ok(board)
+}
+
+/// A depth: a number of moves, or a `(low, high)` pair (both included).
+fn parse_depth(depth: &Bound<'_, PyAny>) -> PyResult<RangeInclusive<u32>> {
+    let (low, high) = match depth.extract::<u32>() {
+        Ok(d) => (d, d),
+        Err(_) => depth.extract::<(u32, u32)>().map_err(|_| {
+            PyTypeError::new_err("depth is a number of moves (20) or a range as a pair (20, 22)")
+        })?,
+    };
+    if low > high {
+        return Err(value_error(format!(
+            "depth: {low}..{high} is an empty range: the first distance must not exceed the last"
+        )));
+    }
+    Ok(low..=high)
+}
+
+/// A letter order of the four moves, as `slidetable path --order` reads it.
+pub(crate) fn parse_order(s: &str) -> PyResult<[Move; 4]> {
+    let moves: Vec<Move> = s.chars().filter_map(Move::from_letter).collect();
+    let mut seen = [false; 4];
+    for m in &moves {
+        seen[m.code() as usize] = true;
+    }
+    if s.chars().count() != 4 || moves.len() != 4 || seen.contains(&false) {
+        return Err(value_error(format!(
+            "'{s}' is not an order of the four moves: give each of d, l, r, u once (e.g. dlru)"
+        )));
+    }
+    Ok([moves[0], moves[1], moves[2], moves[3]])
+}
+
+/// `count` different numbers below `n` (`count <= n`), in the order drawn, as `slidetable
+/// random --distinct` draws them (Floyd's algorithm), so that seeds agree.
+fn distinct_picks(rng: &mut SplitMix64, n: u64, count: u64) -> Vec<u64> {
+    let mut chosen = HashSet::with_capacity(count as usize);
+    let mut order = Vec::with_capacity(count as usize);
+    for j in n - count..n {
+        let t = rng.below(j + 1);
+        let k = if chosen.contains(&t) { j } else { t };
+        chosen.insert(k);
+        order.push(k);
+    }
+    order
+}

@@ -1,0 +1,125 @@
+"""slidetable.Fifteen and the heuristics against Korf's published optimal lengths and the
+`slidetable` command on the same 5-5-5 databases (the small ones: a second to build)."""
+
+import json
+
+import numpy as np
+import pytest
+
+import slidetable
+
+KORF_GOAL = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+
+
+@pytest.fixture(scope="module")
+def databases(cli, tmp_path_factory):
+    """The 5-5-5 databases, written by the command and opened here."""
+    path = tmp_path_factory.mktemp("pdb") / "4x4-555.slt"
+    cli.run("generate", "--board", "4x4", "--pdb", "5-5-5", "-o", str(path))
+    return path, slidetable.Fifteen.open(path)
+
+
+@pytest.fixture(scope="module")
+def easiest(korf):
+    """The 12 instances Korf's IDA* solved with the fewest nodes: seconds with 5-5-5."""
+    return sorted(korf, key=lambda row: row[2])[:12]
+
+
+def test_a_batch_of_korf_instances_gets_the_published_optimal_lengths(databases, easiest):
+    _, fifteen = databases
+    puzzles = np.array([row[3] for row in easiest], dtype=np.uint8)
+    paths = fifteen.solve_many(puzzles, goal=KORF_GOAL)
+    assert [len(p) for p in paths] == [row[1] for row in easiest]
+    # Each path is a solution: replay it.
+    for start, path in zip(puzzles, paths):
+        assert replay(start, path) == list(range(16))
+    assert fifteen.distance(puzzles, goal=KORF_GOAL).tolist() == [row[1] for row in easiest]
+
+
+def test_solve_answers_as_the_command(databases, easiest, cli):
+    path, fifteen = databases
+    puzzles = ["5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15",
+               "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
+               "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"]
+    puzzles += [" ".join(map(str, row[3])) for row in easiest[:3]]
+    text = "\n".join(puzzles) + "\n"
+    expected = cli.lines("path", "--table", str(path), input=text)
+    assert [fifteen.solve(p) if fifteen.solve(p) is not None else "unsolvable"
+            for p in puzzles] == expected
+    assert list(fifteen.solve_many(puzzles)) == [None if e == "unsolvable" else e
+                                                 for e in expected]
+    ordered = cli.lines("path", "--table", str(path), "--order", "dlru", "--goal", KORF_GOAL,
+                        input=text)
+    assert [fifteen.solve(p, goal=KORF_GOAL, order="dlru") or "unsolvable" for p in puzzles] \
+        == [o if o else "unsolvable" for o in ordered]
+    assert [str(fifteen.distance(p)) for p in puzzles] == \
+        cli.lines("distance", "--table", str(path), input=text)
+
+
+def test_databases_built_in_memory_are_the_commands(databases):
+    _, opened = databases
+    made = slidetable.Fifteen.generate("5-5-5")
+    assert made.groups == opened.groups and made.database_goal == opened.database_goal
+    assert made.file is None and "in memory" in repr(made) and "5-5-5" in repr(made)
+    puzzle = "5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15"
+    assert made.solve(puzzle) == opened.solve(puzzle)
+
+
+def test_bad_input_raises_value_error_with_the_commands_message(databases, cli):
+    path, fifteen = databases
+    for line in ["1 2 3", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"]:
+        expected = cli.error("distance", "--table", str(path), input=line + "\n")
+        with pytest.raises(ValueError) as raised:
+            fifteen.solve(line)
+        assert str(raised.value) == expected
+    goal = "1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15"
+    expected = cli.run("distance", "--table", str(path), "--goal", goal,
+                       input="1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n", check=False).stderr
+    with pytest.raises(ValueError) as raised:
+        fifteen.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", goal=goal)
+    assert str(raised.value) in expected and "no symmetry" in str(raised.value)
+    with pytest.raises(ValueError, match="partition '5-5'"):
+        slidetable.Fifteen.generate("5-5")
+    with pytest.raises(FileNotFoundError, match="missing.slt: cannot read"):
+        slidetable.Fifteen.open(path.parent / "missing.slt")
+
+
+def test_the_heuristics_never_exceed_the_truth_and_agree_with_the_command(databases, easiest,
+                                                                           cli):
+    _, fifteen = databases
+    puzzles = np.array([row[3] for row in easiest], dtype=np.int64)
+    truth = np.array([row[1] for row in easiest])
+    md = slidetable.manhattan(puzzles, goal=KORF_GOAL)
+    lc = slidetable.linear_conflict(puzzles, goal=KORF_GOAL)
+    pdb = slidetable.pattern(puzzles, fifteen, goal=KORF_GOAL)
+    assert (md <= lc).all() and (lc <= truth).all() and (pdb <= truth).all()
+    assert (pdb >= md).all()
+    assert fifteen.estimate(puzzles, goal=KORF_GOAL).tolist() == pdb.tolist()
+    assert slidetable.manhattan("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15") == 1
+    # On the 3x3 board, every state against the command's report of the same heuristic.
+    data = slidetable.dataset("3x3")
+    for name, function in [("manhattan", slidetable.manhattan),
+                           ("linear-conflict", slidetable.linear_conflict),
+                           ("misplaced", slidetable.misplaced)]:
+        h = function(data.states)
+        report = json.loads(cli.run("heuristic", "--name", name, "--json").stdout)
+        means = [row["mean_estimate"] for row in report["distances"]]
+        ours = [h[data.distance == d].mean() for d in range(len(means))]
+        assert np.allclose(ours, means)
+        assert report["worst_underestimate"]["estimate"] == int(
+            function(report["worst_underestimate"]["puzzle"]))
+    with pytest.raises(ValueError, match="12 tiles: give the board"):
+        slidetable.manhattan(np.zeros((2, 12), dtype=np.uint8))
+    assert slidetable.manhattan([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 11], board="3x4") == 1
+
+
+def replay(start, path):
+    """The cells after the blank moves along `path` on the 4x4 board."""
+    cells = list(map(int, start))
+    step = {"u": -4, "d": 4, "l": -1, "r": 1}
+    for m in path:
+        b = cells.index(0)
+        to = b + step[m]
+        assert 0 <= to < 16 and (m in "ud" or to // 4 == b // 4)
+        cells[b], cells[to] = cells[to], cells[b]
+    return cells

@@ -1,0 +1,266 @@
+"""slidetable.Table against the `slidetable` command on the same puzzles and tables."""
+
+import json
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import slidetable
+
+EXAMPLES = ["2 3 4 1 5 x 7 6 8", "8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1",
+            "1 2 3 4 5 6 7 8 0", "2 1 3 4 5 6 7 8 0", "2,3,4,1,5,0,7,6,8", "23415x768"]
+
+
+@pytest.fixture(scope="module")
+def table():
+    return slidetable.Table.default("3x3")
+
+
+def random_puzzles(cells: int, count: int, seed: int) -> np.ndarray:
+    """Random permutations: half of them cannot reach the goal."""
+    rng = np.random.default_rng(seed)
+    return np.array([rng.permutation(cells) for _ in range(count)], dtype=np.int64)
+
+
+def as_lines(puzzles: np.ndarray) -> str:
+    return "".join(" ".join(map(str, row)) + "\n" for row in puzzles)
+
+
+def test_one_puzzle_in_every_spelling_answers_as_the_command(table, cli):
+    text = "\n".join(EXAMPLES) + "\n"
+    assert [str(table.distance(p)) for p in EXAMPLES] == cli.lines("distance", input=text)
+    paths = cli.lines("path", input=text)
+    assert [table.path(p) if table.path(p) is not None else "unsolvable" for p in EXAMPLES] == paths
+    # A list, a tuple and a 1-D array of any integer dtype are the same puzzle.
+    for given in ([2, 3, 4, 1, 5, 0, 7, 6, 8], (2, 3, 4, 1, 5, 0, 7, 6, 8),
+                  np.array([2, 3, 4, 1, 5, 0, 7, 6, 8], dtype=np.uint16)):
+        assert table.distance(given) == 19
+        assert table.path(given) == paths[0]
+
+
+def test_a_batch_answers_as_the_command_line_by_line(table, cli):
+    puzzles = random_puzzles(9, 3000, seed=1)
+    text = as_lines(puzzles)
+    distances = table.distance(puzzles)
+    assert distances.dtype == np.int32 and distances.shape == (3000,)
+    assert [str(d) for d in distances] == cli.lines("distance", input=text)
+    paths = table.path(puzzles)
+    assert [p if p is not None else "unsolvable" for p in paths] == cli.lines("path", input=text)
+    assert (distances == -1).sum() > 1000  # both parity classes were asked
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int16, np.uint32,
+                                   np.int32, np.uint64, np.int64])
+def test_any_integer_dtype_and_layout_gives_the_same_answers(table, dtype):
+    puzzles = random_puzzles(9, 500, seed=2)
+    expected = table.distance(puzzles)
+    assert (table.distance(puzzles.astype(dtype)) == expected).all()
+    # Not contiguous: every other row of a Fortran-ordered copy.
+    strided = np.asfortranarray(np.repeat(puzzles, 2, axis=0).astype(dtype))[::2]
+    assert (table.distance(strided) == expected).all()
+
+
+def test_other_goals_and_letter_orders_answer_as_the_command(table, cli):
+    puzzles = random_puzzles(9, 300, seed=3)
+    goal = "1 2 3 8 0 4 7 6 5"
+    text = as_lines(puzzles)
+    assert [str(d) for d in table.distance(puzzles, goal=goal)] == \
+        cli.lines("distance", "--goal", goal, input=text)
+    paths = table.path(puzzles, goal=goal, order="dlru")
+    assert [p if p is not None else "unsolvable" for p in paths] == \
+        cli.lines("path", "--goal", goal, "--order", "dlru", input=text)
+    assert table.path("2 8 3 1 0 4 7 6 5", goal=goal, order="dlru") == "uldr"
+
+
+@pytest.mark.parametrize("line", ["1 2 3 4 5 6 7 8", "1 2 3 4 5 6 7 8 8", "1 2 3 4 5 6 7 8 9",
+                                  "abc", "1 2 3 4 5 6 7 8 -1", "1 2 3 4 5 6 7 x 0",
+                                  "1 2 3 4 5 6 7 8 0 9 10 11 12 13 14 15",
+                                  "1 2 3 4 5 6 7 8 0 9 10 11", "12345670"])
+def test_a_bad_puzzle_raises_value_error_with_the_commands_message(table, cli, line):
+    expected = cli.error("distance", input=line + "\n")
+    with pytest.raises(ValueError) as raised:
+        table.distance(line)
+    # A count of another board's tiles: the same words, then the advice on the board to use
+    # (the command's names a flag, the package's a class).
+    message = str(raised.value)
+    if expected.startswith("expected "):
+        assert message.split(" (")[0] == expected.split(" (")[0], (expected, message)
+    else:
+        assert message == expected
+
+
+def test_bad_rows_of_an_array_are_named_by_row(table):
+    puzzles = random_puzzles(9, 100, seed=4)
+    puzzles[70, 0] = puzzles[70, 1]
+    puzzles[90, 0] = 9
+    with pytest.raises(ValueError, match=r"^row 70: tile \d appears twice$"):
+        table.distance(puzzles)
+    with pytest.raises(ValueError, match="^expected 9 tiles, found 8"):
+        table.distance(puzzles[:, :8])
+    with pytest.raises(TypeError, match="array of integers"):
+        table.distance(puzzles.astype(np.float64))
+    with pytest.raises(ValueError, match=r"^tile -1 is not on a 3x3 board"):
+        table.distance([-1, 1, 2, 3, 4, 5, 6, 7, 8])
+    with pytest.raises(TypeError):
+        table.distance(3.5)
+
+
+def test_bad_arguments_are_refused_with_the_commands_words(table, cli):
+    with pytest.raises(ValueError, match="is not an order of the four moves"):
+        table.path(EXAMPLES[0], order="dlrx")
+    with pytest.raises(ValueError, match="^depth: no state is 40 moves from 1 2 3 4 5 6 7 8 0: "
+                                         "the farthest are 31 moves away$"):
+        table.random(40)
+    assert "no state is 40 moves" in cli.run("random", "--depth", "40", check=False).stderr
+    with pytest.raises(ValueError, match="empty range"):
+        table.random((3, 2))
+    with pytest.raises(ValueError, match="^goal: tile 1 appears twice$"):
+        table.distance(EXAMPLES[0], goal="1 1 2 3 4 5 6 7 8")
+    with pytest.raises(ValueError, match="board size 'three' is not of the form RxC"):
+        slidetable.Table.default("three")
+    with pytest.raises(ValueError, match="tables of every state go up to 12 cells"):
+        slidetable.Table.generate("4x4")
+
+
+def test_random_draws_what_the_command_draws_with_the_same_seed(table, cli):
+    for args in (["20", 5, False], [(28, 31), 4, False], ["3", 8, True]):
+        depth, count, distinct = args
+        depth_arg = depth if isinstance(depth, str) else f"{depth[0]}..{depth[1]}"
+        command = ["random", "--depth", depth_arg, "--count", str(count), "--seed", "7"]
+        if distinct:
+            command.append("--distinct")
+        expected = cli.lines(*command)
+        drawn = table.random(int(depth) if isinstance(depth, str) else depth, count, seed=7,
+                             distinct=distinct)
+        assert drawn.dtype == np.uint8 and drawn.shape == (count, 9)
+        assert [" ".join(map(str, row)) for row in drawn] == expected
+    with pytest.raises(ValueError, match="only 8 states are 3 moves from the goal"):
+        table.random(3, 9, distinct=True)
+
+
+def test_histogram_and_hardest_are_the_commands(table, cli):
+    info = json.loads(cli.run("info", "--board", "3x3", "--json").stdout)
+    standard = [s for s in info["sections"] if s["goal"] == [1, 2, 3, 4, 5, 6, 7, 8, 0]][0]
+    assert table.histogram().tolist() == standard["histogram"]
+    assert table.histogram().dtype == np.uint64
+    hardest = [line.split("\t")[0] for line in cli.lines("hardest")]
+    assert [" ".join(map(str, row)) for row in table.hardest()] == hardest
+    goal = "1 2 3 8 0 4 7 6 5"
+    hardest = [line.split("\t")[0] for line in cli.lines("hardest", "--goal", goal)]
+    assert [" ".join(map(str, row)) for row in table.hardest(goal=goal)] == hardest
+
+
+def test_the_dataset_is_every_state_with_its_distance_and_first_move(table):
+    data = slidetable.dataset("3x3")
+    assert data.states.shape == (181440, 9) and data.states.dtype == np.uint8
+    assert data.distance.dtype == np.int16 and data.move.dtype == np.int8
+    # Every state once, each a permutation of the goal's class.
+    assert len({row.tobytes() for row in data.states}) == 181440
+    assert (table.distance(data.states) == data.distance).all()
+    assert np.bincount(data.distance).tolist() == table.histogram().tolist()
+    # The first move is the table's path's first letter; -1 only at the goal.
+    sample = np.random.default_rng(5).choice(181440, 2000, replace=False)
+    for i in sample:
+        path = table.path(data.states[i])
+        assert (slidetable.MOVES[data.move[i]] if data.move[i] >= 0 else "") == path[:1]
+    assert (data.move == -1).sum() == 1
+    # Chunks are the same rows, in order.
+    chunks = list(slidetable.dataset_chunks("3x3", rows=50000))
+    assert [len(c.states) for c in chunks] == [50000, 50000, 50000, 31440]
+    assert (np.concatenate([c.states for c in chunks]) == data.states).all()
+    assert (np.concatenate([c.move for c in chunks]) == data.move).all()
+
+
+def test_a_table_file_written_by_the_command_opens(cli, tmp_path):
+    path = tmp_path / "2x3.slt"
+    cli.run("generate", "--board", "2x3", "-o", str(path))
+    opened = slidetable.Table.open(path)
+    made = slidetable.Table.generate("2x3")
+    assert opened.file == str(path) and made.file is None
+    assert opened.board == "2x3" and "path=" in repr(opened) and "in memory" in repr(made)
+    puzzles = random_puzzles(6, 200, seed=6)
+    expected = cli.lines("distance", "--table", str(path), input=as_lines(puzzles))
+    assert [str(d) for d in opened.distance(puzzles)] == expected
+    assert (made.distance(puzzles) == opened.distance(puzzles)).all()
+    assert slidetable.Table.default("2x3").distance(puzzles).tolist() == \
+        opened.distance(puzzles).tolist()
+
+
+def test_a_weighted_table_answers_costs_as_the_command(cli, tmp_path):
+    path = tmp_path / "2x3-tile.slt"
+    cli.run("generate", "--board", "2x3", "--cost", "tile", "-o", str(path))
+    made = slidetable.Table.generate("2x3", cost="tile")
+    assert made.cost == "tile"
+    assert made.distance("4 1 2 5 0 3") == 15 and made.path("4 1 2 5 0 3") == "lurrd"
+    puzzles = random_puzzles(6, 200, seed=7)
+    expected = cli.lines("distance", "--table", str(path), input=as_lines(puzzles))
+    assert [str(d) for d in made.distance(puzzles)] == expected
+
+
+def test_a_goal_table_answers_for_its_goal():
+    goal = "1 2 3 8 0 4 7 6 5"
+    made = slidetable.Table.generate("3x3", goal=goal)
+    assert made.goal == [1, 2, 3, 8, 0, 4, 7, 6, 5] and len(made.goals) == 1
+    assert made.distance("2 8 3 1 0 4 7 6 5") == 4
+    assert made.histogram()[-1] == 148  # blank in the centre: 148 states 30 moves away
+
+
+def test_files_that_are_no_tables_raise_with_the_commands_message(cli, tmp_path):
+    with pytest.raises(FileNotFoundError, match="cannot read"):
+        slidetable.Table.open(tmp_path / "missing.slt")
+    bad = tmp_path / "bad.slt"
+    bad.write_bytes(b"not a table at all" * 10)
+    expected = cli.run("distance", "--table", str(bad), input="1 2 3 4 5 6 7 8 0\n",
+                       check=False).stderr.strip().removeprefix("slidetable: ")
+    with pytest.raises(ValueError) as raised:
+        slidetable.Table.open(bad)
+    assert str(raised.value) == expected
+
+
+def test_a_default_table_of_another_board_is_refused(tmp_path, cli, monkeypatch):
+    path = tmp_path / "2x3.slt"
+    cli.run("generate", "--board", "2x3", "-o", str(path))
+    monkeypatch.setenv("SLIDETABLE_TABLE", str(path))
+    expected = cli.run("distance", input="1 2 3 4 5 6 7 8 0\n", check=False).stderr
+    with pytest.raises(ValueError) as raised:
+        slidetable.Table.default("3x3")
+    assert str(raised.value) in expected
+    assert "but the default table must be for 3x3 boards with unit costs" in str(raised.value)
+
+
+def test_the_gil_is_released_while_a_batch_runs(table):
+    puzzles = np.tile(random_puzzles(9, 1000, seed=8), (400, 1))
+    # The main thread gives the GIL up only when the batch releases it: Python's own switch
+    # would come after 2 s.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(2.0)
+    ticks = []
+    running = threading.Event()
+    stop = threading.Event()
+
+    def count():
+        running.set()
+        while not stop.is_set():
+            ticks.append(1)
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    running.wait()
+    before = len(ticks)
+    table.path(puzzles)  # holding the GIL throughout would leave the counter still
+    during = len(ticks) - before
+    stop.set()
+    thread.join()
+    sys.setswitchinterval(interval)
+    assert during > 0
+
+
+def test_help_and_stubs_document_the_package():
+    assert "every state" in slidetable.__doc__
+    assert "int32" in slidetable.Table.distance.__doc__
+    assert "seed" in slidetable.Table.random.__doc__
+    import pathlib
+    package = pathlib.Path(slidetable.__file__).parent
+    assert (package / "py.typed").exists() and (package / "_slidetable.pyi").exists()
