@@ -249,8 +249,14 @@ pub(crate) struct JudgeArgs {
     pub(crate) table: Option<PathBuf>,
     /// Print every judge: its name, aliases, site and problem, what it prints, and what the
     /// site's judge accepts.
-    #[arg(long, conflicts_with_all = ["input", "table"])]
+    #[arg(long, conflicts_with_all = ["input", "table", "check"])]
     pub(crate) list: bool,
+    /// Judge this file, another program's output for INPUT, instead of answering: per case
+    /// `Accepted` or `Wrong Answer` and why (a special judge's format: moves replayed, the
+    /// goal reached, the path optimal; any other: the first line that differs), then a
+    /// summary; exit 0 only when every case is accepted, 1 otherwise.
+    #[arg(long, value_name = "THEIR_OUTPUT")]
+    pub(crate) check: Option<PathBuf>,
 }
 
 /// The long help of `judge FORMAT`: every name with the problem it is.

@@ -1320,3 +1320,55 @@ fn the_readme_names_the_source_of_pair_and_says_hiho_prints_a_number_of_moves() 
     );
     assert!(row("uva652").contains("UVa 652"), "{}", row("uva652"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// A local special judge: --check
+
+#[test]
+fn check_accepts_every_sample_answer_and_exits_1_on_a_wrong_one() {
+    for format in JUDGES {
+        let dir = judges_dir().join(format);
+        let run = Run::of(
+            slidetable()
+                .args(["judge", format, "--table"])
+                .arg(table_for(format))
+                .arg("--check")
+                .arg(dir.join("expected.txt"))
+                .arg(dir.join("input.txt")),
+        )
+        .ok();
+        assert!(
+            run.stdout.lines().last().unwrap().starts_with("Accepted: "),
+            "{format}: {}",
+            run.stdout
+        );
+    }
+    let dir = TempDir::new().unwrap();
+    let theirs = dir.path().join("theirs.txt");
+    fs::write(&theirs, "ullddrurdllurdruldrud\n").unwrap();
+    let run = Run::of(
+        slidetable()
+            .args(["judge", "poj1077", "--table"])
+            .arg(table_3x3())
+            .arg("--check")
+            .arg(&theirs)
+            .arg(judges_dir().join("poj1077/input.txt")),
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "case 1 (line 1): Wrong Answer: 21 moves where the optimum is 19\n\
+         Wrong Answer: 0 of 1 cases accepted\n"
+    );
+    let missing = dir.path().join("missing.txt");
+    let run = Run::of(
+        slidetable()
+            .args(["judge", "poj1077", "--table"])
+            .arg(table_3x3())
+            .arg("--check")
+            .arg(&missing)
+            .arg(judges_dir().join("poj1077/input.txt")),
+    );
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
+}

@@ -18,11 +18,11 @@ pub type Solve<'s> = dyn FnMut(&Layout, [Move; 4], u32) -> Option<Vec<Move>> + '
 const ALPHABETICAL: [Move; 4] = [Move::Down, Move::Left, Move::Right, Move::Up];
 
 /// UVa 10181 accepts any solution of at most this many moves.
-const UVA_MOST: u32 = 50;
+pub(crate) const UVA_MOST: u32 = 50;
 /// LightOJ 1121 calls a puzzle that needs more than this many moves not solvable.
 const LIGHTOJ_MOST: u32 = 35;
 
-const NOT_SOLVABLE: &str = "This puzzle is not solvable.";
+pub(crate) const NOT_SOLVABLE: &str = "This puzzle is not solvable.";
 
 /// Reads `input` as `format` (`Uva10181` or `Lightoj1121`) and writes its answers. The input
 /// is streamed as [`crate::judge`] streams it: a line at a time, at most [`crate::MAX_LINE`]
@@ -41,6 +41,17 @@ pub fn judge_fifteen(
     solve: &mut Solve<'_>,
     out: &mut impl Write,
 ) -> Result<(), JudgeError> {
+    answer_fifteen(format, input, solve, out, None)
+}
+
+/// [`judge_fifteen`], keeping each case's start in `starts` when given.
+pub(crate) fn answer_fifteen(
+    format: Format,
+    input: impl BufRead,
+    solve: &mut Solve<'_>,
+    out: &mut impl Write,
+    starts: Option<&mut Vec<Layout>>,
+) -> Result<(), JudgeError> {
     let board = Board::FIFTEEN;
     let (most, cases) = match format {
         Format::Uva10181 => (UVA_MOST, false),
@@ -53,7 +64,7 @@ pub fn judge_fifteen(
         }
     };
     let mut reader = Reader::new(input);
-    let result = answer(&mut reader, board, most, cases, solve, out);
+    let result = answer(&mut reader, board, most, cases, solve, out, starts);
     // A read error ends the input early: it is what the run reports.
     match reader.take_error() {
         Some(e) => Err(JudgeError::Read(e)),
@@ -69,11 +80,15 @@ fn answer<R: BufRead>(
     cases: bool,
     solve: &mut Solve<'_>,
     out: &mut impl Write,
+    mut starts: Option<&mut Vec<Layout>>,
 ) -> Result<(), JudgeError> {
     let count = reader.count()?;
     let mut line = Vec::with_capacity(64);
     for k in 1..=count {
         let start = reader.grid(board, k, count)?;
+        if let Some(starts) = starts.as_deref_mut() {
+            starts.push(start);
+        }
         line.clear();
         if cases {
             write!(line, "Case {k}: ")?;

@@ -23,6 +23,9 @@ pub(crate) struct Judge<'a, R: BufRead, W: Write, D: AsRef<[u8]>> {
     out: &'a mut W,
     /// The path of the last answer, reused from one case to the next.
     path: Vec<Move>,
+    /// The start of every case answered with a path or a farthest state, in order, when
+    /// a check of another program's answers asks for them (`None`: memory stays constant).
+    pub(crate) starts: Option<Vec<Layout>>,
 }
 
 impl<'a, R: BufRead, W: Write, D: AsRef<[u8]>> Judge<'a, R, W, D> {
@@ -33,6 +36,7 @@ impl<'a, R: BufRead, W: Write, D: AsRef<[u8]>> Judge<'a, R, W, D> {
             input: Reader::new(input),
             out,
             path: Vec::with_capacity(64),
+            starts: None,
         })
     }
 
@@ -235,6 +239,9 @@ impl<'a, R: BufRead, W: Write, D: AsRef<[u8]>> Judge<'a, R, W, D> {
         none: &str,
         upper: bool,
     ) -> Result<(), JudgeError> {
+        if let Some(starts) = &mut self.starts {
+            starts.push(*start);
+        }
         self.path.clear();
         if goal.ordered_path_into(start, order, &mut self.path)? {
             self.write_moves(upper)?;
@@ -257,6 +264,9 @@ impl<'a, R: BufRead, W: Write, D: AsRef<[u8]>> Judge<'a, R, W, D> {
     /// `start` expanding U, D, L, R reaches last — the one whose smallest optimal path in that
     /// order is largest — printed with that path, which is what the problem's sample shows.
     fn write_farthest(&mut self, k: u64, start: &Layout) -> Result<(), JudgeError> {
+        if let Some(starts) = &mut self.starts {
+            starts.push(*start);
+        }
         let from_start = self.table.goal(start)?;
         let max = from_start.section().descriptor().max_distance();
         let mut best: Option<(Vec<Move>, Layout)> = None;

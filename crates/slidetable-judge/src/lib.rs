@@ -8,7 +8,7 @@
 //! `judge` and this crate's property tests feed it arbitrary bytes).
 //!
 //! ```
-//! use slidetable_core::Board;
+//! use slidetable_core::{Board, Layout};
 //! use slidetable_gen::{solve_sections, table_bytes};
 //! use slidetable_judge::{judge, Format, JudgeError};
 //! use slidetable_query::Table;
@@ -25,6 +25,7 @@
 //! assert!(matches!(err, Err(JudgeError::Bad { line: 1, .. })));
 //! ```
 
+mod check;
 mod fifteen;
 mod formats;
 mod names;
@@ -32,9 +33,10 @@ mod read;
 
 use std::io::{self, BufRead, Write};
 
-use slidetable_core::Board;
+use slidetable_core::{Board, Layout};
 use slidetable_query::{CostModel, QueryError, Table};
 
+pub use crate::check::{check, check_fifteen, Verdict};
 pub use crate::fifteen::{judge_fifteen, Solve};
 use crate::formats::Judge;
 pub use crate::names::UnknownFormat;
@@ -182,6 +184,18 @@ pub fn judge<D: AsRef<[u8]>>(
     table: &Table<D>,
     out: &mut impl Write,
 ) -> Result<(), JudgeError> {
+    answer(format, input, table, out, false).map(drop)
+}
+
+/// [`judge`], returning the start of every case answered with a path or a farthest state
+/// when `record` is set (an empty list otherwise).
+fn answer<D: AsRef<[u8]>>(
+    format: Format,
+    input: impl BufRead,
+    table: &Table<D>,
+    out: &mut impl Write,
+    record: bool,
+) -> Result<Vec<Layout>, JudgeError> {
     if table.board() != format.board() {
         return Err(QueryError::WrongBoard {
             table: table.board(),
@@ -193,7 +207,12 @@ pub fn judge<D: AsRef<[u8]>>(
     if cost != CostModel::Unit {
         return Err(JudgeError::NotMoveCounts { cost });
     }
-    Judge::new(table, input, out)?.run(format)
+    let mut run = Judge::new(table, input, out)?;
+    if record {
+        run.starts = Some(Vec::new());
+    }
+    run.run(format)?;
+    Ok(run.starts.unwrap_or_default())
 }
 
 impl From<Bad> for JudgeError {

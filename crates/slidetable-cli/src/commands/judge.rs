@@ -1,12 +1,14 @@
-//! `judge FORMAT`: open the table and the input, let `slidetable-judge` answer, and turn
-//! what stopped it into a message and an exit code.
+//! `judge FORMAT`: open the table and the input, let `slidetable-judge` answer (or, with
+//! `--check`, judge another program's output), and turn what stopped it into a message and an
+//! exit code.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use slidetable_core::{Layout, Move};
-use slidetable_judge::{judge, judge_fifteen, Format, JudgeError};
+use slidetable_judge::{check, check_fifteen, judge, judge_fifteen, Format, JudgeError};
 use slidetable_search::{Limits, SearchError};
 
 use crate::cli::JudgeArgs;
@@ -29,8 +31,13 @@ pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
     // Streamed, a line at a time: memory does not grow with the input.
     let input = input::open(args.input.as_deref())?;
     let name = input.name;
+    let theirs = their_output(args.check.as_deref())?;
     let mut out = streams::stdout();
-    let result = judge(format, input.reader, &table, &mut out);
+    let result = match &theirs {
+        None => judge(format, input.reader, &table, &mut out).map(|()| true),
+        Some(theirs) => check(format, input.reader, theirs, &table, &mut out)
+            .map(|verdict| verdict.all_accepted()),
+    };
     out.flush()?;
     if let Err(JudgeError::NotMoveCounts { cost }) = result {
         bail!(
@@ -85,10 +92,18 @@ fn list() -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The exit code of a judge run, or its error: bad input is reported here.
-fn outcome(format: Format, name: &str, result: Result<(), JudgeError>) -> Result<ExitCode> {
+/// The output `--check` judges, read whole (a program's answers to one input), if given.
+fn their_output(path: Option<&Path>) -> Result<Option<Vec<u8>>> {
+    path.map(|path| std::fs::read(path).with_context(|| format!("cannot read {}", path.display())))
+        .transpose()
+}
+
+/// The exit code of a judge run (with `--check`: 0 only when every case is accepted), or its
+/// error: bad input is reported here.
+fn outcome(format: Format, name: &str, result: Result<bool, JudgeError>) -> Result<ExitCode> {
     match result {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(true) => Ok(ExitCode::SUCCESS),
+        Ok(false) => Ok(ExitCode::FAILURE),
         Err(JudgeError::Io(e)) => Err(e.into()),
         Err(JudgeError::Read(e)) => {
             Err(anyhow::Error::new(e).context(format!("cannot read {name}")))
@@ -111,6 +126,7 @@ fn fifteen(args: &JudgeArgs, format: Format) -> Result<ExitCode> {
     let solver = patterns::solver(&table, &board.standard_goal())?;
     let input = input::open(args.input.as_deref())?;
     let name = input.name;
+    let theirs = their_output(args.check.as_deref())?;
     let mut out = streams::stdout();
     let mut failure = None;
     let mut solve = |start: &Layout, order: [Move; 4], most: u32| match solver.solve_within(
@@ -126,7 +142,11 @@ fn fifteen(args: &JudgeArgs, format: Format) -> Result<ExitCode> {
             None
         }
     };
-    let result = judge_fifteen(format, input.reader, &mut solve, &mut out);
+    let result = match &theirs {
+        None => judge_fifteen(format, input.reader, &mut solve, &mut out).map(|()| true),
+        Some(theirs) => check_fifteen(format, input.reader, theirs, &mut solve, &mut out)
+            .map(|verdict| verdict.all_accepted()),
+    };
     out.flush()?;
     if let Some(e) = failure {
         return Err(e.into());
