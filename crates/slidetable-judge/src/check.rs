@@ -379,11 +379,13 @@ fn farthest(
                     .collect();
                 match parsed {
                     Some(row_tiles) if row_tiles.len() == board.cols() => tiles.extend(row_tiles),
-                    _ => return Err(format!(
+                    _ => {
+                        return Err(format!(
                         "format: line {n}, row {row} of the state: expected {} numbers, found '{}'",
                         board.cols(),
                         Token::new(text)
-                    )),
+                    ))
+                    }
                 }
             }
             let far = Layout::new(board, &tiles).map_err(|e| format!("the state printed: {e}"))?;
