@@ -6,7 +6,6 @@
 #![deny(clippy::print_stderr)]
 
 mod answers;
-mod cache_lock;
 mod cli;
 mod commands;
 mod error;

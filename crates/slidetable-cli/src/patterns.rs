@@ -3,77 +3,42 @@
 //! crate's IDA* on it for the goal asked for ([`Symmetric`]), the `distance` / `path` answers
 //! found with it, and the `pdb` / `pdb-PARTITION` heuristics of `search` and `heuristic`.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use slidetable_core::{Board, Layout, Move};
-use slidetable_gen::{
-    partition_placements, solve_partition, write_pattern_table, Partition, SolvedPattern,
-};
-use slidetable_query::{is_pattern_file, MappedPatternTable, PatternTable};
+use slidetable_gen::cache::{self, Generated, PatternPlan};
+use slidetable_gen::{solve_partition, Partition, SolvedPattern};
+use slidetable_query::{is_pattern_file, CostModel, MappedPatternTable, PatternTable};
 use slidetable_search::{Heuristic, HeuristicKind, PatternHeuristic, Symmetric};
 
 use crate::answers::{self, write_csv_header, write_invalid_answer, Answer, Output};
 use crate::cli::BatchArgs;
 use crate::error::UsageError;
 use crate::puzzles::{each_chunk, parse_goal};
-use crate::streams::{self, warning};
-use crate::tables;
+use crate::signals;
+use crate::streams;
+use crate::tables::{self, Work};
 
-/// The partition a 4×4 database has unless told otherwise.
-pub(crate) const DEFAULT_PARTITION: &str = "7-8";
-
-/// The goal a pattern database is made for unless told otherwise: the blank in the first
-/// cell, as in Korf's instances. One database serves the goals with the blank in any
-/// corner, through the board's symmetries.
-pub(crate) fn default_goal(board: Board) -> Layout {
-    board.goal_with_blank(0)
-}
-
-/// What making a pattern database did.
-pub(crate) struct Made {
-    pub(crate) groups: usize,
-    pub(crate) placements: u64,
-    pub(crate) bytes: u64,
-    pub(crate) elapsed: Duration,
-}
-
-/// Solves `partition` towards `goal` and writes the database to `path` (creating its
-/// directory), with a progress bar on a terminal.
-pub(crate) fn make(goal: &Layout, partition: &Partition, path: &Path) -> Result<Made> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create directory {}", dir.display()))?;
-    }
-    let start = Instant::now();
-    let total = partition_placements(goal.board(), partition);
-    let bar = if total >= 5_000_000 && io::stderr().is_terminal() {
-        let bar = ProgressBar::new(total);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{bar:40}] {percent:>3}% {human_pos}/{human_len} placements, {elapsed} (eta {eta})",
-            )
-            .expect("a valid template")
-            .progress_chars("=> "),
-        );
-        bar.set_message(format!("generating {} {}", goal.board(), partition.sizes()));
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    let sections = solve_partition(goal, partition, &|n| bar.inc(n))?;
+/// Solves `plan` and writes the database to `path` (creating its directory), with a progress
+/// bar on a terminal.
+pub(crate) fn make(plan: &PatternPlan, path: &Path) -> Result<Generated> {
+    cache::make_dir(path)?;
+    signals::clean_up_on_signals();
+    let bar = tables::progress_bar(
+        plan.total_placements(),
+        Work::Placements,
+        format!(
+            "generating {} {}",
+            plan.goal.board(),
+            plan.partition.sizes()
+        ),
+    );
+    let made = cache::generate_patterns(plan, path, &|n| bar.inc(n));
     bar.finish_and_clear();
-    let bytes = write_pattern_table(path, &sections)?;
-    Ok(Made {
-        groups: sections.len(),
-        placements: total,
-        bytes,
-        elapsed: start.elapsed(),
-    })
+    Ok(made?)
 }
 
 /// The databases of `table` as a heuristic towards their own goal.
@@ -125,20 +90,13 @@ pub(crate) fn is_pattern_path(path: &Path) -> bool {
     is_pattern_file(&head[..read])
 }
 
-/// Opens the database a query names, or the cache's for `board` (made on first use).
+/// Opens the database a query names, or the cache's for `board` (made on first use, as
+/// `slidetable_gen::cache` makes every default).
 pub(crate) fn open(explicit: Option<&Path>, board: Board) -> Result<MappedPatternTable> {
-    let (path, origin) = tables::resolve(explicit, board)?;
-    if origin == tables::Origin::Cache && !path.exists() {
-        warning!(
-            "no table at {}; generating the {DEFAULT_PARTITION} pattern database \
-             once (minutes, and about 1.5 GB of memory)",
-            path.display()
-        );
-        let goal = default_goal(board);
-        let partition = Partition::parse(DEFAULT_PARTITION, &goal)?;
-        make(&goal, &partition, &path)?;
-    }
-    Ok(PatternTable::open(&path)?)
+    let found = cache::ensure(explicit, board, &tables::Shown::new())?;
+    let table = PatternTable::open(&found.path)?;
+    found.check(table.board(), CostModel::Unit)?;
+    Ok(table)
 }
 
 /// `distance` and `path` on a pattern database: the same output, `--json`, `--csv`, `--show`,

@@ -8,64 +8,94 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use slidetable_core::{Board, Layout};
-use slidetable_gen::cache::TABLE_ENV;
+use slidetable_gen::cache::{self, Kind, DEFAULT_PARTITION};
 use slidetable_gen::{solve, table_bytes, SolvedSection};
-use slidetable_query::{CostModel, Goal, MappedTable, Table};
+use slidetable_query::{Goal, MappedTable, Table};
+use std::sync::OnceLock;
 
 use crate::cli::TargetArgs;
 use crate::puzzles::parse_goal;
+use crate::signals;
 use crate::streams::warning;
-use crate::{cache_lock, signals};
 
 pub(crate) use slidetable_gen::cache::{resolve, Generated, Origin, Plan};
 
 /// Opens the table for a query command: `--table`, `$SLIDETABLE_TABLE`, or the cache's table
-/// for `board`, generated on first use. A named table may be for any board.
-///
-/// A default table (`$SLIDETABLE_TABLE`, or the cache's) must be for `board` with unit costs:
-/// anything else would be blamed on valid input, or answer costs as distances. Processes that
-/// find the cache's table missing at once take a lock beside it: one generates it, the
-/// others wait and then open it.
+/// for `board`, generated on first use (the rule, its lock and its checks are
+/// `slidetable_gen::cache`'s; this shows the note and the progress bar). A named table may be
+/// for any board; a default one must be for `board` with unit costs.
 pub(crate) fn open_for_query(explicit: Option<&Path>, board: Board) -> Result<MappedTable> {
-    let (path, origin) = resolve(explicit, board)?;
-    if origin == Origin::Cache && !path.exists() {
-        let lock = cache_lock::lock(&path)?;
-        if !path.exists() {
-            warning!(
-                "no table at {}; generating it once (this takes {})",
-                path.display(),
-                if board.cells() > 10 {
-                    "a while and a few hundred MB of memory"
-                } else {
-                    "a moment"
-                }
-            );
-            generate(&Plan::default_for(board), &path)?;
-        }
-        drop(lock);
-    }
-    let table = Table::open(&path)?;
-    if origin != Origin::Argument {
-        let problem = if table.board() != board {
-            Some(format!("is for {} boards", table.board()))
-        } else if table.header().cost() != CostModel::Unit {
-            Some(format!("holds {} costs", table.header().cost()))
-        } else {
-            None
-        };
-        if let Some(problem) = problem {
-            bail!(
-                "table {} ({}) {problem}, but the default table must be for {board} boards \
-                 with unit costs",
-                path.display(),
-                match origin {
-                    Origin::Environment => format!("from ${TABLE_ENV}"),
-                    _ => "the cache's".to_string(),
-                }
-            );
-        }
-    }
+    let found = cache::ensure(explicit, board, &Shown::new())?;
+    let table = Table::open(&found.path)?;
+    found.check(table.board(), table.header().cost())?;
     Ok(table)
+}
+
+/// What a terminal user sees while a default table is found: a note when it waits for another
+/// process or generates the table, and a progress bar while it generates a large one.
+pub(crate) struct Shown {
+    bar: OnceLock<ProgressBar>,
+}
+
+impl Shown {
+    pub(crate) fn new() -> Shown {
+        Shown {
+            bar: OnceLock::new(),
+        }
+    }
+}
+
+impl cache::Watch for Shown {
+    fn waiting(&self, path: &Path, lock: &Path) {
+        warning!(
+            "waiting for another slidetable to write {} (lock {})",
+            path.display(),
+            lock.display()
+        );
+    }
+
+    fn generating(&self, path: &Path, board: Board, kind: Kind, total: u64) {
+        signals::clean_up_on_signals();
+        let bar = match kind {
+            Kind::Table => {
+                warning!(
+                    "no table at {}; generating it once (this takes {})",
+                    path.display(),
+                    if board.cells() > 10 {
+                        "a while and a few hundred MB of memory"
+                    } else {
+                        "a moment"
+                    }
+                );
+                progress_bar(total, Work::States, format!("generating {board}"))
+            }
+            Kind::Pattern => {
+                warning!(
+                    "no table at {}; generating the {DEFAULT_PARTITION} pattern database \
+                     once (minutes, and about 1.5 GB of memory)",
+                    path.display()
+                );
+                progress_bar(
+                    total,
+                    Work::Placements,
+                    format!("generating {board} {DEFAULT_PARTITION}"),
+                )
+            }
+        };
+        let _ = self.bar.set(bar);
+    }
+
+    fn progress(&self, n: u64) {
+        if let Some(bar) = self.bar.get() {
+            bar.inc(n);
+        }
+    }
+
+    fn finished(&self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// Opens the table a query command names: `--table` (whose board it is; `--board`, if also
@@ -118,7 +148,11 @@ pub(crate) fn known_distances(
     upto: u32,
 ) -> Result<Option<Vec<u8>>> {
     let states = table.board().reachable_states();
-    let bar = progress_bar(states, format!("reading distances ({})", table.board()));
+    let bar = progress_bar(
+        states,
+        Work::States,
+        format!("reading distances ({})", table.board()),
+    );
     let known = goal
         .recover_distances(upto, &|n| bar.inc(n))
         .with_context(|| format!("table {}", name(table)))?;
@@ -126,15 +160,16 @@ pub(crate) fn known_distances(
     Ok(known)
 }
 
-/// Runs that settle more states than this get a progress bar (when stderr is a terminal).
-const PROGRESS_STATES: u64 = 20_000_000;
-
 /// Generates `plan` and writes it to `path` (whose directory must exist), replacing any old
 /// file atomically; Ctrl-C, SIGTERM or SIGHUP meanwhile removes the temporary file. Long runs
 /// show a progress bar on stderr when it is a terminal.
 pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
     signals::clean_up_on_signals();
-    let bar = progress_bar(plan.total_states(), format!("generating {}", plan.board));
+    let bar = progress_bar(
+        plan.total_states(),
+        Work::States,
+        format!("generating {}", plan.board),
+    );
     let done = slidetable_gen::cache::generate(plan, path, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     if let Some(e) = &done.owner_not_kept {
@@ -164,24 +199,54 @@ pub(crate) fn generate_to(plan: &Plan, out: &mut impl Write) -> Result<Generated
 
 /// Every section of `plan`, with a progress bar for long runs.
 fn solve_plan(plan: &Plan) -> Result<Vec<SolvedSection>> {
-    let bar = progress_bar(plan.total_states(), format!("generating {}", plan.board));
+    let bar = progress_bar(
+        plan.total_states(),
+        Work::States,
+        format!("generating {}", plan.board),
+    );
     let sections = solve(&plan.goals, plan.encoding, plan.cost, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     Ok(sections)
 }
 
-/// A progress bar on stderr over `total` states, for runs that settle at least
-/// [`PROGRESS_STATES`] of them, and only when stderr is a terminal (hidden otherwise). Its
-/// ETA appears once it means something (see [`eta_text`]).
-pub(crate) fn progress_bar(total: u64, message: String) -> ProgressBar {
-    if total < PROGRESS_STATES || !io::stderr().is_terminal() {
+/// What a progress bar counts, and how much of it earns a bar.
+#[derive(Clone, Copy)]
+pub(crate) enum Work {
+    /// States of a table's search (a bar from 20 million on: a few seconds).
+    States,
+    /// Placements of a pattern database's searches (a bar from 5 million on).
+    Placements,
+}
+
+impl Work {
+    fn least(self) -> u64 {
+        match self {
+            Work::States => 20_000_000,
+            Work::Placements => 5_000_000,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Work::States => "states",
+            Work::Placements => "placements",
+        }
+    }
+}
+
+/// The one progress bar every long run shows on stderr, over `total` units of `work`: for
+/// runs of at least [`Work::least`] of them, and only when stderr is a terminal (hidden
+/// otherwise). Its ETA appears once it means something (see [`eta_text`]).
+pub(crate) fn progress_bar(total: u64, work: Work, message: String) -> ProgressBar {
+    if total < work.least() || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(total);
     bar.set_style(
-        ProgressStyle::with_template(
-            "{msg} [{bar:40}] {percent:>3}% {human_pos}/{human_len} states, {elapsed}{eta_known}",
-        )
+        ProgressStyle::with_template(&format!(
+            "{{msg}} [{{bar:40}}] {{percent:>3}}% {{human_pos}}/{{human_len}} {}, {{elapsed}}{{eta_known}}",
+            work.name()
+        ))
         .expect("a valid template")
         .with_key(
             "eta_known",

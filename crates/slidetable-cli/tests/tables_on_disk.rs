@@ -598,6 +598,49 @@ fn concurrent_first_use_generates_the_table_once() {
     assert_eq!(names, Vec::<String>::new());
 }
 
+/// The 4×4 pattern database made on first use takes the same lock as every default table:
+/// while another process holds it, a query waits (and says so) instead of building a second
+/// copy (minutes and 1.5 GB each).
+#[test]
+fn first_use_of_the_pattern_database_waits_for_the_lock() {
+    let dir = TempDir::new().unwrap();
+    let cache = dir.path().join("cache/slidetable");
+    fs::create_dir_all(&cache).unwrap();
+    let lock = fs::File::create(cache.join(".4x4.slt.lock")).unwrap();
+    lock.lock().unwrap();
+    let mut child = started_with(
+        process(dir.path())
+            .args(["distance", "--board", "4x4"])
+            .stderr(Stdio::piped()),
+        b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n",
+    );
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let (sender, first) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        let mut line = String::new();
+        let _ = stderr.read_line(&mut line);
+        let _ = sender.send(line);
+    });
+    let line = first.recv_timeout(Duration::from_secs(60));
+    // Stopped before it could build anything, however it went.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let line = line.expect("a note on standard error within a minute");
+    assert!(
+        line.starts_with("slidetable: waiting for another slidetable to write"),
+        "{line}"
+    );
+    let left: Vec<String> = fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        left,
+        [".4x4.slt.lock"],
+        "nothing written while the lock was held"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // A table rewritten or replaced while in use
 

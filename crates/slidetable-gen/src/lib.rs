@@ -183,6 +183,44 @@ pub enum GenError {
         cache::TABLE_ENV
     )]
     NoCacheDir,
+    /// A default table's lock file could not be opened or locked.
+    #[error("cannot {verb} lock file {}", path.display())]
+    Lock {
+        /// `open` or `lock`.
+        verb: &'static str,
+        /// The lock file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The default table a board's name promises is not what it holds (another board, or
+    /// weighted costs): refused, naming where it came from.
+    #[error(
+        "table {} ({}) {problem}, but the default table must be for {board} boards with unit costs",
+        path.display(),
+        match origin {
+            cache::Origin::Environment => format!("from ${}", cache::TABLE_ENV),
+            _ => "the cache's".to_string(),
+        }
+    )]
+    NotTheDefault {
+        /// The table file.
+        path: PathBuf,
+        /// Where its name came from.
+        origin: cache::Origin,
+        /// What it holds instead (`is for 2x3 boards`, `holds tile costs`).
+        problem: String,
+        /// The board it must be for.
+        board: Board,
+    },
+    /// The default partition of a board's pattern database does not fit the board.
+    #[error("the default pattern database of {board}: {source}")]
+    DefaultPartition {
+        /// The board.
+        board: Board,
+        /// Why the partition does not fit.
+        source: PartitionError,
+    },
     /// The directory the table would go in does not exist (it is not made: a mistyped path
     /// should not leave directories behind).
     #[error("cannot write {}: {}", path.display(), match link {

@@ -2,11 +2,11 @@
 //! default table opened (generated first, if missing) on its first request, then kept.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use slidetable_core::{Board, MAX_TABLE_CELLS};
-use slidetable_gen::cache::{self, Plan};
+use slidetable_gen::cache;
 use slidetable_query::Table;
 use tokio::sync::OnceCell;
 
@@ -112,25 +112,21 @@ pub fn open_table(path: &Path) -> Result<Arc<dyn Source>, ServeError> {
     Ok(Arc::new(source))
 }
 
-/// The default table of `board`, as the command line resolves it, generated if missing.
+/// The default table of `board`, as the command line finds it (generated if missing, under
+/// the cache's lock; refused if it is not for `board` with unit costs).
 pub fn open_default(board: Board) -> Result<Arc<dyn Source>, ServeError> {
     let opening = |e: &dyn std::fmt::Display| ServeError::Opening {
         board,
         message: e.to_string(),
     };
-    let (path, origin): (PathBuf, _) = cache::resolve(None, board).map_err(|e| opening(&e))?;
-    if cache::needs_generating(&path, origin) {
-        cache::make_dir(&path)
-            .and_then(|()| cache::generate(&Plan::default_for(board), &path, &|_| {}))
-            .map_err(|e| {
-                opening(&format_args!(
-                    "cannot generate {}: {}",
-                    path.display(),
-                    chain(&e)
-                ))
-            })?;
-    }
-    open_table(&path).map_err(|e| opening(&e))
+    let found = cache::ensure(None, board, &cache::Quiet).map_err(|e| opening(&chain(&e)))?;
+    let table = Table::open(&found.path).map_err(|e| opening(&e))?;
+    found
+        .check(table.board(), table.header().cost())
+        .map_err(|e| opening(&e))?;
+    Ok(Arc::new(
+        TableSource::new(table, &found.path).map_err(|e| opening(&e))?,
+    ))
 }
 
 /// An error and its causes, `: `-separated (as the command line prints them).

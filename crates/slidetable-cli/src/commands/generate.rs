@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use slidetable_gen::cache::{self, PatternPlan};
 use slidetable_gen::Partition;
 use slidetable_query::CostModel;
 
@@ -12,7 +13,7 @@ use crate::cli::GenerateArgs;
 use crate::error::UsageError;
 use crate::puzzles::parse_goal;
 use crate::streams;
-use crate::{cache_lock, patterns, tables};
+use crate::{patterns, tables};
 
 pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let board = args.board;
@@ -70,7 +71,7 @@ pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
     // The cache's directory is made (and its table locked against queries generating it on
     // first use); a directory named with -o must exist.
     let lock = match origin {
-        tables::Origin::Cache => Some(cache_lock::lock(&path)?),
+        tables::Origin::Cache => Some(cache::lock(&path, &tables::Shown::new())?),
         _ => None,
     };
     let done = tables::generate(&plan, &path)?;
@@ -117,9 +118,9 @@ fn pattern_database(args: &GenerateArgs) -> Result<ExitCode> {
     }
     let goal = match args.goal.first() {
         Some(text) => parse_goal(board, text)?,
-        None => patterns::default_goal(board),
+        None => cache::pattern_goal(board),
     };
-    let text = args.pdb.as_deref().unwrap_or(patterns::DEFAULT_PARTITION);
+    let text = args.pdb.as_deref().unwrap_or(cache::DEFAULT_PARTITION);
     let partition = Partition::parse(text, &goal).map_err(|e| UsageError(format!("--pdb: {e}")))?;
     let path: PathBuf = match &args.output {
         Some(p) if p.as_os_str() == "-" => {
@@ -142,19 +143,21 @@ fn pattern_database(args: &GenerateArgs) -> Result<ExitCode> {
     };
     // The cache's database is locked against queries making it on first use meanwhile.
     let lock = match args.output {
-        None => Some(cache_lock::lock(&path)?),
+        None => Some(cache::lock(&path, &tables::Shown::new())?),
         Some(_) => None,
     };
-    let made = patterns::make(&goal, &partition, &path)?;
+    let plan = PatternPlan { goal, partition };
+    let made = patterns::make(&plan, &path)?;
     drop(lock);
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", path.display())?;
     writeln!(
         out,
-        "board {board}: pattern database {} ({} groups, {} placements), goal {goal}, {} bytes",
-        partition.sizes(),
-        made.groups,
-        made.placements,
+        "board {board}: pattern database {} ({} groups, {} placements), goal {}, {} bytes",
+        plan.partition.sizes(),
+        made.sections,
+        made.states,
+        plan.goal,
         made.bytes
     )?;
     writeln!(out, "took {:.1} ms", made.elapsed.as_secs_f64() * 1e3)?;
