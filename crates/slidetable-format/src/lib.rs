@@ -42,6 +42,14 @@ pub use groups::{check_group, check_groups, GroupCover, GroupError};
 
 mod frame;
 
+mod parts;
+
+pub use parts::{
+    is_part_name, joined_crc, part_name, slice_payload_len, Manifest, PartError, PartFooter,
+    PartRecord, Slices, MANIFEST_FIXED_LEN, MANIFEST_MAGIC, MANIFEST_NAME, PARTS_VERSION,
+    PART_FOOTER_LEN, PART_MAGIC, PART_RECORD_LEN, SLICE_UNIT,
+};
+
 use frame::{histogram_sum, Descriptor, Frame, Part, Section};
 pub use frame::{FIXED_HEADER_LEN, SECTION_LEN};
 

@@ -26,6 +26,7 @@ use std::path::PathBuf;
 mod bfs_queue;
 mod bfs_scan;
 pub mod cache;
+pub mod parts;
 mod pattern;
 mod weighted;
 mod write;
@@ -177,6 +178,17 @@ pub enum GenError {
         /// What the system said.
         source: io::Error,
     },
+    /// A table in parts that cannot be made or resumed: the file or directory, and why.
+    #[error("{}: {problem}", path.display())]
+    Parts {
+        /// The directory, part or state file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+    /// The processes of a search in parts could not exchange a level's states.
+    #[error("the processes could not exchange a level: {0}")]
+    Exchange(#[from] parts::ExchangeError),
     /// Neither a cache directory nor a table was named.
     #[error(
         "no cache directory: set XDG_CACHE_HOME or HOME, or name a table with --table or {}",

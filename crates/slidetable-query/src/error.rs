@@ -36,6 +36,21 @@ pub enum TableErrorKind {
     /// The path names something other than a regular file: a directory, a FIFO, a device.
     #[error("is {0}, not a table file")]
     NotAFile(&'static str),
+    /// A directory with no manifest: not a table in parts, or one whose run has not finished.
+    #[error(
+        "is a directory without a manifest: not a table in parts, or one whose \
+         `generate --parts` has not finished"
+    )]
+    NoManifest,
+    /// A part of a table in parts (or its manifest) that is missing, extra, truncated or
+    /// damaged.
+    #[error("{}: {problem}", part.display())]
+    Part {
+        /// The part file (or the manifest).
+        part: PathBuf,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// The bytes are not a valid table (or are a pattern database where a table of every
     /// state is needed).
     #[error("{}{}", .0, regenerate(.0))]

@@ -71,6 +71,9 @@ fn read_or_map_at(path: &Path) -> Result<TableBytes, TableErrorKind> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
+    if path.is_dir() {
+        return Ok(TableBytes(Bytes::Read(crate::parts::join(path)?)));
+    }
     let file = match options.open(path) {
         Ok(file) => file,
         // A device without a driver (ENXIO, ENODEV) is still a device: say what it is.

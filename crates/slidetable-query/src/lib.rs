@@ -26,6 +26,7 @@ mod goal;
 mod guard;
 mod histogram;
 mod layer;
+mod parts;
 mod pattern;
 mod section;
 mod table;

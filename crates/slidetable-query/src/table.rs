@@ -76,6 +76,12 @@ impl<D: AsRef<[u8]>> Table<D> {
             .map_err(|e| TableError::new(self.file(), e))
     }
 
+    /// The table's bytes, header and payloads, as one file holds them (what `slidetable
+    /// merge` writes of a table in parts).
+    pub fn bytes(&self) -> &[u8] {
+        self.data.as_ref()
+    }
+
     /// The board every section is for.
     pub fn board(&self) -> Board {
         self.header.board()

@@ -1,0 +1,85 @@
+//! The processes of a search in parts as the processes of an MPI job (`mpirun -np N`): what
+//! clusters run. Rounds of a level are `MPI_Alltoall` (the counts) and `MPI_Alltoallv` (the
+//! offsets); level counts and the other small agreements are `MPI_Allgather`.
+//!
+//! MPI's default error handler ends the whole job on a communication error, so the calls
+//! below return no error of their own; a process that dies makes `mpirun` end the others.
+
+use mpi::datatype::{Partition, PartitionMut};
+use mpi::environment::Universe;
+use mpi::topology::{Communicator, SimpleCommunicator};
+use mpi::traits::CommunicatorCollectives;
+
+use super::{Exchange, ExchangeError};
+
+/// This process's place in the MPI job (`MPI_COMM_WORLD`); MPI ends when it is dropped.
+pub struct Mpi {
+    world: SimpleCommunicator,
+    /// Held so that MPI is finalized last.
+    _universe: Universe,
+}
+
+impl Mpi {
+    /// Initializes MPI (once per process): `None` if it was initialized already.
+    pub fn init() -> Option<Mpi> {
+        let universe = mpi::initialize()?;
+        Some(Mpi {
+            world: universe.world(),
+            _universe: universe,
+        })
+    }
+
+    /// The MPI library's version text, for reports.
+    pub fn library() -> String {
+        mpi::environment::library_version().unwrap_or_default()
+    }
+}
+
+impl Exchange for Mpi {
+    fn rank(&self) -> u32 {
+        self.world.rank() as u32
+    }
+
+    fn size(&self) -> u32 {
+        self.world.size() as u32
+    }
+
+    fn all_to_all(&mut self, outgoing: &[Vec<u32>]) -> Result<Vec<u32>, ExchangeError> {
+        let count = |n: usize| {
+            i32::try_from(n)
+                .map_err(|_| ExchangeError(format!("{n} offsets are too many for one MPI call")))
+        };
+        let counts = outgoing
+            .iter()
+            .map(|v| count(v.len()))
+            .collect::<Result<Vec<i32>, _>>()?;
+        let mut incoming = vec![0i32; outgoing.len()];
+        self.world.all_to_all_into(&counts[..], &mut incoming[..]);
+        let starts = |c: &[i32]| -> Vec<i32> {
+            c.iter()
+                .scan(0i32, |at, &n| {
+                    let here = *at;
+                    *at += n;
+                    Some(here)
+                })
+                .collect()
+        };
+        let (send_at, recv_at) = (starts(&counts), starts(&incoming));
+        let total: usize = incoming.iter().map(|&n| n as usize).sum();
+        count(total)?;
+        let send: Vec<u32> = outgoing.concat();
+        let mut received = vec![0u32; total];
+        {
+            let from = Partition::new(&send[..], &counts[..], &send_at[..]);
+            let mut into = PartitionMut::new(&mut received[..], &incoming[..], &recv_at[..]);
+            self.world.all_to_all_varcount_into(&from, &mut into);
+        }
+        Ok(received)
+    }
+
+    fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError> {
+        let mut all = vec![0u64; self.world.size() as usize];
+        self.world.all_gather_into(&value, &mut all[..]);
+        Ok(all)
+    }
+}
