@@ -34,6 +34,9 @@ pub(crate) enum Command {
     Generate(GenerateArgs),
     /// Describe a table file: board, sections, histograms, size; --verify checks its checksum.
     Info(InfoArgs),
+    /// Join a table in parts (a directory that `generate --parts` made) into one table file,
+    /// byte for byte the one `generate` writes on one machine.
+    Merge(MergeArgs),
     /// Print the fewest moves to the goal for each puzzle (tiles in order, blank last, unless
     /// --goal names another), or -1 if it cannot reach it.
     Distance(DistanceArgs),
@@ -135,6 +138,47 @@ pub(crate) struct GenerateArgs {
     /// groups' tiles (1,2,3/4,5,6,7/8) [default on 4x4: 7-8, for the goal 0 1 2 … 15].
     #[arg(long, value_name = "PARTITION")]
     pub(crate) pdb: Option<String>,
+    /// Write the table in parts into this directory (which must exist and be seen by every
+    /// process): one part per process of the run (`mpirun -np N slidetable generate --parts
+    /// DIR`, with a slidetable built with the mpi feature), then a manifest. One goal, 2-bit
+    /// entries. A run stopped midway resumes from its last finished level when run again.
+    #[arg(
+        long,
+        value_name = "DIR",
+        conflicts_with_all = ["output", "all_goals", "pdb"]
+    )]
+    pub(crate) parts: Option<PathBuf>,
+    /// With --parts: start over instead of resuming an earlier run's levels.
+    #[arg(long, requires = "parts")]
+    pub(crate) restart: bool,
+    /// With --parts: end the run with a message when one level takes longer than this many
+    /// seconds (a process that stopped answering).
+    #[arg(long, value_name = "SECONDS", default_value_t = 3600, requires = "parts", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) level_timeout: u64,
+    /// With --parts: neighbours' ranks a process gathers for one other process before the
+    /// processes exchange them (4 bytes each).
+    #[arg(long, value_name = "RANKS", default_value_t = slidetable_gen::parts::DEFAULT_BATCH, requires = "parts", value_parser = parse_batch)]
+    pub(crate) batch: usize,
+}
+
+fn parse_batch(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=1 << 28).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{text}` is not a number of ranks from 1 to {}",
+            1 << 28
+        )),
+    }
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct MergeArgs {
+    /// The directory of the parts and their manifest.
+    #[arg(value_name = "DIR")]
+    pub(crate) dir: PathBuf,
+    /// The table file to write (replaced atomically, as `generate -o` does).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub(crate) output: PathBuf,
 }
 
 #[derive(Args, Debug)]

@@ -59,6 +59,7 @@ fn dispatch(command: &Command) -> Result<ExitCode> {
     match command {
         Command::Generate(args) => run::generate::run(args),
         Command::Info(args) => run::info::run(args),
+        Command::Merge(args) => run::merge::run(args),
         Command::Distance(args) => run::distance::run(args),
         Command::Path(args) => run::path::run(args),
         Command::Judge(args) => run::judge::run(args),

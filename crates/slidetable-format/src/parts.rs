@@ -519,7 +519,7 @@ mod tests {
             for k in 0..parts {
                 let r = s.part(k);
                 assert_eq!(r.start, next, "{entries} {parts} {k}");
-                assert!(r.start % SLICE_UNIT == 0 || r.start == entries);
+                assert!(r.start.is_multiple_of(SLICE_UNIT) || r.start == entries);
                 for rank in [r.start, r.end.saturating_sub(1)] {
                     if !r.is_empty() {
                         assert_eq!(s.owner(rank), k, "rank {rank}");

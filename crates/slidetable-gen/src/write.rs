@@ -111,6 +111,17 @@ pub fn replace_table(
     replace_with(path, &mut |mut out| write_to(&mut out, board, sections))
 }
 
+/// Writes `bytes` (a whole table, e.g. one joined from parts) to `path` as [`write_table`]
+/// writes a table: a temporary file beside it, flushed, renamed over it. Returns the bytes
+/// written.
+pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<u64, GenError> {
+    replace_with(path, &mut |out| {
+        out.write_all(bytes).map_err(stream_error)?;
+        Ok(bytes.len() as u64)
+    })
+    .map(|w| w.bytes)
+}
+
 /// The one procedure behind [`replace_table`] and [`write_pattern_table`]: `write` streams the
 /// file's bytes into a temporary file beside `path`, which then replaces it (keeping a
 /// replaced file's owner and mode; stale temporaries of ours are removed first).

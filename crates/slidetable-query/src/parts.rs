@@ -82,16 +82,22 @@ pub(crate) fn join(dir: &Path) -> Result<Vec<u8>, TableErrorKind> {
             ));
         }
         let footer = PartFooter::parse(&bytes).map_err(|e| problem(&path, e.to_string()))?;
-        if footer.part != k as u32
-            || footer.parts != count
-            || footer.footer_crc() != record.footer_crc
-        {
+        if footer.part != k as u32 || footer.parts != count {
             return Err(problem(
                 &path,
                 format!(
-                    "is part {} of {}, not the part {k} of {count} the manifest names \
-                     (left by another run?)",
+                    "is part {} of {}, not part {k} of {count} as its name and the manifest say",
                     footer.part, footer.parts
+                ),
+            ));
+        }
+        if footer.footer_crc() != record.footer_crc {
+            return Err(problem(
+                &path,
+                format!(
+                    "is not the part {k} of {count} the manifest names (its footer differs: \
+                     a part of another run, for goal {} of {}?)",
+                    footer.goal, footer.board
                 ),
             ));
         }

@@ -1,22 +1,28 @@
 //! `generate`: search every state backwards from the goals and write the table file.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use slidetable_gen::cache::{self, PatternPlan};
+use slidetable_gen::parts::{solve_in_parts, Exchange, PartsEvent, PartsPlan};
 use slidetable_gen::Partition;
 use slidetable_query::CostModel;
 
 use crate::cli::GenerateArgs;
 use crate::error::UsageError;
 use crate::puzzles::parse_goal;
-use crate::streams;
+use crate::streams::{self, note, warning};
 use crate::{patterns, tables};
 
 pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let board = args.board;
+    if let Some(dir) = &args.parts {
+        return in_parts(args, dir);
+    }
     if args.pdb.is_some() || !board.supports_tables() {
         return pattern_database(args);
     }
@@ -163,4 +169,149 @@ fn pattern_database(args: &GenerateArgs) -> Result<ExitCode> {
     writeln!(out, "took {:.1} ms", made.elapsed.as_secs_f64() * 1e3)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `generate --parts DIR`: this process's part of the search (all of it without MPI), with a
+/// watchdog on each level; the process of part 0 reports.
+fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<ExitCode> {
+    let board = args.board;
+    if !board.supports_tables() || args.cost != CostModel::Unit {
+        return Err(UsageError(format!(
+            "--parts makes a table of every state in unit costs; {board} with {} costs has none",
+            args.cost
+        ))
+        .into());
+    }
+    if args
+        .encoding
+        .is_some_and(|e| e != slidetable_query::Encoding::TwoBit)
+    {
+        return Err(UsageError("--parts writes 2bit entries: drop --encoding".into()).into());
+    }
+    let goal = match args.goal.as_slice() {
+        [] => board.standard_goal(),
+        [text] => parse_goal(board, text)?,
+        _ => {
+            return Err(UsageError(
+                "--parts makes a table of one goal: give at most one --goal".into(),
+            )
+            .into())
+        }
+    };
+    let start = Instant::now();
+    let mut exchange = exchange()?;
+    let (me, parts) = (exchange.rank(), exchange.size());
+    let plan = PartsPlan {
+        goal,
+        dir: dir.to_path_buf(),
+        restart: args.restart,
+        batch: args.batch,
+    };
+    let watch = watchdog(Duration::from_secs(args.level_timeout), me, parts);
+    let done = solve_in_parts(&plan, exchange.as_mut(), &mut |event| match event {
+        PartsEvent::LevelStarted { level } => watch.start(level),
+        PartsEvent::Resumed { level } if me == 0 => {
+            note!("resuming from level {level}, the last level every part finished")
+        }
+        PartsEvent::LevelDone(r) if me == 0 => note!(
+            "level {}: {} states, {} bytes sent in {} round{}, {:.1} ms",
+            r.level,
+            r.states,
+            r.bytes_sent,
+            r.rounds,
+            if r.rounds == 1 { "" } else { "s" },
+            r.elapsed.as_secs_f64() * 1e3
+        ),
+        _ => {}
+    })?;
+    if let Some(manifest) = done.manifest {
+        let bytes = slidetable_format_len(board);
+        let mut out = streams::stdout();
+        writeln!(
+            out,
+            "wrote {} ({parts} part{} and {})",
+            dir.display(),
+            if parts == 1 { "" } else { "s" },
+            manifest.display()
+        )?;
+        writeln!(
+            out,
+            "board {board}: 1 section x {} states, {bytes} bytes joined, max distance {}",
+            board.reachable_states(),
+            done.histogram.len() - 1
+        )?;
+        writeln!(out, "took {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The payload bytes of a 2-bit table of `board` (what its parts hold together).
+fn slidetable_format_len(board: slidetable_core::Board) -> u64 {
+    slidetable_query::Encoding::TwoBit
+        .payload_len(board.reachable_states())
+        .unwrap_or(0)
+}
+
+/// This process's place among the processes of the run: MPI's world when built with the
+/// mpi feature, else alone (refused when a launcher started several).
+fn exchange() -> Result<Box<dyn Exchange>> {
+    #[cfg(feature = "mpi")]
+    {
+        slidetable_gen::parts::mpi::Mpi::init()
+            .map(|m| Box::new(m) as Box<dyn Exchange>)
+            .ok_or_else(|| anyhow::anyhow!("MPI could not be initialized"))
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        for name in ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"] {
+            if let Some(n) = std::env::var(name).ok().and_then(|v| v.parse::<u32>().ok()) {
+                if n > 1 {
+                    anyhow::bail!(
+                        "started as one of {n} MPI processes, but this slidetable was built \
+                         without MPI (each would search the whole table): build it with \
+                         `cargo build --release -p slidetable-cli --features mpi`"
+                    );
+                }
+            }
+        }
+        Ok(Box::new(slidetable_gen::parts::Alone))
+    }
+}
+
+/// Ends the process with a message when a level runs past `timeout`: the collective calls of
+/// a level wait for every process, and a process that stopped answering (a node lost without
+/// the launcher noticing) would otherwise leave the others waiting forever.
+struct Watchdog {
+    level: Arc<Mutex<(u32, Instant)>>,
+}
+
+impl Watchdog {
+    fn start(&self, level: u32) {
+        if let Ok(mut at) = self.level.lock() {
+            *at = (level, Instant::now());
+        }
+    }
+}
+
+fn watchdog(timeout: Duration, me: u32, parts: u32) -> Watchdog {
+    let level = Arc::new(Mutex::new((0, Instant::now())));
+    let watched = Arc::clone(&level);
+    std::thread::spawn(move || loop {
+        std::thread::sleep(timeout.min(Duration::from_secs(1)));
+        let (at, since) = match watched.lock() {
+            Ok(at) => *at,
+            Err(_) => return,
+        };
+        if since.elapsed() > timeout {
+            warning!(
+                "part {me} of {parts}: level {at} did not finish within --level-timeout {} s \
+                 (another process stopped, or cannot be reached); no manifest was written: run \
+                 the same command again to resume from the last level every part finished",
+                timeout.as_secs()
+            );
+            std::process::exit(1);
+        }
+    });
+    Watchdog { level }
 }

@@ -9,6 +9,7 @@ pub(crate) mod heuristic;
 pub(crate) mod info;
 pub(crate) mod judge;
 pub(crate) mod man;
+pub(crate) mod merge;
 pub(crate) mod path;
 pub(crate) mod random;
 pub(crate) mod search;

@@ -1,0 +1,255 @@
+//! A table in parts from the command line: `generate --parts` (one process here; several
+//! processes run under MPI in .ci/run), `merge` into the bytes `generate` writes, queries with
+//! `--table DIR`, and every damaged directory refused with exit 1, naming the part.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::thread;
+
+use common::{slidetable, text};
+use slidetable_core::Board;
+use slidetable_gen::parts::{solve_in_parts, threads, PartsPlan};
+
+const GOAL: &str = "1 2 3 4 5 6 7 8 9 0";
+
+/// A 2x5 table in three parts, made by three threads standing for three processes.
+fn three_parts(dir: &Path, goal: &str) {
+    let board = Board::new(2, 5).unwrap();
+    let goal = slidetable_core::parse_layout(board, goal.as_bytes()).unwrap();
+    let plan = PartsPlan {
+        goal,
+        dir: dir.to_path_buf(),
+        restart: false,
+        batch: 4096,
+    };
+    thread::scope(|s| {
+        for mut end in threads::group(3) {
+            let plan = &plan;
+            s.spawn(move || solve_in_parts(plan, &mut end, &mut |_| {}).unwrap());
+        }
+    });
+}
+
+fn one_file(dir: &Path, goal: &str) -> Vec<u8> {
+    let out = dir.join("one.slt");
+    let run = slidetable()
+        .args([
+            "generate",
+            "--board",
+            "2x5",
+            "--encoding",
+            "2bit",
+            "--goal",
+            goal,
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    fs::read(out).unwrap()
+}
+
+#[test]
+fn parts_merge_into_the_file_generate_writes_and_answer_as_it_does() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("parts");
+    fs::create_dir(&dir).unwrap();
+    // One process: the command itself.
+    let run = slidetable()
+        .args(["generate", "--board", "2x5", "--parts"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let out = text(&run.stdout);
+    assert!(
+        out.starts_with(&format!("wrote {} (1 part and ", dir.display())),
+        "{out}"
+    );
+    assert!(
+        out.contains("board 2x5: 1 section x 1814400 states, 453600 bytes joined, max distance 55"),
+        "{out}"
+    );
+    let expected = one_file(scratch.path(), GOAL);
+    let merged = scratch.path().join("merged.slt");
+    let run = slidetable()
+        .arg("merge")
+        .arg(&dir)
+        .arg("-o")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(fs::read(&merged).unwrap(), expected);
+    // Three processes (threads here), queried in place.
+    let three = scratch.path().join("three");
+    fs::create_dir(&three).unwrap();
+    three_parts(&three, GOAL);
+    let run = slidetable()
+        .arg("merge")
+        .arg(&three)
+        .arg("-o")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(fs::read(&merged).unwrap(), expected);
+    let puzzles =
+        "1 2 3 4 5 6 7 8 0 9\n9 8 7 6 5 4 3 2 1 0\n2 1 3 4 5 6 7 8 9 0\n0 1 2 3 4 5 6 7 8 9\n";
+    for command in ["distance", "path"] {
+        let answer = |table: &Path| {
+            let run = slidetable()
+                .arg(command)
+                .arg("--table")
+                .arg(table)
+                .write_stdin(puzzles)
+                .output()
+                .unwrap();
+            assert!(run.status.success(), "{}", text(&run.stderr));
+            text(&run.stdout)
+        };
+        assert_eq!(answer(&three), answer(&merged), "{command}");
+    }
+    let run = slidetable()
+        .args(["info", "--verify"])
+        .arg(&three)
+        .output()
+        .unwrap();
+    assert!(
+        text(&run.stdout).contains("checksum  ok"),
+        "{}",
+        text(&run.stdout)
+    );
+    let run = slidetable()
+        .args(["stats", "--table"])
+        .arg(&three)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success() && text(&run.stdout).contains("states   1814400"),
+        "{}",
+        text(&run.stdout)
+    );
+}
+
+/// `info --verify DIR` after `damage`: exit 1 and a message that contains `says`.
+fn refused(damage: impl Fn(&Path), says: &str) {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("t");
+    fs::create_dir(&dir).unwrap();
+    three_parts(&dir, GOAL);
+    damage(&dir);
+    for args in [&["info", "--verify"][..], &["merge", "-o", "/dev/null"][..]] {
+        let mut cmd = slidetable();
+        let run = match args[0] {
+            "info" => cmd.args(args).arg(&dir).output().unwrap(),
+            _ => cmd
+                .arg("merge")
+                .arg(&dir)
+                .args(&args[1..])
+                .output()
+                .unwrap(),
+        };
+        assert_eq!(
+            run.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            text(&run.stderr)
+        );
+        let err = text(&run.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn every_damaged_directory_is_refused_naming_the_part() {
+    let part = |dir: &Path, k: u32| dir.join(format!("part-{k:04}-of-0003.slp"));
+    refused(
+        |d| fs::remove_file(d.join("manifest")).unwrap(),
+        "is a directory without a manifest",
+    );
+    refused(
+        |d| fs::remove_file(part(d, 1)).unwrap(),
+        "part-0001-of-0003.slp: is missing (part 1 of 3)",
+    );
+    refused(
+        |d| {
+            fs::copy(part(d, 1), d.join("part-0003-of-0004.slp")).unwrap();
+        },
+        "part-0003-of-0004.slp: is not one of the manifest's 3 parts",
+    );
+    refused(
+        |d| {
+            let bytes = fs::read(part(d, 2)).unwrap();
+            fs::write(part(d, 2), &bytes[..bytes.len() - 100]).unwrap();
+        },
+        "part-0002-of-0003.slp: is 191484 bytes, but part 2 of 3 (ranks 1048576..1814400) is 191584 with its footer: truncated",
+    );
+    refused(
+        |d| {
+            let mut bytes = fs::read(part(d, 0)).unwrap();
+            bytes[100] ^= 0x40;
+            fs::write(part(d, 0), bytes).unwrap();
+        },
+        "part-0000-of-0003.slp: payload checksum mismatch",
+    );
+    refused(
+        |d| fs::rename(part(d, 0), part(d, 1)).unwrap(),
+        "part-0000-of-0003.slp: is missing",
+    );
+    refused(
+        |d| {
+            // Part 1 of a run of another goal, in place of this run's part 1.
+            let other = d.parent().unwrap().join("other");
+            fs::create_dir(&other).unwrap();
+            three_parts(&other, "0 1 2 3 4 5 6 7 8 9");
+            fs::copy(part(&other, 1), part(d, 1)).unwrap();
+        },
+        "part-0001-of-0003.slp: is not the part 1 of 3 the manifest names (its footer differs",
+    );
+    refused(
+        |d| {
+            let mut bytes = fs::read(d.join("manifest")).unwrap();
+            bytes[40] ^= 1;
+            fs::write(d.join("manifest"), bytes).unwrap();
+        },
+        "manifest: manifest checksum mismatch",
+    );
+}
+
+#[test]
+fn parts_need_one_goal_in_two_bits() {
+    let scratch = tempfile::tempdir().unwrap();
+    for (args, says) in [
+        (&["--encoding", "byte"][..], "--parts writes 2bit entries"),
+        (
+            &["--goal", GOAL, "--goal", "0 1 2 3 4 5 6 7 8 9"][..],
+            "one goal",
+        ),
+        (&["--cost", "tile"][..], "unit costs"),
+    ] {
+        let run = slidetable()
+            .args(["generate", "--board", "2x5", "--parts"])
+            .arg(scratch.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        assert!(text(&run.stderr).contains(says), "{}", text(&run.stderr));
+    }
+    let run = slidetable()
+        .args(["generate", "--board", "2x5", "--parts"])
+        .arg(scratch.path().join("nowhere"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        text(&run.stderr).contains("does not exist"),
+        "{}",
+        text(&run.stderr)
+    );
+}
