@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The search in parts under MPI (Open MPI's mpirun, one machine, processes oversubscribed):
+#
+#   scripts/mpi.sh            # CI: 2x5 on 1-4 processes, 3x4 on 2 and 4, a killed run resumed,
+#                             #     a stopped process ended by the level timeout
+#   scripts/mpi.sh --measure  # docs/SCALE.md: 3x4 on 1, 2 and 4 processes, per-level figures
+#
+# Each run's parts are merged and compared byte for byte with `generate` on one process.
+# Needs: mpirun and an MPI library (Debian: openmpi-bin libopenmpi-dev), clang (to build
+# the mpi crate), cargo, cmp.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+for tool in mpirun cmp; do
+    command -v "$tool" >/dev/null || { echo "mpi: $tool is required (apt-get install openmpi-bin libopenmpi-dev clang)" >&2; exit 1; }
+done
+# Containers run as root; Open MPI refuses root unless told this twice.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# No network interfaces to probe on one machine: shared memory and loopback only.
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+
+cargo build --release --locked -q -p slidetable-cli
+plain=$root/target/release/slidetable
+work=$root/target/mpi-check
+rm -rf "$work"
+mkdir -p "$work"
+cp "$plain" "$work/slidetable"
+st=$work/slidetable
+cargo build --release --locked -q -p slidetable-cli --features mpi
+cp "$root/target/release/slidetable" "$work/slidetable-mpi"
+mst=$work/slidetable-mpi
+# Leave the ordinary binary in place for whatever runs next.
+cp "$st" "$root/target/release/slidetable"
+
+fail() { echo "mpi: $*" >&2; exit 1; }
+
+# generate_parts BOARD NP DIR [ARGS...]: the parts of BOARD from NP processes.
+generate_parts() {
+    local board=$1 np=$2 dir=$3
+    shift 3
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    mpirun --oversubscribe -np "$np" "$mst" generate --board "$board" --parts "$dir" "$@" \
+        >"$dir.out" 2>"$dir.err" || { cat "$dir.err" >&2; fail "$board on $np processes failed"; }
+}
+
+# same BOARD NP: parts of NP processes merge into the one-process table's bytes.
+same() {
+    local board=$1 np=$2
+    local one=$work/$board.slt dir=$work/$board-$np
+    [ -f "$one" ] || "$st" generate --board "$board" --encoding 2bit -o "$one" >/dev/null
+    local start=$(date +%s.%N)
+    generate_parts "$board" "$np" "$dir"
+    local end=$(date +%s.%N)
+    "$st" merge "$dir" -o "$dir.slt" >/dev/null
+    cmp "$one" "$dir.slt" || fail "$board on $np processes: merged parts differ from generate"
+    printf 'mpi: %s on %d process(es): merged parts identical to generate (%s s)\n' \
+        "$board" "$np" "$(awk "BEGIN { printf \"%.1f\", $end - $start }")"
+}
+
+if [ "${1:-}" = "--measure" ]; then
+    for np in 1 2 4; do
+        same 3x4 "$np"
+        echo "== 3x4, $np process(es): per level"
+        cat "$work/3x4-$np.err"
+    done
+    exit 0
+fi
+
+for np in 1 2 3 4; do
+    same 2x5 "$np"
+done
+for np in 2 4; do
+    same 3x4 "$np"
+done
+
+# A process killed midway: mpirun ends with an error, no manifest; the same command resumes
+# from the last level every part finished, into the same bytes.
+dir=$work/killed
+rm -rf "$dir"
+mkdir -p "$dir"
+mpirun --oversubscribe -np 2 "$mst" generate --board 2x5 --parts "$dir" >"$dir.out" 2>"$dir.err" &
+launcher=$!
+state=$dir/part-0001-of-0002.state
+for _ in $(seq 1 600); do
+    if [ -f "$state" ] && [ "$(sed -n 's/^level //p' "$state" 2>/dev/null || echo 0)" -ge 20 ] 2>/dev/null; then
+        break
+    fi
+    sleep 0.05
+done
+pid=$(sed -n 's/^pid //p' "$state")
+level=$(sed -n 's/^level //p' "$state")
+kill -KILL "$pid"
+if wait "$launcher"; then fail "mpirun ended well after a process was killed"; fi
+[ ! -e "$dir/manifest" ] || fail "a killed run left a manifest"
+echo "mpi: process $pid killed at level $level: mpirun failed, no manifest"
+mpirun --oversubscribe -np 2 "$mst" generate --board 2x5 --parts "$dir" >"$dir.out" 2>"$dir.err" \
+    || { cat "$dir.err" >&2; fail "the resumed run failed"; }
+grep -q "^resuming from level" "$dir.err" || fail "the rerun did not resume: $(head -3 "$dir.err")"
+"$st" merge "$dir" -o "$dir.slt" >/dev/null
+cmp "$work/2x5.slt" "$dir.slt" || fail "the resumed run's parts differ from generate"
+echo "mpi: $(grep '^resuming' "$dir.err"); merged parts identical to generate"
+
+# A process that stops answering (SIGSTOP): the others end the run after --level-timeout.
+dir=$work/stopped
+rm -rf "$dir"
+mkdir -p "$dir"
+mpirun --oversubscribe -np 2 "$mst" generate --board 2x5 --parts "$dir" --level-timeout 3 \
+    >"$dir.out" 2>"$dir.err" &
+launcher=$!
+state=$dir/part-0001-of-0002.state
+for _ in $(seq 1 600); do
+    [ -f "$state" ] && grep -q '^pid ' "$state" && break
+    sleep 0.05
+done
+pid=$(sed -n 's/^pid //p' "$state")
+kill -STOP "$pid"
+start=$(date +%s)
+if wait "$launcher"; then fail "mpirun ended well with a stopped process"; fi
+took=$(( $(date +%s) - start ))
+kill -KILL "$pid" 2>/dev/null || true
+grep -q "did not finish within --level-timeout 3 s" "$dir.err" || { cat "$dir.err" >&2; fail "no timeout message"; }
+[ ! -e "$dir/manifest" ] || fail "a stopped run left a manifest"
+[ "$took" -lt 60 ] || fail "the timeout took $took s"
+echo "mpi: a stopped process: the run ended after ${took} s with: $(grep -m1 'level-timeout' "$dir.err" | cut -c1-110)..."
