@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The search in parts under MPI (Open MPI's mpirun, one machine, processes oversubscribed):
 #
-#   scripts/mpi.sh            # CI: 2x5 on 1-4 processes, a killed run resumed,
+#   scripts/mpi.sh            # CI: 2x5 on 1-4 processes, 3x4 on 2, a killed run resumed,
 #                             #     a stopped process ended by the level timeout
 #   scripts/mpi.sh --measure  # docs/SCALE.md: 3x4 on 1, 2 and 4 processes, per-level figures
 #
@@ -75,6 +75,8 @@ fi
 for np in 1 2 3 4; do
     same 2x5 "$np"
 done
+# A 12-cell board on 2 processes (1-2 minutes on an idle 2-core machine; 1 and 4 in --measure).
+same 3x4 2
 
 # A process killed midway: mpirun ends with an error, no manifest; the same command resumes
 # from the last level every part finished, into the same bytes.
