@@ -253,3 +253,32 @@ fn parts_need_one_goal_in_two_bits() {
         text(&run.stderr)
     );
 }
+
+/// Without the mpi feature, a process that finds itself one of several of an MPI job stops
+/// before any work: each would search the whole table into the same part file.
+#[test]
+fn without_mpi_one_of_several_processes_refuses_to_start() {
+    if cfg!(feature = "mpi") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let run = slidetable()
+        .args(["generate", "--board", "2x5", "--parts"])
+        .arg(scratch.path())
+        .env("OMPI_COMM_WORLD_SIZE", "2")
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        text(&run.stderr).contains(
+            "started as one of 2 MPI processes, but this slidetable was built without MPI"
+        ),
+        "{}",
+        text(&run.stderr)
+    );
+    assert_eq!(
+        fs::read_dir(scratch.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}
