@@ -68,10 +68,24 @@ impl Layout {
                 found: tiles.len(),
             });
         }
-        let mut seen = 0u32;
+        // The common case without a branch per cell (a batch of a million puzzles checks
+        // each): every tile below n and n different ones is a permutation; the blank's cell
+        // is summed, as only one cell holds it. Anything else is named by the loop below.
         let mut cells = [0u8; MAX_CELLS];
+        let mut seen = 0u32;
+        let mut largest = 0u8;
         let mut blank = 0;
         for (cell, &tile) in tiles.iter().enumerate() {
+            cells[cell] = tile;
+            seen |= 1 << (tile & 31);
+            largest = largest.max(tile);
+            blank += cell * usize::from(tile == 0);
+        }
+        if (largest as usize) < n && seen.count_ones() as usize == n {
+            return Ok(Layout::from_parts(board, cells, blank));
+        }
+        let mut seen = 0u32;
+        for &tile in tiles {
             if tile as usize >= n {
                 return Err(LayoutError::OutOfRange {
                     tile: tile.into(),
@@ -82,10 +96,6 @@ impl Layout {
                 return Err(LayoutError::Repeated { tile });
             }
             seen |= 1 << tile;
-            cells[cell] = tile;
-            if tile == 0 {
-                blank = cell;
-            }
         }
         Ok(Layout::from_parts(board, cells, blank))
     }
@@ -289,6 +299,48 @@ mod tests {
 
     fn eight(tiles: [u8; 9]) -> Layout {
         Layout::new(Board::EIGHT, &tiles).unwrap()
+    }
+
+    #[test]
+    fn new_accepts_exactly_the_permutations_and_names_the_first_problem() {
+        // Every list of 4 values below 6 on the 2x2 board (out of range, repeated, both),
+        // against the rule checked cell by cell.
+        let board = Board::new(2, 2).unwrap();
+        for code in 0..6u32.pow(4) {
+            let tiles: Vec<u8> = (0..4).map(|i| (code / 6u32.pow(i) % 6) as u8).collect();
+            let mut seen = [false; 6];
+            let mut expected = None;
+            for &t in &tiles {
+                if t >= 4 {
+                    expected = Some(LayoutError::OutOfRange {
+                        tile: t.into(),
+                        board,
+                    });
+                    break;
+                }
+                if seen[t as usize] {
+                    expected = Some(LayoutError::Repeated { tile: t });
+                    break;
+                }
+                seen[t as usize] = true;
+            }
+            match (Layout::new(board, &tiles), expected) {
+                (Ok(l), None) => {
+                    assert_eq!(l.tiles(), &tiles[..]);
+                    assert_eq!(l.tile(l.blank()), 0);
+                }
+                (Err(e), Some(x)) => assert_eq!(e, x, "{tiles:?}"),
+                (got, x) => panic!("{tiles:?}: {got:?} but {x:?}"),
+            }
+        }
+        // A tile that wraps around the bit mask (40 = 8 + 32) is still out of range.
+        assert_eq!(
+            Layout::new(Board::EIGHT, &[40, 1, 2, 3, 4, 5, 6, 7, 0]),
+            Err(LayoutError::OutOfRange {
+                tile: 40,
+                board: Board::EIGHT
+            })
+        );
     }
 
     #[test]
