@@ -417,7 +417,8 @@ fn search(
         // Every part has saved the level before any forgets the level before it.
         exchange.all_gather(0)?;
         slice.clear_where(cur, false);
-        slice.sync(files)?;
+        // Only the frontier changed since the entries were synced.
+        slice.sync_frontier(files)?;
         files.write_state(
             &plan.goal,
             me,
@@ -661,7 +662,10 @@ impl Slice {
                 continue;
             }
             let mut full = false;
-            let rank = (lo + i) as u32;
+            // Whatever integer the core's ranks are: every rank below the entries fits it.
+            let Ok(rank) = (lo + i).try_into() else {
+                continue;
+            };
             scan.any_neighbor(cursor, rank, |_, n| {
                 let n = u64::from(n);
                 if n >= lo && n < hi {
@@ -681,6 +685,10 @@ impl Slice {
         self.entries
             .flush()
             .map_err(|e| files.io(&files.entries, e))?;
+        self.sync_frontier(files)
+    }
+
+    fn sync_frontier(&self, files: &Files) -> Result<(), GenError> {
         self.frontier
             .flush()
             .map_err(|e| files.io(&files.frontier, e))
