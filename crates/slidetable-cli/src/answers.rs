@@ -82,10 +82,7 @@ pub(crate) fn run(args: &BatchArgs, answer: Answer, output: Output) -> Result<Ex
 
 /// The CSV header line of `distance` or `path`.
 pub(crate) fn write_csv_header(out: &mut impl Write, answer: Answer) -> io::Result<()> {
-    out.write_all(match answer {
-        Answer::Distance => b"puzzle,distance,solvable\n".as_slice(),
-        _ => b"puzzle,distance,path,solvable\n".as_slice(),
-    })
+    out.write_all(json::csv_header(!matches!(answer, Answer::Distance)))
 }
 
 /// What `distance` or `path` answers bad line `line` with under `--keep-going`.

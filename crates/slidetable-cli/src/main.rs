@@ -10,7 +10,8 @@ mod cli;
 mod commands;
 mod error;
 mod input;
-mod json;
+// The records and writers of `--json` and `--csv`, shared with `serve`.
+use slidetable_records as json;
 mod limits;
 mod patterns;
 mod puzzles;

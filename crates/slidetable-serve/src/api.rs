@@ -10,8 +10,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use serde::Serialize;
-use slidetable_core::{parse_layout, Board, Layout, Move};
+use slidetable_core::{parse_layout, path_string, Board, Layout};
 use slidetable_query::SplitMix64;
+use slidetable_records::{Record, Seed, Stats};
 use slidetable_search::HeuristicKind;
 
 use crate::source::{Source, SourceError};
@@ -272,14 +273,10 @@ impl Params {
     }
 }
 
-fn path_text(path: &[Move]) -> String {
-    path.iter().map(|m| m.letter()).collect()
-}
-
 #[derive(Serialize)]
 struct BoardJson {
     board: String,
-    goal: String,
+    goal: Vec<u8>,
     /// The source's table, once it is open (`null` until the first request for the board).
     table: Option<String>,
 }
@@ -296,7 +293,7 @@ async fn boards(State(tables): State<Arc<Tables>>, request: Request) -> Result<R
         .boards()
         .map(|board| BoardJson {
             board: board.to_string(),
-            goal: board.standard_goal().to_string(),
+            goal: board.standard_goal().tiles().to_vec(),
             table: tables.open_source(board).map(|s| s.origin()),
         })
         .collect();
@@ -312,15 +309,26 @@ async fn boards(State(tables): State<Arc<Tables>>, request: Request) -> Result<R
 /// `/api/solve`: the command line's `path --json` record, with the board, the goal and every
 /// heuristic's estimate beside the exact distance.
 #[derive(Serialize)]
-struct SolveJson {
-    puzzle: String,
-    distance: Option<u32>,
-    path: Option<String>,
-    solvable: bool,
+struct SolveJson<'a> {
+    #[serde(flatten)]
+    answer: Record<'a>,
     /// Each heuristic's estimate from the puzzle to the goal, by name.
     heuristics: BTreeMap<&'static str, u32>,
     board: String,
-    goal: String,
+    goal: &'a [u8],
+}
+
+/// The answer record of `puzzle` with `path` (`None`: the goal cannot be reached), as
+/// `path --json` writes it.
+fn answer<'a>(puzzle: &'a Layout, letters: Option<&'a str>) -> Record<'a> {
+    let mut record = Record {
+        puzzle: puzzle.tiles(),
+        path: Some(letters),
+        solvable: letters.is_some(),
+        ..Record::default()
+    };
+    record.measure(false, letters.map(|p| p.len() as u32), None);
+    record
 }
 
 async fn solve(State(tables): State<Arc<Tables>>, request: Request) -> Result<Response, ApiError> {
@@ -329,33 +337,30 @@ async fn solve(State(tables): State<Arc<Tables>>, request: Request) -> Result<Re
     let puzzle = params.required("puzzle")?;
     let puzzle = parse_layout(board, puzzle.as_bytes()).map_err(|e| ApiError::bad("puzzle", e))?;
     let goal = params.goal(board)?;
-    let path = source.path(&puzzle, &goal)?;
+    let letters = source.path(&puzzle, &goal)?.map(|p| path_string(&p));
     Ok(json(
         StatusCode::OK,
         &SolveJson {
-            puzzle: puzzle.to_string(),
-            distance: path.as_ref().map(|p| p.len() as u32),
-            path: path.as_deref().map(path_text),
-            solvable: path.is_some(),
+            answer: answer(&puzzle, letters.as_deref()),
             heuristics: HeuristicKind::ALL
                 .iter()
                 .map(|k| (k.name(), k.build(&goal).estimate(&puzzle)))
                 .collect(),
             board: board.to_string(),
-            goal: goal.to_string(),
+            goal: goal.tiles(),
         },
     ))
 }
 
+/// `/api/random`: the command line's `random --json` record, with the board, the goal and
+/// the seed drawn with.
 #[derive(Serialize)]
-struct RandomJson {
-    puzzle: String,
-    distance: u32,
-    path: String,
-    solvable: bool,
+struct RandomJson<'a> {
+    #[serde(flatten)]
+    answer: Record<'a>,
     board: String,
-    goal: String,
-    seed: u64,
+    goal: &'a [u8],
+    seed: Seed,
 }
 
 async fn random(State(tables): State<Arc<Tables>>, request: Request) -> Result<Response, ApiError> {
@@ -375,63 +380,27 @@ async fn random(State(tables): State<Arc<Tables>>, request: Request) -> Result<R
             status: StatusCode::INTERNAL_SERVER_ERROR,
             message: e.to_string(),
         })??;
+    let letters = path_string(&path);
     Ok(json(
         StatusCode::OK,
         &RandomJson {
-            puzzle: puzzle.to_string(),
-            distance: path.len() as u32,
-            path: path_text(&path),
-            solvable: true,
+            answer: answer(&puzzle, Some(&letters)),
             board: board.to_string(),
-            goal: goal.to_string(),
-            seed,
+            goal: goal.tiles(),
+            seed: Seed(seed),
         },
     ))
 }
 
-#[derive(Serialize)]
-struct StatsJson {
-    board: String,
-    goal: String,
-    states: u64,
-    mean: f64,
-    median: u32,
-    max: u32,
-    distances: Vec<LayerJson>,
-}
-
-#[derive(Serialize)]
-struct LayerJson {
-    distance: u32,
-    states: u64,
-    share: f64,
-    cumulative: f64,
-}
-
+/// `/api/stats`: the command line's `stats --json` record.
 async fn stats(State(tables): State<Arc<Tables>>, request: Request) -> Result<Response, ApiError> {
     let params = Params::parse(request.uri().query(), &["board", "goal"])?;
     let (board, source) = params.board(&tables).await?;
     let goal = params.goal(board)?;
     let stats = source.stats(&goal)?;
+    // The server answers from unit-cost tables only (`TableSource::new`).
     Ok(json(
         StatusCode::OK,
-        &StatsJson {
-            board: board.to_string(),
-            goal: goal.to_string(),
-            states: stats.states,
-            mean: stats.mean,
-            median: stats.median,
-            max: stats.max,
-            distances: stats
-                .layers
-                .iter()
-                .map(|l| LayerJson {
-                    distance: l.distance,
-                    states: l.states,
-                    share: l.share,
-                    cumulative: l.cumulative,
-                })
-                .collect(),
-        },
+        &Stats::new(source.origin(), &goal, &stats, false),
     ))
 }

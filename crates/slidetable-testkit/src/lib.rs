@@ -15,6 +15,8 @@
 //! assert_ne!(swapped(&goal).class(), goal.class());
 //! ```
 
+pub mod schema;
+
 use std::collections::{HashMap, VecDeque};
 
 use slidetable_core::Layout;

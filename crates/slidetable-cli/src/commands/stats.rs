@@ -5,41 +5,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use serde::Serialize;
 use slidetable_query::CostModel;
 
 use crate::cli::StatsArgs;
 use crate::json;
 use crate::streams;
 use crate::tables;
-
-#[derive(Serialize)]
-struct StatsJson {
-    table: String,
-    board: String,
-    goal: Vec<u8>,
-    states: u64,
-    mean: f64,
-    median: u32,
-    max_distance: u32,
-    /// Unit costs: per distance. Left out on a weighted table, which has `costs` instead.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    distances: Option<Vec<LayerJson>>,
-    /// A weighted table: per cheapest cost.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    costs: Option<Vec<LayerJson>>,
-}
-
-#[derive(Serialize)]
-struct LayerJson {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    distance: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cost: Option<u32>,
-    states: u64,
-    share: f64,
-    cumulative: f64,
-}
 
 /// Width of the longest bar in the chart.
 const BAR: usize = 40;
@@ -51,47 +22,12 @@ pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
     let weighted = table.header().cost() != CostModel::Unit;
     let mut out = streams::stdout();
     if args.json {
-        let layers: Vec<LayerJson> = stats
-            .layers
-            .iter()
-            .map(|l| LayerJson {
-                distance: (!weighted).then_some(l.distance),
-                cost: weighted.then_some(l.distance),
-                states: l.states,
-                share: l.share,
-                cumulative: l.cumulative,
-            })
-            .collect();
-        let (distances, costs) = if weighted {
-            (None, Some(layers))
-        } else {
-            (Some(layers), None)
-        };
         let mut buf = Vec::new();
-        json::line(
-            &mut buf,
-            &StatsJson {
-                table: tables::name(&table),
-                board: table.board().to_string(),
-                goal: goal.tiles().to_vec(),
-                states: stats.states,
-                mean: stats.mean,
-                median: stats.median,
-                max_distance: stats.max,
-                distances,
-                costs,
-            },
-        );
+        let name = tables::name(&table);
+        json::line(&mut buf, &json::Stats::new(name, &goal, &stats, weighted));
         out.write_all(&buf)?;
     } else if args.csv {
-        writeln!(out, "distance,states,share,cumulative")?;
-        for l in &stats.layers {
-            writeln!(
-                out,
-                "{},{},{},{}",
-                l.distance, l.states, l.share, l.cumulative
-            )?;
-        }
+        json::write_stats_csv(&mut out, &stats)?;
     } else {
         writeln!(out, "table    {}", tables::name(&table))?;
         writeln!(out, "goal     {goal}")?;

@@ -298,7 +298,7 @@ async function newPuzzle() {
     status(e.message, true);
     return false;
   }
-  setPuzzle(parseTokens(drawn.puzzle));
+  setPuzzle(drawn.puzzle);
   await refresh(true);
   status(`a puzzle ${drawn.distance} moves from the goal (seed ${drawn.seed})`);
   return true;
@@ -330,10 +330,10 @@ async function setBoard(board, puzzle, goal) {
 async function loadStats() {
   try {
     const stats = await api("stats", { board: state.board, goal: tokens(state.goal) });
-    $("farthest").textContent = `${stats.max} moves`;
+    $("farthest").textContent = `${stats.max_distance} moves`;
     const depth = $("depth");
-    depth.max = String(stats.max);
-    if (Number(depth.value) > stats.max) depth.value = String(stats.max);
+    depth.max = String(stats.max_distance);
+    if (Number(depth.value) > stats.max_distance) depth.value = String(stats.max_distance);
     return true;
   } catch (e) {
     status(e.message, true);

@@ -1,0 +1,246 @@
+//! What slidetable prints, as records: one puzzle's answer ([`Record`]), a search's cost
+//! ([`SearchStats`]), a goal's statistics ([`Stats`]), a bad input line ([`BadLine`]), and
+//! their writers (a JSON line, a CSV header). The command line's `--json` and `--csv` and the
+//! web server's API print these same records, so both have one shape, the one docs/JSON.md
+//! specifies (layouts as arrays of numbers, seeds as strings).
+//!
+//! ```
+//! use slidetable_records::{line, Record};
+//!
+//! let mut out = Vec::new();
+//! let mut record = Record { puzzle: &[1, 2, 0, 3], solvable: true, ..Record::default() };
+//! record.measure(false, Some(1), None);
+//! line(&mut out, &record);
+//! assert_eq!(out, b"{\"puzzle\":[1,2,0,3],\"distance\":1,\"solvable\":true}\n");
+//! ```
+
+use std::io::{self, Write};
+
+use serde::{Serialize, Serializer};
+use slidetable_core::Layout;
+use slidetable_query::HistogramStats;
+
+/// One puzzle's answer. `distance` and `path` are `null` for a puzzle that cannot reach the
+/// goal (`"solvable": false`); fields a command does not answer are left out. On a weighted
+/// table, where what a path costs and how many moves it has differ, `cost` and `moves` stand
+/// in place of `distance` (see [`Record::measure`]).
+#[derive(Serialize, Default)]
+pub struct Record<'a> {
+    /// The tiles in reading order, the blank as 0 (docs/JSON.md: layouts are arrays).
+    pub puzzle: &'a [u8],
+    /// The fewest moves (unit costs), `null` when unsolvable; left out on a weighted table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<Option<u32>>,
+    /// A weighted table: the cheapest cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Option<u32>>,
+    /// A weighted table, where a path is given: its number of moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Option<u32>>,
+    /// Left out by `distance`; `null` when there is no path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<Option<&'a str>>,
+    /// Whether the goal can be reached.
+    pub solvable: bool,
+    /// `search --stats`: what finding the path cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<SearchStats>,
+    /// `search`: why there is no answer although the puzzle is solvable (a limit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Record<'_> {
+    /// Fills `distance`, or on a `weighted` table `cost` and (when a path was asked for)
+    /// `moves`: the one vocabulary of text and JSON alike.
+    pub fn measure(&mut self, weighted: bool, value: Option<u32>, moves: Option<Option<u32>>) {
+        if weighted {
+            self.cost = Some(value);
+            self.moves = moves;
+        } else {
+            self.distance = Some(value);
+        }
+    }
+}
+
+/// What finding one path cost a search (`search --stats`).
+#[derive(Serialize)]
+pub struct SearchStats {
+    /// Nodes expanded.
+    pub expanded: u64,
+    /// Nodes generated.
+    pub generated: u64,
+    /// The largest open list (IDA*: the deepest path).
+    pub peak_open: u64,
+    /// IDA*'s iterations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<u32>,
+    /// The search's time.
+    pub milliseconds: f64,
+    /// The effective branching factor; `null` at depth 0.
+    pub branching_factor: Option<f64>,
+}
+
+/// A bad input line under `--keep-going`, in the place its answer would have been.
+#[derive(Serialize)]
+pub struct BadLine<'a> {
+    /// Its line number, from 1.
+    pub line: u64,
+    /// What is wrong with it.
+    pub error: &'a str,
+}
+
+/// Appends `value` as one line of JSON to `buf`.
+#[inline]
+pub fn line(buf: &mut Vec<u8>, value: &impl Serialize) {
+    // Serializing these plain structs into memory cannot fail.
+    serde_json::to_writer(&mut *buf, value).expect("JSON of a plain struct");
+    buf.push(b'\n');
+}
+
+/// Writes `{"line": N, "error": "…"}` for a bad input line.
+pub fn bad_line(out: &mut impl Write, line_number: u64, error: &str) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(64 + error.len());
+    line(
+        &mut buf,
+        &BadLine {
+            line: line_number,
+            error,
+        },
+    );
+    out.write_all(&buf)
+}
+
+/// The CSV header of `distance` (`with_path` false) or `path` answers.
+pub fn csv_header(with_path: bool) -> &'static [u8] {
+    if with_path {
+        b"puzzle,distance,path,solvable\n"
+    } else {
+        b"puzzle,distance,solvable\n"
+    }
+}
+
+/// A seed, written as a string in JSON: seeds go up to 2^64 − 1, and JavaScript's numbers
+/// lose every integer above 2^53.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seed(pub u64);
+
+impl Serialize for Seed {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.0)
+    }
+}
+
+/// How the states spread over distances from one goal (`stats --json`, `/api/stats`): per
+/// distance on a unit-cost table, per cheapest cost on a weighted one.
+#[derive(Serialize)]
+pub struct Stats<'a> {
+    /// The table file.
+    pub table: String,
+    /// `RxC`.
+    pub board: String,
+    /// The goal's tiles, the blank as 0.
+    pub goal: &'a [u8],
+    /// Every state of the goal's class.
+    pub states: u64,
+    /// The mean distance (cost).
+    pub mean: f64,
+    /// The lower median.
+    pub median: u32,
+    /// The largest distance (cost).
+    pub max_distance: u32,
+    /// Unit costs: per distance. Left out on a weighted table, which has `costs` instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distances: Option<Vec<Layer>>,
+    /// A weighted table: per cheapest cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub costs: Option<Vec<Layer>>,
+}
+
+/// The states at one distance (or cheapest cost).
+#[derive(Serialize)]
+pub struct Layer {
+    /// The distance (unit costs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<u32>,
+    /// The cheapest cost (a weighted table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<u32>,
+    /// States there.
+    pub states: u64,
+    /// Their share of all states (a fraction of 1).
+    pub share: f64,
+    /// The share at this distance or less.
+    pub cumulative: f64,
+}
+
+impl<'a> Stats<'a> {
+    /// The record of `stats` for `goal` of the table named `table` (`weighted`: its figures
+    /// are cheapest costs).
+    pub fn new(
+        table: String,
+        goal: &'a Layout,
+        stats: &HistogramStats,
+        weighted: bool,
+    ) -> Stats<'a> {
+        let layers: Vec<Layer> = stats
+            .layers
+            .iter()
+            .map(|l| Layer {
+                distance: (!weighted).then_some(l.distance),
+                cost: weighted.then_some(l.distance),
+                states: l.states,
+                share: l.share,
+                cumulative: l.cumulative,
+            })
+            .collect();
+        let (distances, costs) = if weighted {
+            (None, Some(layers))
+        } else {
+            (Some(layers), None)
+        };
+        Stats {
+            table,
+            board: goal.board().to_string(),
+            goal: goal.tiles(),
+            states: stats.states,
+            mean: stats.mean,
+            median: stats.median,
+            max_distance: stats.max,
+            distances,
+            costs,
+        }
+    }
+}
+
+/// Writes the CSV of `stats`: `distance,states,share,cumulative` and a row per distance.
+pub fn write_stats_csv(out: &mut impl Write, stats: &HistogramStats) -> io::Result<()> {
+    writeln!(out, "distance,states,share,cumulative")?;
+    for l in &stats.layers {
+        writeln!(
+            out,
+            "{},{},{},{}",
+            l.distance, l.states, l.share, l.cumulative
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_are_strings_exact_past_two_to_the_53() {
+        let mut out = Vec::new();
+        line(&mut out, &Seed(u64::MAX));
+        assert_eq!(out, b"\"18446744073709551615\"\n");
+    }
+
+    #[test]
+    fn a_bad_line_names_its_number_and_what_is_wrong() {
+        let mut out = Vec::new();
+        bad_line(&mut out, 3, "expected 9 tiles").unwrap();
+        assert_eq!(out, b"{\"line\":3,\"error\":\"expected 9 tiles\"}\n");
+    }
+}
