@@ -25,8 +25,16 @@ pub(crate) use slidetable_gen::cache::{resolve, Generated, Origin, Plan};
 /// `slidetable_gen::cache`'s; this shows the note and the progress bar). A named table may be
 /// for any board; a default one must be for `board` with unit costs.
 pub(crate) fn open_for_query(explicit: Option<&Path>, board: Board) -> Result<MappedTable> {
+    let table = open_for_info(explicit, board)?;
+    table.verify()?;
+    Ok(table)
+}
+
+/// As [`open_for_query`], with only the header checked: `info` reports on the file itself
+/// and verifies the payload when asked.
+pub(crate) fn open_for_info(explicit: Option<&Path>, board: Board) -> Result<MappedTable> {
     let found = cache::ensure(explicit, board, &Shown::new())?;
-    let table = Table::open(&found.path)?;
+    let table = Table::open_header(&found.path)?;
     found.check(table.board(), table.header().cost())?;
     Ok(table)
 }

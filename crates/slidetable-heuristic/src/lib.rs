@@ -201,15 +201,16 @@ impl Part {
         goal: &Goal<'_>,
         heuristic: &H,
         ranks: std::ops::Range<u32>,
-    ) -> Part {
+    ) -> Result<Part, QueryError> {
         let mut part = Part::new(goal.max_distance());
         for (layout, distance) in goal.states_in(ranks) {
             let estimate = heuristic.estimate(&layout);
-            // The header's maximum bounds every stored distance unless the table is corrupt.
-            if part.by_distance.len() <= distance as usize {
-                part.by_distance.resize(distance as usize + 1, Tally::EMPTY);
-            }
-            part.by_distance[distance as usize].add(distance, estimate);
+            // The header's maximum bounds every stored distance unless the table is corrupt:
+            // refused, never a tally sized by a damaged entry.
+            let Some(tally) = part.by_distance.get_mut(distance as usize) else {
+                return Err(QueryError::Corrupt { layout });
+            };
+            tally.add(distance, estimate);
             let witness = Witness {
                 layout,
                 distance,
@@ -232,7 +233,7 @@ impl Part {
                 }));
             }
         }
-        part
+        Ok(part)
     }
 
     /// Keeps `w` if it over-estimates more than the worst so far (the earlier on a tie).
@@ -317,7 +318,7 @@ where
     let measured: Vec<Part> = parts
         .into_par_iter()
         .map(|ranks| Part::of(&goal, heuristic, ranks))
-        .collect();
+        .collect::<Result<_, _>>()?;
     let mut all = Part::new(goal.max_distance());
     for part in measured {
         all.add(part);

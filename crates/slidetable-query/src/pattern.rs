@@ -32,9 +32,19 @@ pub struct PatternGroup<'a> {
 
 impl PatternTable<TableBytes> {
     /// Reads or maps the file at `path` (as [`crate::Table::open`] does: anything but a
-    /// regular file is refused without reading from it) and checks its header (not its
-    /// checksum: see [`PatternTable::verify`]).
+    /// regular file is refused without reading from it), checks its header and verifies its
+    /// payload checksum. A search reads entries all over every group from its first nodes
+    /// on, so checking the whole payload once costs what checking each part on first use
+    /// would, and a damaged entry can never make an answer too long.
     pub fn open(path: impl AsRef<Path>) -> Result<PatternTable<TableBytes>, TableError> {
+        let table = PatternTable::open_header(path)?;
+        table.verify()?;
+        Ok(table)
+    }
+
+    /// As [`PatternTable::open`], but checks only the header: for reports on the file
+    /// itself (`info`), which verify the payload on request.
+    pub fn open_header(path: impl AsRef<Path>) -> Result<PatternTable<TableBytes>, TableError> {
         let path = path.as_ref();
         PatternTable::with_file(file::read_or_map(path)?, Some(path))
     }

@@ -30,10 +30,19 @@ pub struct Table<D: AsRef<[u8]>> {
 pub type MappedTable = Table<TableBytes>;
 
 impl Table<TableBytes> {
-    /// Reads (below [`READ_BELOW`](crate::READ_BELOW) bytes) or maps the file at `path` and
-    /// checks its header (not its checksum: see [`Table::verify`]). Anything but a regular
-    /// file is refused without reading from it (a FIFO would block).
+    /// Reads (below [`READ_BELOW`](crate::READ_BELOW) bytes) or maps the file at `path`,
+    /// checks its header and verifies its payload checksum: a damaged payload is refused
+    /// here rather than read as a confident wrong answer. Anything but a regular file is
+    /// refused without reading from it (a FIFO would block).
     pub fn open(path: impl AsRef<Path>) -> Result<Table<TableBytes>, TableError> {
+        let table = Table::open_header(path)?;
+        table.verify()?;
+        Ok(table)
+    }
+
+    /// As [`Table::open`], but checks only the header, in time bounded by its size: for
+    /// reports on the file itself (`info`), which verify the payload on request.
+    pub fn open_header(path: impl AsRef<Path>) -> Result<Table<TableBytes>, TableError> {
         let path = path.as_ref();
         Table::with_file(file::read_or_map(path)?, Some(path))
     }

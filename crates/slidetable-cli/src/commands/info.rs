@@ -52,7 +52,7 @@ pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
         }
     }
     // The cache's table is generated on first use, as for `distance`.
-    let table = tables::open_for_query(
+    let table = tables::open_for_info(
         Some(path.as_path()).filter(|_| origin != tables::Origin::Cache),
         board,
     )?;
@@ -179,7 +179,7 @@ struct GroupJson {
 
 /// `info` on a pattern database: its goal, groups and histograms, checksum on request.
 fn pattern_database(path: &Path, verify: bool, as_json: bool) -> Result<ExitCode> {
-    let table = PatternTable::open(path)?;
+    let table = PatternTable::open_header(path)?;
     let header = table.header();
     let checksum = verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
