@@ -477,7 +477,7 @@ fn fields_are_checked_in_order_and_named() {
 }
 
 #[test]
-fn a_flipped_payload_bit_opens_but_fails_verification() {
+fn a_flipped_payload_bit_is_refused_at_open_and_fails_verification() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("flip.slt");
     let mut bytes = small().to_vec();
@@ -485,18 +485,18 @@ fn a_flipped_payload_bit_opens_but_fails_verification() {
     let at = hlen + 500;
     bytes[at] ^= 0x10;
     std::fs::write(&path, &bytes).unwrap();
-    let table = Table::open(&path).unwrap();
     let stored = read_u32(&bytes, OFF_PAYLOAD_CRC);
     let computed = crc(&bytes[hlen..]);
     assert_ne!(stored, computed);
-    assert_eq!(
-        table.verify().unwrap_err().to_string(),
-        format!(
-            "table {}: payload checksum mismatch (stored {stored:08x}, computed {computed:08x}): \
-             the table is corrupt{REGENERATE}",
-            path.display()
-        )
+    let message = format!(
+        "table {}: payload checksum mismatch (stored {stored:08x}, computed {computed:08x}): \
+         the table is corrupt{REGENERATE}",
+        path.display()
     );
+    // A query's open refuses it; a report's open reads the header and verifies on request.
+    assert_eq!(Table::open(&path).err().unwrap().to_string(), message);
+    let table = Table::open_header(&path).unwrap();
+    assert_eq!(table.verify().unwrap_err().to_string(), message);
     // Bytes in memory say the same, without a file name.
     assert_eq!(
         Table::new(&bytes[..])
