@@ -35,7 +35,11 @@ fn main() -> ExitCode {
     // A mapped table truncated under us ends the run with a message, not a silent SIGBUS.
     slidetable_query::exit_on_changed_table("slidetable: ");
     match dispatch(&cli.command) {
-        Ok(code) => code,
+        Ok(code) => {
+            // Answers from a mapped table written over meanwhile may be wrong: exit 1.
+            slidetable_query::exit_if_tables_changed();
+            code
+        }
         // A closed stdout (`slidetable path big.txt | head`) is a normal way to stop reading.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         // Whatever was being answered, a failed write is the output's.

@@ -212,3 +212,68 @@ fn a_damaged_pattern_database_is_refused_and_never_hangs() {
         }
     }
 }
+
+/// A mapped table (the 18 MB 2x5 one) written over in place without a change of length, as
+/// `dd … conv=notrunc` does, under a running batch: no SIGBUS can tell, so the batch looks
+/// at the file itself (each second, and once more when it has answered) and stops with
+/// `table T changed while in use`, exit 1, rather than end with status 0 after answers that
+/// may be wrong.
+#[test]
+fn a_mapped_table_written_over_in_place_under_a_batch_is_reported() {
+    use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+    use std::process::Stdio;
+
+    let dir = TempDir::new().unwrap();
+    let table = dir.path().join("2x5.slt");
+    generate_into(dir.path(), "2x5", &[], &table);
+    let lines = 3_000_000;
+    let input = dir.path().join("big.txt");
+    fs::write(
+        &input,
+        "9 8 7 6 5 4 3 2 1 0\n1 0 3 4 5 6 7 8 9 2\n".repeat(lines / 2),
+    )
+    .unwrap();
+    let mut child = common::process(dir.path())
+        .args(["path", "--table"])
+        .arg(&table)
+        .arg(&input)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::with_capacity(1 << 16, child.stdout.take().unwrap());
+    let mut stderr = child.stderr.take().unwrap();
+    let errors = std::thread::spawn(move || {
+        let mut s = String::new();
+        stderr.read_to_string(&mut s).unwrap();
+        s
+    });
+    let mut first = Vec::new();
+    stdout.read_until(b'\n', &mut first).unwrap();
+    assert!(!first.is_empty(), "no answer at all");
+    let counter = std::thread::spawn(move || 1 + stdout.split(b'\n').count());
+    // Zeros over part of the payload, in place: same file, same length.
+    let len = fs::metadata(&table).unwrap().len();
+    let mut file = fs::OpenOptions::new().write(true).open(&table).unwrap();
+    file.seek(SeekFrom::Start(len / 2)).unwrap();
+    file.write_all(&[0u8; 4096]).unwrap();
+    drop(file);
+    assert_eq!(fs::metadata(&table).unwrap().len(), len);
+    let status = common::wait_at_most(&mut child, Duration::from_secs(120), "the batch");
+    let stderr = errors.join().unwrap();
+    let answers = counter.join().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "{status:?} after {answers} answers: {stderr}"
+    );
+    assert_eq!(
+        stderr,
+        format!(
+            "slidetable: table {} changed while in use (replace tables with `mv` or \
+             `slidetable generate`, never by writing over them)\n",
+            table.display()
+        )
+    );
+}

@@ -98,7 +98,7 @@ fn read_or_map_at(path: &Path) -> Result<TableBytes, TableErrorKind> {
         return Ok(TableBytes(Bytes::Read(bytes)));
     }
     let map = map(&file)?;
-    let guard = guard::guard(&map, path);
+    let guard = guard::guard(&map, &file, path);
     Ok(TableBytes(Bytes::Mapped(guard, map)))
 }
 

@@ -35,7 +35,7 @@ mod walk;
 pub use error::{QueryError, TableError, TableErrorKind};
 pub use file::{TableBytes, READ_BELOW};
 pub use goal::Goal;
-pub use guard::exit_on_changed_table;
+pub use guard::{exit_if_tables_changed, exit_on_changed_table};
 pub use histogram::{HistogramStats, LayerStats};
 pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
 pub use pattern::{MappedPatternTable, PatternGroup, PatternTable};
