@@ -523,3 +523,32 @@ fn whole_table_commands_use_the_default_table() {
         .stdout
         .contains(&format!("table    {}", table_3x3().display())));
 }
+
+/// `random --count` streams: the first answers come at once whatever the count, and a
+/// reader that stops (`| head -2`) ends the run quietly, never a capacity overflow, an 80 GB
+/// allocation or a long silence.
+#[test]
+fn random_streams_any_count() {
+    use std::io::{BufRead, BufReader};
+    for count in ["18446744073709551615", "10000000000"] {
+        let mut child = common::process(common::dir())
+            .args([
+                "random", "--depth", "5", "--seed", "1", "--count", count, "--table",
+            ])
+            .arg(common::table_3x3())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        for _ in 0..2 {
+            let mut line = String::new();
+            stdout.read_line(&mut line).unwrap();
+            assert_eq!(line.split_whitespace().count(), 9, "{count}: {line:?}");
+        }
+        drop(stdout);
+        let status = common::wait_at_most(&mut child, std::time::Duration::from_secs(60), "random");
+        assert_eq!(status.code(), Some(0), "{count}: {status:?}");
+    }
+}

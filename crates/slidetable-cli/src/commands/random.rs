@@ -55,22 +55,23 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
     // Without --seed, a fresh seed from the standard library's per-process random keys.
     let seed = args.seed.unwrap_or_else(SplitMix64::fresh_seed);
     let mut rng = SplitMix64::new(seed);
-    let picks = if args.distinct {
-        distinct(&mut rng, layer.len(), args.count)
-    } else {
-        (0..args.count).map(|_| rng.below(layer.len())).collect()
-    };
     let output = Output::of(args.json, args.csv, args.show);
     let mut out = streams::stdout();
     let mut buf = Vec::new();
-    // Every pick is below the layer's size, so each names a state.
-    let puzzles: Vec<Layout> = picks
-        .iter()
-        .filter_map(|&k| layer.get(k))
-        .map(|(layout, _)| layout)
-        .collect();
+    // Drawn one at a time and written at once: any --count streams in constant memory
+    // (--distinct remembers its draws, at most the layer's size; a --show sheet lines up
+    // every puzzle it holds, so it holds them all).
+    let size = layer.len();
+    let draws: Box<dyn Iterator<Item = u64>> = if args.distinct {
+        Box::new(distinct(&mut rng, size, args.count).into_iter())
+    } else {
+        Box::new((0..args.count).map(move |_| rng.below(size)))
+    };
+    // Every draw is below the layer's size, so each names a state.
+    let puzzles = draws.filter_map(|k| layer.get(k).map(|(l, _)| l));
     if output == Output::Show {
-        show::sheet(&mut buf, &puzzles);
+        let all: Vec<Layout> = puzzles.collect();
+        show::sheet(&mut buf, &all);
         out.write_all(&buf)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
