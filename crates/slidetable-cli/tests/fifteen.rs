@@ -266,3 +266,52 @@ fn a_4x4_board_is_refused_where_every_state_is_read() {
     }
     assert_eq!(std::fs::read_dir(cache.path()).unwrap().count(), 0);
 }
+
+/// With no 4x4 database in the cache, the first use builds the 6-6-3 databases (seconds)
+/// beside where the 7-8 goes, with a note on how to make the faster 7-8; a database at the
+/// cache's `4x4.slt` (what `generate --board 4x4` writes) is used whenever it is there.
+#[test]
+fn the_first_4x4_use_builds_the_6_6_3_databases_and_a_cached_4x4_slt_is_preferred() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = "5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15\n";
+    let first = Run::of(
+        sandboxed(dir.path())
+            .args(["distance", "--board", "4x4"])
+            .write_stdin(puzzle),
+    )
+    .success();
+    assert_eq!(first.stdout, "28\n");
+    let cache = dir.path().join("cache/slidetable");
+    assert!(
+        first.stderr.contains("generating the 6-6-3 databases once")
+            && first.stderr.contains("slidetable generate --board 4x4")
+            && first.stderr.contains("15x faster"),
+        "{}",
+        first.stderr
+    );
+    assert!(cache.join("4x4-663.slt").is_file());
+    assert!(!cache.join("4x4.slt").exists());
+    let info = Run::of(sandboxed(dir.path()).args(["info", "--board", "4x4", "--json"])).ok();
+    assert!(
+        info.stdout.contains("\"partition\":\"6-6-3\""),
+        "{}",
+        info.stdout
+    );
+    // Again: no note, the same file.
+    let again = Run::of(
+        sandboxed(dir.path())
+            .args(["judge", "uva10181"])
+            .write_stdin("1\n5 1 4 6\n10 3 2 8\n14 11 13 12\n9 0 7 15\n"),
+    )
+    .ok();
+    assert_eq!(again.stderr, "");
+    assert_eq!(again.stdout.trim().len(), 28);
+    // A database at 4x4.slt is preferred.
+    std::fs::copy(generated_4x4_555().path.as_path(), cache.join("4x4.slt")).unwrap();
+    let info = Run::of(sandboxed(dir.path()).args(["info", "--board", "4x4", "--json"])).ok();
+    assert!(
+        info.stdout.contains("\"partition\":\"5-5-5\""),
+        "{}",
+        info.stdout
+    );
+}

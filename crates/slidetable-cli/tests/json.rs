@@ -7,8 +7,8 @@ use slidetable_testkit::schema::{check, schemas};
 
 mod common;
 use common::{
-    assert_path, dir, json_lines, query, run, slidetable, table_3x3, tokens, Run, BAD_INPUT,
-    HARDEST,
+    assert_path, dir, json_lines, query, run, slidetable, table_3x3, table_4x4_555, tokens, Run,
+    BAD_INPUT, HARDEST,
 };
 
 /// The "snail" goal of many textbooks, blank in the centre.
@@ -143,6 +143,15 @@ fn weighted_json_matches_the_schema() {
 fn info_and_stats_json_match_the_schema() {
     let info = Run::of(slidetable().args(["info", "--json"]).arg(table_3x3())).ok();
     assert_lines_match(&info, "info");
+    let patterns = Run::of(
+        slidetable()
+            .args(["info", "--json", "--verify"])
+            .arg(table_4x4_555()),
+    )
+    .ok();
+    let v = assert_lines_match(&patterns, "info-patterns");
+    assert_eq!(v[0]["partition"], "5-5-5");
+    assert_eq!(v[0]["checksum_ok"], true);
     let v = assert_lines_match(&query("stats", &["--json"], "").ok(), "stats");
     assert_eq!(v[0]["goal"], serde_json::json!([1, 2, 3, 4, 5, 6, 7, 8, 0]));
     assert_eq!(v[0]["max_distance"], 31);

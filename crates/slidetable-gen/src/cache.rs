@@ -3,8 +3,8 @@
 //!
 //! A table named explicitly wins; else `$SLIDETABLE_TABLE` names the 3×3 table; else
 //! `slidetable/RxC.slt` in the cache directory (`$XDG_CACHE_HOME`, else `~/.cache`), which is
-//! generated on first use: a table of every state up to 12 cells, the 7-8 pattern database on
-//! 4×4 ([`Kind`]). [`ensure`] is that whole rule in one call (the lock beside the file, the
+//! generated on first use: a table of every state up to 12 cells; on 4×4 a pattern database,
+//! the 7-8 when `generate` has put it there, else a 6-6-3 built in seconds ([`Kind`]). [`ensure`] is that whole rule in one call (the lock beside the file, the
 //! first use's generation); [`Found::check`] refuses a default that is not what its name
 //! promises. Every program calls these two, so no first use builds without the lock and every
 //! surface refuses a table of another board in the same words.
@@ -167,7 +167,8 @@ pub fn generate(
 pub enum Kind {
     /// A table of every state's distance.
     Table,
-    /// A pattern database of [`DEFAULT_PARTITION`] towards [`pattern_goal`].
+    /// A pattern database towards [`pattern_goal`]: of [`DEFAULT_PARTITION`] when the cache
+    /// has one, else of [`FIRST_USE_PARTITION`], built on first use ([`ensure`]).
     Pattern,
 }
 
@@ -182,8 +183,28 @@ impl Kind {
     }
 }
 
-/// The partition a default pattern database has (Korf and Felner's 7-8 split on 4×4).
+/// The partition a default pattern database has (Korf and Felner's 7-8 split on 4×4): what
+/// `slidetable generate --board 4x4` writes to the cache, and what is used when it is there.
 pub const DEFAULT_PARTITION: &str = "7-8";
+
+/// The partition the first use builds when the cache has no [`DEFAULT_PARTITION`] database:
+/// seconds and 22 MB instead of minutes and 1.4 GB, for searches about 15× slower (4.2 ms
+/// against 64 ms of CPU per Korf instance, BENCHMARKS.md). It is written beside the default
+/// file ([`first_use_path`]), which is preferred as soon as it exists.
+pub const FIRST_USE_PARTITION: &str = "6-6-3";
+
+/// Where the first use's pattern database lives, beside the default file `path`:
+/// `RxC-663.slt` for `RxC.slt`.
+pub fn first_use_path(path: &Path) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "patterns".to_string());
+    path.with_file_name(format!(
+        "{stem}-{}.slt",
+        FIRST_USE_PARTITION.replace('-', "")
+    ))
+}
 
 /// The goal a pattern database is made for unless told otherwise: the blank in the first
 /// cell, as in Korf's instances. One database serves the goals with the blank in any corner,
@@ -207,6 +228,15 @@ impl PatternPlan {
     pub fn default_for(board: Board) -> Result<PatternPlan, GenError> {
         let goal = pattern_goal(board);
         let partition = Partition::parse(DEFAULT_PARTITION, &goal)
+            .map_err(|source| GenError::DefaultPartition { board, source })?;
+        Ok(PatternPlan { goal, partition })
+    }
+
+    /// The pattern database the first use builds for `board` when no default is there:
+    /// [`FIRST_USE_PARTITION`] towards [`pattern_goal`].
+    pub fn first_use(board: Board) -> Result<PatternPlan, GenError> {
+        let goal = pattern_goal(board);
+        let partition = Partition::parse(FIRST_USE_PARTITION, &goal)
             .map_err(|source| GenError::DefaultPartition { board, source })?;
         Ok(PatternPlan { goal, partition })
     }
@@ -348,7 +378,12 @@ impl Found {
 /// it missing at once make it once, the others waiting and then using it. Open the file at
 /// [`Found::path`], then [`Found::check`] what it holds.
 pub fn ensure(explicit: Option<&Path>, board: Board, watch: &dyn Watch) -> Result<Found, GenError> {
-    let (path, origin) = resolve(explicit, board)?;
+    let (mut path, origin) = resolve(explicit, board)?;
+    // No pattern database at the cache's usual file (where `generate` writes the
+    // DEFAULT_PARTITION): the first use's quicker one beside it.
+    if origin == Origin::Cache && Kind::of(board) == Kind::Pattern && !path.exists() {
+        path = first_use_path(&path);
+    }
     let mut generated = None;
     if needs_generating(&path, origin) {
         let lock = lock(&path, watch)?;
@@ -378,7 +413,7 @@ fn generate_default(path: &Path, board: Board, watch: &dyn Watch) -> Result<Gene
             generate(&plan, path, &progress)
         }
         Kind::Pattern => {
-            let plan = PatternPlan::default_for(board)?;
+            let plan = PatternPlan::first_use(board)?;
             watch.generating(path, board, Kind::Pattern, plan.total_placements());
             generate_patterns(&plan, path, &progress)
         }

@@ -101,7 +101,7 @@ pub struct Written {
 
 /// [`write_table`], telling also whether a replaced table kept its owner and group (as it
 /// keeps its mode). Temporary files of ours in the directory that no writer holds (left by a
-/// `generate` killed with SIGKILL) are removed first; [`abandon_writes`] removes the one being
+/// `generate` killed with SIGKILL) are removed first; [`abandon_writes`](crate::abandon_writes) removes the one being
 /// written, for a signal handler.
 pub fn replace_table(
     path: &Path,

@@ -20,8 +20,9 @@ use crate::table::parse_order;
 /// serve as a heuristic (`slidetable.pattern`).
 ///
 /// Open a database with `Fifteen.open(path)` (written by `slidetable generate --board 4x4`),
-/// take the cache's with `Fifteen.default()` (the 7-8 partition, built on first use: about 4
-/// minutes and 1.5 GB of memory, then 288 MB on disk), or build a partition in memory with
+/// take the cache's with `Fifteen.default()` (the 7-8 partition when `slidetable generate
+/// --board 4x4` has made it, else a 6-6-3 built in seconds on first use), or build a
+/// partition in memory with
 /// `Fifteen.generate("5-5-5")` (a second; slower solves). Every goal with the blank in a
 /// corner is answered from one database through the board's symmetries; the default goal is
 /// tiles in order with the blank last.
@@ -95,8 +96,9 @@ impl PyFifteen {
     }
 
     /// The cache's database (`slidetable/4x4.slt` in `$XDG_CACHE_HOME`, else `~/.cache`), the
-    /// one the `slidetable` command uses: built with the 7-8 partition on first use (about 4
-    /// minutes and 1.5 GB of memory) under the command's lock.
+    /// one the `slidetable` command uses: the 7-8 databases when `slidetable generate --board
+    /// 4x4` has put them there, else `4x4-663.slt` beside it, built with the 6-6-3 partition on
+    /// first use (seconds) under the command's lock.
     #[staticmethod]
     fn default(py: Python<'_>) -> PyResult<PyFifteen> {
         let table = py.detach(|| cache::patterns(Board::FIFTEEN))?;

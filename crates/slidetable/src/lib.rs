@@ -6,7 +6,7 @@
 //! | module | crate | what it holds |
 //! |---|---|---|
 //! | [`core`] | `slidetable-core` | boards, layouts, moves, parity, ranking, parsing |
-//! | [`format`] | `slidetable-format` | the table file's bytes: header and entries |
+//! | [`format`](mod@format) | `slidetable-format` | the table file's bytes: header and entries |
 //! | [`generate`] | `slidetable-gen` | generating tables: reverse breadth-first search, Dijkstra |
 //! | [`query`] | `slidetable-query` | a table over bytes or a mapped file: distances, paths, statistics |
 //! | [`search`] | `slidetable-search` | query-time search: BFS, bidirectional BFS, Dijkstra, A*, IDA* |
@@ -15,29 +15,26 @@
 //!
 //! The types every use of a table needs are also at the top: [`Board`], [`Layout`], [`Move`],
 //! [`parse_layout`], [`Table`] (with [`MappedTable`] for a file, [`Table::open`]) and
-//! [`Goal`]; and the 15-puzzle's: [`PatternTable`] (a pattern database, [`MappedPatternTable`]
-//! for a file written by `slidetable generate --board 4x4` or [`generate::write_pattern_table`]),
-//! [`PatternHeuristic`] over its groups and [`PatternSearch`], IDA* on it.
+//! [`Goal`]; and the 15-puzzle's: [`Fifteen`], a pattern database and its optimal solver in one
+//! call ([`Fifteen::open`] on a file written by `slidetable generate --board 4x4` or
+//! [`generate::write_pattern_table`]), with its parts [`PatternTable`], [`PatternHeuristic`]
+//! and [`PatternSearch`] (IDA* on it) for finer control.
 //!
 //! Solve a 15-puzzle with a 5-5-5 pattern database built in memory:
 //!
 //! ```
 //! use slidetable::generate::{pattern_bytes, solve_partition, Partition};
-//! use slidetable::search::Limits;
-//! use slidetable::{parse_layout, Board, Move, PatternHeuristic, PatternSearch, PatternTable};
+//! use slidetable::{parse_layout, Board, Fifteen, PatternTable};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let board = Board::new(4, 4)?;
 //! let goal = board.goal_with_blank(0);
 //! let sections = solve_partition(&goal, &Partition::parse("5-5-5", &goal)?, &|_| ())?;
-//! let table = PatternTable::new(pattern_bytes(&sections)?)?;
+//! // From a file: `let fifteen = Fifteen::open("4x4.slt")?;`
+//! let fifteen = Fifteen::new(PatternTable::new(pattern_bytes(&sections)?)?)?;
 //!
-//! let groups: Vec<(u16, &[u8])> = table.groups().iter().map(|g| (g.tiles, g.payload)).collect();
-//! let heuristic = PatternHeuristic::new(table.goal(), &groups)?;
-//! let puzzle = parse_layout(board, b"4 1 2 3 0 5 6 7 8 9 10 11 12 13 14 15")?;
-//! let order = [Move::Up, Move::Down, Move::Left, Move::Right];
-//! let found = PatternSearch::new(&heuristic).solve(&puzzle, order, &Limits::default())?;
-//! assert_eq!(found.path.len(), 1);
+//! let puzzle = parse_layout(board, b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")?;
+//! assert_eq!(fifteen.solve(&puzzle)?, Some(vec![slidetable::Move::Right]));
 //! # Ok(())
 //! # }
 //! ```
@@ -76,6 +73,8 @@
 //! A table written to a file (`slidetable generate`, or [`generate::write_table`]) is opened with
 //! [`Table::open`], which maps it instead of reading it.
 
+mod fifteen;
+
 pub use slidetable_core as core;
 pub use slidetable_format as format;
 pub use slidetable_gen as generate;
@@ -87,3 +86,5 @@ pub use slidetable_search as search;
 pub use slidetable_core::{parse_layout, Board, Layout, Move};
 pub use slidetable_query::{Goal, MappedPatternTable, MappedTable, PatternTable, Table};
 pub use slidetable_search::{PatternHeuristic, PatternSearch, Symmetric};
+
+pub use crate::fifteen::{Fifteen, FifteenError};

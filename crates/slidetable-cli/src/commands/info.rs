@@ -44,9 +44,12 @@ pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
         );
     }
     if origin != tables::Origin::Cache || !board.supports_tables() {
-        if !board.supports_tables() && !path.exists() {
-            patterns::open(None, board)?;
-        }
+        // The cache's pattern database: the 7-8 if there, else the first use's (made now).
+        let path = if origin == tables::Origin::Cache {
+            slidetable_gen::cache::ensure(None, board, &tables::Shown::new())?.path
+        } else {
+            path.clone()
+        };
         if patterns::is_pattern_path(&path) {
             return pattern_database(&path, args.verify, args.json);
         }
@@ -162,6 +165,8 @@ struct PatternInfoJson {
     path: String,
     board: String,
     encoding: &'static str,
+    /// The group sizes in the file's order: `7-8`, `6-6-3`.
+    partition: String,
     goal: Vec<u8>,
     file_size: u64,
     groups: Vec<GroupJson>,
@@ -183,12 +188,19 @@ fn pattern_database(path: &Path, verify: bool, as_json: bool) -> Result<ExitCode
     let header = table.header();
     let checksum = verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
+    let sizes: Vec<String> = header
+        .sections()
+        .iter()
+        .map(|s| s.tiles().count_ones().to_string())
+        .collect();
+    let partition = sizes.join("-");
     let mut out = streams::stdout();
     if as_json {
         let info = PatternInfoJson {
             path: path.display().to_string(),
             board: header.board().to_string(),
             encoding: "pattern4",
+            partition,
             goal: header.goal().tiles().to_vec(),
             file_size: header.file_len(),
             groups: header
@@ -206,17 +218,11 @@ fn pattern_database(path: &Path, verify: bool, as_json: bool) -> Result<ExitCode
         serde_json::to_writer(&mut out, &info)?;
         writeln!(out)?;
     } else {
-        let sizes: Vec<String> = header
-            .sections()
-            .iter()
-            .map(|s| s.tiles().count_ones().to_string())
-            .collect();
         writeln!(out, "table     {}", path.display())?;
         writeln!(out, "board     {}", header.board())?;
         writeln!(
             out,
-            "encoding  pattern4 (pattern database {}: 4 bits per placement, the moves of the group's tiles above their Manhattan distance, halved)",
-            sizes.join("-")
+            "encoding  pattern4 (pattern database {partition}: 4 bits per placement, the moves of the group's tiles above their Manhattan distance, halved)"
         )?;
         writeln!(out, "goal      {}", header.goal())?;
         writeln!(out, "size      {} bytes", header.file_len())?;
