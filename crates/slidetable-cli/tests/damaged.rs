@@ -220,13 +220,23 @@ fn a_damaged_pattern_database_is_refused_and_never_hangs() {
 /// may be wrong.
 #[test]
 fn a_mapped_table_written_over_in_place_under_a_batch_is_reported() {
+    written_over_under_a_batch(3_000_000);
+}
+
+/// A batch that ends well within the watcher's period (one second) is caught too: when its
+/// table is released, its file is looked at once more.
+#[test]
+fn a_mapped_table_written_over_under_a_short_batch_is_reported() {
+    written_over_under_a_batch(100_000);
+}
+
+fn written_over_under_a_batch(lines: usize) {
     use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
     use std::process::Stdio;
 
     let dir = TempDir::new().unwrap();
     let table = dir.path().join("2x5.slt");
     generate_into(dir.path(), "2x5", &[], &table);
-    let lines = 3_000_000;
     let input = dir.path().join("big.txt");
     fs::write(
         &input,

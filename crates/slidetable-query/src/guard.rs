@@ -72,7 +72,8 @@ static INSTALLED: AtomicBool = AtomicBool::new(false);
 /// A mapped table whose file is written over in place without a change of length raises no
 /// fault; a thread started here looks at every mapped table's file each second and ends the
 /// process the same way when its length or modification time changed, and
-/// [`exit_if_tables_changed`], called when a command has answered, looks once more.
+/// [`exit_if_tables_changed`], called when a command has answered, looks once more, as does
+/// releasing a table.
 pub fn exit_on_changed_table(prefix: &str) {
     if PREFIX.set(prefix.to_string()).is_err() {
         return;
@@ -95,18 +96,23 @@ pub fn exit_on_changed_table(prefix: &str) {
 pub fn exit_if_tables_changed() {
     let watched = WATCHED.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(w) = watched.iter().find(|w| changed(w)) {
-        let message = w.message.as_bytes();
-        // SAFETY: write(2) of a live buffer, then _exit(2), as the SIGBUS handler does: the
-        // answers buffered so far are not flushed, since they may be wrong.
-        #[cfg(unix)]
-        #[allow(unsafe_code)]
-        unsafe {
-            libc::write(2, message.as_ptr().cast(), message.len());
-            libc::_exit(1);
-        }
-        #[cfg(not(unix))]
-        std::process::exit(1);
+        exit_changed(&w.message);
     }
+}
+
+/// Writes `message` and ends the process with status 1.
+fn exit_changed(message: &str) -> ! {
+    let message = message.as_bytes();
+    // SAFETY: write(2) of a live buffer, then _exit(2), as the SIGBUS handler does: the
+    // answers buffered so far are not flushed, since they may be wrong.
+    #[cfg(unix)]
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::write(2, message.as_ptr().cast(), message.len());
+        libc::_exit(1);
+    }
+    #[cfg(not(unix))]
+    std::process::exit(1);
 }
 
 fn changed(w: &Watched) -> bool {
@@ -227,10 +233,16 @@ fn guard_faults(bytes: &[u8], message: String) -> Option<usize> {
 impl Drop for Guard {
     fn drop(&mut self) {
         if let Some(id) = self.watch {
-            WATCHED
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .retain(|w| w.id != id);
+            let mut watched = WATCHED.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(at) = watched.iter().position(|w| w.id == id) {
+                let w = watched.remove(at);
+                // A table released before the watcher's next look (a batch shorter than its
+                // period) is looked at once more here: the command's last check would no
+                // longer find it.
+                if changed(&w) {
+                    exit_changed(&w.message);
+                }
+            }
         }
         let Some(slot) = self.slot else { return };
         let s = &GUARDED[slot];
