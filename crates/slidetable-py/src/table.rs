@@ -1,7 +1,6 @@
 //! `slidetable.Table`: a table of every state's distance (opened from a file, the cache's
 //! default, or generated in memory) answering one puzzle or a numpy array of them.
 
-use std::collections::HashSet;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -285,7 +284,7 @@ impl PyTable {
         let puzzles = py.detach(|| {
             let mut rng = SplitMix64::new(seed);
             let picks: Vec<u64> = if distinct {
-                distinct_picks(&mut rng, layer.len(), count)
+                rng.distinct(layer.len(), count)
             } else {
                 (0..count).map(|_| rng.below(layer.len())).collect()
             };
@@ -439,18 +438,4 @@ pub(crate) fn parse_order(s: &str) -> PyResult<[Move; 4]> {
         )));
     }
     Ok([moves[0], moves[1], moves[2], moves[3]])
-}
-
-/// `count` different numbers below `n` (`count <= n`), in the order drawn, as `slidetable
-/// random --distinct` draws them (Floyd's algorithm), so that seeds agree.
-fn distinct_picks(rng: &mut SplitMix64, n: u64, count: u64) -> Vec<u64> {
-    let mut chosen = HashSet::with_capacity(count as usize);
-    let mut order = Vec::with_capacity(count as usize);
-    for j in n - count..n {
-        let t = rng.below(j + 1);
-        let k = if chosen.contains(&t) { j } else { t };
-        chosen.insert(k);
-        order.push(k);
-    }
-    order
 }

@@ -1,6 +1,5 @@
 //! `random`: puzzles drawn uniformly from the states D (or A to B) moves from the goal.
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -63,7 +62,7 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
     // every puzzle it holds, so it holds them all).
     let size = layer.len();
     let draws: Box<dyn Iterator<Item = u64>> = if args.distinct {
-        Box::new(distinct(&mut rng, size, args.count).into_iter())
+        Box::new(rng.distinct(size, args.count).into_iter())
     } else {
         Box::new((0..args.count).map(move |_| rng.below(size)))
     };
@@ -91,50 +90,4 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// `count` different numbers below `n` (`count <= n`), in the order drawn: Floyd's
-/// algorithm (Bentley and Floyd, "A sample of brilliance", CACM 1987), one draw each, memory
-/// for `count` only.
-fn distinct(rng: &mut SplitMix64, n: u64, count: u64) -> Vec<u64> {
-    let mut chosen = HashSet::with_capacity(count as usize);
-    let mut order = Vec::with_capacity(count as usize);
-    for j in n - count..n {
-        let t = rng.below(j + 1);
-        let k = if chosen.contains(&t) { j } else { t };
-        chosen.insert(k);
-        order.push(k);
-    }
-    order
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn distinct_draws_never_repeat_and_can_take_everything() {
-        let mut rng = SplitMix64::new(3);
-        for (n, count) in [(10u64, 10u64), (10, 3), (1000, 999), (5, 0), (1, 1)] {
-            let picks = distinct(&mut rng, n, count);
-            assert_eq!(picks.len() as u64, count);
-            assert!(picks.iter().all(|&k| k < n));
-            let set: HashSet<u64> = picks.iter().copied().collect();
-            assert_eq!(set.len() as u64, count);
-        }
-    }
-
-    #[test]
-    fn distinct_draws_cover_every_subset_evenly() {
-        // 2 of 4: each of the 6 pairs about 1/6 of the time.
-        let mut rng = SplitMix64::new(11);
-        let mut seen = std::collections::HashMap::new();
-        for _ in 0..6000 {
-            let mut p = distinct(&mut rng, 4, 2);
-            p.sort();
-            *seen.entry(p).or_insert(0u32) += 1;
-        }
-        assert_eq!(seen.len(), 6);
-        assert!(seen.values().all(|&c| (850..1150).contains(&c)), "{seen:?}");
-    }
 }
