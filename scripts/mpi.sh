@@ -98,12 +98,32 @@ kill -KILL "$pid"
 if wait "$launcher"; then fail "mpirun ended well after a process was killed"; fi
 [ ! -e "$dir/manifest" ] || fail "a killed run left a manifest"
 echo "mpi: process $pid killed at level $level: mpirun failed, no manifest"
-mpirun --oversubscribe -np 2 "$mst" generate --board 2x5 --parts "$dir" >"$dir.out" 2>"$dir.err" \
+# A short level timeout and an outer one: a resumed run that hangs fails here in a minute.
+timeout 300 mpirun --oversubscribe -np 2 "$mst" generate --board 2x5 --parts "$dir" \
+    --level-timeout 60 >"$dir.out" 2>"$dir.err" \
     || { cat "$dir.err" >&2; fail "the resumed run failed"; }
 grep -q "^resuming from level" "$dir.err" || fail "the rerun did not resume: $(head -3 "$dir.err")"
 "$st" merge "$dir" -o "$dir.slt" >/dev/null
 cmp "$work/2x5.slt" "$dir.slt" || fail "the resumed run's parts differ from generate"
 echo "mpi: $(grep '^resuming' "$dir.err"); merged parts identical to generate"
+
+# One process that cannot go on (its saved state damaged) while the other waits for it in a
+# collective call: the run ends at once with its message, not at the level timeout.
+dir=$work/damaged
+rm -rf "$dir"
+mkdir -p "$dir"
+generate_parts 2x5 2 "$dir"
+rm "$dir/manifest"
+printf 'board 2x5\nlevel banana\n' >"$dir/part-0001-of-0002.state"
+start=$(date +%s)
+if timeout 300 mpirun --oversubscribe -np 2 "$mst" generate --board 2x5 --parts "$dir" \
+    >"$dir.out" 2>"$dir.err"; then
+    fail "a run with a damaged state file ended well"
+fi
+took=$(( $(date +%s) - start ))
+grep -q "part-0001-of-0002.state" "$dir.err" || { cat "$dir.err" >&2; fail "the damaged state file is not named"; }
+[ "$took" -lt 30 ] || fail "a damaged state file ended the run after $took s"
+echo "mpi: a damaged state file of part 1: the run ended after ${took} s with: $(grep -m1 'part-0001-of-0002.state' "$dir.err" | cut -c1-110)..."
 
 # A process that stops answering (SIGSTOP): the others end the run after --level-timeout.
 dir=$work/stopped

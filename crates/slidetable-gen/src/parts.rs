@@ -54,6 +54,11 @@ pub trait Exchange {
     fn all_to_all(&mut self, outgoing: &[Vec<u32>]) -> Result<Vec<u32>, ExchangeError>;
     /// Every process's `value`, in process order.
     fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError>;
+    /// Ends every process of the run with `code` (MPI's abort), for a process that fails while
+    /// the others may wait for it in a collective call; alone, there is nothing to end.
+    fn abort(&mut self, code: i32) {
+        let _ = code;
+    }
 }
 
 /// Why processes could not exchange what a level needs.
@@ -290,15 +295,15 @@ pub fn solve_in_parts(
                     return finish_part(plan, exchange, &files, None, &slices, &histogram);
                 }
             }
-            slice = Slice::open(&files, ranks.clone())?;
-            match resume {
-                // A run killed during the next level left some of its states marked: the
-                // frontier bits with the next level's value, which no other bit has now.
-                Resume::Continue(level) | Resume::RollBack(level) => {
-                    slice.clear_where(((level + 1) % 3) as u8, true)
-                }
-                Resume::RollForward(level) => slice.clear_where(((level + 2) % 3) as u8, false),
-                Resume::Fresh | Resume::Finish(_) => {}
+            slice = Slice::open(&files, ranks.clone(), matches!(resume, Resume::Finish(_)))?;
+            // A process killed during the level after `level` left some of its states
+            // marked, and so did every process that went on into that level before meeting
+            // the killed one (it may have saved `level` as found, the others as done): the
+            // frontier bits with the next level's value, which no other bit has now.
+            slice.clear_where(((level + 1) % 3) as u8, true);
+            if let Resume::RollForward(level) = resume {
+                // The bits of the level before `level`, which a process saved as found still has.
+                slice.clear_where(((level + 2) % 3) as u8, false);
             }
             slice.sync(&files)?;
             files.write_state(
@@ -542,7 +547,13 @@ impl Slice {
         Ok(slice)
     }
 
-    fn open(files: &Files, ranks: std::ops::Range<u64>) -> Result<Slice, GenError> {
+    /// The slice a run left; `finishing`: every level is done, and a run killed while it
+    /// wrote its part may have appended the part's footer to the entries before the rename.
+    fn open(
+        files: &Files,
+        ranks: std::ops::Range<u64>,
+        finishing: bool,
+    ) -> Result<Slice, GenError> {
         let len = slice_payload_len(&ranks);
         let words = (ranks.end - ranks.start).div_ceil(64);
         let open = |path: &Path, want: u64| -> Result<MmapMut, GenError> {
@@ -551,7 +562,12 @@ impl Slice {
                 .write(true)
                 .open(path)
                 .map_err(|e| files.io(path, e))?;
-            let have = file.metadata().map_err(|e| files.io(path, e))?.len();
+            let mut have = file.metadata().map_err(|e| files.io(path, e))?.len();
+            if finishing && path == files.entries && have == want + PART_FOOTER_LEN as u64 {
+                // The footer is written again, from the entries, when the part is.
+                file.set_len(want).map_err(|e| files.io(path, e))?;
+                have = want;
+            }
             if have != want {
                 return Err(files.bad_state(&format!(
                     "{} is {have} bytes, not {want}: start over with --restart",

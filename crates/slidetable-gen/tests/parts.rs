@@ -56,6 +56,16 @@ fn run(
     parts: u32,
     fail_at: usize,
 ) -> Vec<(Result<PartsDone, GenError>, Vec<u32>)> {
+    // A thread that fails alone leaves the others waiting for it at a barrier: end the tests
+    // instead of hanging (they take seconds).
+    static WATCHDOG: std::sync::Once = std::sync::Once::new();
+    WATCHDOG.call_once(|| {
+        thread::spawn(|| {
+            thread::sleep(std::time::Duration::from_secs(120));
+            eprintln!("a run hung: one process failed while the others waited for it");
+            std::process::abort();
+        });
+    });
     let ends = threads::group(parts);
     thread::scope(|s| {
         let handles: Vec<_> = ends
@@ -155,4 +165,70 @@ fn a_run_stopped_at_any_point_resumes_into_the_same_bytes() {
         }
         assert_eq!(joined(dir.path()), expected, "stopped at {fail_at}");
     }
+}
+
+/// A process killed between the level's last barrier and its saved "done" (its state says
+/// "found") while the others went on into the next level and marked some of its states
+/// before meeting it: a real `kill -9` under mpirun leaves exactly this (the threads of a
+/// group stop together, so the test rewrites the one process's phase). The resumed run must
+/// undo the others' marks of the unfinished level as well, or it finds too few states.
+#[test]
+fn a_run_killed_with_its_parts_a_phase_apart_resumes_into_the_same_bytes() {
+    let board = Board::new(2, 4).unwrap();
+    let goal = board.standard_goal();
+    let expected = one_process(goal);
+    let mut skewed = 0;
+    for fail_at in [40, 41, 77, 78, 120, 121, 150, 151, 180, 181] {
+        let dir = tempfile::tempdir().unwrap();
+        let p = plan(goal, dir.path(), 500);
+        let first = run(&p, 3, fail_at);
+        assert!(
+            first.iter().all(|(d, _)| d.is_err()),
+            "stopped at {fail_at}"
+        );
+        let state = dir.path().join("part-0001-of-0003.state");
+        let text = std::fs::read_to_string(&state).unwrap();
+        if text.contains("\nphase done\n") {
+            std::fs::write(&state, text.replace("\nphase done\n", "\nphase found\n")).unwrap();
+            skewed += 1;
+        }
+        for (done, resumed) in run(&p, 3, usize::MAX) {
+            assert!(done.is_ok(), "stopped at {fail_at}: {:?}", done.err());
+            assert_eq!(resumed.len(), 1, "stopped at {fail_at}");
+        }
+        assert_eq!(joined(dir.path()), expected, "stopped at {fail_at}");
+    }
+    assert!(skewed > 0, "no stop left a process at \"done\"");
+}
+
+/// A process killed after it appended its part's footer to the entries but before the rename:
+/// the rerun writes the part again instead of refusing the entries' length.
+#[test]
+fn a_run_killed_while_it_wrote_a_part_resumes_into_the_same_bytes() {
+    let board = Board::new(2, 4).unwrap();
+    let goal = board.standard_goal();
+    let expected = one_process(goal);
+    let ranks = slidetable_format::Slices::new(board.reachable_states(), 3).part(0);
+    // The first stop after every part is written and before the manifest.
+    let (dir, p) = (150..2000)
+        .find_map(|fail_at| {
+            let dir = tempfile::tempdir().unwrap();
+            let p = plan(goal, dir.path(), 500);
+            run(&p, 3, fail_at);
+            let written = dir.path().join("part-0000-of-0003.slp").exists();
+            (written && !dir.path().join("manifest").exists()).then_some((dir, p))
+        })
+        .expect("some stop falls between the parts and the manifest");
+    let part = dir.path().join("part-0000-of-0003.slp");
+    std::fs::rename(&part, dir.path().join("part-0000-of-0003.entries")).unwrap();
+    let words = (ranks.end - ranks.start).div_ceil(64) as usize;
+    std::fs::write(
+        dir.path().join("part-0000-of-0003.frontier"),
+        vec![0u8; 8 * words],
+    )
+    .unwrap();
+    for (done, _) in run(&p, 3, usize::MAX) {
+        assert!(done.is_ok(), "{:?}", done.err());
+    }
+    assert_eq!(joined(dir.path()), expected);
 }

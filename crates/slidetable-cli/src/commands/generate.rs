@@ -223,7 +223,20 @@ fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<ExitCode> {
             r.elapsed.as_secs_f64() * 1e3
         ),
         _ => {}
-    })?;
+    });
+    let done = match done {
+        Ok(done) => done,
+        // The others may be waiting for this process in a collective call, and MPI's
+        // finalize would wait for them: say why here, then end every process of the run.
+        Err(e) if parts > 1 => {
+            warning!(
+                "part {me} of {parts}: {e}; ending the run (rerun the same command to resume)"
+            );
+            exchange.abort(1);
+            return Err(e.into());
+        }
+        Err(e) => return Err(e.into()),
+    };
     if let Some(manifest) = done.manifest {
         let bytes = slidetable_format_len(board);
         let mut out = streams::stdout();

@@ -82,4 +82,8 @@ impl Exchange for Mpi {
         self.world.all_gather_into(&value, &mut all[..]);
         Ok(all)
     }
+
+    fn abort(&mut self, code: i32) {
+        self.world.abort(code)
+    }
 }
