@@ -8,8 +8,9 @@ use anyhow::{Context, Result};
 use slidetable_core::{is_blank_or_comment, parse_layout, Board, Layout};
 
 use crate::error::{UsageError, EXIT_BAD_INPUT};
-use crate::input::{self, Lines, MAX_LINE};
+use crate::input;
 use crate::streams::warning;
+use slidetable_core::lines::{Lines, MAX_LINE};
 
 /// The layout a `--goal` argument names on `board`; a bad one is a usage error.
 pub(crate) fn parse_goal(board: Board, text: &str) -> Result<Layout, UsageError> {

@@ -308,3 +308,37 @@ fn endless_lines_are_named_by_length_in_constant_memory() {
         "peak RSS {peak} bytes for a {table_size}-byte table"
     );
 }
+
+/// A line that never ends (`/dev/zero` as the input) stops every command that reads puzzle
+/// lines once it has no end in its first GiB: exit 1 naming the input and the line, never a
+/// run forever.
+#[test]
+fn a_line_that_never_ends_stops_the_input() {
+    let table = table_3x3();
+    let table = table.to_str().unwrap();
+    for args in [
+        vec!["distance", "--table", table],
+        vec!["path", "--table", table],
+        vec!["search", "--method", "idastar", "--board", "3x3"],
+        vec!["heuristic", "--table", table],
+        vec!["judge", "hdu"],
+    ] {
+        let started = Instant::now();
+        let run = Run::of(
+            slidetable()
+                .args(&args)
+                .arg("/dev/zero")
+                .timeout(std::time::Duration::from_secs(120)),
+        );
+        assert_eq!(run.code, Some(1), "{args:?}: {run:#?}");
+        assert!(
+            run.stderr.contains(
+                "/dev/zero: line 1 has no line end in its first 1073741824 bytes; \
+                 reading stopped there"
+            ),
+            "{args:?}: {}",
+            run.stderr
+        );
+        eprintln!("{args:?}: {:.1} s", started.elapsed().as_secs_f64());
+    }
+}

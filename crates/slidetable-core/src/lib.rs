@@ -20,6 +20,7 @@
 mod bits;
 mod board;
 mod layout;
+pub mod lines;
 mod moves;
 mod neighbors;
 mod parse;

@@ -4,6 +4,7 @@
 
 use std::io::{self, BufRead};
 
+use slidetable_core::lines::Lines;
 use slidetable_core::{parse_tile, Board, Layout, ParseError, Token};
 
 /// A bad input: where, and what.
@@ -103,18 +104,16 @@ pub(crate) fn leetcode_board(board: Board, line: u64, text: &[u8]) -> Result<Lay
 
 /// Longer lines are refused rather than held: the same limit as the commands that read one
 /// puzzle per line.
-pub const MAX_LINE: usize = 1 << 16;
+pub use slidetable_core::lines::MAX_LINE;
 
 /// The input, streamed: read by lines or by tokens, one line held at a time (at most
 /// [`MAX_LINE`] bytes), always knowing the line number.
 pub(crate) struct Reader<R> {
-    inner: R,
+    lines: Lines<R>,
     /// The line being read, without its line end.
     buf: Vec<u8>,
     /// Where the unread part of `buf` starts.
     pos: usize,
-    /// Lines read so far, which is the number of the line in `buf`.
-    lines: u64,
     /// The end of the input was reached (or reading it failed).
     done: bool,
     /// Why reading failed, if it did: it ends the input, and [`Reader::take_error`] hands it
@@ -125,10 +124,9 @@ pub(crate) struct Reader<R> {
 impl<R: BufRead> Reader<R> {
     pub(crate) fn new(inner: R) -> Reader<R> {
         Reader {
-            inner,
+            lines: Lines::new(inner, MAX_LINE),
             buf: Vec::with_capacity(256),
             pos: 0,
-            lines: 0,
             done: false,
             error: None,
         }
@@ -137,7 +135,7 @@ impl<R: BufRead> Reader<R> {
     /// The input's last line: where an unexpected end of the input is reported (line 1 for
     /// an empty input).
     pub(crate) fn last_line(&self) -> u64 {
-        self.lines.max(1)
+        self.lines.number().max(1)
     }
 
     /// The read error that ended the input early, if one did.
@@ -146,51 +144,31 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// Reads the next line into `buf`; false at the end of the input. A line longer than
-    /// [`MAX_LINE`] (its line end aside) is refused as soon as it is seen to be.
+    /// [`MAX_LINE`] (its line end aside) is refused.
     fn read_line(&mut self) -> Result<bool, Bad> {
         self.buf.clear();
         self.pos = 0;
-        let mut any = false;
-        while !self.done {
-            let avail = match self.inner.fill_buf() {
-                Ok(avail) => avail,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    self.error = Some(e);
-                    self.done = true;
-                    break;
-                }
-            };
-            if avail.is_empty() {
-                self.done = true;
-                break;
-            }
-            any = true;
-            let (chunk, used, end) = match avail.iter().position(|&b| b == b'\n') {
-                Some(i) => (&avail[..i], i + 1, true),
-                None => (avail, avail.len(), false),
-            };
-            // One byte of slack for the `\r` of a CRLF line end.
-            if self.buf.len() + chunk.len() > MAX_LINE + 1 {
-                return Err(too_long(self.lines + 1));
-            }
-            self.buf.extend_from_slice(chunk);
-            self.inner.consume(used);
-            if end {
-                break;
-            }
-        }
-        if !any {
+        if self.done {
             return Ok(false);
         }
-        self.lines += 1;
-        if self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
+        match self.lines.next_line() {
+            Ok(Some(line)) => match line.text {
+                Ok(text) => {
+                    self.buf.extend_from_slice(text);
+                    Ok(true)
+                }
+                Err(_) => Err(too_long(line.number)),
+            },
+            Ok(None) => {
+                self.done = true;
+                Ok(false)
+            }
+            Err(e) => {
+                self.error = Some(e);
+                self.done = true;
+                Ok(false)
+            }
         }
-        if self.buf.len() > MAX_LINE {
-            return Err(too_long(self.lines));
-        }
-        Ok(true)
     }
 
     /// The next line that holds anything but whitespace (or the rest of the line being read
@@ -208,7 +186,7 @@ impl<R: BufRead> Reader<R> {
         }
         let start = self.pos;
         self.pos = self.buf.len();
-        Ok(Some((self.lines, &self.buf[start..])))
+        Ok(Some((self.lines.number(), &self.buf[start..])))
     }
 
     /// Whether only whitespace is left (skipping it, a line at a time).
@@ -247,7 +225,7 @@ impl<R: BufRead> Reader<R> {
         {
             self.pos += 1;
         }
-        Ok(Some((self.lines, &self.buf[start..self.pos])))
+        Ok(Some((self.lines.number(), &self.buf[start..self.pos])))
     }
 
     /// Fails if anything but whitespace follows.
