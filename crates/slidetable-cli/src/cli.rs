@@ -418,9 +418,10 @@ pub(crate) struct HardestArgs {
 #[derive(Args, Debug)]
 pub(crate) struct RandomArgs {
     /// Moves from the goal: D, or A..B for every distance from A to B (both included; each
-    /// state in the range equally likely).
+    /// state in the range equally likely). Required on boards up to 12 cells; refused on
+    /// larger ones (4x4), which have no table: there every solvable layout is equally likely.
     #[arg(long, value_name = "D|A..B", value_parser = parse_depths)]
-    pub(crate) depth: RangeInclusive<u32>,
+    pub(crate) depth: Option<RangeInclusive<u32>>,
     /// How many puzzles (drawn independently, so repeats are possible, unless --distinct).
     #[arg(long, value_name = "N", default_value = "1", allow_hyphen_values = true, value_parser = parse_count)]
     pub(crate) count: u64,
@@ -431,12 +432,20 @@ pub(crate) struct RandomArgs {
     /// version [default: a fresh one each run].
     #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse_seed)]
     pub(crate) seed: Option<u64>,
-    #[command(flatten)]
-    pub(crate) target: TargetArgs,
-    /// One JSON object per puzzle: puzzle, distance, path.
+    /// The table file [default: as for `distance`].
+    #[arg(long, value_name = "PATH")]
+    pub(crate) table: Option<PathBuf>,
+    /// The board when no --table is given [default: 3x3]. Over 12 cells (4x4), with no
+    /// table, puzzles are drawn from every layout that can reach the goal.
+    #[arg(long, value_name = "RxC", value_parser = any_board())]
+    pub(crate) board: Option<Board>,
+    /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
+    #[arg(long, value_name = "LAYOUT")]
+    pub(crate) goal: Option<String>,
+    /// One JSON object per puzzle: puzzle, distance, path (over 12 cells: puzzle only).
     #[arg(long, conflicts_with_all = ["csv", "show"])]
     pub(crate) json: bool,
-    /// CSV with a header line: puzzle, distance, path.
+    /// CSV with a header line: puzzle, distance, path (over 12 cells: puzzle only).
     #[arg(long, conflicts_with = "show")]
     pub(crate) csv: bool,
     /// Draw the puzzles as boards, numbered, without their solutions: a question sheet

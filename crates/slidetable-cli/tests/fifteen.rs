@@ -240,14 +240,14 @@ fn search_and_heuristic_take_pattern_databases() {
 }
 
 /// The commands that read every state refuse the 4x4 board at once (exit 2), naming the
-/// commands its pattern database answers, before any table is opened or generated.
+/// commands its pattern database answers, before any table is opened or generated
+/// (`random --depth` too: see the next test).
 #[test]
 fn a_4x4_board_is_refused_where_every_state_is_read() {
     let cache = tempfile::tempdir().unwrap();
     for args in [
         &["hardest", "--board", "4x4"][..],
         &["stats", "--board", "4x4"],
-        &["random", "--board", "4x4", "--depth", "3"],
         &["heuristic", "--board", "4x4"],
         &["serve", "--board", "4x4"],
     ] {
@@ -265,6 +265,95 @@ fn a_4x4_board_is_refused_where_every_state_is_read() {
         );
     }
     assert_eq!(std::fs::read_dir(cache.path()).unwrap().count(), 0);
+}
+
+/// `random --board 4x4` (and any board over 12 cells) draws solvable layouts with no table:
+/// the same for the same seed, as text, JSON, CSV or a sheet, `--distinct` honoured;
+/// `--depth` is refused, saying why and what to do instead. No table is opened or made.
+#[test]
+fn random_4x4_puzzles_are_solvable_reproducible_and_need_no_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let draw = |extra: &[&str]| {
+        Run::of(
+            sandboxed(dir.path())
+                .args(["random", "--board", "4x4", "--count", "200"])
+                .args(extra),
+        )
+        .ok()
+        .stdout
+    };
+    let first = draw(&["--seed", "7"]);
+    assert_eq!(first, draw(&["--seed", "7"]));
+    assert_ne!(first, draw(&["--seed", "8"]));
+    assert_ne!(draw(&[]), draw(&[]), "a fresh seed each run");
+    let goal = Board::FIFTEEN.standard_goal();
+    let lines: Vec<&str> = first.lines().collect();
+    assert_eq!(lines.len(), 200);
+    for line in &lines {
+        let layout = parse_layout(Board::FIFTEEN, line.as_bytes()).unwrap();
+        assert!(layout.can_reach(&goal), "{line}");
+    }
+    // Both parity classes of blank rows, and the blank in every cell over 200 draws.
+    let blanks: std::collections::HashSet<usize> = lines
+        .iter()
+        .map(|l| l.split(' ').position(|t| t == "0").unwrap())
+        .collect();
+    assert_eq!(blanks.len(), 16, "{first}");
+    // --distinct on the same seed: the same draws while none repeats (none does here).
+    assert_eq!(first, draw(&["--seed", "7", "--distinct"]));
+    // Another goal: every puzzle reaches it (half of all layouts do not).
+    let other = "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0";
+    let odd = parse_layout(Board::FIFTEEN, other.as_bytes()).unwrap();
+    assert!(!odd.can_reach(&goal));
+    for line in draw(&["--seed", "7", "--goal", other]).lines() {
+        let layout = parse_layout(Board::FIFTEEN, line.as_bytes()).unwrap();
+        assert!(layout.can_reach(&odd), "{line}");
+    }
+    // JSON and CSV carry the same puzzles.
+    let json = draw(&["--seed", "7", "--json"]);
+    let csv = draw(&["--seed", "7", "--csv"]);
+    assert_eq!(csv, format!("puzzle\n{first}"));
+    let first_json: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    let tiles: Vec<String> = first_json["puzzle"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    assert_eq!(tiles.join(" "), lines[0]);
+    assert_eq!(first_json["solvable"], true);
+    // The sheet: both puzzles numbered, side by side.
+    let sheet = Run::of(sandboxed(dir.path()).args([
+        "random", "--board", "4x4", "--count", "2", "--seed", "7", "--show",
+    ]))
+    .ok()
+    .stdout;
+    assert!(sheet.starts_with("1 "), "{sheet}");
+    assert!(sheet.lines().next().unwrap().ends_with('2'), "{sheet}");
+    assert_eq!(sheet.lines().count(), 6, "{sheet}");
+    // A 2x7 board (14 cells, no table either) draws too.
+    let r = Run::of(sandboxed(dir.path()).args(["random", "--board", "2x7", "--seed", "1"])).ok();
+    let layout = parse_layout(Board::new(2, 7).unwrap(), r.stdout.trim().as_bytes()).unwrap();
+    assert!(layout.can_reach(&Board::new(2, 7).unwrap().standard_goal()));
+    // --depth needs a table: refused, saying why and what works.
+    let refused =
+        Run::of(sandboxed(dir.path()).args(["random", "--board", "4x4", "--depth", "20"]));
+    assert_eq!(refused.code, Some(USAGE), "{refused:#?}");
+    assert!(
+        refused.stderr.contains("--depth: a 4x4 board has 16 cells")
+            && refused
+                .stderr
+                .contains("tables of every state go up to 12 cells")
+            && refused.stderr.contains("Without --depth")
+            && refused.stderr.contains("`slidetable distance --board 4x4`"),
+        "{}",
+        refused.stderr
+    );
+    // On a board with a table, --depth is still needed.
+    let r = Run::of(sandboxed(dir.path()).args(["random", "--board", "3x3"]));
+    assert_eq!(r.code, Some(USAGE), "{r:#?}");
+    assert!(r.stderr.contains("--depth is needed"), "{}", r.stderr);
+    assert!(!dir.path().join("cache").exists(), "no table made");
 }
 
 /// With no 4x4 database in the cache, the first use builds the 6-6-3 databases (seconds)

@@ -94,6 +94,17 @@ fn hardest_and_random_json_match_the_schema() {
         .ok(),
         "answer",
     );
+    let v = assert_lines_match(
+        &Run::of(slidetable().args([
+            "random", "--json", "--board", "4x4", "--count", "3", "--seed", "1",
+        ]))
+        .ok(),
+        "drawn-puzzle",
+    );
+    assert_eq!(v.len(), 3);
+    assert!(v
+        .iter()
+        .all(|r| r["puzzle"].as_array().unwrap().len() == 16));
 }
 
 /// A weighted table answers with `cost` (and `moves` beside a path) instead of `distance`,

@@ -1,25 +1,49 @@
-//! `random`: puzzles drawn uniformly from the states D (or A to B) moves from the goal.
+//! `random`: puzzles drawn uniformly from the states D (or A to B) moves from the goal, or,
+//! on a board with no table (over 12 cells), from every state that can reach the goal.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use slidetable_core::Layout;
+use std::collections::HashSet;
+
+use slidetable_core::{Board, Layout, MAX_TABLE_CELLS};
 use slidetable_query::SplitMix64;
 
 use crate::answers::{write_state, Output};
-use crate::cli::RandomArgs;
+use crate::cli::{RandomArgs, TargetArgs};
 use crate::error::UsageError;
+use crate::json::{self, Record};
+use crate::puzzles::parse_goal;
 use crate::streams;
 use crate::{show, tables};
 
 pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
-    let (table, goal) = tables::open_target(&args.target)?;
+    if let Some(board) = args
+        .board
+        .filter(|b| !b.supports_tables() && args.table.is_none())
+    {
+        return without_table(args, board);
+    }
+    let Some(depth) = args.depth.clone() else {
+        return Err(UsageError(
+            "--depth is needed: how many moves from the goal to draw puzzles at (D, or A..B); \
+             only boards over 12 cells, which have no table, draw without it"
+                .to_string(),
+        )
+        .into());
+    };
+    let target = TargetArgs {
+        table: args.table.clone(),
+        board: args.board,
+        goal: args.goal.clone(),
+    };
+    let (table, goal) = tables::open_target(&target)?;
     let goal = table.goal(&goal)?;
     // On 2-bit tables, every distance up to the deepest asked for, in one pass (none if the
     // depth is beyond the table's: `layer` says so).
-    let upto = (*args.depth.end()).min(goal.max_distance());
-    let known = if *args.depth.start() <= goal.max_distance() {
+    let upto = (*depth.end()).min(goal.max_distance());
+    let known = if *depth.start() <= goal.max_distance() {
         tables::known_distances(&table, &goal, upto)?
     } else {
         None
@@ -28,7 +52,7 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
         Some(distances) => goal.knowing(distances),
         None => goal,
     };
-    let layer = goal.layer(args.depth.clone()).map_err(|e| {
+    let layer = goal.layer(depth.clone()).map_err(|e| {
         // A depth the table has no state at is a bad argument, not a failure.
         match e {
             slidetable_query::LayerError::Corrupt { .. } => {
@@ -38,7 +62,7 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
         }
     })?;
     if args.distinct && args.count > layer.len() {
-        let (low, high) = (*args.depth.start(), *args.depth.end());
+        let (low, high) = (*depth.start(), *depth.end());
         let depths = if low == high {
             format!("{low} moves")
         } else {
@@ -87,6 +111,73 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
         } else {
             write_state(&mut out, &mut buf, &goal, &layout, output, &table)?;
         }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `random` on a board with no table (over 12 cells: the 15-puzzle): puzzles drawn uniformly
+/// from every layout that can reach the goal ([`SplitMix64::layout_reaching`]), the same for
+/// the same seed; text, `--show`, or `--json`/`--csv` with the puzzle alone.
+fn without_table(args: &RandomArgs, board: Board) -> Result<ExitCode> {
+    let distances = if board == Board::FIFTEEN {
+        format!("`slidetable distance --board {board}` (a pattern database)")
+    } else {
+        format!("`slidetable search --board {board}`")
+    };
+    if args.depth.is_some() {
+        return Err(UsageError(format!(
+            "--depth: a {board} board has {} cells; tables of every state go up to \
+             {MAX_TABLE_CELLS} cells (3x3, 3x4, 2x6...), and drawing at a distance reads one. \
+             Without --depth, `slidetable random --board {board}` draws uniformly from every \
+             solvable layout, and {distances} gives their distances",
+            board.cells()
+        ))
+        .into());
+    }
+    let goal = match &args.goal {
+        None => board.standard_goal(),
+        Some(text) => parse_goal(board, text)?,
+    };
+    let seed = args.seed.unwrap_or_else(SplitMix64::fresh_seed);
+    let mut rng = SplitMix64::new(seed);
+    // --distinct remembers what it drew and draws again on a repeat: with 10^10 layouts or
+    // more, repeats are rare, and the draws kept are still uniform among those not yet drawn.
+    let mut seen = HashSet::new();
+    let distinct = args.distinct;
+    let puzzles = (0..args.count).map(move |_| loop {
+        let layout = rng.layout_reaching(&goal);
+        if !distinct || seen.insert(layout.packed()) {
+            break layout;
+        }
+    });
+    let output = Output::of(args.json, args.csv, args.show);
+    let mut out = streams::stdout();
+    let mut buf = Vec::new();
+    if output == Output::Show {
+        let all: Vec<Layout> = puzzles.collect();
+        show::sheet(&mut buf, &all);
+        out.write_all(&buf)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if output == Output::Csv {
+        out.write_all(b"puzzle\n")?;
+    }
+    for layout in puzzles {
+        buf.clear();
+        if output == Output::Json {
+            let record = Record {
+                puzzle: layout.tiles(),
+                solvable: true,
+                ..Record::default()
+            };
+            json::line(&mut buf, &record);
+        } else {
+            buf.extend_from_slice(layout.to_string().as_bytes());
+            buf.push(b'\n');
+        }
+        out.write_all(&buf)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
