@@ -30,8 +30,8 @@ use std::io::{self, Write};
 mod pattern;
 
 pub use pattern::{
-    excess_at, is_pattern_file, pattern_payload_len, PatternHeader, PatternSection, PatternSpec,
-    MAX_EXCESS, MAX_GROUP, PATTERN_ENCODING,
+    excess_at, is_pattern_file, pattern_payload_len, reachable_placements, PatternHeader,
+    PatternSection, PatternSpec, MAX_EXCESS, MAX_GROUP, PATTERN_ENCODING,
 };
 
 use slidetable_core::{Board, Layout, LayoutError, MAX_CELLS, MAX_TABLE_CELLS};
@@ -634,12 +634,12 @@ pub enum SectionProblem {
         /// The placements counted at value 0.
         found: u64,
     },
-    /// A pattern histogram does not add up to the group's placements (§11).
+    /// A pattern histogram does not add up to the group's reachable placements (§11).
     #[error("histogram adds up to {sum}, not {placements} placements")]
     PlacementSum {
         /// The histogram's sum.
         sum: u64,
-        /// The group's placements.
+        /// The group's placements that puzzles reach.
         placements: u64,
     },
 }

@@ -14,9 +14,10 @@
 //! use slidetable_format::{PatternHeader, PatternSpec};
 //!
 //! let goal = Board::new(2, 2).unwrap().standard_goal();
-//! // Tiles 1 and 2 in one group, tile 3 alone: 12 and 4 placements.
+//! // Tiles 1 and 2 in one group, tile 3 alone: 12 and 4 placements, of which the puzzles
+//! // of one class reach 8 and 4.
 //! let specs = vec![
-//!     PatternSpec::new(0b0110, vec![1, 2, 3, 4, 2]),
+//!     PatternSpec::new(0b0110, vec![1, 2, 2, 2, 1]),
 //!     PatternSpec::new(0b1000, vec![1, 2, 1]),
 //! ];
 //! let header = PatternHeader::build(goal, specs, 0).unwrap();
@@ -292,10 +293,11 @@ impl PatternHeader {
                     }));
                 }
                 let sum = histogram_sum(&s.histogram)?;
-                if sum != entries {
+                let reached = reachable_placements(board, k).unwrap_or(entries);
+                if sum != reached {
                     return Err(bad(SectionProblem::PlacementSum {
                         sum,
-                        placements: entries,
+                        placements: reached,
                     }));
                 }
                 Ok(())
@@ -331,6 +333,32 @@ fn placements(board: Board, k: usize) -> Option<u64> {
     PlacementRanker::new(board.cells(), k)
         .ok()
         .map(|r| u64::from(r.count()))
+}
+
+/// Placements of a group of `k` tiles on `board` that the puzzles of one class reach (§11):
+/// every placement while at least two other tiles are left to set the class's parity; with
+/// one other tile, a placement whose two free cells have one colour of the board's
+/// chequerboard (exactly one of its two blank cells is of the class) and half of those whose
+/// free cells differ in colour (both or neither are; a swap of two group tiles tells which);
+/// with none, the whole puzzle's half. `None` when the group size is not allowed.
+pub fn reachable_placements(board: Board, k: usize) -> Option<u64> {
+    let all = placements(board, k)?;
+    let n = board.cells() as u64;
+    let others = n.checked_sub(k as u64 + 1)?;
+    Some(match others {
+        0 => all / 2,
+        1 => {
+            let light = (0..board.cells())
+                .filter(|&c| (c / board.cols() + c % board.cols()).is_multiple_of(2))
+                .count() as u64;
+            let dark = n - light;
+            let same = light * light.saturating_sub(1) / 2 + dark * dark.saturating_sub(1) / 2;
+            // k! arrangements of the group on each pair of free cells.
+            let arrangements = all / (n * (n - 1) / 2);
+            arrangements * same + arrangements * light * dark / 2
+        }
+        _ => all,
+    })
 }
 
 fn group_size(index: usize, k: usize, board: Board) -> FormatError {

@@ -11,7 +11,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use slidetable_core::{Board, Layout, Move, PlacementRanker, Ranker};
-use slidetable_format::{byte_distance, excess_at};
+use slidetable_format::{byte_distance, excess_at, reachable_placements};
 use slidetable_gen::{solve_partition, solve_pattern, Partition, PartitionError, SolvedPattern};
 
 fn manhattan(goal: &Layout, tile: u8, cell: usize) -> u32 {
@@ -107,13 +107,34 @@ fn group_values_equal_a_plain_zero_one_search() {
             layout(Board::new(4, 4).unwrap(), &(0..16).collect::<Vec<u8>>()),
             0b1110,
         ),
+        // One tile or none outside the group: the class's parity leaves some placements
+        // unreached (M12: these partitions were refused).
+        (
+            layout(Board::new(2, 3).unwrap(), &[1, 2, 3, 4, 5, 0]),
+            0b0001_1110,
+        ),
+        (
+            layout(Board::new(2, 3).unwrap(), &[1, 2, 3, 4, 5, 0]),
+            0b0011_1110,
+        ),
+        (Board::EIGHT.standard_goal(), 0b0_1111_1110),
+        (Board::EIGHT.goal_with_blank(4), 0b1_1111_1110),
+        (layout(Board::new(2, 2).unwrap(), &[1, 2, 3, 0]), 0b0110),
+        (layout(Board::new(2, 2).unwrap(), &[1, 2, 3, 0]), 0b1110),
+        (Board::new(2, 4).unwrap().standard_goal(), 0b1111_1110),
     ];
     for (goal, tiles) in cases {
         let s = solve_pattern(&goal, tiles, &|_| ()).unwrap();
         let group = s.group();
         let ranker = PlacementRanker::new(goal.board().cells(), group.len()).unwrap();
         let plain = plain_values(&goal, &group);
-        assert_eq!(plain.len() as u32, ranker.count(), "{goal} {group:?}");
+        // The formula the format checks histograms against, by an independent search.
+        assert_eq!(
+            Some(plain.len() as u64),
+            reachable_placements(goal.board(), group.len()),
+            "{goal} {group:?}"
+        );
+        assert!(plain.len() as u32 <= ranker.count());
         let mut histogram = vec![0u64; s.histogram.len()];
         for (cells, &v) in &plain {
             let md: u32 = group
@@ -183,6 +204,9 @@ fn a_move_can_lower_the_sum_by_three() {
 fn three_by_three_sum_is_admissible() {
     check_admissible(Board::EIGHT.standard_goal(), "4-4");
     check_admissible(Board::EIGHT.goal_with_blank(0), "3-3-2");
+    // One tile or none outside a group (M12: refused before).
+    check_admissible(Board::EIGHT.standard_goal(), "7-1");
+    check_admissible(Board::EIGHT.standard_goal(), "8");
 }
 
 #[test]
