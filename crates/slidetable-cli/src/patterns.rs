@@ -22,10 +22,9 @@ use crate::signals;
 use crate::streams;
 use crate::tables::{self, Work};
 
-/// Solves `plan` and writes the database to `path` (creating its directory), with a progress
-/// bar on a terminal.
+/// Solves `plan` and writes the database to `path`, whose directory must exist (the cache's
+/// is made by its lock, as for tables), with a progress bar on a terminal.
 pub(crate) fn make(plan: &PatternPlan, path: &Path) -> Result<Generated> {
-    cache::make_dir(path)?;
     signals::clean_up_on_signals();
     let bar = tables::progress_bar(
         plan.total_placements(),

@@ -615,6 +615,23 @@ fn generate_errors_name_the_output_not_the_temporary_file() {
         "slidetable: cannot write a/b/c.slt: directory a/b does not exist\n"
     );
     assert!(!d.join("a").exists());
+
+    // A pattern database's directory is not made either (M4: `a1/b` was created).
+    let r = Run::process(process(d).args([
+        "generate",
+        "--board",
+        "2x3",
+        "--pdb",
+        "3-2",
+        "-o",
+        "a1/b/c.slt",
+    ]));
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        "slidetable: cannot write a1/b/c.slt: directory a1/b does not exist\n"
+    );
+    assert!(!d.join("a1").exists());
 }
 
 /// A replaced table keeps its owner and group as well as its mode.
