@@ -244,9 +244,10 @@ pub(crate) struct SearchArgs {
     /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
     #[arg(long, value_name = "LAYOUT")]
     pub(crate) goal: Option<String>,
-    /// Print each puzzle's statistics on stderr (with --json: in each object, and a summary
-    /// line last): nodes expanded and generated, peak open list (IDA*: deepest path),
-    /// iterations (IDA*), time, and the effective branching factor.
+    /// Print each puzzle's statistics on stderr (with --json or --csv: in each record, then
+    /// a JSON summary over every puzzle on stderr, or in --summary FILE): nodes expanded and
+    /// generated, peak open list (IDA*: deepest path), iterations (IDA*), time, and the
+    /// effective branching factor; a search stopped at a limit has its figures too.
     #[arg(long)]
     pub(crate) stats: bool,
     /// Give up on a puzzle after expanding this many states (its answer reads `unknown`,
@@ -265,10 +266,20 @@ pub(crate) struct SearchArgs {
     /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
     #[arg(long)]
     pub(crate) keep_going: bool,
-    /// One JSON object per puzzle line: puzzle, distance, path, solvable (and stats with
-    /// --stats).
-    #[arg(long)]
+    /// One JSON object per puzzle line: puzzle, distance, path, solvable, method, heuristic
+    /// (with pattern databases partition and database), and stats with --stats.
+    #[arg(long, conflicts_with = "csv")]
     pub(crate) json: bool,
+    /// CSV with a header line: puzzle, distance, path, solvable, method, heuristic,
+    /// partition, database, and with --stats expanded, generated, peak_open, iterations,
+    /// milliseconds, branching_factor.
+    #[arg(long)]
+    pub(crate) csv: bool,
+    /// Write the summary over every puzzle (counts, nodes, time, mean branching factor) to
+    /// this file as one JSON object; without it, --stats with --json or --csv prints it on
+    /// stderr.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) summary: Option<PathBuf>,
     /// Puzzles, one per line, as for `path`; several files are read in order.
     #[arg(value_name = "INPUT")]
     pub(crate) input: Vec<PathBuf>,

@@ -222,6 +222,22 @@ pub(crate) fn pattern_source(
 }
 
 impl PatternSource {
+    /// The group sizes, `7-8` style, in the databases' order.
+    pub(crate) fn partition(&self) -> String {
+        match self {
+            PatternSource::Memory(sections) => sizes(sections.iter().map(|s| s.tiles)),
+            PatternSource::File(table) => sizes(table.groups().iter().map(|g| g.tiles)),
+        }
+    }
+
+    /// The file the databases were read from; `None` when built in memory.
+    pub(crate) fn database(&self) -> Option<String> {
+        match self {
+            PatternSource::Memory(_) => None,
+            PatternSource::File(table) => table.file().map(|p| p.display().to_string()),
+        }
+    }
+
     /// The heuristic towards `goal`: straight from databases made for it, or through the
     /// board symmetry that carries `goal` onto a file's goal.
     pub(crate) fn heuristic(&self, goal: &Layout) -> Result<Box<dyn Heuristic + Send + Sync + '_>> {
@@ -242,4 +258,10 @@ impl PatternSource {
             },
         }
     }
+}
+
+/// Group sizes, `7-8` style, of tile masks in order: how `info` and `search` name a partition.
+pub(crate) fn sizes(groups: impl Iterator<Item = u16>) -> String {
+    let sizes: Vec<String> = groups.map(|g| g.count_ones().to_string()).collect();
+    sizes.join("-")
 }

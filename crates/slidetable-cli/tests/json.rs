@@ -66,16 +66,87 @@ fn distance_path_and_search_json_match_the_schema() {
     let bad = query("path", &["--json", "--keep-going"], "1 2 3\n");
     assert_eq!(bad.code, Some(BAD_INPUT));
     assert_lines_match(&bad, "bad-line");
-    for extra in [&[][..], &["--stats"]] {
+    let database = table_4x4_555().to_str().unwrap();
+    let fifteen = "5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15\n";
+    for (extra, input) in [
+        (&["--method", "idastar"][..], PUZZLES),
+        (&["--method", "idastar", "--stats"], PUZZLES),
+        (&["--method", "bfs", "--stats"], PUZZLES),
+        (
+            &["--method", "astar", "--heuristic", "pdb-4-4", "--stats"],
+            PUZZLES,
+        ),
+        (
+            &[
+                "--method",
+                "idastar",
+                "--heuristic",
+                "pdb",
+                "--board",
+                "4x4",
+                "--table",
+                database,
+                "--stats",
+            ],
+            fifteen,
+        ),
+    ] {
         let r = Run::of(
             slidetable()
-                .args(["search", "--method", "idastar", "--json"])
+                .args(["search", "--json"])
                 .args(extra)
-                .write_stdin(PUZZLES),
+                .write_stdin(input),
         )
-        .ok();
-        assert_lines_match(&r, "batch-line");
+        .success();
+        for v in assert_lines_match(&r, "batch-line") {
+            check(&v, &schemas()["search-answer"], "search-answer").unwrap();
+        }
+        // The summary: on stderr with --stats, never among the answers.
+        for line in r.stderr.lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            check(&v, &schemas()["search-summary"], "search-summary").unwrap();
+        }
+        assert_eq!(r.stderr.is_empty(), !extra.contains(&"--stats"), "{r:#?}");
     }
+    // A pattern database file: its partition and its path, in each answer.
+    let r = Run::of(
+        slidetable()
+            .args([
+                "search",
+                "--json",
+                "--method",
+                "idastar",
+                "--heuristic",
+                "pdb",
+                "--board",
+                "4x4",
+                "--table",
+                database,
+            ])
+            .write_stdin(fifteen),
+    )
+    .ok();
+    let v = json_lines(&r);
+    assert_eq!(v[0]["partition"], "5-5-5");
+    assert_eq!(v[0]["database"], database);
+    assert_eq!(v[0]["distance"], 28);
+    // Stopped at a limit: its figures so far still match.
+    let r = Run::of(
+        slidetable()
+            .args([
+                "search",
+                "--json",
+                "--stats",
+                "--method",
+                "bfs",
+                "--max-expanded",
+                "5",
+            ])
+            .write_stdin("8 6 7 2 5 4 3 0 1\n"),
+    );
+    assert_eq!(r.code, Some(1));
+    let v = assert_lines_match(&r, "search-answer");
+    assert_eq!(v[0]["stats"]["expanded"], 5);
 }
 
 #[test]
@@ -251,10 +322,15 @@ fn search_json() {
     );
     assert_eq!(r.code, Some(BAD_INPUT));
     let v = json_lines(&r);
-    // Three lines read, then the summary over them.
-    assert_eq!(v.len(), 4);
-    assert_eq!(v[3]["summary"]["puzzles"], 2);
+    // Three lines read, three records: the summary is not among them but on stderr, last.
+    assert_eq!(v.len(), 3);
+    let summary: Value = serde_json::from_str(r.stderr.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["summary"]["puzzles"], 2);
+    assert_eq!(summary["summary"]["method"], "idastar");
     assert_eq!(v[0]["distance"], 19);
+    assert_eq!(v[0]["method"], "idastar");
+    assert_eq!(v[0]["heuristic"], "manhattan");
+    assert!(v[0].get("partition").is_none() && v[0].get("database").is_none());
     assert_path(
         "2 3 4 1 5 0 7 6 8",
         v[0]["path"].as_str().unwrap(),
@@ -275,6 +351,7 @@ fn search_json() {
                 "--max-expanded",
                 "10",
                 "--json",
+                "--stats",
             ])
             .write_stdin("8 6 7 2 5 4 3 0 1\n"),
     );
@@ -283,6 +360,11 @@ fn search_json() {
     assert_eq!(v["distance"], Value::Null);
     assert_eq!(v["solvable"], true);
     assert!(v["error"].as_str().unwrap().contains("limit"));
+    // Its figures so far: the nodes up to the limit.
+    assert_eq!(v["stats"]["expanded"], 10);
+    assert!(v["stats"]["generated"].as_u64().unwrap() >= 10);
+    assert_eq!(v["stats"]["branching_factor"], Value::Null);
+    assert_eq!(v["heuristic"], Value::Null);
 }
 
 #[test]

@@ -198,9 +198,12 @@ fn search_json_stats_give_the_effective_branching_factor_and_a_summary() {
             .args(["search", "--method", "astar", "--json", "--stats"])
             .write_stdin(input),
     )
-    .ok();
+    .success();
     let v = json_lines(&r);
-    assert_eq!(v.len(), 3, "{r:#?}");
+    // One record per puzzle; the summary on stderr, its only line.
+    assert_eq!(v.len(), 2, "{r:#?}");
+    assert_eq!(r.stderr.lines().count(), 1, "{r:#?}");
+    let summary: Value = serde_json::from_str(&r.stderr).unwrap();
     let mut factors = vec![];
     for p in &v[..2] {
         let stats = &p["stats"];
@@ -216,7 +219,7 @@ fn search_json_stats_give_the_effective_branching_factor_and_a_summary() {
         assert!(stats["expanded"].as_u64().unwrap() > 0);
         factors.push(b);
     }
-    let summary = &v[2]["summary"];
+    let summary = &summary["summary"];
     assert_eq!(summary["puzzles"], 2);
     assert_eq!(summary["solved"], 2);
     let expanded: u64 = v[..2]
@@ -226,6 +229,103 @@ fn search_json_stats_give_the_effective_branching_factor_and_a_summary() {
     assert_eq!(summary["expanded"], expanded);
     let mean = (factors[0] + factors[1]) / 2.0;
     assert!((summary["mean_branching_factor"].as_f64().unwrap() - mean).abs() < 1e-9);
+}
+
+/// `--summary FILE` takes the summary out of every stream; `search --csv` has `path --csv`'s
+/// columns, how the search was made, and with --stats its figures, as the JSON has them.
+#[test]
+fn search_summary_file_and_csv() {
+    let input = "2 3 4 1 5 x 7 6 8\n8 6 7 2 5 4 3 0 1\n2 1 3 4 5 6 7 8 0\n";
+    let scratch = TempDir::new().unwrap();
+    let file = scratch.path().join("summary.json");
+    let json = Run::of(
+        slidetable()
+            .args([
+                "search",
+                "--method",
+                "idastar",
+                "--json",
+                "--stats",
+                "--summary",
+            ])
+            .arg(&file)
+            .write_stdin(input),
+    )
+    .ok();
+    let records = json_lines(&json);
+    assert_eq!(records.len(), 3);
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(summary["summary"]["solved"], 2);
+    assert_eq!(summary["summary"]["unsolvable"], 1);
+    let r = Run::of(
+        slidetable()
+            .args(["search", "--method", "idastar", "--csv", "--stats"])
+            .write_stdin(input),
+    )
+    .success();
+    let (header, rows) = csv(&r);
+    assert_eq!(
+        header,
+        [
+            "puzzle",
+            "distance",
+            "path",
+            "solvable",
+            "method",
+            "heuristic",
+            "partition",
+            "database",
+            "expanded",
+            "generated",
+            "peak_open",
+            "iterations",
+            "milliseconds",
+            "branching_factor"
+        ]
+    );
+    assert_eq!(rows.len(), 3);
+    for (row, record) in rows.iter().zip(&records) {
+        assert_eq!(row[0], tokens(&record["puzzle"]));
+        assert_eq!(row[1], record["distance"].to_string().replace("null", ""));
+        assert_eq!(row[2], record["path"].as_str().unwrap_or(""));
+        assert_eq!(row[3], record["solvable"].to_string());
+        assert_eq!(row[4..6], ["idastar", "manhattan"]);
+        assert_eq!(row[6..8], ["", ""]);
+        // The same counts (the time differs from run to run).
+        for (i, key) in [
+            (8, "expanded"),
+            (9, "generated"),
+            (10, "peak_open"),
+            (11, "iterations"),
+        ] {
+            assert_eq!(
+                row[i],
+                record["stats"][key].to_string().replace("null", ""),
+                "{key}"
+            );
+        }
+    }
+    // Pattern databases built in memory: their partition, and no file.
+    let r = Run::of(
+        slidetable()
+            .args([
+                "search",
+                "--method",
+                "astar",
+                "--heuristic",
+                "pdb-4-4",
+                "--csv",
+            ])
+            .write_stdin(input),
+    )
+    .ok();
+    let (header, rows) = csv(&r);
+    assert_eq!(header.len(), 8);
+    assert_eq!(rows[1][4..8], ["astar", "pdb-4-4", "4-4", ""]);
+    assert_eq!(rows[1][1], "31");
+    // --csv and --json together are refused.
+    let r = Run::of(slidetable().args(["search", "--method", "bfs", "--csv", "--json"]));
+    assert_eq!(r.code, Some(USAGE));
 }
 
 #[test]

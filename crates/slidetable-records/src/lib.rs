@@ -48,6 +48,59 @@ pub struct Record<'a> {
     /// `search`: why there is no answer although the puzzle is solvable (a limit).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// `search`: how the answer was found (method, heuristic, pattern databases).
+    #[serde(flatten)]
+    pub search: Option<SearchSetup<'a>>,
+}
+
+/// How `search` looked for its answers, in each of its records and its summary, so that a
+/// table of results names its method beside its figures.
+#[derive(Serialize, Clone, Copy, Default)]
+pub struct SearchSetup<'a> {
+    /// The method, as the command line names it (`idastar`).
+    pub method: &'a str,
+    /// The heuristic as given (`linear-conflict`, `pdb`, `pdb-4-4`); `null` for a method
+    /// that uses none.
+    pub heuristic: Option<&'a str>,
+    /// Pattern databases only: the group sizes (`7-8`, `6-6-3`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<&'a str>,
+    /// Pattern databases only: the file they were read from; `null` when built in memory
+    /// (`pdb-PARTITION`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database: Option<Option<&'a str>>,
+}
+
+/// The last report of `search --stats` (on standard error, or in `--summary FILE`), over
+/// every puzzle read.
+#[derive(Serialize, Default)]
+pub struct SearchSummary<'a> {
+    /// How the puzzles were searched.
+    #[serde(flatten)]
+    pub setup: SearchSetup<'a>,
+    /// Valid puzzles read.
+    pub puzzles: u64,
+    /// Puzzles solved.
+    pub solved: u64,
+    /// Puzzles proved unsolvable.
+    pub unsolvable: u64,
+    /// Puzzles given up at a limit.
+    pub unknown: u64,
+    /// Nodes expanded, over every puzzle (those given up included).
+    pub expanded: u64,
+    /// Nodes generated, over every puzzle (those given up included).
+    pub generated: u64,
+    /// Time, over every puzzle (those given up included).
+    pub milliseconds: f64,
+    /// The mean effective branching factor over the solved puzzles of depth 1 or more.
+    pub mean_branching_factor: Option<f64>,
+}
+
+/// `search`'s summary as one JSON line: `{"summary": {...}}`.
+#[derive(Serialize)]
+pub struct SearchSummaryLine<'a> {
+    /// The summary.
+    pub summary: SearchSummary<'a>,
 }
 
 impl Record<'_> {
@@ -117,6 +170,16 @@ pub fn csv_header(with_path: bool) -> &'static [u8] {
         b"puzzle,distance,path,solvable\n"
     } else {
         b"puzzle,distance,solvable\n"
+    }
+}
+
+/// `text` as one CSV field (RFC 4180): as it is, or quoted, with its quotes doubled, when it
+/// holds a comma, a quote or a line end (a file name may).
+pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\"")).into()
+    } else {
+        text.into()
     }
 }
 

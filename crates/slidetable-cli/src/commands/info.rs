@@ -188,12 +188,7 @@ fn pattern_database(path: &Path, verify: bool, as_json: bool) -> Result<ExitCode
     let header = table.header();
     let checksum = verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
-    let sizes: Vec<String> = header
-        .sections()
-        .iter()
-        .map(|s| s.tiles().count_ones().to_string())
-        .collect();
-    let partition = sizes.join("-");
+    let partition = crate::patterns::sizes(header.sections().iter().map(|s| s.tiles()));
     let mut out = streams::stdout();
     if as_json {
         let info = PatternInfoJson {

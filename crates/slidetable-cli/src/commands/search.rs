@@ -1,20 +1,19 @@
 //! `search`: the seeds' algorithms at query time, with the same input and output as `path`.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Result;
-use serde::Serialize;
-use slidetable_core::{path_string, Layout, Move};
+use anyhow::{Context, Result};
+use slidetable_core::path_string;
 use slidetable_search::{
     astar, check_solvable, effective_branching_factor, idastar, solve, HeuristicKind, Limit,
     Limits, Method, SearchError, Stats,
 };
 
-use crate::answers::write_invalid;
+use crate::answers::{self, write_invalid, Answer, Output};
 use crate::cli::SearchArgs;
-use crate::json::{self, Record, SearchStats};
-use crate::patterns::{self, HeuristicChoice};
+use crate::json::{self, Record, SearchSetup, SearchStats, SearchSummary, SearchSummaryLine};
+use crate::patterns::{self, HeuristicChoice, PatternSource};
 use crate::puzzles::{each_puzzle, parse_goal};
 use crate::streams;
 use crate::streams::{note, warning};
@@ -45,17 +44,30 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
         HeuristicChoice::Kind(k) => k,
         HeuristicChoice::Pattern(_) => HeuristicKind::Manhattan,
     };
-    let mut out = streams::stdout();
-    let mut gave_up = 0u64;
-    let mut summary = Summary {
+    let heuristic = args
+        .method
+        .uses_heuristic()
+        .then(|| args.heuristic.to_string());
+    let partition = patterns.as_ref().map(PatternSource::partition);
+    let database = patterns.as_ref().map(|p| p.database());
+    let setup = SearchSetup {
         method: args.method.name(),
-        heuristic: args
-            .method
-            .uses_heuristic()
-            .then(|| args.heuristic.to_string()),
-        ..Summary::default()
+        heuristic: heuristic.as_deref(),
+        partition: partition.as_deref(),
+        database: database.as_ref().map(|d| d.as_deref()),
+    };
+    let output = Output::of(args.json, args.csv, false);
+    let mut out = streams::stdout();
+    if output == Output::Csv {
+        out.write_all(csv_header(args.stats).as_bytes())?;
+    }
+    let mut gave_up = 0u64;
+    let mut summary = SearchSummary {
+        setup,
+        ..SearchSummary::default()
     };
     let mut factors = (0.0f64, 0u64);
+    let mut buf = Vec::with_capacity(256);
     let code = each_puzzle(
         &args.input,
         board,
@@ -71,89 +83,120 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                 }
                 _ => solve(args.method, kind, start, &goal, &limits),
             };
-            summary.puzzles += 1;
-            match &outcome {
-                Ok(solution) => {
-                    summary.solved += 1;
-                    summary.expanded += solution.stats.expanded;
-                    summary.generated += solution.stats.generated;
-                    summary.milliseconds += solution.stats.elapsed.as_secs_f64() * 1e3;
-                    let depth = solution.path.len() as u32;
-                    if let Some(b) = effective_branching_factor(solution.stats.generated, depth) {
-                        factors.0 += b;
-                        factors.1 += 1;
-                    }
-                }
-                Err(SearchError::Unsolvable { .. }) => summary.unsolvable += 1,
-                Err(_) => summary.unknown += 1,
-            }
-            match outcome {
-                Ok(solution) if args.json => {
-                    let depth = solution.path.len() as u32;
-                    let stats = args.stats.then(|| json_stats(&solution.stats, depth));
-                    write_json(out, start, Some(&solution.path), true, stats, None)?;
-                }
-                Ok(solution) => {
-                    writeln!(out, "{}", path_string(&solution.path))?;
-                    if args.stats {
-                        let s = &solution.stats;
-                        let mut text = format!(
-                            "line {line}: {}{}: {} moves, {} expanded, {} generated, peak open {}",
-                            args.method,
-                            if args.method.uses_heuristic() {
-                                format!("/{}", args.heuristic)
-                            } else {
-                                String::new()
-                            },
-                            solution.path.len(),
-                            s.expanded,
-                            s.generated,
-                            s.peak_open
-                        );
-                        if let Some(i) = s.iterations {
-                            text += &format!(", {i} iterations");
-                        }
-                        if let Some(b) =
-                            effective_branching_factor(s.generated, solution.path.len() as u32)
-                        {
-                            text += &format!(", b* {b:.3}");
-                        }
-                        text += &format!(", {:.3} ms", s.elapsed.as_secs_f64() * 1e3);
-                        note!("{text}");
-                    }
-                }
-                Err(SearchError::Unsolvable { .. }) if args.json => {
-                    write_json(out, start, None, false, None, None)?;
-                }
-                Err(SearchError::Unsolvable { .. }) => writeln!(out, "unsolvable")?,
+            // What the answer is: the path (None when there is none), whether the goal can
+            // be reached, what the search cost (a search given up cost something too), and
+            // why there is no answer when a limit stopped it.
+            let (path, solvable, stats, error) = match outcome {
+                Ok(solution) => (Some(solution.path), true, Some(solution.stats), None),
+                Err(SearchError::Unsolvable { .. }) => (None, false, None, None),
                 Err(e @ SearchError::LimitReached { .. }) => {
-                    if args.json {
-                        write_json(out, start, None, true, None, Some(e.to_string()))?;
-                    } else {
-                        writeln!(out, "unknown")?;
-                    }
-                    let option = match &e {
-                        SearchError::LimitReached {
-                            limit: Limit::Memory(_),
-                            ..
-                        } => " (the limit is --max-memory)",
+                    let message = e.to_string();
+                    let SearchError::LimitReached { limit, stats } = e else {
+                        return Err(e.into());
+                    };
+                    let option = match limit {
+                        Limit::Memory(_) => " (the limit is --max-memory)",
                         _ => "",
                     };
-                    warning!("line {line}: {e}{option}");
+                    warning!("line {line}: {message}{option}");
                     gave_up += 1;
+                    (None, true, Some(stats), Some(message))
                 }
                 Err(e) => return Err(e.into()),
+            };
+            let depth = path.as_ref().map(|p| p.len() as u32);
+            summary.puzzles += 1;
+            match (&path, solvable) {
+                (Some(_), _) => summary.solved += 1,
+                (None, false) => summary.unsolvable += 1,
+                (None, true) => summary.unknown += 1,
             }
+            if let Some(s) = &stats {
+                summary.expanded += s.expanded;
+                summary.generated += s.generated;
+                summary.milliseconds += s.elapsed.as_secs_f64() * 1e3;
+                if let Some(b) = depth.and_then(|d| effective_branching_factor(s.generated, d)) {
+                    factors.0 += b;
+                    factors.1 += 1;
+                }
+            }
+            let figures = stats
+                .as_ref()
+                .filter(|_| args.stats)
+                .map(|s| json_stats(s, depth));
+            buf.clear();
+            match output {
+                Output::Json => {
+                    let moves = path.as_deref().map(path_string);
+                    json::line(
+                        &mut buf,
+                        &Record {
+                            puzzle: start.tiles(),
+                            distance: Some(depth),
+                            path: Some(moves.as_deref()),
+                            solvable,
+                            stats: figures,
+                            error,
+                            search: Some(setup),
+                            ..Record::default()
+                        },
+                    );
+                }
+                Output::Csv => {
+                    answers::write(
+                        &mut buf,
+                        start,
+                        Answer::Path,
+                        Output::Csv,
+                        depth,
+                        path.as_deref(),
+                        false,
+                    );
+                    // The row goes on past `path`'s columns.
+                    buf.pop();
+                    write_csv_setup(&mut buf, &setup);
+                    if args.stats {
+                        write_csv_stats(&mut buf, figures.as_ref());
+                    }
+                    buf.push(b'\n');
+                }
+                _ => {
+                    match (&path, solvable) {
+                        (Some(p), _) => buf.extend_from_slice(path_string(p).as_bytes()),
+                        (None, false) => buf.extend_from_slice(b"unsolvable"),
+                        (None, true) => buf.extend_from_slice(b"unknown"),
+                    }
+                    buf.push(b'\n');
+                    if let (true, Some(s), Some(d)) = (args.stats, &stats, depth) {
+                        note!("line {line}: {}", stats_text(args, s, d));
+                    }
+                }
+            }
+            out.write_all(&buf)?;
             Ok(())
         },
-        |line, what, out| write_invalid(out, args.json, line, what),
+        |line, what, out| match output {
+            Output::Csv => out.write_all(if args.stats {
+                b"invalid,,,,,,,,,,,,,\n"
+            } else {
+                b"invalid,,,,,,,\n"
+            }),
+            _ => write_invalid(out, output == Output::Json, line, what),
+        },
     )?;
-    if args.stats && args.json {
-        summary.mean_branching_factor = (factors.1 > 0).then(|| factors.0 / factors.1 as f64);
-        let mut buf = Vec::new();
-        json::line(&mut buf, &SummaryLine { summary });
-        out.write_all(&buf)?;
-        out.flush()?;
+    out.flush()?;
+    summary.mean_branching_factor = (factors.1 > 0).then(|| factors.0 / factors.1 as f64);
+    let mut line = Vec::new();
+    json::line(&mut line, &SearchSummaryLine { summary });
+    match &args.summary {
+        Some(file) => std::fs::write(file, &line)
+            .with_context(|| format!("--summary: cannot write {}", file.display()))?,
+        // Beside the records, not among them: standard output holds one per puzzle. (The
+        // text output's statistics are already one line per puzzle on stderr.)
+        None if args.stats && output != Output::Text => {
+            note!("{}", String::from_utf8_lossy(line.trim_ascii_end()))
+        }
+        None => {}
     }
     if gave_up > 0 && code == ExitCode::SUCCESS {
         warning!("{gave_up} search(es) stopped at a limit; their answers read `unknown`");
@@ -162,61 +205,87 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     Ok(code)
 }
 
-fn json_stats(s: &Stats, depth: u32) -> SearchStats {
+/// The text of `search --stats` for one solved puzzle, on standard error.
+fn stats_text(args: &SearchArgs, s: &Stats, depth: u32) -> String {
+    let mut text = format!(
+        "{}{}: {depth} moves, {} expanded, {} generated, peak open {}",
+        args.method,
+        if args.method.uses_heuristic() {
+            format!("/{}", args.heuristic)
+        } else {
+            String::new()
+        },
+        s.expanded,
+        s.generated,
+        s.peak_open
+    );
+    if let Some(i) = s.iterations {
+        text += &format!(", {i} iterations");
+    }
+    if let Some(b) = effective_branching_factor(s.generated, depth) {
+        text += &format!(", b* {b:.3}");
+    }
+    text += &format!(", {:.3} ms", s.elapsed.as_secs_f64() * 1e3);
+    text
+}
+
+/// `search --csv`'s header: `path --csv`'s columns, how the search was made, and with
+/// `--stats` its figures.
+fn csv_header(stats: bool) -> String {
+    let mut header = String::from_utf8_lossy(json::csv_header(true))
+        .trim_end()
+        .to_string();
+    header += ",method,heuristic,partition,database";
+    if stats {
+        header += ",expanded,generated,peak_open,iterations,milliseconds,branching_factor";
+    }
+    header.push('\n');
+    header
+}
+
+/// The method, heuristic, partition and database columns (empty where there is none).
+fn write_csv_setup(buf: &mut Vec<u8>, setup: &SearchSetup<'_>) {
+    for field in [
+        Some(setup.method),
+        setup.heuristic,
+        setup.partition,
+        setup.database.flatten(),
+    ] {
+        buf.push(b',');
+        buf.extend_from_slice(json::csv_field(field.unwrap_or("")).as_bytes());
+    }
+}
+
+/// The `--stats` columns; empty for an unsolvable puzzle.
+fn write_csv_stats(buf: &mut Vec<u8>, stats: Option<&SearchStats>) {
+    let Some(s) = stats else {
+        buf.extend_from_slice(b",,,,,,");
+        return;
+    };
+    let optional = |v: Option<String>| v.unwrap_or_default();
+    buf.extend_from_slice(
+        format!(
+            ",{},{},{},{},{:.3},{}",
+            s.expanded,
+            s.generated,
+            s.peak_open,
+            optional(s.iterations.map(|i| i.to_string())),
+            s.milliseconds,
+            optional(s.branching_factor.map(|b| format!("{b:.4}"))),
+        )
+        .as_bytes(),
+    );
+}
+
+/// A search's figures as docs/JSON.md's `search-stats`; the branching factor needs the depth
+/// of a solution (`None`: given up).
+fn json_stats(s: &Stats, depth: Option<u32>) -> SearchStats {
     SearchStats {
         expanded: s.expanded,
         generated: s.generated,
         peak_open: s.peak_open,
         iterations: s.iterations,
         milliseconds: s.elapsed.as_secs_f64() * 1e3,
-        branching_factor: effective_branching_factor(s.generated, depth),
+        branching_factor: depth.and_then(|d| effective_branching_factor(s.generated, d)),
     }
-}
-
-/// `search --json --stats`: the last line, over every puzzle read.
-#[derive(Serialize, Default)]
-struct Summary {
-    method: &'static str,
-    heuristic: Option<String>,
-    puzzles: u64,
-    solved: u64,
-    unsolvable: u64,
-    unknown: u64,
-    expanded: u64,
-    generated: u64,
-    milliseconds: f64,
-    /// Over the solved puzzles of depth 1 or more.
-    mean_branching_factor: Option<f64>,
-}
-
-#[derive(Serialize)]
-struct SummaryLine {
-    summary: Summary,
-}
-
-/// `--json`: one object per puzzle; a search stopped at a limit has null distance and path
-/// and says why in "error".
-fn write_json(
-    out: &mut impl Write,
-    start: &Layout,
-    path: Option<&[Move]>,
-    solvable: bool,
-    stats: Option<SearchStats>,
-    error: Option<String>,
-) -> io::Result<()> {
-    let moves = path.map(path_string);
-    let mut buf = Vec::with_capacity(128);
-    json::line(
-        &mut buf,
-        &Record {
-            puzzle: start.tiles(),
-            distance: Some(path.map(|p| p.len() as u32)),
-            path: Some(moves.as_deref()),
-            solvable,
-            stats,
-            error,
-            ..Record::default()
-        },
-    );
-    out.write_all(&buf)
 }
