@@ -363,15 +363,16 @@ fn a_generate_killed_midway_leaves_the_old_table() {
     #[derive(Debug, Clone, Copy)]
     enum Kill {
         After(Duration),
-        /// Once a new temporary file holds at least this many bytes.
+        /// Once a new temporary file holds at least this many bytes (at least 1: the empty
+        /// temporary file is made before the search, so a bad destination is refused early).
         Writing(u64),
         Never,
     }
     let plan = [
         Kill::After(Duration::from_millis(10)),
-        Kill::Writing(0),
-        Kill::After(Duration::from_millis(150)),
         Kill::Writing(1),
+        Kill::After(Duration::from_millis(150)),
+        Kill::Writing(4 << 20),
         Kill::After(Duration::from_millis(400)),
         Kill::Never,
     ];
@@ -390,14 +391,14 @@ fn a_generate_killed_midway_leaves_the_old_table() {
                 .into_iter()
                 .filter(|t| !before.contains(t))
                 .collect();
-            let now = !tmps.is_empty();
+            let written = |bytes: u64| {
+                tmps.iter()
+                    .any(|t| fs::metadata(t).is_ok_and(|m| m.len() >= bytes.max(1)))
+            };
+            let now = written(1);
             let due = match kill {
                 Kill::After(delay) => began.elapsed() >= delay,
-                Kill::Writing(bytes) => {
-                    now && tmps
-                        .iter()
-                        .any(|t| fs::metadata(t).is_ok_and(|m| m.len() >= bytes))
-                }
+                Kill::Writing(bytes) => written(bytes),
                 Kill::Never => false,
             };
             if due {
@@ -443,7 +444,7 @@ fn a_generate_killed_midway_leaves_the_old_table() {
     // Only the killed runs' temporary files are left beside it.
     let leftovers = temporary_paths(dir.path(), name).len();
     assert_eq!(others(dir.path(), name).len(), leftovers);
-    assert!(leftovers <= killed_writing);
+    assert!(leftovers <= killed_writing + killed_searching);
 }
 
 /// A full disk, made by a file-size limit (`ulimit -f`; SIGXFSZ ignored, so writes fail with
@@ -652,4 +653,36 @@ fn a_replaced_table_keeps_its_owner() {
     let after = fs::metadata(&path).unwrap();
     assert_eq!(after.mode() & 0o7777, 0o640);
     assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+}
+
+/// A destination that cannot be written is refused before the search (M13: `-o /dev/null`
+/// and `-o nodir/x.slt` were refused after minutes of work). These searches take minutes;
+/// the refusals come at once, well inside the timeout.
+#[test]
+fn an_unwritable_destination_is_refused_before_the_search() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for (args, message) in [
+        (
+            vec!["--board", "3x4", "--all-goals", "-o", "/dev/null"],
+            "slidetable: refusing to replace /dev/null: it is a character device, not a table file\n",
+        ),
+        (
+            vec!["--board", "3x4", "--all-goals", "-o", "nodir/x.slt"],
+            "slidetable: cannot write nodir/x.slt: directory nodir does not exist\n",
+        ),
+        (
+            vec!["--board", "4x4", "--pdb", "7-8", "-o", "nodir/x.slt"],
+            "slidetable: cannot write nodir/x.slt: directory nodir does not exist\n",
+        ),
+    ] {
+        let r = Run::of(
+            assert_cmd::Command::from_std(process(d))
+                .arg("generate")
+                .args(&args)
+                .timeout(std::time::Duration::from_secs(30)),
+        );
+        assert_eq!(r.code, Some(1), "{args:?}: {r:#?}");
+        assert_eq!(r.stderr, message, "{args:?}");
+    }
 }

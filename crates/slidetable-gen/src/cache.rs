@@ -29,8 +29,7 @@ use slidetable_core::{Board, Layout};
 use slidetable_format::{CostModel, Encoding};
 
 use crate::{
-    default_goals, partition_placements, replace_table, solve, solve_partition,
-    write_pattern_table, GenError, Partition,
+    default_goals, partition_placements, solve, solve_partition, Destination, GenError, Partition,
 };
 
 /// The environment variable naming the default (3×3) table.
@@ -150,8 +149,10 @@ pub fn generate(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GenError> {
     let start = Instant::now();
+    // A destination that cannot be written is refused before the search, not after it.
+    let destination = Destination::prepare(path)?;
     let sections = solve(&plan.goals, plan.encoding, plan.cost, progress)?;
-    let written = replace_table(path, plan.board, &sections)?;
+    let written = destination.write_table(plan.board, &sections)?;
     Ok(Generated {
         states: plan.board.reachable_states(),
         sections: sections.len(),
@@ -256,8 +257,9 @@ pub fn generate_patterns(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GenError> {
     let start = Instant::now();
+    let destination = Destination::prepare(path)?;
     let sections = solve_partition(&plan.goal, &plan.partition, progress)?;
-    let bytes = write_pattern_table(path, &sections)?;
+    let bytes = destination.write_patterns(&sections)?.bytes;
     Ok(Generated {
         states: plan.total_placements(),
         sections: sections.len(),

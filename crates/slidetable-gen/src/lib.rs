@@ -40,7 +40,7 @@ pub use weighted::{narrow, solve_weighted};
 pub use write::temporary::abandon_writes;
 pub use write::{
     pattern_bytes, replace_table, table_bytes, write_bytes, write_pattern_table, write_pattern_to,
-    write_table, write_to, Written,
+    write_table, write_to, Destination, Written,
 };
 
 use rayon::prelude::*;

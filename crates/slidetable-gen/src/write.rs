@@ -108,7 +108,7 @@ pub fn replace_table(
     board: Board,
     sections: &[SolvedSection],
 ) -> Result<Written, GenError> {
-    replace_with(path, &mut |mut out| write_to(&mut out, board, sections))
+    Destination::prepare(path)?.write_table(board, sections)
 }
 
 /// Writes `bytes` (a whole table, e.g. one joined from parts) to `path` as [`write_table`]
@@ -129,85 +129,140 @@ fn replace_with(
     path: &Path,
     write: &mut dyn FnMut(&mut dyn Write) -> Result<u64, GenError>,
 ) -> Result<Written, GenError> {
-    let io_err = |source| GenError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let (target, old) = replaceable(path).map_err(|e| match e {
-        GenError::Io { source, .. } => io_err(source),
-        other => other,
-    })?;
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(GenError::NoDirectory {
+    Destination::prepare(path)?.write(write)
+}
+
+/// A file about to be written as a table is: checked (a regular file or none, in a directory
+/// that exists, through any links) and its temporary file made beside it, before the search
+/// whose result it takes, so a destination that cannot be written is refused at once rather
+/// than after minutes of work. Dropped without [`Destination::write`], it removes the
+/// temporary file.
+pub struct Destination {
+    path: PathBuf,
+    target: PathBuf,
+    dir: PathBuf,
+    tmp: Temporary,
+    owner_not_kept: Option<io::Error>,
+}
+
+impl Destination {
+    /// Checks `path` and makes the temporary file beside the file it names.
+    pub fn prepare(path: &Path) -> Result<Destination, GenError> {
+        let io_err = |source| GenError::Io {
             path: path.to_path_buf(),
-            dir: dir.to_path_buf(),
-            link: (target != path).then(|| target.clone()),
-        });
-    }
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned());
-    let prefix = format!(".{}.", name.as_deref().unwrap_or("table"));
-    temporary::remove_stale(dir, &prefix, ".tmp");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = Temporary::create(&builder, dir).map_err(|e| {
-        // tempfile names its temporary path in the error (`… at path "…"`); the user named
-        // another.
-        let text = e.to_string();
-        let what = text.split(" at path ").next().unwrap_or(&text).to_string();
-        io_err(io::Error::new(
-            e.kind(),
-            format!("cannot create a file in {}: {what}", dir.display()),
-        ))
-    })?;
-    let mut owner_not_kept = None;
-    if let Some(old) = &old {
-        // A replaced table keeps its owner and group, then its mode (a private table stays
-        // private; a change of owner may clear set-id bits, so the mode comes second).
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            let ours = tmp.file().metadata().map_err(io_err)?;
-            if (ours.uid(), ours.gid()) != (old.uid(), old.gid()) {
-                if let Err(e) =
-                    std::os::unix::fs::fchown(&*tmp.file(), Some(old.uid()), Some(old.gid()))
-                {
-                    owner_not_kept = Some(e);
-                }
-            }
-        }
-        tmp.file()
-            .set_permissions(old.permissions())
-            .map_err(io_err)?;
-    }
-    let bytes = {
-        let mut out = io::BufWriter::with_capacity(1 << 20, tmp.file());
-        let len = write(&mut out).map_err(|e| match e {
+            source,
+        };
+        let (target, old) = replaceable(path).map_err(|e| match e {
             GenError::Io { source, .. } => io_err(source),
             other => other,
         })?;
-        out.flush().map_err(io_err)?;
-        len
-    };
-    tmp.file().sync_all().map_err(io_err)?;
-    // Dropping `tmp` on an early return above deletes the temporary file.
-    tmp.persist(&target).map_err(io_err)?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        // Make the rename itself durable; not every filesystem supports syncing a directory.
-        let _ = d.sync_all();
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !dir.is_dir() {
+            return Err(GenError::NoDirectory {
+                path: path.to_path_buf(),
+                dir,
+                link: (target != path).then(|| target.clone()),
+            });
+        }
+        let name = target.file_name().map(|n| n.to_string_lossy().into_owned());
+        let prefix = format!(".{}.", name.as_deref().unwrap_or("table"));
+        temporary::remove_stale(&dir, &prefix, ".tmp");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let mut tmp = Temporary::create(&builder, &dir).map_err(|e| {
+            // tempfile names its temporary path in the error (`… at path "…"`); the user named
+            // another.
+            let text = e.to_string();
+            let what = text.split(" at path ").next().unwrap_or(&text).to_string();
+            io_err(io::Error::new(
+                e.kind(),
+                format!("cannot create a file in {}: {what}", dir.display()),
+            ))
+        })?;
+        let mut owner_not_kept = None;
+        if let Some(old) = &old {
+            // A replaced table keeps its owner and group, then its mode (a private table stays
+            // private; a change of owner may clear set-id bits, so the mode comes second).
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let ours = tmp.file().metadata().map_err(io_err)?;
+                if (ours.uid(), ours.gid()) != (old.uid(), old.gid()) {
+                    if let Err(e) =
+                        std::os::unix::fs::fchown(&*tmp.file(), Some(old.uid()), Some(old.gid()))
+                    {
+                        owner_not_kept = Some(e);
+                    }
+                }
+            }
+            tmp.file()
+                .set_permissions(old.permissions())
+                .map_err(io_err)?;
+        }
+        Ok(Destination {
+            path: path.to_path_buf(),
+            target,
+            dir,
+            tmp,
+            owner_not_kept,
+        })
     }
-    Ok(Written {
-        bytes,
-        owner_not_kept,
-    })
+
+    /// Streams the file's bytes through `write` into the temporary file, flushes it to disk
+    /// and renames it over the destination. Returns what was written.
+    pub fn write(
+        mut self,
+        write: &mut dyn FnMut(&mut dyn Write) -> Result<u64, GenError>,
+    ) -> Result<Written, GenError> {
+        let path = self.path.clone();
+        let io_err = |source| GenError::Io {
+            path: path.clone(),
+            source,
+        };
+        let bytes = {
+            let mut out = io::BufWriter::with_capacity(1 << 20, self.tmp.file());
+            let len = write(&mut out).map_err(|e| match e {
+                GenError::Io { source, .. } => io_err(source),
+                other => other,
+            })?;
+            out.flush().map_err(io_err)?;
+            len
+        };
+        self.tmp.file().sync_all().map_err(io_err)?;
+        // Dropping `tmp` on an early return above deletes the temporary file.
+        self.tmp.persist(&self.target).map_err(io_err)?;
+        if let Ok(d) = std::fs::File::open(&self.dir) {
+            // Make the rename itself durable; not every filesystem supports syncing a
+            // directory.
+            let _ = d.sync_all();
+        }
+        Ok(Written {
+            bytes,
+            owner_not_kept: self.owner_not_kept,
+        })
+    }
+
+    /// [`write_to`] into this destination: the table of `sections`.
+    pub fn write_table(
+        self,
+        board: Board,
+        sections: &[SolvedSection],
+    ) -> Result<Written, GenError> {
+        self.write(&mut |mut out| write_to(&mut out, board, sections))
+    }
+
+    /// [`write_pattern_to`] into this destination: the databases of `sections`.
+    pub fn write_patterns(self, sections: &[SolvedPattern]) -> Result<Written, GenError> {
+        self.write(&mut |out| write_pattern_to(out, sections))
+    }
 }
 
 /// The file that writing a table to `path` replaces, through any chain of symbolic links
@@ -283,7 +338,9 @@ pub fn pattern_bytes(sections: &[SolvedPattern]) -> Result<Vec<u8>, GenError> {
 /// Writes the pattern database to `path` the way [`write_table`] writes
 /// a table: a temporary file in the same directory, flushed and renamed over `path`.
 pub fn write_pattern_table(path: &Path, sections: &[SolvedPattern]) -> Result<u64, GenError> {
-    replace_with(path, &mut |out| write_pattern_to(out, sections)).map(|w| w.bytes)
+    Destination::prepare(path)?
+        .write_patterns(sections)
+        .map(|w| w.bytes)
 }
 
 #[cfg(test)]
