@@ -58,6 +58,16 @@ fn generate_to_dash_writes_the_table_to_standard_output() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(!dir.join("-").exists(), "a file named - was made");
     assert_eq!(out.stdout, std::fs::read(&file).unwrap());
+
+    // The report cannot reach standard error (M5: exit 1 although the table was written):
+    // the table is the answer, and it is whole.
+    let out = process(&dir)
+        .args(["generate", "--board", "2x3", "-o", "-"])
+        .stderr(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", out.status);
+    assert_eq!(out.stdout, std::fs::read(&file).unwrap());
 }
 
 // ---------------------------------------------------------------------------------------------
