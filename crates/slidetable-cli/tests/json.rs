@@ -147,6 +147,29 @@ fn distance_path_and_search_json_match_the_schema() {
     assert_eq!(r.code, Some(1));
     let v = assert_lines_match(&r, "search-answer");
     assert_eq!(v[0]["stats"]["expanded"], 5);
+    // IDA* stopped at a limit: the bound it proved, from the Manhattan distance 21 up to
+    // below the 31 moves the puzzle needs, in steps of 2 (one per iteration).
+    let r = Run::of(
+        slidetable()
+            .args([
+                "search",
+                "--json",
+                "--stats",
+                "--method",
+                "idastar",
+                "--max-expanded",
+                "2000",
+            ])
+            .write_stdin("8 6 7 2 5 4 3 0 1\n"),
+    );
+    assert_eq!(r.code, Some(1));
+    let v = assert_lines_match(&r, "search-answer");
+    let bound = v[0]["stats"]["bound"].as_u64().unwrap();
+    assert!((21..31).contains(&bound), "{bound}");
+    assert_eq!(
+        v[0]["stats"]["iterations"].as_u64().unwrap(),
+        (bound - 21) / 2 + 1
+    );
 }
 
 #[test]
@@ -338,6 +361,8 @@ fn search_json() {
         19,
     );
     assert!(v[0]["stats"]["expanded"].as_u64().unwrap() > 0);
+    // IDA*'s last bound is the length of the path it found.
+    assert_eq!(v[0]["stats"]["bound"], 19);
     assert_eq!(v[1]["solvable"], false);
     assert_eq!(v[1]["path"], Value::Null);
     assert_eq!(v[2]["line"], 3);

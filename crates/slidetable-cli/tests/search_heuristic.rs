@@ -279,6 +279,7 @@ fn search_summary_file_and_csv() {
             "generated",
             "peak_open",
             "iterations",
+            "bound",
             "milliseconds",
             "branching_factor"
         ]
@@ -297,6 +298,7 @@ fn search_summary_file_and_csv() {
             (9, "generated"),
             (10, "peak_open"),
             (11, "iterations"),
+            (12, "bound"),
         ] {
             assert_eq!(
                 row[i],

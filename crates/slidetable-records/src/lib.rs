@@ -128,6 +128,9 @@ pub struct SearchStats {
     /// IDA*'s iterations.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iterations: Option<u32>,
+    /// A* and IDA*: the largest f = g + h reached (IDA*: the last bound).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<u32>,
     /// The search's time.
     pub milliseconds: f64,
     /// The effective branching factor; `null` at depth 0.

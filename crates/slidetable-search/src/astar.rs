@@ -80,6 +80,7 @@ pub fn astar<H: Heuristic + ?Sized>(
             // Stale: this state was pushed again with a smaller g, or already expanded.
             _ => continue,
         }
+        stats.bound = Some(stats.bound.map_or(f, |b| b.max(f)));
         if layout == goal {
             return Ok(found(&seen, &layout, key, g, &mut stats));
         }

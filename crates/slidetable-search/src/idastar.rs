@@ -103,6 +103,7 @@ pub fn idastar<H: Heuristic + ?Sized>(
             });
         }
         ida.stats.iterations = ida.stats.iterations.map(|i| i + 1);
+        ida.stats.bound = Some(ida.bound);
         match ida.search(start, 0, h, ROOT) {
             Step::Found => {
                 let stats = ida.budget.finish(&mut ida.stats);

@@ -109,6 +109,10 @@ pub struct Stats {
     pub elapsed: Duration,
     /// IDA* only: the number of bounds tried (depth-first iterations).
     pub iterations: Option<u32>,
+    /// A* and IDA*: the largest f = g + h the search reached, so the bound a search stopped
+    /// at a limit proved (no solution is shorter): IDA*'s bound in its last iteration, A*'s
+    /// largest f of a state expanded.
+    pub bound: Option<u32>,
 }
 
 /// Bounds that stop a search that runs away: the uninformed methods on a 4×4 board, or a

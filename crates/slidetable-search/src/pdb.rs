@@ -388,6 +388,7 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
                 });
             }
             run.stats.iterations = run.stats.iterations.map(|i| i + 1);
+            run.stats.bound = Some(run.bound);
             match run.pass(0, ROOT) {
                 Pass::Found => {
                     let stats = run.budget.finish(&mut run.stats);

@@ -123,6 +123,10 @@ fn check(
         method == Method::Idastar,
         "{what}"
     );
+    // The largest f reached: with a consistent heuristic, the solution's length (IDA*'s last
+    // bound; A*'s goal, popped at f = g); the uninformed methods have none.
+    let informed = INFORMED.contains(&method);
+    assert_eq!(s.stats.bound, informed.then_some(expected), "{what}");
     if expected > 0 {
         assert!(
             s.stats.expanded > 0 && s.stats.generated > 0,

@@ -177,7 +177,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
         },
         |line, what, out| match output {
             Output::Csv => out.write_all(if args.stats {
-                b"invalid,,,,,,,,,,,,,\n"
+                b"invalid,,,,,,,,,,,,,,\n"
             } else {
                 b"invalid,,,,,,,\n"
             }),
@@ -237,7 +237,7 @@ fn csv_header(stats: bool) -> String {
         .to_string();
     header += ",method,heuristic,partition,database";
     if stats {
-        header += ",expanded,generated,peak_open,iterations,milliseconds,branching_factor";
+        header += ",expanded,generated,peak_open,iterations,bound,milliseconds,branching_factor";
     }
     header.push('\n');
     header
@@ -259,17 +259,18 @@ fn write_csv_setup(buf: &mut Vec<u8>, setup: &SearchSetup<'_>) {
 /// The `--stats` columns; empty for an unsolvable puzzle.
 fn write_csv_stats(buf: &mut Vec<u8>, stats: Option<&SearchStats>) {
     let Some(s) = stats else {
-        buf.extend_from_slice(b",,,,,,");
+        buf.extend_from_slice(b",,,,,,,");
         return;
     };
     let optional = |v: Option<String>| v.unwrap_or_default();
     buf.extend_from_slice(
         format!(
-            ",{},{},{},{},{:.3},{}",
+            ",{},{},{},{},{},{:.3},{}",
             s.expanded,
             s.generated,
             s.peak_open,
             optional(s.iterations.map(|i| i.to_string())),
+            optional(s.bound.map(|b| b.to_string())),
             s.milliseconds,
             optional(s.branching_factor.map(|b| format!("{b:.4}"))),
         )
@@ -285,6 +286,7 @@ fn json_stats(s: &Stats, depth: Option<u32>) -> SearchStats {
         generated: s.generated,
         peak_open: s.peak_open,
         iterations: s.iterations,
+        bound: s.bound,
         milliseconds: s.elapsed.as_secs_f64() * 1e3,
         branching_factor: depth.and_then(|d| effective_branching_factor(s.generated, d)),
     }
