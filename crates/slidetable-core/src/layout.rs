@@ -224,10 +224,16 @@ impl Layout {
     /// The relabelling that turns `goal` into `board.goal_with_blank(goal.blank())`:
     /// `map[tile of goal in cell c] = tile of that standard goal in cell c`.
     pub fn relabelling_to_standard(&self) -> [u8; MAX_CELLS] {
-        let standard = self.board.goal_with_blank(self.blank());
+        self.relabelling_to(&self.board.goal_with_blank(self.blank()))
+    }
+
+    /// The relabelling that turns this layout into `target`, a layout of the same board with
+    /// the blank in the same cell: `map[tile here in cell c] = tile of target in cell c`.
+    pub fn relabelling_to(&self, target: &Layout) -> [u8; MAX_CELLS] {
+        debug_assert_eq!(self.blank(), target.blank());
         let mut map = [0u8; MAX_CELLS];
         for (cell, &t) in self.tiles().iter().enumerate() {
-            map[t as usize] = standard.tiles[cell];
+            map[t as usize] = target.tiles[cell];
         }
         map
     }

@@ -155,12 +155,20 @@ impl<D: AsRef<[u8]>> Table<D> {
             // Relabelling renames tiles, and a tile's name is its cost: no shortcut here.
             return Err(no_section);
         }
-        let target = self.header.board().goal_with_blank(goal.blank());
-        let i = self.section_for(&target).map_err(|_| no_section.clone())?;
+        // The canonical goal of the blank's cell if the table has it, else any section whose
+        // goal has the blank in that cell: renaming tiles carries one onto the other.
+        let canonical = self.header.board().goal_with_blank(goal.blank());
+        let sections = self.header.sections();
+        let i = sections
+            .iter()
+            .position(|s| s.goal() == &canonical)
+            .or_else(|| sections.iter().position(|s| s.goal().blank() == goal.blank()))
+            .ok_or_else(|| no_section.clone())?;
+        let target = *sections[i].goal();
         Ok(Goal {
             section: self.section(i).ok_or(no_section)?,
             goal: *goal,
-            relabel: Relabelling(Some(goal.relabelling_to_standard())),
+            relabel: Relabelling(Some(goal.relabelling_to(&target))),
         })
     }
 

@@ -335,3 +335,23 @@ fn three_by_four_samples_agree_with_ida_star() {
 fn two_by_six_samples_agree_with_ida_star() {
     check_large(2, 6, 80);
 }
+
+/// A table whose only section's goal is not the canonical one for its blank cell answers
+/// every goal with the blank in that cell by relabelling (M15: `--goal "8 7 6 5 4 3 2 1 0"`
+/// could not answer the standard goal), exactly as a breadth-first search from that goal.
+#[test]
+fn any_section_with_the_blank_in_the_goal_cell_answers_by_relabelling() {
+    let b = Board::EIGHT;
+    let reversed = Layout::new(b, &[8, 7, 6, 5, 4, 3, 2, 1, 0]).unwrap();
+    let t = table(&[reversed], None, CostModel::Unit);
+    for goal in [
+        b.standard_goal(),
+        Layout::new(b, &[2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap(),
+    ] {
+        let truth = bfs(goal);
+        check_against(&t, goal, &truth, true);
+    }
+    // No section has the blank where this goal has it.
+    let elsewhere = b.goal_with_blank(0);
+    assert!(matches!(t.goal(&elsewhere), Err(QueryError::NoSection { .. })));
+}
