@@ -31,7 +31,24 @@ use crate::error::{is_broken_pipe, UsageError, EXIT_USAGE};
 use crate::streams::warning;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // A usage error: its message on standard error (lost if that cannot take it).
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(EXIT_USAGE));
+        }
+        Err(e) => {
+            // `--help` and `--version` are answers on standard output: a write that fails (a
+            // full disk, `>/dev/full`) fails the run, as for every other answer.
+            use std::io::Write;
+            if let Err(write) = e.print().and_then(|()| std::io::stdout().flush()) {
+                warning!("cannot write standard output: {write}");
+                return ExitCode::FAILURE;
+            }
+            return ExitCode::SUCCESS;
+        }
+    };
     // A mapped table truncated under us ends the run with a message, not a silent SIGBUS.
     slidetable_query::exit_on_changed_table("slidetable: ");
     match dispatch(&cli.command) {

@@ -260,7 +260,10 @@ impl BadLines {
 /// that fits another board, says which (`8 tiles fit a 2x4 board: add --board 2x4`), and
 /// the 15-puzzle points to `--board 4x4`, and a count no table holds points to the search.
 pub(crate) fn with_board_hint(board: Board, line: &[u8], what: String) -> String {
-    let tiles = count_tiles(line);
+    // A line with something else than tiles fits no board: its own error says what.
+    let Some(tiles) = count_tiles(line) else {
+        return what;
+    };
     if tiles == board.cells() || tiles < 4 {
         return what;
     }
@@ -304,14 +307,19 @@ pub(crate) fn with_board_hint(board: Board, line: &[u8], what: String) -> String
 
 /// The tiles a puzzle line holds: its tokens (separated by spaces, tabs or commas), or the
 /// characters of a single token.
-fn count_tiles(line: &[u8]) -> usize {
+/// The tiles a line spells, if every token is a tile (digits, or `x` for the blank).
+fn count_tiles(line: &[u8]) -> Option<usize> {
     let tokens: Vec<&[u8]> = line
         .split(|&b| b == b' ' || b == b'\t' || b == b',' || b == b'\r')
         .filter(|t| !t.is_empty())
         .collect();
+    let tile = |b: &u8| b.is_ascii_digit() || matches!(b, b'x' | b'X');
     match tokens[..] {
-        [one] => one.len(),
-        _ => tokens.len(),
+        [one] => one.iter().all(tile).then_some(one.len()),
+        _ => tokens
+            .iter()
+            .all(|t| t.iter().all(tile))
+            .then_some(tokens.len()),
     }
 }
 
@@ -329,6 +337,12 @@ mod tests {
         assert!(hint("1 2 3 4 5 6 7 8 9 10 11 0")
             .ends_with("12 tiles fit a 3x4, 4x3, 2x6 or 6x2 board (add --board 3x4)"));
         assert!(hint("1234567x").contains("--board 2x4"));
+        // Not tiles: no board fits them (a byte 0xFF was counted as a fourth tile).
+        assert_eq!(hint("1 2 3 \u{ff}"), "x");
+        assert_eq!(
+            with_board_hint(Board::EIGHT, b"1 2 3 \xff", "x".into()),
+            "x"
+        );
         assert!(hint("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0").ends_with(
             "16 tiles are the 15-puzzle (add --board 4x4: IDA* on a pattern database answers it)"
         ));

@@ -63,7 +63,12 @@ fn generate_to_dash_writes_the_table_to_standard_output() {
     // the table is the answer, and it is whole.
     let out = process(&dir)
         .args(["generate", "--board", "2x3", "-o", "-"])
-        .stderr(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap())
+        .stderr(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", out.status);

@@ -102,6 +102,36 @@ fn a_full_stdout_is_named_as_standard_output() {
     }
 }
 
+/// `--help` and `--version` are answers too: on a full standard output they fail, exit 1
+/// (they exited 0 having written nothing).
+#[test]
+fn help_and_version_on_a_full_stdout_fail() {
+    let dir = TempDir::new().unwrap();
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["distance", "--help"],
+        &["-V"],
+    ] {
+        let out = process(dir.path())
+            .args(args)
+            .stdout(File::options().write(true).open("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr,
+            "slidetable: cannot write standard output: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+        // And to a working standard output, exit 0.
+        let ok = process(dir.path()).args(args).output().unwrap();
+        assert_eq!(ok.status.code(), Some(0), "{args:?}");
+        assert!(!ok.stdout.is_empty());
+    }
+}
+
 /// Standard error on /dev/full: a diagnostic that cannot be written never stops the answers,
 /// and the exit code still tells.
 #[test]

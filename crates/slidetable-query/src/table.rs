@@ -162,7 +162,11 @@ impl<D: AsRef<[u8]>> Table<D> {
         let i = sections
             .iter()
             .position(|s| s.goal() == &canonical)
-            .or_else(|| sections.iter().position(|s| s.goal().blank() == goal.blank()))
+            .or_else(|| {
+                sections
+                    .iter()
+                    .position(|s| s.goal().blank() == goal.blank())
+            })
             .ok_or_else(|| no_section.clone())?;
         let target = *sections[i].goal();
         Ok(Goal {

@@ -353,5 +353,8 @@ fn any_section_with_the_blank_in_the_goal_cell_answers_by_relabelling() {
     }
     // No section has the blank where this goal has it.
     let elsewhere = b.goal_with_blank(0);
-    assert!(matches!(t.goal(&elsewhere), Err(QueryError::NoSection { .. })));
+    assert!(matches!(
+        t.goal(&elsewhere),
+        Err(QueryError::NoSection { .. })
+    ));
 }
