@@ -35,12 +35,18 @@ pub(crate) fn draw(out: &mut Vec<u8>, start: &Layout, path: Option<&[Move]>) {
 }
 
 /// Appends `puzzles` drawn side by side, numbered from 1, without their solutions: a
-/// question sheet (`random --show`).
-pub(crate) fn sheet(out: &mut Vec<u8>, puzzles: &[Layout]) {
-    let boards: Vec<(String, Layout)> = puzzles
-        .iter()
-        .enumerate()
-        .map(|(i, p)| ((i + 1).to_string(), *p))
+/// question sheet (`random --show`). A goal other than the standard one (tiles in order,
+/// blank last) is drawn first, labelled `goal`, so the sheet says where the tiles go.
+pub(crate) fn sheet(out: &mut Vec<u8>, puzzles: &[Layout], goal: &Layout) {
+    let shown = (!goal.is_standard_goal()).then(|| ("goal".to_string(), *goal));
+    let boards: Vec<(String, Layout)> = shown
+        .into_iter()
+        .chain(
+            puzzles
+                .iter()
+                .enumerate()
+                .map(|(i, p)| ((i + 1).to_string(), *p)),
+        )
         .collect();
     draw_boards(out, &boards);
 }

@@ -277,6 +277,26 @@ fn random_show_draws_the_puzzles_numbered_without_their_solutions() {
     // --show with --json or --csv makes no sense.
     let r = run("random", &["--depth", "3", "--show", "--json"]);
     assert_eq!(r.code, Some(USAGE), "{r:#?}");
+    // Another goal is drawn first, labelled, so the sheet says where the tiles go; the
+    // standard goal is not (above).
+    let args = [
+        "--depth", "5", "--count", "3", "--seed", "7", "--goal", SNAIL,
+    ];
+    let plain = run("random", &args).ok();
+    let shown = run("random", &[&args[..], &["--show"]].concat()).ok();
+    let mut expected = vec![("goal".to_string(), SNAIL.to_string())];
+    expected.extend(
+        plain
+            .lines()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ((i + 1).to_string(), p.to_string())),
+    );
+    assert_eq!(read_drawing(&shown.stdout), expected, "{}", shown.stdout);
+    assert!(!run("random", &["--depth", "5", "--show", "--goal", GOAL])
+        .ok()
+        .stdout
+        .contains("goal"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,11 +4,11 @@
 
 use std::path::PathBuf;
 
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use slidetable_core::{path_string, Board, Layout, Move};
 use slidetable_gen::{pattern_bytes, solve_partition, Partition};
-use slidetable_query::{MappedPatternTable, TableBytes};
+use slidetable_query::{MappedPatternTable, SplitMix64, TableBytes};
 use slidetable_search::{Limits, PatternHeuristic, SearchError, Symmetric};
 
 use crate::cache;
@@ -156,6 +156,31 @@ impl PyFifteen {
     #[getter]
     fn file(&self) -> Option<String> {
         self.table.file().map(|p| p.display().to_string())
+    }
+
+    /// `count` puzzles drawn uniformly at random from every layout that can reach the goal
+    /// (default: the standard goal), as a `uint8` array of one puzzle per row. The same
+    /// `seed` gives the same puzzles as `slidetable random --board 4x4 --seed` on every
+    /// machine; `distinct=True` draws no layout twice.
+    #[pyo3(signature = (count = 1, seed = None, distinct = false, goal = None))]
+    fn random<'py>(
+        &self,
+        py: Python<'py>,
+        count: usize,
+        seed: Option<u64>,
+        distinct: bool,
+        goal: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let board = self.board();
+        let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
+        let seed = seed.unwrap_or_else(SplitMix64::fresh_seed);
+        let drawn: Vec<Layout> = py.detach(|| {
+            SplitMix64::new(seed)
+                .layouts_reaching(goal, distinct)
+                .take(count)
+                .collect()
+        });
+        puzzles::to_array(py, board, &drawn)
     }
 
     /// An optimal path from `puzzle` to the goal as a string of moves (`u d l r`: the way the

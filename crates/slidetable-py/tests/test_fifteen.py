@@ -56,6 +56,23 @@ def test_solve_answers_as_the_command(databases, easiest, cli):
         cli.lines("distance", "--table", str(path), input=text)
 
 
+def test_random_draws_what_the_command_draws_with_the_same_seed(databases, cli):
+    _, fifteen = databases
+    drawn = fifteen.random(50, seed=7)
+    assert drawn.dtype == np.uint8 and drawn.shape == (50, 16)
+    expected = cli.lines("random", "--board", "4x4", "--count", "50", "--seed", "7")
+    assert [" ".join(map(str, row)) for row in drawn] == expected
+    # Another goal: none of its puzzles reaches the standard one; no layout twice.
+    other = "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0"
+    odd = fifteen.random(40, seed=3, goal=other, distinct=True)
+    assert [" ".join(map(str, row)) for row in odd] == cli.lines(
+        "random", "--board", "4x4", "--count", "40", "--seed", "3", "--goal", other,
+        "--distinct")
+    assert all(fifteen.distance(p) == -1 for p in odd[:2])
+    assert len({bytes(row) for row in odd}) == 40
+    assert (fifteen.random(4, seed=9) == fifteen.random(4, seed=9)).all()
+
+
 def test_databases_built_in_memory_are_the_commands(databases):
     _, opened = databases
     made = slidetable.Fifteen.generate("5-5-5")

@@ -252,7 +252,7 @@ impl SplitMix64 {
     /// all layouts), for boards too large for a table (the 15-puzzle): the tiles shuffled
     /// (Fisher and Yates, one [`SplitMix64::below`] per cell but the first), then put into
     /// `goal`'s class by [`into_class`]. The command line's `random --board 4x4` and the
-    /// Python package draw with it, so that seeds agree.
+    /// Python package draw with it (see [`SplitMix64::layouts_reaching`]), so seeds agree.
     pub fn layout_reaching(&mut self, goal: &Layout) -> Layout {
         let n = goal.board().cells();
         let mut tiles = [0u8; MAX_CELLS];
@@ -264,6 +264,22 @@ impl SplitMix64 {
             tiles.swap(i, j);
         }
         into_class(&mut tiles[..n], goal)
+    }
+
+    /// Layouts drawn one after another by [`SplitMix64::layout_reaching`], endlessly (take
+    /// as many as wanted); with `distinct`, a layout drawn before is drawn again, which keeps
+    /// each draw uniform among the layouts not yet drawn (it remembers 8 bytes per layout;
+    /// on the boards this serves, 10^10 layouts or more, a repeat is rare). The command
+    /// line's `random --board 4x4` and the Python package's `Fifteen.random` draw with it.
+    pub fn layouts_reaching(self, goal: Layout, distinct: bool) -> impl Iterator<Item = Layout> {
+        let mut rng = self;
+        let mut seen = std::collections::HashSet::new();
+        std::iter::repeat_with(move || loop {
+            let layout = rng.layout_reaching(&goal);
+            if !distinct || seen.insert(layout.packed()) {
+                break layout;
+            }
+        })
     }
 
     /// `count` different numbers below `n` (at most `n` of them: a larger `count` is taken
@@ -374,6 +390,26 @@ mod tests {
                 assert!(chi2 < bound, "{board}: chi-square {chi2} >= {bound}");
             }
         }
+    }
+
+    #[test]
+    fn distinct_layouts_never_repeat_and_take_a_whole_small_board() {
+        // 2x2: all 12 layouts of the goal's class, each once; without `distinct`, the same
+        // draws as one at a time.
+        let goal = Board::new(2, 2).unwrap().standard_goal();
+        let all: std::collections::HashSet<u64> = SplitMix64::new(1)
+            .layouts_reaching(goal, true)
+            .take(12)
+            .map(|l| l.packed())
+            .collect();
+        assert_eq!(all.len(), 12);
+        let mut rng = SplitMix64::new(2);
+        let each: Vec<Layout> = (0..20).map(|_| rng.layout_reaching(&goal)).collect();
+        let stream: Vec<Layout> = SplitMix64::new(2)
+            .layouts_reaching(goal, false)
+            .take(20)
+            .collect();
+        assert_eq!(each, stream);
     }
 
     #[test]

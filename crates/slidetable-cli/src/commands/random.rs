@@ -5,8 +5,6 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use std::collections::HashSet;
-
 use slidetable_core::{Board, Layout, MAX_TABLE_CELLS};
 use slidetable_query::SplitMix64;
 
@@ -38,8 +36,8 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
         board: args.board,
         goal: args.goal.clone(),
     };
-    let (table, goal) = tables::open_target(&target)?;
-    let goal = table.goal(&goal)?;
+    let (table, goal_layout) = tables::open_target(&target)?;
+    let goal = table.goal(&goal_layout)?;
     // On 2-bit tables, every distance up to the deepest asked for, in one pass (none if the
     // depth is beyond the table's: `layer` says so).
     let upto = (*depth.end()).min(goal.max_distance());
@@ -94,7 +92,7 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
     let puzzles = draws.filter_map(|k| layer.get(k).map(|(l, _)| l));
     if output == Output::Show {
         let all: Vec<Layout> = puzzles.collect();
-        show::sheet(&mut buf, &all);
+        show::sheet(&mut buf, &all, &goal_layout);
         out.write_all(&buf)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
@@ -140,23 +138,15 @@ fn without_table(args: &RandomArgs, board: Board) -> Result<ExitCode> {
         Some(text) => parse_goal(board, text)?,
     };
     let seed = args.seed.unwrap_or_else(SplitMix64::fresh_seed);
-    let mut rng = SplitMix64::new(seed);
-    // --distinct remembers what it drew and draws again on a repeat: with 10^10 layouts or
-    // more, repeats are rare, and the draws kept are still uniform among those not yet drawn.
-    let mut seen = HashSet::new();
-    let distinct = args.distinct;
-    let puzzles = (0..args.count).map(move |_| loop {
-        let layout = rng.layout_reaching(&goal);
-        if !distinct || seen.insert(layout.packed()) {
-            break layout;
-        }
-    });
+    let puzzles = SplitMix64::new(seed)
+        .layouts_reaching(goal, args.distinct)
+        .take(usize::try_from(args.count).unwrap_or(usize::MAX));
     let output = Output::of(args.json, args.csv, args.show);
     let mut out = streams::stdout();
     let mut buf = Vec::new();
     if output == Output::Show {
         let all: Vec<Layout> = puzzles.collect();
-        show::sheet(&mut buf, &all);
+        show::sheet(&mut buf, &all, &goal);
         out.write_all(&buf)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
