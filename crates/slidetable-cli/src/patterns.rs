@@ -42,12 +42,7 @@ pub(crate) fn make(plan: &PatternPlan, path: &Path) -> Result<Generated> {
 
 /// The databases of `table` as a heuristic towards their own goal.
 fn databases(table: &MappedPatternTable) -> Result<PatternHeuristic<'_>> {
-    let groups: Vec<(u16, &[u8])> = table
-        .groups()
-        .into_iter()
-        .map(|g| (g.tiles, g.payload))
-        .collect();
-    Ok(PatternHeuristic::new(table.goal(), &groups)?)
+    Ok(PatternHeuristic::new(table.goal(), &table.groups())?)
 }
 
 /// IDA* on the database `table` for `goal` (blank in a cell some symmetry carries onto the
@@ -243,8 +238,7 @@ impl PatternSource {
     pub(crate) fn heuristic(&self, goal: &Layout) -> Result<Box<dyn Heuristic + Send + Sync + '_>> {
         match self {
             PatternSource::Memory(sections) => {
-                let groups: Vec<(u16, &[u8])> =
-                    sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
+                let groups: Vec<_> = sections.iter().map(SolvedPattern::as_group).collect();
                 Ok(Box::new(PatternHeuristic::new(goal, &groups)?))
             }
             PatternSource::File(table) => match Symmetric::new(databases(table)?, goal) {

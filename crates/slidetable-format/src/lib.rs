@@ -30,8 +30,8 @@ use std::io::{self, Write};
 mod pattern;
 
 pub use pattern::{
-    excess_at, is_pattern_file, pattern_payload_len, reachable_placements, PatternHeader,
-    PatternSection, PatternSpec, MAX_EXCESS, MAX_GROUP, PATTERN_ENCODING,
+    excess_at, is_pattern_file, pattern_payload_len, reachable_placements, PatternGroup,
+    PatternHeader, PatternSection, PatternSpec, MAX_EXCESS, MAX_GROUP, PATTERN_ENCODING,
 };
 
 use slidetable_core::{Board, Layout, LayoutError, MAX_CELLS, MAX_TABLE_CELLS};

@@ -58,6 +58,18 @@ pub fn excess_at(payload: &[u8], rank: u32) -> u32 {
     u32::from(payload[(rank >> 1) as usize] >> ((rank & 1) * 4)) & 15
 }
 
+/// One tile group of a pattern database as its users hand it on: which tiles, and their
+/// entries — from a file ([`PatternHeader::payload`]) or a search in memory, to the search
+/// crate's heuristic. One type from the file to the search, never a `(mask, bytes)` pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PatternGroup<'a> {
+    /// Bit `t` set for each tile `t` of the group.
+    pub tiles: u16,
+    /// The group's 4-bit entries, indexed by the placement rank of its tiles in increasing
+    /// order (see [`excess_at`]).
+    pub payload: &'a [u8],
+}
+
 /// Payload bytes of a section of `entries` placements: two to a byte.
 pub fn pattern_payload_len(entries: u64) -> u64 {
     entries.div_ceil(2)

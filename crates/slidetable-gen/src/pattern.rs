@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 use rayon::prelude::*;
 use slidetable_core::{each_set_bit, mask_tiles, AtomicBitmap, Board, Layout, PlacementRanker};
 use slidetable_format::{
-    check_group, check_groups, pattern_payload_len, GroupError, MAX_EXCESS, MAX_GROUP,
+    check_group, check_groups, pattern_payload_len, GroupError, PatternGroup, MAX_EXCESS, MAX_GROUP,
 };
 
 use crate::GenError;
@@ -231,6 +231,14 @@ pub struct SolvedPattern {
 }
 
 impl SolvedPattern {
+    /// The group and its entries, as the search crate's heuristic takes them.
+    pub fn as_group(&self) -> PatternGroup<'_> {
+        PatternGroup {
+            tiles: self.tiles,
+            payload: &self.entries,
+        }
+    }
+
     /// The group's tiles in increasing order (the order their cells are ranked in).
     pub fn group(&self) -> Vec<u8> {
         group_tiles(self.tiles)

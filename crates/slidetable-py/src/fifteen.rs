@@ -40,13 +40,8 @@ impl PyFifteen {
     pub(crate) fn solver(&self, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Symmetric<'_>> {
         let board = self.board();
         let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
-        let groups: Vec<(u16, &[u8])> = self
-            .table
-            .groups()
-            .into_iter()
-            .map(|g| (g.tiles, g.payload))
-            .collect();
-        let databases = PatternHeuristic::new(self.table.goal(), &groups).map_err(value_error)?;
+        let databases =
+            PatternHeuristic::new(self.table.goal(), &self.table.groups()).map_err(value_error)?;
         Symmetric::new(databases, &goal).ok_or_else(|| {
             value_error(format!(
                 "the database's goal {} has its blank in a cell no symmetry carries goal \

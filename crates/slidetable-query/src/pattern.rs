@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use slidetable_core::{mask_tiles, Board, Layout, PlacementRanker, MAX_CELLS};
-use slidetable_format::{excess_at, PatternHeader};
+use slidetable_format::{excess_at, PatternGroup, PatternHeader};
 
 use crate::{file, TableBytes, TableError};
 
@@ -19,16 +19,6 @@ pub struct PatternTable<D: AsRef<[u8]>> {
 /// A pattern database over a file: read into memory when small, memory-mapped when large
 /// (see [`TableBytes`]).
 pub type MappedPatternTable = PatternTable<TableBytes>;
-
-/// One tile group of a database: which tiles, and their entries.
-#[derive(Clone, Copy, Debug)]
-pub struct PatternGroup<'a> {
-    /// Bit `t` set for each tile `t` of the group.
-    pub tiles: u16,
-    /// The group's 4-bit entries, indexed by the placement rank of its tiles in increasing
-    /// order (see `slidetable_format::excess_at`).
-    pub payload: &'a [u8],
-}
 
 impl PatternTable<TableBytes> {
     /// Reads or maps the file at `path` (as [`crate::Table::open`] does: anything but a

@@ -39,11 +39,7 @@ fn main() {
         goal,
         "the database must be for the goal 0 1 2 ... 15"
     );
-    let groups: Vec<(u16, &[u8])> = table
-        .groups()
-        .into_iter()
-        .map(|g| (g.tiles, g.payload))
-        .collect();
+    let groups = table.groups();
     let heuristic = PatternHeuristic::new(&goal, &groups).unwrap();
     let search = PatternSearch::new(&heuristic);
     let text = include_str!("../../../data/korf100.txt");
@@ -58,7 +54,7 @@ fn main() {
         .collect();
     let sizes: Vec<String> = groups
         .iter()
-        .map(|g| g.0.count_ones().to_string())
+        .map(|g| g.tiles.count_ones().to_string())
         .collect();
     println!(
         "database {path}: {} (mirrored: {})",

@@ -17,7 +17,7 @@
 //! before it reads any, so that the misses overlap instead of following one another.
 
 use slidetable_core::{Board, Layout, Move, PlacementError, PlacementRanker, Symmetry, MAX_CELLS};
-use slidetable_format::{check_groups, excess_at, GroupError, MAX_GROUP};
+use slidetable_format::{check_groups, excess_at, GroupError, PatternGroup, MAX_GROUP};
 
 use crate::state::{Budget, ROOT};
 
@@ -97,18 +97,25 @@ pub enum PatternError {
 impl<'a> PatternHeuristic<'a> {
     /// A heuristic from databases for `goal`: for each group, its tile mask (bit `t` for
     /// tile `t`) and its 4-bit entries by placement rank (the format's pattern section).
-    pub fn new(goal: &Layout, groups: &[(u16, &'a [u8])]) -> Result<Self, PatternError> {
+    pub fn new(goal: &Layout, groups: &[PatternGroup<'a>]) -> Result<Self, PatternError> {
         let board = goal.board();
         let n = board.cells();
         // Groups that pass are disjoint and not empty: at most n − 1 ≤ MAX_GROUPS − 1.
-        let masks: Vec<u16> = groups.iter().map(|&(mask, _)| mask).collect();
+        let masks: Vec<u16> = groups.iter().map(|g| g.tiles).collect();
         check_groups(board, &masks).map_err(|problem| PatternError::Groups {
             last: n - 1,
             problem,
         })?;
         let mut group_of = [0u8; MAX_CELLS];
         let mut built = Vec::with_capacity(groups.len());
-        for (i, &(mask, payload)) in groups.iter().enumerate() {
+        for (
+            i,
+            &PatternGroup {
+                tiles: mask,
+                payload,
+            },
+        ) in groups.iter().enumerate()
+        {
             let k = mask.count_ones() as usize;
             let ranker = PlacementRanker::new(n, k)
                 .map_err(|problem| PatternError::Placements { tiles: k, problem })?;
@@ -551,7 +558,13 @@ mod tests {
                 GroupError::BadSize { group: 1, tiles: 0 },
             ),
         ] {
-            let given: Vec<(u16, &[u8])> = groups.iter().map(|&g| (g, &[][..])).collect();
+            let given: Vec<PatternGroup<'_>> = groups
+                .iter()
+                .map(|&tiles| PatternGroup {
+                    tiles,
+                    payload: &[],
+                })
+                .collect();
             let err = PatternHeuristic::new(&goal, &given).unwrap_err();
             assert_eq!(err, PatternError::Groups { last: 5, problem });
             assert_eq!(err.to_string(), message);

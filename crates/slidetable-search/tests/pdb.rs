@@ -3,7 +3,7 @@
 //! legal and of the length found; the smallest path under a letter order.
 
 use slidetable_core::{parse_layout, Board, Layout, Move, Ranker};
-use slidetable_format::byte_distance;
+use slidetable_format::{byte_distance, PatternGroup};
 use slidetable_gen::{solve_partition, solve_section, Partition, SolvedPattern};
 use slidetable_search::{
     idastar, Heuristic, Limits, LinearConflict, PatternHeuristic, PatternSearch, SearchError,
@@ -18,7 +18,7 @@ fn databases(goal: &Layout, partition: &str) -> Vec<SolvedPattern> {
 }
 
 fn heuristic<'a>(goal: &Layout, sections: &'a [SolvedPattern]) -> PatternHeuristic<'a> {
-    let groups: Vec<(u16, &[u8])> = sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
+    let groups: Vec<PatternGroup<'_>> = sections.iter().map(SolvedPattern::as_group).collect();
     PatternHeuristic::new(goal, &groups).unwrap()
 }
 
@@ -160,13 +160,13 @@ fn unsolvable_and_limits_are_reported() {
         vec![]
     );
     // Databases that do not fit together are refused.
-    let groups: Vec<(u16, &[u8])> = sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
+    let groups: Vec<PatternGroup<'_>> = sections.iter().map(SolvedPattern::as_group).collect();
     assert!(PatternHeuristic::new(&goal, &groups[..2]).is_err());
-    assert!(PatternHeuristic::new(
-        &goal,
-        &[(groups[0].0, &groups[0].1[1..]), groups[1], groups[2]]
-    )
-    .is_err());
+    let short = PatternGroup {
+        payload: &groups[0].payload[1..],
+        ..groups[0]
+    };
+    assert!(PatternHeuristic::new(&goal, &[short, groups[1], groups[2]]).is_err());
 }
 
 #[test]
@@ -261,8 +261,7 @@ fn a_damaged_goal_entry_is_refused_instead_of_hiding_the_goal_forever() {
     let tiles = databases(&goal, "4-4")[1].tiles;
     for value in [1u8, 7, 15] {
         let sections = damaged(&goal, 1, placement(&goal, tiles), value);
-        let groups: Vec<(u16, &[u8])> =
-            sections.iter().map(|s| (s.tiles, &s.entries[..])).collect();
+        let groups: Vec<PatternGroup<'_>> = sections.iter().map(SolvedPattern::as_group).collect();
         let err = PatternHeuristic::new(&goal, &groups).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -272,8 +271,14 @@ fn a_damaged_goal_entry_is_refused_instead_of_hiding_the_goal_forever() {
     // Tile masks swapped between two groups of the same size: refused as well.
     let sections = databases(&goal, "4-4");
     let groups = [
-        (sections[1].tiles, &sections[0].entries[..]),
-        (sections[0].tiles, &sections[1].entries[..]),
+        PatternGroup {
+            tiles: sections[1].tiles,
+            payload: &sections[0].entries,
+        },
+        PatternGroup {
+            tiles: sections[0].tiles,
+            payload: &sections[1].entries,
+        },
     ];
     assert!(matches!(
         PatternHeuristic::new(&goal, &groups),

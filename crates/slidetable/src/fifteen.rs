@@ -81,13 +81,7 @@ impl<D: AsRef<[u8]>> Fifteen<D> {
     }
 
     fn heuristic(&self) -> Result<PatternHeuristic<'_>, PatternError> {
-        let groups: Vec<(u16, &[u8])> = self
-            .table
-            .groups()
-            .into_iter()
-            .map(|g| (g.tiles, g.payload))
-            .collect();
-        PatternHeuristic::new(self.table.goal(), &groups)
+        PatternHeuristic::new(self.table.goal(), &self.table.groups())
     }
 
     /// The solver towards `goal`, for the calls this type does not make itself
