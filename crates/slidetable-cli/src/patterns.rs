@@ -125,6 +125,7 @@ pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<
         write_csv_header(&mut out, answer)?;
     }
     let mut text = Vec::new();
+    let mut answered = 0;
     each_chunk(
         &args.input,
         board,
@@ -133,9 +134,11 @@ pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<
         |layouts| solver.solve_all(layouts, order).with_context(context),
         |layout, path, out| {
             text.clear();
+            answered += 1;
             let value = path.as_ref().map(|p| p.len() as u32);
             answers::write(
                 &mut text,
+                answered,
                 layout,
                 answer,
                 output,

@@ -8,14 +8,15 @@ const WIDTH: usize = 80;
 const GAP: usize = 3;
 
 /// Appends a drawing of `start` and the boards along `path` (`None`: no path) to `out`: a
-/// heading line, then rows of boards, each labelled with its move number and the blank's
+/// heading line numbered `number` (the puzzle's number on the question sheet `random
+/// --show` draws), then rows of boards, each labelled with its move number and the blank's
 /// move (`start` for the first). The blank is drawn as `.`.
-pub(crate) fn draw(out: &mut Vec<u8>, start: &Layout, path: Option<&[Move]>) {
+pub(crate) fn draw(out: &mut Vec<u8>, number: u64, start: &Layout, path: Option<&[Move]>) {
     let heading = match path {
-        None => format!("{start}: unsolvable\n\n"),
-        Some([]) => format!("{start}: solved already (0 moves)\n\n"),
+        None => format!("{number}. {start}: unsolvable\n\n"),
+        Some([]) => format!("{number}. {start}: solved already (0 moves)\n\n"),
         Some(path) => format!(
-            "{start}: {} move{}, {}\n\n",
+            "{number}. {start}: {} move{}, {}\n\n",
             path.len(),
             if path.len() == 1 { "" } else { "s" },
             path.iter().map(|m| m.letter()).collect::<String>()
@@ -94,7 +95,7 @@ mod tests {
         let start = parse_layout(Board::EIGHT, start.as_bytes()).unwrap();
         let path = path.map(|p| parse_path(p).unwrap());
         let mut out = Vec::new();
-        draw(&mut out, &start, path.as_deref());
+        draw(&mut out, 7, &start, path.as_deref());
         String::from_utf8(out).unwrap()
     }
 
@@ -102,7 +103,7 @@ mod tests {
     fn draws_each_board_under_its_move() {
         assert_eq!(
             drawing("1 2 3 4 5 6 7 0 8", Some("r")),
-            "1 2 3 4 5 6 7 0 8: 1 move, r\n\n\
+            "7. 1 2 3 4 5 6 7 0 8: 1 move, r\n\n\
              start   1 r\n\
              1 2 3   1 2 3\n\
              4 5 6   4 5 6\n\
@@ -110,11 +111,11 @@ mod tests {
         );
         assert_eq!(
             drawing("2 1 3 4 5 6 7 8 0", None),
-            "2 1 3 4 5 6 7 8 0: unsolvable\n\n"
+            "7. 2 1 3 4 5 6 7 8 0: unsolvable\n\n"
         );
         assert_eq!(
             drawing("1 2 3 4 5 6 7 8 0", Some("")),
-            "1 2 3 4 5 6 7 8 0: solved already (0 moves)\n\n\
+            "7. 1 2 3 4 5 6 7 8 0: solved already (0 moves)\n\n\
              start\n1 2 3\n4 5 6\n7 8 .\n\n"
         );
     }

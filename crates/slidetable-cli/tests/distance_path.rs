@@ -265,7 +265,11 @@ fn path_show_draws_every_board() {
     )
     .ok();
     let lines = r.lines();
-    assert_eq!(lines[0], "2 3 4 1 5 0 7 6 8: 19 moves, ullddrurdllurrdlurd");
+    // Numbered as on the question sheet (`random --show`): the first puzzle is 1.
+    assert_eq!(
+        lines[0],
+        "1. 2 3 4 1 5 0 7 6 8: 19 moves, ullddrurdllurrdlurd"
+    );
     assert_eq!(lines[1], "");
     // The first board, at the left of the first row of boards.
     assert!(lines[2].starts_with("start   1 u"), "{}", r.stdout);
@@ -281,7 +285,7 @@ fn path_show_draws_every_board() {
     assert!(lines.iter().all(|l| l.len() <= 80));
     // 20 boards: two rows of ten.
     assert_eq!(row[0].split("   ").count(), 10);
-    assert_eq!(lines[12], "2 1 3 4 5 6 7 8 0: unsolvable");
+    assert_eq!(lines[12], "2. 2 1 3 4 5 6 7 8 0: unsolvable");
     assert_eq!(query("path", &["--show", "--json"], "").code, Some(USAGE));
 }
 

@@ -145,6 +145,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                 Output::Csv => {
                     answers::write(
                         &mut buf,
+                        summary.puzzles,
                         start,
                         Answer::Path,
                         Output::Csv,
