@@ -412,6 +412,10 @@ pub(crate) struct StatsArgs {
     /// cumulative (shares as fractions of 1).
     #[arg(long)]
     pub(crate) csv: bool,
+    /// Draw the chart's bars on a log scale (log(1 + states)), so that layers of a few
+    /// states differ from one another.
+    #[arg(long, conflicts_with_all = ["json", "csv"])]
+    pub(crate) log: bool,
 }
 
 #[derive(Args, Debug)]

@@ -389,6 +389,24 @@ fn stats_add_up() {
 
     let snail = run("stats", &["--goal", SNAIL]).ok();
     assert!(snail.stdout.contains("maximum  30 moves (148 states)"));
+
+    // --log: the same table, bars on a log scale, so 1, 2 and 4 states look different.
+    let log = run("stats", &["--log"]).ok();
+    assert!(
+        log.stdout.contains("cumulative  (bars: log scale)\n"),
+        "{}",
+        log.stdout
+    );
+    let marks = |d: &str| {
+        log.lines()
+            .into_iter()
+            .find(|l| l.trim_start().starts_with(&format!("{d} ")))
+            .map(|l| l.matches('#').count())
+            .unwrap()
+    };
+    assert!(marks("0") < marks("1") && marks("1") < marks("2"));
+    assert_eq!(marks("24"), 40);
+    assert_eq!(run("stats", &["--log", "--json"]).code, Some(USAGE));
 }
 
 #[test]

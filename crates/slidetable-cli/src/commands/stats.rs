@@ -58,16 +58,13 @@ pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
         writeln!(out)?;
         writeln!(
             out,
-            "{:>8}    states     share  cumulative",
-            if weighted { "cost" } else { "distance" }
+            "{:>8}    states     share  cumulative{}",
+            if weighted { "cost" } else { "distance" },
+            if args.log { "  (bars: log scale)" } else { "" }
         )?;
         let most = stats.layers.iter().map(|l| l.states).max().unwrap_or(1);
         for l in &stats.layers {
-            // Every non-empty layer gets at least one mark, however small.
-            let bar = match l.states {
-                0 => 0,
-                n => ((n as f64 / most as f64 * BAR as f64).round() as usize).max(1),
-            };
+            let bar = bar_length(l.states, most, args.log);
             writeln!(
                 out,
                 "{:>8}  {:>8}  {:>7.3}%  {:>9.3}%  {}",
@@ -81,4 +78,39 @@ pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The bar of a layer of `states` in a chart whose largest layer has `most`: proportional,
+/// or with `log` proportional to log(1 + states), so that layers of 1, 10 and 100 states
+/// differ. Every non-empty layer gets at least one mark, however small.
+fn bar_length(states: u64, most: u64, log: bool) -> usize {
+    if states == 0 {
+        return 0;
+    }
+    let scale = |n: u64| if log { (n as f64).ln_1p() } else { n as f64 };
+    ((scale(states) / scale(most.max(1)) * BAR as f64).round() as usize).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_scale_tells_small_layers_apart() {
+        // 3x3: layers of 1, 2, 4 ... 24,047 states. Linear: the small ones all one mark.
+        let most = 24_047;
+        let linear: Vec<usize> = [1, 2, 4, 16, 116]
+            .iter()
+            .map(|&n| bar_length(n, most, false))
+            .collect();
+        assert_eq!(linear, [1, 1, 1, 1, 1]);
+        let log: Vec<usize> = [1, 2, 4, 16, 116, most]
+            .iter()
+            .map(|&n| bar_length(n, most, true))
+            .collect();
+        assert!(log.windows(2).all(|w| w[0] < w[1]), "{log:?}");
+        assert_eq!(log[5], BAR);
+        assert_eq!(bar_length(0, most, true), 0);
+        assert_eq!(bar_length(most, most, false), BAR);
+    }
 }
