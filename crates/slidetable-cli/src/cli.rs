@@ -563,8 +563,9 @@ pub(crate) struct ServeArgs {
     /// table, generated in the cache directory on first use.
     #[arg(long, value_name = "PATH")]
     pub(crate) table: Vec<PathBuf>,
-    /// Open this board's table before listening (repeatable) [default: 3x3].
-    #[arg(long, value_name = "RxC", value_parser = exact_board())]
+    /// Open this board's table before listening (repeatable) [default: 3x3]; 4x4 opens its
+    /// pattern databases (the cache's, else 6-6-3 built in memory).
+    #[arg(long, value_name = "RxC", value_parser = table_board())]
     pub(crate) board: Vec<Board>,
 }
 

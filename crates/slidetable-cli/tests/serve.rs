@@ -12,7 +12,7 @@ use serde_json::Value;
 use slidetable_query::SplitMix64;
 
 mod common;
-use common::{dir, process, sandboxed, table_3x3, Run};
+use common::{dir, process, sandboxed, table_3x3, table_3x3_2bit, table_4x4_555, Run};
 
 /// A running `slidetable serve`, killed if the test ends without stopping it.
 struct Served {
@@ -154,6 +154,153 @@ fn answers_as_the_command_line_does_on_the_same_table() {
     let (status, body) = get(&served.url, "/api/solve?puzzle=1,2,3");
     assert_eq!(status, 400);
     assert_eq!(body, r#"{"error":"puzzle: expected 9 tiles, found 3"}"#);
+}
+
+/// The 15-puzzle, the effort lesson and the seeds, against the command line on the same files:
+/// `/api/solve` on 4x4 answers as `path --board 4x4` (the same IDA*, the same path), the effort
+/// runs count as `search --json --stats` does, and a seed above 2^53 on a 2-bit table (drawn
+/// as on 12 cells) draws again with `random --seed`.
+#[test]
+fn the_fifteen_puzzle_effort_and_seeds_answer_as_the_command_line_does() {
+    let dir = dir();
+    let (fifteen, two_bit) = (
+        table_4x4_555().to_str().unwrap(),
+        table_3x3_2bit().to_str().unwrap(),
+    );
+    let served = serve(
+        dir,
+        &[
+            "--bind",
+            "127.0.0.1:0",
+            "--table",
+            fifteen,
+            "--table",
+            two_bit,
+        ],
+    );
+
+    // Walks of random moves on the page's 4x4, solved by `path`.
+    let mut puzzles = Vec::new();
+    for seed in [1u64, 2, 3, 4, 5] {
+        let (status, body) = get(
+            &served.url,
+            &format!("/api/random?board=4x4&walk=30&seed={seed}"),
+        );
+        assert_eq!(status, 200, "{body}");
+        puzzles.push(json(&body));
+    }
+    let input: String = puzzles
+        .iter()
+        .map(|p| p["puzzle"].as_str().unwrap().to_string() + "\n")
+        .collect();
+    let cli = Run::of(
+        sandboxed(dir)
+            .args(["path", "--json", "--board", "4x4", "--table", fifteen])
+            .write_stdin(input),
+    )
+    .ok();
+    let records: Vec<&str> = cli.stdout.lines().collect();
+    assert_eq!(records.len(), puzzles.len());
+    for (api, record) in puzzles.iter().zip(records) {
+        let cli = json(record);
+        assert_eq!(api["puzzle"], spaced(&cli["puzzle"]));
+        for field in ["distance", "path", "solvable"] {
+            assert_eq!(api[field], cli[field], "{field} of {}", api["puzzle"]);
+        }
+        let (_, body) = get(
+            &served.url,
+            &format!(
+                "/api/solve?board=4x4&puzzle={}",
+                api["puzzle"].as_str().unwrap().replace(' ', ",")
+            ),
+        );
+        assert_eq!(json(&body)["path"], cli["path"]);
+    }
+
+    // The effort lesson on the first walk and on a 3x3 puzzle, run by run.
+    for (board, puzzle) in [
+        ("4x4", puzzles[0]["puzzle"].as_str().unwrap().to_string()),
+        ("3x3", "2 3 4 1 5 0 7 6 8".to_string()),
+    ] {
+        let (status, body) = get(
+            &served.url,
+            &format!(
+                "/api/effort?board={board}&puzzle={}",
+                puzzle.replace(' ', ",")
+            ),
+        );
+        assert_eq!(status, 200, "{body}");
+        let effort = json(&body);
+        let cap = effort["max_expanded"].as_u64().unwrap().to_string();
+        let runs = effort["runs"].as_array().unwrap();
+        assert_eq!(runs.len(), if board == "4x4" { 8 } else { 6 });
+        for run in runs {
+            let (method, heuristic) = (
+                run["method"].as_str().unwrap(),
+                run["heuristic"].as_str().unwrap(),
+            );
+            let mut args = vec![
+                "search",
+                "--json",
+                "--stats",
+                "--board",
+                board,
+                "--method",
+                method,
+                "--heuristic",
+                heuristic,
+                "--max-expanded",
+                &cap,
+            ];
+            if heuristic == "pdb" {
+                args.extend(["--table", fifteen]);
+            }
+            let cli = Run::of(
+                sandboxed(dir)
+                    .args(&args)
+                    .write_stdin(format!("{puzzle}\n")),
+            );
+            let record = json(cli.stdout.lines().next().unwrap());
+            if run["length"].is_null() {
+                // Stopped at the cap on states: so is the command line ("unknown"). (A run
+                // stopped by the server's time cap on a loaded machine says nothing here.)
+                if run["stopped"].as_str().unwrap().contains("expanded") {
+                    assert_eq!(record["distance"], Value::Null, "{method} {heuristic}");
+                }
+                continue;
+            }
+            assert_eq!(
+                run["expanded"], record["stats"]["expanded"],
+                "{method} {heuristic} on {puzzle}"
+            );
+            assert_eq!(
+                run["generated"], record["stats"]["generated"],
+                "{method} {heuristic}"
+            );
+            assert_eq!(run["length"], record["distance"], "{method} {heuristic}");
+        }
+    }
+
+    // A seed past 2^53, as a string, on a table of distances mod 3.
+    let seed = "18446744073709551557";
+    let (status, body) = get(&served.url, &format!("/api/random?depth=24&seed={seed}"));
+    assert_eq!(status, 200, "{body}");
+    let api = json(&body);
+    assert_eq!(api["seed"], seed);
+    let cli = Run::of(sandboxed(dir).args([
+        "random",
+        "--json",
+        "--table",
+        two_bit,
+        "--depth",
+        "24",
+        "--seed",
+        api["seed"].as_str().unwrap(),
+    ]))
+    .ok();
+    let cli = json(&cli.stdout);
+    assert_eq!(api["puzzle"], spaced(&cli["puzzle"]));
+    assert_eq!(api["distance"], cli["distance"]);
 }
 
 #[test]

@@ -16,6 +16,8 @@
 
 use std::io::{self, Write};
 
+pub mod api;
+
 use serde::{Serialize, Serializer};
 use slidetable_core::Layout;
 use slidetable_query::HistogramStats;
@@ -31,6 +33,10 @@ pub struct Record<'a> {
     /// The fewest moves (unit costs), `null` when unsolvable; left out on a weighted table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance: Option<Option<u32>>,
+    /// A search stopped at its time cap (`distance` and `path` `null`): no path is shorter
+    /// than this.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_least: Option<u32>,
     /// A weighted table: the cheapest cost.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost: Option<Option<u32>>,
@@ -117,7 +123,7 @@ impl Record<'_> {
 }
 
 /// What finding one path cost a search (`search --stats`).
-#[derive(Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct SearchStats {
     /// Nodes expanded.
     pub expanded: u64,

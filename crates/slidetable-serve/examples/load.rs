@@ -6,7 +6,10 @@
 //! target/release/slidetable serve --bind 127.0.0.1:8073 &
 //! cargo run --release -p slidetable-serve --example load -- http://127.0.0.1:8073/ $! [ROUNDS] [REQUESTS] [CONCURRENCY]
 //! ```
-//! (`scripts/serve-load.sh` does both.) Exits 1 if any request failed.
+//! (`scripts/serve-load.sh` does both.) With `students` after the PID: 30 simulated students
+//! on the 15-puzzle instead (each round: every student draws a walk of at most 40 moves and
+//! steps 3 optimal moves, every answer checked), for `ROUNDS` rounds. Exits 1 if any request
+//! failed.
 
 #[path = "../tests/common/load.rs"]
 mod load;
@@ -41,6 +44,32 @@ async fn main() -> ExitCode {
     };
     show_rss("before");
     let mut failed = false;
+    if args.get(3).map(String::as_str) == Some("students") {
+        let rounds = number(4, 5);
+        for round in 1..=rounds {
+            let report = load::students(url, 30, 1, round as u64).await;
+            println!(
+                "round {round}: 30 students, {} requests: {} ok, p50 {:.2} ms, p99 {:.2} ms, \
+                 max {:.2} ms, {:.1} s",
+                report.requests,
+                report.ok,
+                report.quantile(0.5).as_secs_f64() * 1e3,
+                report.quantile(0.99).as_secs_f64() * 1e3,
+                report.quantile(1.0).as_secs_f64() * 1e3,
+                report.elapsed.as_secs_f64(),
+            );
+            for f in &report.failures {
+                println!("  failed: {f}");
+            }
+            failed |= report.ok != report.requests;
+            show_rss(&format!("after round {round}"));
+        }
+        return if failed {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
     for round in 1..=rounds {
         let report = load::run(url, requests, concurrency, round as u64).await;
         println!(

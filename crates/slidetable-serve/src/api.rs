@@ -12,10 +12,14 @@ use axum::Router;
 use serde::Serialize;
 use slidetable_core::{parse_layout, path_string, Board, Layout};
 use slidetable_query::SplitMix64;
+use slidetable_records::api::{BoardInfo, Boards, Draw, Drawn, Effort, Searches, Solve};
 use slidetable_records::{Record, Seed, Stats};
-use slidetable_search::HeuristicKind;
+use slidetable_search::{Heuristic, HeuristicKind, Limits};
 
-use crate::source::{Source, SourceError};
+use crate::draw::{self, MAX_WALK};
+use crate::effort;
+use crate::gate::{Busy, Gate, SearchLimits, RETRY_AFTER};
+use crate::source::{Found, Source, SourceError};
 use crate::tables::{chain, Tables};
 
 /// The longest query string answered (a 12-cell puzzle and goal, with room to spare).
@@ -27,8 +31,28 @@ const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
 
-/// The page, its script and style, and the API, over `tables`.
+/// What every request shares: the sources, and the searches' limits and queue.
+pub(crate) struct App {
+    tables: Arc<Tables>,
+    limits: SearchLimits,
+    gate: Gate,
+}
+
+type Shared = State<Arc<App>>;
+
+/// The page, its script and style, and the API, over `tables`, with the default
+/// [`SearchLimits`].
 pub fn router(tables: Arc<Tables>) -> Router {
+    router_with(tables, SearchLimits::default())
+}
+
+/// As [`router`], searching within `limits`.
+pub fn router_with(tables: Arc<Tables>, limits: SearchLimits) -> Router {
+    let app = Arc::new(App {
+        tables,
+        gate: Gate::new(&limits),
+        limits,
+    });
     Router::new()
         .route(
             "/",
@@ -46,10 +70,11 @@ pub fn router(tables: Arc<Tables>) -> Router {
         .route("/api/solve", get(solve))
         .route("/api/random", get(random))
         .route("/api/stats", get(stats))
+        .route("/api/effort", get(effort))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn(bounded))
-        .with_state(tables)
+        .with_state(app)
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
@@ -104,13 +129,45 @@ struct ErrorJson<'a> {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        json(
+        let mut response = json(
             self.status,
             &ErrorJson {
                 error: &self.message,
             },
-        )
+        );
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER));
+        }
+        response
     }
+}
+
+impl From<Busy> for ApiError {
+    fn from(busy: Busy) -> ApiError {
+        ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!(
+                "busy: {} searches are running and {} waiting, the most this server takes; \
+                 ask again in {RETRY_AFTER} s",
+                busy.running, busy.queue
+            ),
+        }
+    }
+}
+
+/// Runs `work` on the blocking pool (a search takes up to the time cap).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, SourceError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: e.to_string(),
+        })?
+        .map_err(ApiError::from)
 }
 
 fn json(status: StatusCode, value: &impl Serialize) -> Response {
@@ -273,134 +330,250 @@ impl Params {
     }
 }
 
-#[derive(Serialize)]
-struct BoardJson {
-    board: String,
-    goal: Vec<u8>,
-    /// The source's table, once it is open (`null` until the first request for the board).
-    table: Option<String>,
+fn answers(source: Option<&Arc<dyn Source>>, board: Board) -> &'static str {
+    let searched = match source {
+        Some(s) => s.patterns().is_some(),
+        None => !board.supports_tables(),
+    };
+    if searched {
+        "search"
+    } else {
+        "table"
+    }
 }
 
-#[derive(Serialize)]
-struct BoardsJson {
-    boards: Vec<BoardJson>,
-    heuristics: Vec<&'static str>,
-}
-
-async fn boards(State(tables): State<Arc<Tables>>, request: Request) -> Result<Response, ApiError> {
+async fn boards(State(app): Shared, request: Request) -> Result<Response, ApiError> {
     Params::parse(request.uri().query(), &[])?;
+    let tables = &app.tables;
     let boards = tables
         .boards()
-        .map(|board| BoardJson {
-            board: board.to_string(),
-            goal: board.standard_goal().tiles().to_vec(),
-            table: tables.open_source(board).map(|s| s.origin()),
+        .map(|board| {
+            let source = tables.open_source(board);
+            BoardInfo {
+                board: board.to_string(),
+                goal: board.standard_goal().tiles().to_vec(),
+                table: source.as_ref().map(|s| s.origin()),
+                answers: answers(source.as_ref(), board),
+                work: tables.work(board),
+            }
         })
         .collect();
+    let (running, waiting) = app.gate.load();
     Ok(json(
         StatusCode::OK,
-        &BoardsJson {
+        &Boards {
             boards,
             heuristics: HeuristicKind::ALL.iter().map(|k| k.name()).collect(),
+            searches: Searches {
+                running,
+                waiting,
+                most_running: app.limits.running,
+                most_waiting: app.limits.queue,
+                milliseconds: app.limits.time.as_millis() as u64,
+                effort_expanded: app.limits.effort_expanded,
+            },
         },
     ))
 }
 
-/// `/api/solve`: the command line's `path --json` record, with the board, the goal and every
-/// heuristic's estimate beside the exact distance.
-#[derive(Serialize)]
-struct SolveJson<'a> {
-    #[serde(flatten)]
-    answer: Record<'a>,
-    /// Each heuristic's estimate from the puzzle to the goal, by name.
-    heuristics: BTreeMap<&'static str, u32>,
-    board: String,
-    goal: &'a [u8],
+/// Finds the answer for `puzzle`: a table's at once, a search's in its turn at the gate
+/// and within the time cap.
+async fn find(
+    app: &App,
+    source: Arc<dyn Source>,
+    puzzle: Layout,
+    goal: Layout,
+) -> Result<Found, ApiError> {
+    let limits = Limits::time(app.limits.time);
+    if source.patterns().is_some() {
+        let pass = app.gate.enter().await?;
+        blocking(move || {
+            let found = source.path(&puzzle, &goal, &limits);
+            drop(pass);
+            found
+        })
+        .await
+    } else {
+        Ok(source.path(&puzzle, &goal, &limits)?)
+    }
 }
 
-/// The answer record of `puzzle` with `path` (`None`: the goal cannot be reached), as
-/// `path --json` writes it.
-fn answer<'a>(puzzle: &'a Layout, letters: Option<&'a str>) -> Record<'a> {
-    let mut record = Record {
+/// `/api/solve`'s record of `puzzle` on `board`: `found` as `path --json` writes it
+/// (`letters`: its path's letters), with every heuristic's estimate beside it (and the
+/// pattern databases' on a board answered by search).
+fn solved<'a>(
+    board: Board,
+    source: &dyn Source,
+    puzzle: &'a Layout,
+    goal: &'a Layout,
+    found: &Found,
+    letters: Option<&'a str>,
+) -> Result<Solve<'a>, ApiError> {
+    let mut heuristics: BTreeMap<&'static str, u32> = HeuristicKind::ALL
+        .iter()
+        .map(|k| (k.name(), k.build(goal).estimate(puzzle)))
+        .collect();
+    if let Some(patterns) = source.patterns() {
+        heuristics.insert("pdb", patterns.heuristic(goal)?.estimate(puzzle));
+    }
+    let mut answer = Record {
         puzzle: puzzle.tiles(),
         path: Some(letters),
-        solvable: letters.is_some(),
+        solvable: *found != Found::Unreachable,
         ..Record::default()
     };
-    record.measure(false, letters.map(|p| p.len() as u32), None);
-    record
+    let (distance, at_least) = match found {
+        Found::Path(p) => (Some(p.len() as u32), None),
+        Found::Unreachable => (None, None),
+        Found::AtLeast(n) => (None, Some(*n)),
+    };
+    answer.measure(false, distance, None);
+    answer.at_least = at_least;
+    Ok(Solve {
+        answer,
+        heuristics,
+        board: board.to_string(),
+        goal: goal.tiles(),
+    })
 }
 
-async fn solve(State(tables): State<Arc<Tables>>, request: Request) -> Result<Response, ApiError> {
+/// The letters of `found`'s path, if it has one.
+fn letters(found: &Found) -> Option<String> {
+    match found {
+        Found::Path(p) => Some(path_string(p)),
+        _ => None,
+    }
+}
+
+async fn solve(State(app): Shared, request: Request) -> Result<Response, ApiError> {
     let params = Params::parse(request.uri().query(), &["board", "puzzle", "goal"])?;
-    let (board, source) = params.board(&tables).await?;
+    let (board, source) = params.board(&app.tables).await?;
     let puzzle = params.required("puzzle")?;
     let puzzle = parse_layout(board, puzzle.as_bytes()).map_err(|e| ApiError::bad("puzzle", e))?;
     let goal = params.goal(board)?;
-    let letters = source.path(&puzzle, &goal)?.map(|p| path_string(&p));
-    Ok(json(
-        StatusCode::OK,
-        &SolveJson {
-            answer: answer(&puzzle, letters.as_deref()),
-            heuristics: HeuristicKind::ALL
-                .iter()
-                .map(|k| (k.name(), k.build(&goal).estimate(&puzzle)))
-                .collect(),
-            board: board.to_string(),
-            goal: goal.tiles(),
-        },
-    ))
+    let found = find(&app, source.clone(), puzzle.clone(), goal.clone()).await?;
+    let letters = letters(&found);
+    let answer = solved(
+        board,
+        &*source,
+        &puzzle,
+        &goal,
+        &found,
+        letters.as_deref(),
+    )?;
+    Ok(json(StatusCode::OK, &answer))
 }
 
-/// `/api/random`: the command line's `random --json` record, with the board, the goal and
-/// the seed drawn with.
-#[derive(Serialize)]
-struct RandomJson<'a> {
-    #[serde(flatten)]
-    answer: Record<'a>,
-    board: String,
-    goal: &'a [u8],
-    seed: Seed,
-}
-
-async fn random(State(tables): State<Arc<Tables>>, request: Request) -> Result<Response, ApiError> {
-    let params = Params::parse(request.uri().query(), &["board", "depth", "seed", "goal"])?;
-    let (board, source) = params.board(&tables).await?;
-    let depth: u32 = params
-        .number("depth", "a number of moves")?
-        .ok_or_else(|| ApiError::bad("depth", "missing (it is required)"))?;
+async fn random(State(app): Shared, request: Request) -> Result<Response, ApiError> {
+    let params = Params::parse(
+        request.uri().query(),
+        &["board", "depth", "walk", "seed", "goal"],
+    )?;
+    let (board, source) = params.board(&app.tables).await?;
+    let depth: Option<u32> = params.number("depth", "a number of moves")?;
+    let walk: Option<u32> = params.number("walk", "a number of moves")?;
     let seed: u64 = params
         .number("seed", "a number from 0 to 18446744073709551615")?
         .unwrap_or_else(SplitMix64::fresh_seed);
     let goal = params.goal(board)?;
-    // A draw counts the layer over the whole section: off the async workers.
-    let (puzzle, path) = tokio::task::spawn_blocking(move || source.random(&goal, depth, seed))
-        .await
-        .map_err(|e| ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            message: e.to_string(),
-        })??;
-    let letters = path_string(&path);
+    let (drawn, moves, puzzle, found) = match (depth, walk) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad(
+                "walk",
+                "give depth (exactly N moves from the goal) or walk (N random moves), not both",
+            ))
+        }
+        (Some(depth), None) => {
+            // A draw counts the layer over the whole section: off the async workers.
+            let (source, goal) = (source.clone(), goal.clone());
+            let (puzzle, path) = blocking(move || source.random(&goal, depth, seed)).await?;
+            (Drawn::Depth, Some(depth), puzzle, Found::Path(path))
+        }
+        (None, Some(n)) if n > MAX_WALK => {
+            return Err(ApiError::bad(
+                "walk",
+                format!("{n} moves; at most {MAX_WALK} are walked"),
+            ))
+        }
+        (None, Some(n)) => {
+            let puzzle = draw::walk(&goal, n, &mut SplitMix64::new(seed));
+            let found = find(&app, source.clone(), puzzle.clone(), goal.clone()).await?;
+            (Drawn::Walk, Some(n), puzzle, found)
+        }
+        (None, None) => {
+            let puzzle = draw::uniform(&goal, &mut SplitMix64::new(seed))
+                .ok_or_else(|| ApiError::bad("goal", "no puzzle can be drawn for it"))?;
+            let found = find(&app, source.clone(), puzzle.clone(), goal.clone()).await?;
+            (Drawn::Uniform, None, puzzle, found)
+        }
+    };
+    let letters = letters(&found);
+    let answer = solved(
+        board,
+        &*source,
+        &puzzle,
+        &goal,
+        &found,
+        letters.as_deref(),
+    )?;
     Ok(json(
         StatusCode::OK,
-        &RandomJson {
-            answer: answer(&puzzle, Some(&letters)),
-            board: board.to_string(),
-            goal: goal.tiles(),
+        &Draw {
+            answer,
             seed: Seed(seed),
+            drawn,
+            moves,
         },
     ))
 }
 
 /// `/api/stats`: the command line's `stats --json` record.
-async fn stats(State(tables): State<Arc<Tables>>, request: Request) -> Result<Response, ApiError> {
+async fn stats(State(app): Shared, request: Request) -> Result<Response, ApiError> {
     let params = Params::parse(request.uri().query(), &["board", "goal"])?;
-    let (board, source) = params.board(&tables).await?;
+    let (board, source) = params.board(&app.tables).await?;
     let goal = params.goal(board)?;
     let stats = source.stats(&goal)?;
     // The server answers from unit-cost tables only (`TableSource::new`).
     Ok(json(
         StatusCode::OK,
         &Stats::new(source.origin(), &goal, &stats, false),
+    ))
+}
+
+/// Each run's memory cap: A* remembers every state it reaches.
+const EFFORT_MEMORY: u64 = 512 << 20;
+
+/// `/api/effort`: the lesson on search effort for one puzzle.
+async fn effort(State(app): Shared, request: Request) -> Result<Response, ApiError> {
+    let params = Params::parse(request.uri().query(), &["board", "puzzle", "goal"])?;
+    let (board, source) = params.board(&app.tables).await?;
+    let puzzle = params.required("puzzle")?;
+    let puzzle = parse_layout(board, puzzle.as_bytes()).map_err(|e| ApiError::bad("puzzle", e))?;
+    let goal = params.goal(board)?;
+    let limits = Limits {
+        max_expanded: Some(app.limits.effort_expanded),
+        max_time: Some(app.limits.time),
+        max_memory: Some(EFFORT_MEMORY),
+    };
+    let pass = app.gate.enter().await?;
+    let runs = {
+        let (puzzle, goal) = (puzzle.clone(), goal.clone());
+        blocking(move || {
+            let runs = effort::measure(&puzzle, &goal, source.patterns(), &limits);
+            drop(pass);
+            runs
+        })
+        .await?
+    };
+    Ok(json(
+        StatusCode::OK,
+        &Effort {
+            board: board.to_string(),
+            puzzle: puzzle.tiles(),
+            goal: goal.tiles(),
+            max_expanded: app.limits.effort_expanded,
+            max_milliseconds: app.limits.time.as_millis() as u64,
+            runs,
+        },
     ))
 }

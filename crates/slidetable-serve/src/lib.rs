@@ -3,9 +3,11 @@
 //! move, the exact distance to the goal beside each heuristic's estimate.
 //!
 //! The page (HTML, CSS and JavaScript) is compiled into the binary and loads nothing from
-//! elsewhere. The API answers `GET /api/solve`, `/api/random`, `/api/stats` and
-//! `/api/boards` with JSON in the command line's `--json` shape; bad input gets status 400 and
-//! `{"error": "..."}` naming the parameter.
+//! elsewhere. The API answers `GET /api/solve`, `/api/random`, `/api/stats`, `/api/effort`
+//! and `/api/boards` with JSON in the command line's `--json` shape; bad input gets status 400
+//! and `{"error": "..."}` naming the parameter. The 15-puzzle is answered by IDA* on pattern
+//! databases, each search within a time cap, a few at once ([`SearchLimits`]); past the
+//! queue a request gets 503 with `Retry-After`.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -22,6 +24,11 @@
 //! ```
 
 mod api;
+mod draw;
+mod effort;
+mod gate;
+mod patterns;
+mod progress;
 mod source;
 mod tables;
 
@@ -37,8 +44,11 @@ use slidetable_query::TableError;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
-pub use api::{router, MAX_PATH, MAX_QUERY};
-pub use source::{Source, SourceError, TableSource};
+pub use api::{router, router_with, MAX_PATH, MAX_QUERY};
+pub use gate::SearchLimits;
+pub use patterns::{PatternSource, BUILT_PARTITION};
+pub use progress::{Progress, Work};
+pub use source::{Found, Source, SourceError, TableSource};
 pub use tables::{open_default, open_table, Tables};
 
 /// The address served when none is given: loopback only, so nothing outside this machine
@@ -96,6 +106,8 @@ pub struct Config {
     pub tables: Vec<PathBuf>,
     /// Boards whose default tables are opened (generated if missing) before listening.
     pub preload: Vec<Board>,
+    /// How much searching (the 15-puzzle, the effort lesson) the server does at once.
+    pub searches: SearchLimits,
 }
 
 impl Default for Config {
@@ -104,6 +116,7 @@ impl Default for Config {
             bind: DEFAULT_BIND.parse().expect("a socket address"),
             tables: Vec::new(),
             preload: vec![Board::EIGHT],
+            searches: SearchLimits::default(),
         }
     }
 }
@@ -112,6 +125,7 @@ impl Default for Config {
 pub struct Server {
     listener: TcpListener,
     tables: Arc<Tables>,
+    searches: SearchLimits,
 }
 
 impl Server {
@@ -136,7 +150,11 @@ impl Server {
                 addr: config.bind,
                 source,
             })?;
-        Ok(Server { listener, tables })
+        Ok(Server {
+            listener,
+            tables,
+            searches: config.searches,
+        })
     }
 
     /// The address it listens on (the port the system chose, for port 0).
@@ -151,7 +169,7 @@ impl Server {
 
     /// Answers until `shutdown` completes, then finishes the requests under way and returns.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> io::Result<()> {
-        axum::serve(self.listener, router(self.tables))
+        axum::serve(self.listener, router_with(self.tables, self.searches))
             .with_graceful_shutdown(shutdown)
             .await
     }

@@ -1,12 +1,17 @@
 //! What answers the exact questions about one board: a table file here; a board too large for
-//! a table (the 15-puzzle, with its pattern databases) plugs in by implementing [`Source`].
+//! a table (the 15-puzzle) by IDA* on its pattern databases ([`crate::PatternSource`]).
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use slidetable_core::{Board, Layout, Move};
 use slidetable_query::{
     CostModel, Encoding, HistogramStats, LayerError, MappedTable, QueryError, SplitMix64,
 };
+use slidetable_search::{Limits, PatternError};
+
+use crate::patterns::PatternSource;
+use crate::progress::{Progress, Work};
 
 /// Why a source could not answer: a request's parameter it refuses (status 400, naming the
 /// parameter), or a failure of its own (status 500: a corrupt table).
@@ -51,6 +56,22 @@ pub enum SourceError {
         /// The table's file.
         path: PathBuf,
     },
+    /// Pattern databases that do not make a heuristic (status 500: a corrupt file).
+    #[error("pattern databases {origin}: {problem}")]
+    Pattern {
+        /// Where they come from.
+        origin: String,
+        /// What is wrong with them.
+        problem: PatternError,
+    },
+    /// A search failed in a way a good source never does (status 500).
+    #[error("{origin}: {message}")]
+    Search {
+        /// Where the answers come from.
+        origin: String,
+        /// What failed.
+        message: String,
+    },
 }
 
 impl SourceError {
@@ -58,6 +79,18 @@ impl SourceError {
     pub fn is_bad_request(&self) -> bool {
         matches!(self, SourceError::BadParameter { .. })
     }
+}
+
+/// What a source found for a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// An optimal path to the goal.
+    Path(Vec<Move>),
+    /// The goal cannot be reached (another parity class).
+    Unreachable,
+    /// The search stopped at its time cap: every path is at least this many moves (the
+    /// bound IDA* had reached).
+    AtLeast(u32),
 }
 
 /// Exact answers about one board's puzzles, shared by every request (hence `Send + Sync`).
@@ -68,8 +101,9 @@ pub trait Source: Send + Sync {
     /// Where the answers come from (for `/api/boards`): a table's file name, say.
     fn origin(&self) -> String;
 
-    /// An optimal path from `puzzle` to `goal`, or `None` when the goal cannot be reached.
-    fn path(&self, puzzle: &Layout, goal: &Layout) -> Result<Option<Vec<Move>>, SourceError>;
+    /// An optimal path from `puzzle` to `goal`, [`Found::Unreachable`] when there is none,
+    /// or (a source that searches) the bound reached when `limits` stopped the search.
+    fn path(&self, puzzle: &Layout, goal: &Layout, limits: &Limits) -> Result<Found, SourceError>;
 
     /// A puzzle exactly `depth` moves from `goal`, drawn uniformly from all of them by `seed`
     /// (the same seed, goal and table give the same puzzle), with an optimal path.
@@ -82,12 +116,28 @@ pub trait Source: Send + Sync {
 
     /// How the states spread over distances from `goal`.
     fn stats(&self, goal: &Layout) -> Result<HistogramStats, SourceError>;
+
+    /// The pattern databases answering, for a source that searches with them.
+    fn patterns(&self) -> Option<&PatternSource> {
+        None
+    }
+
+    /// Long work under way (a table's distances being recovered), for the page to show.
+    fn work(&self) -> Option<Work> {
+        None
+    }
 }
+
+/// Every distance of a 2-bit section, recovered once (one per section's goal) and kept.
+type Known = Arc<OnceLock<Result<Vec<u8>, SourceError>>>;
 
 /// A table file: every answer read from it, the same calls the command line makes.
 pub struct TableSource {
     table: MappedTable,
     path: PathBuf,
+    /// The recovered distances of 2-bit sections, by the section's goal.
+    known: Mutex<Vec<(Layout, Known)>>,
+    recovering: Progress,
 }
 
 impl TableSource {
@@ -103,7 +153,45 @@ impl TableSource {
         Ok(TableSource {
             table,
             path: path.to_path_buf(),
+            known: Mutex::new(Vec::new()),
+            recovering: Progress::default(),
         })
+    }
+
+    /// Every distance from `goal`'s section, recovered from the 2-bit entries on first use
+    /// (seconds on 12 cells, one byte per state kept after) and shared by later draws;
+    /// `None` for entries that hold whole distances.
+    fn known(&self, goal: &slidetable_query::Goal<'_>) -> Result<Option<Known>, SourceError> {
+        if goal.section().encoding() != Encoding::TwoBit {
+            return Ok(None);
+        }
+        let key = *goal.section().goal();
+        let cell = {
+            // A poisoned lock only means another draw panicked; the list is still whole.
+            let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+            match known.iter().find(|(g, _)| *g == key) {
+                Some((_, cell)) => cell.clone(),
+                None => {
+                    let cell = Known::default();
+                    known.push((key, cell.clone()));
+                    cell
+                }
+            }
+        };
+        cell.get_or_init(|| {
+            let states = self.board().reachable_states();
+            self.recovering.start(
+                format!("reading every distance of the {} table once", self.board()),
+                states,
+            );
+            let recovered = goal
+                .recover_distances(goal.max_distance(), &|n| self.recovering.add(n))
+                .map_err(|e| self.failed(e))
+                .map(Option::unwrap_or_default);
+            self.recovering.finish();
+            recovered
+        });
+        Ok(Some(cell))
     }
 
     fn failed(&self, problem: QueryError) -> SourceError {
@@ -132,13 +220,17 @@ impl Source for TableSource {
         self.path.display().to_string()
     }
 
-    fn path(&self, puzzle: &Layout, goal: &Layout) -> Result<Option<Vec<Move>>, SourceError> {
+    fn path(&self, puzzle: &Layout, goal: &Layout, _: &Limits) -> Result<Found, SourceError> {
         let goal = self.goal(goal)?;
         let mut path = Vec::new();
         let found = goal
             .path_into(puzzle, &mut path)
             .map_err(|e| self.failed(e))?;
-        Ok(found.then_some(path))
+        Ok(if found {
+            Found::Path(path)
+        } else {
+            Found::Unreachable
+        })
     }
 
     fn random(
@@ -147,21 +239,19 @@ impl Source for TableSource {
         depth: u32,
         seed: u64,
     ) -> Result<(Layout, Vec<Move>), SourceError> {
-        if self.table.header().encoding() == Encoding::TwoBit {
-            // Counting a layer reads every state's distance, and a 2-bit entry gives only
-            // the distance mod 3: each read would be a walk to the goal (hours in all).
-            return Err(SourceError::BadParameter {
-                parameter: "board",
-                message: format!(
-                    "puzzles at a set depth are drawn on boards up to 10 cells; the {} table \
-                     stores distances mod 3, and counting a layer would walk from each of \
-                     its {} states",
-                    self.board(),
-                    self.board().reachable_states()
-                ),
-            });
-        }
         let goal = self.goal(goal)?;
+        // A 2-bit entry gives only the distance mod 3: counting a layer reads every state's
+        // distance, so they are recovered once, in one pass, as `random` does.
+        let known = self.known(&goal)?;
+        let known = match known.as_ref().and_then(|k| k.get()) {
+            Some(Err(e)) => return Err(e.clone()),
+            Some(Ok(distances)) => Some(distances.as_slice()),
+            None => None,
+        };
+        let goal = match known {
+            Some(distances) => goal.knowing(distances),
+            None => goal,
+        };
         let layer = goal.layer(depth..=depth).map_err(|e| match e {
             LayerError::Corrupt { .. } => SourceError::Layer {
                 path: self.path.clone(),
@@ -190,5 +280,9 @@ impl Source for TableSource {
 
     fn stats(&self, goal: &Layout) -> Result<HistogramStats, SourceError> {
         Ok(self.goal(goal)?.stats())
+    }
+
+    fn work(&self) -> Option<Work> {
+        self.recovering.work()
     }
 }

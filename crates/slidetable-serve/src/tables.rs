@@ -1,5 +1,7 @@
 //! The sources every request shares: tables named at start, opened once; every other board's
-//! default table opened (generated first, if missing) on its first request, then kept.
+//! default table opened (generated first, if missing) on its first request, then kept. The
+//! 15-puzzle's default is the cache's pattern database (`4x4.slt`, the command line's 7-8)
+//! when there is one, else [`BUILT_PARTITION`] built in memory on first use.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -7,9 +9,11 @@ use std::sync::Arc;
 
 use slidetable_core::{Board, MAX_TABLE_CELLS};
 use slidetable_gen::cache;
-use slidetable_query::Table;
+use slidetable_query::{is_pattern_file, Table};
 use tokio::sync::OnceCell;
 
+use crate::patterns::{PatternSource, BUILT_PARTITION};
+use crate::progress::{Progress, Work};
 use crate::source::{Source, TableSource};
 use crate::ServeError;
 
@@ -27,6 +31,8 @@ impl Order {
 struct Slot {
     board: Board,
     source: OnceCell<Arc<dyn Source>>,
+    /// The default being made, while it is.
+    opening: Arc<Progress>,
 }
 
 /// Every board the server answers for, each with its source.
@@ -44,6 +50,7 @@ impl Tables {
             let slot = Slot {
                 board,
                 source: OnceCell::new_with(Some(source)),
+                opening: Arc::default(),
             };
             if let Some(old) = slots.insert(Order::of(board), slot) {
                 let first = old.source.get().map(|s| s.origin()).unwrap_or_default();
@@ -55,19 +62,33 @@ impl Tables {
 
     /// These sources, and for every other board a table holds (2×2 up to 12 cells) its
     /// default table, found as the command line finds it (`$SLIDETABLE_TABLE` for 3×3, else
-    /// the cache directory) and generated there on first use.
+    /// the cache directory) and generated there on first use; and 4×4, answered from pattern
+    /// databases (see [`open_default`]).
     pub fn with_defaults(sources: Vec<Arc<dyn Source>>) -> Result<Tables, ServeError> {
         let mut tables = Tables::of(sources)?;
+        let mut boards = vec![Board::FIFTEEN];
         for rows in 2..=MAX_TABLE_CELLS / 2 {
             for cols in 2..=MAX_TABLE_CELLS / rows {
-                let board = Board::for_table(rows, cols).expect("at most 12 cells");
-                tables.slots.entry(Order::of(board)).or_insert(Slot {
-                    board,
-                    source: OnceCell::new(),
-                });
+                boards.push(Board::for_table(rows, cols).expect("at most 12 cells"));
             }
         }
+        for board in boards {
+            tables.slots.entry(Order::of(board)).or_insert(Slot {
+                board,
+                source: OnceCell::new(),
+                opening: Arc::default(),
+            });
+        }
         Ok(tables)
+    }
+
+    /// The long work under way for `board`: its default being made, or its source's own.
+    pub fn work(&self, board: Board) -> Option<Work> {
+        let slot = self.slots.get(&Order::of(board))?;
+        match slot.source.get() {
+            Some(source) => source.work(),
+            None => slot.opening.work(),
+        }
     }
 
     /// Every board answered for, smallest first.
@@ -90,10 +111,11 @@ impl Tables {
         let Some(slot) = self.slots.get(&Order::of(board)) else {
             return Ok(None);
         };
+        let progress = slot.opening.clone();
         let source = slot
             .source
             .get_or_try_init(|| async move {
-                tokio::task::spawn_blocking(move || open_default(board))
+                tokio::task::spawn_blocking(move || open_default(board, &progress))
                     .await
                     .map_err(|e| ServeError::Opening {
                         board,
@@ -105,21 +127,86 @@ impl Tables {
     }
 }
 
-/// Opens the table at `path` (any board) as a source.
+/// Opens the table at `path` (any board) as a source: a table of every state, or pattern
+/// databases (searched with IDA*).
 pub fn open_table(path: &Path) -> Result<Arc<dyn Source>, ServeError> {
+    if is_pattern_path(path) {
+        return Ok(Arc::new(PatternSource::open(path)?));
+    }
     let table = Table::open(path)?;
     let source = TableSource::new(table, path)?;
     Ok(Arc::new(source))
 }
 
+/// Whether the file at `path` is a pattern database (read from its first bytes; anything
+/// unreadable, or not a regular file, is left to the table reader to report).
+fn is_pattern_path(path: &Path) -> bool {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = [0u8; 64];
+    let read = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    is_pattern_file(&head[..read])
+}
+
+/// Shows a default's first-use generation on the page ([`Tables::work`]).
+struct Shown<'a>(&'a Progress);
+
+impl cache::Watch for Shown<'_> {
+    fn waiting(&self, path: &Path, _: &Path) {
+        self.0.start(
+            format!("waiting for another program making {}", path.display()),
+            0,
+        );
+    }
+
+    fn generating(&self, _: &Path, board: Board, _: cache::Kind, total: u64) {
+        self.0
+            .start(format!("generating the {board} table once"), total);
+    }
+
+    fn progress(&self, n: u64) {
+        self.0.add(n);
+    }
+
+    fn finished(&self) {
+        self.0.finish();
+    }
+}
+
 /// The default table of `board`, as the command line finds it (generated if missing, under
-/// the cache's lock; refused if it is not for `board` with unit costs).
-pub fn open_default(board: Board) -> Result<Arc<dyn Source>, ServeError> {
+/// the cache's lock, its progress counted on `progress`; refused if it is not for `board`
+/// with unit costs). On 4×4: the cache's pattern database if there is one, else
+/// [`BUILT_PARTITION`] built in memory (never written: the cache's file is the command line's
+/// 7-8, minutes and 1.4 GB to build).
+pub fn open_default(board: Board, progress: &Progress) -> Result<Arc<dyn Source>, ServeError> {
     let opening = |e: &dyn std::fmt::Display| ServeError::Opening {
         board,
         message: e.to_string(),
     };
-    let found = cache::ensure(None, board, &cache::Quiet).map_err(|e| opening(&chain(&e)))?;
+    if cache::Kind::of(board) == cache::Kind::Pattern {
+        let (path, origin) = cache::resolve(None, board).map_err(|e| opening(&chain(&e)))?;
+        if cache::needs_generating(&path, origin) {
+            return Ok(Arc::new(PatternSource::build(
+                board,
+                BUILT_PARTITION,
+                progress,
+            )?));
+        }
+        let source = PatternSource::open(&path)?;
+        if source.board() != board {
+            return Err(opening(&format_args!(
+                "{} holds pattern databases for {} boards",
+                path.display(),
+                source.board()
+            )));
+        }
+        return Ok(Arc::new(source));
+    }
+    let found = cache::ensure(None, board, &Shown(progress)).map_err(|e| opening(&chain(&e)))?;
+    progress.finish();
     let table = Table::open(&found.path).map_err(|e| opening(&e))?;
     found
         .check(table.board(), table.header().cost())

@@ -15,11 +15,16 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{serve_boards, table_dir, table_file};
+use common::{
+    pattern_file, serve_boards, serve_tables, table_dir, table_file, two_bit_file, BOARDS,
+};
 use fantoccini::{Client, ClientBuilder, Locator};
 use slidetable_core::{Board, Layout, Move};
 use slidetable_query::{MappedTable, Table};
-use slidetable_search::HeuristicKind;
+use slidetable_query::{PatternTable, SplitMix64};
+use slidetable_search::{
+    astar, idastar, solve, Heuristic, HeuristicKind, Limits, Method, PatternHeuristic, Symmetric,
+};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -119,17 +124,23 @@ async fn wait_for(client: &Client, testid: &str, want: &str, limit: Duration) {
     }
 }
 
-/// The tiles as the page shows them, in reading order (0 the gap).
+/// The tiles as the page shows them, in reading order (0 the gap), read in one script so
+/// that a re-render between reads cannot mix two boards.
 async fn shown_layout(client: &Client, board: Board) -> Layout {
-    let cells = client
-        .find_all(Locator::Css("[data-testid=\"board\"] button"))
+    let texts = client
+        .execute(
+            "return [...document.querySelectorAll('[data-testid=board] button')]\
+             .map((b) => b.textContent);",
+            vec![],
+        )
         .await
         .unwrap();
-    let mut tiles = Vec::new();
-    for cell in cells {
-        let t = cell.text().await.unwrap();
-        tiles.push(if t.is_empty() { 0 } else { t.parse().unwrap() });
-    }
+    let tiles: Vec<u8> = texts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().parse().unwrap_or(0))
+        .collect();
     Layout::new(board, &tiles).unwrap()
 }
 
@@ -172,8 +183,9 @@ async fn expect_numbers(
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn play_a_puzzle_and_solve_it_in_chromium() {
+/// Whether the browser is here; without it the test passes with a note unless CI requires
+/// it.
+fn have_browser() -> bool {
     let required = std::env::var_os("SLIDETABLE_BROWSER_TEST").is_some_and(|v| v == "required");
     if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
         assert!(
@@ -185,6 +197,35 @@ async fn play_a_puzzle_and_solve_it_in_chromium() {
             "note: browser test skipped: {CHROMIUM} or {CHROMEDRIVER} is missing \
              (apt-get install chromium chromium-driver; CI requires it)"
         );
+        return false;
+    }
+    true
+}
+
+async fn click(client: &Client, testid: &str) {
+    client
+        .find(Locator::Css(&format!("[data-testid=\"{testid}\"]")))
+        .await
+        .unwrap_or_else(|e| panic!("[data-testid={testid}]: {e}"))
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Saves a screenshot for the README: under the test's table directory, and in
+/// `$SLIDETABLE_SCREENSHOTS/NAME` when that names a directory (docs/ is made so).
+async fn screenshot(client: &Client, name: &str) {
+    let png = client.screenshot().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    std::fs::write(table_dir().join(name), &png).unwrap();
+    if let Some(dir) = std::env::var_os("SLIDETABLE_SCREENSHOTS") {
+        std::fs::write(Path::new(&dir).join(name), &png).unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_a_puzzle_and_solve_it_in_chromium() {
+    if !have_browser() {
         return;
     }
     let serving = serve_boards().await;
@@ -322,6 +363,335 @@ async fn play_a_puzzle_and_solve_it_in_chromium() {
     let drawn = shown_layout(&client, board).await;
     assert_eq!(table.distance(&drawn).unwrap(), Some(7), "{drawn}");
     assert_eq!(text(&client, "moves").await, "0");
+
+    client.close().await.unwrap();
+    serving.stop().await;
+}
+
+/// The second round: the 15-puzzle (distance, hint, step, undo/redo/reset, solve), the
+/// lesson on search effort (every number as the search crate counts it), a new puzzle drawn
+/// at a depth from a 2-bit table (as on 12 cells) whose seed draws it again, and the phone
+/// layout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
+    if !have_browser() {
+        return;
+    }
+    let mut tables: Vec<_> = BOARDS
+        .iter()
+        .filter(|&&b| b != "3x3")
+        .map(|b| table_file(b.parse().unwrap()))
+        .collect();
+    tables.push(two_bit_file());
+    tables.push(pattern_file());
+    let serving = serve_tables(tables).await;
+    let url = &serving.url;
+    let (_driver, webdriver) = start_driver();
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(&webdriver, profile.path()).await;
+    client.set_window_size(1100, 1500).await.unwrap();
+
+    // The README's 15-puzzle (28 moves), from a link.
+    let board = Board::FIFTEEN;
+    let goal = board.standard_goal();
+    let start =
+        slidetable_core::parse_layout(board, b"5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15").unwrap();
+    let pattern = PatternTable::open(pattern_file()).unwrap();
+    let groups: Vec<(u16, &[u8])> = pattern
+        .groups()
+        .into_iter()
+        .map(|g| (g.tiles, g.payload))
+        .collect();
+    let databases = Symmetric::new(
+        PatternHeuristic::new(pattern.goal(), &groups).unwrap(),
+        &goal,
+    )
+    .unwrap();
+    let path_of = |l: &Layout| {
+        databases
+            .solve(l, Move::ALL, &Limits::default())
+            .unwrap()
+            .path
+    };
+    let path = path_of(&start);
+    let d = path.len() as u32;
+    assert_eq!(d, 28);
+    let mut commas = String::new();
+    start.write_tokens(&mut commas, ",").unwrap();
+    client
+        .goto(&format!("{url}?board=4x4&puzzle={commas}"))
+        .await
+        .unwrap();
+    wait_for(&client, "distance", &d.to_string(), Duration::from_secs(30)).await;
+    assert_eq!(text(&client, "readout").await, d.to_string());
+    assert_eq!(shown_layout(&client, board).await, start);
+    assert_eq!(
+        text(&client, "h-pdb").await,
+        databases.estimate(&start).to_string()
+    );
+    for kind in HeuristicKind::ALL {
+        assert_eq!(
+            text(&client, &format!("h-{}", kind.name())).await,
+            kind.build(&goal).estimate(&start).to_string()
+        );
+    }
+    // The picker follows the address; the goal is drawn beside the puzzle.
+    let picked = client
+        .find(Locator::Css("[data-testid=\"board-size\"]"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap();
+    assert_eq!(picked.as_deref(), Some("4x4"));
+    let goal_cells = client
+        .find_all(Locator::Css("[data-testid=\"goal-board\"] span"))
+        .await
+        .unwrap();
+    assert_eq!(goal_cells.len(), 16);
+    assert_eq!(goal_cells[0].text().await.unwrap(), "1");
+    assert_eq!(goal_cells[15].text().await.unwrap(), "");
+
+    // Hint: the tile of the first optimal move.
+    click(&client, "hint").await;
+    let hinted = tile_for(&start, path[0]);
+    let class = client
+        .find(Locator::Css(&format!("[data-testid=\"tile-{hinted}\"]")))
+        .await
+        .unwrap()
+        .attr("class")
+        .await
+        .unwrap();
+    assert_eq!(class.as_deref(), Some("hint"));
+
+    // Step forward twice along the optimal path, back once, undo, redo, reset.
+    click(&client, "step-next").await;
+    wait_for(
+        &client,
+        "distance",
+        &(d - 1).to_string(),
+        Duration::from_secs(30),
+    )
+    .await;
+    click(&client, "step-next").await;
+    wait_for(
+        &client,
+        "distance",
+        &(d - 2).to_string(),
+        Duration::from_secs(30),
+    )
+    .await;
+    assert_eq!(text(&client, "moves").await, "2");
+    assert_eq!(
+        shown_layout(&client, board).await,
+        start.after(&path[..2]).unwrap()
+    );
+    click(&client, "step-prev").await;
+    wait_for(&client, "moves", "1", Duration::from_secs(5)).await;
+    assert_eq!(text(&client, "distance").await, (d - 1).to_string());
+    click(&client, "undo").await;
+    wait_for(&client, "moves", "0", Duration::from_secs(5)).await;
+    assert_eq!(text(&client, "distance").await, d.to_string());
+    assert_eq!(shown_layout(&client, board).await, start);
+    click(&client, "redo").await;
+    wait_for(&client, "moves", "1", Duration::from_secs(5)).await;
+    click(&client, "redo").await;
+    wait_for(&client, "moves", "2", Duration::from_secs(5)).await;
+    assert_eq!(text(&client, "distance").await, (d - 2).to_string());
+    click(&client, "reset").await;
+    wait_for(&client, "moves", "0", Duration::from_secs(5)).await;
+    assert_eq!(shown_layout(&client, board).await, start);
+
+    // The lesson on search effort, on the puzzle shown: every run as the search crate
+    // counts it (what `search --json --stats` prints; the command line's own test compares
+    // the two).
+    click(&client, "effort-run").await;
+    let rows = {
+        let start_wait = Instant::now();
+        loop {
+            let rows = client
+                .find_all(Locator::Css("[data-testid=\"effort\"] tbody tr"))
+                .await
+                .unwrap();
+            if rows.len() == 8 {
+                break rows;
+            }
+            assert!(
+                start_wait.elapsed() < Duration::from_secs(120),
+                "effort table: {} rows; {}",
+                rows.len(),
+                text(&client, "effort-status").await
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    };
+    let limits = Limits {
+        max_expanded: Some(slidetable_serve::SearchLimits::default().effort_expanded),
+        ..Limits::default()
+    };
+    let mut i = 0;
+    for method in [Method::Astar, Method::Idastar] {
+        let mut expected: Vec<(String, _)> = [
+            HeuristicKind::Misplaced,
+            HeuristicKind::Manhattan,
+            HeuristicKind::LinearConflict,
+        ]
+        .into_iter()
+        .map(|k| {
+            (
+                k.name().to_string(),
+                solve(method, k, &start, &goal, &limits),
+            )
+        })
+        .collect();
+        expected.push((
+            "pdb".to_string(),
+            match method {
+                Method::Astar => astar(&start, &databases, &limits),
+                _ => idastar(&start, &databases, &limits),
+            },
+        ));
+        for (heuristic, outcome) in expected {
+            let row = &rows[i];
+            i += 1;
+            assert_eq!(
+                row.attr("data-method").await.unwrap().as_deref(),
+                Some(method.name())
+            );
+            assert_eq!(
+                row.attr("data-heuristic").await.unwrap(),
+                Some(heuristic.clone())
+            );
+            let cell = row
+                .find(Locator::Css("[data-col=\"expanded\"]"))
+                .await
+                .unwrap();
+            let shown = cell.attr("data-value").await.unwrap().unwrap();
+            let length = row
+                .find(Locator::Css("[data-col=\"length\"]"))
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap();
+            match outcome {
+                Ok(s) => {
+                    assert_eq!(shown, s.stats.expanded.to_string(), "{method} {heuristic}");
+                    assert_eq!(length, d.to_string(), "{method} {heuristic}");
+                }
+                // Stopped at a cap (the server's time cap, on a loaded machine, too).
+                Err(_) => assert!(
+                    length.starts_with("stopped"),
+                    "{method} {heuristic}: {length}"
+                ),
+            }
+        }
+    }
+    client
+        .execute(
+            "document.querySelector('[data-testid=effort]').scrollIntoView()",
+            vec![],
+        )
+        .await
+        .unwrap();
+    screenshot(&client, "effort.png").await;
+    client
+        .execute("window.scrollTo(0, 0)", vec![])
+        .await
+        .unwrap();
+
+    // Solve, fast: the page plays the optimal path to the goal.
+    client
+        .execute(
+            "const s = document.getElementById('speed'); s.value = s.min;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    click(&client, "solve").await;
+    wait_for(
+        &client,
+        "distance",
+        &(d / 2).to_string(),
+        Duration::from_secs(60),
+    )
+    .await;
+    // Halfway: stop (the status clears), the picture for the README, then on to the goal.
+    click(&client, "solve").await;
+    wait_for(&client, "status", "", Duration::from_secs(5)).await;
+    wait_for(&client, "solve", "solve", Duration::from_secs(5)).await;
+    // A move played just before the stop may still be waiting for its answer.
+    let halfway: u32 = loop {
+        if let Ok(n) = text(&client, "distance").await.parse() {
+            break n;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(
+        shown_layout(&client, board).await,
+        start.after(&path[..(d - halfway) as usize]).unwrap()
+    );
+    client.set_window_size(1100, 900).await.unwrap();
+    screenshot(&client, "fifteen.png").await;
+    click(&client, "solve").await;
+    wait_for(&client, "distance", "0", Duration::from_secs(60)).await;
+    assert_eq!(shown_layout(&client, board).await, goal);
+    wait_for(&client, "solve", "solve", Duration::from_secs(5)).await;
+    // A new puzzle at a depth from a 2-bit table (distances read once, as on 12 cells), and
+    // its seed draws it again (`random --seed` draws with the same call).
+    client.goto(&format!("{url}?board=3x3")).await.unwrap();
+    let eight = Table::open(table_file(Board::EIGHT)).unwrap();
+    let section = eight.goal(&Board::EIGHT.standard_goal()).unwrap();
+    wait_for(&client, "distance", "12", Duration::from_secs(60)).await;
+    let seed: u64 = text(&client, "seed").await.parse().unwrap();
+    let (expected, _) = section
+        .layer(12..=12)
+        .unwrap()
+        .sample(&mut SplitMix64::new(seed))
+        .unwrap();
+    assert_eq!(shown_layout(&client, Board::EIGHT).await, expected);
+    assert!(
+        text(&client, "status")
+            .await
+            .ends_with(&format!("random --board 3x3 --depth 12 --seed {seed}")),
+        "{}",
+        text(&client, "status").await
+    );
+    // The depth clamps to the board's farthest state.
+    let depth = client
+        .find(Locator::Css("[data-testid=\"depth\"]"))
+        .await
+        .unwrap();
+    depth.clear().await.unwrap();
+    depth.send_keys("99").await.unwrap();
+    click(&client, "new-puzzle").await;
+    wait_for(&client, "distance", "31", Duration::from_secs(30)).await;
+    assert_eq!(depth.prop("value").await.unwrap().as_deref(), Some("31"));
+
+    // On a phone (390 px wide) the exact distance stays in view while playing.
+    client.set_window_size(390, 844).await.unwrap();
+    client
+        .goto(&format!("{url}?board=4x4&puzzle={commas}"))
+        .await
+        .unwrap();
+    wait_for(&client, "readout", &d.to_string(), Duration::from_secs(30)).await;
+    click(&client, &format!("tile-{}", tile_for(&start, path[0]))).await;
+    wait_for(
+        &client,
+        "readout",
+        &(d - 1).to_string(),
+        Duration::from_secs(30),
+    )
+    .await;
+    let in_view = client
+        .execute(
+            "const r = document.querySelector('[data-testid=readout]').getBoundingClientRect(); \
+             return r.bottom <= window.innerHeight && r.right <= window.innerWidth;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(in_view, serde_json::Value::Bool(true));
 
     client.close().await.unwrap();
     serving.stop().await;

@@ -4,12 +4,13 @@
 mod common;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use common::get;
 use slidetable_core::Board;
 use slidetable_serve::{router, Tables};
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_default_table_is_generated_on_first_use_then_shared() {
     let dir = tempfile::tempdir().unwrap();
     std::env::remove_var("SLIDETABLE_TABLE");
@@ -27,8 +28,13 @@ async fn a_default_table_is_generated_on_first_use_then_shared() {
         .collect();
     assert_eq!(
         all,
-        ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "2x6", "3x4", "4x3", "6x2"]
+        [
+            "2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "2x6", "3x4", "4x3", "6x2",
+            "4x4"
+        ]
     );
+    assert_eq!(boards["boards"][0]["answers"], "table");
+    assert_eq!(boards["boards"][12]["answers"], "search");
     assert!(boards["boards"][0]["table"].is_null());
     assert!(!cached.exists());
 
@@ -44,4 +50,41 @@ async fn a_default_table_is_generated_on_first_use_then_shared() {
     let again = tables.open_source(Board::new(2, 2).unwrap()).unwrap();
     assert!(Arc::ptr_eq(&first, &again));
     assert!(tables.open_source(Board::new(2, 3).unwrap()).is_none());
+
+    // 4x4 without a database in the cache: 6-6-3 built in memory on first use (seconds),
+    // its progress on /api/boards meanwhile; nothing written to the cache.
+    let solving = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            get(
+                &app,
+                "/api/solve?board=4x4&puzzle=1,2,3,4,5,6,7,8,9,10,11,12,13,0,14,15",
+            )
+            .await
+        })
+    };
+    let mut seen = None;
+    while !solving.is_finished() {
+        let boards = get(&app, "/api/boards").await.ok();
+        if let Some(work) = boards["boards"][12]["work"].as_object() {
+            seen = Some(work.clone());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let work = seen.expect("the build's progress shown");
+    assert_eq!(
+        work["task"],
+        "building the 4x4 pattern databases (6-6-3) once"
+    );
+    assert_eq!(work["total"], 2 * 5_765_760 + 3_360);
+    let json = solving.await.unwrap().ok();
+    assert_eq!(json["distance"], 2);
+    assert_eq!(json["path"], "rr");
+    let boards = get(&app, "/api/boards").await.ok();
+    assert_eq!(
+        boards["boards"][12]["table"],
+        "pattern databases 6-6-3 built in memory"
+    );
+    assert!(boards["boards"][12]["work"].is_null());
+    assert!(!dir.path().join("slidetable/4x4.slt").exists());
 }

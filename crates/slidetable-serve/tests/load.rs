@@ -5,7 +5,8 @@ mod common;
 #[path = "common/load.rs"]
 mod load;
 
-use common::serve_boards;
+use common::{pattern_file, serve_boards, table_file, BOARDS};
+use slidetable_serve::{Config, SearchLimits, Server};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thousand_requests_at_25_concurrent_all_answered() {
@@ -21,4 +22,48 @@ async fn a_thousand_requests_at_25_concurrent_all_answered() {
     );
     // Graceful shutdown: the server returns once told to stop.
     serving.stop().await;
+}
+
+/// 30 students on the 15-puzzle at once (5-5-5 databases): each draws 4 walks of at most 40
+/// moves and steps 3 optimal moves from each; every answer checked. The time cap is raised
+/// so that a loaded CI machine cannot turn an answer into "more than N moves"; the default
+/// cap is what `examples/load.rs` measures.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thirty_students_on_the_fifteen_puzzle_all_answered_right() {
+    let mut tables: Vec<_> = BOARDS
+        .iter()
+        .map(|b| table_file(b.parse().unwrap()))
+        .collect();
+    tables.push(pattern_file());
+    let server = Server::bind(&Config {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        tables,
+        preload: Vec::new(),
+        searches: SearchLimits {
+            time: std::time::Duration::from_secs(120),
+            ..SearchLimits::default()
+        },
+    })
+    .await
+    .unwrap();
+    let url = server.url().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(server.run(async {
+        let _ = stopped.await;
+    }));
+    let report = load::students(&url, 30, 4, 1).await;
+    // A draw, then up to three steps (fewer on a puzzle nearer the goal).
+    assert!(
+        (30 * 4..=30 * 4 * 4).contains(&report.requests),
+        "{report:?}"
+    );
+    assert_eq!(report.ok, report.requests, "{:?}", report.failures);
+    eprintln!(
+        "30 students, {} requests: p50 {:?}, p99 {:?}",
+        report.requests,
+        report.quantile(0.5),
+        report.quantile(0.99)
+    );
+    let _ = stop.send(());
+    task.await.unwrap().unwrap();
 }

@@ -18,6 +18,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<ExitCode> {
         } else {
             args.board.clone()
         },
+        searches: slidetable_serve::SearchLimits::default(),
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
     let served = runtime.block_on(slidetable_serve::serve(&config, |url| {

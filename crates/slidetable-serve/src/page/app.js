@@ -1,19 +1,32 @@
-// The page: a board to play, the exact distance after every move beside each heuristic, and a
-// chart of both along the moves played. Every number comes from the server's /api routes.
+// The page: a board to play, the exact distance after every move beside each heuristic, a
+// chart of both along the moves played, and the lesson on search effort. Every number comes
+// from the server's /api routes.
 "use strict";
 
-const COLORS = { distance: "#1c1c1c", "linear-conflict": "#2f5d8a", manhattan: "#1b7f3a", misplaced: "#b5651d" };
+const COLORS = {
+  distance: "#1c1c1c", "linear-conflict": "#2f5d8a", manhattan: "#1b7f3a",
+  misplaced: "#b5651d", pdb: "#7b3fa0",
+};
 const LETTERS = { u: "up", d: "down", l: "left", r: "right" };
+const DRAWS = {
+  depth: "exactly N moves from the goal",
+  walk: "a walk of N random moves",
+  uniform: "uniformly random (any puzzle)",
+};
 
 const state = {
   board: "3x3",
   rows: 3,
   cols: 3,
+  answers: "table",  // "table" or "search" (IDA* on pattern databases), from /api/boards
+  boards: [],        // /api/boards' boards
   puzzle: [],        // tiles in reading order, 0 the blank
   goal: [],
-  heuristics: [],    // names, from /api/boards
-  answer: null,      // the last /api/solve answer for the puzzle shown
-  history: [],       // one {distance, heuristics} per position since the puzzle was set
+  heuristics: [],    // names, from /api/boards (and "pdb" where the answers have it)
+  positions: [],     // {puzzle, answer} from the starting position on; answer null until known
+  at: 0,             // the position shown
+  answer: null,      // the answer for the position shown
+  farthest: null,    // the goal's farthest distance (boards with a table)
   busy: false,       // a solve is being animated
   generation: 0,     // bumped when the puzzle is replaced, to drop stale answers
 };
@@ -26,6 +39,35 @@ async function api(route, params) {
   const body = await response.json();
   if (!response.ok) throw new Error(body.error || `status ${response.status}`);
   return body;
+}
+
+// While `promise` runs, shows the board's long work (a table made, distances read, pattern
+// databases built) as /api/boards reports it.
+async function watching(promise) {
+  let done = false;
+  const poll = (async () => {
+    await sleep(300);
+    while (!done) {
+      try {
+        const boards = await api("boards", {});
+        const mine = boards.boards.find((b) => b.board === state.board);
+        if (!done && mine && mine.work) {
+          const w = mine.work;
+          const share = w.total ? Math.floor((100 * w.done) / w.total) : 0;
+          status(`${w.task}: ${share}% (a moment; once per server)`);
+        }
+      } catch (e) {
+        // The work's own request reports failures.
+      }
+      await sleep(400);
+    }
+  })();
+  try {
+    return await promise;
+  } finally {
+    done = true;
+    await poll;
+  }
 }
 
 function status(text, isError = false) {
@@ -68,9 +110,17 @@ function updateUrl() {
   share.textContent = location.origin + url;
 }
 
+// The distance as words: a number, "more than N moves" when the search hit its time cap.
+function distanceText(answer) {
+  if (!answer) return "…";
+  if (answer.distance !== null && answer.distance !== undefined) return String(answer.distance);
+  if (answer.at_least) return `more than ${answer.at_least - 1} moves`;
+  return "unreachable";
+}
+
 function render() {
   const board = $("board");
-  board.style.gridTemplateColumns = `repeat(${state.cols}, 64px)`;
+  board.style.gridTemplateColumns = `repeat(${state.cols}, auto)`;
   board.replaceChildren();
   const hint = state.hintCell;
   state.puzzle.forEach((tile, cell) => {
@@ -91,40 +141,55 @@ function render() {
     button.addEventListener("click", () => clickCell(cell));
     board.appendChild(button);
   });
-  $("goal").value = tokens(state.goal);
-  $("moves").textContent = String(Math.max(0, state.history.length - 1));
+  const goal = $("goal-board");
+  goal.style.gridTemplateColumns = `repeat(${state.cols}, auto)`;
+  goal.replaceChildren();
+  for (const tile of state.goal) {
+    const span = document.createElement("span");
+    span.textContent = tile === 0 ? "" : String(tile);
+    if (tile === 0) span.className = "blank";
+    goal.appendChild(span);
+  }
+  if (document.activeElement !== $("goal")) $("goal").value = tokens(state.goal);
+  $("moves").textContent = String(state.at);
+  $("played").textContent = String(state.at);
+  $("undo").disabled = state.busy || state.at === 0;
+  $("reset").disabled = state.busy || state.at === 0;
+  $("step-prev").disabled = state.busy || state.at === 0;
+  $("redo").disabled = state.busy || state.at >= state.positions.length - 1;
+  $("step-next").disabled = state.busy;
+  $("hint").disabled = state.busy;
 }
 
 function showAnswer() {
   const answer = state.answer;
   const distance = $("distance");
   const verdict = $("verdict");
-  if (!answer) return;
-  distance.textContent = answer.solvable ? String(answer.distance) : "unreachable";
+  distance.textContent = distanceText(answer);
+  $("readout").textContent = distanceText(answer);
   verdict.className = "verdict";
   verdict.textContent = "";
-  const n = state.history.length;
-  if (n >= 2 && answer.solvable) {
-    const before = state.history[n - 2].distance;
-    if (before !== null) {
-      const closer = answer.distance < before;
-      verdict.textContent = closer ? "closer" : answer.distance > before ? "farther" : "same";
-      verdict.classList.add(closer ? "closer" : "farther");
-    }
+  if (!answer) return;
+  const before = state.at > 0 ? state.positions[state.at - 1].answer : null;
+  if (before && before.distance != null && answer.distance != null) {
+    const closer = answer.distance < before.distance;
+    verdict.textContent = closer ? "closer" : answer.distance > before.distance ? "farther" : "same";
+    verdict.classList.add(closer ? "closer" : "farther");
   }
-  if (answer.solvable && answer.distance === 0) status("solved: this is the goal");
+  if (answer.distance === 0) status("solved: this is the goal");
   const rows = $("heuristics");
   rows.replaceChildren();
-  for (const name of state.heuristics) {
+  for (const name of seriesNames().slice(1)) {
+    if (answer.heuristics[name] === undefined) continue;
     const tr = document.createElement("tr");
     const th = document.createElement("th");
-    th.textContent = name;
+    th.textContent = name === "pdb" ? "pattern databases" : name;
     const td = document.createElement("td");
     const value = document.createElement("span");
     value.dataset.testid = `h-${name}`;
     value.textContent = String(answer.heuristics[name]);
     td.appendChild(value);
-    if (answer.solvable && answer.distance > 0) {
+    if (answer.distance > 0) {
       const gap = document.createElement("span");
       gap.className = "verdict";
       const under = answer.distance - answer.heuristics[name];
@@ -137,41 +202,64 @@ function showAnswer() {
   drawChart();
 }
 
+// The series the chart and the table show: the distance, then each heuristic the answers
+// carry, the pattern databases last.
+function seriesNames() {
+  const names = ["distance", ...state.heuristics];
+  if (state.answer && state.answer.heuristics.pdb !== undefined) names.push("pdb");
+  return names;
+}
+
 function drawChart() {
   const svg = $("chart");
   const ns = "http://www.w3.org/2000/svg";
   svg.replaceChildren();
-  const series = ["distance", ...state.heuristics];
-  const points = state.history;
+  const series = seriesNames();
+  const points = state.positions.slice(0, state.at + 1).map((p) => p.answer);
   const top = Math.max(1, ...points.flatMap((p) => series.map((s) => value(p, s) ?? 0)));
   const width = 400, height = 200, pad = 24;
   const x = (i) => pad + (points.length <= 1 ? 0 : (i * (width - 2 * pad)) / (points.length - 1));
   const y = (v) => height - pad - (v * (height - 2 * pad)) / top;
-  const axis = document.createElementNS(ns, "path");
-  axis.setAttribute("d", `M${pad},${pad} V${height - pad} H${width - pad}`);
-  axis.setAttribute("stroke", "#999");
-  axis.setAttribute("fill", "none");
-  svg.appendChild(axis);
-  for (const [label, at] of [[String(top), pad], ["0", height - pad]]) {
-    const text = document.createElementNS(ns, "text");
-    text.setAttribute("x", "2");
-    text.setAttribute("y", String(at + 4));
-    text.setAttribute("font-size", "10");
-    text.textContent = label;
-    svg.appendChild(text);
+  const line = (d, color) => {
+    const path = document.createElementNS(ns, "path");
+    path.setAttribute("d", d);
+    path.setAttribute("stroke", color);
+    path.setAttribute("fill", "none");
+    svg.appendChild(path);
+  };
+  const label = (text, at, anchor, data) => {
+    const t = document.createElementNS(ns, "text");
+    t.setAttribute("x", String(at[0]));
+    t.setAttribute("y", String(at[1]));
+    t.setAttribute("font-size", "10");
+    t.setAttribute("text-anchor", anchor);
+    if (data) t.dataset.move = data;
+    t.textContent = text;
+    svg.appendChild(t);
+  };
+  line(`M${pad},${pad} V${height - pad} H${width - pad}`, "#999");
+  label(String(top), [2, pad + 4], "start");
+  label("0", [2, height - pad + 4], "start");
+  // Move numbers along the x-axis: about eight ticks, whole moves.
+  const moves = points.length - 1;
+  const every = Math.max(1, Math.ceil(moves / 8));
+  for (let m = 0; m <= moves; m += every) {
+    line(`M${x(m).toFixed(1)},${height - pad} v4`, "#999");
+    label(String(m), [x(m), height - pad + 14], "middle", String(m));
   }
+  label("moves played", [width - pad, height - 2], "end");
   for (const s of series) {
-    const line = document.createElementNS(ns, "polyline");
+    const poly = document.createElementNS(ns, "polyline");
     const coords = points
       .map((p, i) => [i, value(p, s)])
       .filter(([, v]) => v !== null && v !== undefined)
       .map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
-    line.setAttribute("points", coords.join(" "));
-    line.setAttribute("fill", "none");
-    line.setAttribute("stroke", COLORS[s] || "#888");
-    line.setAttribute("stroke-width", s === "distance" ? "3" : "2");
-    line.dataset.series = s;
-    svg.appendChild(line);
+    poly.setAttribute("points", coords.join(" "));
+    poly.setAttribute("fill", "none");
+    poly.setAttribute("stroke", COLORS[s] || "#888");
+    poly.setAttribute("stroke-width", s === "distance" ? "3" : "2");
+    poly.dataset.series = s;
+    svg.appendChild(poly);
   }
   const legend = $("legend");
   legend.replaceChildren();
@@ -179,40 +267,64 @@ function drawChart() {
     const span = document.createElement("span");
     const swatch = document.createElement("i");
     swatch.style.background = COLORS[s] || "#888";
-    span.append(swatch, s === "distance" ? "exact distance" : s);
+    span.append(swatch, s === "distance" ? "exact distance" : s === "pdb" ? "pattern databases" : s);
     legend.appendChild(span);
   }
 }
 
-function value(point, series) {
-  return series === "distance" ? point.distance : point.heuristics[series];
+function value(answer, series) {
+  if (!answer) return null;
+  return series === "distance" ? answer.distance : answer.heuristics[series];
 }
 
-// Asks the server about the puzzle shown; `fresh` starts a new history (a new puzzle or goal).
-async function refresh(fresh) {
-  const generation = state.generation;
+// Shows position `at` (its answer asked for if not known yet).
+async function show(at) {
+  state.at = at;
+  const position = state.positions[at];
+  state.puzzle = [...position.puzzle];
+  state.hintCell = undefined;
+  state.answer = position.answer;
   updateUrl();
   render();
+  showAnswer();
+  if (!position.answer) await ask(position);
+}
+
+// Asks the server about `position` and shows the answer if it is still on the board.
+async function ask(position) {
+  const generation = state.generation;
   try {
-    const answer = await api("solve", {
+    const answer = await watching(api("solve", {
       board: state.board,
-      puzzle: tokens(state.puzzle),
+      puzzle: tokens(position.puzzle),
       goal: tokens(state.goal),
-    });
+    }));
     if (generation !== state.generation) return;
-    state.answer = answer;
-    if (fresh) state.history = [];
-    state.history.push({ distance: answer.distance, heuristics: answer.heuristics });
-    render();
-    showAnswer();
+    position.answer = answer;
+    if (state.positions[state.at] === position) {
+      state.answer = answer;
+      render();
+      showAnswer();
+      if (answer.at_least) {
+        status(`the search stopped at its time cap: the goal is more than ${answer.at_least - 1} moves away`);
+      }
+    }
   } catch (e) {
-    status(e.message, true);
+    if (generation === state.generation) status(e.message, true);
   }
 }
 
-// Moves the blank by a path letter (u d l r), as the command line's paths do.
-function moveBlank(letter) {
-  const blank = state.puzzle.indexOf(0);
+// Starts over from `puzzle`, with its answer if known.
+async function startFrom(puzzle, answer) {
+  state.generation += 1;
+  state.positions = [{ puzzle: [...puzzle], answer: answer || null }];
+  await show(0);
+}
+
+// Moves the blank of `puzzle` by a path letter (u d l r), as the command line's paths do;
+// the new layout, or null off the board.
+function moved(puzzle, letter) {
+  const blank = puzzle.indexOf(0);
   const row = Math.floor(blank / state.cols), col = blank % state.cols;
   const target = {
     u: row > 0 ? blank - state.cols : -1,
@@ -220,11 +332,11 @@ function moveBlank(letter) {
     l: col > 0 ? blank - 1 : -1,
     r: col < state.cols - 1 ? blank + 1 : -1,
   }[letter];
-  if (target === undefined || target < 0) return false;
-  state.puzzle[blank] = state.puzzle[target];
-  state.puzzle[target] = 0;
-  state.hintCell = undefined;
-  return true;
+  if (target === undefined || target < 0) return null;
+  const next = [...puzzle];
+  next[blank] = next[target];
+  next[target] = 0;
+  return next;
 }
 
 function letterFor(cell) {
@@ -237,12 +349,15 @@ function letterFor(cell) {
   return null;
 }
 
-async function play(letter) {
-  if (state.busy || !letter) return;
-  if (moveBlank(letter)) {
-    status("");
-    await refresh(false);
-  }
+// Plays a move: the positions after this one (the redo list) are dropped.
+async function play(letter, byProgram = false) {
+  if ((state.busy && !byProgram) || !letter) return;
+  const next = moved(state.puzzle, letter);
+  if (!next) return;
+  if (!byProgram) status("");
+  state.positions = state.positions.slice(0, state.at + 1);
+  state.positions.push({ puzzle: next, answer: null });
+  await show(state.at + 1);
 }
 
 function clickCell(cell) {
@@ -252,11 +367,22 @@ function clickCell(cell) {
 // An arrow key slides the tile beside the gap in the arrow's direction.
 const ARROWS = { ArrowUp: "d", ArrowDown: "u", ArrowLeft: "r", ArrowRight: "l" };
 
-function hint() {
+// The first move of an optimal path from here, or null (with the reason shown).
+function nextMove() {
   const answer = state.answer;
-  if (!answer || !answer.solvable) return status("no move reaches the goal from here", true);
-  if (answer.distance === 0) return status("solved: this is the goal");
-  const letter = answer.path[0];
+  if (!answer) { status("the distance is still being found"); return null; }
+  if (answer.at_least) {
+    status(`no hint: the search stopped at its time cap (more than ${answer.at_least - 1} moves); step back nearer the goal or draw a shorter walk`, true);
+    return null;
+  }
+  if (!answer.solvable) { status("no move reaches the goal from here", true); return null; }
+  if (answer.distance === 0) { status("solved: this is the goal"); return null; }
+  return answer.path[0];
+}
+
+function hint() {
+  const letter = nextMove();
+  if (!letter) return;
   const blank = state.puzzle.indexOf(0);
   const cell = { u: blank - state.cols, d: blank + state.cols, l: blank - 1, r: blank + 1 }[letter];
   state.hintCell = cell;
@@ -264,76 +390,167 @@ function hint() {
   status(`hint: slide tile ${state.puzzle[cell]} (the gap moves ${LETTERS[letter]}, '${letter}')`);
 }
 
+async function stepNext() {
+  if (state.busy) return;
+  const letter = nextMove();
+  if (letter) await play(letter);
+}
+
+async function undo() {
+  if (state.busy || state.at === 0) return;
+  status("");
+  await show(state.at - 1);
+}
+
+async function redo() {
+  if (state.busy || state.at >= state.positions.length - 1) return;
+  status("");
+  await show(state.at + 1);
+}
+
+async function reset() {
+  if (state.busy || state.at === 0) return;
+  status("back to the starting position (redo replays the moves)");
+  await show(0);
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function solve() {
-  if (state.busy) {
-    state.busy = false;
-    return;
-  }
-  const answer = state.answer;
-  if (!answer || !answer.solvable) return status("no move reaches the goal from here", true);
-  state.busy = true;
-  $("solve").textContent = "stop";
-  status(`solving: ${answer.distance} moves, ${answer.path || "none needed"}`);
-  for (const letter of answer.path) {
-    if (!state.busy) break;
-    await sleep(250);
-    moveBlank(letter);
-    await refresh(false);
-  }
+function stopSolving() {
   state.busy = false;
   $("solve").textContent = "solve";
   render();
 }
 
-// Draws a puzzle the chosen number of moves from the goal; false (with the reason shown) if
-// the server cannot.
+// Plays an optimal path to the goal, one move per tick of the speed control; "stop" ends it.
+async function solve() {
+  if (state.busy) {
+    stopSolving();
+    status("");
+    return;
+  }
+  const answer = state.answer;
+  if (!nextMove()) return;
+  state.busy = true;
+  const generation = state.generation;
+  $("solve").textContent = "stop";
+  render();
+  status(`solving: ${answer.distance} moves, ${answer.path}`);
+  while (state.busy && generation === state.generation) {
+    await sleep(Number($("speed").value));
+    if (!state.busy || generation !== state.generation) break;
+    const here = state.answer;
+    if (!here || here.distance === null || here.distance === 0) break;
+    await play(here.path[0], true);
+  }
+  if (generation === state.generation && state.busy) stopSolving();
+}
+
+function depthLimit() {
+  const draw = $("draw").value;
+  // Until the board's farthest state is known, nothing to clamp to.
+  if (draw === "depth") return state.farthest ?? 10000;
+  return 10000;
+}
+
+// Keeps the depth field within what the board and the kind of draw allow.
+function clampDepth() {
+  const depth = $("depth");
+  const most = depthLimit();
+  depth.max = String(most);
+  const n = Math.floor(Number(depth.value));
+  if (!Number.isFinite(n) || n < 0) depth.value = "0";
+  else if (n > most) depth.value = String(most);
+  else depth.value = String(n);
+}
+
+function drawChanged() {
+  const draw = $("draw").value;
+  $("depth").disabled = draw === "uniform";
+  $("depth-label").textContent = draw === "walk" ? "moves" : "depth";
+  clampDepth();
+}
+
+// Draws a new puzzle as the draw control says; false (with the reason shown) if the server
+// cannot.
 async function newPuzzle() {
-  const depth = $("depth").value;
+  if (state.busy) stopSolving();
+  clampDepth();
+  const draw = $("draw").value;
+  const params = { board: state.board, goal: tokens(state.goal) };
+  if (draw === "depth") params.depth = $("depth").value;
+  if (draw === "walk") params.walk = $("depth").value;
   let drawn;
   try {
-    drawn = await api("random", { board: state.board, depth, goal: tokens(state.goal) });
+    status(state.answers === "search" ? "drawing a puzzle and searching for its distance…" : "drawing a puzzle…");
+    drawn = await watching(api("random", params));
   } catch (e) {
     status(e.message, true);
     return false;
   }
-  setPuzzle(drawn.puzzle);
-  await refresh(true);
-  status(`a puzzle ${drawn.distance} moves from the goal (seed ${drawn.seed})`);
+  $("seed").textContent = drawn.seed;
+  await startFrom(drawn.puzzle, drawn);
+  const how = drawn.drawn === "depth" ? `a puzzle ${drawn.moves} moves from the goal`
+    : drawn.drawn === "walk" ? `a walk of ${drawn.moves} random moves from the goal`
+    : "a uniformly random puzzle";
+  let text = `${how} (seed ${drawn.seed})`;
+  if (drawn.at_least) text += `: the search stopped at its time cap, more than ${drawn.at_least - 1} moves`;
+  if (drawn.drawn === "depth") {
+    text += `; the command line draws it again with: slidetable random --board ${state.board} --depth ${drawn.moves} --seed ${drawn.seed}`;
+  }
+  status(text);
   return true;
 }
 
-function setPuzzle(puzzle) {
-  state.generation += 1;
-  state.puzzle = puzzle;
-  state.hintCell = undefined;
-  state.answer = null;
+function fillDraws() {
+  const select = $("draw");
+  const previous = select.value;
+  select.replaceChildren();
+  const kinds = state.answers === "search" ? ["walk", "uniform"] : ["depth", "walk", "uniform"];
+  for (const k of kinds) {
+    const option = document.createElement("option");
+    option.value = k;
+    option.textContent = DRAWS[k];
+    select.appendChild(option);
+  }
+  select.value = kinds.includes(previous) ? previous : kinds[0];
+  if (state.answers === "search" && select.value === "walk" && Number($("depth").value) < 1) {
+    $("depth").value = "30";
+  }
+  drawChanged();
 }
 
 async function setBoard(board, puzzle, goal) {
+  if (state.busy) stopSolving();
   state.board = board;
   Object.assign(state, parseBoard(board));
+  const info = state.boards.find((b) => b.board === board);
+  state.answers = info ? info.answers : "table";
   const cells = state.rows * state.cols;
   state.goal = goal || standardGoal(cells);
   $("board-size").value = board;
-  status(`opening the ${board} table (made on its first use: a moment, up to a minute for 12 cells)`);
-  if (await loadStats()) status("");
+  state.farthest = null;
+  $("farthest").textContent = "–";
+  $("seed").textContent = "–";
+  clearEffort();
+  fillDraws();
+  status(`opening the ${board} ${state.answers === "search" ? "pattern databases" : "table"} (made on first use: a moment)`);
+  if (state.answers === "table") {
+    if (await loadStats()) status("");
+  }
   if (!puzzle && (await newPuzzle())) return;
   // A puzzle from the link, or the goal itself when none could be drawn: play from there.
-  setPuzzle(puzzle || [...state.goal]);
-  await refresh(true);
+  await startFrom(puzzle || [...state.goal], null);
 }
 
 // The goal's farthest distance, which bounds the depth of a new puzzle; false (with the
 // reason shown) if the server cannot tell.
 async function loadStats() {
   try {
-    const stats = await api("stats", { board: state.board, goal: tokens(state.goal) });
+    const stats = await watching(api("stats", { board: state.board, goal: tokens(state.goal) }));
+    state.farthest = stats.max_distance;
     $("farthest").textContent = `${stats.max_distance} moves`;
-    const depth = $("depth");
-    depth.max = String(stats.max_distance);
-    if (Number(depth.value) > stats.max_distance) depth.value = String(stats.max_distance);
+    clampDepth();
     return true;
   } catch (e) {
     status(e.message, true);
@@ -341,25 +558,128 @@ async function loadStats() {
   }
 }
 
+// A new goal: the puzzle on the board stays, and its distance is found again for the goal.
 async function setGoal() {
+  if (state.busy) stopSolving();
   const goal = parseTokens($("goal").value);
   try {
-    await api("stats", { board: state.board, goal: tokens(goal) });
+    if (state.answers === "table") await api("stats", { board: state.board, goal: tokens(goal) });
+    else await api("solve", { board: state.board, puzzle: tokens(goal), goal: tokens(goal) });
   } catch (e) {
     return status(e.message, true);
   }
   state.goal = goal;
-  state.generation += 1;
-  await loadStats();
-  status("goal set");
-  await refresh(true);
+  if (state.answers === "table") await loadStats();
+  clearEffort();
+  status("goal set: the distance is for the new goal");
+  await startFrom(state.puzzle, null);
+}
+
+function clearEffort() {
+  $("effort").querySelector("tbody").replaceChildren();
+  $("effort-chart").replaceChildren();
+  $("effort-status").textContent = "";
+}
+
+// The lesson on search effort: every method and heuristic on the puzzle shown.
+async function runEffort() {
+  const button = $("effort-run");
+  const puzzle = [...state.puzzle];
+  button.disabled = true;
+  clearEffort();
+  $("effort-status").textContent = "searching with every method and heuristic…";
+  try {
+    const effort = await api("effort", { board: state.board, puzzle: tokens(puzzle), goal: tokens(state.goal) });
+    showEffort(effort);
+    $("effort-status").textContent =
+      `puzzle ${effort.puzzle.join(" ")}: each run stops after ${effort.max_expanded.toLocaleString("en")} states or ${effort.max_milliseconds / 1000} s`;
+  } catch (e) {
+    $("effort-status").textContent = e.message;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showEffort(effort) {
+  const body = $("effort").querySelector("tbody");
+  body.replaceChildren();
+  for (const run of effort.runs) {
+    const tr = document.createElement("tr");
+    tr.dataset.method = run.method;
+    tr.dataset.heuristic = run.heuristic;
+    const cells = [
+      run.method === "astar" ? "A*" : "IDA*",
+      run.heuristic === "pdb" ? "pattern databases" : run.heuristic,
+      (run.stopped ? "> " : "") + run.expanded.toLocaleString("en"),
+      `${run.milliseconds.toFixed(1)} ms`,
+      run.length === null ? `stopped (${run.stopped})` : String(run.length),
+    ];
+    const names = ["method", "heuristic", "expanded", "time", "length"];
+    cells.forEach((text, i) => {
+      const td = document.createElement("td");
+      td.textContent = text;
+      td.dataset.col = names[i];
+      if (i >= 2) td.className = "number";
+      tr.appendChild(td);
+    });
+    tr.querySelector('[data-col="expanded"]').dataset.value = String(run.expanded);
+    body.appendChild(tr);
+  }
+  // Bars of states expanded, on a log scale (they differ by orders of magnitude).
+  const svg = $("effort-chart");
+  const ns = "http://www.w3.org/2000/svg";
+  svg.replaceChildren();
+  const rowHeight = 22, labelWidth = 190, width = 600;
+  const most = Math.max(10, ...effort.runs.map((r) => r.expanded));
+  const scale = (n) => ((width - labelWidth - 90) * Math.log10(1 + n)) / Math.log10(1 + most);
+  svg.setAttribute("viewBox", `0 0 ${width} ${effort.runs.length * rowHeight + 20}`);
+  effort.runs.forEach((run, i) => {
+    const y = i * rowHeight + 4;
+    const text = document.createElementNS(ns, "text");
+    text.setAttribute("x", "4");
+    text.setAttribute("y", String(y + 14));
+    text.setAttribute("font-size", "12");
+    text.textContent = `${run.method === "astar" ? "A*" : "IDA*"} ${run.heuristic}`;
+    const bar = document.createElementNS(ns, "rect");
+    bar.setAttribute("x", String(labelWidth));
+    bar.setAttribute("y", String(y));
+    bar.setAttribute("height", "16");
+    bar.setAttribute("width", scale(run.expanded).toFixed(1));
+    bar.setAttribute("fill", COLORS[run.heuristic] || "#888");
+    bar.setAttribute("opacity", run.stopped ? "0.4" : "1");
+    const count = document.createElementNS(ns, "text");
+    count.setAttribute("x", String(labelWidth + scale(run.expanded) + 4));
+    count.setAttribute("y", String(y + 13));
+    count.setAttribute("font-size", "11");
+    count.textContent = (run.stopped ? "> " : "") + run.expanded.toLocaleString("en");
+    svg.append(text, bar, count);
+  });
+  const axis = document.createElementNS(ns, "text");
+  axis.setAttribute("x", String(labelWidth));
+  axis.setAttribute("y", String(effort.runs.length * rowHeight + 16));
+  axis.setAttribute("font-size", "10");
+  axis.textContent = "states expanded (log scale)";
+  svg.appendChild(axis);
+}
+
+// The board, puzzle and goal the address names (the picker follows it).
+async function fromUrl() {
+  const params = new URLSearchParams(location.search);
+  let board = params.get("board") || "3x3";
+  if (!state.boards.some((b) => b.board === board)) {
+    status(`no ${board} board here; showing 3x3`, true);
+    board = "3x3";
+  }
+  const puzzle = params.get("puzzle") ? parseTokens(params.get("puzzle")) : null;
+  const goal = params.get("goal") ? parseTokens(params.get("goal")) : null;
+  await setBoard(board, puzzle, goal);
 }
 
 async function start() {
-  const params = new URLSearchParams(location.search);
   try {
     const boards = await api("boards", {});
     state.heuristics = boards.heuristics;
+    state.boards = boards.boards;
     const select = $("board-size");
     for (const b of boards.boards) {
       const option = document.createElement("option");
@@ -374,7 +694,16 @@ async function start() {
   $("set-goal").addEventListener("click", setGoal);
   $("hint").addEventListener("click", hint);
   $("solve").addEventListener("click", solve);
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("reset").addEventListener("click", reset);
+  $("step-next").addEventListener("click", stepNext);
+  $("step-prev").addEventListener("click", undo);
   $("new-puzzle").addEventListener("click", newPuzzle);
+  $("draw").addEventListener("change", drawChanged);
+  $("depth").addEventListener("change", clampDepth);
+  $("effort-run").addEventListener("click", runEffort);
+  window.addEventListener("popstate", fromUrl);
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
     if (ARROWS[e.key]) {
@@ -382,10 +711,7 @@ async function start() {
       play(ARROWS[e.key]);
     }
   });
-  const board = params.get("board") || "3x3";
-  const puzzle = params.get("puzzle") ? parseTokens(params.get("puzzle")) : null;
-  const goal = params.get("goal") ? parseTokens(params.get("goal")) : null;
-  await setBoard(board, puzzle, goal);
+  await fromUrl();
 }
 
 start();

@@ -8,6 +8,7 @@ use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
+use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
 use slidetable_query::SplitMix64;
 
 /// What a load did.
@@ -97,6 +98,137 @@ pub(crate) async fn run(base: &str, total: usize, concurrency: usize, seed: u64)
                     failures.push(format!("{path}: {e}"));
                 }
                 k += concurrency;
+            }
+            (latencies, failures)
+        }));
+    }
+    let mut report = Report {
+        requests: 0,
+        ok: 0,
+        failures: Vec::new(),
+        elapsed: Duration::ZERO,
+        latencies: Vec::new(),
+    };
+    for worker in workers {
+        let (latencies, failures) = worker.await.unwrap();
+        report.requests += latencies.len();
+        report.ok += latencies.len() - failures.len();
+        report.latencies.extend(latencies);
+        report.failures.extend(failures.into_iter().take(5));
+    }
+    report.elapsed = start.elapsed();
+    report.latencies.sort();
+    report
+}
+
+/// One checked request: the JSON of a 200, or what was wrong.
+async fn fetch(
+    client: &Client<hyper_util::client::legacy::connect::HttpConnector, Empty<Bytes>>,
+    url: &str,
+) -> Result<serde_json::Value, String> {
+    let uri: hyper::Uri = url.parse().map_err(|e| format!("{e}"))?;
+    let response = client.get(uri).await.map_err(|e| e.to_string())?;
+    let status = response.status();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .map_err(|e| e.to_string())?
+        .to_bytes();
+    let text = String::from_utf8_lossy(&body);
+    if status != 200 {
+        return Err(format!("{status}: {text}"));
+    }
+    serde_json::from_str(&text).map_err(|e| format!("{e}: {text}"))
+}
+
+/// Whether `answer` (of `/api/solve` or `/api/random` on 4×4 towards the standard goal) is
+/// sound: a distance (no time cap reached), a path of that length from the puzzle to the
+/// goal, and a pattern estimate within it.
+fn check_fifteen(answer: &serde_json::Value, most: u64) -> Result<(Layout, Vec<Move>), String> {
+    let board = Board::FIFTEEN;
+    let puzzle = answer["puzzle"]
+        .as_str()
+        .and_then(|p| parse_layout(board, p.as_bytes()).ok())
+        .ok_or("no puzzle")?;
+    let distance = answer["distance"].as_u64().ok_or("no distance")?;
+    let path = answer["path"]
+        .as_str()
+        .and_then(|p| parse_path(p).ok())
+        .ok_or("no path")?;
+    if path.len() as u64 != distance || distance > most {
+        return Err(format!("distance {distance}, path of {}", path.len()));
+    }
+    if puzzle.after(&path) != Some(board.standard_goal()) {
+        return Err("the path does not reach the goal".into());
+    }
+    if answer["heuristics"]["pdb"]
+        .as_u64()
+        .is_none_or(|h| h > distance)
+    {
+        return Err("the pattern estimate is missing or above the distance".into());
+    }
+    Ok((puzzle, path))
+}
+
+/// `students` students on 4×4 at once, `rounds` puzzles each: a draw (a walk of at most 40
+/// random moves, so at most 40 moves from the goal), then three optimal moves, each
+/// position asked as the page asks it. Every answer is checked ([`check_fifteen`]; each step
+/// one move nearer).
+pub(crate) async fn students(base: &str, students: usize, rounds: usize, seed: u64) -> Report {
+    let client: Client<_, Empty<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
+    let start = Instant::now();
+    let mut workers = Vec::new();
+    for s in 0..students {
+        let client = client.clone();
+        let base = base.to_string();
+        workers.push(tokio::spawn(async move {
+            let mut rng =
+                SplitMix64::new(seed ^ (s as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut latencies = Vec::new();
+            let mut failures = Vec::new();
+            for _ in 0..rounds {
+                let walk = rng.below(41);
+                let url = format!(
+                    "{base}api/random?board=4x4&walk={walk}&seed={}",
+                    rng.next_u64()
+                );
+                let sent = Instant::now();
+                let drawn = fetch(&client, &url)
+                    .await
+                    .and_then(|a| check_fifteen(&a, walk));
+                latencies.push(sent.elapsed());
+                let (mut puzzle, path) = match drawn {
+                    Ok(found) => found,
+                    Err(e) => {
+                        failures.push(format!("{url}: {e}"));
+                        continue;
+                    }
+                };
+                let mut left = path.len() as u64;
+                for &m in path.iter().take(3) {
+                    puzzle = puzzle.moved(m).unwrap_or(puzzle);
+                    left -= 1;
+                    let mut tiles = String::new();
+                    let _ = puzzle.write_tokens(&mut tiles, ",");
+                    let url = format!("{base}api/solve?board=4x4&puzzle={tiles}");
+                    let sent = Instant::now();
+                    let answer = fetch(&client, &url).await.and_then(|a| {
+                        let (_, p) = check_fifteen(&a, left)?;
+                        if p.len() as u64 == left {
+                            Ok(())
+                        } else {
+                            Err(format!(
+                                "{} moves after an optimal move, not {left}",
+                                p.len()
+                            ))
+                        }
+                    });
+                    latencies.push(sent.elapsed());
+                    if let Err(e) = answer {
+                        failures.push(format!("{url}: {e}"));
+                    }
+                }
             }
             (latencies, failures)
         }));

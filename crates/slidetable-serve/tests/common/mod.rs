@@ -12,7 +12,9 @@ use axum::Router;
 use http_body_util::BodyExt;
 use slidetable_core::Board;
 use slidetable_gen::cache::{generate, Plan};
-use slidetable_serve::{open_table, router, Config, Server, Tables};
+use slidetable_gen::{solve_partition, write_pattern_table, Partition};
+use slidetable_query::Encoding;
+use slidetable_serve::{open_table, router, router_with, Config, SearchLimits, Server, Tables};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tower::ServiceExt;
@@ -42,6 +44,54 @@ pub(crate) fn table_dir() -> &'static Path {
         }
         dir
     })
+}
+
+/// The 5-5-5 pattern databases of 4×4 (a second to build, 0.8 MB), made once per test
+/// binary run next to the tables: the smallest partition the format takes that solves
+/// walks of 40 moves well within the time cap.
+pub(crate) fn pattern_file() -> PathBuf {
+    static FILE: OnceLock<PathBuf> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let path = table_dir().join("4x4-555.slt");
+        let goal = Board::FIFTEEN.goal_with_blank(0);
+        let partition = Partition::parse("5-5-5", &goal).unwrap();
+        let groups = solve_partition(&goal, &partition, &|_| {}).unwrap();
+        write_pattern_table(&path, &groups).unwrap();
+        path
+    })
+    .clone()
+}
+
+/// A 3×3 table with 2-bit entries (distances mod 3), as the 12-cell tables are: drawing at
+/// a depth from it needs its distances recovered first, the same code path as 12 cells.
+pub(crate) fn two_bit_file() -> PathBuf {
+    static FILE: OnceLock<PathBuf> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let path = table_dir().join("3x3-2bit.slt");
+        let mut plan = Plan::default_for(Board::EIGHT);
+        plan.encoding = Some(Encoding::TwoBit);
+        generate(&plan, &path, &|_| {}).unwrap();
+        path
+    })
+    .clone()
+}
+
+/// A router over the tables of [`BOARDS`] but 3×3's 2-bit table, and 4×4's pattern
+/// databases, searching within `limits`.
+pub(crate) fn app_with(limits: SearchLimits) -> Router {
+    router_with(Arc::new(fifteen_tables()), limits)
+}
+
+/// The tables of [`BOARDS`] with 3×3's 2-bit one, and 4×4's pattern databases.
+pub(crate) fn fifteen_tables() -> Tables {
+    let mut sources: Vec<_> = BOARDS
+        .iter()
+        .filter(|&&b| b != "3x3")
+        .map(|b| open_table(&table_file(b.parse().unwrap())).unwrap())
+        .collect();
+    sources.push(open_table(&two_bit_file()).unwrap());
+    sources.push(open_table(&pattern_file()).unwrap());
+    Tables::of(sources).unwrap()
 }
 
 fn table_path(dir: &Path, board: Board) -> PathBuf {
@@ -122,13 +172,22 @@ pub(crate) struct Serving {
 
 /// Binds a server of [`BOARDS`]' tables to `127.0.0.1:0` and starts it.
 pub(crate) async fn serve_boards() -> Serving {
-    let config = Config {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        tables: BOARDS
+    serve_tables(
+        BOARDS
             .iter()
             .map(|b| table_file(b.parse().unwrap()))
             .collect(),
+    )
+    .await
+}
+
+/// Binds a server of `tables` to `127.0.0.1:0` and starts it.
+pub(crate) async fn serve_tables(tables: Vec<PathBuf>) -> Serving {
+    let config = Config {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        tables,
         preload: Vec::new(),
+        searches: Default::default(),
     };
     let server = Server::bind(&config).await.unwrap();
     let url = server.url().unwrap();

@@ -1,0 +1,189 @@
+//! The 15-puzzle on the page: no table holds its 10¹³ states, so its answers come from IDA*
+//! on additive pattern databases (the search crate's [`Symmetric`], what `slidetable path
+//! --board 4x4` runs), each search capped in time.
+
+use std::path::Path;
+
+use slidetable_core::{Board, Layout, Move};
+use slidetable_gen::{solve_partition, Partition, SolvedPattern};
+use slidetable_query::{HistogramStats, MappedPatternTable, PatternTable};
+use slidetable_search::{Heuristic, Limits, PatternHeuristic, SearchError, Solution, Symmetric};
+
+use crate::progress::Progress;
+use crate::source::{Found, Source, SourceError};
+use crate::ServeError;
+
+/// The partition built in memory when the cache holds no 4×4 database: seconds to build
+/// (the 7-8 of the command line takes minutes and 1.4 GB), and 6 MB to keep.
+pub const BUILT_PARTITION: &str = "6-6-3";
+
+/// Where the databases are.
+enum Databases {
+    /// A pattern database file.
+    File(MappedPatternTable),
+    /// Groups built in memory for `goal`.
+    Memory {
+        goal: Layout,
+        groups: Vec<SolvedPattern>,
+    },
+}
+
+/// A board answered by IDA* on pattern databases.
+pub struct PatternSource {
+    databases: Databases,
+    origin: String,
+}
+
+impl PatternSource {
+    /// The pattern database file at `path`.
+    pub fn open(path: &Path) -> Result<PatternSource, ServeError> {
+        let table = PatternTable::open(path)?;
+        let source = PatternSource {
+            databases: Databases::File(table),
+            origin: path.display().to_string(),
+        };
+        // Refuses databases that make no heuristic now, not on every request.
+        source.databases_heuristic()?;
+        Ok(source)
+    }
+
+    /// Builds `partition` for `board` (goal: the blank in the first cell, as the command
+    /// line's databases; any corner is served through the board's symmetries), counting
+    /// placements on `progress`.
+    pub fn build(
+        board: Board,
+        partition: &str,
+        progress: &Progress,
+    ) -> Result<PatternSource, ServeError> {
+        let goal = board.goal_with_blank(0);
+        let failed = |message: String| ServeError::Opening { board, message };
+        let partition =
+            Partition::parse(partition, &goal).map_err(|e| failed(format!("{partition}: {e}")))?;
+        progress.start(
+            format!(
+                "building the {board} pattern databases ({}) once",
+                partition.sizes()
+            ),
+            slidetable_gen::partition_placements(board, &partition),
+        );
+        let built = solve_partition(&goal, &partition, &|n| progress.add(n));
+        progress.finish();
+        let groups = built.map_err(|e| failed(crate::tables::chain(&e)))?;
+        let source = PatternSource {
+            databases: Databases::Memory { goal, groups },
+            origin: format!("pattern databases {} built in memory", partition.sizes()),
+        };
+        source.databases_heuristic()?;
+        Ok(source)
+    }
+
+    /// The databases, towards their own goal.
+    fn databases_heuristic(&self) -> Result<PatternHeuristic<'_>, SourceError> {
+        let (goal, groups): (&Layout, Vec<(u16, &[u8])>) = match &self.databases {
+            Databases::File(table) => (
+                table.goal(),
+                table
+                    .groups()
+                    .into_iter()
+                    .map(|g| (g.tiles, g.payload))
+                    .collect(),
+            ),
+            Databases::Memory { goal, groups } => (
+                goal,
+                groups.iter().map(|g| (g.tiles, &g.entries[..])).collect(),
+            ),
+        };
+        PatternHeuristic::new(goal, &groups).map_err(|problem| SourceError::Pattern {
+            origin: self.origin.clone(),
+            problem,
+        })
+    }
+
+    /// The databases as the heuristic (and IDA*) towards `goal`: any goal a board symmetry
+    /// carries onto theirs (on 4×4, the blank in a corner).
+    pub fn heuristic(&self, goal: &Layout) -> Result<Symmetric<'_>, SourceError> {
+        let databases = self.databases_heuristic()?;
+        let theirs = *databases.goal();
+        Symmetric::new(databases, goal).ok_or_else(|| SourceError::BadParameter {
+            parameter: "goal",
+            message: format!(
+                "the {} pattern databases are made for the goal {theirs}; a goal is served \
+                 when a board symmetry carries its gap onto that goal's (on 4x4: the gap in \
+                 a corner)",
+                goal.board()
+            ),
+        })
+    }
+}
+
+/// What a capped search found: the bound IDA* had reached when the cap stopped it is a
+/// lower bound on the distance (every f of a pattern heuristic has the distance's parity, so
+/// each iteration raises the bound by 2 at least).
+pub(crate) fn found(
+    outcome: Result<Solution, SearchError>,
+    first_bound: u32,
+    origin: &str,
+) -> Result<Found, SourceError> {
+    match outcome {
+        Ok(solution) => Ok(Found::Path(solution.path)),
+        Err(SearchError::Unsolvable { .. }) => Ok(Found::Unreachable),
+        Err(SearchError::LimitReached { stats, .. }) => {
+            let passes = stats.iterations.unwrap_or(1).max(1);
+            Ok(Found::AtLeast(first_bound.saturating_add(2 * (passes - 1))))
+        }
+        Err(e) => Err(SourceError::Search {
+            origin: origin.to_string(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+impl Source for PatternSource {
+    fn board(&self) -> Board {
+        match &self.databases {
+            Databases::File(table) => table.board(),
+            Databases::Memory { goal, .. } => goal.board(),
+        }
+    }
+
+    fn origin(&self) -> String {
+        self.origin.clone()
+    }
+
+    fn path(&self, puzzle: &Layout, goal: &Layout, limits: &Limits) -> Result<Found, SourceError> {
+        let search = self.heuristic(goal)?;
+        let first_bound = search.estimate(puzzle);
+        // The moves tried in the command line's order: the same path as `path` prints.
+        found(
+            search.solve(puzzle, Move::ALL, limits),
+            first_bound,
+            &self.origin,
+        )
+    }
+
+    fn random(&self, _: &Layout, _: u32, _: u64) -> Result<(Layout, Vec<Move>), SourceError> {
+        Err(SourceError::BadParameter {
+            parameter: "depth",
+            message: format!(
+                "puzzles exactly N moves from the goal are drawn from a table of every state, \
+                 and {} boards have none; draw a walk of N random moves (walk=N) or a \
+                 uniformly random puzzle (neither depth nor walk)",
+                self.board()
+            ),
+        })
+    }
+
+    fn stats(&self, _: &Layout) -> Result<HistogramStats, SourceError> {
+        Err(SourceError::BadParameter {
+            parameter: "board",
+            message: format!(
+                "{} boards have no table of every state here, so no spread of distances",
+                self.board()
+            ),
+        })
+    }
+
+    fn patterns(&self) -> Option<&PatternSource> {
+        Some(self)
+    }
+}
