@@ -357,11 +357,13 @@ fn a_missing_table_and_a_taken_port_are_refused() {
             .starts_with(&format!("slidetable: cannot listen on {addr}: ")),
         "{run:#?}"
     );
-    let run = Run::of(sandboxed(dir).args(["serve", "--board", "4x4"]));
+    // 4x4 is served (from pattern databases); a board with neither a table nor databases is
+    // a usage error.
+    let run = Run::of(sandboxed(dir).args(["serve", "--board", "3x5"]));
     assert_eq!(run.code, Some(2), "{run:#?}");
     assert!(
         run.stderr
-            .contains("tables of every state go up to 12 cells"),
+            .contains("tables go up to 12 cells (and 4x4, by pattern databases)"),
         "{run:#?}"
     );
 }
