@@ -241,7 +241,8 @@ fn search_and_heuristic_take_pattern_databases() {
 
 /// The commands that read every state refuse the 4x4 board at once (exit 2), naming the
 /// commands its pattern database answers, before any table is opened or generated
-/// (`random --depth` too: see the next test).
+/// (`random --depth` too: see the next test; `serve` serves 4x4 from pattern databases: its
+/// tests are in serve.rs).
 #[test]
 fn a_4x4_board_is_refused_where_every_state_is_read() {
     let cache = tempfile::tempdir().unwrap();
@@ -249,7 +250,6 @@ fn a_4x4_board_is_refused_where_every_state_is_read() {
         &["hardest", "--board", "4x4"][..],
         &["stats", "--board", "4x4"],
         &["heuristic", "--board", "4x4"],
-        &["serve", "--board", "4x4"],
     ] {
         let r = Run::of(
             slidetable()

@@ -35,7 +35,6 @@ async fn main() -> ExitCode {
     }
     let (url, pid) = (&args[1], &args[2]);
     let number = |i: usize, default: usize| args.get(i).map_or(default, |a| a.parse().unwrap());
-    let (rounds, requests, concurrency) = (number(3, 5), number(4, 1000), number(5, 25));
     let show_rss = |when: &str| match rss_kib(pid) {
         Some((all, anon, file)) => {
             println!("server RSS {when}: {all} KiB ({anon} KiB anonymous, {file} KiB mapped files)")
@@ -70,6 +69,7 @@ async fn main() -> ExitCode {
             ExitCode::SUCCESS
         };
     }
+    let (rounds, requests, concurrency) = (number(3, 5), number(4, 1000), number(5, 25));
     for round in 1..=rounds {
         let report = load::run(url, requests, concurrency, round as u64).await;
         println!(

@@ -154,7 +154,7 @@ fn check_fifteen(answer: &serde_json::Value, most: u64) -> Result<(Layout, Vec<M
     let distance = answer["distance"].as_u64().ok_or("no distance")?;
     let path = answer["path"]
         .as_str()
-        .and_then(|p| parse_path(p).ok())
+        .and_then(parse_path)
         .ok_or("no path")?;
     if path.len() as u64 != distance || distance > most {
         return Err(format!("distance {distance}, path of {}", path.len()));
