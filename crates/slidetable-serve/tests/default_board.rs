@@ -9,7 +9,7 @@ use std::sync::Arc;
 use common::get;
 use slidetable_core::Board;
 use slidetable_gen::cache::{generate, Plan};
-use slidetable_serve::{open_default, router, Tables};
+use slidetable_serve::{open_default, router, Progress, Tables};
 
 #[tokio::test]
 async fn a_default_table_of_another_board_is_refused() {
@@ -29,7 +29,7 @@ async fn a_default_table_of_another_board_is_refused() {
          table must be for 3x3 boards with unit costs",
         small.display()
     );
-    let refused = open_default(Board::EIGHT)
+    let refused = open_default(Board::EIGHT, &Progress::default())
         .err()
         .expect("a 2x3 table refused as 3x3");
     assert_eq!(refused.to_string(), expected);
