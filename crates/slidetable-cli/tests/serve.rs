@@ -191,7 +191,7 @@ fn the_fifteen_puzzle_effort_and_seeds_answer_as_the_command_line_does() {
     }
     let input: String = puzzles
         .iter()
-        .map(|p| p["puzzle"].as_str().unwrap().to_string() + "\n")
+        .map(|p| tiles(&p["puzzle"], " ") + "\n")
         .collect();
     let cli = Run::of(
         sandboxed(dir)
@@ -203,23 +203,20 @@ fn the_fifteen_puzzle_effort_and_seeds_answer_as_the_command_line_does() {
     assert_eq!(records.len(), puzzles.len());
     for (api, record) in puzzles.iter().zip(records) {
         let cli = json(record);
-        assert_eq!(api["puzzle"], spaced(&cli["puzzle"]));
+        assert_eq!(api["puzzle"], cli["puzzle"]);
         for field in ["distance", "path", "solvable"] {
             assert_eq!(api[field], cli[field], "{field} of {}", api["puzzle"]);
         }
         let (_, body) = get(
             &served.url,
-            &format!(
-                "/api/solve?board=4x4&puzzle={}",
-                api["puzzle"].as_str().unwrap().replace(' ', ",")
-            ),
+            &format!("/api/solve?board=4x4&puzzle={}", tiles(&api["puzzle"], ",")),
         );
         assert_eq!(json(&body)["path"], cli["path"]);
     }
 
     // The effort lesson on the first walk and on a 3x3 puzzle, run by run.
     for (board, puzzle) in [
-        ("4x4", puzzles[0]["puzzle"].as_str().unwrap().to_string()),
+        ("4x4", tiles(&puzzles[0]["puzzle"], " ")),
         ("3x3", "2 3 4 1 5 0 7 6 8".to_string()),
     ] {
         let (status, body) = get(
@@ -273,10 +270,12 @@ fn the_fifteen_puzzle_effort_and_seeds_answer_as_the_command_line_does() {
                 run["expanded"], record["stats"]["expanded"],
                 "{method} {heuristic} on {puzzle}"
             );
-            assert_eq!(
-                run["generated"], record["stats"]["generated"],
-                "{method} {heuristic}"
-            );
+            for field in ["generated", "peak_open", "iterations", "branching_factor"] {
+                assert_eq!(
+                    run[field], record["stats"][field],
+                    "{field}: {method} {heuristic}"
+                );
+            }
             assert_eq!(run["length"], record["distance"], "{method} {heuristic}");
         }
     }
@@ -299,7 +298,7 @@ fn the_fifteen_puzzle_effort_and_seeds_answer_as_the_command_line_does() {
     ]))
     .ok();
     let cli = json(&cli.stdout);
-    assert_eq!(api["puzzle"], spaced(&cli["puzzle"]));
+    assert_eq!(api["puzzle"], cli["puzzle"]);
     assert_eq!(api["distance"], cli["distance"]);
 }
 
@@ -366,4 +365,16 @@ fn a_missing_table_and_a_taken_port_are_refused() {
             .contains("tables go up to 12 cells (and 4x4, by pattern databases)"),
         "{run:#?}"
     );
+}
+
+/// An answer's layout (an array of tiles) as a line of the command line's input, the tiles
+/// separated by `separator`.
+fn tiles(layout: &Value, separator: &str) -> String {
+    let tiles: Vec<String> = layout
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    tiles.join(separator)
 }

@@ -451,16 +451,9 @@ async fn solve(State(app): Shared, request: Request) -> Result<Response, ApiErro
     let puzzle = params.required("puzzle")?;
     let puzzle = parse_layout(board, puzzle.as_bytes()).map_err(|e| ApiError::bad("puzzle", e))?;
     let goal = params.goal(board)?;
-    let found = find(&app, source.clone(), puzzle.clone(), goal.clone()).await?;
+    let found = find(&app, source.clone(), puzzle, goal).await?;
     let letters = letters(&found);
-    let answer = solved(
-        board,
-        &*source,
-        &puzzle,
-        &goal,
-        &found,
-        letters.as_deref(),
-    )?;
+    let answer = solved(board, &*source, &puzzle, &goal, &found, letters.as_deref())?;
     Ok(json(StatusCode::OK, &answer))
 }
 
@@ -485,7 +478,7 @@ async fn random(State(app): Shared, request: Request) -> Result<Response, ApiErr
         }
         (Some(depth), None) => {
             // A draw counts the layer over the whole section: off the async workers.
-            let (source, goal) = (source.clone(), goal.clone());
+            let source = source.clone();
             let (puzzle, path) = blocking(move || source.random(&goal, depth, seed)).await?;
             (Drawn::Depth, Some(depth), puzzle, Found::Path(path))
         }
@@ -497,25 +490,18 @@ async fn random(State(app): Shared, request: Request) -> Result<Response, ApiErr
         }
         (None, Some(n)) => {
             let puzzle = draw::walk(&goal, n, &mut SplitMix64::new(seed));
-            let found = find(&app, source.clone(), puzzle.clone(), goal.clone()).await?;
+            let found = find(&app, source.clone(), puzzle, goal).await?;
             (Drawn::Walk, Some(n), puzzle, found)
         }
         (None, None) => {
             let puzzle = draw::uniform(&goal, &mut SplitMix64::new(seed))
                 .ok_or_else(|| ApiError::bad("goal", "no puzzle can be drawn for it"))?;
-            let found = find(&app, source.clone(), puzzle.clone(), goal.clone()).await?;
+            let found = find(&app, source.clone(), puzzle, goal).await?;
             (Drawn::Uniform, None, puzzle, found)
         }
     };
     let letters = letters(&found);
-    let answer = solved(
-        board,
-        &*source,
-        &puzzle,
-        &goal,
-        &found,
-        letters.as_deref(),
-    )?;
+    let answer = solved(board, &*source, &puzzle, &goal, &found, letters.as_deref())?;
     Ok(json(
         StatusCode::OK,
         &Draw {
@@ -556,15 +542,12 @@ async fn effort(State(app): Shared, request: Request) -> Result<Response, ApiErr
         max_memory: Some(EFFORT_MEMORY),
     };
     let pass = app.gate.enter().await?;
-    let runs = {
-        let (puzzle, goal) = (puzzle.clone(), goal.clone());
-        blocking(move || {
-            let runs = effort::measure(&puzzle, &goal, source.patterns(), &limits);
-            drop(pass);
-            runs
-        })
-        .await?
-    };
+    let runs = blocking(move || {
+        let runs = effort::measure(&puzzle, &goal, source.patterns(), &limits);
+        drop(pass);
+        runs
+    })
+    .await?;
     Ok(json(
         StatusCode::OK,
         &Effort {

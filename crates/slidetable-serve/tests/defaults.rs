@@ -67,6 +67,8 @@ async fn a_default_table_is_generated_on_first_use_then_shared() {
     while !solving.is_finished() {
         let boards = get(&app, "/api/boards").await.ok();
         if let Some(work) = boards["boards"][12]["work"].as_object() {
+            // The work's shape is docs/JSON.md's too.
+            slidetable_testkit::schema::matches(&boards, "api-boards").unwrap();
             seen = Some(work.clone());
         }
         tokio::time::sleep(Duration::from_millis(10)).await;

@@ -5,6 +5,8 @@
 //! at a depth as a byte table does; the effort lesson's numbers are the search crate's.
 
 mod common;
+#[path = "common/layout.rs"]
+mod layout;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +14,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use common::{app_with, fifteen_tables, get, pattern_file, table_file};
+use layout::layout_of;
 use slidetable_core::{parse_layout, parse_path, path_string, Board, Layout, Move};
 use slidetable_query::{PatternTable, SplitMix64, Table};
 use slidetable_search::{
@@ -74,7 +77,7 @@ async fn fifteen_puzzle_answers_as_path_and_an_independent_search_do() {
             assert_eq!(drawn["drawn"], "walk", "{uri}");
             assert_eq!(drawn["moves"], walk, "{uri}");
             assert_eq!(drawn["seed"], seed.to_string(), "{uri}");
-            let puzzle = parse_layout(board, drawn["puzzle"].as_str().unwrap().as_bytes()).unwrap();
+            let puzzle = layout_of(board, &drawn["puzzle"]).unwrap();
             let uri = format!(
                 "/api/solve?board=4x4&puzzle={}&goal={}",
                 commas(&puzzle),
@@ -247,19 +250,17 @@ async fn draws_repeat_by_seed_and_seeds_are_strings() {
     assert_eq!(first["drawn"], "uniform");
     let again = get(&app, uri).await.ok();
     assert_eq!(first["puzzle"], again["puzzle"]);
-    let puzzle =
-        parse_layout(Board::FIFTEEN, first["puzzle"].as_str().unwrap().as_bytes()).unwrap();
+    let puzzle = layout_of(Board::FIFTEEN, &first["puzzle"]).unwrap();
     assert!(puzzle.can_reach(&Board::FIFTEEN.standard_goal()));
     let json = get(&app, "/api/random?board=4x4&walk=0&seed=3").await.ok();
-    assert_eq!(json["puzzle"], Board::FIFTEEN.standard_goal().to_string());
+    assert_eq!(
+        json["puzzle"],
+        serde_json::json!(Board::FIFTEEN.standard_goal().tiles())
+    );
     assert_eq!(json["distance"], 0);
     // Uniform draws on a table board: any solvable puzzle, with its exact distance.
     let json = get(&app, "/api/random?board=2x3&seed=9").await.ok();
-    let puzzle = parse_layout(
-        Board::new(2, 3).unwrap(),
-        json["puzzle"].as_str().unwrap().as_bytes(),
-    )
-    .unwrap();
+    let puzzle = layout_of(Board::new(2, 3).unwrap(), &json["puzzle"]).unwrap();
     let table = Table::open(table_file(puzzle.board())).unwrap();
     assert_eq!(json["distance"], table.distance(&puzzle).unwrap().unwrap());
 }
@@ -284,7 +285,11 @@ async fn a_two_bit_table_draws_at_a_depth_as_a_byte_table_does() {
             .unwrap()
             .sample(&mut SplitMix64::new(seed))
             .unwrap();
-        assert_eq!(json["puzzle"], expected.to_string(), "depth {depth}");
+        assert_eq!(
+            json["puzzle"],
+            serde_json::json!(expected.tiles()),
+            "depth {depth}"
+        );
         assert_eq!(json["distance"], depth);
     }
     let boards = get(&app, "/api/boards").await.ok();
@@ -347,6 +352,8 @@ async fn effort_runs_every_method_and_heuristic_as_search_does() {
                 Ok(s) => {
                     assert_eq!(run["expanded"], s.stats.expanded, "{run}");
                     assert_eq!(run["generated"], s.stats.generated, "{run}");
+                    assert_eq!(run["peak_open"], s.stats.peak_open, "{run}");
+                    assert_eq!(run["iterations"], serde_json::json!(s.stats.iterations));
                     assert_eq!(run["length"], s.path.len(), "{run}");
                 }
                 Err(_) => {

@@ -3,7 +3,10 @@
 
 mod common;
 
-use common::{app, get};
+use std::time::Duration;
+
+use common::{app, app_with, get};
+use slidetable_serve::SearchLimits;
 use slidetable_testkit::schema::matches;
 
 #[tokio::test]
@@ -32,6 +35,93 @@ async fn every_route_answers_in_the_documented_shape() {
             panic!("{uri}: {why}\n{json}");
         }
     }
+}
+
+/// The routes of the 15-puzzle and the effort lesson: answers found by search (with the
+/// pattern databases' estimate), a search stopped at its time cap (`at_least`), walks and
+/// uniform draws, effort runs finished and stopped at their cap (the README's 28-move
+/// 15-puzzle: A* with misplaced tiles needs far more than 20,000 states, with the pattern
+/// databases far fewer).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_searched_routes_answer_in_the_documented_shape() {
+    let roomy = app_with(SearchLimits {
+        time: Duration::from_secs(600),
+        effort_expanded: 20_000,
+        ..SearchLimits::default()
+    });
+    let capped = app_with(SearchLimits {
+        time: Duration::from_millis(1),
+        ..SearchLimits::default()
+    });
+    let farthest = "0,12,9,13,15,11,10,14,3,7,2,5,4,8,6,1";
+    for (app, uri, schema) in [
+        (
+            &roomy,
+            "/api/solve?board=4x4&puzzle=1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15".to_string(),
+            "api-solve",
+        ),
+        (
+            &capped,
+            format!("/api/solve?board=4x4&puzzle={farthest}"),
+            "api-solve",
+        ),
+        (
+            &roomy,
+            "/api/random?board=4x4&walk=20&seed=5".to_string(),
+            "api-random",
+        ),
+        (
+            &capped,
+            "/api/random?board=4x4&seed=18446744073709551615".to_string(),
+            "api-random",
+        ),
+        (
+            &roomy,
+            "/api/random?board=2x3&seed=9".to_string(),
+            "api-random",
+        ),
+        (
+            &roomy,
+            "/api/random?board=3x3&depth=24&seed=3".to_string(),
+            "api-random",
+        ),
+        (
+            &roomy,
+            "/api/effort?puzzle=2,3,4,1,5,0,7,6,8".to_string(),
+            "api-effort",
+        ),
+        (
+            &roomy,
+            "/api/effort?board=4x4&puzzle=5,1,4,6,10,3,2,8,14,11,13,12,9,0,7,15".to_string(),
+            "api-effort",
+        ),
+        (&roomy, "/api/boards".to_string(), "api-boards"),
+        (
+            &roomy,
+            "/api/effort?board=4x4&puzzle=1,2".to_string(),
+            "api-error",
+        ),
+        (
+            &roomy,
+            "/api/random?board=4x4&depth=3&walk=3".to_string(),
+            "api-error",
+        ),
+    ] {
+        let json = get(app, &uri).await.json();
+        if let Err(why) = matches(&json, schema) {
+            panic!("{uri}: {why}\n{json}");
+        }
+        if uri.starts_with("/api/effort?board=4x4&puzzle=5,") {
+            // One run stopped at the cap, one finished: both shapes were checked.
+            let runs = json["runs"].as_array().unwrap();
+            assert!(runs.iter().any(|r| r["stopped"].is_string()), "{json}");
+            assert!(runs.iter().any(|r| r["length"].is_u64()), "{json}");
+        }
+    }
+    let capped = get(&capped, &format!("/api/solve?board=4x4&puzzle={farthest}"))
+        .await
+        .ok();
+    assert!(capped["at_least"].is_u64(), "{capped}");
 }
 
 /// A seed past 2^53 comes back exactly: JavaScript would round a number.

@@ -8,8 +8,12 @@ use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
+use slidetable_core::{parse_path, Board, Layout, Move};
 use slidetable_query::SplitMix64;
+
+#[path = "layout.rs"]
+mod layout;
+use layout::layout_of;
 
 /// What a load did.
 #[derive(Debug)]
@@ -147,10 +151,7 @@ async fn fetch(
 /// goal, and a pattern estimate within it.
 fn check_fifteen(answer: &serde_json::Value, most: u64) -> Result<(Layout, Vec<Move>), String> {
     let board = Board::FIFTEEN;
-    let puzzle = answer["puzzle"]
-        .as_str()
-        .and_then(|p| parse_layout(board, p.as_bytes()).ok())
-        .ok_or("no puzzle")?;
+    let puzzle = layout_of(board, &answer["puzzle"]).ok_or("no puzzle")?;
     let distance = answer["distance"].as_u64().ok_or("no distance")?;
     let path = answer["path"]
         .as_str()
