@@ -270,7 +270,13 @@ fn the_fifteen_puzzle_effort_and_seeds_answer_as_the_command_line_does() {
                 run["expanded"], record["stats"]["expanded"],
                 "{method} {heuristic} on {puzzle}"
             );
-            for field in ["generated", "peak_open", "iterations", "branching_factor"] {
+            for field in [
+                "generated",
+                "peak_open",
+                "iterations",
+                "bound",
+                "branching_factor",
+            ] {
                 assert_eq!(
                     run[field], record["stats"][field],
                     "{field}: {method} {heuristic}"

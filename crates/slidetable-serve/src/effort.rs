@@ -28,6 +28,7 @@ fn search_stats(stats: &Stats, length: Option<u32>) -> SearchStats {
         generated: stats.generated,
         peak_open: stats.peak_open,
         iterations: stats.iterations,
+        bound: stats.bound,
         milliseconds: stats.elapsed.as_secs_f64() * 1e3,
         branching_factor: length.and_then(|d| effective_branching_factor(stats.generated, d)),
     }

@@ -116,9 +116,9 @@ impl PatternSource {
     }
 }
 
-/// What a capped search found: the bound IDA* had reached when the cap stopped it is a
-/// lower bound on the distance (every f of a pattern heuristic has the distance's parity, so
-/// each iteration raises the bound by 2 at least).
+/// What a capped search found: the bound IDA* had reached when the cap stopped it
+/// ([`slidetable_search::Stats::bound`]; the first, the puzzle's estimate, if it had not
+/// begun) is a lower bound on the distance: every shorter path was searched in vain.
 pub(crate) fn found(
     outcome: Result<Solution, SearchError>,
     first_bound: u32,
@@ -128,8 +128,7 @@ pub(crate) fn found(
         Ok(solution) => Ok(Found::Path(solution.path)),
         Err(SearchError::Unsolvable { .. }) => Ok(Found::Unreachable),
         Err(SearchError::LimitReached { stats, .. }) => {
-            let passes = stats.iterations.unwrap_or(1).max(1);
-            Ok(Found::AtLeast(first_bound.saturating_add(2 * (passes - 1))))
+            Ok(Found::AtLeast(stats.bound.unwrap_or(0).max(first_bound)))
         }
         Err(e) => Err(SourceError::Search {
             origin: origin.to_string(),

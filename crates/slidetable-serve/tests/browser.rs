@@ -600,10 +600,11 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
         .await
         .unwrap();
 
-    // Solve, fast: the page plays the optimal path to the goal.
+    // Solve: the page plays the optimal path to the goal, slowly enough to be seen halfway
+    // (a move every 400 ms, several looks of the test each).
     client
         .execute(
-            "const s = document.getElementById('speed'); s.value = s.min;",
+            "const s = document.getElementById('speed'); s.value = '400';",
             vec![],
         )
         .await
@@ -633,6 +634,14 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
     );
     client.set_window_size(1100, 900).await.unwrap();
     screenshot(&client, "fifteen.png").await;
+    // On to the goal, fast.
+    client
+        .execute(
+            "const s = document.getElementById('speed'); s.value = s.min;",
+            vec![],
+        )
+        .await
+        .unwrap();
     click(&client, "solve").await;
     wait_for(&client, "distance", "0", Duration::from_secs(60)).await;
     assert_eq!(shown_layout(&client, board).await, goal);

@@ -354,6 +354,7 @@ async fn effort_runs_every_method_and_heuristic_as_search_does() {
                     assert_eq!(run["generated"], s.stats.generated, "{run}");
                     assert_eq!(run["peak_open"], s.stats.peak_open, "{run}");
                     assert_eq!(run["iterations"], serde_json::json!(s.stats.iterations));
+                    assert_eq!(run["bound"], serde_json::json!(s.stats.bound));
                     assert_eq!(run["length"], s.path.len(), "{run}");
                 }
                 Err(_) => {

@@ -28,6 +28,7 @@ const state = {
   answer: null,      // the answer for the position shown
   farthest: null,    // the goal's farthest distance (boards with a table)
   busy: false,       // a solve is being animated
+  solving: null,     // the animation under way (a token): a stopped one never plays again
   generation: 0,     // bumped when the puzzle is replaced, to drop stale answers
 };
 
@@ -418,6 +419,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function stopSolving() {
   state.busy = false;
+  state.solving = null;
   $("solve").textContent = "solve";
   render();
 }
@@ -432,18 +434,22 @@ async function solve() {
   const answer = state.answer;
   if (!nextMove()) return;
   state.busy = true;
+  // Stopped and started again within one tick, the old loop must not play on beside the new.
+  const run = {};
+  state.solving = run;
   const generation = state.generation;
+  const mine = () => state.solving === run && generation === state.generation;
   $("solve").textContent = "stop";
   render();
   status(`solving: ${answer.distance} moves, ${answer.path}`);
-  while (state.busy && generation === state.generation) {
+  while (mine()) {
     await sleep(Number($("speed").value));
-    if (!state.busy || generation !== state.generation) break;
+    if (!mine()) break;
     const here = state.answer;
     if (!here || here.distance === null || here.distance === 0) break;
     await play(here.path[0], true);
   }
-  if (generation === state.generation && state.busy) stopSolving();
+  if (mine()) stopSolving();
 }
 
 function depthLimit() {
