@@ -6,7 +6,7 @@ use std::path::Path;
 
 use slidetable_core::{Board, Layout, Move};
 use slidetable_gen::{solve_partition, Partition, SolvedPattern};
-use slidetable_query::{HistogramStats, MappedPatternTable, PatternTable};
+use slidetable_query::{HistogramStats, MappedPatternTable, PatternGroup, PatternTable};
 use slidetable_search::{Heuristic, Limits, PatternHeuristic, SearchError, Solution, Symmetric};
 
 use crate::progress::Progress;
@@ -79,19 +79,11 @@ impl PatternSource {
 
     /// The databases, towards their own goal.
     fn databases_heuristic(&self) -> Result<PatternHeuristic<'_>, SourceError> {
-        let (goal, groups): (&Layout, Vec<(u16, &[u8])>) = match &self.databases {
-            Databases::File(table) => (
-                table.goal(),
-                table
-                    .groups()
-                    .into_iter()
-                    .map(|g| (g.tiles, g.payload))
-                    .collect(),
-            ),
-            Databases::Memory { goal, groups } => (
-                goal,
-                groups.iter().map(|g| (g.tiles, &g.entries[..])).collect(),
-            ),
+        let (goal, groups): (&Layout, Vec<PatternGroup<'_>>) = match &self.databases {
+            Databases::File(table) => (table.goal(), table.groups()),
+            Databases::Memory { goal, groups } => {
+                (goal, groups.iter().map(SolvedPattern::as_group).collect())
+            }
         };
         PatternHeuristic::new(goal, &groups).map_err(|problem| SourceError::Pattern {
             origin: self.origin.clone(),

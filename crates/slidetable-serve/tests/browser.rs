@@ -397,11 +397,7 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
     let start =
         slidetable_core::parse_layout(board, b"5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15").unwrap();
     let pattern = PatternTable::open(pattern_file()).unwrap();
-    let groups: Vec<(u16, &[u8])> = pattern
-        .groups()
-        .into_iter()
-        .map(|g| (g.tiles, g.payload))
-        .collect();
+    let groups = pattern.groups();
     let databases = Symmetric::new(
         PatternHeuristic::new(pattern.goal(), &groups).unwrap(),
         &goal,

@@ -45,11 +45,7 @@ fn commas(layout: &Layout) -> String {
 /// What `slidetable path --board 4x4 --table FILE` runs for `goal`.
 fn with_databases<T>(goal: &Layout, f: impl FnOnce(&Symmetric<'_>) -> T) -> T {
     let table = PatternTable::open(pattern_file()).unwrap();
-    let groups: Vec<(u16, &[u8])> = table
-        .groups()
-        .into_iter()
-        .map(|g| (g.tiles, g.payload))
-        .collect();
+    let groups = table.groups();
     let databases = PatternHeuristic::new(table.goal(), &groups).unwrap();
     f(&Symmetric::new(databases, goal).unwrap())
 }
