@@ -50,11 +50,9 @@ impl Output {
     }
 }
 
-/// Answers every puzzle line of `args`' input from its table, as `answer` and `output` ask.
+/// Answers every puzzle line of `args`' input from its table, as `answer` and `output` ask
+/// (`batch::run` sends pattern databases' batches to `patterns::batch` instead).
 pub(crate) fn run(args: &BatchArgs, answer: Answer, output: Output) -> Result<ExitCode> {
-    if crate::patterns::wanted(args)? {
-        return crate::patterns::batch(args, answer, output);
-    }
     let table = tables::open_for_board(args.table.as_deref(), args.board)?;
     let board = table.board();
     let goal = match &args.goal {

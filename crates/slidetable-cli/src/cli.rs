@@ -233,8 +233,8 @@ pub(crate) struct SearchArgs {
     /// (pattern databases: on 4x4 the database file, --table or the cache's 4x4.slt; on
     /// smaller boards the tiles split in two groups) or pdb-PARTITION (built in memory, for
     /// example pdb-5-5-5 or pdb-4-4).
-    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = offered(HEURISTICS, crate::patterns::parse_heuristic))]
-    pub(crate) heuristic: crate::patterns::HeuristicChoice,
+    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = offered(HEURISTICS, parse_heuristic))]
+    pub(crate) heuristic: HeuristicChoice,
     /// The pattern database for --heuristic pdb [default: the cache's 4x4.slt on 4x4].
     #[arg(long, value_name = "PATH")]
     pub(crate) table: Option<PathBuf>,
@@ -475,8 +475,8 @@ pub(crate) struct HeuristicArgs {
     /// pattern databases built for the table's goal, for example pdb-4-4 or pdb-3-3-2), side
     /// by side: repeat the option or separate names by commas [default: manhattan,
     /// linear-conflict, misplaced]. `--name` is the old spelling.
-    #[arg(long, alias = "name", value_name = "NAME", value_delimiter = ',', value_parser = offered(HEURISTICS, crate::patterns::parse_heuristic))]
-    pub(crate) heuristic: Vec<crate::patterns::HeuristicChoice>,
+    #[arg(long, alias = "name", value_name = "NAME", value_delimiter = ',', value_parser = offered(HEURISTICS, parse_heuristic))]
+    pub(crate) heuristic: Vec<HeuristicChoice>,
     #[command(flatten)]
     pub(crate) target: TargetArgs,
     /// Print one JSON object per heuristic (with INPUT: per puzzle) instead of text.
@@ -696,6 +696,40 @@ fn parse_encoding(s: &str) -> Result<Encoding, String> {
 
 fn parse_cost(s: &str) -> Result<CostModel, String> {
     CostModel::from_name(s).ok_or_else(|| format!("unknown cost model '{s}' (unit or tile)"))
+}
+
+/// A heuristic as the command line names it: one of the search crate's, or pattern
+/// databases (`pdb`: the board's default partition, on 4×4 the database file; `pdb-P`: the
+/// partition `P`, built in memory for the goal asked for).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum HeuristicChoice {
+    Kind(slidetable_search::HeuristicKind),
+    Pattern(Option<String>),
+}
+
+impl std::fmt::Display for HeuristicChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeuristicChoice::Kind(k) => f.write_str(k.name()),
+            HeuristicChoice::Pattern(None) => f.write_str("pdb"),
+            HeuristicChoice::Pattern(Some(p)) => write!(f, "pdb-{p}"),
+        }
+    }
+}
+
+/// Reads `manhattan`, `linear-conflict`, `misplaced`, `pdb` or `pdb-PARTITION`.
+pub(crate) fn parse_heuristic(s: &str) -> std::result::Result<HeuristicChoice, String> {
+    if s == "pdb" {
+        return Ok(HeuristicChoice::Pattern(None));
+    }
+    if let Some(p) = s.strip_prefix("pdb-") {
+        return Ok(HeuristicChoice::Pattern(Some(p.to_string())));
+    }
+    s.parse()
+        .map(HeuristicChoice::Kind)
+        .map_err(|e: slidetable_search::UnknownName| {
+            format!("{e}, or pdb / pdb-PARTITION (for example pdb-4-4)")
+        })
 }
 
 #[cfg(test)]

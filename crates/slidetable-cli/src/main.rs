@@ -6,6 +6,7 @@
 #![deny(clippy::print_stderr)]
 
 mod answers;
+mod batch;
 mod cli;
 mod commands;
 mod error;

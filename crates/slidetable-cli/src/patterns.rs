@@ -12,7 +12,7 @@ use slidetable_core::{Board, Layout, Move};
 use slidetable_gen::cache::{self, Generated, PatternPlan};
 use slidetable_gen::{solve_partition, Partition, SolvedPattern};
 use slidetable_query::{is_pattern_file, CostModel, MappedPatternTable, PatternTable};
-use slidetable_search::{Heuristic, HeuristicKind, PatternHeuristic, Symmetric};
+use slidetable_search::{Heuristic, PatternHeuristic, Symmetric};
 
 use crate::answers::{self, write_csv_header, write_invalid_answer, Answer, Output};
 use crate::cli::BatchArgs;
@@ -151,40 +151,6 @@ pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<
         },
         |line, what, out| write_invalid_answer(out, answer, output, line, what),
     )
-}
-
-/// A heuristic as the command line names it: one of the search crate's, or pattern
-/// databases (`pdb`: the board's default partition, on 4×4 the database file; `pdb-P`: the
-/// partition `P`, built in memory for the goal asked for).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum HeuristicChoice {
-    Kind(HeuristicKind),
-    Pattern(Option<String>),
-}
-
-impl std::fmt::Display for HeuristicChoice {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            HeuristicChoice::Kind(k) => f.write_str(k.name()),
-            HeuristicChoice::Pattern(None) => f.write_str("pdb"),
-            HeuristicChoice::Pattern(Some(p)) => write!(f, "pdb-{p}"),
-        }
-    }
-}
-
-/// Reads `manhattan`, `linear-conflict`, `misplaced`, `pdb` or `pdb-PARTITION`.
-pub(crate) fn parse_heuristic(s: &str) -> std::result::Result<HeuristicChoice, String> {
-    if s == "pdb" {
-        return Ok(HeuristicChoice::Pattern(None));
-    }
-    if let Some(p) = s.strip_prefix("pdb-") {
-        return Ok(HeuristicChoice::Pattern(Some(p.to_string())));
-    }
-    s.parse()
-        .map(HeuristicChoice::Kind)
-        .map_err(|e: slidetable_search::UnknownName| {
-            format!("{e}, or pdb / pdb-PARTITION (for example pdb-4-4)")
-        })
 }
 
 /// Pattern databases for a search or a measurement: a file, or groups built in memory.

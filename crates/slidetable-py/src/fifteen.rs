@@ -282,3 +282,19 @@ impl PyFifteen {
         )
     }
 }
+
+/// The additive pattern databases of `databases` (a `Fifteen`) as a heuristic: the larger
+/// of the groups' sum on the board and on its mirror image. Same as
+/// `databases.estimate(puzzles, goal)`.
+#[pyfunction]
+#[pyo3(signature = (puzzles, databases, goal = None))]
+pub(crate) fn pattern<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    databases: &PyFifteen,
+    goal: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let solver = databases.solver(goal)?;
+    let board = solver.databases().board();
+    crate::heuristics::estimates(py, &solver, Given::of(board, puzzles)?)
+}

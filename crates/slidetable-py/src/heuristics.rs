@@ -10,7 +10,6 @@ use slidetable_core::{Board, Layout};
 use slidetable_search::{Heuristic, HeuristicKind};
 
 use crate::errors::value_error;
-use crate::fifteen::PyFifteen;
 use crate::puzzles::{self, Given};
 
 /// The estimates of `heuristic` for what was given.
@@ -127,20 +126,4 @@ pub(crate) fn misplaced<'py>(
     goal: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     by_kind(py, HeuristicKind::Misplaced, puzzles, board, goal)
-}
-
-/// The additive pattern databases of `databases` (a `Fifteen`) as a heuristic: the larger
-/// of the groups' sum on the board and on its mirror image. Same as
-/// `databases.estimate(puzzles, goal)`.
-#[pyfunction]
-#[pyo3(signature = (puzzles, databases, goal = None))]
-pub(crate) fn pattern<'py>(
-    py: Python<'py>,
-    puzzles: &Bound<'py, PyAny>,
-    databases: &PyFifteen,
-    goal: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let solver = databases.solver(goal)?;
-    let board = solver.databases().board();
-    estimates(py, &solver, Given::of(board, puzzles)?)
 }

@@ -38,7 +38,7 @@ fn _slidetable(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(heuristics::manhattan, m)?)?;
     m.add_function(wrap_pyfunction!(heuristics::linear_conflict, m)?)?;
     m.add_function(wrap_pyfunction!(heuristics::misplaced, m)?)?;
-    m.add_function(wrap_pyfunction!(heuristics::pattern, m)?)?;
+    m.add_function(wrap_pyfunction!(fifteen::pattern, m)?)?;
     m.add("MOVES", "udlr")?;
     m.add("DEFAULT_PARTITION", cache::DEFAULT_PARTITION)?;
     Ok(())

@@ -4,11 +4,12 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::answers::{self, Answer, Output};
+use crate::answers::{Answer, Output};
+use crate::batch;
 use crate::cli::DistanceArgs;
 
 pub(crate) fn run(args: &DistanceArgs) -> Result<ExitCode> {
-    answers::run(
+    batch::run(
         &args.batch,
         Answer::Distance,
         Output::of(args.batch.json, args.csv, false),

@@ -13,9 +13,10 @@ use slidetable_heuristic::{measure_goal, Accuracy, HeuristicReport, Inconsistenc
 use slidetable_search::{Heuristic, HeuristicKind};
 
 use crate::cli::HeuristicArgs;
+use crate::cli::HeuristicChoice;
 use crate::error::UsageError;
 use crate::json;
-use crate::patterns::{HeuristicChoice, PatternSource};
+use crate::patterns::PatternSource;
 use crate::puzzles::each_puzzle;
 use crate::streams;
 use crate::{patterns, tables};

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::answers::{self, Answer, Output};
+use crate::answers::{Answer, Output};
+use crate::batch;
 use crate::cli::PathArgs;
 
 pub(crate) fn run(args: &PathArgs) -> Result<ExitCode> {
@@ -13,7 +14,7 @@ pub(crate) fn run(args: &PathArgs) -> Result<ExitCode> {
         Some(order) => Answer::OrderedPath(order),
         None => Answer::Path,
     };
-    answers::run(
+    batch::run(
         &args.batch,
         answer,
         Output::of(args.batch.json, args.csv, args.show),

@@ -11,9 +11,10 @@ use slidetable_search::{
 };
 
 use crate::answers::{self, write_invalid, Answer, Output};
+use crate::cli::HeuristicChoice;
 use crate::cli::SearchArgs;
 use crate::json::{self, Record, SearchSetup, SearchStats, SearchSummary, SearchSummaryLine};
-use crate::patterns::{self, HeuristicChoice, PatternSource};
+use crate::patterns::{self, PatternSource};
 use crate::puzzles::{each_puzzle, parse_goal};
 use crate::streams;
 use crate::streams::{note, warning};
