@@ -16,11 +16,12 @@ use slidetable_records::api::{BoardInfo, Boards, Draw, Drawn, Effort, Searches, 
 use slidetable_records::{Record, Seed, Stats};
 use slidetable_search::{Heuristic, HeuristicKind, Limits};
 
+use crate::chain;
 use crate::draw::{self, MAX_WALK};
 use crate::effort;
 use crate::gate::{Busy, Gate, SearchLimits, RETRY_AFTER};
 use crate::source::{Found, Source, SourceError};
-use crate::tables::{chain, Tables};
+use crate::tables::Tables;
 
 /// The longest query string answered (a 12-cell puzzle and goal, with room to spare).
 pub const MAX_QUERY: usize = 1024;

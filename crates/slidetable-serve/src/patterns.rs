@@ -68,7 +68,7 @@ impl PatternSource {
         );
         let built = solve_partition(&goal, &partition, &|n| progress.add(n));
         progress.finish();
-        let groups = built.map_err(|e| failed(crate::tables::chain(&e)))?;
+        let groups = built.map_err(|e| failed(crate::chain(&e)))?;
         let source = PatternSource {
             databases: Databases::Memory { goal, groups },
             origin: format!("pattern databases {} built in memory", partition.sizes()),

@@ -15,7 +15,7 @@ use tokio::sync::OnceCell;
 use crate::patterns::{PatternSource, BUILT_PARTITION};
 use crate::progress::{Progress, Work};
 use crate::source::{Source, TableSource};
-use crate::ServeError;
+use crate::{chain, ServeError};
 
 /// Boards in the order the page lists them: fewer cells first, then fewer rows.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -214,16 +214,4 @@ pub fn open_default(board: Board, progress: &Progress) -> Result<Arc<dyn Source>
     Ok(Arc::new(
         TableSource::new(table, &found.path).map_err(|e| opening(&e))?,
     ))
-}
-
-/// An error and its causes, `: `-separated (as the command line prints them).
-pub(crate) fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }
