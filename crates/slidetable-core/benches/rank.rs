@@ -19,12 +19,12 @@ fn rank(c: &mut Criterion) {
                 layouts
                     .iter()
                     .map(|l| ranker.rank(black_box(l)))
-                    .fold(0u32, u32::wrapping_add)
+                    .fold(0u64, u64::wrapping_add)
             })
         });
         g.bench_function("unrank", |b| {
             b.iter(|| {
-                (0..1024u32)
+                (0..1024u64)
                     .map(|i| ranker.unrank(black_box(i * step), 0).blank())
                     .sum::<usize>()
             })

@@ -37,7 +37,7 @@ impl AtomicBitmap {
     /// If `i` is past the bitmap's length (a hot read of the scanning searches, whose ranks
     /// are below the bitmap's length by construction).
     #[inline]
-    pub fn test(&self, i: u32) -> bool {
+    pub fn test(&self, i: u64) -> bool {
         self.words[i as usize >> 6].load(Relaxed) & (1 << (i & 63)) != 0
     }
 
@@ -48,7 +48,7 @@ impl AtomicBitmap {
     /// If `i` is past the bitmap's length (a hot read of the scanning searches, whose ranks
     /// are below the bitmap's length by construction).
     #[inline]
-    pub fn set(&self, i: u32) {
+    pub fn set(&self, i: u64) {
         self.words[i as usize >> 6].fetch_or(1 << (i & 63), Relaxed);
     }
 
@@ -102,10 +102,10 @@ pub fn mask_tiles(mask: u16) -> impl Iterator<Item = u8> {
 /// Calls `f(i)` for every set bit of `word`, word `index` of a bitmap (so `i` counts from
 /// `64·index`), lowest first.
 #[inline]
-pub fn each_set_bit(index: usize, mut word: u64, mut f: impl FnMut(u32)) {
-    let base = (index as u32) << 6;
+pub fn each_set_bit(index: usize, mut word: u64, mut f: impl FnMut(u64)) {
+    let base = (index as u64) << 6;
     while word != 0 {
-        f(base + word.trailing_zeros());
+        f(base + u64::from(word.trailing_zeros()));
         word &= word - 1;
     }
 }
@@ -147,7 +147,7 @@ pub fn expand_level(
     next: &AtomicBitmap,
     how: Expand,
     candidates: impl Fn(usize) -> u64 + Sync,
-    admit: impl Fn(u32, usize, u64) -> bool + Sync,
+    admit: impl Fn(u64, usize, u64) -> bool + Sync,
 ) {
     match how {
         Expand::BottomUp => {
@@ -205,7 +205,7 @@ mod tests {
     fn bits_set_are_the_bits_read_and_visited() {
         let bits = AtomicBitmap::new(130);
         assert_eq!(bits.words().len(), 3);
-        let chosen = [0u32, 1, 63, 64, 100, 127, 128, 129];
+        let chosen = [0u64, 1, 63, 64, 100, 127, 128, 129];
         for &i in &chosen {
             bits.set(i);
         }
@@ -258,7 +258,7 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         let one = neighbours(&goal);
-        let mut two: Vec<u32> = one
+        let mut two: Vec<u64> = one
             .iter()
             .flat_map(neighbours)
             .filter(|l| *l != goal)

@@ -9,9 +9,10 @@ use crate::{Layout, Move};
 /// [`MAX_TABLE_CELLS`]; larger boards exist for search and parsing.
 pub const MAX_CELLS: usize = 16;
 
-/// The most cells a board may have for its every state to be ranked densely in a `u32`
-/// (12!/2 = 239,500,800 < 2³²).
-pub const MAX_TABLE_CELLS: usize = 12;
+/// The most cells a board may have for a table of its every state: 2×7 and 7×2, whose
+/// 14!/2 = 43,589,145,600 states are ranked densely in a `u64` (the ranks of one blank cell,
+/// 13!/2, still fit a `u32`).
+pub const MAX_TABLE_CELLS: usize = 14;
 
 /// A rectangular board. Cells are numbered 0.. in reading order (row by row, left to right).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -22,7 +23,7 @@ pub struct Board {
 
 /// What a limit of `max` cells is the limit of.
 fn limited(max: usize) -> &'static str {
-    if max <= 12 {
+    if max <= MAX_TABLE_CELLS {
         "tables"
     } else {
         "boards"
@@ -42,7 +43,7 @@ pub enum BoardError {
         cols: usize,
     },
     /// More cells than allowed where the board was to be used. Worded as the command line
-    /// words its own board limits: tables (and ranks) go up to 12 cells, boards up to 16.
+    /// words its own board limits: tables (and ranks) go up to 14 cells, boards up to 16.
     #[error("a {rows}x{cols} board has {cells} cells; {} go up to {max} cells", limited(*max), cells = rows * cols)]
     TooLarge {
         /// The rows asked for.
@@ -112,7 +113,7 @@ impl Board {
         self.rows as usize * self.cols as usize
     }
 
-    /// Whether every state of this board fits a dense `u32` ranking (and so a table).
+    /// Whether every state of this board fits a dense `u64` ranking and a table.
     pub fn supports_tables(self) -> bool {
         self.cells() <= MAX_TABLE_CELLS
     }
@@ -236,7 +237,7 @@ mod tests {
         assert!(Board::for_table(4, 4).is_err());
         assert_eq!(
             Board::for_table(4, 4).unwrap_err().to_string(),
-            "a 4x4 board has 16 cells; tables go up to 12 cells"
+            "a 4x4 board has 16 cells; tables go up to 14 cells"
         );
     }
 

@@ -25,7 +25,7 @@ pub fn byte_entry(distance: u32, first: Move) -> u8 {
 /// If `rank` is past the payload (the hot read of every query: a table's header check
 /// guarantees the payload holds every rank of its section).
 #[inline]
-pub fn byte_at(payload: &[u8], rank: u32) -> u8 {
+pub fn byte_at(payload: &[u8], rank: u64) -> u8 {
     payload[rank as usize]
 }
 
@@ -49,7 +49,7 @@ pub fn byte_move(entry: u8) -> Move {
 /// If `rank` is past the payload (the hot read of every query: a table's header check
 /// guarantees the payload holds every rank of its section).
 #[inline]
-pub fn two_bit_value(payload: &[u8], rank: u32) -> u32 {
+pub fn two_bit_value(payload: &[u8], rank: u64) -> u32 {
     u32::from(payload[(rank >> 2) as usize] >> ((rank & 3) * 2)) & 3
 }
 
@@ -115,7 +115,7 @@ pub fn wide_entry(cost: u32, first: Move) -> u16 {
 /// If `rank` is past the payload (the hot read of every query: a table's header check
 /// guarantees the payload holds every rank of its section).
 #[inline]
-pub fn wide_at(payload: &[u8], rank: u32) -> u16 {
+pub fn wide_at(payload: &[u8], rank: u64) -> u16 {
     LE::read_u16(&payload[rank as usize * 2..])
 }
 
@@ -202,7 +202,7 @@ mod tests {
             .collect();
         let payload = wide_payload(entries.iter().copied());
         for (rank, &e) in entries.iter().enumerate() {
-            assert_eq!(wide_at(&payload, rank as u32), e);
+            assert_eq!(wide_at(&payload, rank as u64), e);
             assert_eq!(wide_entry(wide_cost(e), wide_move(e)), e);
         }
         assert_eq!(narrow_wide(&payload), None);
@@ -232,7 +232,11 @@ mod tests {
         let payload = two_bit_payload(words, 200);
         assert_eq!(payload.len(), 50);
         for r in 0..200 {
-            assert_eq!(two_bit_value(&payload, r), distance(r) % 3, "rank {r}");
+            assert_eq!(
+                two_bit_value(&payload, u64::from(r)),
+                distance(r) % 3,
+                "rank {r}"
+            );
         }
     }
 }

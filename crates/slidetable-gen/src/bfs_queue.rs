@@ -37,7 +37,7 @@ pub fn solve_section(goal: &Layout) -> Result<SolvedSection, GenError> {
     let mut next: Vec<Vec<Node>> = vec![Vec::new(); cells];
     level[goal.blank()].push(Node {
         packed: goal.packed(),
-        rank: goal_rank,
+        rank: goal_rank as u32,
     });
     let max = Encoding::Byte.max_distance() - 1; // 63 with move r would read as UNSEEN
     let mut distance = 0u32;
@@ -50,11 +50,14 @@ pub fn solve_section(goal: &Layout) -> Result<SolvedSection, GenError> {
                 for &(m, to) in from {
                     let to = to as usize;
                     let packed = slide(node.packed, blank, to);
-                    let rank = ranker.step(node.rank, m, packed, to);
+                    let rank = ranker.step(u64::from(node.rank), m, packed, to);
                     let e = &mut entries[rank as usize];
                     if *e == UNSEEN {
                         *e = byte_entry(distance.min(max), m.opposite());
-                        next[to].push(Node { packed, rank });
+                        next[to].push(Node {
+                            packed,
+                            rank: rank as u32,
+                        });
                     }
                 }
             }
@@ -83,6 +86,7 @@ pub fn solve_section(goal: &Layout) -> Result<SolvedSection, GenError> {
 #[derive(Clone, Copy)]
 struct Node {
     packed: u64,
+    /// Below 10!/2: a `u32` holds it at half a `u64`'s memory.
     rank: u32,
 }
 

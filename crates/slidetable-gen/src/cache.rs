@@ -63,6 +63,11 @@ pub fn resolve(explicit: Option<&Path>, board: Board) -> Result<(PathBuf, Origin
     ))
 }
 
+/// The most cells of a default table made on first use (a query waits for it): 12 cells take
+/// seconds and 60 MB; 2×7 and 7×2 take a 10.9 GB file, 16 GB of memory and half an hour or
+/// more, so they are made only by `generate`.
+pub const FIRST_USE_MAX_CELLS: usize = 12;
+
 /// Whether a resolved table must be generated before it is opened: only a cache default
 /// that is not there yet (a named table that is missing is the user's error to see).
 pub fn needs_generating(path: &Path, origin: Origin) -> bool {
@@ -388,6 +393,9 @@ pub fn ensure(explicit: Option<&Path>, board: Board, watch: &dyn Watch) -> Resul
     }
     let mut generated = None;
     if needs_generating(&path, origin) {
+        if matches!(Kind::of(board), Kind::Table) && board.cells() > FIRST_USE_MAX_CELLS {
+            return Err(GenError::NotMadeOnFirstUse { path, board });
+        }
         let lock = lock(&path, watch)?;
         // Another process may have made it while this one waited.
         if !path.exists() {

@@ -24,6 +24,7 @@ use std::io;
 use std::path::PathBuf;
 
 mod bfs_queue;
+pub mod bfs_residues;
 mod bfs_scan;
 pub mod cache;
 pub mod parts;
@@ -189,6 +190,15 @@ pub enum GenError {
     /// The processes of a search in parts could not exchange a level's states.
     #[error("the processes could not exchange a level: {0}")]
     Exchange(#[from] parts::ExchangeError),
+    /// A default table too large to make on first use (see
+    /// [`cache::FIRST_USE_MAX_CELLS`]) is missing.
+    #[error("no table at {}: make it once with `slidetable generate --board {board}` (a {board} table is too large to make on first use)", path.display())]
+    NotMadeOnFirstUse {
+        /// Where the default table would be.
+        path: PathBuf,
+        /// Its board.
+        board: Board,
+    },
     /// Neither a cache directory nor a table was named.
     #[error(
         "no cache directory: set XDG_CACHE_HOME or HOME, or name a table with --table or {}",
@@ -330,7 +340,11 @@ pub fn solve(
             .par_iter()
             .map(|g| reporting(solve_section(g)))
             .collect(),
-        (CostModel::Unit, Encoding::Byte | Encoding::TwoBit) => goals
+        (CostModel::Unit, Encoding::TwoBit) => goals
+            .iter()
+            .map(|g| bfs_residues::solve_by_residues(g, progress))
+            .collect(),
+        (CostModel::Unit, Encoding::Byte) => goals
             .iter()
             .map(|g| solve_by_scan(g, chosen, progress))
             .collect(),

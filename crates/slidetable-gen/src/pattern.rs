@@ -346,7 +346,7 @@ pub fn solve_pattern(
     let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
     let region = geo.region(1 << goal.blank(), geo.all & !occupied);
     visited[start as usize].store(region as u16, Relaxed);
-    current.set(start);
+    current.set(u64::from(start));
     let mut histogram = vec![1u64];
     progress(1);
     // Set when a value does not fit its entry (or breaks the parity argument).
@@ -364,7 +364,7 @@ pub fn solve_pattern(
                 let mut cells = [0u8; MAX_GROUP];
                 for (w, word) in words.iter().enumerate() {
                     each_set_bit(chunk * 256 + w, word.load(Relaxed), |p| {
-                        let occupied = ranker.unrank(p, &mut cells[..k]);
+                        let occupied = ranker.unrank(p as u32, &mut cells[..k]);
                         let reached = u32::from(visited[p as usize].load(Relaxed));
                         for i in 0..k {
                             let from = cells[i];
@@ -384,7 +384,7 @@ pub fn solve_pattern(
                                 if before & region != 0 {
                                     continue;
                                 }
-                                next.set(child as u32);
+                                next.set(child as u64);
                                 if before != 0 {
                                     continue;
                                 }

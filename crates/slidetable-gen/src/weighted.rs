@@ -30,7 +30,8 @@ pub fn solve_weighted(goal: &Layout, cost: CostModel) -> Result<SolvedSection, G
     let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); ring];
     let goal_rank = ranker.rank(goal);
     best[goal_rank as usize] = 0;
-    buckets[0].push(goal_rank);
+    // Up to 10 cells (MAX_WEIGHTED_CELLS): every rank fits a `u32`.
+    buckets[0].push(goal_rank as u32);
     let mut histogram: Vec<u64> = Vec::new();
     let mut open = 1usize;
     let mut settled = 0usize;
@@ -51,12 +52,12 @@ pub fn solve_weighted(goal: &Layout, cost: CostModel) -> Result<SolvedSection, G
                 histogram.resize(c as usize + 1, 0);
             }
             histogram[c as usize] += 1;
-            let (packed, blank) = ranker.unrank_packed(r, class);
+            let (packed, blank) = ranker.unrank_packed(u64::from(r), class);
             for &(m, to) in moves.from(blank) {
                 let to = to as usize;
                 let tile = ((packed >> (4 * to)) & 0xF) as u8;
                 let moved = slidetable_core::slide(packed, blank, to);
-                let n = ranker.step(r, m, moved, to) as usize;
+                let n = ranker.step(u64::from(r), m, moved, to) as usize;
                 let step = cost.of_tile(tile);
                 // From the neighbour, the blank comes back the opposite way.
                 let value = (c + step) << 2 | u32::from(m.opposite().code());

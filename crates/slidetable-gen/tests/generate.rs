@@ -27,7 +27,7 @@ fn check_section(s: &SolvedSection) {
     assert!(*s.histogram.last().unwrap() > 0, "goal {goal}");
     assert_eq!(s.max_distance() as usize, s.histogram.len() - 1);
 
-    let distance = |rank: u32| byte_distance(s.entries[rank as usize]);
+    let distance = |rank: u64| byte_distance(s.entries[rank as usize]);
     let mut counted = vec![0u64; s.histogram.len()];
     for rank in 0..ranker.states() {
         let l = ranker.unrank(rank, goal.class());

@@ -180,7 +180,7 @@ fn check_admissible(goal: Layout, partition: &str) {
     assert_eq!(h(&goal), 0);
     // Not trivially zero: the databases are exact on many states.
     assert!(
-        exact_hits > u64::from(ranker.states()) / 100,
+        exact_hits > ranker.states() / 100,
         "{board}: {exact_hits}"
     );
 }

@@ -174,7 +174,7 @@ fn mean_ratio(by_distance: &[Tally]) -> Option<f64> {
 }
 
 /// Ranks per part of a parallel measurement.
-const PART: u32 = 1 << 16;
+const PART: u64 = 1 << 16;
 
 /// What one part of the ranks gave.
 struct Part {
@@ -200,7 +200,7 @@ impl Part {
     fn of<H: Heuristic + ?Sized>(
         goal: &Goal<'_>,
         heuristic: &H,
-        ranks: std::ops::Range<u32>,
+        ranks: std::ops::Range<u64>,
     ) -> Result<Part, QueryError> {
         let mut part = Part::new(goal.max_distance());
         for (layout, distance) in goal.states_in(ranks) {
@@ -311,7 +311,7 @@ where
     // Fixed parts of the ranks, measured on every core and added up in rank order, so the
     // report is the same whatever the threads (the first worst case in rank order wins).
     let n = goal.state_count();
-    let parts: Vec<std::ops::Range<u32>> = (0..n)
+    let parts: Vec<std::ops::Range<u64>> = (0..n)
         .step_by(PART as usize)
         .map(|start| start..start.saturating_add(PART).min(n))
         .collect();

@@ -49,7 +49,7 @@ pub(crate) enum RecoverError {
 pub(crate) fn recover(
     ranker: &Ranker,
     class: u8,
-    goal_rank: u32,
+    goal_rank: u64,
     entries: &[u8],
     histogram: &[u64],
     upto: u32,
@@ -140,7 +140,7 @@ pub(crate) fn recover(
 
 /// The residue of rank `r`.
 #[inline]
-fn residue(entries: &[u8], r: u32) -> u8 {
+fn residue(entries: &[u8], r: u64) -> u8 {
     (entries[r as usize >> 2] >> (2 * (r & 3))) & 3
 }
 
@@ -199,7 +199,7 @@ mod tests {
                 let mask = residues_equal(&entries, index, want);
                 for i in 0..64u32 {
                     let r = index as u32 * 64 + i;
-                    let expected = r < 72 && residue(&entries, r) == want;
+                    let expected = r < 72 && residue(&entries, u64::from(r)) == want;
                     assert_eq!(mask >> i & 1 == 1, expected, "rank {r} want {want}");
                 }
             }

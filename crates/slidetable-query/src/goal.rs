@@ -122,7 +122,7 @@ impl<'a> Goal<'a> {
     }
 
     /// How many states [`Goal::states`] gives: every state of the goal's class.
-    pub fn state_count(&self) -> u32 {
+    pub fn state_count(&self) -> u64 {
         self.section.ranker.states()
     }
 
@@ -130,7 +130,7 @@ impl<'a> Goal<'a> {
     /// `0..state_count()`), so that parts can be taken apart, on several threads.
     pub fn states_in(
         &self,
-        ranks: std::ops::Range<u32>,
+        ranks: std::ops::Range<u64>,
     ) -> impl Iterator<Item = (Layout, u32)> + 'a {
         let ranker = self.section.ranker;
         let class = self.section.goal_class;

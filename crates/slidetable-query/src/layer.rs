@@ -109,7 +109,7 @@ impl<'a> Goal<'a> {
             let end = (start + BLOCK).min(states);
             count += (start..end)
                 .filter(|&r| {
-                    let d = self.section.distance_at(r as u32);
+                    let d = self.section.distance_at(r as u64);
                     d.is_ok_and(|d| (low..=high).contains(&d))
                 })
                 .count() as u64;
@@ -174,14 +174,14 @@ impl Layer<'_> {
         for i in 0..end - start {
             let d = self
                 .section
-                .distance_at((start + i) as u32)
+                .distance_at((start + i) as u64)
                 .unwrap_or(u32::MAX);
             if (self.low..=self.high).contains(&d) {
                 if left == 0 {
                     let layout = self
                         .section
                         .ranker
-                        .unrank((start + i) as u32, self.section.goal_class);
+                        .unrank((start + i) as u64, self.section.goal_class);
                     let layout = self.back.apply(&layout);
                     return Some((layout, d));
                 }

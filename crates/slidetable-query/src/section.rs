@@ -45,7 +45,7 @@ impl<'a> Section<'a> {
 
     /// The rank of `layout`, if it lies in the goal's class.
     #[inline]
-    pub(crate) fn rank(&self, layout: &Layout) -> Result<Option<u32>, QueryError> {
+    pub(crate) fn rank(&self, layout: &Layout) -> Result<Option<u64>, QueryError> {
         self.check_board(layout)?;
         let (rank, class) = self.ranker.rank_and_class(layout);
         Ok((class == self.goal_class).then_some(rank))
@@ -55,7 +55,7 @@ impl<'a> Section<'a> {
     /// distance mod 3 for 2-bit ones. `rank` < states, which the header's check guarantees
     /// the payload covers.
     #[inline]
-    pub(crate) fn value(&self, rank: u32) -> u32 {
+    pub(crate) fn value(&self, rank: u64) -> u32 {
         match self.encoding {
             Encoding::Byte => byte_distance(byte_at(self.entries, rank)),
             Encoding::TwoBit => two_bit_value(self.entries, rank),
@@ -66,7 +66,7 @@ impl<'a> Section<'a> {
     /// The distance (or cost) and the stored first move at `rank`, from one read of the
     /// entry (byte and wide entries only).
     #[inline]
-    pub(crate) fn stored(&self, rank: u32) -> Option<(u32, Move)> {
+    pub(crate) fn stored(&self, rank: u64) -> Option<(u32, Move)> {
         match self.encoding {
             Encoding::Byte => Some(self.stored_byte(rank)),
             Encoding::TwoBit => None,
@@ -79,7 +79,7 @@ impl<'a> Section<'a> {
 
     /// [`Section::stored`] of a byte entry.
     #[inline]
-    pub(crate) fn stored_byte(&self, rank: u32) -> (u32, Move) {
+    pub(crate) fn stored_byte(&self, rank: u64) -> (u32, Move) {
         let entry = byte_at(self.entries, rank);
         (byte_distance(entry), byte_move(entry))
     }
@@ -96,7 +96,7 @@ impl<'a> Section<'a> {
 
     /// The distance (or cheapest cost) of the state of the goal's class with rank `rank`:
     /// read directly from byte and wide entries, counted along a walk for 2-bit ones.
-    pub fn distance_at(&self, rank: u32) -> Result<u32, QueryError> {
+    pub fn distance_at(&self, rank: u64) -> Result<u32, QueryError> {
         if let Some(known) = self.known {
             return Ok(u32::from(known[rank as usize]));
         }
@@ -109,7 +109,7 @@ impl<'a> Section<'a> {
     /// `value`, read at `rank`, unless it is beyond the section's maximum distance (an
     /// impossible entry: corrupt). One compare, made on every answer.
     #[inline]
-    fn within_max(&self, rank: u32, value: u32) -> Result<u32, QueryError> {
+    fn within_max(&self, rank: u64, value: u32) -> Result<u32, QueryError> {
         if value > self.descriptor.max_distance() {
             return Err(self.corrupt(self.walk_at(rank)));
         }
@@ -118,7 +118,7 @@ impl<'a> Section<'a> {
 
     /// Whether the state with rank `rank` is `distance` away, without walking when the
     /// stored residue already says no.
-    fn is_at(&self, rank: u32, distance: u32) -> bool {
+    fn is_at(&self, rank: u64, distance: u32) -> bool {
         if let Some(known) = self.known {
             return u32::from(known[rank as usize]) == distance;
         }

@@ -12,7 +12,7 @@ use crate::{Encoding, QueryError, Section};
 pub(crate) struct Walk {
     packed: u64,
     blank: usize,
-    rank: u32,
+    rank: u64,
 }
 
 impl Section<'_> {
@@ -42,7 +42,7 @@ impl Section<'_> {
         }
     }
 
-    pub(crate) fn walk_at(&self, rank: u32) -> Walk {
+    pub(crate) fn walk_at(&self, rank: u64) -> Walk {
         let (packed, blank) = self.ranker.unrank_packed(rank, self.goal_class);
         Walk {
             packed,
@@ -152,7 +152,7 @@ impl Section<'_> {
         &self,
         mut at: Walk,
         mut f: impl FnMut(Move),
-        read: impl Fn(&Self, u32) -> (u32, Move),
+        read: impl Fn(&Self, u64) -> (u32, Move),
     ) -> Result<u32, QueryError> {
         let stored = |rank| read(self, rank);
         let (distance, mut m) = stored(at.rank);

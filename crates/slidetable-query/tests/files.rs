@@ -138,7 +138,7 @@ fn eight_bytes() -> &'static [u8] {
 /// Layouts of both classes spread over every rank.
 fn sample(board: Board, count: u32) -> Vec<Layout> {
     let ranker = Ranker::new(board).unwrap();
-    let step = (ranker.states() / count).max(1);
+    let step = (ranker.states() / u64::from(count)).max(1);
     (0..ranker.states())
         .step_by(step as usize)
         .flat_map(|r| [ranker.unrank(r, 0), ranker.unrank(r, 1)])

@@ -28,7 +28,7 @@ fn queries() -> Vec<Layout> {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            ranker.unrank((x % u64::from(ranker.states())) as u32, goal.class())
+            ranker.unrank(x % ranker.states(), goal.class())
         })
         .collect()
 }

@@ -45,7 +45,7 @@ pub(crate) fn vec_bytes<T>(v: &Vec<T>) -> u64 {
 /// Boards with at most this many states per class keep their closed set in a flat array
 /// indexed by rank (the 3×3 board has 181,440; 2×5 has 1,814,400). Larger ones use a hash
 /// map, which only pays for the states a search actually reaches.
-const DENSE_MAX_STATES: u32 = 1 << 21;
+const DENSE_MAX_STATES: u64 = 1 << 21;
 
 /// Turns layouts into `u64` keys: the dense [`Ranker`] rank where the board supports it
 /// (up to 12 cells), else the tiles packed four bits per cell (a 4×4 board fills exactly 64
@@ -67,7 +67,7 @@ impl Keyer {
     #[inline]
     pub(crate) fn key(&self, layout: &Layout) -> u64 {
         match self {
-            Keyer::Rank(ranker) => u64::from(ranker.rank(layout)),
+            Keyer::Rank(ranker) => ranker.rank(layout),
             Keyer::Packed => layout
                 .tiles()
                 .iter()
@@ -82,9 +82,7 @@ impl Keyer {
     #[inline]
     pub(crate) fn child(&self, key: u64, parent: &Layout, m: Move, child: &Layout) -> u64 {
         match self {
-            Keyer::Rank(ranker) => {
-                u64::from(ranker.step(key as u32, m, child.packed(), child.blank()))
-            }
+            Keyer::Rank(ranker) => ranker.step(key, m, child.packed(), child.blank()),
             Keyer::Packed => {
                 let t = u64::from(child.tile(parent.blank()));
                 key ^ (t << (4 * parent.blank())) ^ (t << (4 * child.blank()))

@@ -75,7 +75,7 @@ fn eight() -> &'static Exact {
 /// A uniformly random layout that can reach `goal`.
 fn random_state(rng: &mut Rng, goal: &Layout) -> Layout {
     let ranker = Ranker::new(goal.board()).unwrap();
-    ranker.unrank(rng.below(u64::from(ranker.states())) as u32, goal.class())
+    ranker.unrank(rng.below(ranker.states()), goal.class())
 }
 
 /// The end of a random walk of `steps` moves from `goal` that never undoes its last move.

@@ -29,7 +29,7 @@ pub use scan::{Scan, ScanCursor};
 #[derive(Clone, Copy, Debug)]
 pub struct Ranker {
     board: Board,
-    /// (n−1)!/2: the ranks that share one blank cell.
+    /// (n−1)!/2: the ranks that share one blank cell (below 2³² up to 14 cells).
     block: u32,
     /// weights[i] = (m−1−i)!/2 for the i-th tile (m = n−1 tiles), i < m−2.
     weights: [u32; MAX_TABLE_CELLS],
@@ -73,20 +73,20 @@ impl Ranker {
 
     /// The number of ranks: n!/2.
     #[inline]
-    pub fn states(&self) -> u32 {
-        self.block * self.board.cells() as u32
+    pub fn states(&self) -> u64 {
+        u64::from(self.block) * self.board.cells() as u64
     }
 
     /// The ranks that share one blank cell: (n−1)!/2. Rank `r` has its blank in `r / block`.
     #[inline]
-    pub fn block(&self) -> u32 {
-        self.block
+    pub fn block(&self) -> u64 {
+        u64::from(self.block)
     }
 
     /// The rank of `layout` within its own parity class. Layouts of the two classes share
     /// ranks; pair a rank with [`Layout::class`] to tell them apart.
     #[inline]
-    pub fn rank(&self, layout: &Layout) -> u32 {
+    pub fn rank(&self, layout: &Layout) -> u64 {
         debug_assert_eq!(layout.board(), self.board);
         self.rank_packed(layout.packed(), layout.blank())
     }
@@ -94,7 +94,7 @@ impl Ranker {
     /// The rank and the parity class (see [`Layout::class`]) of `layout`, in one pass: the
     /// Lehmer digits that make the rank also count the inversions.
     #[inline]
-    pub fn rank_and_class(&self, layout: &Layout) -> (u32, u8) {
+    pub fn rank_and_class(&self, layout: &Layout) -> (u64, u8) {
         debug_assert_eq!(layout.board(), self.board);
         let blank = layout.blank();
         let (r, inversions) = match self.quick {
@@ -102,7 +102,7 @@ impl Ranker {
             None => self.rank_and_inversions(layout.packed(), blank),
         };
         (
-            blank as u32 * self.block + r,
+            blank as u64 * self.block() + u64::from(r),
             class_of(self.board, inversions, blank),
         )
     }
@@ -132,14 +132,15 @@ impl Ranker {
 
     /// [`Ranker::rank`] of a layout in [`Layout::packed`] form with its blank in `blank`.
     #[inline]
-    pub fn rank_packed(&self, packed: u64, blank: usize) -> u32 {
+    pub fn rank_packed(&self, packed: u64, blank: usize) -> u64 {
+        let base = blank as u64 * self.block();
         if let Some(quick) = self.quick {
-            return blank as u32 * self.block + quick.rank_and_parity(packed, blank).0;
+            return base + u64::from(quick.rank_and_parity(packed, blank).0);
         }
         let n = self.board.cells();
         let mut seq = drop_nibble(packed, blank);
         let mut remaining: u32 = (1u32 << n) - 2; // tiles 1..n−1 not yet placed
-        let mut r = blank as u32 * self.block;
+        let mut r = 0u32;
         for &w in &self.weights[..n - 3] {
             let t = (seq & 0xF) as u32;
             seq >>= 4;
@@ -147,7 +148,7 @@ impl Ranker {
             r += smaller * w;
             remaining ^= 1 << t;
         }
-        r
+        base + u64::from(r)
     }
 
     /// The rank of the neighbour reached from the state of rank `rank` by move `m`, given
@@ -155,10 +156,10 @@ impl Ranker {
     /// A horizontal move keeps the tiles' reading order, so its rank is exactly one block
     /// over and needs no ranking; a vertical move ranks `moved` afresh.
     #[inline]
-    pub fn step(&self, rank: u32, m: Move, moved: u64, to: usize) -> u32 {
+    pub fn step(&self, rank: u64, m: Move, moved: u64, to: usize) -> u64 {
         match m {
-            Move::Left => rank.wrapping_sub(self.block),
-            Move::Right => rank.wrapping_add(self.block),
+            Move::Left => rank.wrapping_sub(self.block()),
+            Move::Right => rank.wrapping_add(self.block()),
             Move::Up | Move::Down => self.rank_packed(moved, to),
         }
     }
@@ -166,11 +167,11 @@ impl Ranker {
     /// [`Ranker::unrank`] in the packed form hot loops use: the layout's
     /// [`Layout::packed`] tiles and its blank cell, without building a [`Layout`].
     #[inline]
-    pub fn unrank_packed(&self, rank: u32, class: u8) -> (u64, usize) {
+    pub fn unrank_packed(&self, rank: u64, class: u8) -> (u64, usize) {
         debug_assert!(rank < self.states(), "rank {rank} out of range");
         let n = self.board.cells();
-        let blank = (rank / self.block) as usize;
-        let mut r = rank % self.block;
+        let blank = (rank / self.block()) as usize;
+        let mut r = (rank % self.block()) as u32;
         let mut remaining: u32 = (1u32 << n) - 2;
         let mut inversions = 0u32;
         // The tiles in reading order without the blank, first tile in the lowest nibble.
@@ -199,12 +200,12 @@ impl Ranker {
     /// The layout of parity class `class` (0 or 1) with this rank. `rank` must be below
     /// [`Ranker::states`].
     #[inline]
-    pub fn unrank(&self, rank: u32, class: u8) -> Layout {
+    pub fn unrank(&self, rank: u64, class: u8) -> Layout {
         debug_assert!(rank < self.states(), "rank {rank} out of range");
         let n = self.board.cells();
         let ranked = n - 3;
-        let blank = (rank / self.block) as usize;
-        let mut r = rank % self.block;
+        let blank = (rank / self.block()) as usize;
+        let mut r = (rank % self.block()) as u32;
         let mut remaining: u32 = (1u32 << n) - 2;
         let mut inversions = 0u32;
         let mut tiles = [0u8; MAX_CELLS];
@@ -293,12 +294,12 @@ mod tests {
             for rank in 0..r.states() {
                 for class in 0..2 {
                     let (packed, blank) = r.unrank_packed(rank, class);
-                    let block = blank as u32 * r.block();
+                    let block = blank as u64 * r.block();
                     // The tables against the digit-by-digit loop, and both against the rank.
                     let (by_digits, inversions) = r.rank_and_inversions(packed, blank);
                     let (by_tables, parity) = quick.rank_and_parity(packed, blank);
-                    assert_eq!(block + by_tables, rank, "{rows}x{cols} {rank}");
-                    assert_eq!(block + by_digits, rank, "{rows}x{cols} {rank}");
+                    assert_eq!(block + u64::from(by_tables), rank, "{rows}x{cols} {rank}");
+                    assert_eq!(block + u64::from(by_digits), rank, "{rows}x{cols} {rank}");
                     assert_eq!(parity, inversions & 1, "{rows}x{cols} {rank}");
                     assert_eq!(r.rank_packed(packed, blank), rank);
                     let layout = r.unrank(rank, class);

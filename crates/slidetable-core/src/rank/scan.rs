@@ -32,7 +32,7 @@ pub struct Scan {
 /// in a scan nearly always share (a prefix covers 360 consecutive ranks).
 #[derive(Clone, Copy, Debug)]
 pub struct ScanCursor {
-    key: u32,
+    key: u64,
     blank: usize,
     /// The prefix's tiles in sequence order, first in the lowest nibble.
     prefix: u64,
@@ -110,7 +110,7 @@ impl Scan {
     /// A fresh cursor, for one thread.
     pub fn cursor(&self) -> ScanCursor {
         ScanCursor {
-            key: u32::MAX,
+            key: u64::MAX,
             blank: 0,
             prefix: 0,
             sorted: 0,
@@ -121,7 +121,7 @@ impl Scan {
 
     /// The packed layout and blank of `rank` (as [`Ranker::unrank_packed`] with the scan's
     /// class), reusing the cursor's prefix when it can.
-    pub fn unrank(&self, cursor: &mut ScanCursor, rank: u32) -> (u64, usize) {
+    pub fn unrank(&self, cursor: &mut ScanCursor, rank: u64) -> (u64, usize) {
         let State { seq, blank, .. } = self.state(cursor, rank);
         let below = (1u64 << (4 * blank)) - 1;
         ((seq & below) | ((seq & !below) << 4), blank)
@@ -129,7 +129,7 @@ impl Scan {
 
     /// The layout of `rank`, as [`Scan::unrank`] finds it, without checking it again: a
     /// whole-table pass builds hundreds of millions of them.
-    pub fn layout(&self, cursor: &mut ScanCursor, rank: u32) -> Layout {
+    pub fn layout(&self, cursor: &mut ScanCursor, rank: u64) -> Layout {
         let (packed, blank) = self.unrank(cursor, rank);
         let mut tiles = [0u8; MAX_CELLS];
         for (cell, t) in tiles.iter_mut().enumerate().take(self.board.cells()) {
@@ -140,12 +140,12 @@ impl Scan {
 
     /// The state of `rank`, reusing the cursor's prefix when it can.
     #[inline]
-    fn state(&self, cursor: &mut ScanCursor, rank: u32) -> State {
-        let key = rank / self.span;
+    fn state(&self, cursor: &mut ScanCursor, rank: u64) -> State {
+        let key = rank / u64::from(self.span);
         if key != cursor.key {
             self.load_prefix(cursor, key);
         }
-        let entry = self.suffixes[(rank - key * self.span) as usize];
+        let entry = self.suffixes[(rank - key * u64::from(self.span)) as usize];
         let mut suffix = 0u64;
         for j in 0..self.tail {
             let index = (entry >> (4 * j)) & 0xF;
@@ -172,11 +172,11 @@ impl Scan {
     /// one tile jumps over `cols − 1` others in the reading order, so only those positions'
     /// Lehmer digits change, by one each, and the jumping tile's by how many it passed.
     #[inline(always)]
-    fn vertical(&self, at: &State, rank: u32, to: usize) -> u32 {
+    fn vertical(&self, at: &State, rank: u64, to: usize) -> u64 {
         let nib = |x: u64, i: usize| ((x >> (4 * i)) & 0xF) as i64;
         let w = |i: usize| i64::from(self.ranker.weights[i]);
         let b = at.blank;
-        let mut delta = (to as i64 - b as i64) * i64::from(self.ranker.block());
+        let mut delta = (to as i64 - b as i64) * self.ranker.block() as i64;
         if to > b {
             // Down: the tile at position to − 1 moves to position b; b..to−1 shift right.
             let (p, q) = (b, to - 1);
@@ -200,13 +200,13 @@ impl Scan {
             }
             delta += (xc - smaller) * w(q) - xc * w(p);
         }
-        (i64::from(rank) + delta) as u32
+        (rank as i64 + delta) as u64
     }
 
     #[cold]
-    fn load_prefix(&self, cursor: &mut ScanCursor, key: u32) {
+    fn load_prefix(&self, cursor: &mut ScanCursor, key: u64) {
         // The prefix is the layout of the first rank that has it, minus its suffix.
-        let first = key * self.span;
+        let first = key * u64::from(self.span);
         let (packed, blank) = self.ranker.unrank_packed(first, 0);
         let below = (1u64 << (4 * blank)) - 1;
         let seq = (packed & below) | ((packed >> 4) & !below);
@@ -255,8 +255,8 @@ impl Scan {
     pub fn any_neighbor(
         &self,
         cursor: &mut ScanCursor,
-        rank: u32,
-        mut f: impl FnMut(Move, u32) -> bool,
+        rank: u64,
+        mut f: impl FnMut(Move, u64) -> bool,
     ) -> bool {
         let at = self.state(cursor, rank);
         let block = self.ranker.block();
