@@ -194,6 +194,7 @@ pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
 /// Generates `plan` and writes the table to `out` (`generate -o -`).
 pub(crate) fn generate_to(plan: &Plan, out: &mut impl Write) -> Result<Generated> {
     let start = Instant::now();
+    slidetable_gen::room::check_room(plan, None)?;
     let sections = solve_plan(plan)?;
     let bytes = table_bytes(plan.board, &sections)?;
     out.write_all(&bytes)?;

@@ -701,3 +701,65 @@ fn an_unwritable_destination_is_refused_before_the_search() {
         assert_eq!(r.stderr, message, "{args:?}");
     }
 }
+
+#[test]
+fn too_little_memory_or_disk_is_refused_before_the_search() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    // 3x4 in 2-bit entries: 59.9 MB of entries plus a 29.9 MB frontier bitmap.
+    let low = Run::of(
+        sandboxed(d)
+            .env("SLIDETABLE_AVAILABLE_MEMORY", "50000000")
+            .args(["generate", "--board", "3x4", "-o", "3x4.slt"]),
+    );
+    assert_eq!(low.code, Some(1), "{low:#?}");
+    assert!(
+        low.stderr.contains(
+            "a 3x4 table needs 89.8 MB of memory, but 50.0 MB is available \
+             ($SLIDETABLE_AVAILABLE_MEMORY)"
+        ),
+        "{}",
+        low.stderr
+    );
+    let full = Run::of(
+        sandboxed(d)
+            .env("SLIDETABLE_AVAILABLE_DISK", "1000")
+            .args(["generate", "--board", "2x3", "-o", "2x3.slt"]),
+    );
+    assert_eq!(full.code, Some(1), "{full:#?}");
+    assert!(
+        full.stderr
+            .contains("a 2x3 table needs 2160 bytes of disk space, but 1000 bytes is available"),
+        "{}",
+        full.stderr
+    );
+    assert!(!d.join("3x4.slt").exists() && !d.join("2x3.slt").exists());
+    let temporaries: Vec<_> = fs::read_dir(d)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(temporaries.is_empty(), "{temporaries:?}");
+    // Enough of both: made.
+    generate_in(d, &["--board", "2x3", "-o", "2x3.slt"]).ok();
+}
+
+#[test]
+fn a_fourteen_cell_default_table_is_not_made_on_first_use() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let run = query_in(
+        d,
+        "distance",
+        &["--board", "2x7"],
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 0\n",
+    );
+    assert_eq!(run.code, Some(1), "{run:#?}");
+    assert!(
+        run.stderr
+            .contains("make it once with `slidetable generate --board 2x7`"),
+        "{}",
+        run.stderr
+    );
+    assert!(!d.join("cache/slidetable/2x7.slt").exists());
+}

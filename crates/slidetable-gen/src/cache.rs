@@ -154,8 +154,10 @@ pub fn generate(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GenError> {
     let start = Instant::now();
-    // A destination that cannot be written is refused before the search, not after it.
+    // A destination that cannot be written is refused before the search, not after it, and
+    // so is a machine without the memory or the disk space the table needs.
     let destination = Destination::prepare(path)?;
+    crate::room::check_room(plan, Some(destination.dir()))?;
     let sections = solve(&plan.goals, plan.encoding, plan.cost, progress)?;
     let written = destination.write_table(plan.board, &sections)?;
     Ok(Generated {

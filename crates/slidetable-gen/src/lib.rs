@@ -29,6 +29,7 @@ mod bfs_scan;
 pub mod cache;
 pub mod parts;
 mod pattern;
+pub mod room;
 mod weighted;
 mod write;
 
@@ -162,6 +163,25 @@ pub enum GenError {
         expected: Layout,
         /// A later group's goal.
         found: Layout,
+    },
+    /// The machine has less memory or disk space than the table needs (checked before the
+    /// search starts).
+    #[error(
+        "a {board} table needs {} of {what}, but {} is available ({origin})",
+        room::human(*need),
+        room::human(*available)
+    )]
+    NoRoom {
+        /// The board asked for.
+        board: Board,
+        /// "memory" or "disk space".
+        what: &'static str,
+        /// Bytes needed.
+        need: u64,
+        /// Bytes available.
+        available: u64,
+        /// Where the available figure comes from.
+        origin: String,
     },
     /// The output path names something that is not a regular file.
     #[error("refusing to replace {}: it is {kind}, not a table file", path.display())]

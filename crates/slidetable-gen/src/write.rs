@@ -146,6 +146,11 @@ pub struct Destination {
 }
 
 impl Destination {
+    /// The directory the table is written in (the temporary file's, the link target's).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Checks `path` and makes the temporary file beside the file it names.
     pub fn prepare(path: &Path) -> Result<Destination, GenError> {
         let io_err = |source| GenError::Io {

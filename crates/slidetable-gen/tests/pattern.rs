@@ -179,10 +179,7 @@ fn check_admissible(goal: Layout, partition: &str) {
     eprintln!("{board} {partition:?}: {jumps} of {moves} moves change the sum by more than 1");
     assert_eq!(h(&goal), 0);
     // Not trivially zero: the databases are exact on many states.
-    assert!(
-        exact_hits > ranker.states() / 100,
-        "{board}: {exact_hits}"
-    );
+    assert!(exact_hits > ranker.states() / 100, "{board}: {exact_hits}");
 }
 
 #[test]
