@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use slidetable_query::{Goal, QueryError};
 
 /// Ranks read by one task.
-const BLOCK: u32 = 1 << 14;
+const BLOCK: u64 = 1 << 14;
 
 /// Rows of a dataset, column by column.
 #[derive(Default)]
@@ -37,8 +37,8 @@ impl Rows {
 }
 
 /// The states of section ranks `ranks`, in rank order (`cells` tiles a state).
-pub(crate) fn rows(goal: &Goal<'_>, ranks: Range<u32>, cells: usize) -> Result<Rows, QueryError> {
-    let blocks: Vec<Range<u32>> = (ranks.start..ranks.end)
+pub(crate) fn rows(goal: &Goal<'_>, ranks: Range<u64>, cells: usize) -> Result<Rows, QueryError> {
+    let blocks: Vec<Range<u64>> = (ranks.start..ranks.end)
         .step_by(BLOCK as usize)
         .map(|s| s..s.saturating_add(BLOCK).min(ranks.end))
         .collect();
@@ -53,7 +53,7 @@ pub(crate) fn rows(goal: &Goal<'_>, ranks: Range<u32>, cells: usize) -> Result<R
     Ok(all)
 }
 
-fn block_rows(goal: &Goal<'_>, block: Range<u32>, cells: usize) -> Result<Rows, QueryError> {
+fn block_rows(goal: &Goal<'_>, block: Range<u64>, cells: usize) -> Result<Rows, QueryError> {
     let mut rows = Rows::with_capacity((block.end - block.start) as usize, cells);
     for (layout, distance) in goal.states_in(block) {
         let first = goal.first_move(&layout)?;

@@ -347,8 +347,8 @@ impl PyTable {
         &self,
         py: Python<'py>,
         goal: Option<&Bound<'py, PyAny>>,
-        start: u32,
-        stop: Option<u32>,
+        start: u64,
+        stop: Option<u64>,
     ) -> PyResult<(
         Bound<'py, PyArray2<u8>>,
         Bound<'py, PyArray1<i16>>,
@@ -376,7 +376,7 @@ impl PyTable {
 
     /// How many states can reach the goal: the rows of a whole `dataset`.
     #[getter]
-    fn state_count(&self) -> PyResult<u32> {
+    fn state_count(&self) -> PyResult<u64> {
         Ok(self.goal_of(None)?.state_count())
     }
 
