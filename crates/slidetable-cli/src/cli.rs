@@ -109,7 +109,7 @@ Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer wr
 
 #[derive(Args, Debug)]
 pub(crate) struct GenerateArgs {
-    /// Board size, rows x columns: 2x2 up to 12 cells (3x4, 4x3, 2x6, 6x2), and 4x4 (a
+    /// Board size, rows x columns: 2x2 up to 14 cells (3x4, 4x3, 2x6, 6x2, 2x7, 7x2), and 4x4 (a
     /// pattern database, see --pdb).
     #[arg(long, value_name = "RxC", default_value = "3x3", value_parser = table_board())]
     pub(crate) board: Board,
@@ -364,7 +364,7 @@ pub(crate) struct BatchArgs {
     /// cache directory's slidetable/RxC.slt for --board, generated on first use].
     #[arg(long, value_name = "PATH")]
     pub(crate) table: Option<PathBuf>,
-    /// The board, rows x columns, when no --table is given (2x2 up to 12 cells, and 4x4 from
+    /// The board, rows x columns, when no --table is given (2x2 up to 14 cells, and 4x4 from
     /// its pattern database, the cache's 4x4.slt, made on first use) [default: 3x3].
     /// Tiles from 10 up are written as tokens: `1 2 3 4 5 6 7 8 9 10 11 0`.
     #[arg(long, value_name = "RxC", value_parser = table_board())]
@@ -569,7 +569,7 @@ pub(crate) struct ServeArgs {
     pub(crate) board: Vec<Board>,
 }
 
-/// A board with a table: a table of every state up to 12 cells, pattern databases on 4x4.
+/// A board with a table: a table of every state up to 14 cells, pattern databases on 4x4.
 fn parse_board(s: &str) -> Result<Board, String> {
     let board = parse_any_board(s)?;
     if board.supports_tables() || board == Board::FIFTEEN {
@@ -581,7 +581,7 @@ fn parse_board(s: &str) -> Result<Board, String> {
     ))
 }
 
-/// A board with a table of every state (up to 12 cells): what `stats`, `hardest`, `random`,
+/// A board with a table of every state (up to 14 cells): what `stats`, `hardest`, `random`,
 /// `heuristic` and `serve` read.
 fn parse_exact_board(s: &str) -> Result<Board, String> {
     let board = parse_any_board(s)?;

@@ -259,7 +259,7 @@ fn a_4x4_board_is_refused_where_every_state_is_read() {
         );
         assert_eq!(r.code, Some(USAGE), "{args:?}: {r:#?}");
         assert!(
-            r.stderr.contains("tables of every state go up to 12 cells")
+            r.stderr.contains("tables of every state go up to 14 cells")
                 && r.stderr.contains("`distance`, `path`"),
             "{args:?}: {r:#?}"
         );

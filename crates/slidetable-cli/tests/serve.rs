@@ -368,7 +368,7 @@ fn a_missing_table_and_a_taken_port_are_refused() {
     assert_eq!(run.code, Some(2), "{run:#?}");
     assert!(
         run.stderr
-            .contains("tables go up to 12 cells (and 4x4, by pattern databases)"),
+            .contains("tables go up to 14 cells (and 4x4, by pattern databases)"),
         "{run:#?}"
     );
 }

@@ -147,7 +147,7 @@ fn board_limits_are_worded_one_way() {
     assert_eq!(r.code, Some(2));
     assert!(
         r.stderr.contains(
-            "a 3x5 board has 15 cells; tables go up to 12 cells (and 4x4, by pattern databases)"
+            "a 3x5 board has 15 cells; tables go up to 14 cells (and 4x4, by pattern databases)"
         ),
         "{r:#?}"
     );

@@ -93,6 +93,17 @@ pub enum QueryError {
         /// The goal asked for.
         goal: Layout,
     },
+    /// A whole-table question of a 2-bit table too large to recover every distance of in
+    /// memory (a byte a state: 43.6 GB for 2×7).
+    #[error("recovering every distance of a {board} table needs a byte a state ({states} bytes): whole-table questions (hardest, random --depth, heuristic reports) are answered for tables of up to {max} cells")]
+    TooLargeToRecover {
+        /// The table's board.
+        board: Board,
+        /// Its states, one byte each.
+        states: u64,
+        /// The most cells whose distances are recovered.
+        max: usize,
+    },
     /// The entries do not lead to the goal as they should.
     #[error("the table's entries around {layout} contradict each other (corrupt table? check it with `slidetable info --verify`)")]
     Corrupt {

@@ -165,6 +165,14 @@ impl<'a> Goal<'a> {
         if section.encoding != Encoding::TwoBit || section.known.is_some() {
             return Ok(None);
         }
+        let board = section.ranker.board();
+        if board.cells() > distances::MAX_RECOVERED_CELLS {
+            return Err(QueryError::TooLargeToRecover {
+                board,
+                states: section.ranker.states(),
+                max: distances::MAX_RECOVERED_CELLS,
+            });
+        }
         let goal_rank = section.ranker.rank(section.descriptor.goal());
         distances::recover(
             section.ranker,
