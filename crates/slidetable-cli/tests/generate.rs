@@ -258,7 +258,7 @@ fn tile_costs_give_cheapest_costs_and_paths() {
             vec!["--cost", "tile", "--board", "3x4", "-o", "x.slt"],
             "tile costs go up to 10 cells",
         ),
-        (vec!["--board", "3x5"], "tables go up to 12 cells"),
+        (vec!["--board", "3x5"], "tables go up to 14 cells"),
         (vec!["--encoding", "4bit"], "unknown encoding '4bit'"),
     ] {
         let run = generate_in(d, &args);
