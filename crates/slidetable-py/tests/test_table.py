@@ -120,7 +120,7 @@ def test_bad_arguments_are_refused_with_the_commands_words(table, cli):
         table.distance(EXAMPLES[0], goal="1 1 2 3 4 5 6 7 8")
     with pytest.raises(ValueError, match="board size 'three' is not of the form RxC"):
         slidetable.Table.default("three")
-    with pytest.raises(ValueError, match="tables of every state go up to 12 cells"):
+    with pytest.raises(ValueError, match="tables of every state go up to 14 cells"):
         slidetable.Table.generate("4x4")
 
 

@@ -4,7 +4,7 @@ slidetable searches a puzzle's whole state space backwards from the goal once, s
 state's optimal distance and the first move of an optimal path, and answers any question by
 looking it up: how many moves, which moves, whether a puzzle is solvable.
 
-- ``Table``: every board up to 12 cells (the 8-puzzle's 3x3 among them). ``Table.default``
+- ``Table``: every board up to 14 cells (the 8-puzzle's 3x3 among them). ``Table.default``
   is the table the ``slidetable`` command uses, made on first use; ``Table.open`` reads a
   file; ``Table.generate`` makes one in memory.
 - ``Fifteen``: the 15-puzzle (4x4), solved optimally by IDA* on additive pattern databases.
