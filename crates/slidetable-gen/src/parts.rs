@@ -678,12 +678,8 @@ impl Slice {
                 continue;
             }
             let mut full = false;
-            // Whatever integer the core's ranks are: every rank below the entries fits it.
-            let Ok(rank) = (lo + i).try_into() else {
-                continue;
-            };
+            let rank = lo + i;
             scan.any_neighbor(cursor, rank, |_, n| {
-                let n = u64::from(n);
                 if n >= lo && n < hi {
                     *found += u64::from(self.mark(n - lo, next));
                 } else {
