@@ -134,7 +134,7 @@ fn a_bit_flip_in_every_4k_of_the_payload_is_refused_or_harmless() {
         // The flipped entry and its neighbours in the block.
         let first = ((at - h) % states).saturating_sub(3);
         let input: String = (first..(first + 7).min(states))
-            .map(|r| format!("{}\n", ranker.unrank(r as u32, goal.class())))
+            .map(|r| format!("{}\n", ranker.unrank(r as u64, goal.class())))
             .collect();
         let goal_text = goal.to_string();
         for command in ["distance", "path"] {

@@ -261,7 +261,7 @@ pub fn solve_in_parts(
         Resume::Fresh => {
             files.remove_all()?;
             slice = Slice::create(&files, ranks.clone())?;
-            let goal_rank = u64::from(scan.ranker().rank(&goal));
+            let goal_rank = scan.ranker().rank(&goal);
             if ranks.contains(&goal_rank) {
                 let i = goal_rank - ranks.start;
                 slice.set_entry(i, 0);

@@ -95,10 +95,14 @@ fn available_memory() -> Option<(u64, String)> {
 }
 
 /// The disk space available in `dir`: [`DISK_ENV`], else the filesystem's free space for
-/// unprivileged users; `None` where neither says.
+/// unprivileged users; `None` where neither says, as a filesystem without blocks (`/proc`,
+/// `/sys`) does not: writing there fails with its own, truer error.
 fn available_disk(dir: &Path) -> Option<(u64, String)> {
     from_env(DISK_ENV).or_else(|| {
         let stat = rustix::fs::statvfs(dir).ok()?;
+        if stat.f_blocks == 0 {
+            return None;
+        }
         Some((
             stat.f_bavail.saturating_mul(stat.f_frsize),
             format!("free space in {}", dir.display()),
@@ -128,6 +132,19 @@ mod tests {
         assert_eq!(n.memory, 10_897_286_400 + 5_448_643_200);
         let plan = Plan::default_for(Board::new(3, 4).unwrap());
         assert_eq!(needs(&plan).unwrap().memory, 59_875_200 + 29_937_600);
+    }
+
+    #[test]
+    fn a_filesystem_without_blocks_says_nothing_about_space() {
+        if std::env::var_os(DISK_ENV).is_some() {
+            return;
+        }
+        assert_eq!(available_disk(Path::new("/proc")), None);
+        let here = available_disk(Path::new(env!("CARGO_MANIFEST_DIR")));
+        assert!(
+            here.as_ref().is_some_and(|(bytes, _)| *bytes > 0),
+            "{here:?}"
+        );
     }
 
     #[test]
