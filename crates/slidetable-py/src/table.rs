@@ -9,7 +9,7 @@ use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use slidetable_core::{path_string, Board, Layout, Move};
+use slidetable_core::{path_string, Board, Layout, Move, MAX_TABLE_CELLS};
 use slidetable_gen::{default_goals, solve, table_bytes};
 use slidetable_query::{CostModel, Goal, LayerError, MappedTable, SplitMix64, TableBytes};
 
@@ -91,10 +91,12 @@ impl PyTable {
         Ok(PyTable::new(table, None))
     }
 
-    /// The default table of `board` (`"3x3"`, `"2x4"`, …, up to 12 cells): the one the
+    /// The default table of `board` (`"3x3"`, `"2x4"`, …, up to 14 cells): the one the
     /// `slidetable` command uses, `$SLIDETABLE_TABLE` for 3x3 or `slidetable/RxC.slt` in the
     /// cache directory (`$XDG_CACHE_HOME`, else `~/.cache`), generated on first use under the
-    /// command's lock (a moment up to 10 cells; 12 cells take about 10 s and 210 MB).
+    /// command's lock (a moment up to 10 cells; 12 cells take about 10 s and 120 MB). A
+    /// 14-cell table is never made on first use: it is refused until `slidetable generate`
+    /// has written it.
     #[staticmethod]
     #[pyo3(signature = (board = "3x3"))]
     fn default(py: Python<'_>, board: &str) -> PyResult<PyTable> {
@@ -396,13 +398,13 @@ impl PyTable {
     }
 }
 
-/// A table board: at least 2×2, at most 12 cells (the 15-puzzle has `Fifteen`).
+/// A table board: at least 2×2, at most 14 cells (the 15-puzzle has `Fifteen`).
 fn table_board(text: &str) -> PyResult<Board> {
     let board: Board = text.parse().map_err(value_error)?;
     if !board.supports_tables() {
         return Err(value_error(format!(
-            "{board} has {} cells: tables of every state go up to 12 cells; the 15-puzzle \
-             (4x4) is answered by slidetable.Fifteen",
+            "{board} has {} cells: tables of every state go up to {MAX_TABLE_CELLS} cells; \
+             the 15-puzzle (4x4) is answered by slidetable.Fifteen",
             board.cells()
         )));
     }

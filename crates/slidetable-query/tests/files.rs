@@ -420,7 +420,7 @@ fn fields_are_checked_in_order_and_named() {
                 "board.slt",
                 &patched(&|b| (b[OFF_ROWS], b[OFF_COLS]) = (rows, cols))
             ),
-            format!("board {rows}x{cols} is not supported (2x2 up to 12 cells)")
+            format!("board {rows}x{cols} is not supported (2x2 up to 14 cells)")
         );
     }
     for code in [0, 5, 255] {

@@ -60,7 +60,7 @@ impl Tables {
         Ok(Tables { slots })
     }
 
-    /// These sources, and for every other board a table holds (2×2 up to 12 cells) its
+    /// These sources, and for every other board a table holds (2×2 up to 14 cells) its
     /// default table, found as the command line finds it (`$SLIDETABLE_TABLE` for 3×3, else
     /// the cache directory) and generated there on first use; and 4×4, answered from pattern
     /// databases (see [`open_default`]).
@@ -69,7 +69,7 @@ impl Tables {
         let mut boards = vec![Board::FIFTEEN];
         for rows in 2..=MAX_TABLE_CELLS / 2 {
             for cols in 2..=MAX_TABLE_CELLS / rows {
-                boards.push(Board::for_table(rows, cols).expect("at most 12 cells"));
+                boards.push(Board::for_table(rows, cols).expect("at most 14 cells"));
             }
         }
         for board in boards {
