@@ -433,8 +433,9 @@ pub(crate) struct HardestArgs {
 #[derive(Args, Debug)]
 pub(crate) struct RandomArgs {
     /// Moves from the goal: D, or A..B for every distance from A to B (both included; each
-    /// state in the range equally likely). Required on boards up to 12 cells; refused on
-    /// larger ones (4x4), which have no table: there every solvable layout is equally likely.
+    /// state in the range equally likely). Required on boards up to 12 cells; optional on 2x7
+    /// (14 cells), whose table cannot draw at a distance; refused on boards with no table
+    /// (4x4). Without it every solvable layout is equally likely.
     #[arg(long, value_name = "D|A..B", value_parser = parse_depths)]
     pub(crate) depth: Option<RangeInclusive<u32>>,
     /// How many puzzles (drawn independently, so repeats are possible, unless --distinct).
@@ -450,17 +451,17 @@ pub(crate) struct RandomArgs {
     /// The table file [default: as for `distance`].
     #[arg(long, value_name = "PATH")]
     pub(crate) table: Option<PathBuf>,
-    /// The board when no --table is given [default: 3x3]. Over 12 cells (4x4), with no
-    /// table, puzzles are drawn from every layout that can reach the goal.
+    /// The board when no --table is given [default: 3x3]. Over 12 cells (2x7 without --depth,
+    /// 4x4), puzzles are drawn with no table from every layout that can reach the goal.
     #[arg(long, value_name = "RxC", value_parser = any_board())]
     pub(crate) board: Option<Board>,
     /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
     #[arg(long, value_name = "LAYOUT")]
     pub(crate) goal: Option<String>,
-    /// One JSON object per puzzle: puzzle, distance, path (over 12 cells: puzzle only).
+    /// One JSON object per puzzle: puzzle, distance, path (drawn with no table: puzzle only).
     #[arg(long, conflicts_with_all = ["csv", "show"])]
     pub(crate) json: bool,
-    /// CSV with a header line: puzzle, distance, path (over 12 cells: puzzle only).
+    /// CSV with a header line: puzzle, distance, path (drawn with no table: puzzle only).
     #[arg(long, conflicts_with = "show")]
     pub(crate) csv: bool,
     /// Draw the puzzles as boards, numbered, without their solutions: a question sheet

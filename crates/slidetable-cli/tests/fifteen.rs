@@ -267,7 +267,8 @@ fn a_4x4_board_is_refused_where_every_state_is_read() {
     assert_eq!(std::fs::read_dir(cache.path()).unwrap().count(), 0);
 }
 
-/// `random --board 4x4` (and any board over 12 cells) draws solvable layouts with no table:
+/// `random --board 4x4` (and any board over 14 cells) draws solvable layouts with no table, and
+/// so does 2x7 without `--depth` (its table cannot draw at a distance):
 /// the same for the same seed, as text, JSON, CSV or a sheet, `--distinct` honoured;
 /// `--depth` is refused, saying why and what to do instead. No table is opened or made.
 #[test]
@@ -331,7 +332,7 @@ fn random_4x4_puzzles_are_solvable_reproducible_and_need_no_table() {
     assert!(sheet.starts_with("1 "), "{sheet}");
     assert!(sheet.lines().next().unwrap().ends_with('2'), "{sheet}");
     assert_eq!(sheet.lines().count(), 6, "{sheet}");
-    // A 2x7 board (14 cells, no table either) draws too.
+    // A 2x7 board (14 cells: its table cannot draw at a distance) draws too, without one.
     let r = Run::of(sandboxed(dir.path()).args(["random", "--board", "2x7", "--seed", "1"])).ok();
     let layout = parse_layout(Board::new(2, 7).unwrap(), r.stdout.trim().as_bytes()).unwrap();
     assert!(layout.can_reach(&Board::new(2, 7).unwrap().standard_goal()));
@@ -343,7 +344,7 @@ fn random_4x4_puzzles_are_solvable_reproducible_and_need_no_table() {
         refused.stderr.contains("--depth: a 4x4 board has 16 cells")
             && refused
                 .stderr
-                .contains("tables of every state go up to 12 cells")
+                .contains("tables of every state go up to 14 cells")
             && refused.stderr.contains("Without --depth")
             && refused.stderr.contains("`slidetable distance --board 4x4`"),
         "{}",
@@ -353,7 +354,19 @@ fn random_4x4_puzzles_are_solvable_reproducible_and_need_no_table() {
     let r = Run::of(sandboxed(dir.path()).args(["random", "--board", "3x3"]));
     assert_eq!(r.code, Some(USAGE), "{r:#?}");
     assert!(r.stderr.contains("--depth is needed"), "{}", r.stderr);
-    assert!(!dir.path().join("cache").exists(), "no table made");
+    // 2x7 with --depth reads its table, which first use does not make.
+    let r = Run::of(sandboxed(dir.path()).args(["random", "--board", "2x7", "--depth", "5"]));
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(
+        r.stderr
+            .contains("make it once with `slidetable generate --board 2x7`"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !dir.path().join("cache/slidetable/2x7.slt").exists(),
+        "no table made"
+    );
 }
 
 /// With no 4x4 database in the cache, the first use builds the 6-6-3 databases (seconds)

@@ -24,7 +24,7 @@ const CHUNK: usize = SCAN_CHUNK;
 
 /// The most cells of a board whose distances are recovered: a byte a state is 240 MB for 12
 /// cells, 43.6 GB for 14.
-pub(crate) const MAX_RECOVERED_CELLS: usize = 12;
+pub const MAX_RECOVERED_CELLS: usize = 12;
 
 /// The distance of a state not reached (beyond the distance asked for).
 pub(crate) const UNREACHED: u8 = u8::MAX;

@@ -32,6 +32,7 @@ mod section;
 mod table;
 mod walk;
 
+pub use distances::MAX_RECOVERED_CELLS;
 pub use error::{QueryError, TableError, TableErrorKind};
 pub use file::{TableBytes, READ_BELOW};
 pub use goal::Goal;

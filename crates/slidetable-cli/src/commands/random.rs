@@ -1,12 +1,13 @@
 //! `random`: puzzles drawn uniformly from the states D (or A to B) moves from the goal, or,
-//! on a board with no table (over 12 cells), from every state that can reach the goal.
+//! on a board whose table cannot draw at a distance (over 12 cells: 2x7 without `--depth`,
+//! 4x4), from every state that can reach the goal.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use slidetable_core::{Board, Layout, MAX_TABLE_CELLS};
-use slidetable_query::SplitMix64;
+use slidetable_query::{SplitMix64, MAX_RECOVERED_CELLS};
 
 use crate::answers::{write_state, Output};
 use crate::cli::{RandomArgs, TargetArgs};
@@ -17,18 +18,19 @@ use crate::streams;
 use crate::{show, tables};
 
 pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
-    if let Some(board) = args
-        .board
-        .filter(|b| !b.supports_tables() && args.table.is_none())
-    {
+    // Tables over MAX_RECOVERED_CELLS cannot draw at a distance: without --depth, such a
+    // board draws from every solvable layout as a board with no table does.
+    if let Some(board) = args.board.filter(|b| {
+        args.table.is_none()
+            && (!b.supports_tables() || (b.cells() > MAX_RECOVERED_CELLS && args.depth.is_none()))
+    }) {
         return without_table(args, board);
     }
     let Some(depth) = args.depth.clone() else {
-        return Err(UsageError(
+        return Err(UsageError(format!(
             "--depth is needed: how many moves from the goal to draw puzzles at (D, or A..B); \
-             only boards over 12 cells, which have no table, draw without it"
-                .to_string(),
-        )
+             only boards over {MAX_RECOVERED_CELLS} cells draw without it"
+        ))
         .into());
     };
     let target = TargetArgs {
@@ -114,7 +116,8 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `random` on a board with no table (over 12 cells: the 15-puzzle): puzzles drawn uniformly
+/// `random` on a board with no table (over 14 cells: the 15-puzzle), or without `--depth` on
+/// one whose table cannot draw at a distance (2x7): puzzles drawn uniformly
 /// from every layout that can reach the goal ([`SplitMix64::layout_reaching`]), the same for
 /// the same seed; text, `--show`, or `--json`/`--csv` with the puzzle alone.
 fn without_table(args: &RandomArgs, board: Board) -> Result<ExitCode> {
