@@ -62,14 +62,21 @@ impl Tables {
 
     /// These sources, and for every other board a table holds (2×2 up to 14 cells) its
     /// default table, found as the command line finds it (`$SLIDETABLE_TABLE` for 3×3, else
-    /// the cache directory) and generated there on first use; and 4×4, answered from pattern
-    /// databases (see [`open_default`]).
+    /// the cache directory) and generated there on first use; a board too large for that
+    /// (over [`cache::FIRST_USE_MAX_CELLS`]: 2×7, 7×2) only when its default table exists;
+    /// and 4×4, answered from pattern databases (see [`open_default`]).
     pub fn with_defaults(sources: Vec<Arc<dyn Source>>) -> Result<Tables, ServeError> {
         let mut tables = Tables::of(sources)?;
         let mut boards = vec![Board::FIFTEEN];
         for rows in 2..=MAX_TABLE_CELLS / 2 {
             for cols in 2..=MAX_TABLE_CELLS / rows {
-                boards.push(Board::for_table(rows, cols).expect("at most 14 cells"));
+                let board = Board::for_table(rows, cols).expect("at most 14 cells");
+                if board.cells() > cache::FIRST_USE_MAX_CELLS
+                    && !cache::resolve(None, board).is_ok_and(|(path, _)| path.is_file())
+                {
+                    continue;
+                }
+                boards.push(board);
             }
         }
         for board in boards {

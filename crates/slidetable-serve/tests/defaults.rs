@@ -89,4 +89,11 @@ async fn a_default_table_is_generated_on_first_use_then_shared() {
     );
     assert!(boards["boards"][12]["work"].is_null());
     assert!(!dir.path().join("slidetable/4x4.slt").exists());
+
+    // 2x7 and 7x2 are not made on first use: a server offers one when its table is there.
+    std::fs::write(dir.path().join("slidetable/2x7.slt"), b"").unwrap();
+    let with = Tables::with_defaults(Vec::new()).unwrap();
+    let listed: Vec<String> = with.boards().map(|b| b.to_string()).collect();
+    assert!(listed.contains(&"2x7".to_string()), "{listed:?}");
+    assert!(!listed.contains(&"7x2".to_string()), "{listed:?}");
 }
