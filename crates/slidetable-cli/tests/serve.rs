@@ -179,6 +179,28 @@ fn the_fifteen_puzzle_effort_and_seeds_answer_as_the_command_line_does() {
         ],
     );
 
+    // A uniform 4x4 draw on the page is the command line's with the same seed, so the seed
+    // the page shows reproduces its puzzle.
+    for seed in [1u64, 7, 123_456_789] {
+        let (status, body) = get(&served.url, &format!("/api/random?board=4x4&seed={seed}"));
+        assert_eq!(status, 200, "{body}");
+        let api = json(&body);
+        let cli = Run::of(sandboxed(dir).args([
+            "random",
+            "--board",
+            "4x4",
+            "--json",
+            "--seed",
+            &seed.to_string(),
+        ]))
+        .ok();
+        assert_eq!(
+            api["puzzle"],
+            json(cli.stdout.lines().next().unwrap())["puzzle"],
+            "seed {seed}"
+        );
+    }
+
     // Walks of random moves on the page's 4x4, solved by `path`.
     let mut puzzles = Vec::new();
     for seed in [1u64, 2, 3, 4, 5] {

@@ -495,8 +495,9 @@ async fn random(State(app): Shared, request: Request) -> Result<Response, ApiErr
             (Drawn::Walk, Some(n), puzzle, found)
         }
         (None, None) => {
-            let puzzle = draw::uniform(&goal, &mut SplitMix64::new(seed))
-                .ok_or_else(|| ApiError::bad("goal", "no puzzle can be drawn for it"))?;
+            // The command line's `random --board B --seed S` draw, so the seed shown
+            // reproduces the puzzle there.
+            let puzzle = SplitMix64::new(seed).layout_reaching(&goal);
             let found = find(&app, source.clone(), puzzle, goal).await?;
             (Drawn::Uniform, None, puzzle, found)
         }
