@@ -46,7 +46,7 @@ use tokio::sync::Notify;
 
 pub use api::{router, router_with, MAX_PATH, MAX_QUERY};
 pub use gate::SearchLimits;
-pub use patterns::{PatternSource, BUILT_PARTITION};
+pub use patterns::PatternSource;
 pub use progress::{Progress, Work};
 pub use source::{Found, Source, SourceError, TableSource};
 pub use tables::{open_default, open_table, Tables};

@@ -5,27 +5,16 @@
 use std::path::Path;
 
 use slidetable_core::{Board, Layout, Move};
-use slidetable_gen::{solve_partition, Partition, SolvedPattern};
 use slidetable_query::{HistogramStats, MappedPatternTable, PatternGroup, PatternTable};
 use slidetable_search::{Heuristic, Limits, PatternHeuristic, SearchError, Solution, Symmetric};
 
-use crate::progress::Progress;
 use crate::source::{Found, Source, SourceError};
 use crate::ServeError;
 
-/// The partition built in memory when the cache holds no 4×4 database: seconds to build
-/// (the 7-8 of the command line takes minutes and 1.4 GB), and 6 MB to keep.
-pub const BUILT_PARTITION: &str = "6-6-3";
-
-/// Where the databases are.
+/// Where the databases are: a pattern database file (the cache's, made on first use under
+/// its lock as the command line makes it, or one named with `--table`).
 enum Databases {
-    /// A pattern database file.
     File(MappedPatternTable),
-    /// Groups built in memory for `goal`.
-    Memory {
-        goal: Layout,
-        groups: Vec<SolvedPattern>,
-    },
 }
 
 /// A board answered by IDA* on pattern databases.
@@ -47,43 +36,10 @@ impl PatternSource {
         Ok(source)
     }
 
-    /// Builds `partition` for `board` (goal: the blank in the first cell, as the command
-    /// line's databases; any corner is served through the board's symmetries), counting
-    /// placements on `progress`.
-    pub fn build(
-        board: Board,
-        partition: &str,
-        progress: &Progress,
-    ) -> Result<PatternSource, ServeError> {
-        let goal = board.goal_with_blank(0);
-        let failed = |message: String| ServeError::Opening { board, message };
-        let partition =
-            Partition::parse(partition, &goal).map_err(|e| failed(format!("{partition}: {e}")))?;
-        progress.start(
-            format!(
-                "building the {board} pattern databases ({}) once",
-                partition.sizes()
-            ),
-            slidetable_gen::partition_placements(board, &partition),
-        );
-        let built = solve_partition(&goal, &partition, &|n| progress.add(n));
-        progress.finish();
-        let groups = built.map_err(|e| failed(crate::chain(&e)))?;
-        let source = PatternSource {
-            databases: Databases::Memory { goal, groups },
-            origin: format!("pattern databases {} built in memory", partition.sizes()),
-        };
-        source.databases_heuristic()?;
-        Ok(source)
-    }
-
     /// The databases, towards their own goal.
     fn databases_heuristic(&self) -> Result<PatternHeuristic<'_>, SourceError> {
         let (goal, groups): (&Layout, Vec<PatternGroup<'_>>) = match &self.databases {
             Databases::File(table) => (table.goal(), table.groups()),
-            Databases::Memory { goal, groups } => {
-                (goal, groups.iter().map(SolvedPattern::as_group).collect())
-            }
         };
         PatternHeuristic::new(goal, &groups).map_err(|problem| SourceError::Pattern {
             origin: self.origin.clone(),
@@ -133,7 +89,6 @@ impl Source for PatternSource {
     fn board(&self) -> Board {
         match &self.databases {
             Databases::File(table) => table.board(),
-            Databases::Memory { goal, .. } => goal.board(),
         }
     }
 

@@ -1,7 +1,8 @@
 //! The sources every request shares: tables named at start, opened once; every other board's
 //! default table opened (generated first, if missing) on its first request, then kept. The
 //! 15-puzzle's default is the cache's pattern database (`4x4.slt`, the command line's 7-8)
-//! when there is one, else [`BUILT_PARTITION`] built in memory on first use.
+//! when there is one, else the 6-6-3 the first use builds and keeps (`4x4-663.slt`), as the
+//! command line does.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,7 +13,7 @@ use slidetable_gen::cache;
 use slidetable_query::{is_pattern_file, Table};
 use tokio::sync::OnceCell;
 
-use crate::patterns::{PatternSource, BUILT_PARTITION};
+use crate::patterns::PatternSource;
 use crate::progress::{Progress, Work};
 use crate::source::{Source, TableSource};
 use crate::{chain, ServeError};
@@ -169,9 +170,15 @@ impl cache::Watch for Shown<'_> {
         );
     }
 
-    fn generating(&self, _: &Path, board: Board, _: cache::Kind, total: u64) {
-        self.0
-            .start(format!("generating the {board} table once"), total);
+    fn generating(&self, _: &Path, board: Board, kind: cache::Kind, total: u64) {
+        let task = match kind {
+            cache::Kind::Table => format!("generating the {board} table once"),
+            cache::Kind::Pattern => format!(
+                "building the {board} pattern databases ({}) once",
+                cache::FIRST_USE_PARTITION
+            ),
+        };
+        self.0.start(task, total);
     }
 
     fn progress(&self, n: u64) {
@@ -185,23 +192,19 @@ impl cache::Watch for Shown<'_> {
 
 /// The default table of `board`, as the command line finds it (generated if missing, under
 /// the cache's lock, its progress counted on `progress`; refused if it is not for `board`
-/// with unit costs). On 4×4: the cache's pattern database if there is one, else
-/// [`BUILT_PARTITION`] built in memory (never written: the cache's file is the command line's
-/// 7-8, minutes and 1.4 GB to build).
+/// with unit costs). On 4×4: the cache's pattern databases as the command line finds them
+/// (the 7-8 if `slidetable generate --board 4x4` made it, else the 6-6-3 that the first use
+/// builds in seconds and writes beside it, so a restart opens it at once).
 pub fn open_default(board: Board, progress: &Progress) -> Result<Arc<dyn Source>, ServeError> {
     let opening = |e: &dyn std::fmt::Display| ServeError::Opening {
         board,
         message: e.to_string(),
     };
     if cache::Kind::of(board) == cache::Kind::Pattern {
-        let (path, origin) = cache::resolve(None, board).map_err(|e| opening(&chain(&e)))?;
-        if cache::needs_generating(&path, origin) {
-            return Ok(Arc::new(PatternSource::build(
-                board,
-                BUILT_PARTITION,
-                progress,
-            )?));
-        }
+        let found =
+            cache::ensure(None, board, &Shown(progress)).map_err(|e| opening(&chain(&e)))?;
+        progress.finish();
+        let path = found.path;
         let source = PatternSource::open(&path)?;
         if source.board() != board {
             return Err(opening(&format_args!(

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use common::get;
 use slidetable_core::Board;
-use slidetable_serve::{router, Tables};
+use slidetable_serve::{open_default, router, Progress, Tables};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_default_table_is_generated_on_first_use_then_shared() {
@@ -51,8 +51,8 @@ async fn a_default_table_is_generated_on_first_use_then_shared() {
     assert!(Arc::ptr_eq(&first, &again));
     assert!(tables.open_source(Board::new(2, 3).unwrap()).is_none());
 
-    // 4x4 without a database in the cache: 6-6-3 built in memory on first use (seconds),
-    // its progress on /api/boards meanwhile; nothing written to the cache.
+    // 4x4 without a database in the cache: 6-6-3 built on first use (seconds) and kept in
+    // the cache as the command line keeps it, its progress on /api/boards meanwhile.
     let solving = {
         let app = app.clone();
         tokio::spawn(async move {
@@ -83,12 +83,18 @@ async fn a_default_table_is_generated_on_first_use_then_shared() {
     assert_eq!(json["distance"], 2);
     assert_eq!(json["path"], "rr");
     let boards = get(&app, "/api/boards").await.ok();
-    assert_eq!(
-        boards["boards"][12]["table"],
-        "pattern databases 6-6-3 built in memory"
-    );
+    let kept = dir.path().join("slidetable/4x4-663.slt");
+    assert_eq!(boards["boards"][12]["table"], kept.display().to_string());
     assert!(boards["boards"][12]["work"].is_null());
+    // Written once, where the command line's first use writes it (the 7-8 is not made): a
+    // server started again opens it instead of building it again.
+    assert!(kept.exists());
     assert!(!dir.path().join("slidetable/4x4.slt").exists());
+    let made = std::fs::metadata(&kept).unwrap().modified().unwrap();
+    let progress = Progress::default();
+    let source = open_default(Board::new(4, 4).unwrap(), &progress).unwrap();
+    assert_eq!(source.origin(), kept.display().to_string());
+    assert_eq!(std::fs::metadata(&kept).unwrap().modified().unwrap(), made);
 
     // 2x7 and 7x2 are not made on first use: a server offers one when its table is there.
     std::fs::write(dir.path().join("slidetable/2x7.slt"), b"").unwrap();
