@@ -29,6 +29,7 @@ mod bfs_scan;
 pub mod cache;
 pub mod parts;
 mod pattern;
+mod plan;
 pub mod room;
 mod weighted;
 mod write;

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use slidetable_format::Encoding;
 
-use crate::cache::Plan;
+use crate::plan::Plan;
 use crate::{check_plan, GenError};
 
 /// Environment variable: the bytes of memory a search may count on (instead of the
