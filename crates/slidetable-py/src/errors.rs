@@ -8,7 +8,7 @@ use std::fmt::Display;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 use slidetable_gen::GenError;
-use slidetable_query::{QueryError, TableError, TableErrorKind};
+use slidetable_query::{error_chain, QueryError, TableError, TableErrorKind};
 
 /// A `ValueError` with `message`.
 pub(crate) fn value_error(message: impl Display) -> PyErr {
@@ -44,20 +44,8 @@ pub(crate) fn query_error(e: QueryError) -> PyErr {
 pub(crate) fn gen_error(e: GenError) -> PyErr {
     match e {
         GenError::Io { .. } | GenError::CreateDir { .. } | GenError::Lock { .. } => {
-            PyOSError::new_err(chain(&e))
+            PyOSError::new_err(error_chain(&e))
         }
-        _ => PyValueError::new_err(chain(&e)),
+        _ => PyValueError::new_err(error_chain(&e)),
     }
-}
-
-/// `e` and its sources, as the command line prints an error (`{:#}`).
-pub(crate) fn chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }

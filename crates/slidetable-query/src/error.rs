@@ -135,3 +135,17 @@ pub(crate) fn check_board(board: Board, layout: &Layout) -> Result<(), QueryErro
     }
     Ok(())
 }
+
+/// `e` and its causes, `: `-separated, as the command line prints an error (`{:#}`): the one
+/// wording of a chained error on the surfaces that have no `anyhow` (the server, the Python
+/// package).
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}

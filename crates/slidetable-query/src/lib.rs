@@ -33,7 +33,7 @@ mod table;
 mod walk;
 
 pub use distances::MAX_RECOVERED_CELLS;
-pub use error::{QueryError, TableError, TableErrorKind};
+pub use error::{error_chain, QueryError, TableError, TableErrorKind};
 pub use file::{TableBytes, READ_BELOW};
 pub use goal::Goal;
 pub use guard::{exit_if_tables_changed, exit_on_changed_table};

@@ -51,21 +51,11 @@ pub use progress::{Progress, Work};
 pub use source::{Found, Source, SourceError, TableSource};
 pub use tables::{open_default, open_table, Tables};
 
+pub(crate) use slidetable_query::error_chain as chain;
+
 /// The address served when none is given: loopback only, so nothing outside this machine
 /// sees the page unless the user binds elsewhere.
 pub const DEFAULT_BIND: &str = "127.0.0.1:8073";
-
-/// An error and its causes, `: `-separated (as the command line prints them).
-pub(crate) fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
-}
 
 /// Why the server could not start (or a board's table could not be opened).
 #[derive(Debug, thiserror::Error)]
