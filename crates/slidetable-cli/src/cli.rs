@@ -416,6 +416,11 @@ pub(crate) struct StatsArgs {
     /// states differ from one another.
     #[arg(long, conflicts_with_all = ["json", "csv"])]
     pub(crate) log: bool,
+    /// Draw the chart as SVG into FILE instead of printing (`-`: standard output): a bar of
+    /// states per distance, axes labelled, the title naming board, goal and table; with
+    /// --log the states axis is logarithmic.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "csv"])]
+    pub(crate) svg: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -487,6 +492,11 @@ pub(crate) struct HeuristicArgs {
     /// each puzzle's distance and estimates).
     #[arg(long)]
     pub(crate) csv: bool,
+    /// Draw each heuristic's estimates against the true distance as SVG into FILE instead
+    /// of printing (`-`: standard output): per distance the mean estimate, a bar from the
+    /// least to the greatest, and the diagonal h = d.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "csv", "input"])]
+    pub(crate) svg: Option<PathBuf>,
     /// Puzzles to estimate instead of measuring the whole table: each one's exact distance
     /// and every heuristic's estimate. `-` reads standard input; several files in order.
     #[arg(value_name = "INPUT")]

@@ -7,6 +7,7 @@
 
 mod answers;
 mod batch;
+mod charts;
 mod cli;
 mod commands;
 mod error;

@@ -10,8 +10,10 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use slidetable_core::Layout;
 use slidetable_heuristic::{measure_goal, Accuracy, HeuristicReport, Inconsistency, Witness};
+use slidetable_query::CostModel;
 use slidetable_search::{Heuristic, HeuristicKind};
 
+use crate::charts;
 use crate::cli::HeuristicArgs;
 use crate::cli::HeuristicChoice;
 use crate::error::UsageError;
@@ -169,6 +171,16 @@ pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
     for (name, heuristic) in build(&kinds, &sources, &goal)? {
         let report = measure_goal(&answers, &*heuristic)?;
         reports.push((name, report));
+    }
+    if let Some(path) = &args.svg {
+        let labels = charts::Labels {
+            table: &table_name,
+            board: table.board().to_string(),
+            goal: goal.to_string(),
+            weighted: table.header().cost() != CostModel::Unit,
+        };
+        charts::save(path, &charts::heuristics(&reports, &labels)?)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let mut out = streams::stdout();
     if args.json {

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use slidetable_query::CostModel;
 
+use crate::charts;
 use crate::cli::StatsArgs;
 use crate::json;
 use crate::streams;
@@ -20,6 +21,16 @@ pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
     let stats = table.goal(&goal)?.stats();
     // A weighted table's spread is over cheapest costs, not moves: one word for each.
     let weighted = table.header().cost() != CostModel::Unit;
+    if let Some(path) = &args.svg {
+        let labels = charts::Labels {
+            table: &tables::name(&table),
+            board: table.board().to_string(),
+            goal: goal.to_string(),
+            weighted,
+        };
+        charts::save(path, &charts::distances(&stats, &labels, args.log)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut out = streams::stdout();
     if args.json {
         let mut buf = Vec::new();
