@@ -19,6 +19,7 @@
 
 pub use slidetable_format::{is_pattern_file, CostModel, Encoding};
 
+mod any;
 mod distances;
 mod error;
 mod file;
@@ -32,6 +33,7 @@ mod section;
 mod table;
 mod walk;
 
+pub use any::AnyTable;
 pub use distances::MAX_RECOVERED_CELLS;
 pub use error::{error_chain, QueryError, TableError, TableErrorKind};
 pub use file::{TableBytes, READ_BELOW};

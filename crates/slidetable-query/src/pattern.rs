@@ -48,7 +48,7 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
 
     /// [`PatternTable::new`], for bytes from `file` (if any): errors name it, and so will the
     /// table's.
-    fn with_file(data: D, file: Option<&Path>) -> Result<PatternTable<D>, TableError> {
+    pub(crate) fn with_file(data: D, file: Option<&Path>) -> Result<PatternTable<D>, TableError> {
         let header = PatternHeader::parse(data.as_ref()).map_err(|e| TableError::new(file, e))?;
         Ok(PatternTable {
             data,

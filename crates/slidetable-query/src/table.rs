@@ -57,7 +57,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// [`Table::new`], for bytes from `file` (if any): errors name it, and so will the
     /// table's.
-    fn with_file(data: D, file: Option<&Path>) -> Result<Table<D>, TableError> {
+    pub(crate) fn with_file(data: D, file: Option<&Path>) -> Result<Table<D>, TableError> {
         let header = Header::parse(data.as_ref()).map_err(|e| TableError::new(file, e))?;
         let ranker = Ranker::new(header.board()).expect("header validated the board");
         let goal_keys = header

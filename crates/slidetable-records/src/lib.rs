@@ -143,6 +143,24 @@ pub struct SearchStats {
     pub branching_factor: Option<f64>,
 }
 
+impl SearchStats {
+    /// The record of a search's `stats`, for a path of `length` moves when one was found
+    /// (the branching factor needs it): what `search --stats` and the page's lesson on search
+    /// effort both show.
+    pub fn of(stats: &slidetable_search::Stats, length: Option<u32>) -> SearchStats {
+        SearchStats {
+            expanded: stats.expanded,
+            generated: stats.generated,
+            peak_open: stats.peak_open,
+            iterations: stats.iterations,
+            bound: stats.bound,
+            milliseconds: stats.elapsed.as_secs_f64() * 1e3,
+            branching_factor: length
+                .and_then(|d| slidetable_search::effective_branching_factor(stats.generated, d)),
+        }
+    }
+}
+
 /// A bad input line under `--keep-going`, in the place its answer would have been.
 #[derive(Serialize)]
 pub struct BadLine<'a> {

@@ -308,6 +308,25 @@ impl FromStr for Method {
     }
 }
 
+/// As [`solve`], guided by a heuristic of the caller's (pattern databases, say) towards its
+/// own goal when `method` uses one: what `search --heuristic pdb` and the page's lesson on
+/// search effort run.
+pub fn solve_with<H: Heuristic + ?Sized>(
+    method: Method,
+    heuristic: &H,
+    start: &Layout,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    let goal = reachable_goal(start, heuristic)?;
+    match method {
+        Method::Bfs => bfs(start, &goal, limits),
+        Method::Bidir => bidir(start, &goal, limits),
+        Method::Dijkstra => dijkstra(start, &goal, limits),
+        Method::Astar => astar(start, heuristic, limits),
+        Method::Idastar => idastar(start, heuristic, limits),
+    }
+}
+
 /// An optimal path from `start` to `goal` by `method`, guided by `heuristic` when the method
 /// uses one (see [`Method::uses_heuristic`]); unit move costs.
 ///

@@ -333,7 +333,7 @@ impl Params {
 
 fn answers(source: Option<&Arc<dyn Source>>, board: Board) -> &'static str {
     let searched = match source {
-        Some(s) => s.patterns().is_some(),
+        Some(s) => s.searches(),
         None => !board.supports_tables(),
     };
     if searched {
@@ -386,7 +386,7 @@ async fn find(
     goal: Layout,
 ) -> Result<Found, ApiError> {
     let limits = Limits::time(app.limits.time);
-    if source.patterns().is_some() {
+    if source.searches() {
         let pass = app.gate.enter().await?;
         blocking(move || {
             let found = source.path(&puzzle, &goal, &limits);
@@ -414,8 +414,8 @@ fn solved<'a>(
         .iter()
         .map(|k| (k.name(), k.build(goal).estimate(puzzle)))
         .collect();
-    if let Some(patterns) = source.patterns() {
-        heuristics.insert("pdb", patterns.heuristic(goal)?.estimate(puzzle));
+    if let Some(patterns) = source.patterns(goal) {
+        heuristics.insert("pdb", patterns?.estimate(puzzle));
     }
     let mut answer = Record {
         puzzle: puzzle.tiles(),
@@ -545,7 +545,7 @@ async fn effort(State(app): Shared, request: Request) -> Result<Response, ApiErr
     };
     let pass = app.gate.enter().await?;
     let runs = blocking(move || {
-        let runs = effort::measure(&puzzle, &goal, source.patterns(), &limits);
+        let runs = effort::measure(&puzzle, &goal, source.as_ref(), &limits);
         drop(pass);
         runs
     })

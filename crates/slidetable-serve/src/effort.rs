@@ -7,12 +7,10 @@ use slidetable_core::Layout;
 use slidetable_records::api::Run;
 use slidetable_records::SearchStats;
 use slidetable_search::{
-    astar, check_solvable, effective_branching_factor, idastar, solve, HeuristicKind, Limits,
-    Method, SearchError, Solution, Stats,
+    check_solvable, solve, solve_with, HeuristicKind, Limits, Method, SearchError, Solution,
 };
 
-use crate::patterns::PatternSource;
-use crate::source::SourceError;
+use crate::source::{Source, SourceError};
 
 /// The heuristics from weakest to strongest, as the lesson lists them.
 const KINDS: [HeuristicKind; 3] = [
@@ -20,19 +18,6 @@ const KINDS: [HeuristicKind; 3] = [
     HeuristicKind::Manhattan,
     HeuristicKind::LinearConflict,
 ];
-
-/// `search --stats`' record of `stats`, for a path of `length` moves when one was found.
-fn search_stats(stats: &Stats, length: Option<u32>) -> SearchStats {
-    SearchStats {
-        expanded: stats.expanded,
-        generated: stats.generated,
-        peak_open: stats.peak_open,
-        iterations: stats.iterations,
-        bound: stats.bound,
-        milliseconds: stats.elapsed.as_secs_f64() * 1e3,
-        branching_factor: length.and_then(|d| effective_branching_factor(stats.generated, d)),
-    }
-}
 
 fn run(
     method: Method,
@@ -45,7 +30,7 @@ fn run(
             Ok(Run {
                 method: method.name(),
                 heuristic,
-                stats: search_stats(&s.stats, length),
+                stats: SearchStats::of(&s.stats, length),
                 length,
                 stopped: None,
             })
@@ -53,7 +38,7 @@ fn run(
         Err(SearchError::LimitReached { limit, stats }) => Ok(Run {
             method: method.name(),
             heuristic,
-            stats: search_stats(&stats, None),
+            stats: SearchStats::of(&stats, None),
             length: None,
             stopped: Some(limit.to_string()),
         }),
@@ -61,12 +46,12 @@ fn run(
     }
 }
 
-/// A* then IDA*, each with every heuristic (the pattern databases last, when given), every
+/// A* then IDA*, each with every heuristic (the pattern databases last, when `source` has them), every
 /// run within `limits`.
 pub(crate) fn measure(
     puzzle: &Layout,
     goal: &Layout,
-    patterns: Option<&PatternSource>,
+    source: &dyn Source,
     limits: &Limits,
 ) -> Result<Vec<Run>, SourceError> {
     let refused = |e: SearchError| SourceError::BadParameter {
@@ -74,7 +59,7 @@ pub(crate) fn measure(
         message: e.to_string(),
     };
     check_solvable(puzzle, goal).map_err(refused)?;
-    let pattern = patterns.map(|p| p.heuristic(goal)).transpose()?;
+    let pattern = source.patterns(goal).transpose()?;
     let mut runs = Vec::new();
     for method in [Method::Astar, Method::Idastar] {
         for kind in KINDS {
@@ -82,10 +67,7 @@ pub(crate) fn measure(
             runs.push(run(method, kind.name(), outcome).map_err(refused)?);
         }
         if let Some(h) = &pattern {
-            let outcome = match method {
-                Method::Astar => astar(puzzle, h, limits),
-                _ => idastar(puzzle, h, limits),
-            };
+            let outcome = solve_with(method, h, puzzle, limits);
             runs.push(run(method, "pdb", outcome).map_err(refused)?);
         }
     }

@@ -5,11 +5,10 @@
 use std::path::Path;
 
 use slidetable_core::{Board, Layout, Move};
-use slidetable_query::{HistogramStats, MappedPatternTable, PatternGroup, PatternTable};
+use slidetable_query::{HistogramStats, MappedPatternTable, PatternGroup};
 use slidetable_search::{Heuristic, Limits, PatternHeuristic, SearchError, Solution, Symmetric};
 
 use crate::source::{Found, Source, SourceError};
-use crate::ServeError;
 
 /// Where the databases are: a pattern database file (the cache's, made on first use under
 /// its lock as the command line makes it, or one named with `--table`).
@@ -24,9 +23,8 @@ pub struct PatternSource {
 }
 
 impl PatternSource {
-    /// The pattern database file at `path`.
-    pub fn open(path: &Path) -> Result<PatternSource, ServeError> {
-        let table = PatternTable::open(path)?;
+    /// Serves the pattern databases `table`, opened from `path`.
+    pub fn new(table: MappedPatternTable, path: &Path) -> Result<PatternSource, SourceError> {
         let source = PatternSource {
             databases: Databases::File(table),
             origin: path.display().to_string(),
@@ -129,7 +127,11 @@ impl Source for PatternSource {
         })
     }
 
-    fn patterns(&self) -> Option<&PatternSource> {
-        Some(self)
+    fn searches(&self) -> bool {
+        true
+    }
+
+    fn patterns(&self, goal: &Layout) -> Option<Result<Symmetric<'_>, SourceError>> {
+        Some(self.heuristic(goal))
     }
 }

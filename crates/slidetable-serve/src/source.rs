@@ -1,5 +1,5 @@
 //! What answers the exact questions about one board: a table file here; a board too large for
-//! a table (the 15-puzzle) by IDA* on its pattern databases ([`crate::PatternSource`]).
+//! a table (the 15-puzzle) by IDA* on its pattern databases (`PatternSource`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -8,9 +8,8 @@ use slidetable_core::{Board, Layout, Move};
 use slidetable_query::{
     CostModel, Encoding, HistogramStats, LayerError, MappedTable, QueryError, SplitMix64,
 };
-use slidetable_search::{Limits, PatternError};
+use slidetable_search::{Limits, PatternError, Symmetric};
 
-use crate::patterns::PatternSource;
 use crate::progress::{Progress, Work};
 
 /// Why a source could not answer: a request's parameter it refuses (status 400, naming the
@@ -117,8 +116,14 @@ pub trait Source: Send + Sync {
     /// How the states spread over distances from `goal`.
     fn stats(&self, goal: &Layout) -> Result<HistogramStats, SourceError>;
 
-    /// The pattern databases answering, for a source that searches with them.
-    fn patterns(&self) -> Option<&PatternSource> {
+    /// Whether its answers are searched for (in turn, within the time cap), not read.
+    fn searches(&self) -> bool {
+        false
+    }
+
+    /// The heuristic of the pattern databases a source that searches answers with, towards
+    /// `goal`; `None` for a source with none.
+    fn patterns(&self, _goal: &Layout) -> Option<Result<Symmetric<'_>, SourceError>> {
         None
     }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use slidetable_core::{Board, MAX_TABLE_CELLS};
 use slidetable_gen::cache;
-use slidetable_query::{is_pattern_file, Table};
+use slidetable_query::AnyTable;
 use tokio::sync::OnceCell;
 
 use crate::patterns::PatternSource;
@@ -136,27 +136,17 @@ impl Tables {
 }
 
 /// Opens the table at `path` (any board) as a source: a table of every state, or pattern
-/// databases (searched with IDA*).
+/// databases (searched with IDA*), opened once as the command line opens it.
 pub fn open_table(path: &Path) -> Result<Arc<dyn Source>, ServeError> {
-    if is_pattern_path(path) {
-        return Ok(Arc::new(PatternSource::open(path)?));
-    }
-    let table = Table::open(path)?;
-    let source = TableSource::new(table, path)?;
-    Ok(Arc::new(source))
+    source(AnyTable::open(path)?, path)
 }
 
-/// Whether the file at `path` is a pattern database (read from its first bytes; anything
-/// unreadable, or not a regular file, is left to the table reader to report).
-fn is_pattern_path(path: &Path) -> bool {
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return false;
-    }
-    let mut head = [0u8; 64];
-    let read = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .unwrap_or(0);
-    is_pattern_file(&head[..read])
+/// The source answering from `table`, opened from `path`.
+fn source(table: AnyTable, path: &Path) -> Result<Arc<dyn Source>, ServeError> {
+    Ok(match table {
+        AnyTable::Patterns(databases) => Arc::new(PatternSource::new(databases, path)?),
+        AnyTable::Table(table) => Arc::new(TableSource::new(table, path)?),
+    })
 }
 
 /// Shows a default's first-use generation on the page ([`Tables::work`]).
@@ -200,28 +190,11 @@ pub fn open_default(board: Board, progress: &Progress) -> Result<Arc<dyn Source>
         board,
         message: e.to_string(),
     };
-    if cache::Kind::of(board) == cache::Kind::Pattern {
-        let found =
-            cache::ensure(None, board, &Shown(progress)).map_err(|e| opening(&chain(&e)))?;
-        progress.finish();
-        let path = found.path;
-        let source = PatternSource::open(&path)?;
-        if source.board() != board {
-            return Err(opening(&format_args!(
-                "{} holds pattern databases for {} boards",
-                path.display(),
-                source.board()
-            )));
-        }
-        return Ok(Arc::new(source));
-    }
     let found = cache::ensure(None, board, &Shown(progress)).map_err(|e| opening(&chain(&e)))?;
     progress.finish();
-    let table = Table::open(&found.path).map_err(|e| opening(&e))?;
+    let table = AnyTable::open(&found.path).map_err(|e| opening(&e))?;
     found
-        .check(table.board(), table.header().cost())
+        .check(table.board(), table.cost())
         .map_err(|e| opening(&e))?;
-    Ok(Arc::new(
-        TableSource::new(table, &found.path).map_err(|e| opening(&e))?,
-    ))
+    source(table, &found.path).map_err(|e| opening(&e))
 }

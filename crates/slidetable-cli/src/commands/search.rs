@@ -6,8 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use slidetable_core::path_string;
 use slidetable_search::{
-    astar, check_solvable, effective_branching_factor, idastar, solve, HeuristicKind, Limit,
-    Limits, Method, SearchError, Stats,
+    effective_branching_factor, solve, solve_with, HeuristicKind, Limit, Limits, SearchError, Stats,
 };
 
 use crate::answers::{self, write_invalid, Answer, Output};
@@ -75,14 +74,9 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
         args.keep_going,
         &mut out,
         |start, line, out| {
-            let outcome = match (&pattern, args.method) {
-                (Some(h), Method::Astar) => {
-                    check_solvable(start, &goal).and_then(|()| astar(start, &**h, &limits))
-                }
-                (Some(h), Method::Idastar) => {
-                    check_solvable(start, &goal).and_then(|()| idastar(start, &**h, &limits))
-                }
-                _ => solve(args.method, kind, start, &goal, &limits),
+            let outcome = match &pattern {
+                Some(h) => solve_with(args.method, &**h, start, &limits),
+                None => solve(args.method, kind, start, &goal, &limits),
             };
             // What the answer is: the path (None when there is none), whether the goal can
             // be reached, what the search cost (a search given up cost something too), and
@@ -124,7 +118,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
             let figures = stats
                 .as_ref()
                 .filter(|_| args.stats)
-                .map(|s| json_stats(s, depth));
+                .map(|s| SearchStats::of(s, depth));
             buf.clear();
             match output {
                 Output::Json => {
@@ -278,18 +272,4 @@ fn write_csv_stats(buf: &mut Vec<u8>, stats: Option<&SearchStats>) {
         )
         .as_bytes(),
     );
-}
-
-/// A search's figures as docs/JSON.md's `search-stats`; the branching factor needs the depth
-/// of a solution (`None`: given up).
-fn json_stats(s: &Stats, depth: Option<u32>) -> SearchStats {
-    SearchStats {
-        expanded: s.expanded,
-        generated: s.generated,
-        peak_open: s.peak_open,
-        iterations: s.iterations,
-        bound: s.bound,
-        milliseconds: s.elapsed.as_secs_f64() * 1e3,
-        branching_factor: depth.and_then(|d| effective_branching_factor(s.generated, d)),
-    }
 }

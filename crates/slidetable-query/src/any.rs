@@ -1,0 +1,74 @@
+//! [`AnyTable`]: a file opened once, whichever of the two kinds it holds, a table of every
+//! state or pattern databases (the first bytes tell them apart, docs/FORMAT.md). Every
+//! surface (the command line, `serve`, the Python package) opens a file it was named through
+//! it, so no file is opened once to be sniffed and again to be read.
+
+use std::path::Path;
+
+use slidetable_core::Board;
+use slidetable_format::is_pattern_file;
+
+use crate::{file, CostModel, MappedPatternTable, MappedTable, PatternTable, Table, TableError};
+
+/// A file of either kind, opened.
+// One per file opened, moved once into what serves it: the larger variant costs nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum AnyTable {
+    /// A table of every state.
+    Table(MappedTable),
+    /// Pattern databases (a lower bound for every state, searched with IDA*).
+    Patterns(MappedPatternTable),
+}
+
+impl AnyTable {
+    /// Reads or maps the file at `path` once, as [`Table::open`] does, and opens it as what
+    /// it holds; its header and payload checksum are checked.
+    pub fn open(path: impl AsRef<Path>) -> Result<AnyTable, TableError> {
+        let table = AnyTable::open_header(path)?;
+        table.verify()?;
+        Ok(table)
+    }
+
+    /// As [`AnyTable::open`], with only the header checked (reports on the file itself).
+    pub fn open_header(path: impl AsRef<Path>) -> Result<AnyTable, TableError> {
+        let path = path.as_ref();
+        let bytes = file::read_or_map(path)?;
+        Ok(if is_pattern_file(bytes.as_ref()) {
+            AnyTable::Patterns(PatternTable::with_file(bytes, Some(path))?)
+        } else {
+            AnyTable::Table(Table::with_file(bytes, Some(path))?)
+        })
+    }
+
+    /// Checks the payload checksum (a pass over the whole file).
+    pub fn verify(&self) -> Result<(), TableError> {
+        match self {
+            AnyTable::Table(t) => t.verify(),
+            AnyTable::Patterns(p) => p.verify(),
+        }
+    }
+
+    /// The board the file is for.
+    pub fn board(&self) -> Board {
+        match self {
+            AnyTable::Table(t) => t.board(),
+            AnyTable::Patterns(p) => p.board(),
+        }
+    }
+
+    /// What a move costs in the file's values: pattern databases count moves.
+    pub fn cost(&self) -> CostModel {
+        match self {
+            AnyTable::Table(t) => t.header().cost(),
+            AnyTable::Patterns(_) => CostModel::Unit,
+        }
+    }
+
+    /// The file it was opened from.
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            AnyTable::Table(t) => t.file(),
+            AnyTable::Patterns(p) => p.file(),
+        }
+    }
+}
