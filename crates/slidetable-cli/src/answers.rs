@@ -9,55 +9,20 @@ use anyhow::{Context, Result};
 use slidetable_core::{path_string, Layout, Move};
 use slidetable_query::{CostModel, Goal, MappedTable, QueryError};
 
-use crate::cli::BatchArgs;
 use crate::json::{self, Record};
-use crate::puzzles::{each_puzzle, parse_goal};
+use crate::puzzles::each_puzzle;
+use crate::resolved::{Answer, Batch, Output};
 use crate::streams;
 use crate::{show, tables};
 
-/// What to print for each puzzle.
-#[derive(Clone, Copy)]
-pub(crate) enum Answer {
-    Distance,
-    /// Any optimal path: the stored first moves.
-    Path,
-    /// The smallest optimal path under a letter order.
-    OrderedPath([Move; 4]),
-}
-
-/// How to print each answer.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Output {
-    /// One line: a number, a move string, `-1` or `unsolvable`.
-    Text,
-    /// One JSON object per line (`--json`).
-    Json,
-    /// One CSV row per line, after a header (`--csv`).
-    Csv,
-    /// The boards of the solution drawn one after another (`path --show`).
-    Show,
-}
-
-impl Output {
-    /// The output the flags ask for (clap keeps them exclusive).
-    pub(crate) fn of(json: bool, csv: bool, show: bool) -> Output {
-        match (json, csv, show) {
-            (true, _, _) => Output::Json,
-            (_, true, _) => Output::Csv,
-            (_, _, true) => Output::Show,
-            _ => Output::Text,
-        }
-    }
-}
-
-/// Answers every puzzle line of `args`' input from its table, as `answer` and `output` ask
-/// (`batch::run` sends pattern databases' batches to `patterns::batch` instead).
-pub(crate) fn run(args: &BatchArgs, answer: Answer, output: Output) -> Result<ExitCode> {
-    let table = tables::open_for_board(args.table.as_deref(), args.board)?;
+/// Answers every puzzle line of `batch`'s input from `table`, its file (`batch::run` sends
+/// pattern databases' batches to `patterns::batch` instead).
+pub(crate) fn run(table: &MappedTable, batch: &Batch<'_>) -> Result<ExitCode> {
+    let (answer, output) = (batch.answer, batch.output);
     let board = table.board();
-    let goal = match &args.goal {
+    let goal = match &batch.goal {
         None => table.standard()?,
-        Some(text) => table.goal(&parse_goal(board, text)?)?,
+        Some(goal) => table.goal(goal)?,
     };
     let mut out = streams::stdout();
     let mut scratch = Scratch::default();
@@ -65,14 +30,14 @@ pub(crate) fn run(args: &BatchArgs, answer: Answer, output: Output) -> Result<Ex
         write_csv_header(&mut out, answer)?;
     }
     each_puzzle(
-        &args.input,
+        batch.input,
         board,
-        args.keep_going,
+        batch.keep_going,
         &mut out,
         |layout, _, out| {
             scratch
                 .answer(&goal, layout, answer, output, out)
-                .with_context(|| format!("table {}", tables::name(&table)))
+                .with_context(|| format!("table {}", tables::name(table)))
         },
         |line, what, out| write_invalid_answer(out, answer, output, line, what),
     )

@@ -1,19 +1,20 @@
-//! The batch commands' one entry (`distance`, `path`): every puzzle line answered from
-//! pattern databases when the arguments name them (the 15-puzzle), else from a table.
+//! The batch commands' one entry (`distance`, `path`): every puzzle line answered from the
+//! file the arguments resolved to, by what it holds: pattern databases (the 15-puzzle) or a
+//! table of every state.
 
 use std::process::ExitCode;
 
 use anyhow::Result;
+use slidetable_query::AnyTable;
 
-use crate::answers::{self, Answer, Output};
-use crate::cli::BatchArgs;
+use crate::answers;
 use crate::patterns;
+use crate::resolved::Batch;
 
-/// Answers every puzzle line of `args`' input, as `answer` and `output` ask.
-pub(crate) fn run(args: &BatchArgs, answer: Answer, output: Output) -> Result<ExitCode> {
-    if patterns::wanted(args)? {
-        patterns::batch(args, answer, output)
-    } else {
-        answers::run(args, answer, output)
+/// Answers every puzzle line of `batch`'s input, as it asks.
+pub(crate) fn run(batch: Batch<'_>) -> Result<ExitCode> {
+    match &batch.table {
+        AnyTable::Table(table) => answers::run(table, &batch),
+        AnyTable::Patterns(databases) => patterns::batch(databases, &batch),
     }
 }

@@ -232,9 +232,9 @@ pub(crate) struct SearchArgs {
     /// The heuristic of astar and idastar: manhattan, linear-conflict, misplaced, or pdb
     /// (pattern databases: on 4x4 the database file, --table or the cache's 4x4.slt; on
     /// smaller boards the tiles split in two groups) or pdb-PARTITION (built in memory, for
-    /// example pdb-5-5-5 or pdb-4-4).
-    #[arg(long, value_name = "NAME", default_value = "manhattan", value_parser = offered(HEURISTICS, parse_heuristic))]
-    pub(crate) heuristic: HeuristicChoice,
+    /// example pdb-5-5-5 or pdb-4-4) [default: manhattan]. The other methods take none.
+    #[arg(long, value_name = "NAME", value_parser = offered(HEURISTICS, parse_heuristic))]
+    pub(crate) heuristic: Option<HeuristicChoice>,
     /// The pattern database for --heuristic pdb [default: the cache's 4x4.slt on 4x4].
     #[arg(long, value_name = "PATH")]
     pub(crate) table: Option<PathBuf>,
@@ -716,6 +716,13 @@ fn parse_cost(s: &str) -> Result<CostModel, String> {
 pub(crate) enum HeuristicChoice {
     Kind(slidetable_search::HeuristicKind),
     Pattern(Option<String>),
+}
+
+/// `search`'s heuristic when none is named.
+impl Default for HeuristicChoice {
+    fn default() -> HeuristicChoice {
+        HeuristicChoice::Kind(slidetable_search::HeuristicKind::Manhattan)
+    }
 }
 
 impl std::fmt::Display for HeuristicChoice {

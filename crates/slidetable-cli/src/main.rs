@@ -17,6 +17,7 @@ use slidetable_records as json;
 mod limits;
 mod patterns;
 mod puzzles;
+mod resolved;
 mod show;
 mod signals;
 mod streams;
@@ -30,6 +31,7 @@ use clap::Parser;
 use crate::cli::{Cli, Command};
 use crate::commands as run;
 use crate::error::{is_broken_pipe, UsageError, EXIT_USAGE};
+use crate::resolved::Batch;
 use crate::streams::warning;
 
 fn main() -> ExitCode {
@@ -84,8 +86,8 @@ fn dispatch(command: &Command) -> Result<ExitCode> {
         Command::Generate(args) => run::generate::run(args),
         Command::Info(args) => run::info::run(args),
         Command::Merge(args) => run::merge::run(args),
-        Command::Distance(args) => run::distance::run(args),
-        Command::Path(args) => run::path::run(args),
+        Command::Distance(args) => batch::run(Batch::distance(args)?),
+        Command::Path(args) => batch::run(Batch::path(args)?),
         Command::Judge(args) => run::judge::run(args),
         Command::Search(args) => run::search::run(args),
         Command::Stats(args) => run::stats::run(args),

@@ -7,17 +7,17 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use slidetable_core::{Board, Layout, Move};
 use slidetable_gen::cache::{self, Generated, PatternPlan};
 use slidetable_gen::{solve_partition, Partition, SolvedPattern};
-use slidetable_query::{is_pattern_file, CostModel, MappedPatternTable, PatternTable};
+use slidetable_query::{AnyTable, MappedPatternTable};
 use slidetable_search::{Heuristic, PatternHeuristic, Symmetric};
 
-use crate::answers::{self, write_csv_header, write_invalid_answer, Answer, Output};
-use crate::cli::BatchArgs;
+use crate::answers::{self, write_csv_header, write_invalid_answer};
 use crate::error::UsageError;
-use crate::puzzles::{each_chunk, parse_goal};
+use crate::puzzles::each_chunk;
+use crate::resolved::{Answer, Batch, Output, TableChoice};
 use crate::signals;
 use crate::streams;
 use crate::tables::{self, Work};
@@ -60,58 +60,28 @@ pub(crate) fn solver<'t>(table: &'t MappedPatternTable, goal: &Layout) -> Result
     })
 }
 
-/// Whether `distance`/`path` should answer from a pattern database: a `--table` that is
-/// one, or a board too large for a table of every state.
-pub(crate) fn wanted(args: &BatchArgs) -> Result<bool> {
-    if let Some(path) = &args.table {
-        return Ok(is_pattern_path(path));
-    }
-    Ok(args.board.is_some_and(|b| !b.supports_tables()))
-}
-
-/// Whether the file at `path` starts as a pattern database does (an unreadable file is
-/// left to the table reader to report).
-pub(crate) fn is_pattern_path(path: &Path) -> bool {
-    // Anything but a regular file (a FIFO would block the read) is left to the table reader
-    // to refuse.
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return false;
-    }
-    let mut head = [0u8; 64];
-    let read = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .unwrap_or(0);
-    is_pattern_file(&head[..read])
-}
-
-/// Opens the database a query names, or the cache's for `board` (made on first use, as
-/// `slidetable_gen::cache` makes every default).
+/// The pattern databases a query names, or the cache's for `board` (made on first use, as
+/// `slidetable_gen::cache` makes every default); a table of every state is refused.
 pub(crate) fn open(explicit: Option<&Path>, board: Board) -> Result<MappedPatternTable> {
-    let found = cache::ensure(explicit, board, &tables::Shown::new())?;
-    let table = PatternTable::open(&found.path)?;
-    found.check(table.board(), CostModel::Unit)?;
-    Ok(table)
+    match TableChoice::new(explicit, Some(board)).open()? {
+        AnyTable::Patterns(databases) => Ok(databases),
+        AnyTable::Table(table) => bail!(
+            "table {}: this is a table of every state, not pattern databases (make them with \
+             `slidetable generate --board {} --pdb PARTITION -o PATH`)",
+            tables::name(&table),
+            table.board()
+        ),
+    }
 }
 
 /// `distance` and `path` on a pattern database: the same output, `--json`, `--csv`, `--show`,
 /// several inputs, `--keep-going` and exit codes as on a table, the puzzles of each chunk
 /// solved on every core and answered in input order.
-pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<ExitCode> {
-    let board = args.board.unwrap_or(Board::FIFTEEN);
-    let table = open(args.table.as_deref(), board)?;
+pub(crate) fn batch(table: &MappedPatternTable, batch: &Batch<'_>) -> Result<ExitCode> {
+    let (answer, output) = (batch.answer, batch.output);
     let board = table.board();
-    if args.board.is_some_and(|b| b != board) {
-        return Err(UsageError(format!(
-            "the pattern database is for {board} boards, not {}",
-            args.board.expect("checked")
-        ))
-        .into());
-    }
-    let goal = match &args.goal {
-        None => board.standard_goal(),
-        Some(text) => parse_goal(board, text)?,
-    };
-    let solver = solver(&table, &goal)?;
+    let goal = batch.goal.unwrap_or_else(|| board.standard_goal());
+    let solver = solver(table, &goal)?;
     let order = match answer {
         Answer::OrderedPath(order) => order,
         _ => Move::ALL,
@@ -127,9 +97,9 @@ pub(crate) fn batch(args: &BatchArgs, answer: Answer, output: Output) -> Result<
     let mut text = Vec::new();
     let mut answered = 0;
     each_chunk(
-        &args.input,
+        batch.input,
         board,
-        args.keep_going,
+        batch.keep_going,
         &mut out,
         |layouts| solver.solve_all(layouts, order).with_context(context),
         |layout, path, out| {

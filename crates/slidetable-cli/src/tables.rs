@@ -1,5 +1,5 @@
 //! Where tables live, and making one: the rule is `slidetable_gen::cache`'s; this adds the
-//! note and the progress bar a terminal user sees.
+//! note and the progress bar a terminal user sees (`resolved` opens what it finds).
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
@@ -7,37 +7,16 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
-use slidetable_core::{Board, Layout};
+use slidetable_core::Board;
 use slidetable_gen::cache::{self, Kind, DEFAULT_PARTITION, FIRST_USE_PARTITION};
 use slidetable_gen::{solve, table_bytes, SolvedSection};
-use slidetable_query::{Goal, MappedTable, Table};
+use slidetable_query::{Goal, MappedTable};
 use std::sync::OnceLock;
 
-use crate::cli::TargetArgs;
-use crate::puzzles::parse_goal;
 use crate::signals;
 use crate::streams::warning;
 
 pub(crate) use slidetable_gen::cache::{resolve, Generated, Origin, Plan};
-
-/// Opens the table for a query command: `--table`, `$SLIDETABLE_TABLE`, or the cache's table
-/// for `board`, generated on first use (the rule, its lock and its checks are
-/// `slidetable_gen::cache`'s; this shows the note and the progress bar). A named table may be
-/// for any board; a default one must be for `board` with unit costs.
-pub(crate) fn open_for_query(explicit: Option<&Path>, board: Board) -> Result<MappedTable> {
-    let table = open_for_info(explicit, board)?;
-    table.verify()?;
-    Ok(table)
-}
-
-/// As [`open_for_query`], with only the header checked: `info` reports on the file itself
-/// and verifies the payload when asked.
-pub(crate) fn open_for_info(explicit: Option<&Path>, board: Board) -> Result<MappedTable> {
-    let found = cache::ensure(explicit, board, &Shown::new())?;
-    let table = Table::open_header(&found.path)?;
-    found.check(table.board(), table.header().cost())?;
-    Ok(table)
-}
 
 /// What a terminal user sees while a default table is found: a note when it waits for another
 /// process or generates the table, and a progress bar while it generates a large one.
@@ -106,26 +85,6 @@ impl cache::Watch for Shown {
             bar.finish_and_clear();
         }
     }
-}
-
-/// Opens the table a query command names: `--table` (whose board it is; `--board`, if also
-/// given, must agree), else the default table of `--board` (3x3 when neither is given).
-pub(crate) fn open_for_board(explicit: Option<&Path>, board: Option<Board>) -> Result<MappedTable> {
-    let table = open_for_query(explicit, board.unwrap_or(Board::EIGHT))?;
-    if let Some(board) = board {
-        require_board(&table, board)?;
-    }
-    Ok(table)
-}
-
-/// The table `target` names (resolved as for `distance`) and its goal layout.
-pub(crate) fn open_target(target: &TargetArgs) -> Result<(MappedTable, Layout)> {
-    let table = open_for_board(target.table.as_deref(), target.board)?;
-    let goal = match &target.goal {
-        None => table.board().standard_goal(),
-        Some(text) => parse_goal(table.board(), text)?,
-    };
-    Ok((table, goal))
 }
 
 /// The name a table is shown by in messages and reports: its file.

@@ -75,9 +75,19 @@ fn every_method_is_optimal_and_agrees_with_the_table() {
             .stdout,
     );
     for method in ["bfs", "bidir", "dijkstra", "astar", "idastar"] {
-        for heuristic in ["manhattan", "linear-conflict", "misplaced"] {
+        let guided = method == "astar" || method == "idastar";
+        let heuristics: &[&str] = if guided {
+            &["manhattan", "linear-conflict", "misplaced"]
+        } else {
+            &[""]
+        };
+        for &heuristic in heuristics {
+            let mut args = vec!["search", "--method", method];
+            if guided {
+                args.extend(["--heuristic", heuristic]);
+            }
             let out = slidetable()
-                .args(["search", "--method", method, "--heuristic", heuristic])
+                .args(&args)
                 .write_stdin(input.clone())
                 .assert()
                 .success();
@@ -180,6 +190,20 @@ fn bad_lines_and_bad_arguments() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("unknown method 'dfs'"));
+    // A heuristic given to a method that takes none is refused, not ignored; without one
+    // those methods run as before.
+    for method in ["bfs", "bidir", "dijkstra"] {
+        slidetable()
+            .args(["search", "--method", method, "--heuristic", "manhattan"])
+            .write_stdin("1 2 3 4 5 6 7 8 0\n")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!(
+                "slidetable: --heuristic manhattan: --method {method} takes no heuristic \
+                 (astar and idastar do)\n"
+            ));
+    }
     slidetable()
         .args(["search", "--method", "bfs", "--goal", "1 2"])
         .write_stdin("")

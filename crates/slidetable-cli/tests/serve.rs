@@ -395,6 +395,27 @@ fn a_missing_table_and_a_taken_port_are_refused() {
     );
 }
 
+#[test]
+fn two_tables_for_one_board_are_refused_naming_both() {
+    let dir = dir();
+    let (one, two) = (table_3x3(), table_3x3_2bit());
+    let (one, two) = (one.to_str().unwrap(), two.to_str().unwrap());
+    let run = Run::of(sandboxed(dir).args([
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--table",
+        one,
+        "--table",
+        two,
+    ]));
+    assert_eq!(run.code, Some(2), "{run:#?}");
+    assert_eq!(
+        run.stderr,
+        format!("slidetable: two tables for 3x3 boards: {one} and {two}; name one per board\n")
+    );
+}
+
 /// An answer's layout (an array of tiles) as a line of the command line's input, the tiles
 /// separated by `separator`.
 fn tiles(layout: &Value, separator: &str) -> String {

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use slidetable_core::Board;
-use slidetable_format::is_pattern_file;
+use slidetable_format::{is_pattern_file, FormatError};
 
 use crate::{file, CostModel, MappedPatternTable, MappedTable, PatternTable, Table, TableError};
 
@@ -38,6 +38,15 @@ impl AnyTable {
         } else {
             AnyTable::Table(Table::with_file(bytes, Some(path))?)
         })
+    }
+
+    /// The table of every state it holds; pattern databases are refused, naming the file,
+    /// with the words a table reader has for them.
+    pub fn into_table(self) -> Result<MappedTable, TableError> {
+        match self {
+            AnyTable::Table(t) => Ok(t),
+            AnyTable::Patterns(p) => Err(TableError::new(p.file(), FormatError::PatternFile)),
+        }
     }
 
     /// Checks the payload checksum (a pass over the whole file).

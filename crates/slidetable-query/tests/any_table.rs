@@ -38,6 +38,10 @@ fn pattern_databases_open_as_pattern_databases() {
     assert_eq!(patterns.groups().len(), 2);
     assert_eq!(table.board(), goal.board());
     assert_eq!(table.cost(), CostModel::Unit);
+    // Where a table of every state is needed, the table reader's words.
+    let as_table = slidetable_query::Table::open(&path).err().expect("refused");
+    let e = table.into_table().err().expect("refused");
+    assert_eq!(e.to_string(), as_table.to_string());
 }
 
 #[test]

@@ -71,12 +71,14 @@ pub enum ServeError {
     #[error("{0}")]
     Task(#[from] tokio::task::JoinError),
     /// Two tables for one board.
-    #[error("two tables for {board} boards ({first} and another); name one per board")]
+    #[error("two tables for {board} boards: {first} and {second}; name one per board")]
     TwoTables {
         /// The board.
         board: Board,
         /// Where the first table comes from ([`Source::origin`]).
         first: String,
+        /// Where the second comes from.
+        second: String,
     },
     /// A board's default table could not be found, generated or opened.
     #[error("the {board} table: {message}")]

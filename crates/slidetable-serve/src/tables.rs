@@ -48,6 +48,7 @@ impl Tables {
         let mut slots = BTreeMap::new();
         for source in sources {
             let board = source.board();
+            let second = source.origin();
             let slot = Slot {
                 board,
                 source: OnceCell::new_with(Some(source)),
@@ -55,7 +56,11 @@ impl Tables {
             };
             if let Some(old) = slots.insert(Order::of(board), slot) {
                 let first = old.source.get().map(|s| s.origin()).unwrap_or_default();
-                return Err(ServeError::TwoTables { board, first });
+                return Err(ServeError::TwoTables {
+                    board,
+                    first,
+                    second,
+                });
             }
         }
         Ok(Tables { slots })

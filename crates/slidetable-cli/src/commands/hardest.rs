@@ -5,13 +5,14 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use crate::answers::{write_state, Output};
+use crate::answers::write_state;
 use crate::cli::HardestArgs;
+use crate::resolved::{Output, Target};
 use crate::streams;
 use crate::tables;
 
 pub(crate) fn run(args: &HardestArgs) -> Result<ExitCode> {
-    let (table, goal) = tables::open_target(&args.target)?;
+    let Target { table, goal } = Target::resolve(&args.target)?;
     let goal = table.goal(&goal)?;
     let known = tables::known_distances(&table, &goal, goal.max_distance())?;
     let goal = match &known {

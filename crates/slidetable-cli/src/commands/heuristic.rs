@@ -20,6 +20,7 @@ use crate::error::UsageError;
 use crate::json;
 use crate::patterns::PatternSource;
 use crate::puzzles::each_puzzle;
+use crate::resolved::Target;
 use crate::streams;
 use crate::{patterns, tables};
 
@@ -157,7 +158,7 @@ pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
     if !args.input.is_empty() {
         return estimate_puzzles(args);
     }
-    let (table, goal) = tables::open_target(&args.target)?;
+    let Target { table, goal } = Target::resolve(&args.target)?;
     let table_name = tables::name(&table);
     let kinds = heuristics(args);
     let answers = table.goal(&goal)?;
@@ -278,7 +279,10 @@ struct PuzzleJson<'a> {
 
 /// `heuristic INPUT`: each puzzle's exact distance and every heuristic's estimate.
 fn estimate_puzzles(args: &HeuristicArgs) -> Result<ExitCode> {
-    let (table, goal_layout) = tables::open_target(&args.target)?;
+    let Target {
+        table,
+        goal: goal_layout,
+    } = Target::resolve(&args.target)?;
     let goal = table.goal(&goal_layout)?;
     let kinds = heuristics(args);
     let sources = sources(&kinds, &goal_layout)?;

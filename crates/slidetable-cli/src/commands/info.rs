@@ -6,12 +6,13 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use serde::Serialize;
-use slidetable_query::{CostModel, Encoding, PatternTable, TableError};
+use slidetable_query::{AnyTable, CostModel, Encoding, MappedPatternTable, TableError};
 
 use crate::cli::InfoArgs;
+use crate::resolved::TableChoice;
 use crate::streams;
 use crate::streams::warning;
-use crate::{patterns, tables};
+use crate::tables;
 
 #[derive(Serialize)]
 struct InfoJson<'a> {
@@ -43,22 +44,16 @@ pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
             path.display()
         );
     }
-    if origin != tables::Origin::Cache || !board.supports_tables() {
-        // The cache's pattern database: the 7-8 if there, else the first use's (made now).
-        let path = if origin == tables::Origin::Cache {
-            slidetable_gen::cache::ensure(None, board, &tables::Shown::new())?.path
-        } else {
-            path.clone()
-        };
-        if patterns::is_pattern_path(&path) {
-            return pattern_database(&path, args.verify, args.json);
+    // Opened once as what it holds; the cache's is generated on first use, as for
+    // `distance` (on 4x4: the 7-8 pattern database if there, else the first use's).
+    let explicit = Some(path.as_path()).filter(|_| origin != tables::Origin::Cache);
+    let table = match TableChoice::new(explicit, args.board).find()? {
+        AnyTable::Patterns(databases) => {
+            return pattern_database(&databases, args.verify, args.json)
         }
-    }
-    // The cache's table is generated on first use, as for `distance`.
-    let table = tables::open_for_info(
-        Some(path.as_path()).filter(|_| origin != tables::Origin::Cache),
-        board,
-    )?;
+        AnyTable::Table(table) => table,
+    };
+    let path = table.file().map_or(path.clone(), Path::to_path_buf);
     let header = table.header();
     let checksum = args.verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
@@ -183,8 +178,8 @@ struct GroupJson {
 }
 
 /// `info` on a pattern database: its goal, groups and histograms, checksum on request.
-fn pattern_database(path: &Path, verify: bool, as_json: bool) -> Result<ExitCode> {
-    let table = PatternTable::open_header(path)?;
+fn pattern_database(table: &MappedPatternTable, verify: bool, as_json: bool) -> Result<ExitCode> {
+    let path = table.file().unwrap_or(Path::new("?"));
     let header = table.header();
     let checksum = verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);

@@ -14,6 +14,7 @@ use slidetable_search::{Limits, SearchError};
 use crate::cli::JudgeArgs;
 use crate::error::EXIT_BAD_INPUT;
 use crate::input;
+use crate::resolved::TableChoice;
 use crate::streams;
 use crate::streams::warning;
 use crate::{patterns, tables};
@@ -26,8 +27,7 @@ pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
         return fifteen(args, format);
     }
     let board = format.board();
-    let table = tables::open_for_query(args.table.as_deref(), board)?;
-    tables::require_board(&table, board)?;
+    let table = TableChoice::new(args.table.as_deref(), Some(board)).open_table()?;
     // Streamed, a line at a time: memory does not grow with the input.
     let input = input::open(args.input.as_deref())?;
     let name = input.name;

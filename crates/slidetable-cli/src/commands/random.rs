@@ -9,11 +9,12 @@ use anyhow::Result;
 use slidetable_core::{Board, Layout, MAX_TABLE_CELLS};
 use slidetable_query::{SplitMix64, MAX_RECOVERED_CELLS};
 
-use crate::answers::{write_state, Output};
+use crate::answers::write_state;
 use crate::cli::{RandomArgs, TargetArgs};
 use crate::error::UsageError;
 use crate::json::{self, Record};
 use crate::puzzles::parse_goal;
+use crate::resolved::{Output, Target};
 use crate::streams;
 use crate::{show, tables};
 
@@ -38,7 +39,10 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
         board: args.board,
         goal: args.goal.clone(),
     };
-    let (table, goal_layout) = tables::open_target(&target)?;
+    let Target {
+        table,
+        goal: goal_layout,
+    } = Target::resolve(&target)?;
     let goal = table.goal(&goal_layout)?;
     // On 2-bit tables, every distance up to the deepest asked for, in one pass (none if the
     // depth is beyond the table's: `layer` says so).

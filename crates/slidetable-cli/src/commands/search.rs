@@ -9,12 +9,14 @@ use slidetable_search::{
     effective_branching_factor, solve, solve_with, HeuristicKind, Limit, Limits, SearchError, Stats,
 };
 
-use crate::answers::{self, write_invalid, Answer, Output};
+use crate::answers::{self, write_invalid};
 use crate::cli::HeuristicChoice;
 use crate::cli::SearchArgs;
+use crate::error::UsageError;
 use crate::json::{self, Record, SearchSetup, SearchStats, SearchSummary, SearchSummaryLine};
 use crate::patterns::{self, PatternSource};
 use crate::puzzles::{each_puzzle, parse_goal};
+use crate::resolved::{Answer, Output};
 use crate::streams;
 use crate::streams::{note, warning};
 
@@ -32,22 +34,20 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                 .unwrap_or_else(crate::limits::default_max_memory),
         ),
     };
+    let choice = heuristic(args)?;
     // Pattern databases are made (or mapped) once for every puzzle.
-    let patterns = match &args.heuristic {
+    let patterns = match &choice {
         HeuristicChoice::Pattern(p) if args.method.uses_heuristic() => Some(
             patterns::pattern_source(p.as_deref(), &goal, args.table.as_deref())?,
         ),
         _ => None,
     };
     let pattern = patterns.as_ref().map(|s| s.heuristic(&goal)).transpose()?;
-    let kind = match args.heuristic {
+    let kind = match choice {
         HeuristicChoice::Kind(k) => k,
         HeuristicChoice::Pattern(_) => HeuristicKind::Manhattan,
     };
-    let heuristic = args
-        .method
-        .uses_heuristic()
-        .then(|| args.heuristic.to_string());
+    let heuristic = args.method.uses_heuristic().then(|| choice.to_string());
     let partition = patterns.as_ref().map(PatternSource::partition);
     let database = patterns.as_ref().map(|p| p.database());
     let setup = SearchSetup {
@@ -164,7 +164,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                     }
                     buf.push(b'\n');
                     if let (true, Some(s), Some(d)) = (args.stats, &stats, depth) {
-                        note!("line {line}: {}", stats_text(args, s, d));
+                        note!("line {line}: {}", stats_text(args, &choice, s, d));
                     }
                 }
             }
@@ -201,13 +201,26 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     Ok(code)
 }
 
+/// The heuristic `--heuristic` names (Manhattan without it); refused with a method that
+/// takes none, which would ignore it.
+fn heuristic(args: &SearchArgs) -> Result<HeuristicChoice, UsageError> {
+    match &args.heuristic {
+        Some(h) if !args.method.uses_heuristic() => Err(UsageError(format!(
+            "--heuristic {h}: --method {} takes no heuristic (astar and idastar do)",
+            args.method
+        ))),
+        Some(h) => Ok(h.clone()),
+        None => Ok(HeuristicChoice::default()),
+    }
+}
+
 /// The text of `search --stats` for one solved puzzle, on standard error.
-fn stats_text(args: &SearchArgs, s: &Stats, depth: u32) -> String {
+fn stats_text(args: &SearchArgs, heuristic: &HeuristicChoice, s: &Stats, depth: u32) -> String {
     let mut text = format!(
         "{}{}: {depth} moves, {} expanded, {} generated, peak open {}",
         args.method,
         if args.method.uses_heuristic() {
-            format!("/{}", args.heuristic)
+            format!("/{heuristic}")
         } else {
             String::new()
         },

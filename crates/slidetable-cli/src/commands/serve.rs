@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use slidetable_core::Board;
 
 use crate::cli::ServeArgs;
+use crate::error::UsageError;
 
 pub(crate) fn run(args: &ServeArgs) -> Result<ExitCode> {
     let config = slidetable_serve::Config {
@@ -29,6 +30,10 @@ pub(crate) fn run(args: &ServeArgs) -> Result<ExitCode> {
     }));
     // Work still running after the grace period (a table being generated) is abandoned.
     runtime.shutdown_background();
-    served?;
+    served.map_err(|e| match e {
+        // Arguments that contradict each other, as clap's are.
+        e @ slidetable_serve::ServeError::TwoTables { .. } => UsageError(e.to_string()).into(),
+        e => anyhow::Error::from(e),
+    })?;
     Ok(ExitCode::SUCCESS)
 }

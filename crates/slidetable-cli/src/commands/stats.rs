@@ -10,6 +10,7 @@ use slidetable_query::CostModel;
 use crate::charts;
 use crate::cli::StatsArgs;
 use crate::json;
+use crate::resolved::Target;
 use crate::streams;
 use crate::tables;
 
@@ -17,7 +18,7 @@ use crate::tables;
 const BAR: usize = 40;
 
 pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
-    let (table, goal) = tables::open_target(&args.target)?;
+    let Target { table, goal } = Target::resolve(&args.target)?;
     let stats = table.goal(&goal)?.stats();
     // A weighted table's spread is over cheapest costs, not moves: one word for each.
     let weighted = table.header().cost() != CostModel::Unit;
