@@ -12,6 +12,7 @@ mod cli;
 mod commands;
 mod error;
 mod input;
+mod levels;
 // The records and writers of `--json` and `--csv`, shared with `serve`.
 use slidetable_records as json;
 mod limits;

@@ -590,3 +590,77 @@ fn random_streams_any_count() {
         assert_eq!(status.code(), Some(0), "{count}: {status:?}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The level pass (2x7's way: the 2-bit entries plus one bit a state), forced on the 3×3 board
+
+/// `slidetable COMMAND --table 3x3-2bit.slt ARGS` through the level pass.
+fn run_levels(command: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
+    Run::of(
+        common::slidetable()
+            .env("SLIDETABLE_LEVEL_PASS", "1")
+            .envs(env.iter().copied())
+            .arg(command)
+            .arg("--table")
+            .arg(table_3x3_2bit())
+            .args(args),
+    )
+}
+
+#[test]
+fn the_level_pass_gives_the_same_hardest_states_and_draws() {
+    for args in [&["--csv"][..], &["--json"], &[]] {
+        assert_eq!(
+            run_levels("hardest", args, &[]).ok().stdout,
+            run_2bit("hardest", args).ok().stdout,
+            "hardest {args:?}"
+        );
+    }
+    // One distance: the same seed draws the same puzzles (the k-th state in rank order).
+    for depth in ["0", "1", "17", "30", "31"] {
+        for extra in [&[][..], &["--distinct"], &["--json"]] {
+            // (--distinct takes only what a level holds: refused alike where it holds less)
+            let args = [&["--depth", depth, "--count", "40", "--seed", "5"], extra].concat();
+            let (new, old) = (run_levels("random", &args, &[]), run_2bit("random", &args));
+            assert_eq!(
+                (new.code, &new.stdout, &new.stderr),
+                (old.code, &old.stdout, &old.stderr),
+                "random {args:?}"
+            );
+        }
+    }
+    // A range: as uniform, counted distance by distance, so other puzzles; each at a
+    // distance in the range, the same for the same seed.
+    let args = ["--depth", "25..27", "--count", "300", "--seed", "5"];
+    let drawn = run_levels("random", &args, &[]).ok();
+    assert_eq!(drawn.stdout, run_levels("random", &args, &[]).ok().stdout);
+    let puzzles: Vec<String> = drawn.lines().iter().map(|l| l.to_string()).collect();
+    assert_eq!(puzzles.len(), 300);
+    let mut at = HashMap::new();
+    for d in distances(&puzzles) {
+        assert!((25..=27).contains(&d), "{d}");
+        *at.entry(d).or_insert(0) += 1;
+    }
+    assert_eq!(at.len(), 3, "{at:?}");
+}
+
+#[test]
+fn the_level_pass_refuses_what_random_refuses_and_too_little_memory() {
+    let beyond = run_levels("random", &["--depth", "40"], &[]);
+    assert_eq!(beyond.code, run_2bit("random", &["--depth", "40"]).code);
+    assert!(
+        beyond.stderr.contains("the farthest are 31 moves away"),
+        "{beyond:#?}"
+    );
+    let low = run_levels("hardest", &[], &[("SLIDETABLE_AVAILABLE_MEMORY", "60000")]);
+    assert_eq!(low.code, Some(1), "{low:#?}");
+    assert!(
+        low.stderr
+            .contains("hardest on a 3x3 table reads it level by level")
+            && low
+                .stderr
+                .contains("68040 bytes of memory, but 60000 bytes is available"),
+        "{low:#?}"
+    );
+    assert_eq!(low.stdout, "");
+}

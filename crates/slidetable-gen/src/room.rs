@@ -85,7 +85,8 @@ fn from_env(name: &str) -> Option<(u64, String)> {
 }
 
 /// The memory available: [`MEMORY_ENV`], else `MemAvailable`; `None` where neither says.
-fn available_memory() -> Option<(u64, String)> {
+/// With where the figure comes from, for a message.
+pub fn available_memory() -> Option<(u64, String)> {
     from_env(MEMORY_ENV).or_else(|| {
         let info = std::fs::read_to_string("/proc/meminfo").ok()?;
         let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;

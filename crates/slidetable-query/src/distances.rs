@@ -144,14 +144,14 @@ pub(crate) fn recover(
 
 /// The residue of rank `r`.
 #[inline]
-fn residue(entries: &[u8], r: u64) -> u8 {
+pub(crate) fn residue(entries: &[u8], r: u64) -> u8 {
     (entries[r as usize >> 2] >> (2 * (r & 3))) & 3
 }
 
 /// Bit `i` set where the entry of rank `64·index + i` is `want` (entries past the end read
 /// as 3, which no residue is).
 #[inline]
-fn residues_equal(entries: &[u8], index: usize, want: u8) -> u64 {
+pub(crate) fn residues_equal(entries: &[u8], index: usize, want: u8) -> u64 {
     let mut bytes = [0xFFu8; 16];
     let start = index * 16;
     let end = (start + 16).min(entries.len());

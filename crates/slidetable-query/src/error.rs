@@ -95,7 +95,7 @@ pub enum QueryError {
     },
     /// A whole-table question of a 2-bit table too large to recover every distance of in
     /// memory (a byte a state: 43.6 GB for 2×7).
-    #[error("recovering every distance of a {board} table needs a byte a state ({states} bytes): whole-table questions (hardest, random --depth, heuristic reports) are answered for tables of up to {max} cells")]
+    #[error("recovering every distance of a {board} table needs a byte a state ({states} bytes): this answers for tables of up to {max} cells; on {board}, `slidetable hardest` and `slidetable random --depth` answer level by level in one bit a state, and heuristic reports over every state are not made")]
     TooLargeToRecover {
         /// The table's board.
         board: Board,

@@ -83,24 +83,7 @@ impl<'a> Goal<'a> {
     /// reversed range and a range that holds no state (beyond the maximum distance).
     pub fn layer(&self, distances: RangeInclusive<u32>) -> Result<Layer<'a>, LayerError> {
         let (low, high) = (*distances.start(), *distances.end());
-        if low > high {
-            return Err(LayerError::EmptyRange { low, high });
-        }
-        let histogram = self.section.descriptor.histogram();
-        let expected: u64 = histogram
-            .iter()
-            .enumerate()
-            .filter(|&(d, _)| (low..=high).contains(&(d as u32)))
-            .map(|(_, &n)| n)
-            .sum();
-        if expected == 0 {
-            return Err(LayerError::BeyondMax {
-                low,
-                high,
-                max: self.section.descriptor.max_distance(),
-                goal: self.goal,
-            });
-        }
+        let expected = self.layer_len(distances)?;
         let states = self.section.ranker.states() as usize;
         let mut before = Vec::with_capacity(states / BLOCK + 2);
         let mut count = 0u64;
@@ -130,6 +113,34 @@ impl<'a> Goal<'a> {
             high,
             before,
         })
+    }
+}
+
+impl Goal<'_> {
+    /// How many states are at `distances` moves from this goal, as the histogram counts them
+    /// (the size of [`Goal::layer`], without reading the entries). Refuses what `layer`
+    /// refuses: a reversed range, and a range that holds no state.
+    pub fn layer_len(&self, distances: RangeInclusive<u32>) -> Result<u64, LayerError> {
+        let (low, high) = (*distances.start(), *distances.end());
+        if low > high {
+            return Err(LayerError::EmptyRange { low, high });
+        }
+        let histogram = self.section.descriptor.histogram();
+        let expected: u64 = histogram
+            .iter()
+            .enumerate()
+            .filter(|&(d, _)| (low..=high).contains(&(d as u32)))
+            .map(|(_, &n)| n)
+            .sum();
+        if expected == 0 {
+            return Err(LayerError::BeyondMax {
+                low,
+                high,
+                max: self.section.descriptor.max_distance(),
+                goal: self.goal,
+            });
+        }
+        Ok(expected)
     }
 }
 

@@ -1,20 +1,38 @@
-//! `hardest`: every state at the maximum distance from the goal, with an optimal path.
+//! `hardest`: every state at the maximum distance from the goal, with an optimal path; on a
+//! table too large to recover a byte a state of (2x7), from the level pass (`levels`).
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
+use slidetable_core::Layout;
 
 use crate::answers::write_state;
 use crate::cli::HardestArgs;
 use crate::resolved::{Output, Target};
 use crate::streams;
-use crate::tables;
+use crate::{levels, tables};
 
 pub(crate) fn run(args: &HardestArgs) -> Result<ExitCode> {
     let Target { table, goal } = Target::resolve(&args.target)?;
     let goal = table.goal(&goal)?;
-    let known = tables::known_distances(&table, &goal, goal.max_distance())?;
+    let max = goal.max_distance();
+    // A table too large to recover a byte a state of (2x7): the last level of the level
+    // pass; it holds few states (one on 2x7).
+    let mut far = Vec::new();
+    let by_levels = levels::wanted(&goal);
+    if by_levels {
+        levels::pass(&table, &goal, max, "hardest", &mut |level| {
+            if level.depth() == max {
+                far.extend(level.layouts());
+            }
+        })?;
+    }
+    let known = if by_levels {
+        None
+    } else {
+        tables::known_distances(&table, &goal, max)?
+    };
     let goal = match &known {
         Some(distances) => goal.knowing(distances),
         None => goal,
@@ -25,9 +43,13 @@ pub(crate) fn run(args: &HardestArgs) -> Result<ExitCode> {
     if output == Output::Csv {
         out.write_all(b"puzzle,distance,path\n")?;
     }
-    let max = goal.max_distance();
     let mut found = 0u64;
-    for layout in goal.layouts_at(max) {
+    let layouts: Box<dyn Iterator<Item = Layout>> = if by_levels {
+        Box::new(far.into_iter())
+    } else {
+        Box::new(goal.layouts_at(max))
+    };
+    for layout in layouts {
         write_state(&mut out, &mut buf, &goal, &layout, output, &table)?;
         found += 1;
     }

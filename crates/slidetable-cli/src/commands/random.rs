@@ -3,11 +3,12 @@
 //! 4x4), from every state that can reach the goal.
 
 use std::io::Write;
+use std::ops::RangeInclusive;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use slidetable_core::{Board, Layout, MAX_TABLE_CELLS};
-use slidetable_query::{SplitMix64, MAX_RECOVERED_CELLS};
+use slidetable_query::{Goal, MappedTable, SplitMix64, MAX_RECOVERED_CELLS};
 
 use crate::answers::write_state;
 use crate::cli::{RandomArgs, TargetArgs};
@@ -16,7 +17,7 @@ use crate::json::{self, Record};
 use crate::puzzles::parse_goal;
 use crate::resolved::{Output, Target};
 use crate::streams;
-use crate::{show, tables};
+use crate::{levels, show, tables};
 
 pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
     // Tables over MAX_RECOVERED_CELLS cannot draw at a distance: without --depth, such a
@@ -44,6 +45,9 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
         goal: goal_layout,
     } = Target::resolve(&target)?;
     let goal = table.goal(&goal_layout)?;
+    if levels::wanted(&goal) {
+        return by_levels(args, depth, &table, &goal, &goal_layout);
+    }
     // On 2-bit tables, every distance up to the deepest asked for, in one pass (none if the
     // depth is beyond the table's: `layer` says so).
     let upto = (*depth.end()).min(goal.max_distance());
@@ -65,7 +69,25 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
             e => UsageError(format!("--depth: {e}")).into(),
         }
     })?;
-    if args.distinct && args.count > layer.len() {
+    // Drawn one at a time and written at once: any --count streams in constant memory
+    // (--distinct remembers its draws, at most the layer's size; a --show sheet lines up
+    // every puzzle it holds, so it holds them all).
+    let draws = draws(args, &depth, layer.len())?;
+    // Every draw is below the layer's size, so each names a state.
+    let puzzles = draws.filter_map(|k| layer.get(k).map(|(l, _)| l));
+    write_puzzles(args, puzzles, &goal, &goal_layout, &table)
+}
+
+/// The draws of `args` among `size` states at `depth` moves: `--count` numbers below
+/// `size` from `--seed` (or a fresh seed), all different with `--distinct`. The k-th
+/// state of a layer in rank order is the one drawn, on every path, so a seed gives the
+/// same puzzles wherever the layer is one distance.
+fn draws(
+    args: &RandomArgs,
+    depth: &RangeInclusive<u32>,
+    size: u64,
+) -> Result<Box<dyn Iterator<Item = u64>>> {
+    if args.distinct && args.count > size {
         let (low, high) = (*depth.start(), *depth.end());
         let depths = if low == high {
             format!("{low} moves")
@@ -73,32 +95,92 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
             format!("{low} to {high} moves")
         };
         return Err(UsageError(format!(
-            "--count {} --distinct: only {} states are {depths} from the goal",
+            "--count {} --distinct: only {size} states are {depths} from the goal",
             args.count,
-            layer.len()
         ))
         .into());
     }
     // Without --seed, a fresh seed from the standard library's per-process random keys.
     let seed = args.seed.unwrap_or_else(SplitMix64::fresh_seed);
     let mut rng = SplitMix64::new(seed);
-    let output = Output::of(args.json, args.csv, args.show);
-    let mut out = streams::stdout();
-    let mut buf = Vec::new();
-    // Drawn one at a time and written at once: any --count streams in constant memory
-    // (--distinct remembers its draws, at most the layer's size; a --show sheet lines up
-    // every puzzle it holds, so it holds them all).
-    let size = layer.len();
-    let draws: Box<dyn Iterator<Item = u64>> = if args.distinct {
+    Ok(if args.distinct {
         Box::new(rng.distinct(size, args.count).into_iter())
     } else {
         Box::new((0..args.count).map(move |_| rng.below(size)))
-    };
-    // Every draw is below the layer's size, so each names a state.
-    let puzzles = draws.filter_map(|k| layer.get(k).map(|(l, _)| l));
+    })
+}
+
+/// `random --depth` on a table too large to recover a byte a state of (2x7): the same draws
+/// as on a small board, each the k-th state of the distances asked for, taken from the level
+/// pass, which stops at the deepest. One distance gives the puzzles a small board's path
+/// gives for the same seed (its k-th state in rank order); a range A..B counts its states
+/// distance by distance (those A moves away in rank order, then A + 1...) instead of in
+/// rank order across distances, which would need every level of the range at once: the
+/// same seed draws other puzzles there, as uniformly.
+fn by_levels(
+    args: &RandomArgs,
+    depth: RangeInclusive<u32>,
+    table: &MappedTable,
+    goal: &Goal<'_>,
+    goal_layout: &Layout,
+) -> Result<ExitCode> {
+    let size = goal
+        .layer_len(depth.clone())
+        .map_err(|e| UsageError(format!("--depth: {e}")))?;
+    let (low, high) = (*depth.start(), (*depth.end()).min(goal.max_distance()));
+    let draws: Vec<u64> = draws(args, &depth, size)?.collect();
+    // Each draw as (distance, k-th state at that distance).
+    let histogram = goal.histogram();
+    let mut wanted: Vec<Vec<(usize, u64)>> = vec![Vec::new(); (high - low + 1) as usize];
+    for (i, &k) in draws.iter().enumerate() {
+        let mut left = k;
+        for (d, picks) in (low..=high).zip(wanted.iter_mut()) {
+            let n = histogram[d as usize];
+            if left < n {
+                picks.push((i, left));
+                break;
+            }
+            left -= n;
+        }
+    }
+    let mut puzzles: Vec<Option<Layout>> = vec![None; draws.len()];
+    levels::pass(table, goal, high, "random --depth", &mut |level| {
+        let Some(picks) = level
+            .depth()
+            .checked_sub(low)
+            .and_then(|at| wanted.get(at as usize))
+        else {
+            return;
+        };
+        let ks: Vec<u64> = picks.iter().map(|&(_, k)| k).collect();
+        for (&(i, _), layout) in picks.iter().zip(level.select(&ks)) {
+            puzzles[i] = layout;
+        }
+    })?;
+    write_puzzles(
+        args,
+        puzzles.into_iter().flatten(),
+        goal,
+        goal_layout,
+        table,
+    )
+}
+
+/// Writes `puzzles` as `args` asks: text, `--show`, `--json` or `--csv` (with distance and
+/// path).
+fn write_puzzles(
+    args: &RandomArgs,
+    puzzles: impl Iterator<Item = Layout>,
+    goal: &Goal<'_>,
+    goal_layout: &Layout,
+    table: &MappedTable,
+) -> Result<ExitCode> {
+    let output = Output::of(args.json, args.csv, args.show);
+    let mut out = streams::stdout();
+    let mut buf = Vec::new();
     if output == Output::Show {
         let all: Vec<Layout> = puzzles.collect();
-        show::sheet(&mut buf, &all, &goal_layout);
+        show::sheet(&mut buf, &all, goal_layout);
         out.write_all(&buf)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
@@ -113,7 +195,7 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
             buf.push(b'\n');
             out.write_all(&buf)?;
         } else {
-            write_state(&mut out, &mut buf, &goal, &layout, output, &table)?;
+            write_state(&mut out, &mut buf, goal, &layout, output, table)?;
         }
     }
     out.flush()?;
