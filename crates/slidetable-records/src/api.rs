@@ -29,9 +29,9 @@ pub struct Solve<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Drawn {
-    /// Exactly `moves` moves from the goal, drawn from a table as `random --depth` draws.
+    /// Exactly `depth` moves from the goal, drawn from a table as `random --depth` draws.
     Depth,
-    /// `moves` random moves from the goal.
+    /// `walk` random moves from the goal.
     Walk,
     /// Uniformly among the puzzles that reach the goal.
     Uniform,
@@ -47,8 +47,10 @@ pub struct Draw<'a> {
     pub seed: Seed,
     /// How it was drawn.
     pub drawn: Drawn,
-    /// The depth, or the walk's length; `null` for a uniform draw.
-    pub moves: Option<u32>,
+    /// The distance asked for (the request's `depth`) of a depth draw; `null` otherwise.
+    pub depth: Option<u32>,
+    /// The number of random moves (the request's `walk`) of a walk draw; `null` otherwise.
+    pub walk: Option<u32>,
 }
 
 /// `/api/effort`: one puzzle solved by A* and IDA* with each heuristic, side by side.

@@ -470,7 +470,7 @@ async fn random(State(app): Shared, request: Request) -> Result<Response, ApiErr
         .number("seed", "a number from 0 to 18446744073709551615")?
         .unwrap_or_else(SplitMix64::fresh_seed);
     let goal = params.goal(board)?;
-    let (drawn, moves, puzzle, found) = match (depth, walk) {
+    let (drawn, puzzle, found) = match (depth, walk) {
         (Some(_), Some(_)) => {
             return Err(ApiError::bad(
                 "walk",
@@ -481,7 +481,7 @@ async fn random(State(app): Shared, request: Request) -> Result<Response, ApiErr
             // A draw counts the layer over the whole section: off the async workers.
             let source = source.clone();
             let (puzzle, path) = blocking(move || source.random(&goal, depth, seed)).await?;
-            (Drawn::Depth, Some(depth), puzzle, Found::Path(path))
+            (Drawn::Depth, puzzle, Found::Path(path))
         }
         (None, Some(n)) if n > MAX_WALK => {
             return Err(ApiError::bad(
@@ -492,14 +492,14 @@ async fn random(State(app): Shared, request: Request) -> Result<Response, ApiErr
         (None, Some(n)) => {
             let puzzle = draw::walk(&goal, n, &mut SplitMix64::new(seed));
             let found = find(&app, source.clone(), puzzle, goal).await?;
-            (Drawn::Walk, Some(n), puzzle, found)
+            (Drawn::Walk, puzzle, found)
         }
         (None, None) => {
             // The command line's `random --board B --seed S` draw, so the seed shown
             // reproduces the puzzle there.
             let puzzle = SplitMix64::new(seed).layout_reaching(&goal);
             let found = find(&app, source.clone(), puzzle, goal).await?;
-            (Drawn::Uniform, None, puzzle, found)
+            (Drawn::Uniform, puzzle, found)
         }
     };
     let letters = letters(&found);
@@ -510,7 +510,8 @@ async fn random(State(app): Shared, request: Request) -> Result<Response, ApiErr
             answer,
             seed: Seed(seed),
             drawn,
-            moves,
+            depth,
+            walk,
         },
     ))
 }

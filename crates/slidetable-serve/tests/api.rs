@@ -113,6 +113,11 @@ async fn random_draws_as_the_command_line_draws() {
     assert_eq!(json["distance"], 20);
     assert_eq!(json["seed"], "7");
     assert_eq!(json["drawn"], "depth");
+    // The request's own names: `depth` as asked, no walk; `moves` is a weighted answer's
+    // count of moves, never a draw's.
+    assert_eq!(json["depth"], 20);
+    assert_eq!(json["walk"], serde_json::Value::Null);
+    assert!(json.get("moves").is_none(), "{json}");
     assert_eq!(json["solvable"], true);
     let mut rng = SplitMix64::new(5);
     for board in BOARDS {

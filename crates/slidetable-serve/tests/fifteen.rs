@@ -71,7 +71,8 @@ async fn fifteen_puzzle_answers_as_path_and_an_independent_search_do() {
             );
             let drawn = get(&app, &uri).await.ok();
             assert_eq!(drawn["drawn"], "walk", "{uri}");
-            assert_eq!(drawn["moves"], walk, "{uri}");
+            assert_eq!(drawn["walk"], walk, "{uri}");
+            assert_eq!(drawn["depth"], serde_json::Value::Null, "{uri}");
             assert_eq!(drawn["seed"], seed.to_string(), "{uri}");
             let puzzle = layout_of(board, &drawn["puzzle"]).unwrap();
             let uri = format!(
@@ -244,6 +245,8 @@ async fn draws_repeat_by_seed_and_seeds_are_strings() {
     let first = get(&app, uri).await.ok();
     assert_eq!(first["seed"], "18446744073709551615");
     assert_eq!(first["drawn"], "uniform");
+    assert_eq!(first["depth"], serde_json::Value::Null);
+    assert_eq!(first["walk"], serde_json::Value::Null);
     let again = get(&app, uri).await.ok();
     assert_eq!(first["puzzle"], again["puzzle"]);
     let puzzle = layout_of(Board::FIFTEEN, &first["puzzle"]).unwrap();

@@ -496,13 +496,13 @@ async function newPuzzle() {
   }
   $("seed").textContent = drawn.seed;
   await startFrom(drawn.puzzle, drawn);
-  const how = drawn.drawn === "depth" ? `a puzzle ${drawn.moves} moves from the goal`
-    : drawn.drawn === "walk" ? `a walk of ${drawn.moves} random moves from the goal`
+  const how = drawn.drawn === "depth" ? `a puzzle ${drawn.depth} moves from the goal`
+    : drawn.drawn === "walk" ? `a walk of ${drawn.walk} random moves from the goal`
     : "a uniformly random puzzle";
   let text = `${how} (seed ${drawn.seed})`;
   if (drawn.at_least) text += `: the search stopped at its time cap, more than ${drawn.at_least - 1} moves`;
   if (drawn.drawn === "depth") {
-    text += `; the command line draws it again with: slidetable random --board ${state.board} --depth ${drawn.moves} --seed ${drawn.seed}`;
+    text += `; the command line draws it again with: slidetable random --board ${state.board} --depth ${drawn.depth} --seed ${drawn.seed}`;
   }
   status(text);
   return true;
