@@ -12,7 +12,7 @@ use slidetable_core::{Board, Layout, Move};
 use slidetable_gen::cache::{self, Generated, PatternPlan};
 use slidetable_gen::{solve_partition, Partition, SolvedPattern};
 use slidetable_query::{AnyTable, MappedPatternTable};
-use slidetable_search::{Heuristic, PatternHeuristic, Symmetric};
+use slidetable_search::{PatternHeuristic, Symmetric};
 
 use crate::answers::{self, write_csv_header, write_invalid_answer};
 use crate::error::UsageError;
@@ -172,24 +172,23 @@ impl PatternSource {
         }
     }
 
-    /// The heuristic towards `goal`: straight from databases made for it, or through the
-    /// board symmetry that carries `goal` onto a file's goal.
-    pub(crate) fn heuristic(&self, goal: &Layout) -> Result<Box<dyn Heuristic + Send + Sync + '_>> {
-        match self {
+    /// The heuristic (and IDA*) towards `goal`: databases made for it, or a file's through
+    /// the board symmetry that carries `goal` onto its goal.
+    pub(crate) fn heuristic(&self, goal: &Layout) -> Result<Symmetric<'_>> {
+        let (databases, theirs) = match self {
             PatternSource::Memory(sections) => {
                 let groups: Vec<_> = sections.iter().map(SolvedPattern::as_group).collect();
-                Ok(Box::new(PatternHeuristic::new(goal, &groups)?))
+                (PatternHeuristic::new(goal, &groups)?, *goal)
             }
-            PatternSource::File(table) => match Symmetric::new(databases(table)?, goal) {
-                Some(onto) => Ok(Box::new(onto)),
-                None => Err(UsageError(format!(
-                    "the pattern database's goal {} cannot serve goal {goal}: no symmetry \
-                     carries one blank cell onto the other",
-                    table.goal()
-                ))
-                .into()),
-            },
-        }
+            PatternSource::File(table) => (databases(table)?, *table.goal()),
+        };
+        Symmetric::new(databases, goal).ok_or_else(|| {
+            UsageError(format!(
+                "the pattern database's goal {theirs} cannot serve goal {goal}: no symmetry \
+                 carries one blank cell onto the other"
+            ))
+            .into()
+        })
     }
 }
 

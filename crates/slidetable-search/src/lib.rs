@@ -327,6 +327,23 @@ pub fn solve_with<H: Heuristic + ?Sized>(
     }
 }
 
+/// As [`solve_with`], on pattern databases: IDA* through their own search
+/// ([`Symmetric::solve`], which updates the databases' entries per move and reads them
+/// ahead, the moves tried in [`Move::ALL`]'s order as [`idastar`] tries them), the other
+/// methods as [`solve_with`] runs them. What `search --heuristic pdb` and the page's lesson
+/// on search effort run.
+pub fn solve_with_patterns(
+    method: Method,
+    patterns: &Symmetric<'_>,
+    start: &Layout,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    match method {
+        Method::Idastar => patterns.solve(start, Move::ALL, limits),
+        _ => solve_with(method, patterns, start, limits),
+    }
+}
+
 /// An optimal path from `start` to `goal` by `method`, guided by `heuristic` when the method
 /// uses one (see [`Method::uses_heuristic`]); unit move costs.
 ///

@@ -7,7 +7,8 @@ use slidetable_core::Layout;
 use slidetable_records::api::Run;
 use slidetable_records::SearchStats;
 use slidetable_search::{
-    check_solvable, solve, solve_with, HeuristicKind, Limits, Method, SearchError, Solution,
+    check_solvable, solve, solve_with_patterns, HeuristicKind, Limits, Method, SearchError,
+    Solution,
 };
 
 use crate::source::{Source, SourceError};
@@ -67,7 +68,7 @@ pub(crate) fn measure(
             runs.push(run(method, kind.name(), outcome).map_err(refused)?);
         }
         if let Some(h) = &pattern {
-            let outcome = solve_with(method, h, puzzle, limits);
+            let outcome = solve_with_patterns(method, h, puzzle, limits);
             runs.push(run(method, "pdb", outcome).map_err(refused)?);
         }
     }

@@ -143,7 +143,7 @@ fn build<'s>(
     let mut built = Vec::with_capacity(kinds.len());
     for (kind, source) in kinds.iter().zip(sources) {
         let heuristic = match (kind, source) {
-            (_, Some(source)) => source.heuristic(goal)?,
+            (_, Some(source)) => Box::new(source.heuristic(goal)?),
             (HeuristicChoice::Kind(k), None) => k.build(goal),
             (HeuristicChoice::Pattern(_), None) => {
                 return Err(UsageError(format!("{kind}: no pattern databases were built")).into())

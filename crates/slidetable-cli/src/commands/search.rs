@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use slidetable_core::path_string;
 use slidetable_search::{
-    effective_branching_factor, solve, solve_with, HeuristicKind, Limit, Limits, SearchError, Stats,
+    effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limit, Limits,
+    SearchError, Stats,
 };
 
 use crate::answers::{self, write_invalid};
@@ -75,7 +76,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
         &mut out,
         |start, line, out| {
             let outcome = match &pattern {
-                Some(h) => solve_with(args.method, &**h, start, &limits),
+                Some(h) => solve_with_patterns(args.method, h, start, &limits),
                 None => solve(args.method, kind, start, &goal, &limits),
             };
             // What the answer is: the path (None when there is none), whether the goal can
