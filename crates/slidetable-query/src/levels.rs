@@ -34,8 +34,8 @@ use crate::goal::Relabelling;
 use crate::{Encoding, Goal, QueryError};
 
 /// The levels of at most `states / SPARSE` states are kept as a sorted list of their ranks
-/// beside the bitmap, and expanded from it: the first levels of 2×7 (up to 42 moves) are
-/// found in seconds instead of a sweep over the 5.45 GB bitmap each (1 to 3 s a level). The
+/// beside the bitmap, and expanded from it: the first levels of 2×7 (up to 32 moves) are
+/// found without a sweep over the 5.45 GB bitmap each (1 to 3 s a level). The
 /// list takes at most 8 bytes a state of it: 1/128 of the bitmap's memory.
 const SPARSE: u64 = 8192;
 
