@@ -286,6 +286,14 @@ impl Heuristic for PatternHeuristic<'_> {
 }
 
 /// IDA* over one mutable node, with the pattern heuristic updated per move.
+///
+/// A second IDA* beside the generic [`idastar`](crate::idastar), kept on purpose: its node
+/// carries each group's rank and excess and the mirror's, updated for the one tile a move
+/// slides, and it starts the reads of all the children's entries before searching any
+/// (a large database misses the cache on each), which [`Heuristic::update`]'s one-state
+/// interface cannot express. [`solve_with_patterns`](crate::solve_with_patterns) sends every
+/// IDA* on pattern databases here; `tests/one_ida.rs` checks that both find the same path
+/// with the same counts.
 pub struct PatternSearch<'h, 'a> {
     heuristic: &'h PatternHeuristic<'a>,
     /// `neighbor[cell][move code]`: where the blank goes, or `u8::MAX` off the board.
