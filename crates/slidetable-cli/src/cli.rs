@@ -148,8 +148,10 @@ pub(crate) struct GenerateArgs {
         conflicts_with_all = ["output", "all_goals", "pdb"]
     )]
     pub(crate) parts: Option<PathBuf>,
-    /// With --parts: start over instead of resuming an earlier run's levels.
-    #[arg(long, requires = "parts")]
+    /// Start over instead of resuming an interrupted run: a table of 2-bit entries (every
+    /// board of 11 cells and more) keeps its work beside the file until it is written, and
+    /// the same command resumes it from its last finished level; so does --parts.
+    #[arg(long)]
     pub(crate) restart: bool,
     /// With --parts: end the run with a message when one level takes longer than this many
     /// seconds (a process that stopped answering).

@@ -2,16 +2,19 @@
 //! note and the progress bar a terminal user sees (`resolved` opens what it finds).
 
 use std::io::{self, IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use slidetable_core::Board;
 use slidetable_gen::cache::{self, Kind, DEFAULT_PARTITION, FIRST_USE_PARTITION};
+use slidetable_gen::resume::{Resumed, Run, RunEvent};
 use slidetable_gen::{solve, table_bytes, SolvedSection};
 use slidetable_query::{Goal, MappedTable};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
 
 use crate::signals;
 use crate::streams::warning;
@@ -130,16 +133,41 @@ pub(crate) fn known_distances(
 }
 
 /// Generates `plan` and writes it to `path` (whose directory must exist), replacing any old
-/// file atomically; Ctrl-C, SIGTERM or SIGHUP meanwhile removes the temporary file. Long runs
-/// show a progress bar on stderr when it is a terminal.
-pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
+/// file atomically; Ctrl-C, SIGTERM or SIGHUP meanwhile removes the temporary file. A plan
+/// whose search resumes (2-bit entries) goes on from an interrupted run's last level, and says
+/// so, unless `restart`. Long runs show a progress bar on stderr when it is a terminal.
+pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Generated> {
     signals::clean_up_on_signals();
-    let bar = progress_bar(
+    let base = Arc::new(AtomicU64::new(0));
+    let bar = progress_bar_from(
         plan.total_states(),
         Work::States,
         format!("generating {}", plan.board),
+        Arc::clone(&base),
     );
-    let done = slidetable_gen::cache::generate(plan, path, &|n| bar.inc(n))?;
+    let events = |event: &RunEvent| {
+        match event {
+            RunEvent::Resumed(r) => {
+                base.store(r.settled, Relaxed);
+                bar.reset_elapsed();
+                bar.suspend(|| warning!("{}", resumed_text(plan, r)));
+            }
+            RunEvent::Restarted { state } => bar.suspend(|| {
+                warning!(
+                    "--restart: removed the interrupted run's work ({} and the files beside it)",
+                    state.display()
+                )
+            }),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    };
+    let run = Run {
+        restart,
+        progress: &|n| bar.inc(n),
+        events: &events,
+    };
+    let done = slidetable_gen::cache::generate_resumable(plan, path, &run)?;
     bar.finish_and_clear();
     if let Some(e) = &done.owner_not_kept {
         warning!(
@@ -148,6 +176,51 @@ pub(crate) fn generate(plan: &Plan, path: &Path) -> Result<Generated> {
         );
     }
     Ok(done)
+}
+
+/// "resuming 2x7 from level 41 of a run interrupted at 2026-11-25 15:02:11 UTC (process
+/// 1234); --restart starts over".
+fn resumed_text(plan: &Plan, r: &Resumed) -> String {
+    let at = format_utc(r.saved);
+    let what = if r.section >= r.sections {
+        "writing the table of".to_string()
+    } else if r.sections > 1 {
+        format!(
+            "resuming {} from level {} of section {} of {} of",
+            plan.board,
+            r.level,
+            r.section + 1,
+            r.sections
+        )
+    } else {
+        format!("resuming {} from level {} of", plan.board, r.level)
+    };
+    format!(
+        "{what} a run interrupted at {at} (process {}); --restart starts over",
+        r.pid
+    )
+}
+
+/// `time` as `2026-11-25 15:02:11 UTC`.
+fn format_utc(time: SystemTime) -> String {
+    let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
 }
 
 /// Generates `plan` and writes the table to `out` (`generate -o -`).
@@ -206,8 +279,14 @@ impl Work {
 
 /// The one progress bar every long run shows on stderr, over `total` units of `work`: for
 /// runs of at least [`Work::least`] of them, and only when stderr is a terminal (hidden
-/// otherwise). Its ETA appears once it means something (see [`eta_text`]).
+/// otherwise). Its ETA appears once it means something (see [`eta`]).
 pub(crate) fn progress_bar(total: u64, work: Work, message: String) -> ProgressBar {
+    progress_bar_from(total, work, message, Arc::new(AtomicU64::new(0)))
+}
+
+/// [`progress_bar`], whose units up to `base` were done before it began (a resumed run's
+/// settled states): the ETA counts only the work done since.
+fn progress_bar_from(total: u64, work: Work, message: String, base: Arc<AtomicU64>) -> ProgressBar {
     if total < work.least() || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -220,9 +299,15 @@ pub(crate) fn progress_bar(total: u64, work: Work, message: String) -> ProgressB
         .expect("a valid template")
         .with_key(
             "eta_known",
-            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                if let Some(text) = eta_text(state.elapsed(), state.fraction(), state.eta()) {
-                    let _ = write!(w, "{text}");
+            move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let left = eta(
+                    state.elapsed(),
+                    base.load(Relaxed),
+                    state.pos(),
+                    state.len().unwrap_or(0),
+                );
+                if let Some(left) = left {
+                    let _ = write!(w, " (eta {})", HumanDuration(left));
                 }
             },
         )
@@ -232,12 +317,20 @@ pub(crate) fn progress_bar(total: u64, work: Work, message: String) -> ProgressB
     bar
 }
 
-/// The ETA shown beside a progress bar, once it means something: a breadth-first search
-/// settles few states in its first layers and most in the last ones, so a rate taken early
-/// predicts weeks for a run of seconds. Shown only after a second and a fifth of the work.
-fn eta_text(elapsed: Duration, fraction: f32, eta: Duration) -> Option<String> {
-    (elapsed >= Duration::from_secs(1) && fraction >= 0.2)
-        .then(|| format!(" (eta {})", HumanDuration(eta)))
+/// The time left of a run that has done `done` of `total` units of work, `base` of them
+/// before it began (a resumed run's), in `elapsed`: the mean time per unit done so far times
+/// the units left. A breadth-first search settles each state once, and its levels grow and
+/// shrink, so a rate taken over the last moments (what a progress bar's own ETA does) swings
+/// from hours to seconds; the mean over every state so far does not. It waits until it means
+/// something: 5 seconds and a tenth of the work (the first levels settle few states at the
+/// cost of whole passes over the bitmap).
+pub(crate) fn eta(elapsed: Duration, base: u64, done: u64, total: u64) -> Option<Duration> {
+    let (done, total) = (done.saturating_sub(base), total.saturating_sub(base));
+    if elapsed < Duration::from_secs(5) || done == 0 || done * 10 < total {
+        return None;
+    }
+    let per_unit = elapsed.as_secs_f64() / done as f64;
+    Some(Duration::from_secs_f64(per_unit * (total - done) as f64))
 }
 
 #[cfg(test)]
@@ -245,18 +338,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_eta_waits_until_it_means_something() {
+    fn times_are_shown_in_utc() {
+        let at = |s| UNIX_EPOCH + Duration::from_secs(s);
+        assert_eq!(format_utc(at(0)), "1970-01-01 00:00:00 UTC");
+        assert_eq!(format_utc(at(951_782_400)), "2000-02-29 00:00:00 UTC");
+        assert_eq!(format_utc(at(1_795_000_000)), "2026-11-18 11:06:40 UTC");
+    }
+
+    #[test]
+    fn the_eta_is_the_mean_time_per_state_so_far_times_the_states_left() {
         let s = Duration::from_secs;
         // The start of a 5-second generation: a few states in a tenth of a second.
+        assert_eq!(eta(Duration::from_millis(100), 0, 10, 1_000_000), None);
+        // Less than a tenth of the work, or less than 5 seconds: nothing yet.
+        assert_eq!(eta(s(60), 0, 99, 1000), None);
+        assert_eq!(eta(s(4), 0, 500, 1000), None);
+        // A tenth in 60 s: nine tenths left take 540 s.
+        assert_eq!(eta(s(60), 0, 100, 1000), Some(s(540)));
         assert_eq!(
-            eta_text(Duration::from_millis(100), 0.0001, s(9_000_000)),
-            None
+            eta(s(10), 0, 750, 1000),
+            Some(Duration::from_secs_f64(10.0 / 3.0))
         );
-        assert_eq!(eta_text(s(2), 0.05, s(600)), None);
-        assert_eq!(eta_text(Duration::from_millis(500), 0.5, s(1)), None);
+        assert_eq!(eta(s(10), 0, 1000, 1000), Some(s(0)));
+        // A resumed run counts what it did itself: 200 of 800 in 30 s, 600 left.
+        assert_eq!(eta(s(30), 200, 400, 1000), Some(s(90)));
+        assert_eq!(eta(s(30), 200, 200, 1000), None);
+        // Levels that grow and shrink do not swing it: the same mean, the same answer.
         assert_eq!(
-            eta_text(s(2), 0.5, s(2)).as_deref(),
-            Some(" (eta 2 seconds)")
+            eta(s(120), 0, 500, 1000),
+            eta(s(240), 0, 500, 1000).map(|d| d / 2)
         );
     }
 }

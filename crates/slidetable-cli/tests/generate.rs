@@ -499,6 +499,121 @@ fn a_full_disk_fails_cleanly_and_leaves_no_temporary_file() {
     assert_eq!(others(dir.path(), name), Vec::<String>::new());
 }
 
+/// A 3x4 `generate` (2-bit entries: its search resumes) interrupted again and again in the
+/// middle of a level: Ctrl-C (it says how to go on and keeps its work), SIGKILL, a `--restart`
+/// (it starts over and says so) killed in turn, then SIGKILL twice more; the run that finishes
+/// says where it resumed from and writes the same bytes as a search never interrupted (`-o -`,
+/// the search in memory), and leaves no working file.
+#[test]
+fn a_3x4_generate_interrupted_at_several_levels_resumes_to_the_same_table() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("3x4.slt");
+    let state = dir.path().join(".3x4.slt.state");
+    let level = || -> Option<u32> {
+        let text = fs::read_to_string(&state).ok()?;
+        text.lines()
+            .find_map(|l| l.strip_prefix("level ")?.parse().ok())
+    };
+    let log = dir.path().join("stderr.txt");
+    let interrupt = |restart: bool, at: u32, signal: &str| -> (ExitStatus, String) {
+        let mut cmd = process(dir.path());
+        cmd.args(["generate", "--board", "3x4", "-o"]).arg(&path);
+        if restart {
+            cmd.arg("--restart");
+        }
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let began = Instant::now();
+        // A --restart removes the state file only once it has the lock: wait for a new one.
+        let before = fs::metadata(&state).and_then(|m| m.modified()).ok();
+        loop {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "finished before level {at}"
+            );
+            assert!(began.elapsed() < Duration::from_secs(600));
+            let new = fs::metadata(&state).and_then(|m| m.modified()).ok() != before;
+            if (new || !restart) && level().is_some_and(|l| l >= at) {
+                break;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = wait_at_most(&mut child, Duration::from_secs(60), signal);
+        assert!(!path.exists(), "a table after a {signal} at level {at}");
+        (status, fs::read_to_string(&log).unwrap())
+    };
+
+    let (status, stderr) = interrupt(false, 8, "INT");
+    assert_eq!(status.signal(), Some(2), "{stderr}");
+    let saved = level().unwrap();
+    assert_eq!(
+        stderr,
+        format!(
+            "slidetable: interrupted; the search is saved up to level {saved} (in {} and the \
+             files beside it): run the same command again to resume it, or add --restart to \
+             start over\n",
+            state.display()
+        )
+    );
+    let (status, stderr) = interrupt(false, 25, "KILL");
+    assert_eq!(status.signal(), Some(9));
+    assert!(
+        stderr.starts_with(&format!(
+            "slidetable: resuming 3x4 from level {saved} of a run interrupted at "
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("; --restart starts over\n"), "{stderr}");
+    let (_, stderr) = interrupt(true, 3, "KILL");
+    assert!(stderr.starts_with("slidetable: --restart: removed the interrupted run's work"));
+    assert!(!stderr.contains("resuming"), "{stderr}");
+    assert!(level().unwrap() < 25, "--restart did not start over");
+    interrupt(false, 30, "KILL");
+    interrupt(false, 40, "KILL");
+    let saved = level().unwrap();
+
+    // The resumed run needs only what its working files do not hold already: less than the
+    // 149.7 MB a new run needs.
+    let done = Run::process(
+        process(dir.path())
+            .env("SLIDETABLE_AVAILABLE_DISK", "100000000")
+            .args(["generate", "--board", "3x4", "-o"])
+            .arg(&path),
+    );
+    assert_eq!(done.code, Some(0), "{done:#?}");
+    assert!(
+        done.stderr.starts_with(&format!(
+            "slidetable: resuming 3x4 from level {saved} of a run"
+        )),
+        "{done:#?}"
+    );
+    let whole = process(dir.path())
+        .args(["generate", "--board", "3x4", "-o", "-"])
+        .output()
+        .unwrap();
+    assert!(whole.status.success(), "{whole:?}");
+    assert!(
+        fs::read(&path).unwrap() == whole.stdout,
+        "the resumed table differs"
+    );
+    let left: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".3x4.slt."))
+        .collect();
+    assert_eq!(left, Vec::<String>::new());
+}
+
 /// Sends `signal` to a `generate --board 2x5` the moment its temporary file appears.
 fn signal_while_writing(dir: &Path, signal: &str) -> ExitStatus {
     let out = dir.join("t.slt");
@@ -733,11 +848,30 @@ fn too_little_memory_or_disk_is_refused_before_the_search() {
         "{}",
         full.stderr
     );
+    // A search that resumes keeps its working files beside the table until it is written:
+    // 59.9 MB of entries and a 29.9 MB frontier, beside the 59.9 MB table.
+    let working = Run::of(
+        sandboxed(d)
+            .env("SLIDETABLE_AVAILABLE_DISK", "100000000")
+            .args(["generate", "--board", "3x4", "-o", "3x4.slt"]),
+    );
+    assert_eq!(working.code, Some(1), "{working:#?}");
+    assert!(
+        working.stderr.contains(
+            "a 3x4 table needs 149.7 MB of disk space, but 100.0 MB is available \
+             ($SLIDETABLE_AVAILABLE_DISK)"
+        ),
+        "{}",
+        working.stderr
+    );
     assert!(!d.join("3x4.slt").exists() && !d.join("2x3.slt").exists());
     let temporaries: Vec<_> = fs::read_dir(d)
         .unwrap()
         .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.ends_with(".tmp") || name.starts_with(".3x4.slt.")
+        })
         .collect();
     assert!(temporaries.is_empty(), "{temporaries:?}");
     // Enough of both: made.

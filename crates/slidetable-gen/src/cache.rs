@@ -137,6 +137,35 @@ pub fn generate(
     })
 }
 
+/// [`generate`], resuming an interrupted run of the same plan into the same file when the
+/// plan's search resumes (2-bit entries, see [`crate::resume`]): its working files beside the
+/// table are kept when the run is interrupted, and the next run goes on from the last level
+/// saved (`run.restart` starts over). Other plans are made as [`generate`] makes them.
+pub fn generate_resumable(
+    plan: &Plan,
+    path: &Path,
+    run: &crate::resume::Run<'_>,
+) -> Result<Generated, GenError> {
+    if !crate::resume::resumes(plan) {
+        return generate(plan, path, run.progress);
+    }
+    let start = Instant::now();
+    let destination = Destination::prepare(path)?;
+    let work = crate::resume::Work::open(plan, destination.target(), run.restart, run.events)?;
+    if let Err(e) = crate::room::check_room_resuming(plan, destination.dir(), work.allocated()) {
+        work.discard_if_new()?;
+        return Err(e);
+    }
+    let written = work.run(plan, run, destination)?;
+    Ok(Generated {
+        states: plan.board.reachable_states(),
+        sections: plan.goals.len(),
+        bytes: written.bytes,
+        elapsed: start.elapsed(),
+        owner_not_kept: written.owner_not_kept,
+    })
+}
+
 /// What a board's default file holds: a table of every state (boards up to 12 cells), or a
 /// pattern database (the 15-puzzle).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

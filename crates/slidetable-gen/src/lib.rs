@@ -27,10 +27,13 @@ mod bfs_queue;
 pub mod bfs_residues;
 mod bfs_scan;
 pub mod cache;
+mod mapped;
 pub mod parts;
 mod pattern;
 mod plan;
+pub mod resume;
 pub mod room;
+mod state_file;
 mod weighted;
 mod write;
 
@@ -207,6 +210,26 @@ pub enum GenError {
         path: PathBuf,
         /// What is wrong.
         problem: String,
+    },
+    /// An interrupted run's working files that cannot be resumed: the file, and why.
+    #[error("{}: {problem}", path.display())]
+    Resume {
+        /// The working or state file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A resumable run stopped after a saved level because its caller asked (see
+    /// [`resume::Run::events`]); its working files are kept.
+    #[error(
+        "stopped after level {level}; run the same command again to resume (state in {})",
+        state.display()
+    )]
+    Stopped {
+        /// The last level saved.
+        level: u32,
+        /// The state file.
+        state: PathBuf,
     },
     /// The processes of a search in parts could not exchange a level's states.
     #[error("the processes could not exchange a level: {0}")]

@@ -37,6 +37,8 @@ use slidetable_format::{
     PartFooter, PartRecord, PayloadHasher, SectionSpec, Slices, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
+use crate::mapped::map;
+use crate::state_file::{self, write_durably, ReadError};
 use crate::GenError;
 
 #[cfg(feature = "mpi")]
@@ -538,8 +540,8 @@ impl Slice {
         let frontier =
             create_file(&files.frontier, 8 * words).map_err(|e| files.io(&files.frontier, e))?;
         let mut slice = Slice {
-            entries: map(&entries, len).map_err(|e| files.io(&files.entries, e))?,
-            frontier: map(&frontier, 8 * words).map_err(|e| files.io(&files.frontier, e))?,
+            entries: map(&entries, 0, len).map_err(|e| files.io(&files.entries, e))?,
+            frontier: map(&frontier, 0, 8 * words).map_err(|e| files.io(&files.frontier, e))?,
             ranks,
         };
         // 3 in every entry: not reached yet.
@@ -574,7 +576,7 @@ impl Slice {
                     path.display()
                 )));
             }
-            map(&file, want).map_err(|e| files.io(path, e))
+            map(&file, 0, want).map_err(|e| files.io(path, e))
         };
         Ok(Slice {
             entries: open(&files.entries, len)?,
@@ -795,11 +797,15 @@ impl Files {
 
     /// The saved state, if any: checked to be this run's (board, goal, part and parts).
     fn read_state(&self, goal: &Layout) -> Result<Option<Saved>, GenError> {
-        let text = match fs::read_to_string(&self.state) {
-            Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(self.io(&self.state, e)),
-        };
+        let text =
+            match state_file::read(&self.state) {
+                Ok(Some(read)) => read.text,
+                Ok(None) => return Ok(None),
+                Err(ReadError::Io(e)) => return Err(self.io(&self.state, e)),
+                Err(ReadError::Damaged) => return Err(self.bad_state(
+                    "it is damaged (its CRC does not match its lines); start over with --restart",
+                )),
+            };
         let mut saved = Saved {
             progress: Progress {
                 level: 0,
@@ -871,7 +877,7 @@ impl Files {
             histogram.join(" "),
             std::process::id(),
         );
-        write_durably(&self.state, text.as_bytes()).map_err(|e| self.io(&self.state, e))
+        state_file::write(&self.state, &text).map_err(|e| self.io(&self.state, e))
     }
 }
 
@@ -929,24 +935,6 @@ fn remove_other_runs(dir: &Path, parts: u32) -> io::Result<()> {
     Ok(())
 }
 
-/// Writes `bytes` to `path` through a temporary file beside it, synced, then renamed.
-fn write_durably(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let tmp = path.with_extension("new");
-    {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    fs::rename(&tmp, path)?;
-    if let Some(dir) = path.parent() {
-        if let Ok(d) = File::open(dir) {
-            // Not every filesystem syncs a directory.
-            let _ = d.sync_all();
-        }
-    }
-    Ok(())
-}
-
 fn create_file(path: &Path, len: u64) -> io::Result<File> {
     let file = OpenOptions::new()
         .read(true)
@@ -956,26 +944,6 @@ fn create_file(path: &Path, len: u64) -> io::Result<File> {
         .open(path)?;
     file.set_len(len)?;
     Ok(file)
-}
-
-/// Maps `file` (of `len` bytes) for reading and writing, shared: what is written reaches the
-/// file, so a level's end is a sync and a run killed at any point leaves its work in the file.
-///
-/// # Safety argument
-///
-/// memmap2's contract: nobody else may change the file while it is mapped. The file is this
-/// process's own working file (`part-K-of-N.entries` or `.frontier`), which no other process
-/// of the run opens and no reader takes for a table (a reader reads only `.slp` parts named by
-/// a manifest, which is removed before any working file is made).
-fn map(file: &File, len: u64) -> io::Result<MmapMut> {
-    if len == 0 {
-        return memmap2::MmapOptions::new().len(0).map_anon();
-    }
-    // SAFETY: see the function's safety argument — a working file only this process opens.
-    #[allow(unsafe_code)]
-    unsafe {
-        memmap2::MmapOptions::new().len(len as usize).map_mut(file)
-    }
 }
 
 /// Processes as threads of one program, meeting at barriers: the transport the tests of a

@@ -55,7 +55,22 @@ pub fn needs(plan: &Plan) -> Result<Needs, GenError> {
 /// Refuses `plan` with [`GenError::NoRoom`] when the machine has less memory than it needs,
 /// or `dir` (where the table is written; `None` for a stream) less disk space.
 pub fn check_room(plan: &Plan, dir: Option<&Path>) -> Result<Needs, GenError> {
-    let needs = needs(plan)?;
+    check(plan, needs(plan)?, dir, 0)
+}
+
+/// [`check_room`] for a search that resumes (`resume.rs`): its working files (every
+/// section's entries and the frontier, [`crate::resume::working_bytes`]) take disk space
+/// beside the table until it is written; `allocated` bytes of them are already there (an
+/// interrupted run's), and count as available.
+pub fn check_room_resuming(plan: &Plan, dir: &Path, allocated: u64) -> Result<Needs, GenError> {
+    let mut needs = needs(plan)?;
+    needs.disk = needs
+        .disk
+        .saturating_add(crate::resume::working_bytes(plan));
+    check(plan, needs, Some(dir), allocated)
+}
+
+fn check(plan: &Plan, needs: Needs, dir: Option<&Path>, allocated: u64) -> Result<Needs, GenError> {
     let refuse = |what: &'static str, need: u64, available: u64, origin: String| {
         Err(GenError::NoRoom {
             board: plan.board,
@@ -71,6 +86,7 @@ pub fn check_room(plan: &Plan, dir: Option<&Path>) -> Result<Needs, GenError> {
         }
     }
     if let Some((available, origin)) = dir.and_then(available_disk) {
+        let available = available.saturating_add(allocated);
         if needs.disk > available {
             return refuse("disk space", needs.disk, available, origin);
         }

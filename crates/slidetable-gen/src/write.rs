@@ -23,14 +23,7 @@ fn header_for(board: Board, sections: &[SolvedSection]) -> Result<Header, GenErr
         if (s.encoding, s.cost) != (encoding, cost) {
             return Err(GenError::MixedEncodings);
         }
-        if s.goal.board() != board {
-            return Err(GenError::MixedBoards {
-                expected: board,
-                found: s.goal.board(),
-            });
-        }
     }
-    let crc = checksum(sections.iter().map(|s| &s.entries[..]));
     let specs = sections
         .iter()
         .map(|s| SectionSpec {
@@ -38,7 +31,43 @@ fn header_for(board: Board, sections: &[SolvedSection]) -> Result<Header, GenErr
             histogram: s.histogram.clone(),
         })
         .collect();
+    let payloads: Vec<&[u8]> = sections.iter().map(|s| &s.entries[..]).collect();
+    header_of(board, encoding, cost, specs, &payloads)
+}
+
+/// The header of a table of `specs`, whose payloads (in file order) are `payloads`.
+fn header_of(
+    board: Board,
+    encoding: Encoding,
+    cost: CostModel,
+    specs: Vec<SectionSpec>,
+    payloads: &[&[u8]],
+) -> Result<Header, GenError> {
+    if let Some(s) = specs.iter().find(|s| s.goal.board() != board) {
+        return Err(GenError::MixedBoards {
+            expected: board,
+            found: s.goal.board(),
+        });
+    }
+    let crc = checksum(payloads.iter().copied());
     Ok(Header::build(board, encoding, cost, specs, crc)?)
+}
+
+/// Streams a whole table into `out` from its sections' goals and histograms (`specs`) and
+/// payloads (a search that kept its entries in a file's mapping rather than in a
+/// [`SolvedSection`]).
+pub(crate) fn write_payloads_to(
+    out: &mut dyn Write,
+    board: Board,
+    encoding: Encoding,
+    cost: CostModel,
+    specs: Vec<SectionSpec>,
+    payloads: &[&[u8]],
+) -> Result<u64, GenError> {
+    let header = header_of(board, encoding, cost, specs, payloads)?;
+    header
+        .write_table(&mut &mut *out, payloads)
+        .map_err(stream_error)
 }
 
 /// The checksum a header keeps of the payloads that follow it, in file order.
@@ -149,6 +178,11 @@ impl Destination {
     /// The directory the table is written in (the temporary file's, the link target's).
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The file the table replaces or makes (through any links).
+    pub fn target(&self) -> &Path {
+        &self.target
     }
 
     /// Checks `path` and makes the temporary file beside the file it names.

@@ -82,7 +82,7 @@ pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
         tables::Origin::Cache => Some(cache::lock(&path, &tables::Shown::new())?),
         _ => None,
     };
-    let done = tables::generate(&plan, &path)?;
+    let done = tables::generate(&plan, &path, args.restart)?;
     drop(lock);
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", path.display())?;

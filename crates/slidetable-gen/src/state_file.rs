@@ -1,0 +1,127 @@
+//! The small state files of the searches that resume after an interruption (the search in
+//! parts' `part-K-of-N.state`, a generated table's `.NAME.state`): lines of `name value`,
+//! ending with `crc XXXXXXXX`, the CRC-32 of every line before it, so that a file damaged on
+//! disk is refused rather than resumed from. Each is written whole or not at all (a temporary
+//! file beside it, synced, then renamed over it).
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::Path;
+
+/// Writes the lines `text` (each ending in a newline) and their CRC line to `path`, durably.
+pub(crate) fn write(path: &Path, text: &str) -> io::Result<()> {
+    let mut all = text.to_string();
+    all.push_str(&format!("crc {:08x}\n", crc32fast::hash(text.as_bytes())));
+    write_durably(path, all.as_bytes())
+}
+
+/// What a state file says: `None` when there is none.
+#[derive(Debug)]
+pub(crate) struct Read {
+    /// The lines before the CRC line.
+    pub(crate) text: String,
+    /// Whether the file had a CRC line (it then matched: a mismatch is an error).
+    pub(crate) had_crc: bool,
+}
+
+impl Read {
+    /// The value of the first line named `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
+        self.text.lines().find_map(|line| {
+            let (n, value) = line.split_once(' ').unwrap_or((line, ""));
+            (n == name).then_some(value)
+        })
+    }
+
+    /// The values of every line named `name`, in order.
+    pub(crate) fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.text.lines().filter_map(move |line| {
+            let (n, value) = line.split_once(' ').unwrap_or((line, ""));
+            (n == name).then_some(value)
+        })
+    }
+}
+
+/// Why a state file cannot be read.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    /// The system's error.
+    Io(io::Error),
+    /// The CRC line does not match the lines before it.
+    Damaged,
+}
+
+/// Reads the state file at `path`: `None` if there is none.
+pub(crate) fn read(path: &Path) -> Result<Option<Read>, ReadError> {
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => return Err(ReadError::Damaged),
+        Err(e) => return Err(ReadError::Io(e)),
+    };
+    let Some(at) = text.find("\ncrc ").map(|i| i + 1).or_else(|| {
+        // A file that is nothing but its CRC line.
+        text.starts_with("crc ").then_some(0)
+    }) else {
+        return Ok(Some(Read {
+            text,
+            had_crc: false,
+        }));
+    };
+    let (body, tail) = text.split_at(at);
+    let stored = tail
+        .strip_prefix("crc ")
+        .map(str::trim_end)
+        .and_then(|hex| u32::from_str_radix(hex, 16).ok());
+    if stored != Some(crc32fast::hash(body.as_bytes())) {
+        return Err(ReadError::Damaged);
+    }
+    Ok(Some(Read {
+        text: body.to_string(),
+        had_crc: true,
+    }))
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it, synced, then renamed.
+pub(crate) fn write_durably(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = path.with_extension("new");
+    {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    fs::rename(&tmp, path)?;
+    if let Some(dir) = path.parent() {
+        if let Ok(d) = File::open(dir) {
+            // Not every filesystem syncs a directory.
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_file_reads_back_and_a_changed_byte_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.state");
+        assert!(read(&path).unwrap().is_none());
+        write(&path, "board 2x5\nlevel 7\nhistogram 1 2 3\n").unwrap();
+        let back = read(&path).unwrap().unwrap();
+        assert!(back.had_crc);
+        assert_eq!(back.get("level"), Some("7"));
+        assert_eq!(back.all("histogram").collect::<Vec<_>>(), ["1 2 3"]);
+        let bytes = fs::read_to_string(&path)
+            .unwrap()
+            .replace("level 7", "level 8");
+        fs::write(&path, bytes).unwrap();
+        assert!(matches!(read(&path), Err(ReadError::Damaged)));
+        // A file without a CRC line (an older search in parts wrote them) is read as it is.
+        fs::write(&path, "level 3\n").unwrap();
+        let old = read(&path).unwrap().unwrap();
+        assert_eq!((old.get("level"), old.had_crc), (Some("3"), false));
+    }
+}
