@@ -170,6 +170,26 @@ fn distance_path_and_search_json_match_the_schema() {
         v[0]["stats"]["iterations"].as_u64().unwrap(),
         (bound - 21) / 2 + 1
     );
+    // The blind methods stopped at a limit prove a bound too: BFS the level it was making,
+    // bidirectional search the two depths plus one, Dijkstra the largest g settled. Each is
+    // at most the table's distance (31 and 19 moves), and more than the trivial 1.
+    for method in ["bfs", "bidir", "dijkstra"] {
+        for (puzzle, distance) in [("8 6 7 2 5 4 3 0 1", 31), ("2 3 4 1 5 0 7 6 8", 19)] {
+            let r = Run::of(
+                slidetable()
+                    .args(["search", "--json", "--stats", "--method", method])
+                    .args(["--max-expanded", "300"])
+                    .write_stdin(format!("{puzzle}\n")),
+            );
+            assert_eq!(r.code, Some(1), "{method} {puzzle}: {r:#?}");
+            let v = assert_lines_match(&r, "search-answer");
+            let bound = v[0]["stats"]["bound"].as_u64().unwrap();
+            assert!(
+                (2..=distance).contains(&bound),
+                "{method} {puzzle}: {bound}"
+            );
+        }
+    }
 }
 
 #[test]

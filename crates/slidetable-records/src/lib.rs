@@ -134,7 +134,8 @@ pub struct SearchStats {
     /// IDA*'s iterations.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iterations: Option<u32>,
-    /// A* and IDA*: the largest f = g + h reached (IDA*: the last bound).
+    /// A length no solution is shorter than, the solution's when found (docs/SEARCH.md
+    /// defines it for each method).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bound: Option<u32>,
     /// The search's time.

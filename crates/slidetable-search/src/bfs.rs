@@ -31,7 +31,10 @@ fn breadth_first(
 ) -> Result<Solution, SearchError> {
     check_solvable(start, goal)?;
     let budget = Budget::start(limits);
-    let mut stats = Stats::default();
+    let mut stats = Stats {
+        bound: Some(0),
+        ..Stats::default()
+    };
     if start == goal {
         return Ok(Solution::unit(Vec::new(), budget.finish(&mut stats)));
     }
@@ -56,6 +59,8 @@ fn from_start(
     stats.peak_open = 1;
     while !level.is_empty() {
         depth += 1;
+        // Every state fewer than `depth` moves away has been made and none was the goal.
+        stats.bound = Some(depth);
         for &(node, key, via) in &level {
             budget.expand(&mut stats, || {
                 seen.bytes() + vec_bytes(&level) + vec_bytes(&next)
@@ -146,6 +151,9 @@ fn from_both_ends(
     let mut next: Level = Vec::new();
     stats.peak_open = 2;
     loop {
+        // No path of a + b moves or fewer (see above); each meeting the next level makes is
+        // one of a + 1 + b.
+        stats.bound = Some(sides[0].depth + sides[1].depth + 1);
         let (this, other) = {
             let [forward, backward] = &mut sides;
             if forward.frontier.len() <= backward.frontier.len() {

@@ -98,6 +98,8 @@ pub fn dijkstra_with<C: MoveCost + ?Sized>(
                 ..visit
             },
         );
+        // States leave the heap cheapest first, so the goal, not yet settled, costs at least g.
+        stats.bound = Some(g);
         if layout == *goal {
             let mut path = Vec::new();
             seen.path_to(&keyer, &layout, key, &mut path);

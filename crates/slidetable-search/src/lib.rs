@@ -109,9 +109,12 @@ pub struct Stats {
     pub elapsed: Duration,
     /// IDA* only: the number of bounds tried (depth-first iterations).
     pub iterations: Option<u32>,
-    /// A* and IDA*: the largest f = g + h the search reached, so the bound a search stopped
-    /// at a limit proved (no solution is shorter): IDA*'s bound in its last iteration, A*'s
-    /// largest f of a state expanded.
+    /// A length (a cost, under other move costs) the search has proved no solution is
+    /// shorter than; the solution's when one is found, and what a search stopped at a limit
+    /// had proved. A* and IDA*: the largest f = g + h reached (IDA*'s bound in its last
+    /// iteration, A*'s largest f of a state expanded); BFS: the depth of the level being
+    /// made; bidirectional BFS: the depths both searches completed, plus one; Dijkstra: the
+    /// largest g settled. Every method sets it; `None` only in a `Stats` made by hand.
     pub bound: Option<u32>,
 }
 

@@ -123,10 +123,10 @@ fn check(
         method == Method::Idastar,
         "{what}"
     );
-    // The largest f reached: with a consistent heuristic, the solution's length (IDA*'s last
-    // bound; A*'s goal, popped at f = g); the uninformed methods have none.
-    let informed = INFORMED.contains(&method);
-    assert_eq!(s.stats.bound, informed.then_some(expected), "{what}");
+    // The bound proved: on a solved search, the solution's length by every method (IDA*'s
+    // last bound; A*'s goal, popped at f = g; the level BFS was making; the two frontiers'
+    // depths plus one; the g at which Dijkstra settled the goal).
+    assert_eq!(s.stats.bound, Some(expected), "{what}");
     if expected > 0 {
         assert!(
             s.stats.expanded > 0 && s.stats.generated > 0,
@@ -446,6 +446,66 @@ fn limits_stop_runaway_searches() {
                 .to_string()
                 .starts_with("search stopped at its time limit")),
             other => panic!("{method}: {other:?}"),
+        }
+    }
+}
+
+/// Every method stopped after 1, 2, 4 … 4096 expansions, on random 8-puzzles of every goal:
+/// the `bound` it reports is a true lower bound (at most the distance the table gives), it
+/// never falls as the limit rises, and the stopped search's counts are the ones it reached.
+#[test]
+fn a_stopped_search_reports_a_true_lower_bound() {
+    let exact = eight();
+    let mut rng = Rng(0x5EED_0B0D);
+    let mut stopped = [0u32; 5];
+    for (i, goal) in exact.goals.iter().enumerate() {
+        for _ in 0..12 {
+            let start = random_state(&mut rng, goal);
+            let d = exact.distance(i, &start);
+            for (k, method) in Method::ALL.into_iter().enumerate() {
+                let mut last = 0;
+                for limit in (0..13).map(|e| 1u64 << e) {
+                    let r = solve(
+                        method,
+                        HeuristicKind::Manhattan,
+                        &start,
+                        goal,
+                        &Limits::expanded(limit),
+                    );
+                    let what = format!("{method} from {start} to {goal}, {limit} expansions");
+                    let bound = match r {
+                        Ok(s) => s.stats.bound,
+                        Err(SearchError::LimitReached { stats, .. }) => {
+                            assert_eq!(stats.expanded, limit, "{what}");
+                            stopped[k] += 1;
+                            stats.bound
+                        }
+                        Err(e) => panic!("{what}: {e}"),
+                    };
+                    let bound = bound.unwrap_or_else(|| panic!("{what}: no bound"));
+                    assert!(bound <= d, "{what}: bound {bound} over the distance {d}");
+                    assert!(bound >= last, "{what}: bound {bound} fell from {last}");
+                    last = bound;
+                }
+            }
+        }
+    }
+    // Each method was stopped many times, not only solved.
+    assert!(stopped.iter().all(|&n| n > 100), "{stopped:?}");
+    // Under tile costs Dijkstra's bound is a cost, at most the cheapest.
+    let exact = Exact::new(Board::new(2, 3).unwrap());
+    for (start, want) in tile_cost_distances(&exact, 5).into_iter().step_by(7) {
+        for limit in [1, 10, 100] {
+            let bound =
+                match dijkstra_with(&start, &exact.goals[5], &TileCost, &Limits::expanded(limit)) {
+                    Ok(s) => s.stats.bound,
+                    Err(SearchError::LimitReached { stats, .. }) => stats.bound,
+                    Err(e) => panic!("{start}: {e}"),
+                };
+            assert!(
+                u64::from(bound.unwrap()) <= want,
+                "{start}: {bound:?} over {want}"
+            );
         }
     }
 }
