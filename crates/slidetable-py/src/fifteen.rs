@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use slidetable_core::{path_string, Board, Layout, Move};
 use slidetable_gen::{pattern_bytes, solve_partition, Partition};
 use slidetable_query::{MappedPatternTable, SplitMix64, TableBytes};
@@ -14,6 +15,7 @@ use slidetable_search::{Limits, PatternHeuristic, SearchError, Symmetric};
 use crate::cache;
 use crate::errors::{gen_error, table_error, value_error};
 use crate::puzzles::{self, Given};
+use crate::search;
 use crate::table::parse_order;
 
 /// The 15-puzzle's optimal solver: IDA* guided by additive pattern databases, which also
@@ -194,6 +196,42 @@ impl PyFifteen {
         let layout = puzzles::one(self.board(), puzzle)?;
         let path = py.detach(|| solve_one(&solver, &layout, order))?;
         Ok(path.map(|p| path_string(&p)))
+    }
+
+    /// Solves `puzzle` as `solve` does and returns what `slidetable search --json --stats
+    /// --board 4x4` prints for it, as `slidetable.search` does: `puzzle`, `distance`, `path`,
+    /// `solvable`, `stats` (`expanded`, `generated`, `peak_open`, `iterations`, `bound`,
+    /// `milliseconds`, `branching_factor`), `method` (`"idastar"`), `heuristic` (`"pdb"`),
+    /// `partition` (`"7-8"`) and `database` (the file, `None` when built in memory). A search
+    /// stopped by `max_expanded` or `max_seconds` keeps its `stats` (`bound`: no solution is
+    /// shorter) and has an `error`; its `distance` and `path` are `None`.
+    #[pyo3(signature = (puzzle, goal = None, order = None, max_expanded = None, max_seconds = None))]
+    fn search<'py>(
+        &self,
+        py: Python<'py>,
+        puzzle: &Bound<'py, PyAny>,
+        goal: Option<&Bound<'py, PyAny>>,
+        order: Option<&str>,
+        max_expanded: Option<u64>,
+        max_seconds: Option<f64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let solver = self.solver(goal)?;
+        let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
+        let layout = puzzles::one(self.board(), puzzle)?;
+        let limits = search::limits(max_expanded, max_seconds)?;
+        let result = py.detach(|| solver.solve(&layout, order, &limits));
+        let d = search::record(py, &layout, result)?;
+        d.set_item("method", "idastar")?;
+        d.set_item("heuristic", "pdb")?;
+        let sizes: Vec<String> = self
+            .table
+            .groups()
+            .iter()
+            .map(|g| g.tiles.count_ones().to_string())
+            .collect();
+        d.set_item("partition", sizes.join("-"))?;
+        d.set_item("database", self.file())?;
+        Ok(d)
     }
 
     /// The fewest moves from `puzzle` to the goal, `-1` when it cannot be reached. Given a

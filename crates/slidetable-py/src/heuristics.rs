@@ -36,7 +36,7 @@ pub(crate) fn estimates<'py, H: Heuristic + Sync + ?Sized>(
 
 /// The board of `puzzles`: `board` when given, else the square board with as many cells as
 /// a puzzle has tiles (2x2, 3x3, 4x4); other counts fit several boards and need `board`.
-fn board_of(puzzles: &Bound<'_, PyAny>, board: Option<&str>) -> PyResult<Board> {
+pub(crate) fn board_of(puzzles: &Bound<'_, PyAny>, board: Option<&str>) -> PyResult<Board> {
     if let Some(text) = board {
         return text.parse().map_err(value_error);
     }

@@ -15,6 +15,7 @@ mod errors;
 mod fifteen;
 mod heuristics;
 mod puzzles;
+mod search;
 mod table;
 
 /// A 1-D object array of optional strings (`None` where there is none).
@@ -39,6 +40,7 @@ fn _slidetable(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(heuristics::linear_conflict, m)?)?;
     m.add_function(wrap_pyfunction!(heuristics::misplaced, m)?)?;
     m.add_function(wrap_pyfunction!(fifteen::pattern, m)?)?;
+    m.add_function(wrap_pyfunction!(search::search, m)?)?;
     m.add("MOVES", "udlr")?;
     m.add("DEFAULT_PARTITION", cache::DEFAULT_PARTITION)?;
     Ok(())

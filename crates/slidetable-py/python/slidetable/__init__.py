@@ -12,6 +12,9 @@ looking it up: how many moves, which moves, whether a puzzle is solvable.
   as numpy arrays, for training and evaluating learned heuristics.
 - ``manhattan``, ``linear_conflict``, ``misplaced``, ``pattern``: the classic heuristics
   over numpy arrays of puzzles.
+- ``search`` (and ``Fifteen.search``): one puzzle solved online by BFS, bidirectional BFS,
+  Dijkstra, A* or IDA*, with the figures ``slidetable search --json --stats`` gives
+  (expanded, generated, bound, time…) as a dict, for a results table.
 
 A puzzle is a string as the command line reads it (``"2 3 4 1 5 x 7 6 8"``,
 ``"23415x768"``), a sequence of integers with 0 for the blank, or a 1-D array; a batch is a
@@ -32,6 +35,7 @@ from ._slidetable import (
     manhattan,
     misplaced,
     pattern,
+    search,
 )
 
 __all__ = [
@@ -46,6 +50,7 @@ __all__ = [
     "manhattan",
     "misplaced",
     "pattern",
+    "search",
 ]
 
 

@@ -1,7 +1,7 @@
 """Type stubs of the native module (see ``slidetable``'s docstring)."""
 
 from os import PathLike
-from typing import Any, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -79,6 +79,14 @@ class Fifteen:
     def file(self) -> Optional[str]: ...
     def random(self, count: int = 1, seed: Optional[int] = None, distinct: bool = False, goal: Optional[Puzzle] = None) -> npt.NDArray[np.uint8]: ...
     def solve(self, puzzle: Puzzle, goal: Optional[Puzzle] = None, order: Optional[str] = None) -> Optional[str]: ...
+    def search(
+        self,
+        puzzle: Puzzle,
+        goal: Optional[Puzzle] = None,
+        order: Optional[str] = None,
+        max_expanded: Optional[int] = None,
+        max_seconds: Optional[float] = None,
+    ) -> Dict[str, Any]: ...
     @overload
     def distance(self, puzzle: Puzzles, goal: Optional[Puzzle] = None) -> npt.NDArray[np.int32]: ...
     @overload
@@ -107,3 +115,12 @@ def misplaced(puzzles: Puzzle, board: Optional[str] = None, goal: Optional[Puzzl
 def pattern(puzzles: Puzzles, databases: Fifteen, goal: Optional[Puzzle] = None) -> npt.NDArray[np.int32]: ...
 @overload
 def pattern(puzzles: Puzzle, databases: Fifteen, goal: Optional[Puzzle] = None) -> int: ...
+def search(
+    puzzle: Puzzle,
+    method: str = "idastar",
+    heuristic: str = "manhattan",
+    board: Optional[str] = None,
+    goal: Optional[Puzzle] = None,
+    max_expanded: Optional[int] = None,
+    max_seconds: Optional[float] = None,
+) -> Dict[str, Any]: ...

@@ -1,0 +1,133 @@
+//! `slidetable.search`: one puzzle solved online by any of the search crate's methods, with
+//! the figures `slidetable search --json --stats` gives (nodes expanded and generated, the
+//! bound proved, time, branching factor), as a dict a results table can be built from. A
+//! `Fifteen`'s `search` gives the same for IDA* on its pattern databases.
+
+use std::time::Duration;
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use slidetable_core::{path_string, Layout};
+use slidetable_search::{
+    effective_branching_factor, solve, HeuristicKind, Limits, Method, SearchError, Solution, Stats,
+};
+
+use crate::errors::value_error;
+use crate::heuristics::board_of;
+use crate::puzzles;
+
+/// The limits asked for: `max_expanded` states, `max_seconds` of wall-clock time.
+pub(crate) fn limits(max_expanded: Option<u64>, max_seconds: Option<f64>) -> PyResult<Limits> {
+    let max_time = max_seconds
+        .map(|s| {
+            Duration::try_from_secs_f64(s).map_err(|_| {
+                value_error(format!(
+                    "max_seconds={s}: give a number of seconds, 0 or more"
+                ))
+            })
+        })
+        .transpose()?;
+    Ok(Limits {
+        max_expanded,
+        max_time,
+        ..Limits::default()
+    })
+}
+
+/// The search's figures as `search --json --stats` gives them (docs/JSON.md,
+/// `search-stats`): `iterations` only for IDA*, `branching_factor` `None` without a
+/// solution or at depth 0.
+fn stats_dict<'py>(py: Python<'py>, s: &Stats, depth: Option<u32>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("expanded", s.expanded)?;
+    d.set_item("generated", s.generated)?;
+    d.set_item("peak_open", s.peak_open)?;
+    if let Some(i) = s.iterations {
+        d.set_item("iterations", i)?;
+    }
+    d.set_item("bound", s.bound)?;
+    d.set_item("milliseconds", s.elapsed.as_secs_f64() * 1e3)?;
+    d.set_item(
+        "branching_factor",
+        depth.and_then(|d| effective_branching_factor(s.generated, d)),
+    )?;
+    Ok(d)
+}
+
+/// How one search went, as the command's `search-answer` record: puzzle, distance, path,
+/// solvable, stats (absent for a puzzle of the other class, which is not searched) and, for
+/// a search stopped at a limit, `error` (the distance and path are then `None`).
+pub(crate) fn record<'py>(
+    py: Python<'py>,
+    start: &Layout,
+    result: Result<Solution, SearchError>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("puzzle", puzzles::tiles(start))?;
+    match result {
+        Ok(found) => {
+            let depth = found.path.len() as u32;
+            d.set_item("distance", found.cost)?;
+            d.set_item("path", path_string(&found.path))?;
+            d.set_item("solvable", true)?;
+            d.set_item("stats", stats_dict(py, &found.stats, Some(depth))?)?;
+        }
+        Err(SearchError::Unsolvable { .. }) => {
+            d.set_item("distance", py.None())?;
+            d.set_item("path", py.None())?;
+            d.set_item("solvable", false)?;
+        }
+        Err(e @ SearchError::LimitReached { .. }) => {
+            let SearchError::LimitReached { stats, .. } = &e else {
+                return Err(value_error(e));
+            };
+            d.set_item("distance", py.None())?;
+            d.set_item("path", py.None())?;
+            d.set_item("solvable", true)?;
+            d.set_item("stats", stats_dict(py, stats, None)?)?;
+            d.set_item("error", e.to_string())?;
+        }
+        Err(e) => return Err(value_error(e)),
+    }
+    Ok(d)
+}
+
+/// Solves `puzzle` by `method` (`bfs`, `bidir`, `dijkstra`, `astar`, `idastar`), guided by
+/// `heuristic` (`manhattan`, `linear-conflict`, `misplaced`) for A* and IDA*, and returns
+/// what `slidetable search --json --stats` prints for it, as a dict: `puzzle`, `distance`,
+/// `path`, `solvable`, `method`, `heuristic` (`None` for the blind methods) and `stats`
+/// (`expanded`, `generated`, `peak_open`, `iterations` for IDA*, `bound`, `milliseconds`,
+/// `branching_factor`; docs/SEARCH.md says what each counts). A search stopped by
+/// `max_expanded` or `max_seconds` still has its `stats` (`bound`: the length it proved no
+/// solution is shorter than) and an `error`; its `distance` and `path` are `None`. A puzzle
+/// of the other class is answered at once (`solvable` False, no `stats`). `board` ("RxC")
+/// is needed unless a puzzle has 4, 9 or 16 tiles; `goal` defaults to tiles in order,
+/// blank last.
+#[pyfunction]
+#[pyo3(signature = (puzzle, method = "idastar", heuristic = "manhattan", board = None, goal = None, max_expanded = None, max_seconds = None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn search<'py>(
+    py: Python<'py>,
+    puzzle: &Bound<'py, PyAny>,
+    method: &str,
+    heuristic: &str,
+    board: Option<&str>,
+    goal: Option<&Bound<'py, PyAny>>,
+    max_expanded: Option<u64>,
+    max_seconds: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let method: Method = method.parse().map_err(value_error)?;
+    let kind: HeuristicKind = heuristic.parse().map_err(value_error)?;
+    let board = board_of(puzzle, board)?;
+    let start = puzzles::one(board, puzzle)?;
+    let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
+    let limits = limits(max_expanded, max_seconds)?;
+    let result = py.detach(|| solve(method, kind, &start, &goal, &limits));
+    let d = record(py, &start, result)?;
+    d.set_item("method", method.name())?;
+    d.set_item(
+        "heuristic",
+        method.uses_heuristic().then(|| kind.to_string()),
+    )?;
+    Ok(d)
+}

@@ -1,0 +1,107 @@
+"""slidetable.search and Fifteen.search: the figures of `slidetable search --json --stats`,
+as a dict, checked against the command and against the table's exact distances."""
+
+import json
+
+import pytest
+
+import slidetable
+
+PUZZLES = ["2 3 4 1 5 0 7 6 8", "8 6 7 2 5 4 3 0 1", "1 2 3 4 5 6 7 0 8", "1 2 3 4 5 6 7 8 0"]
+KORF_GOAL = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+
+
+def command_records(cli, *args, input):
+    """The command's JSON records (the summary goes to standard error)."""
+    done = cli.run("search", "--json", "--stats", *args, input=input, check=False)
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def without_time(record):
+    """A record with its times left out: they differ from run to run."""
+    out = dict(record)
+    out["stats"] = {k: v for k, v in record["stats"].items() if k != "milliseconds"}
+    out.pop("error", None)
+    return out
+
+
+@pytest.mark.parametrize("method,heuristic", [
+    ("bfs", "manhattan"), ("bidir", "manhattan"), ("dijkstra", "manhattan"),
+    ("astar", "linear-conflict"), ("idastar", "manhattan"), ("idastar", "misplaced"),
+])
+def test_search_gives_what_the_command_gives(cli, method, heuristic):
+    # The command refuses a heuristic for a method that uses none.
+    guided = ["--heuristic", heuristic] if method in ("astar", "idastar") else []
+    expected = command_records(cli, "--method", method, *guided,
+                               input="\n".join(PUZZLES) + "\n")
+    got = [slidetable.search(p, method=method, heuristic=heuristic) for p in PUZZLES]
+    assert [without_time(g) for g in got] == [without_time(e) for e in expected]
+    for g in got:
+        assert g["method"] == method
+        assert g["heuristic"] == (heuristic if method in ("astar", "idastar") else None)
+        assert g["stats"]["bound"] == g["distance"]
+        assert g["stats"]["milliseconds"] >= 0
+        assert ("iterations" in g["stats"]) == (method == "idastar")
+        assert "error" not in g
+
+
+def test_a_stopped_search_keeps_its_figures_and_a_true_bound(cli):
+    table = slidetable.Table.default("3x3")
+    for method in ["bfs", "bidir", "dijkstra", "astar", "idastar"]:
+        for puzzle in PUZZLES[:2]:
+            got = slidetable.search(puzzle, method=method, max_expanded=200)
+            assert got["distance"] is None and got["path"] is None, got
+            assert got["solvable"] is True
+            assert "limit" in got["error"]
+            assert got["stats"]["expanded"] == 200
+            assert got["stats"]["branching_factor"] is None
+            assert 1 <= got["stats"]["bound"] <= table.distance(puzzle), got
+            expected = command_records(cli, "--method", method, "--max-expanded", "200",
+                                       input=puzzle + "\n")
+            assert without_time(got) == without_time(expected[0])
+    # A time limit of nothing stops at the first clock reading.
+    got = slidetable.search(PUZZLES[1], method="bfs", max_seconds=0)
+    assert got["distance"] is None and "time limit" in got["error"]
+
+
+def test_other_boards_goals_and_bad_input():
+    # The other class is answered at once, with no search to report.
+    got = slidetable.search("2 1 3 4 5 6 7 8 0")
+    assert got["solvable"] is False and got["distance"] is None and "stats" not in got
+    got = slidetable.search("1 2 3 0 4 5", board="2x3", method="bfs")
+    assert got["distance"] == slidetable.Table.default("2x3").distance("1 2 3 0 4 5")
+    got = slidetable.search("1 2 3 8 0 4 7 6 5", goal="1 2 3 8 0 4 7 6 5")
+    assert got["distance"] == 0 and got["stats"]["bound"] == 0
+    with pytest.raises(ValueError, match="method"):
+        slidetable.search(PUZZLES[0], method="dfs")
+    with pytest.raises(ValueError, match="heuristic"):
+        slidetable.search(PUZZLES[0], heuristic="euclid")
+    with pytest.raises(ValueError, match="max_seconds"):
+        slidetable.search(PUZZLES[0], max_seconds=-1)
+    with pytest.raises(ValueError):
+        slidetable.search("1 2 3 4 5 6", board="3x3")
+
+
+@pytest.fixture(scope="module")
+def databases(cli, tmp_path_factory):
+    path = tmp_path_factory.mktemp("pdb-search") / "4x4-555.slt"
+    cli.run("generate", "--board", "4x4", "--pdb", "5-5-5", "-o", str(path))
+    return path, slidetable.Fifteen.open(path)
+
+
+def test_fifteen_search_reports_its_databases(databases, korf):
+    path, fifteen = databases
+    easiest = sorted(korf, key=lambda row: row[2])[:3]
+    for _, length, _, tiles in easiest:
+        got = fifteen.search(tiles, goal=KORF_GOAL)
+        assert got["distance"] == length and len(got["path"]) == length
+        assert got["method"] == "idastar" and got["heuristic"] == "pdb"
+        assert got["partition"] == "5-5-5" and got["database"] == str(path)
+        assert got["stats"]["bound"] == length
+        assert got["stats"]["iterations"] >= 1
+        stopped = fifteen.search(tiles, goal=KORF_GOAL, max_expanded=50)
+        assert stopped["distance"] is None and "limit" in stopped["error"]
+        assert stopped["stats"]["expanded"] == 50
+        assert stopped["stats"]["bound"] <= length
+    built = slidetable.Fifteen.generate("5-5-5").search("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
+    assert built["database"] is None and built["distance"] == 1
