@@ -88,15 +88,26 @@ impl<'a> Goal<'a> {
         let mut before = Vec::with_capacity(states / BLOCK + 2);
         let mut count = 0u64;
         before.push(0);
-        for start in (0..states).step_by(BLOCK) {
-            let end = (start + BLOCK).min(states);
-            count += (start..end)
-                .filter(|&r| {
-                    let d = self.section.distance_at(r as u64);
-                    d.is_ok_and(|d| (low..=high).contains(&d))
-                })
-                .count() as u64;
-            before.push(count);
+        let wanted = |d: u32| (low..=high).contains(&d);
+        match self.section.known {
+            // Recovered distances, a byte a state: counted straight from the bytes, a block
+            // at a time (vectorised), instead of a call a rank: 240 M states in tens of
+            // milliseconds, so a page's later draws do not wait a second each.
+            Some(known) => {
+                for block in known.chunks(BLOCK) {
+                    count += block.iter().filter(|&&d| wanted(u32::from(d))).count() as u64;
+                    before.push(count);
+                }
+            }
+            None => {
+                for start in (0..states).step_by(BLOCK) {
+                    let end = (start + BLOCK).min(states);
+                    count += (start..end)
+                        .filter(|&r| self.section.distance_at(r as u64).is_ok_and(wanted))
+                        .count() as u64;
+                    before.push(count);
+                }
+            }
         }
         if count != expected {
             return Err(LayerError::Corrupt {

@@ -36,6 +36,20 @@ fn check_board(board: Board) {
         for _ in 0..50 {
             assert_eq!(a.sample(&mut ra), b.sample(&mut rb));
         }
+        // Single distances (the ends, the middle) and ranges: the layers counted from the
+        // recovered bytes hold the states the byte entries' layers hold, in the same order.
+        let ranges = [0, 1, max / 2, max - 1, max]
+            .map(|d| d..=d)
+            .into_iter()
+            .chain([1..=max / 2, max / 3..=max, max..=max + 5]);
+        for range in ranges {
+            let (a, b) = (knowing.layer(range.clone()), gb.layer(range.clone()));
+            let (a, b) = (a.unwrap(), b.unwrap());
+            assert_eq!(a.len(), b.len(), "{board} goal {goal} {range:?}");
+            for k in [0, a.len() / 2, a.len() - 1] {
+                assert_eq!(a.get(k), b.get(k), "{board} goal {goal} {range:?} #{k}");
+            }
+        }
         // Cut at a depth: the states beyond read 255.
         let cut = max / 2;
         let partial = g2.recover_distances(cut, &|_| {}).unwrap().unwrap();
