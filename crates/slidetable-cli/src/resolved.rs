@@ -80,7 +80,7 @@ impl<'a> TableChoice<'a> {
     /// `--table` and `--board` are given: what answers puzzles.
     pub(crate) fn open(self) -> Result<AnyTable> {
         let table = self.find()?;
-        table.verify()?;
+        table.verify_at_open()?;
         match (&table, self.board) {
             (AnyTable::Table(t), Some(board)) => tables::require_board(t, board)?,
             (AnyTable::Patterns(p), Some(board)) if p.board() != board => {
@@ -99,7 +99,7 @@ impl<'a> TableChoice<'a> {
     /// the judges of tables): pattern databases are refused before their payload is read.
     pub(crate) fn open_table(self) -> Result<MappedTable> {
         let table = self.find()?.into_table()?;
-        table.verify()?;
+        table.verify_at_open()?;
         if let Some(board) = self.board {
             tables::require_board(&table, board)?;
         }

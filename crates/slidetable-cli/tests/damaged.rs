@@ -124,9 +124,10 @@ fn a_bit_flip_in_every_4k_of_the_payload_is_refused_or_harmless() {
     let table = slidetable_query::Table::new(good.clone()).unwrap();
     let bad = dir.path().join("flipped.slt");
     let mut flips = 0;
-    for (i, offset) in (h..good.len()).step_by(4096).enumerate() {
+    // The payloads, not the block checksums after them (a flip there is refused at open).
+    for (i, offset) in (h..h + 9 * states).step_by(4096).enumerate() {
         let mut bytes = good.clone();
-        let at = offset + (i * 977) % 4096.min(good.len() - offset);
+        let at = offset + (i * 977) % 4096.min(h + 9 * states - offset);
         bytes[at] ^= 1 << (i % 8);
         fs::write(&bad, &bytes).unwrap();
         let section = (at - h) / states;
@@ -150,6 +151,80 @@ fn a_bit_flip_in_every_4k_of_the_payload_is_refused_or_harmless() {
         flips += 1;
     }
     assert!(flips >= 390, "{flips}");
+}
+
+/// A mapped table (the 18 MB 2x5 one, format version 2) is not read whole at open: each
+/// block is verified the first time a question reads from it. A damaged block refuses the
+/// puzzles whose entries lie in it, naming the file and the block's bytes, while the others
+/// are still answered; `info --verify` names the block too. The same damage in a file of
+/// version 1 (one checksum for the whole payload) is refused at open.
+#[test]
+fn a_damaged_block_of_a_mapped_table_refuses_its_puzzles_only() {
+    let dir = TempDir::new().unwrap();
+    let good_path = dir.path().join("2x5.slt");
+    generate_into(dir.path(), "2x5", &[], &good_path);
+    let good = fs::read(&good_path).unwrap();
+    let table = slidetable_query::Table::new(&good[..]).unwrap();
+    assert_eq!(table.header().version(), 2);
+    let board = table.board();
+    let goal = board.standard_goal();
+    let section = table.section_for(&goal).unwrap();
+    let base = table.sections()[section].payload_offset() as usize;
+    let ranker = Ranker::new(board).unwrap();
+    // A puzzle whose entry is in the middle of a block, and one 64 KiB further on.
+    let rank = 5 * 65_536 + 1_000;
+    let (hit, miss) = (
+        ranker.unrank(rank as u64, goal.class()),
+        ranker.unrank(rank as u64 + 65_536, goal.class()),
+    );
+    let at = base + rank;
+    let h = table.header().header_len() as usize;
+    let start = h + (at - h) / 65_536 * 65_536;
+    let bad = copy_with(dir.path(), "bad.slt", &good_path, |b| b[at] ^= 0x80);
+    let refused = query("distance", &bad, &[], &format!("{hit}\n"));
+    assert_refused(&refused, &bad, "the damaged block");
+    assert!(
+        refused
+            .stderr
+            .contains(&format!("bytes {start}..{} do not match", start + 65_536)),
+        "{}",
+        refused.stderr
+    );
+    for command in ["distance", "path"] {
+        let sound = query(command, &good_path, &[], &format!("{miss}\n"));
+        let answered = query(command, &bad, &[], &format!("{miss}\n"));
+        assert_eq!(sound.code, Some(0), "{sound:#?}");
+        assert_eq!(answered.stdout, sound.stdout, "{answered:#?}");
+    }
+    let info = Run::of(slidetable().arg("info").arg(&bad).arg("--verify"));
+    assert_eq!(info.code, Some(1), "{info:#?}");
+    assert!(
+        info.stdout.contains(&format!(
+            "FAILED: bytes {start}..{} do not match",
+            start + 65_536
+        )),
+        "{info:#?}"
+    );
+    // Version 1: no block checksums, so the whole payload is checked at open.
+    let old = dir.path().join("old.slt");
+    let header = table.header().version_1(&good).unwrap();
+    let mut v1 = header.to_bytes();
+    v1.extend_from_slice(&good[h..h + 10 * ranker.states() as usize]);
+    fs::write(&old, &v1).unwrap();
+    let sound = query("distance", &good_path, &[], &format!("{hit}\n{miss}\n"));
+    assert_eq!(
+        query("distance", &old, &[], &format!("{hit}\n{miss}\n")).stdout,
+        sound.stdout
+    );
+    v1[at] ^= 0x80;
+    fs::write(&old, &v1).unwrap();
+    let run = query("distance", &old, &[], &format!("{miss}\n"));
+    assert_refused(&run, &old, "version 1");
+    assert!(
+        run.stderr.contains("payload checksum mismatch"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

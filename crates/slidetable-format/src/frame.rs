@@ -8,6 +8,7 @@
 use byteorder::{ByteOrder, LittleEndian as LE};
 use slidetable_core::{Board, Layout, MAX_CELLS};
 
+use crate::blocks::{block_count, BlockSums, BLOCK_LEN};
 use crate::{FormatError, SectionProblem, MAGIC, MAX_HISTOGRAM_ENTRIES, VERSION};
 
 /// Bytes in the fixed part of the header.
@@ -25,7 +26,11 @@ const OFF_SECTIONS: usize = 14;
 const OFF_HEADER_LEN: usize = 16;
 const OFF_HEADER_CRC: usize = 20;
 const OFF_PAYLOAD_CRC: usize = 24;
+/// Version 2: the CRC-32 of the block checksums after the payloads.
+const OFF_BLOCKS_CRC: usize = 28;
 const OFF_FILE_LEN: usize = 32;
+/// Version 2: the payload bytes each block checksum covers.
+const OFF_BLOCK_LEN: usize = 40;
 
 // Field offsets in a section descriptor.
 const S_GOAL: usize = 0;
@@ -96,15 +101,31 @@ pub(crate) trait Section {
     fn descriptor(&self) -> &Descriptor;
 }
 
+/// What a writer knows of the payload's checksums, which also picks the format version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PayloadSums {
+    /// Version 1: one CRC-32 of the whole payload (what a table in parts' manifest keeps).
+    Whole(u32),
+    /// Version 2: that CRC and one per block, stored after the payloads.
+    Blocks(BlockSums),
+}
+
 /// The header's frame, as validated by the kind that holds it; `S` is the kind's section.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Frame<S> {
     pub(crate) board: Board,
     pub(crate) sections: Vec<S>,
+    /// The format version: 1 (one payload checksum) or 2 (and one per block).
+    pub(crate) version: u16,
     /// Bytes from the start of the file to the first payload byte.
     pub(crate) header_len: u64,
     /// CRC-32 of every payload byte, in file order.
     pub(crate) payload_crc: u32,
+    /// Version 2: the CRC-32 of the block checksums' bytes (0 in version 1).
+    pub(crate) blocks_crc: u32,
+    /// Version 2: each block's CRC-32 (empty in version 1, and until a reader has read and
+    /// checked them).
+    pub(crate) blocks: Vec<u32>,
     /// The whole file's length in bytes.
     pub(crate) file_len: u64,
 }
@@ -115,7 +136,7 @@ impl<S: Section> Frame<S> {
     pub(crate) fn lay_out(
         board: Board,
         parts: Vec<Part>,
-        payload_crc: u32,
+        sums: PayloadSums,
     ) -> Result<Frame<S>, FormatError> {
         let hist_total: u64 = parts.iter().map(|s| s.histogram.len() as u64).sum();
         let descriptors = mul(
@@ -146,13 +167,64 @@ impl<S: Section> Frame<S> {
             hist_off = add(hist_off, mul(len, 8, "histograms")?, "histograms")?;
             payload_off = add(payload_off, part.payload_len, "file length")?;
         }
-        Ok(Frame {
+        let frame = Frame {
             board,
             sections,
+            version: 1,
             header_len,
-            payload_crc,
+            payload_crc: 0,
+            blocks_crc: 0,
+            blocks: Vec::new(),
             file_len: payload_off,
-        })
+        };
+        frame.with_sums(sums)
+    }
+
+    /// This frame with these checksums: version 1 for one, version 2 (and the block
+    /// checksums' length in the file's) for blocks, which must be as many as the payload has.
+    pub(crate) fn with_sums(self, sums: PayloadSums) -> Result<Frame<S>, FormatError> {
+        let payload = self.payload_total()?;
+        let end = add(self.header_len, payload, "file length")?;
+        let mut frame = self;
+        match sums {
+            PayloadSums::Whole(crc) => {
+                frame.version = 1;
+                frame.payload_crc = crc;
+                frame.blocks_crc = 0;
+                frame.blocks = Vec::new();
+                frame.file_len = end;
+            }
+            PayloadSums::Blocks(sums) => {
+                let count = block_count(payload);
+                if sums.blocks.len() as u64 != count {
+                    return Err(FormatError::BlockCount {
+                        found: sums.blocks.len() as u64,
+                        expected: count,
+                    });
+                }
+                frame.version = VERSION;
+                frame.payload_crc = sums.payload;
+                frame.blocks_crc = sums.table_crc();
+                frame.file_len = add(end, mul(count, 4, "block checksums")?, "file length")?;
+                frame.blocks = sums.blocks;
+            }
+        }
+        Ok(frame)
+    }
+
+    /// Every section's payload bytes, added up.
+    pub(crate) fn payload_total(&self) -> Result<u64, FormatError> {
+        self.descriptors()
+            .try_fold(0u64, |t, s| add(t, s.payload_len, "payload length"))
+    }
+
+    /// The bytes after the payloads: the block checksums (none in version 1).
+    pub(crate) fn trailer(&self) -> Vec<u8> {
+        BlockSums {
+            payload: self.payload_crc,
+            blocks: self.blocks.clone(),
+        }
+        .to_bytes()
     }
 
     /// The header's bytes (`header_len` of them) with these encoding and cost codes,
@@ -160,7 +232,7 @@ impl<S: Section> Frame<S> {
     pub(crate) fn to_bytes(&self, encoding: u8, cost: u8) -> Vec<u8> {
         let mut b = vec![0u8; self.header_len as usize];
         b[..8].copy_from_slice(&MAGIC);
-        LE::write_u16(&mut b[OFF_VERSION..], VERSION);
+        LE::write_u16(&mut b[OFF_VERSION..], self.version);
         b[OFF_ROWS] = self.board.rows() as u8;
         b[OFF_COLS] = self.board.cols() as u8;
         b[OFF_ENCODING] = encoding;
@@ -169,6 +241,10 @@ impl<S: Section> Frame<S> {
         LE::write_u32(&mut b[OFF_HEADER_LEN..], self.header_len as u32);
         LE::write_u32(&mut b[OFF_PAYLOAD_CRC..], self.payload_crc);
         LE::write_u64(&mut b[OFF_FILE_LEN..], self.file_len);
+        if self.version >= 2 {
+            LE::write_u32(&mut b[OFF_BLOCKS_CRC..], self.blocks_crc);
+            LE::write_u32(&mut b[OFF_BLOCK_LEN..], BLOCK_LEN as u32);
+        }
         for (i, s) in self.sections.iter().enumerate() {
             let s = s.descriptor();
             let d = &mut b[FIXED_HEADER_LEN + i * SECTION_LEN..][..SECTION_LEN];
@@ -209,7 +285,7 @@ impl<S: Section> Frame<S> {
             return Err(FormatError::BadMagic { found: magic });
         }
         let version = LE::read_u16(&fixed[OFF_VERSION..]);
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(FormatError::UnsupportedVersion { found: version });
         }
         let count = LE::read_u16(&fixed[OFF_SECTIONS..]);
@@ -246,6 +322,15 @@ impl<S: Section> Frame<S> {
             return Err(FormatError::HeaderChecksum { stored, computed });
         }
         let payload_crc = LE::read_u32(&fixed[OFF_PAYLOAD_CRC..]);
+        let blocks_crc = if version >= 2 {
+            let block_len = LE::read_u32(&fixed[OFF_BLOCK_LEN..]);
+            if u64::from(block_len) != BLOCK_LEN {
+                return Err(FormatError::BlockLen { found: block_len });
+            }
+            LE::read_u32(&fixed[OFF_BLOCKS_CRC..])
+        } else {
+            0
+        };
 
         let mut sections = Vec::with_capacity(count as usize);
         let mut hist_total = 0u64;
@@ -301,8 +386,11 @@ impl<S: Section> Frame<S> {
         let frame = Frame {
             board,
             sections,
+            version,
             header_len,
             payload_crc,
+            blocks_crc,
+            blocks: Vec::new(),
             file_len: actual,
         };
         Ok((frame, kept))
@@ -371,9 +459,19 @@ impl<S: Section> Frame<S> {
                 expected: expected_hist,
             });
         }
-        let expected_payload = self.descriptors().try_fold(self.header_len, |end, s| {
+        let payloads_end = self.descriptors().try_fold(self.header_len, |end, s| {
             add(end, s.payload_len, "payload end")
         })?;
+        let trailer = if self.version >= 2 {
+            mul(
+                block_count(payloads_end - self.header_len),
+                4,
+                "block checksums",
+            )?
+        } else {
+            0
+        };
+        let expected_payload = add(payloads_end, trailer, "file length")?;
         if expected_payload != self.file_len {
             return Err(FormatError::LengthMismatch {
                 declared: self.file_len,
@@ -397,15 +495,88 @@ impl<S: Section> Frame<S> {
         self.sections.iter().map(S::descriptor)
     }
 
-    /// Checks the payload checksum over the whole file's payload bytes.
-    pub(crate) fn verify_payload(&self, file: &[u8]) -> Result<(), FormatError> {
-        let payload = usize::try_from(self.header_len)
+    /// Reads the block checksums after the payloads of `file`, the file this frame was read
+    /// from and checked against (so its length is the one [`Frame::check_ends`] allows), and
+    /// checks them against their CRC in the header. Nothing to do in version 1.
+    pub(crate) fn read_blocks(&mut self, file: &[u8]) -> Result<(), FormatError> {
+        if self.version < 2 {
+            return Ok(());
+        }
+        let start = add(self.header_len, self.payload_total()?, "payload end")?;
+        let bytes = usize::try_from(start)
             .ok()
             .and_then(|start| file.get(start..))
             .ok_or(FormatError::TooShort {
                 len: file.len() as u64,
             })?;
-        let computed = crc32fast::hash(payload);
+        let computed = crc32fast::hash(bytes);
+        if computed != self.blocks_crc {
+            return Err(FormatError::BlocksChecksum {
+                stored: self.blocks_crc,
+                computed,
+            });
+        }
+        let mut blocks = vec![0u32; bytes.len() / 4];
+        LE::read_u32_into(&bytes[..blocks.len() * 4], &mut blocks);
+        self.blocks = blocks;
+        Ok(())
+    }
+
+    /// All payload bytes of `file`, the file this frame was read from.
+    fn payload_bytes<'a>(&self, file: &'a [u8]) -> Result<&'a [u8], FormatError> {
+        let too_short = || FormatError::TooShort {
+            len: file.len() as u64,
+        };
+        let start = usize::try_from(self.header_len).map_err(|_| too_short())?;
+        let len = usize::try_from(self.payload_total()?).map_err(|_| too_short())?;
+        file.get(start..start.checked_add(len).ok_or_else(too_short)?)
+            .ok_or_else(too_short)
+    }
+
+    /// How many block checksums the file has (0 in version 1).
+    pub(crate) fn block_count(&self) -> u64 {
+        self.blocks.len() as u64
+    }
+
+    /// Checks block `k`'s bytes in `file` (the file this frame was read from) against its
+    /// checksum: [`FormatError::BlockChecksum`], naming the block's offsets, when they differ.
+    pub(crate) fn verify_block(&self, file: &[u8], k: u64) -> Result<(), FormatError> {
+        let payload = self.payload_bytes(file)?;
+        let Some(&stored) = self.blocks.get(k as usize) else {
+            return Err(FormatError::Overflow("block index"));
+        };
+        let start = k * BLOCK_LEN;
+        let end = (start + BLOCK_LEN).min(payload.len() as u64);
+        let computed = crc32fast::hash(&payload[start as usize..end as usize]);
+        if computed != stored {
+            return Err(FormatError::BlockChecksum {
+                offset: self.header_len + start,
+                end: self.header_len + end,
+                stored,
+                computed,
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks every payload byte: the whole payload's checksum, and in version 2 first each
+    /// block's (a damaged block is named by its offsets), in one pass.
+    pub(crate) fn verify_payload(&self, file: &[u8]) -> Result<(), FormatError> {
+        let payload = self.payload_bytes(file)?;
+        let computed = if self.version >= 2 {
+            let mut whole = crate::PayloadHasher::new();
+            for (k, chunk) in payload.chunks(BLOCK_LEN as usize).enumerate() {
+                self.verify_block(file, k as u64)?;
+                let crc = self.blocks[k];
+                whole.combine(&crate::PayloadHasher::new_with_initial_len(
+                    crc,
+                    chunk.len() as u64,
+                ));
+            }
+            whole.finalize()
+        } else {
+            crc32fast::hash(payload)
+        };
         if computed != self.payload_crc {
             return Err(FormatError::PayloadChecksum {
                 stored: self.payload_crc,

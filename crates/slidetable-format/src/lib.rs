@@ -12,12 +12,13 @@
 //!
 //! ```
 //! use slidetable_core::Board;
-//! use slidetable_format::{Encoding, CostModel, Header, SectionSpec};
+//! use slidetable_format::{BlockSums, Encoding, CostModel, Header, PayloadSums, SectionSpec};
 //!
 //! let board = Board::new(2, 2).unwrap();
 //! let spec = SectionSpec { goal: board.standard_goal(), histogram: vec![1, 2, 2, 2, 2, 2, 1] };
-//! let header = Header::build(board, Encoding::Byte, CostModel::Unit, vec![spec], 0).unwrap();
 //! let payload = vec![0u8; 12];
+//! let sums = PayloadSums::Blocks(BlockSums::of([&payload[..]]));
+//! let header = Header::build(board, Encoding::Byte, CostModel::Unit, vec![spec], sums).unwrap();
 //! let mut file = Vec::new();
 //! header.write_table(&mut file, &[&payload]).unwrap();
 //! let back = Header::parse(&file).unwrap();
@@ -42,6 +43,10 @@ pub use groups::{check_group, check_groups, GroupCover, GroupError};
 
 mod frame;
 
+mod blocks;
+
+pub use blocks::{block_count, BlockSums, BLOCK_LEN};
+
 mod parts;
 
 pub use parts::{
@@ -51,7 +56,7 @@ pub use parts::{
 };
 
 use frame::{histogram_sum, Descriptor, Frame, Part, Section};
-pub use frame::{FIXED_HEADER_LEN, SECTION_LEN};
+pub use frame::{PayloadSums, FIXED_HEADER_LEN, SECTION_LEN};
 
 mod entries;
 
@@ -66,8 +71,9 @@ pub use crc32fast::Hasher as PayloadHasher;
 
 /// The first eight bytes of every table.
 pub const MAGIC: [u8; 8] = *b"SLIDETBL";
-/// The format version this code reads and writes.
-pub const VERSION: u16 = 1;
+/// The format version this code writes; it reads every version from 1 up to this one.
+/// Version 2 adds a checksum per block of the payload (docs/FORMAT.md §2, §8).
+pub const VERSION: u16 = 2;
 /// The most histogram entries a file may declare in all (refused before any allocation).
 pub const MAX_HISTOGRAM_ENTRIES: u64 = 1 << 16;
 
@@ -291,13 +297,65 @@ impl Header {
         self.frame.payload_crc
     }
 
+    /// The format version: 1 (one checksum of the whole payload) or 2 (and one per block).
+    pub fn version(&self) -> u16 {
+        self.frame.version
+    }
+
+    /// How many payload blocks have their own checksum (0 in version 1).
+    pub fn block_count(&self) -> u64 {
+        self.frame.block_count()
+    }
+
+    /// Checks block `k` (payload bytes `k·BLOCK_LEN ..`) of `file`, the file this header was
+    /// read from, against its checksum (version 2).
+    pub fn verify_block(&self, file: &[u8], k: u64) -> Result<(), FormatError> {
+        self.frame.verify_block(file, k)
+    }
+
+    /// This header as version 2, with the block checksums of the payload of `file` (the file
+    /// it was read from): what `merge` writes of a table in parts.
+    pub fn blockwise(&self, file: &[u8]) -> Result<Header, FormatError> {
+        let payloads: Vec<&[u8]> = (0..self.sections().len())
+            .filter_map(|i| self.payload(file, i))
+            .collect();
+        Ok(Header {
+            encoding: self.encoding,
+            cost: self.cost,
+            frame: self
+                .frame
+                .clone()
+                .with_sums(PayloadSums::Blocks(BlockSums::of(payloads)))?,
+        })
+    }
+
+    /// This header as version 1, with the one checksum of the payload of `file` (the file it
+    /// was read from): how a table written before version 2 looks, which readers still read.
+    pub fn version_1(&self, file: &[u8]) -> Result<Header, FormatError> {
+        let sums = BlockSums::of((0..self.sections().len()).filter_map(|i| self.payload(file, i)));
+        Ok(Header {
+            encoding: self.encoding,
+            cost: self.cost,
+            frame: self
+                .frame
+                .clone()
+                .with_sums(PayloadSums::Whole(sums.payload))?,
+        })
+    }
+
+    /// The bytes after the payloads: the block checksums (none in version 1).
+    pub fn trailer(&self) -> Vec<u8> {
+        self.frame.trailer()
+    }
+
     /// The whole file's length in bytes.
     pub fn file_len(&self) -> u64 {
         self.frame.file_len
     }
 
     /// Writes the whole file to `out`: the header's bytes, then each section's payload in
-    /// order, each of the length the header gives it (else `InvalidInput`, nothing written).
+    /// order, each of the length the header gives it (else `InvalidInput`, nothing written),
+    /// then (version 2) the block checksums.
     /// Returns the bytes written, the file's length.
     pub fn write_table(&self, out: &mut impl Write, payloads: &[&[u8]]) -> io::Result<u64> {
         let fits = payloads.len() == self.sections().len()
@@ -315,6 +373,7 @@ impl Header {
         for p in payloads {
             out.write_all(p)?;
         }
+        out.write_all(&self.trailer())?;
         Ok(self.frame.file_len)
     }
 }
@@ -336,7 +395,9 @@ pub enum FormatError {
         found: [u8; 8],
     },
     /// A format version this code does not read.
-    #[error("format version {found} is not supported (this slidetable reads version {VERSION})")]
+    #[error(
+        "format version {found} is not supported (this slidetable reads versions 1 and {VERSION})"
+    )]
     UnsupportedVersion {
         /// The version found.
         found: u16,
@@ -417,6 +478,40 @@ pub enum FormatError {
     /// The payload's bytes do not match their checksum.
     #[error("payload checksum mismatch (stored {stored:08x}, computed {computed:08x}): the table is corrupt")]
     PayloadChecksum {
+        /// The checksum stored.
+        stored: u32,
+        /// The checksum of the bytes read.
+        computed: u32,
+    },
+    /// A version-2 block length field other than [`BLOCK_LEN`].
+    #[error("block length field is {found}; version 2 blocks are {BLOCK_LEN} bytes")]
+    BlockLen {
+        /// The field's value.
+        found: u32,
+    },
+    /// A writer's block checksums that are not one per block of the payload.
+    #[error("{found} block checksums given for a payload of {expected} blocks")]
+    BlockCount {
+        /// The checksums given.
+        found: u64,
+        /// The payload's blocks.
+        expected: u64,
+    },
+    /// The block checksums after the payloads do not match their checksum in the header.
+    #[error("block checksums' checksum mismatch (stored {stored:08x}, computed {computed:08x}): the block checksums at the end of the file are corrupt")]
+    BlocksChecksum {
+        /// The checksum stored.
+        stored: u32,
+        /// The checksum of the bytes read.
+        computed: u32,
+    },
+    /// A block of the payload does not match its checksum: the file is damaged there.
+    #[error("bytes {offset}..{end} do not match their checksum (stored {stored:08x}, computed {computed:08x}): the table is damaged there")]
+    BlockChecksum {
+        /// The block's first byte, from the start of the file.
+        offset: u64,
+        /// The byte after the block's last.
+        end: u64,
         /// The checksum stored.
         stored: u32,
         /// The checksum of the bytes read.
@@ -646,13 +741,14 @@ pub enum SectionProblem {
 
 impl Header {
     /// Lays out a file: sections in the given order, histograms after the descriptors, the
-    /// payloads one after another right after the header.
+    /// payloads one after another right after the header, then (version 2, when `sums` are
+    /// per block) the block checksums.
     pub fn build(
         board: Board,
         encoding: Encoding,
         cost: CostModel,
         specs: Vec<SectionSpec>,
-        payload_crc: u32,
+        sums: PayloadSums,
     ) -> Result<Header, FormatError> {
         let entries = board.reachable_states();
         let payload_len = encoding
@@ -668,7 +764,7 @@ impl Header {
                 payload_len,
             })
             .collect();
-        Header::check(encoding, cost, Frame::lay_out(board, parts, payload_crc)?)
+        Header::check(encoding, cost, Frame::lay_out(board, parts, sums)?)
     }
 
     /// The header's bytes (`header_len` of them), checksum included.
@@ -702,7 +798,9 @@ impl Header {
             },
             |_, _| Ok(()),
         )?;
-        Header::check(encoding, cost, frame)
+        let mut header = Header::check(encoding, cost, frame)?;
+        header.frame.read_blocks(file)?;
+        Ok(header)
     }
 
     /// The rules every header obeys, checked by both the writer and the reader: distinct
@@ -792,7 +890,8 @@ impl Header {
         self.frame.payload(file, index)
     }
 
-    /// Checks the payload checksum over the whole file's payload bytes.
+    /// Checks every payload byte of `file` against the checksums: each block's (version 2),
+    /// then the whole payload's.
     pub fn verify_payload(&self, file: &[u8]) -> Result<(), FormatError> {
         self.frame.verify_payload(file)
     }

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use slidetable_core::Board;
-//! use slidetable_format::{PatternHeader, PatternSpec};
+//! use slidetable_format::{PatternHeader, PatternSpec, PayloadSums};
 //!
 //! let goal = Board::new(2, 2).unwrap().standard_goal();
 //! // Tiles 1 and 2 in one group, tile 3 alone: 12 and 4 placements, of which the puzzles
@@ -20,7 +20,7 @@
 //!     PatternSpec::new(0b0110, vec![1, 2, 2, 2, 1]),
 //!     PatternSpec::new(0b1000, vec![1, 2, 1]),
 //! ];
-//! let header = PatternHeader::build(goal, specs, 0).unwrap();
+//! let header = PatternHeader::build(goal, specs, PayloadSums::Whole(0)).unwrap();
 //! let mut file = header.to_bytes();
 //! file.resize(header.file_len() as usize, 0);
 //! let back = PatternHeader::parse(&file).unwrap();
@@ -30,7 +30,7 @@
 
 use slidetable_core::{mask_tiles, Board, Layout, PlacementRanker};
 
-use crate::frame::{histogram_sum, Descriptor, Frame, Part, Section, OFF_ENCODING};
+use crate::frame::{histogram_sum, Descriptor, Frame, Part, PayloadSums, Section, OFF_ENCODING};
 use crate::{FormatError, GroupCover, GroupError, SectionProblem, FIXED_HEADER_LEN, MAGIC};
 
 /// The header's encoding code of a pattern database: 4-bit excess entries, one section per
@@ -160,7 +160,7 @@ impl PatternHeader {
     pub fn build(
         goal: Layout,
         specs: Vec<PatternSpec>,
-        payload_crc: u32,
+        sums: PayloadSums,
     ) -> Result<PatternHeader, FormatError> {
         let board = goal.board();
         let mut parts = Vec::with_capacity(specs.len());
@@ -175,7 +175,7 @@ impl PatternHeader {
                 payload_len: pattern_payload_len(entries),
             });
         }
-        PatternHeader::check(Frame::lay_out(board, parts, payload_crc)?)
+        PatternHeader::check(Frame::lay_out(board, parts, sums)?)
     }
 
     /// The board.
@@ -207,6 +207,16 @@ impl PatternHeader {
     /// The header's bytes (`header_len` of them), checksum included.
     pub fn to_bytes(&self) -> Vec<u8> {
         self.frame.to_bytes(PATTERN_ENCODING, 0)
+    }
+
+    /// The bytes after the payloads: the block checksums (none in version 1).
+    pub fn trailer(&self) -> Vec<u8> {
+        self.frame.trailer()
+    }
+
+    /// The format version: 1 (one checksum of the whole payload) or 2 (and one per block).
+    pub fn version(&self) -> u16 {
+        self.frame.version
     }
 
     /// Reads and validates the header of a whole pattern file; never panics, and the work
@@ -245,7 +255,9 @@ impl PatternHeader {
                 Some(_) => Ok(()),
             },
         )?;
-        PatternHeader::check(frame)
+        let mut header = PatternHeader::check(frame)?;
+        header.frame.read_blocks(file)?;
+        Ok(header)
     }
 
     /// The rules every pattern header obeys, checked by writer and reader: the groups are
@@ -391,8 +403,12 @@ mod tests {
     #[test]
     fn the_writer_names_what_is_wrong_with_the_groups_by_a_typed_error() {
         let goal = Board::new(2, 3).unwrap().standard_goal();
-        let overlap =
-            PatternHeader::build(goal, vec![spec(0b110, 30), spec(0b11_1010, 120)], 0).unwrap_err();
+        let overlap = PatternHeader::build(
+            goal,
+            vec![spec(0b110, 30), spec(0b11_1010, 120)],
+            PayloadSums::Whole(0),
+        )
+        .unwrap_err();
         assert_eq!(
             overlap,
             FormatError::Section {
@@ -404,22 +420,32 @@ mod tests {
             overlap.to_string(),
             "section 1: tile 1 is in this group and an earlier one: groups must not overlap"
         );
-        let missing =
-            PatternHeader::build(goal, vec![spec(0b110, 30), spec(0b1000, 6)], 0).unwrap_err();
+        let missing = PatternHeader::build(
+            goal,
+            vec![spec(0b110, 30), spec(0b1000, 6)],
+            PayloadSums::Whole(0),
+        )
+        .unwrap_err();
         assert_eq!(missing, FormatError::TileInNoGroup { tile: 4, last: 5 });
         assert_eq!(
             missing.to_string(),
             "tile 4 is in no group: the groups must cover tiles 1..5"
         );
-        let off_board = PatternHeader::build(goal, vec![spec(0b100_0011_1110, 30)], 0).unwrap_err();
+        let off_board =
+            PatternHeader::build(goal, vec![spec(0b100_0011_1110, 30)], PayloadSums::Whole(0))
+                .unwrap_err();
         assert!(matches!(off_board, FormatError::Section { index: 0, .. }));
     }
 
     #[test]
     fn a_header_reads_back_as_written() {
         let goal = Board::new(2, 3).unwrap().standard_goal();
-        let header =
-            PatternHeader::build(goal, vec![spec(0b110, 30), spec(0b11_1000, 120)], 7).unwrap();
+        let header = PatternHeader::build(
+            goal,
+            vec![spec(0b110, 30), spec(0b11_1000, 120)],
+            PayloadSums::Whole(7),
+        )
+        .unwrap();
         let mut file = header.to_bytes();
         file.resize(header.file_len() as usize, 0);
         let back = PatternHeader::parse(&file).unwrap();

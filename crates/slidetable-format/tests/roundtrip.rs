@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use slidetable_core::{Board, Layout};
-use slidetable_format::{CostModel, Encoding, FormatError, Header, SectionSpec};
+use slidetable_format::{CostModel, Encoding, FormatError, Header, PayloadSums, SectionSpec};
 
 /// Every board with at most 12 cells (the most a table supports).
 const TABLE_BOARDS: [(usize, usize); 12] = [
@@ -76,7 +76,7 @@ proptest! {
 
     #[test]
     fn headers_read_back_as_written((board, specs, crc) in header_spec()) {
-        let header = Header::build(board, Encoding::Byte, CostModel::Unit, specs.clone(), crc).unwrap();
+        let header = Header::build(board, Encoding::Byte, CostModel::Unit, specs.clone(), PayloadSums::Whole(crc)).unwrap();
         prop_assert_eq!(header.sections().len(), specs.len());
         for (s, spec) in header.sections().iter().zip(&specs) {
             prop_assert_eq!(s.histogram(), &spec.histogram[..]);
@@ -118,9 +118,15 @@ fn spec(goal: Layout, histogram: &[u64]) -> SectionSpec {
 }
 
 fn build_error(board: Board, specs: Vec<SectionSpec>) -> String {
-    Header::build(board, Encoding::Byte, CostModel::Unit, specs, 0)
-        .unwrap_err()
-        .to_string()
+    Header::build(
+        board,
+        Encoding::Byte,
+        CostModel::Unit,
+        specs,
+        PayloadSums::Whole(0),
+    )
+    .unwrap_err()
+    .to_string()
 }
 
 /// The 2×2 board's one true histogram: a cycle of twelve states.
@@ -136,7 +142,7 @@ fn the_writer_refuses_what_the_reader_would() {
         Encoding::Byte,
         CostModel::Unit,
         vec![spec(goal, &CYCLE)],
-        0
+        PayloadSums::Whole(0)
     )
     .is_ok());
 

@@ -34,7 +34,8 @@ use memmap2::MmapMut;
 use slidetable_core::{Layout, Scan, ScanCursor};
 use slidetable_format::{
     is_part_name, joined_crc, part_name, slice_payload_len, CostModel, Encoding, Header, Manifest,
-    PartFooter, PartRecord, PayloadHasher, SectionSpec, Slices, MANIFEST_NAME, PART_FOOTER_LEN,
+    PartFooter, PartRecord, PayloadHasher, PayloadSums, SectionSpec, Slices, MANIFEST_NAME,
+    PART_FOOTER_LEN,
 };
 
 use crate::mapped::map;
@@ -496,7 +497,9 @@ fn finish_part(
                 goal,
                 histogram: histogram.to_vec(),
             }],
-            crc,
+            // The manifest keeps a version-1 header: the joined payload's one checksum,
+            // which the parts' own make up; `merge` writes the table as version 2.
+            PayloadSums::Whole(crc),
         )?;
         let bytes = Manifest {
             parts: records,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use slidetable_core::Board;
 use slidetable_format::{
-    CostModel, Encoding, Header, PatternHeader, PatternSpec, PayloadHasher, SectionSpec,
+    BlockSums, CostModel, Encoding, Header, PatternHeader, PatternSpec, PayloadSums, SectionSpec,
 };
 
 use crate::{GenError, SolvedPattern, SolvedSection};
@@ -49,8 +49,8 @@ fn header_of(
             found: s.goal.board(),
         });
     }
-    let crc = checksum(payloads.iter().copied());
-    Ok(Header::build(board, encoding, cost, specs, crc)?)
+    let sums = checksums(payloads.iter().copied());
+    Ok(Header::build(board, encoding, cost, specs, sums)?)
 }
 
 /// Streams a whole table into `out` from its sections' goals and histograms (`specs`) and
@@ -70,11 +70,10 @@ pub(crate) fn write_payloads_to(
         .map_err(stream_error)
 }
 
-/// The checksum a header keeps of the payloads that follow it, in file order.
-fn checksum<'a>(payloads: impl Iterator<Item = &'a [u8]>) -> u32 {
-    let mut crc = PayloadHasher::new();
-    payloads.for_each(|p| crc.update(p));
-    crc.finalize()
+/// The checksums a file keeps of the payloads that follow its header, in file order: the
+/// whole payload's and each block's (format version 2).
+fn checksums<'a>(payloads: impl Iterator<Item = &'a [u8]>) -> PayloadSums {
+    PayloadSums::Blocks(BlockSums::of(payloads))
 }
 
 /// Streams a whole table (header, then each section's entries) into `out`.
@@ -140,13 +139,21 @@ pub fn replace_table(
     Destination::prepare(path)?.write_table(board, sections)
 }
 
-/// Writes `bytes` (a whole table, e.g. one joined from parts) to `path` as [`write_table`]
-/// writes a table: a temporary file beside it, flushed, renamed over it. Returns the bytes
-/// written.
+/// Writes `bytes` (a whole table of either format version, e.g. one joined from parts) to
+/// `path` as [`write_table`] writes a table: a temporary file beside it, flushed, renamed
+/// over it, and in format version 2 (its header given the block checksums of its payload).
+/// Returns the bytes written.
 pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<u64, GenError> {
+    let header = Header::parse(bytes)?.blockwise(bytes)?;
+    // The header was checked against these bytes: they hold every payload.
+    let start = header.header_len() as usize;
+    let len: u64 = header.sections().iter().map(|s| s.payload_len()).sum();
+    let payload = bytes.get(start..start + len as usize).unwrap_or_default();
     replace_with(path, &mut |out| {
-        out.write_all(bytes).map_err(stream_error)?;
-        Ok(bytes.len() as u64)
+        out.write_all(&header.to_bytes()).map_err(stream_error)?;
+        out.write_all(payload).map_err(stream_error)?;
+        out.write_all(&header.trailer()).map_err(stream_error)?;
+        Ok(header.file_len())
     })
     .map(|w| w.bytes)
 }
@@ -353,8 +360,8 @@ fn pattern_header(sections: &[SolvedPattern]) -> Result<PatternHeader, GenError>
         .iter()
         .map(|s| PatternSpec::new(s.tiles, s.histogram.clone()))
         .collect();
-    let crc = checksum(sections.iter().map(|s| &s.entries[..]));
-    Ok(PatternHeader::build(first.goal, specs, crc)?)
+    let sums = checksums(sections.iter().map(|s| &s.entries[..]));
+    Ok(PatternHeader::build(first.goal, specs, sums)?)
 }
 
 /// Streams a whole pattern database (header, then each group's entries) into `out`.
@@ -364,6 +371,7 @@ pub fn write_pattern_to(out: &mut dyn Write, sections: &[SolvedPattern]) -> Resu
     for s in sections {
         out.write_all(&s.entries).map_err(stream_error)?;
     }
+    out.write_all(&header.trailer()).map_err(stream_error)?;
     Ok(header.file_len())
 }
 

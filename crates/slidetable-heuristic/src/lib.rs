@@ -203,7 +203,7 @@ impl Part {
         ranks: std::ops::Range<u64>,
     ) -> Result<Part, QueryError> {
         let mut part = Part::new(goal.max_distance());
-        for (layout, distance) in goal.states_in(ranks) {
+        for (layout, distance) in goal.states_in(ranks)? {
             let estimate = heuristic.estimate(&layout);
             // The header's maximum bounds every stored distance unless the table is corrupt:
             // refused, never a tally sized by a damaged entry.

@@ -270,7 +270,7 @@ impl<'a, R: BufRead, W: Write, D: AsRef<[u8]>> Judge<'a, R, W, D> {
         let from_start = self.table.goal(start)?;
         let max = from_start.section().descriptor().max_distance();
         let mut best: Option<(Vec<Move>, Layout)> = None;
-        for far in from_start.layouts_at(max) {
+        for far in from_start.layouts_at(max)? {
             // Paths from `start` to `far`: ask the table about `far` as the goal.
             let to_far = self.table.goal(&far)?;
             let mut path = Vec::with_capacity(max as usize);

@@ -55,7 +55,7 @@ pub(crate) fn rows(goal: &Goal<'_>, ranks: Range<u64>, cells: usize) -> Result<R
 
 fn block_rows(goal: &Goal<'_>, block: Range<u64>, cells: usize) -> Result<Rows, QueryError> {
     let mut rows = Rows::with_capacity((block.end - block.start) as usize, cells);
-    for (layout, distance) in goal.states_in(block) {
+    for (layout, distance) in goal.states_in(block)? {
         let first = goal.first_move(&layout)?;
         // A 2-bit section that contradicts itself has no distance (u32::MAX): corrupt.
         let distance = i16::try_from(distance).map_err(|_| QueryError::Corrupt { layout })?;

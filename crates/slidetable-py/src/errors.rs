@@ -32,9 +32,9 @@ pub(crate) fn table_error(e: TableError) -> PyErr {
 /// the table's.
 pub(crate) fn query_error(e: QueryError) -> PyErr {
     match e {
-        QueryError::Corrupt { .. } | QueryError::CorruptLayer { .. } => {
-            PyRuntimeError::new_err(e.to_string())
-        }
+        QueryError::Corrupt { .. }
+        | QueryError::CorruptLayer { .. }
+        | QueryError::Damaged { .. } => PyRuntimeError::new_err(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),
     }
 }

@@ -267,7 +267,9 @@ impl PyTable {
             None => goal,
         };
         let layer = goal.layer(depths.clone()).map_err(|e| match e {
-            LayerError::Corrupt { .. } => pyo3::exceptions::PyRuntimeError::new_err(e.to_string()),
+            LayerError::Corrupt { .. } | LayerError::Damaged(_) => {
+                pyo3::exceptions::PyRuntimeError::new_err(e.to_string())
+            }
             e => value_error(format!("depth: {e}")),
         })?;
         if distinct && count > layer.len() {
@@ -326,7 +328,9 @@ impl PyTable {
             None => goal,
         };
         let max = goal.max_distance();
-        let layouts: Vec<Layout> = py.detach(|| goal.layouts_at(max).collect());
+        let layouts: Vec<Layout> = py
+            .detach(|| goal.layouts_at(max).map(Iterator::collect))
+            .map_err(query_error)?;
         let counted = goal.histogram().get(max as usize).copied().unwrap_or(0);
         if layouts.len() as u64 != counted {
             return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(

@@ -22,10 +22,10 @@ pub enum AnyTable {
 
 impl AnyTable {
     /// Reads or maps the file at `path` once, as [`Table::open`] does, and opens it as what
-    /// it holds; its header and payload checksum are checked.
+    /// it holds; its header is checked and its payload as [`AnyTable::verify_at_open`] says.
     pub fn open(path: impl AsRef<Path>) -> Result<AnyTable, TableError> {
         let table = AnyTable::open_header(path)?;
-        table.verify()?;
+        table.verify_at_open()?;
         Ok(table)
     }
 
@@ -46,6 +46,16 @@ impl AnyTable {
         match self {
             AnyTable::Table(t) => Ok(t),
             AnyTable::Patterns(p) => Err(TableError::new(p.file(), FormatError::PatternFile)),
+        }
+    }
+
+    /// What opening for questions verifies: a table as [`Table::verify_at_open`] says (a
+    /// mapped one of format version 2 a block at a time, when a question first reads from
+    /// it), pattern databases whole (a search reads all over them at once).
+    pub fn verify_at_open(&self) -> Result<(), TableError> {
+        match self {
+            AnyTable::Table(t) => t.verify_at_open(),
+            AnyTable::Patterns(p) => p.verify(),
         }
     }
 

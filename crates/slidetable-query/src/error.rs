@@ -110,6 +110,15 @@ pub enum QueryError {
         /// Where the walk found the contradiction.
         layout: Layout,
     },
+    /// A block of the payload does not match its checksum (format version 2), found when a
+    /// question first read from it: nothing is answered from it.
+    #[error("{error}{}; generate it again with `slidetable generate`", in_file(.file.as_deref()))]
+    Damaged {
+        /// The file the table came from, if any.
+        file: Option<PathBuf>,
+        /// The block's offsets and checksums.
+        error: FormatError,
+    },
     /// The 2-bit entries of a section do not give the states its histogram counts.
     #[error("the histogram of the section for goal {goal} counts {expected} states at {distance} moves but its entries give {found} (corrupt table? check it with `slidetable info --verify`)")]
     CorruptLayer {
@@ -122,6 +131,11 @@ pub enum QueryError {
         /// The states the entries give there.
         found: u64,
     },
+}
+
+/// ` (file F)` for a table from file F, for messages that name the file.
+fn in_file(file: Option<&Path>) -> String {
+    file.map_or_else(String::new, |f| format!(" (file {})", f.display()))
 }
 
 /// [`QueryError::WrongBoard`] unless `layout` is on `board`, the board of the table asked.

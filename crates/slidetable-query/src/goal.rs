@@ -116,8 +116,9 @@ impl<'a> Goal<'a> {
         HistogramStats::of(self.histogram())
     }
 
-    /// Every state that can reach this goal, with its distance, in rank order of the section.
-    pub fn states(&self) -> impl Iterator<Item = (Layout, u32)> + 'a {
+    /// Every state that can reach this goal, with its distance, in rank order of the section
+    /// (once every block of the section is verified).
+    pub fn states(&self) -> Result<impl Iterator<Item = (Layout, u32)> + 'a, QueryError> {
         self.states_in(0..self.section.ranker.states())
     }
 
@@ -127,11 +128,13 @@ impl<'a> Goal<'a> {
     }
 
     /// The states of [`Goal::states`] whose section ranks are in `ranks` (a part of
-    /// `0..state_count()`), so that parts can be taken apart, on several threads.
+    /// `0..state_count()`), so that parts can be taken apart, on several threads; once every
+    /// block of the section is verified.
     pub fn states_in(
         &self,
         ranks: std::ops::Range<u64>,
-    ) -> impl Iterator<Item = (Layout, u32)> + 'a {
+    ) -> Result<impl Iterator<Item = (Layout, u32)> + 'a, QueryError> {
+        self.section.verify_entries()?;
         let ranker = self.section.ranker;
         let class = self.section.goal_class;
         let back = self.back();
@@ -140,7 +143,7 @@ impl<'a> Goal<'a> {
         // table of suffixes (the generator's way) instead of digit by digit.
         let scan = slidetable_core::Scan::new(ranker.board(), class).ok();
         let mut cursor = scan.as_ref().map(slidetable_core::Scan::cursor);
-        (ranks.start..ranks.end.min(ranker.states())).map(move |r| {
+        Ok((ranks.start..ranks.end.min(ranker.states())).map(move |r| {
             let layout = match (&scan, &mut cursor) {
                 (Some(scan), Some(cursor)) => scan.layout(cursor, r),
                 _ => ranker.unrank(r, class),
@@ -148,7 +151,7 @@ impl<'a> Goal<'a> {
             let layout = back.apply(&layout);
             // A 2-bit table that contradicts itself has no distance to give: u32::MAX.
             (layout, section.distance_at(r).unwrap_or(u32::MAX))
-        })
+        }))
     }
 
     /// Every state's distance from this goal up to `upto` (one byte per rank of the section,
@@ -173,6 +176,7 @@ impl<'a> Goal<'a> {
                 max: distances::MAX_RECOVERED_CELLS,
             });
         }
+        section.verify_entries()?;
         let goal_rank = section.ranker.rank(section.descriptor.goal());
         distances::recover(
             section.ranker,
@@ -215,11 +219,16 @@ impl<'a> Goal<'a> {
         goal
     }
 
-    /// Every layout at exactly `distance` moves from this goal, in rank order of the section.
-    pub fn layouts_at(&self, distance: u32) -> impl Iterator<Item = Layout> + 'a {
+    /// Every layout at exactly `distance` moves from this goal, in rank order of the section
+    /// (once every block of the section is verified).
+    pub fn layouts_at(
+        &self,
+        distance: u32,
+    ) -> Result<impl Iterator<Item = Layout> + 'a, QueryError> {
         let back = self.back();
-        self.section
-            .layouts_at(distance)
-            .map(move |l| back.apply(&l))
+        Ok(self
+            .section
+            .layouts_at(distance)?
+            .map(move |l| back.apply(&l)))
     }
 }

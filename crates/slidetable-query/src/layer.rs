@@ -15,7 +15,7 @@ use std::ops::RangeInclusive;
 use slidetable_core::{Layout, MAX_CELLS};
 
 use crate::goal::Relabelling;
-use crate::{Goal, Section};
+use crate::{Goal, QueryError, Section};
 
 /// Entries per block of the rank-select index.
 pub const BLOCK: usize = 1024;
@@ -56,6 +56,9 @@ pub enum LayerError {
         /// The states the entries hold.
         found: u64,
     },
+    /// A block of the section's entries does not match its checksum.
+    #[error(transparent)]
+    Damaged(#[from] QueryError),
 }
 
 fn describe(low: u32, high: u32) -> String {
@@ -84,6 +87,7 @@ impl<'a> Goal<'a> {
     pub fn layer(&self, distances: RangeInclusive<u32>) -> Result<Layer<'a>, LayerError> {
         let (low, high) = (*distances.start(), *distances.end());
         let expected = self.layer_len(distances)?;
+        self.section.verify_entries()?;
         let states = self.section.ranker.states() as usize;
         let mut before = Vec::with_capacity(states / BLOCK + 2);
         let mut count = 0u64;

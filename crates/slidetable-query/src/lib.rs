@@ -20,6 +20,7 @@
 pub use slidetable_format::{is_pattern_file, CostModel, Encoding};
 
 mod any;
+mod blocks;
 mod distances;
 mod error;
 mod file;

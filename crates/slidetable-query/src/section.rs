@@ -3,10 +3,11 @@
 
 use slidetable_core::{Layout, Move, Neighbors, Ranker};
 use slidetable_format::{
-    byte_at, byte_distance, byte_move, two_bit_value, wide_at, wide_cost, wide_move,
+    byte_at, byte_distance, byte_move, two_bit_value, wide_at, wide_cost, wide_move, Header,
     SectionDescriptor,
 };
 
+use crate::blocks::Verified;
 use crate::error::check_board;
 use crate::{CostModel, Encoding, QueryError};
 
@@ -15,6 +16,9 @@ use crate::{CostModel, Encoding, QueryError};
 pub struct Section<'a> {
     pub(crate) descriptor: &'a SectionDescriptor,
     pub(crate) entries: &'a [u8],
+    /// The blocks of the payload verified so far, and what verifies the others: every entry
+    /// is read only from a verified block.
+    pub(crate) checks: Checks<'a>,
     pub(crate) ranker: &'a Ranker,
     pub(crate) neighbors: &'a Neighbors,
     pub(crate) goal_class: u8,
@@ -24,6 +28,25 @@ pub struct Section<'a> {
     /// Every state's distance, one byte each, when [`crate::Goal::knowing`] supplied them (2-bit
     /// sections, whose entries hold only residues): read instead of walking.
     pub(crate) known: Option<&'a [u8]>,
+}
+
+/// What a section needs to verify the block of an entry before reading it.
+#[derive(Clone, Copy)]
+pub(crate) struct Checks<'a> {
+    pub(crate) header: &'a Header,
+    /// The whole file's bytes.
+    pub(crate) file: &'a [u8],
+    pub(crate) verified: &'a Verified,
+    /// The section's first entry byte, counted from the first payload byte.
+    pub(crate) base: u64,
+}
+
+impl Checks<'_> {
+    /// Ok once entry byte `at` of the section lies in a verified block.
+    #[inline]
+    pub(crate) fn check(&self, at: u64) -> Result<(), QueryError> {
+        self.verified.check(self.header, self.file, self.base + at)
+    }
 }
 
 impl<'a> Section<'a> {
@@ -52,36 +75,59 @@ impl<'a> Section<'a> {
     }
 
     /// The stored value at `rank`: the distance (or cost) for byte and wide entries, the
-    /// distance mod 3 for 2-bit ones. `rank` < states, which the header's check guarantees
-    /// the payload covers.
+    /// distance mod 3 for 2-bit ones, once the entry's block is verified. `rank` < states,
+    /// which the header's check guarantees the payload covers.
     #[inline]
-    pub(crate) fn value(&self, rank: u64) -> u32 {
-        match self.encoding {
-            Encoding::Byte => byte_distance(byte_at(self.entries, rank)),
-            Encoding::TwoBit => two_bit_value(self.entries, rank),
-            Encoding::Wide16 => wide_cost(wide_at(self.entries, rank)),
-        }
+    pub(crate) fn value(&self, rank: u64) -> Result<u32, QueryError> {
+        Ok(match self.encoding {
+            Encoding::Byte => {
+                self.checks.check(rank)?;
+                byte_distance(byte_at(self.entries, rank))
+            }
+            Encoding::TwoBit => {
+                self.checks.check(rank / 4)?;
+                two_bit_value(self.entries, rank)
+            }
+            Encoding::Wide16 => {
+                // Both bytes of an entry lie in one block: blocks have an even length.
+                self.checks.check(rank * 2)?;
+                wide_cost(wide_at(self.entries, rank))
+            }
+        })
     }
 
     /// The distance (or cost) and the stored first move at `rank`, from one read of the
-    /// entry (byte and wide entries only).
+    /// entry (byte and wide entries only), once the entry's block is verified.
     #[inline]
-    pub(crate) fn stored(&self, rank: u64) -> Option<(u32, Move)> {
+    pub(crate) fn stored(&self, rank: u64) -> Result<Option<(u32, Move)>, QueryError> {
         match self.encoding {
-            Encoding::Byte => Some(self.stored_byte(rank)),
-            Encoding::TwoBit => None,
+            Encoding::Byte => self.stored_byte(rank).map(Some),
+            Encoding::TwoBit => Ok(None),
             Encoding::Wide16 => {
+                self.checks.check(rank * 2)?;
                 let entry = wide_at(self.entries, rank);
-                Some((wide_cost(entry), wide_move(entry)))
+                Ok(Some((wide_cost(entry), wide_move(entry))))
             }
         }
     }
 
     /// [`Section::stored`] of a byte entry.
     #[inline]
-    pub(crate) fn stored_byte(&self, rank: u64) -> (u32, Move) {
+    pub(crate) fn stored_byte(&self, rank: u64) -> Result<(u32, Move), QueryError> {
+        self.checks.check(rank)?;
         let entry = byte_at(self.entries, rank);
-        (byte_distance(entry), byte_move(entry))
+        Ok((byte_distance(entry), byte_move(entry)))
+    }
+
+    /// Verifies every block of this section's entries not verified yet: before a question
+    /// that reads them all (a layer, every state, every distance recovered).
+    pub(crate) fn verify_entries(&self) -> Result<(), QueryError> {
+        let base = self.checks.base;
+        self.checks.verified.check_range(
+            self.checks.header,
+            self.checks.file,
+            base..base + self.entries.len() as u64,
+        )
     }
 
     /// The encoding of this section's entries.
@@ -102,7 +148,7 @@ impl<'a> Section<'a> {
         }
         match self.encoding {
             Encoding::TwoBit => self.walk(self.walk_at(rank), None, |_| {}),
-            Encoding::Byte | Encoding::Wide16 => self.within_max(rank, self.value(rank)),
+            Encoding::Byte | Encoding::Wide16 => self.within_max(rank, self.value(rank)?),
         }
     }
 
@@ -117,16 +163,17 @@ impl<'a> Section<'a> {
     }
 
     /// Whether the state with rank `rank` is `distance` away, without walking when the
-    /// stored residue already says no.
+    /// stored residue already says no. Asked only after [`Section::verify_entries`]; an
+    /// entry that could not be read is at no distance.
     fn is_at(&self, rank: u64, distance: u32) -> bool {
         if let Some(known) = self.known {
             return u32::from(known[rank as usize]) == distance;
         }
         match self.encoding {
             Encoding::TwoBit => {
-                self.value(rank) == distance % 3 && self.distance_at(rank) == Ok(distance)
+                self.value(rank) == Ok(distance % 3) && self.distance_at(rank) == Ok(distance)
             }
-            Encoding::Byte | Encoding::Wide16 => self.value(rank) == distance,
+            Encoding::Byte | Encoding::Wide16 => self.value(rank) == Ok(distance),
         }
     }
 
@@ -140,7 +187,7 @@ impl<'a> Section<'a> {
             Some(rank) => match self.encoding {
                 Encoding::TwoBit => self.walk(self.walk_start(start), None, |_| {}).map(Some),
                 Encoding::Byte | Encoding::Wide16 => {
-                    let value = self.value(rank);
+                    let value = self.value(rank)?;
                     if value > self.descriptor.max_distance() {
                         return Err(self.corrupt(self.walk_start(start)));
                     }
@@ -150,11 +197,16 @@ impl<'a> Section<'a> {
         }
     }
 
-    /// Every layout at exactly `distance` moves (or cost) from the goal, in rank order.
-    pub fn layouts_at(&self, distance: u32) -> impl Iterator<Item = Layout> + 'a {
+    /// Every layout at exactly `distance` moves (or cost) from the goal, in rank order, once
+    /// every block of the section's entries is verified.
+    pub fn layouts_at(
+        &self,
+        distance: u32,
+    ) -> Result<impl Iterator<Item = Layout> + 'a, QueryError> {
+        self.verify_entries()?;
         let section = *self;
-        (0..self.ranker.states())
+        Ok((0..self.ranker.states())
             .filter(move |&r| section.is_at(r, distance))
-            .map(move |r| section.ranker.unrank(r, section.goal_class))
+            .map(move |r| section.ranker.unrank(r, section.goal_class)))
     }
 }

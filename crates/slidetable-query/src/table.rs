@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 use slidetable_core::{Board, Layout, Move, Neighbors, Ranker};
 use slidetable_format::{Header, SectionDescriptor};
 
+use crate::blocks::Verified;
 use crate::error::check_board;
 use crate::goal::Relabelling;
+use crate::section::Checks;
 use crate::{file, CostModel, Goal, QueryError, Section, TableBytes, TableError};
 
 /// A table over bytes `D`: validated once in constant time, then read without copying.
@@ -23,6 +25,8 @@ pub struct Table<D: AsRef<[u8]>> {
     standard_section: Option<usize>,
     /// The file the table was opened from, if any.
     file: Option<PathBuf>,
+    /// The payload's blocks verified so far (format version 2).
+    verified: Verified,
 }
 
 /// A table over a file: read into memory when small, memory-mapped when large (see
@@ -31,13 +35,25 @@ pub type MappedTable = Table<TableBytes>;
 
 impl Table<TableBytes> {
     /// Reads (below [`READ_BELOW`](crate::READ_BELOW) bytes) or maps the file at `path`,
-    /// checks its header and verifies its payload checksum: a damaged payload is refused
-    /// here rather than read as a confident wrong answer. Anything but a regular file is
-    /// refused without reading from it (a FIFO would block).
+    /// checks its header and verifies its payload as [`Table::verify_at_open`] says: a
+    /// damaged payload is refused rather than read as a confident wrong answer. Anything but
+    /// a regular file is refused without reading from it (a FIFO would block).
     pub fn open(path: impl AsRef<Path>) -> Result<Table<TableBytes>, TableError> {
         let table = Table::open_header(path)?;
-        table.verify()?;
+        table.verify_at_open()?;
         Ok(table)
+    }
+
+    /// What opening a table for questions verifies: the whole payload now when the bytes were
+    /// read into memory (a small table: under a millisecond) or the file has one checksum for
+    /// its whole payload (format version 1, whatever its size); otherwise (a mapped file of
+    /// version 2) nothing now, and each block of the payload the first time a question reads
+    /// from it, so one question on a 10.9 GB table reads a few blocks, not 10.9 GB.
+    pub fn verify_at_open(&self) -> Result<(), TableError> {
+        if self.data.is_mapped() && self.header.block_count() > 0 {
+            return Ok(());
+        }
+        self.verify()
     }
 
     /// As [`Table::open`], but checks only the header, in time bounded by its size: for
@@ -72,17 +88,21 @@ impl<D: AsRef<[u8]>> Table<D> {
             goal_keys,
             standard_section,
             neighbors: Neighbors::new(header.board()),
+            verified: Verified::new(&header, file),
             header,
             ranker,
             file: file.map(Path::to_path_buf),
         })
     }
 
-    /// Checks the payload checksum: reads every byte of the file.
+    /// Checks the payload against its checksums (each block's, then the whole payload's):
+    /// reads every byte of the file. Afterwards no question verifies a block again.
     pub fn verify(&self) -> Result<(), TableError> {
         self.header
             .verify_payload(self.data.as_ref())
-            .map_err(|e| TableError::new(self.file(), e))
+            .map_err(|e| TableError::new(self.file(), e))?;
+        self.verified.set_all();
+        Ok(())
     }
 
     /// The table's bytes, header and payloads, as one file holds them (what `slidetable
@@ -128,6 +148,12 @@ impl<D: AsRef<[u8]>> Table<D> {
         Some(Section {
             descriptor,
             entries: self.header.payload(self.data.as_ref(), index)?,
+            checks: Checks {
+                header: &self.header,
+                file: self.data.as_ref(),
+                verified: &self.verified,
+                base: descriptor.payload_offset() - self.header.header_len(),
+            },
             ranker: &self.ranker,
             neighbors: &self.neighbors,
             goal_class,

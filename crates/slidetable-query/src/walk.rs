@@ -63,17 +63,27 @@ impl Section<'_> {
     /// distance (or cost) and the neighbour must hold `value − cost of the move`; for 2-bit
     /// entries it is the residue and the neighbour must hold `value − 1 mod 3`.
     #[inline]
-    fn closer(&self, at: Walk, value: u32, order: &[Move]) -> Option<(Move, Walk, u32)> {
-        order.iter().find_map(|&m| {
-            let to = self.neighbors.of(at.blank, m)?;
+    fn closer(
+        &self,
+        at: Walk,
+        value: u32,
+        order: &[Move],
+    ) -> Result<Option<(Move, Walk, u32)>, QueryError> {
+        for &m in order {
+            let Some(to) = self.neighbors.of(at.blank, m) else {
+                continue;
+            };
             let next = self.step(at, to, m);
-            let v = self.value(next.rank);
+            let v = self.value(next.rank)?;
             let fits = match self.encoding {
                 Encoding::TwoBit => v == (value + 2) % 3,
                 Encoding::Byte | Encoding::Wide16 => v + self.step_cost(at, to) == value,
             };
-            fits.then_some((m, next, v))
-        })
+            if fits {
+                return Ok(Some((m, next, v)));
+            }
+        }
+        Ok(None)
     }
 
     /// Walks from `at` to the goal choosing moves by `order` (`None`: the stored first moves
@@ -87,7 +97,7 @@ impl Section<'_> {
         order: Option<&[Move; 4]>,
         mut f: impl FnMut(Move),
     ) -> Result<u32, QueryError> {
-        let mut value = self.value(at.rank);
+        let mut value = self.value(at.rank)?;
         let max = self.descriptor.max_distance();
         let mut total = 0u32;
         if self.encoding == Encoding::TwoBit {
@@ -110,7 +120,7 @@ impl Section<'_> {
                     return Err(self.corrupt(at));
                 }
                 let (m, next, v) = self
-                    .closer(at, value, order.unwrap_or(&Move::ALL))
+                    .closer(at, value, order.unwrap_or(&Move::ALL))?
                     .ok_or_else(|| self.corrupt(at))?;
                 f(m);
                 (at, value, total) = (next, v, total + 1);
@@ -127,13 +137,15 @@ impl Section<'_> {
             // One loop per encoding, so the entry is decoded without a test at every step.
             return match self.encoding {
                 Encoding::Byte => self.walk_stored(at, f, |s, r| s.stored_byte(r)),
-                _ => self.walk_stored(at, f, |s, r| s.stored(r).expect("byte or wide entries")),
+                _ => self.walk_stored(at, f, |s, r| {
+                    s.stored(r)?.ok_or_else(|| s.corrupt(s.walk_at(r)))
+                }),
             };
         };
         let distance = value;
         while value > 0 {
             let (m, next, v) = self
-                .closer(at, value, order)
+                .closer(at, value, order)?
                 .ok_or_else(|| self.corrupt(at))?;
             f(m);
             (at, value) = (next, v);
@@ -152,10 +164,10 @@ impl Section<'_> {
         &self,
         mut at: Walk,
         mut f: impl FnMut(Move),
-        read: impl Fn(&Self, u64) -> (u32, Move),
+        read: impl Fn(&Self, u64) -> Result<(u32, Move), QueryError>,
     ) -> Result<u32, QueryError> {
         let stored = |rank| read(self, rank);
-        let (distance, mut m) = stored(at.rank);
+        let (distance, mut m) = stored(at.rank)?;
         if distance > self.descriptor.max_distance() {
             return Err(self.corrupt(at));
         }
@@ -166,7 +178,7 @@ impl Section<'_> {
                 .of(at.blank, m)
                 .ok_or_else(|| self.corrupt(at))?;
             let next = self.step(at, to, m);
-            let (v, next_move) = stored(next.rank);
+            let (v, next_move) = stored(next.rank)?;
             if v + self.step_cost(at, to) != value {
                 return Err(self.corrupt(at));
             }
@@ -190,8 +202,8 @@ impl Section<'_> {
         if at.packed == self.goal_packed {
             return Ok(None);
         }
-        let value = self.value(rank);
-        let order = match self.stored(rank) {
+        let value = self.value(rank)?;
+        let order = match self.stored(rank)? {
             Some((_, m)) => vec![m],
             None => Move::ALL.to_vec(),
         };
@@ -199,7 +211,7 @@ impl Section<'_> {
             return Err(self.corrupt(at));
         }
         let (m, _, _) = self
-            .closer(at, value, &order)
+            .closer(at, value, &order)?
             .ok_or_else(|| self.corrupt(at))?;
         Ok(Some(m))
     }
@@ -214,11 +226,14 @@ impl Section<'_> {
         if at.packed == self.goal_packed {
             return Ok(Vec::new());
         }
-        let value = self.value(rank);
-        Ok(Move::ALL
-            .into_iter()
-            .filter(|&m| self.closer(at, value, &[m]).is_some())
-            .collect())
+        let value = self.value(rank)?;
+        let mut moves = Vec::new();
+        for m in Move::ALL {
+            if self.closer(at, value, &[m])?.is_some() {
+                moves.push(m);
+            }
+        }
+        Ok(moves)
     }
 
     /// Appends an optimal (cheapest) path from `start` to `path`: the stored first moves for

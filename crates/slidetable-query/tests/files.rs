@@ -9,9 +9,9 @@ use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use slidetable_core::{Board, Layout, Move, Ranker};
-use slidetable_format::PayloadHasher;
+use slidetable_format::{Header, PayloadHasher};
 use slidetable_gen::{default_goals, solve_sections, table_bytes, write_table, SolvedSection};
-use slidetable_query::{MappedTable, Table};
+use slidetable_query::{MappedTable, QueryError, Table};
 
 // ---------------------------------------------------------------------------------------------
 // The largest single allocation made by the current thread, to prove that absurd headers are
@@ -395,14 +395,19 @@ fn fields_are_checked_in_order_and_named() {
 
     // The version is read right after the magic number: before the length, the board and
     // the header checksum (which a patched version would otherwise also break).
-    let version = patched(&|b| b[OFF_VERSION] = 2);
+    let version = patched(&|b| b[OFF_VERSION] = 3);
     assert_eq!(
-        refused(dir.path(), "v2.slt", &version),
-        "format version 2 is not supported (this slidetable reads version 1)"
+        refused(dir.path(), "v3.slt", &version),
+        "format version 3 is not supported (this slidetable reads versions 1 and 2)"
     );
     assert_eq!(
-        refused(dir.path(), "v2-cut.slt", &version[..version.len() - 100]),
-        "format version 2 is not supported (this slidetable reads version 1)"
+        refused(dir.path(), "v3-cut.slt", &version[..version.len() - 100]),
+        "format version 3 is not supported (this slidetable reads versions 1 and 2)"
+    );
+    let version = patched(&|b| b[OFF_VERSION] = 0);
+    assert_eq!(
+        refused(dir.path(), "v0.slt", &version),
+        "format version 0 is not supported (this slidetable reads versions 1 and 2)"
     );
     assert_eq!(
         refused(
@@ -410,7 +415,7 @@ fn fields_are_checked_in_order_and_named() {
             "v256.slt",
             &patched(&|b| b[OFF_VERSION + 1] = 1)
         ),
-        "format version 257 is not supported (this slidetable reads version 1)"
+        "format version 258 is not supported (this slidetable reads versions 1 and 2)"
     );
 
     for (rows, cols) in [(0, 3), (2, 0), (1, 6), (5, 3), (4, 4), (255, 255)] {
@@ -482,33 +487,67 @@ fn a_flipped_payload_bit_is_refused_at_open_and_fails_verification() {
     let path = dir.path().join("flip.slt");
     let mut bytes = small().to_vec();
     let hlen = header_len(&bytes);
+    // The 2x3 table's payload (2160 bytes) is one block; its checksum is the last 4 bytes.
+    let payload = 6 * 360;
+    assert_eq!(bytes.len(), hlen + payload + 4);
     let at = hlen + 500;
     bytes[at] ^= 0x10;
     std::fs::write(&path, &bytes).unwrap();
-    let stored = read_u32(&bytes, OFF_PAYLOAD_CRC);
-    let computed = crc(&bytes[hlen..]);
+    let stored = read_u32(&bytes, hlen + payload);
+    let computed = crc(&bytes[hlen..hlen + payload]);
     assert_ne!(stored, computed);
-    let message = format!(
-        "table {}: payload checksum mismatch (stored {stored:08x}, computed {computed:08x}): \
-         the table is corrupt{REGENERATE}",
-        path.display()
+    let damage = format!(
+        "bytes {hlen}..{} do not match their checksum (stored {stored:08x}, computed \
+         {computed:08x}): the table is damaged there{REGENERATE}",
+        hlen + payload
     );
-    // A query's open refuses it; a report's open reads the header and verifies on request.
+    let message = format!("table {}: {damage}", path.display());
+    // A query's open refuses it (read into memory, so verified whole); a report's open reads
+    // the header and verifies on request.
     assert_eq!(Table::open(&path).err().unwrap().to_string(), message);
     let table = Table::open_header(&path).unwrap();
     assert_eq!(table.verify().unwrap_err().to_string(), message);
-    // Bytes in memory say the same, without a file name.
+    // Bytes in memory say the same, without a file name, on request or when a question
+    // first reads from the block.
+    let in_memory = Table::new(&bytes[..]).unwrap();
     assert_eq!(
-        Table::new(&bytes[..])
-            .unwrap()
-            .verify()
-            .unwrap_err()
-            .to_string(),
+        in_memory.verify().unwrap_err().to_string(),
+        format!("table: {damage}")
+    );
+    let far = Layout::new(Board::new(2, 3).unwrap(), &[5, 4, 3, 2, 1, 0]).unwrap();
+    let asked = Table::new(&bytes[..]).unwrap().distance(&far).unwrap_err();
+    assert!(matches!(asked, QueryError::Damaged { .. }), "{asked}");
+    assert_eq!(asked.to_string(), damage);
+
+    // A file of version 1 (one checksum of the whole payload) with the same flip: refused at
+    // open too, by that checksum.
+    let sound = small();
+    let header = Header::parse(sound).unwrap();
+    let mut old = header.version_1(sound).unwrap().to_bytes();
+    old.extend_from_slice(&sound[hlen..hlen + payload]);
+    assert!(Table::open_header(write(dir.path(), "v1.slt", &old)).is_ok());
+    assert_eq!(
+        Table::new(&old[..]).unwrap().distance(&far).unwrap(),
+        Table::new(sound).unwrap().distance(&far).unwrap()
+    );
+    old[at] ^= 0x10;
+    let v1 = write(dir.path(), "v1-flip.slt", &old);
+    let stored = read_u32(&old, OFF_PAYLOAD_CRC);
+    let computed = crc(&old[hlen..]);
+    assert_eq!(
+        Table::open(&v1).err().unwrap().to_string(),
         format!(
-            "table: payload checksum mismatch (stored {stored:08x}, computed {computed:08x}): \
-             the table is corrupt{REGENERATE}"
+            "table {}: payload checksum mismatch (stored {stored:08x}, computed {computed:08x}): \
+             the table is corrupt{REGENERATE}",
+            v1.display()
         )
     );
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! or leave a tile out, and a table reader handed a pattern file.
 
 use slidetable_core::{Board, Layout};
-use slidetable_format::{FormatError, PatternHeader, PatternSpec, PayloadHasher};
+use slidetable_format::{FormatError, PatternHeader, PatternSpec, PayloadHasher, PayloadSums};
 use slidetable_gen::{pattern_bytes, solve_partition, Partition};
 use slidetable_query::{PatternTable, Table};
 
@@ -74,15 +74,22 @@ fn every_truncation_is_refused() {
 fn every_header_bit_flip_is_refused_and_payload_flips_fail_verify() {
     let (_, file) = small_file();
     let header_len = PatternHeader::parse(&file).unwrap().header_len() as usize;
+    // One block of payload, so one block checksum at the end.
+    let trailer = file.len() - 4;
     for bit in 0..file.len() * 8 {
         let mut bad = file.clone();
         bad[bit / 8] ^= 1 << (bit % 8);
-        if bit / 8 < header_len {
+        if bit / 8 < header_len || bit / 8 >= trailer {
             assert!(PatternTable::new(&bad[..]).is_err(), "bit {bit} accepted");
         } else {
             let table = PatternTable::new(&bad[..]).unwrap();
             let e = table.verify().unwrap_err().kind.to_string();
-            assert!(e.starts_with("payload checksum mismatch"), "bit {bit}: {e}");
+            assert!(
+                e.starts_with(&format!(
+                    "bytes {header_len}..{trailer} do not match their checksum"
+                )),
+                "bit {bit}: {e}"
+            );
         }
     }
 }
@@ -117,7 +124,12 @@ fn overlapping_and_missing_groups_are_refused() {
     let goal = Board::new(2, 3).unwrap().standard_goal();
     let spec = |tiles, n: u64| PatternSpec::new(tiles, vec![1, n - 1]);
     assert_eq!(
-        PatternHeader::build(goal, vec![spec(0b110, 30), spec(0b1000, 6)], 0).unwrap_err(),
+        PatternHeader::build(
+            goal,
+            vec![spec(0b110, 30), spec(0b1000, 6)],
+            PayloadSums::Whole(0)
+        )
+        .unwrap_err(),
         FormatError::TileInNoGroup { tile: 4, last: 5 }
     );
 }

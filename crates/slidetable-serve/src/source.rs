@@ -258,7 +258,7 @@ impl Source for TableSource {
             None => goal,
         };
         let layer = goal.layer(depth..=depth).map_err(|e| match e {
-            LayerError::Corrupt { .. } => SourceError::Layer {
+            LayerError::Corrupt { .. } | LayerError::Damaged(_) => SourceError::Layer {
                 path: self.path.clone(),
                 problem: e,
             },

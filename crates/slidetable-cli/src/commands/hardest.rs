@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use slidetable_core::Layout;
 
 use crate::answers::write_state;
@@ -47,7 +47,10 @@ pub(crate) fn run(args: &HardestArgs) -> Result<ExitCode> {
     let layouts: Box<dyn Iterator<Item = Layout>> = if by_levels {
         Box::new(far.into_iter())
     } else {
-        Box::new(goal.layouts_at(max))
+        Box::new(
+            goal.layouts_at(max)
+                .with_context(|| format!("table {}", tables::name(&table)))?,
+        )
     };
     for layout in layouts {
         write_state(&mut out, &mut buf, &goal, &layout, output, &table)?;

@@ -63,7 +63,8 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
     let layer = goal.layer(depth.clone()).map_err(|e| {
         // A depth the table has no state at is a bad argument, not a failure.
         match e {
-            slidetable_query::LayerError::Corrupt { .. } => {
+            slidetable_query::LayerError::Corrupt { .. }
+            | slidetable_query::LayerError::Damaged(_) => {
                 anyhow::Error::new(e).context(format!("table {}", tables::name(&table)))
             }
             e => UsageError(format!("--depth: {e}")).into(),

@@ -54,6 +54,7 @@ pub(crate) fn small_table() -> &'static [u8] {
 const OFF_HEADER_LEN: usize = 16;
 const OFF_HEADER_CRC: usize = 20;
 const OFF_PAYLOAD_CRC: usize = 24;
+const OFF_BLOCKS_CRC: usize = 28;
 
 fn header_len(file: &[u8]) -> usize {
     u32::from_le_bytes(file[OFF_HEADER_LEN..OFF_HEADER_LEN + 4].try_into().unwrap()) as usize
@@ -68,11 +69,36 @@ pub(crate) fn reseal_header(file: &mut [u8]) {
     file[OFF_HEADER_CRC..OFF_HEADER_CRC + 4].copy_from_slice(&crc.to_le_bytes());
 }
 
-/// Recomputes the payload checksum and then the header's, which covers it.
-pub(crate) fn reseal_payload(file: &mut [u8]) {
+/// The payload's length: the sum of the descriptors' payload length fields (each `u64` at
+/// offset 48 of a 64-byte descriptor; the section count is the `u16` at offset 14).
+fn payload_len(file: &[u8]) -> usize {
+    let count = u16::from_le_bytes([file[14], file[15]]) as usize;
+    (0..count)
+        .map(|i| {
+            let at = 64 + 64 * i + 48;
+            u64::from_le_bytes(file[at..at + 8].try_into().unwrap()) as usize
+        })
+        .sum()
+}
+
+/// Bytes a block checksum covers (format version 2).
+const BLOCK_LEN: usize = 1 << 16;
+
+/// Recomputes the payload's checksums (version 2: one per block, after the payload, whose own
+/// checksum is at 28; and the whole payload's at 24) and then the header's, which covers them.
+/// The file is cut or extended to end right after the block checksums.
+pub(crate) fn reseal_payload(file: &mut Vec<u8>) {
     let len = header_len(file).min(file.len());
-    let crc = crc32(&file[len..]);
+    let end = len + payload_len(file);
+    file.resize(end, 0);
+    let blocks: Vec<u8> = file[len..end]
+        .chunks(BLOCK_LEN)
+        .flat_map(|b| crc32(b).to_le_bytes())
+        .collect();
+    let crc = crc32(&file[len..end]);
     file[OFF_PAYLOAD_CRC..OFF_PAYLOAD_CRC + 4].copy_from_slice(&crc.to_le_bytes());
+    file[OFF_BLOCKS_CRC..OFF_BLOCKS_CRC + 4].copy_from_slice(&crc32(&blocks).to_le_bytes());
+    file.extend_from_slice(&blocks);
     reseal_header(file);
 }
 
@@ -98,8 +124,8 @@ pub(crate) fn table_reader(data: &[u8]) -> Outcome {
 /// 2-bit entries, tile costs) and how the rest is used (`byte % 4`):
 ///
 /// * 0: appended as it is (any length);
-/// * 1: as the payload, cut or repeated to the exact payload length, checksum left stale;
-/// * 2: the same with the payload checksum recomputed: accepted and verified, every entry
+/// * 1: as the payload, cut or repeated to the exact payload length, checksums left stale;
+/// * 2: the same with the payload's checksums recomputed: accepted and verified, every entry
 ///   arbitrary;
 /// * 3: as (offset, value) byte pairs patched into the header, its checksum recomputed, with
 ///   the real payload: every header field's check, and what it lets through.
@@ -113,12 +139,14 @@ pub(crate) fn table_tail(data: &[u8]) -> Outcome {
     match mode % 4 {
         0 => file.extend_from_slice(rest),
         1 | 2 => {
-            let payload = good.len() - hlen;
+            let payload = payload_len(good);
             if rest.is_empty() {
-                file.resize(good.len(), 0);
+                file.resize(hlen + payload, 0);
             } else {
                 file.extend(rest.iter().cycle().take(payload));
             }
+            // The real table's block checksums, stale unless the payload is the real one.
+            file.extend_from_slice(&good[hlen + payload..]);
             if mode % 4 == 2 {
                 reseal_payload(&mut file);
             }
