@@ -205,7 +205,7 @@ fn goals_and_all_goals_choose_the_sections() {
     .ok();
     assert_eq!(
         one.lines()[1],
-        "board 2x3: 1 section x 360 states, 664 bytes"
+        "board 2x3: 1 section x 360 states, 668 bytes"
     );
     generate_in(d, &["--board", "2x2", "--all-goals", "-o", "all.slt"]).ok();
     let info = query_in(d, "info", &["all.slt"], "").ok();

@@ -161,7 +161,7 @@ fn corrupt_copy(dir: &Path, name: &str, offset: i64) -> PathBuf {
 #[test]
 fn info_verify_refuses_a_corrupt_payload() {
     let dir = TempDir::new().unwrap();
-    let bad = corrupt_copy(dir.path(), "payload.slt", -10);
+    let bad = corrupt_copy(dir.path(), "payload.slt", -110);
     let name = bad.display().to_string();
 
     let run = Run::of(slidetable().args(["info", "--verify"]).arg(&bad));
