@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use slidetable_core::{Board, Layout, Move};
+use slidetable_format::group_sizes;
 use slidetable_gen::cache::{self, Generated, PatternPlan};
 use slidetable_gen::{solve_partition, Partition, SolvedPattern};
 use slidetable_query::{AnyTable, MappedPatternTable};
@@ -159,8 +160,8 @@ impl PatternSource {
     /// The group sizes, `7-8` style, in the databases' order.
     pub(crate) fn partition(&self) -> String {
         match self {
-            PatternSource::Memory(sections) => sizes(sections.iter().map(|s| s.tiles)),
-            PatternSource::File(table) => sizes(table.groups().iter().map(|g| g.tiles)),
+            PatternSource::Memory(sections) => group_sizes(sections.iter().map(|s| s.tiles)),
+            PatternSource::File(table) => group_sizes(table.groups().iter().map(|g| g.tiles)),
         }
     }
 
@@ -190,10 +191,4 @@ impl PatternSource {
             .into()
         })
     }
-}
-
-/// Group sizes, `7-8` style, of tile masks in order: how `info` and `search` name a partition.
-pub(crate) fn sizes(groups: impl Iterator<Item = u16>) -> String {
-    let sizes: Vec<String> = groups.map(|g| g.count_ones().to_string()).collect();
-    sizes.join("-")
 }

@@ -7,6 +7,16 @@ use slidetable_core::Board;
 
 use crate::MAX_GROUP;
 
+/// The sizes of the groups with these tile masks, in order, `7-8` style: how a partition is
+/// named on the command line, in `info` and `search --json`, and by the Python package.
+pub fn group_sizes(masks: impl IntoIterator<Item = u16>) -> String {
+    let sizes: Vec<String> = masks
+        .into_iter()
+        .map(|g| g.count_ones().to_string())
+        .collect();
+    sizes.join("-")
+}
+
 /// Why tile groups do not partition a board's tiles. `group` is the index of the group at
 /// fault, in the order given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

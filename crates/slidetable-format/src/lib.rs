@@ -39,7 +39,7 @@ use slidetable_core::{Board, Layout, LayoutError, MAX_CELLS, MAX_TABLE_CELLS};
 
 mod groups;
 
-pub use groups::{check_group, check_groups, GroupCover, GroupError};
+pub use groups::{check_group, check_groups, group_sizes, GroupCover, GroupError};
 
 mod frame;
 

@@ -205,12 +205,7 @@ impl Partition {
 
     /// The group sizes, `7-8` style.
     pub fn sizes(&self) -> String {
-        let sizes: Vec<String> = self
-            .groups
-            .iter()
-            .map(|g| g.count_ones().to_string())
-            .collect();
-        sizes.join("-")
+        slidetable_format::group_sizes(self.groups.iter().copied())
     }
 }
 

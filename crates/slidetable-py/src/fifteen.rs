@@ -8,6 +8,7 @@ use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use slidetable_core::{path_string, Board, Layout, Move};
+use slidetable_format::group_sizes;
 use slidetable_gen::{pattern_bytes, solve_partition, Partition};
 use slidetable_query::{MappedPatternTable, SplitMix64, TableBytes};
 use slidetable_search::{Limits, PatternHeuristic, SearchError, Symmetric};
@@ -223,13 +224,8 @@ impl PyFifteen {
         let d = search::record(py, &layout, result)?;
         d.set_item("method", "idastar")?;
         d.set_item("heuristic", "pdb")?;
-        let sizes: Vec<String> = self
-            .table
-            .groups()
-            .iter()
-            .map(|g| g.tiles.count_ones().to_string())
-            .collect();
-        d.set_item("partition", sizes.join("-"))?;
+        let partition = group_sizes(self.table.groups().iter().map(|g| g.tiles));
+        d.set_item("partition", partition)?;
         d.set_item("database", self.file())?;
         Ok(d)
     }
@@ -303,19 +299,14 @@ impl PyFifteen {
     }
 
     fn __repr__(&self) -> String {
-        let sizes: Vec<String> = self
-            .table
-            .groups()
-            .iter()
-            .map(|g| g.tiles.count_ones().to_string())
-            .collect();
+        let partition = group_sizes(self.table.groups().iter().map(|g| g.tiles));
         let place = match self.table.file() {
             Some(p) => format!("path={:?}", p.display().to_string()),
             None => "in memory".to_string(),
         };
         format!(
             "Fifteen(partition='{}', database_goal='{}', {place})",
-            sizes.join("-"),
+            partition,
             self.table.goal()
         )
     }

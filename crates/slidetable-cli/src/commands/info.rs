@@ -183,7 +183,7 @@ fn pattern_database(table: &MappedPatternTable, verify: bool, as_json: bool) -> 
     let header = table.header();
     let checksum = verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
-    let partition = crate::patterns::sizes(header.sections().iter().map(|s| s.tiles()));
+    let partition = slidetable_format::group_sizes(header.sections().iter().map(|s| s.tiles()));
     let mut out = streams::stdout();
     if as_json {
         let info = PatternInfoJson {
