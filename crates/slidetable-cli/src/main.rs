@@ -29,10 +29,10 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Parser;
 
-use crate::cli::{Cli, Command};
+use crate::cli::Cli;
 use crate::commands as run;
 use crate::error::{is_broken_pipe, UsageError, EXIT_USAGE};
-use crate::resolved::Batch;
+use crate::resolved::Resolved;
 use crate::streams::warning;
 
 fn main() -> ExitCode {
@@ -56,7 +56,8 @@ fn main() -> ExitCode {
     };
     // A mapped table truncated under us ends the run with a message, not a silent SIGBUS.
     slidetable_query::exit_on_changed_table("slidetable: ");
-    match dispatch(&cli.command) {
+    // Every argument resolved (files found and opened) before the command runs.
+    match Resolved::of(&cli.command).and_then(dispatch) {
         Ok(code) => {
             // Answers from a mapped table written over meanwhile may be wrong: exit 1.
             slidetable_query::exit_if_tables_changed();
@@ -82,21 +83,20 @@ fn main() -> ExitCode {
     }
 }
 
-fn dispatch(command: &Command) -> Result<ExitCode> {
-    match command {
-        Command::Generate(args) => run::generate::run(args),
-        Command::Info(args) => run::info::run(args),
-        Command::Merge(args) => run::merge::run(args),
-        Command::Distance(args) => batch::run(Batch::distance(args)?),
-        Command::Path(args) => batch::run(Batch::path(args)?),
-        Command::Judge(args) => run::judge::run(args),
-        Command::Search(args) => run::search::run(args),
-        Command::Stats(args) => run::stats::run(args),
-        Command::Hardest(args) => run::hardest::run(args),
-        Command::Random(args) => run::random::run(args),
-        Command::Heuristic(args) => run::heuristic::run(args),
-        Command::Completions(args) => run::completions::run(args),
-        Command::Man(args) => run::man::run(args),
-        Command::Serve(args) => run::serve::run(args),
+fn dispatch(resolved: Resolved<'_>) -> Result<ExitCode> {
+    match resolved {
+        Resolved::Generate(generation) => run::generate::run(generation),
+        Resolved::Info(info) => run::info::run(info),
+        Resolved::Merge { dir, output } => run::merge::run(dir, output),
+        Resolved::Batch(batch) => batch::run(batch),
+        Resolved::Judge(judgement) => run::judge::run(judgement),
+        Resolved::Search(search) => run::search::run(search),
+        Resolved::Stats(stats) => run::stats::run(stats),
+        Resolved::Hardest(hardest) => run::hardest::run(hardest),
+        Resolved::Random(random) => run::random::run(random),
+        Resolved::Heuristic(heuristics) => run::heuristic::run(heuristics),
+        Resolved::Completions(shell) => run::completions::run(shell),
+        Resolved::Man(man) => run::man::run(man),
+        Resolved::Serve(config) => run::serve::run(&config),
     }
 }

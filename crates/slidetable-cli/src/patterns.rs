@@ -1,24 +1,24 @@
 //! The 15-puzzle's tables, shared by the commands that use them: making a pattern database,
-//! opening the one a command names (or the cache's `4x4.slt`, made on first use), the search
-//! crate's IDA* on it for the goal asked for ([`Symmetric`]), the `distance` / `path` answers
-//! found with it, and the `pdb` / `pdb-PARTITION` heuristics of `search` and `heuristic`.
+//! the search crate's IDA* on one for the goal asked for ([`Symmetric`]), the `distance` /
+//! `path` answers found with it, and the `pdb` / `pdb-PARTITION` heuristics of `search` and
+//! `heuristic` (the databases themselves are found, opened or built with the arguments, in
+//! `resolved`).
 
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
-use slidetable_core::{Board, Layout, Move};
-use slidetable_format::group_sizes;
+use anyhow::{Context, Result};
+use slidetable_core::{Layout, Move};
 use slidetable_gen::cache::{self, Generated, PatternPlan};
-use slidetable_gen::{solve_partition, Partition, SolvedPattern};
-use slidetable_query::{AnyTable, MappedPatternTable};
+use slidetable_gen::SolvedPattern;
+use slidetable_query::MappedPatternTable;
 use slidetable_search::{PatternHeuristic, Symmetric};
 
 use crate::answers::{self, write_csv_header, write_invalid_answer};
 use crate::error::UsageError;
 use crate::puzzles::each_chunk;
-use crate::resolved::{Answer, Batch, Output, TableChoice};
+use crate::resolved::{Answer, Batch, Output, PatternSource};
 use crate::signals;
 use crate::streams;
 use crate::tables::{self, Work};
@@ -59,20 +59,6 @@ pub(crate) fn solver<'t>(table: &'t MappedPatternTable, goal: &Layout) -> Result
         ))
         .into()
     })
-}
-
-/// The pattern databases a query names, or the cache's for `board` (made on first use, as
-/// `slidetable_gen::cache` makes every default); a table of every state is refused.
-pub(crate) fn open(explicit: Option<&Path>, board: Board) -> Result<MappedPatternTable> {
-    match TableChoice::new(explicit, Some(board)).open()? {
-        AnyTable::Patterns(databases) => Ok(databases),
-        AnyTable::Table(table) => bail!(
-            "table {}: this is a table of every state, not pattern databases (make them with \
-             `slidetable generate --board {} --pdb PARTITION -o PATH`)",
-            tables::name(&table),
-            table.board()
-        ),
-    }
 }
 
 /// `distance` and `path` on a pattern database: the same output, `--json`, `--csv`, `--show`,
@@ -124,55 +110,7 @@ pub(crate) fn batch(table: &MappedPatternTable, batch: &Batch<'_>) -> Result<Exi
     )
 }
 
-/// Pattern databases for a search or a measurement: a file, or groups built in memory.
-pub(crate) enum PatternSource {
-    File(MappedPatternTable),
-    Memory(Vec<SolvedPattern>),
-}
-
-/// The databases `pdb` / `pdb-PARTITION` name for `goal`: on 4×4 without a partition the
-/// file (`table`, else the cache's `4x4.slt`); otherwise the partition (by default the tiles
-/// split in two halves in the goal's reading order: 4-4 on 3×3, 3-4 on 2×4) built now.
-pub(crate) fn pattern_source(
-    partition: Option<&str>,
-    goal: &Layout,
-    table: Option<&Path>,
-) -> Result<PatternSource> {
-    let board = goal.board();
-    if partition.is_none() && (table.is_some() || !board.supports_tables()) {
-        return Ok(PatternSource::File(open(table, board)?));
-    }
-    let tiles = board.cells() - 1;
-    let text = match partition {
-        Some(p) => p.to_string(),
-        None => format!("{}-{}", tiles / 2, tiles - tiles / 2),
-    };
-    let partition = Partition::parse(&text, goal)
-        .map_err(|e| UsageError(format!("--heuristic pdb-{text}: {e}")))?;
-    Ok(PatternSource::Memory(solve_partition(
-        goal,
-        &partition,
-        &|_| (),
-    )?))
-}
-
 impl PatternSource {
-    /// The group sizes, `7-8` style, in the databases' order.
-    pub(crate) fn partition(&self) -> String {
-        match self {
-            PatternSource::Memory(sections) => group_sizes(sections.iter().map(|s| s.tiles)),
-            PatternSource::File(table) => group_sizes(table.groups().iter().map(|g| g.tiles)),
-        }
-    }
-
-    /// The file the databases were read from; `None` when built in memory.
-    pub(crate) fn database(&self) -> Option<String> {
-        match self {
-            PatternSource::Memory(_) => None,
-            PatternSource::File(table) => table.file().map(|p| p.display().to_string()),
-        }
-    }
-
     /// The heuristic (and IDA*) towards `goal`: databases made for it, or a file's through
     /// the board symmetry that carries `goal` onto its goal.
     pub(crate) fn heuristic(&self, goal: &Layout) -> Result<Symmetric<'_>> {

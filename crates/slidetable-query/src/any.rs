@@ -8,7 +8,10 @@ use std::path::Path;
 use slidetable_core::Board;
 use slidetable_format::{is_pattern_file, FormatError};
 
-use crate::{file, CostModel, MappedPatternTable, MappedTable, PatternTable, Table, TableError};
+use crate::{
+    file, CostModel, MappedPatternTable, MappedTable, PatternTable, Table, TableError,
+    TableErrorKind,
+};
 
 /// A file of either kind, opened.
 // One per file opened, moved once into what serves it: the larger variant costs nothing.
@@ -46,6 +49,18 @@ impl AnyTable {
         match self {
             AnyTable::Table(t) => Ok(t),
             AnyTable::Patterns(p) => Err(TableError::new(p.file(), FormatError::PatternFile)),
+        }
+    }
+
+    /// The pattern databases it holds; a table of every state is refused, naming the file
+    /// and the command that makes databases for its board.
+    pub fn into_patterns(self) -> Result<MappedPatternTable, TableError> {
+        match self {
+            AnyTable::Patterns(p) => Ok(p),
+            AnyTable::Table(t) => {
+                let board = t.board();
+                Err(TableError::new(t.file(), TableErrorKind::WholeTable(board)))
+            }
         }
     }
 

@@ -33,6 +33,13 @@ pub enum TableErrorKind {
     /// The file cannot be read.
     #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),
+    /// A table of every state given where pattern databases are expected (the 15-puzzle's
+    /// questions, a `pdb` heuristic read from a file).
+    #[error(
+        "this is a table of every state, not pattern databases (make them with \
+         `slidetable generate --board {0} --pdb PARTITION -o PATH`)"
+    )]
+    WholeTable(Board),
     /// The path names something other than a regular file: a directory, a FIFO, a device.
     #[error("is {0}, not a table file")]
     NotAFile(&'static str),

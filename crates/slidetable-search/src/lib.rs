@@ -284,10 +284,33 @@ impl Method {
         }
     }
 
-    /// Whether the method is guided by a heuristic (the others ignore the one given).
+    /// Whether the method is guided by a heuristic (A* and IDA*; the others search blind).
     pub fn uses_heuristic(self) -> bool {
         matches!(self, Method::Astar | Method::Idastar)
     }
+
+    /// Refuses `heuristic` (a name, as given) for a method that takes none: a blind search
+    /// would ignore it, and a figure measured that way would be credited to it.
+    pub fn check_heuristic(self, heuristic: &str) -> Result<(), NoHeuristic> {
+        if self.uses_heuristic() {
+            return Ok(());
+        }
+        Err(NoHeuristic {
+            method: self,
+            heuristic: heuristic.to_string(),
+        })
+    }
+}
+
+/// A heuristic named for a method that takes none ([`Method::check_heuristic`]), in the
+/// words of the command line, which every surface uses.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--heuristic {heuristic}: --method {method} takes no heuristic (astar and idastar do)")]
+pub struct NoHeuristic {
+    /// The blind method.
+    pub method: Method,
+    /// The heuristic named for it.
+    pub heuristic: String,
 }
 
 impl fmt::Display for Method {

@@ -7,14 +7,14 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::CommandFactory;
 
-use crate::cli::{Cli, CompletionsArgs};
+use crate::cli::Cli;
 use crate::streams;
 
-pub(crate) fn run(args: &CompletionsArgs) -> Result<ExitCode> {
+pub(crate) fn run(shell: clap_complete::Shell) -> Result<ExitCode> {
     // Into memory first: clap_complete panics on a failed write, and a closed pipe is not a
     // failure.
     let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "slidetable", &mut script);
+    clap_complete::generate(shell, &mut Cli::command(), "slidetable", &mut script);
     let mut out = streams::stdout();
     out.write_all(&script)?;
     out.flush()?;

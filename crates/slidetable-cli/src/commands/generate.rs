@@ -1,106 +1,70 @@
 //! `generate`: search every state backwards from the goals and write the table file.
 
-use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use slidetable_core::Board;
 use slidetable_gen::cache::{self, PatternPlan};
 use slidetable_gen::parts::{solve_in_parts, Exchange, PartsEvent, PartsPlan};
-use slidetable_gen::Partition;
-use slidetable_query::CostModel;
 
-use crate::cli::GenerateArgs;
-use crate::error::UsageError;
-use crate::puzzles::parse_goal;
+use crate::resolved::{Destination, Generation};
 use crate::streams::{self, note, warning};
 use crate::{patterns, tables};
 
-pub(crate) fn run(args: &GenerateArgs) -> Result<ExitCode> {
-    let board = args.board;
-    if let Some(dir) = &args.parts {
-        return in_parts(args, dir);
+pub(crate) fn run(generation: Generation) -> Result<ExitCode> {
+    match generation {
+        Generation::Parts {
+            plan,
+            level_timeout,
+        } => in_parts(plan, level_timeout),
+        Generation::Patterns { plan, path, cache } => pattern_database(&plan, &path, cache),
+        Generation::Table { plan, to, restart } => table(&plan, to, restart),
     }
-    if args.pdb.is_some() || !board.supports_tables() {
-        return pattern_database(args);
-    }
-    let goals = if args.all_goals {
-        slidetable_gen::all_goals(board)
-    } else if args.goal.is_empty() {
-        slidetable_gen::default_goals(board)
-    } else {
-        let mut goals: Vec<slidetable_core::Layout> = Vec::new();
-        for text in &args.goal {
-            let goal = parse_goal(board, text)?;
-            if !goals.contains(&goal) {
-                goals.push(goal);
-            }
+}
+
+/// A table of every state, written to standard output or to its file.
+fn table(plan: &tables::Plan, to: Destination, restart: bool) -> Result<ExitCode> {
+    let (path, in_cache) = match to {
+        // `-o -`: the table on standard output, the report on standard error.
+        Destination::Stdout => {
+            let done = tables::generate_to(plan, &mut streams::stdout())?;
+            let mut report = Vec::new();
+            writeln!(report, "wrote the table to standard output")?;
+            write_report(&mut report, plan.board, &done)?;
+            // The table on standard output is the answer, and it is whole: a standard error
+            // that cannot take the report loses the report, as a warning is lost, not the
+            // exit code.
+            let _ = io::stderr().write_all(&report);
+            return Ok(ExitCode::SUCCESS);
         }
-        goals
+        Destination::File { path, cache } => (path, cache),
     };
-    // The library's limits, refused as usage errors before any work.
-    slidetable_gen::check_plan(board, args.encoding, args.cost)
-        .map_err(|e| UsageError(e.to_string()))?;
-    if args.cost != CostModel::Unit && args.output.is_none() {
-        return Err(UsageError(format!(
-            "a --cost {} table is not a default table: name its file with -o PATH",
-            args.cost
-        ))
-        .into());
-    }
-    let plan = tables::Plan {
-        board,
-        goals,
-        encoding: args.encoding,
-        cost: args.cost,
-    };
-    // `-o -`: the table on standard output, the report on standard error.
-    if args.output.as_deref() == Some(std::path::Path::new("-")) {
-        if io::stdout().is_terminal() {
-            return Err(UsageError(
-                "-o - writes the binary table to standard output, which is a terminal: \
-                 redirect it (`-o - > 3x3.slt`) or name a file"
-                    .to_string(),
-            )
-            .into());
-        }
-        let done = tables::generate_to(&plan, &mut streams::stdout())?;
-        let mut report = Vec::new();
-        writeln!(report, "wrote the table to standard output")?;
-        write_report(&mut report, args, &done)?;
-        // The table on standard output is the answer, and it is whole: a standard error that
-        // cannot take the report loses the report, as a warning is lost, not the exit code.
-        let _ = io::stderr().write_all(&report);
-        return Ok(ExitCode::SUCCESS);
-    }
-    let (path, origin) = tables::resolve(args.output.as_deref(), board)?;
     // The cache's directory is made (and its table locked against queries generating it on
     // first use); a directory named with -o must exist.
-    let lock = match origin {
-        tables::Origin::Cache => Some(cache::lock(&path, &tables::Shown::new())?),
-        _ => None,
+    let lock = if in_cache {
+        Some(cache::lock(&path, &tables::Shown::new())?)
+    } else {
+        None
     };
-    let done = tables::generate(&plan, &path, args.restart)?;
+    let done = tables::generate(plan, &path, restart)?;
     drop(lock);
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", path.display())?;
-    write_report(&mut out, args, &done)?;
+    write_report(&mut out, plan.board, &done)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The size and time of a generated table.
-fn write_report(
-    out: &mut impl Write,
-    args: &GenerateArgs,
-    done: &tables::Generated,
-) -> io::Result<()> {
+fn write_report(out: &mut impl Write, board: Board, done: &tables::Generated) -> io::Result<()> {
     writeln!(
         out,
         "board {}: {} section{} x {} states, {} bytes",
-        args.board,
+        board,
         done.sections,
         if done.sections == 1 { "" } else { "s" },
         done.states,
@@ -109,53 +73,17 @@ fn write_report(
     writeln!(out, "took {:.1} ms", done.elapsed.as_secs_f64() * 1e3)
 }
 
-/// `generate --pdb PARTITION` (or `generate --board 4x4`).
-fn pattern_database(args: &GenerateArgs) -> Result<ExitCode> {
-    let board = args.board;
-    if args.all_goals || args.goal.len() > 1 {
-        return Err(
-            UsageError("a pattern database has one goal: give at most one --goal".into()).into(),
-        );
-    }
-    if args.encoding.is_some() || args.cost != slidetable_query::CostModel::Unit {
-        return Err(UsageError(
-            "a pattern database has its own encoding and unit costs: drop --encoding and --cost"
-                .into(),
-        )
-        .into());
-    }
-    let goal = match args.goal.first() {
-        Some(text) => parse_goal(board, text)?,
-        None => cache::pattern_goal(board),
-    };
-    let text = args.pdb.as_deref().unwrap_or(cache::DEFAULT_PARTITION);
-    let partition = Partition::parse(text, &goal).map_err(|e| UsageError(format!("--pdb: {e}")))?;
-    let path: PathBuf = match &args.output {
-        Some(p) if p.as_os_str() == "-" => {
-            return Err(UsageError(
-                "-o - writes a table of every state; a pattern database is written to a file: \
-                 name it with -o PATH"
-                    .into(),
-            )
-            .into())
-        }
-        Some(p) => p.clone(),
-        None if board.supports_tables() => {
-            return Err(UsageError(format!(
-                "a pattern database for {board} is not the board's default table: name its \
-                 file with -o PATH"
-            ))
-            .into())
-        }
-        None => tables::resolve(None, board)?.0,
-    };
+/// `generate --pdb PARTITION` (or `generate --board 4x4`): the databases of `plan` written
+/// to `path`, the cache's when `in_cache`.
+fn pattern_database(plan: &PatternPlan, path: &Path, in_cache: bool) -> Result<ExitCode> {
+    let board = plan.goal.board();
     // The cache's database is locked against queries making it on first use meanwhile.
-    let lock = match args.output {
-        None => Some(cache::lock(&path, &tables::Shown::new())?),
-        Some(_) => None,
+    let lock = if in_cache {
+        Some(cache::lock(path, &tables::Shown::new())?)
+    } else {
+        None
     };
-    let plan = PatternPlan { goal, partition };
-    let made = patterns::make(&plan, &path)?;
+    let made = patterns::make(plan, path)?;
     drop(lock);
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", path.display())?;
@@ -175,41 +103,12 @@ fn pattern_database(args: &GenerateArgs) -> Result<ExitCode> {
 
 /// `generate --parts DIR`: this process's part of the search (all of it without MPI), with a
 /// watchdog on each level; the process of part 0 reports.
-fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<ExitCode> {
-    let board = args.board;
-    if !board.supports_tables() || args.cost != CostModel::Unit {
-        return Err(UsageError(format!(
-            "--parts makes a table of every state in unit costs; {board} with {} costs has none",
-            args.cost
-        ))
-        .into());
-    }
-    if args
-        .encoding
-        .is_some_and(|e| e != slidetable_query::Encoding::TwoBit)
-    {
-        return Err(UsageError("--parts writes 2bit entries: drop --encoding".into()).into());
-    }
-    let goal = match args.goal.as_slice() {
-        [] => board.standard_goal(),
-        [text] => parse_goal(board, text)?,
-        _ => {
-            return Err(UsageError(
-                "--parts makes a table of one goal: give at most one --goal".into(),
-            )
-            .into())
-        }
-    };
+fn in_parts(plan: PartsPlan, level_timeout: Duration) -> Result<ExitCode> {
+    let board = plan.goal.board();
     let start = Instant::now();
     let mut exchange = exchange()?;
     let (me, parts) = (exchange.rank(), exchange.size());
-    let plan = PartsPlan {
-        goal,
-        dir: dir.to_path_buf(),
-        restart: args.restart,
-        batch: args.batch,
-    };
-    let watch = watchdog(Duration::from_secs(args.level_timeout), me, parts);
+    let watch = watchdog(level_timeout, me, parts);
     let done = solve_in_parts(&plan, exchange.as_mut(), &mut |event| match event {
         PartsEvent::LevelStarted { level } => watch.start(level),
         PartsEvent::Resumed { level } if me == 0 => {
@@ -245,7 +144,7 @@ fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<ExitCode> {
         writeln!(
             out,
             "wrote {} ({parts} part{} and {})",
-            dir.display(),
+            plan.dir.display(),
             if parts == 1 { "" } else { "s" },
             manifest.display()
         )?;

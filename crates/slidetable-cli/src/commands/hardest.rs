@@ -8,13 +8,15 @@ use anyhow::{bail, Context, Result};
 use slidetable_core::Layout;
 
 use crate::answers::write_state;
-use crate::cli::HardestArgs;
-use crate::resolved::{Output, Target};
+use crate::resolved::{Hardest, Output, Target};
 use crate::streams;
 use crate::{levels, tables};
 
-pub(crate) fn run(args: &HardestArgs) -> Result<ExitCode> {
-    let Target { table, goal } = Target::resolve(&args.target)?;
+pub(crate) fn run(hardest: Hardest) -> Result<ExitCode> {
+    let Hardest {
+        target: Target { table, goal },
+        output,
+    } = hardest;
     let goal = table.goal(&goal)?;
     let max = goal.max_distance();
     // A table too large to recover a byte a state of (2x7): the last level of the level
@@ -37,7 +39,6 @@ pub(crate) fn run(args: &HardestArgs) -> Result<ExitCode> {
         Some(distances) => goal.knowing(distances),
         None => goal,
     };
-    let output = Output::of(args.json, args.csv, false);
     let mut out = streams::stdout();
     let mut buf = Vec::new();
     if output == Output::Csv {

@@ -11,18 +11,16 @@ use serde::Serialize;
 use slidetable_core::Layout;
 use slidetable_heuristic::{measure_goal, Accuracy, HeuristicReport, Inconsistency, Witness};
 use slidetable_query::CostModel;
-use slidetable_search::{Heuristic, HeuristicKind};
+use slidetable_search::Heuristic;
 
 use crate::charts;
-use crate::cli::HeuristicArgs;
 use crate::cli::HeuristicChoice;
 use crate::error::UsageError;
 use crate::json;
-use crate::patterns::PatternSource;
 use crate::puzzles::each_puzzle;
-use crate::resolved::Target;
+use crate::resolved::{pattern_source, Heuristics, Output, PatternSource, Target};
 use crate::streams;
-use crate::{patterns, tables};
+use crate::tables;
 
 #[derive(Serialize)]
 struct HeuristicJson {
@@ -95,27 +93,6 @@ fn witness_json(w: &Witness) -> WitnessJson {
     }
 }
 
-/// The heuristics asked for, in order, each once; manhattan, linear-conflict and misplaced
-/// when none is named.
-fn heuristics(args: &HeuristicArgs) -> Vec<HeuristicChoice> {
-    let mut kinds: Vec<HeuristicChoice> = Vec::new();
-    for k in &args.heuristic {
-        if !kinds.contains(k) {
-            kinds.push(k.clone());
-        }
-    }
-    if kinds.is_empty() {
-        kinds = [
-            HeuristicKind::Manhattan,
-            HeuristicKind::LinearConflict,
-            HeuristicKind::Misplaced,
-        ]
-        .map(HeuristicChoice::Kind)
-        .to_vec();
-    }
-    kinds
-}
-
 /// The pattern databases of each `pdb-PARTITION` asked for, built for `goal` once, before
 /// any is used (`None` for the other heuristics).
 fn sources(kinds: &[HeuristicChoice], goal: &Layout) -> Result<Vec<Option<PatternSource>>> {
@@ -127,9 +104,7 @@ fn sources(kinds: &[HeuristicChoice], goal: &Layout) -> Result<Vec<Option<Patter
                 "name the partition to measure: pdb-PARTITION (for example pdb-4-4)".into(),
             )
             .into()),
-            HeuristicChoice::Pattern(p) => {
-                patterns::pattern_source(p.as_deref(), goal, None).map(Some)
-            }
+            HeuristicChoice::Pattern(p) => pattern_source(p.as_deref(), goal, None).map(Some),
         })
         .collect()
 }
@@ -154,13 +129,18 @@ fn build<'s>(
     Ok(built)
 }
 
-pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
-    if !args.input.is_empty() {
-        return estimate_puzzles(args);
+pub(crate) fn run(measured: Heuristics<'_>) -> Result<ExitCode> {
+    if !measured.input.is_empty() {
+        return estimate_puzzles(measured);
     }
-    let Target { table, goal } = Target::resolve(&args.target)?;
+    let Heuristics {
+        target: Target { table, goal },
+        heuristics: kinds,
+        output,
+        svg,
+        input: _,
+    } = measured;
     let table_name = tables::name(&table);
-    let kinds = heuristics(args);
     let answers = table.goal(&goal)?;
     let known = tables::known_distances(&table, &answers, u32::MAX)?;
     let answers = match &known {
@@ -173,7 +153,7 @@ pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
         let report = measure_goal(&answers, &*heuristic)?;
         reports.push((name, report));
     }
-    if let Some(path) = &args.svg {
+    if let Some(path) = svg {
         let labels = charts::Labels {
             table: &table_name,
             board: table.board().to_string(),
@@ -184,13 +164,13 @@ pub(crate) fn run(args: &HeuristicArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = streams::stdout();
-    if args.json {
+    if output == Output::Json {
         let mut buf = Vec::new();
         for (name, report) in &reports {
             json::line(&mut buf, &report_json(name, &goal, &table_name, report));
         }
         out.write_all(&buf)?;
-    } else if args.csv {
+    } else if output == Output::Csv {
         writeln!(
             out,
             "heuristic,distance,states,mean_estimate,min_estimate,max_estimate,exact,exact_share,mean_ratio"
@@ -278,24 +258,29 @@ struct PuzzleJson<'a> {
 }
 
 /// `heuristic INPUT`: each puzzle's exact distance and every heuristic's estimate.
-fn estimate_puzzles(args: &HeuristicArgs) -> Result<ExitCode> {
-    let Target {
-        table,
-        goal: goal_layout,
-    } = Target::resolve(&args.target)?;
+fn estimate_puzzles(measured: Heuristics<'_>) -> Result<ExitCode> {
+    let Heuristics {
+        target: Target {
+            table,
+            goal: goal_layout,
+        },
+        heuristics: kinds,
+        output,
+        svg: _,
+        input,
+    } = measured;
     let goal = table.goal(&goal_layout)?;
-    let kinds = heuristics(args);
     let sources = sources(&kinds, &goal_layout)?;
     let built = build(&kinds, &sources, &goal_layout)?;
     let mut out = streams::stdout();
-    if args.csv {
+    if output == Output::Csv {
         let names: Vec<&str> = built.iter().map(|(n, _)| n.as_str()).collect();
         writeln!(out, "puzzle,distance,{}", names.join(","))?;
     }
     let mut estimates = Vec::with_capacity(built.len());
     let mut buf = Vec::new();
     each_puzzle(
-        &args.input,
+        input,
         table.board(),
         false,
         &mut out,
@@ -306,7 +291,7 @@ fn estimate_puzzles(args: &HeuristicArgs) -> Result<ExitCode> {
             estimates.clear();
             estimates.extend(built.iter().map(|(n, h)| (n.as_str(), h.estimate(layout))));
             buf.clear();
-            if args.json {
+            if output == Output::Json {
                 json::line(
                     &mut buf,
                     &PuzzleJson {
@@ -316,7 +301,7 @@ fn estimate_puzzles(args: &HeuristicArgs) -> Result<ExitCode> {
                         estimates: Estimates(&estimates),
                     },
                 );
-            } else if args.csv {
+            } else if output == Output::Csv {
                 let mut row = format!("{layout},");
                 if let Some(d) = distance {
                     row += &d.to_string();

@@ -4,15 +4,13 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use serde::Serialize;
 use slidetable_query::{AnyTable, CostModel, Encoding, MappedPatternTable, TableError};
 
-use crate::cli::InfoArgs;
-use crate::resolved::TableChoice;
+use crate::resolved::Info;
 use crate::streams;
 use crate::streams::warning;
-use crate::tables;
 
 #[derive(Serialize)]
 struct InfoJson<'a> {
@@ -34,31 +32,23 @@ struct SectionJson<'a> {
     histogram: &'a [u64],
 }
 
-pub(crate) fn run(args: &InfoArgs) -> Result<ExitCode> {
-    let board = args.board.unwrap_or(slidetable_core::Board::EIGHT);
-    let (path, origin) = tables::resolve(args.path.as_deref(), board)?;
-    if origin != tables::Origin::Cache && !path.exists() {
-        bail!(
-            "no table at {}; make one with `slidetable generate -o {}`",
-            path.display(),
-            path.display()
-        );
-    }
-    // Opened once as what it holds; the cache's is generated on first use, as for
-    // `distance` (on 4x4: the 7-8 pattern database if there, else the first use's).
-    let explicit = Some(path.as_path()).filter(|_| origin != tables::Origin::Cache);
-    let table = match TableChoice::new(explicit, args.board).find()? {
-        AnyTable::Patterns(databases) => {
-            return pattern_database(&databases, args.verify, args.json)
-        }
+pub(crate) fn run(info: Info) -> Result<ExitCode> {
+    let Info {
+        table,
+        path,
+        verify,
+        json,
+    } = info;
+    let table = match table {
+        AnyTable::Patterns(databases) => return pattern_database(&databases, verify, json),
         AnyTable::Table(table) => table,
     };
-    let path = table.file().map_or(path.clone(), Path::to_path_buf);
+    let path = table.file().map_or(path, Path::to_path_buf);
     let header = table.header();
-    let checksum = args.verify.then(|| table.verify());
+    let checksum = verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
     let mut out = streams::stdout();
-    if args.json {
+    if json {
         let info = InfoJson {
             path: path.display().to_string(),
             board: header.board().to_string(),

@@ -9,40 +9,41 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use slidetable_core::{Layout, Move};
 use slidetable_judge::{check, check_fifteen, judge, judge_fifteen, Format, JudgeError};
+use slidetable_query::{MappedPatternTable, MappedTable};
 use slidetable_search::{Limits, SearchError};
 
-use crate::cli::JudgeArgs;
 use crate::error::EXIT_BAD_INPUT;
 use crate::input;
-use crate::resolved::TableChoice;
+use crate::resolved::{JudgeFiles, Judgement};
 use crate::streams;
 use crate::streams::warning;
 use crate::{patterns, tables};
 
-pub(crate) fn run(args: &JudgeArgs) -> Result<ExitCode> {
-    let Some(format) = args.format.filter(|_| !args.list) else {
-        return list();
-    };
-    if matches!(format, Format::Uva10181 | Format::Lightoj1121) {
-        return fifteen(args, format);
+pub(crate) fn run(judgement: Judgement<'_>) -> Result<ExitCode> {
+    match judgement {
+        Judgement::List => list(),
+        Judgement::Table { format, table, io } => with_table(format, &table, io),
+        Judgement::Fifteen { format, table, io } => fifteen(format, &table, io),
     }
-    let board = format.board();
-    let table = TableChoice::new(args.table.as_deref(), Some(board)).open_table()?;
+}
+
+/// A format answered (or, with `--check`, judged) from `table`, a table of every state.
+fn with_table(format: Format, table: &MappedTable, io: JudgeFiles<'_>) -> Result<ExitCode> {
     // Streamed, a line at a time: memory does not grow with the input.
-    let input = input::open(args.input.as_deref())?;
+    let input = input::open(io.input)?;
     let name = input.name;
-    let theirs = their_output(args.check.as_deref())?;
+    let theirs = their_output(io.check)?;
     let mut out = streams::stdout();
     let result = match &theirs {
-        None => judge(format, input.reader, &table, &mut out).map(|()| true),
-        Some(theirs) => check(format, input.reader, theirs, &table, &mut out)
+        None => judge(format, input.reader, table, &mut out).map(|()| true),
+        Some(theirs) => check(format, input.reader, theirs, table, &mut out)
             .map(|verdict| verdict.all_accepted()),
     };
     out.flush()?;
     if let Err(JudgeError::NotMoveCounts { cost }) = result {
         bail!(
             "table {} holds {cost} costs, but the judges count moves (use a --cost unit table)",
-            tables::name(&table)
+            tables::name(table)
         );
     }
     outcome(format, &name, result)
@@ -118,15 +119,14 @@ fn outcome(format: Format, name: &str, result: Result<bool, JudgeError>) -> Resu
 }
 
 /// `judge uva10181` and `judge lightoj1121`: the 15-puzzle judges, answered by IDA* on the
-/// pattern database named by `--table` or the cache's `4x4.slt`, the input streamed as for
+/// pattern database `table` (`--table`, or the cache's `4x4.slt`), the input streamed as for
 /// every other format.
-fn fifteen(args: &JudgeArgs, format: Format) -> Result<ExitCode> {
+fn fifteen(format: Format, table: &MappedPatternTable, io: JudgeFiles<'_>) -> Result<ExitCode> {
     let board = format.board();
-    let table = patterns::open(args.table.as_deref(), board)?;
-    let solver = patterns::solver(&table, &board.standard_goal())?;
-    let input = input::open(args.input.as_deref())?;
+    let solver = patterns::solver(table, &board.standard_goal())?;
+    let input = input::open(io.input)?;
     let name = input.name;
-    let theirs = their_output(args.check.as_deref())?;
+    let theirs = their_output(io.check)?;
     let mut out = streams::stdout();
     let mut failure = None;
     let mut solve = |start: &Layout, order: [Move; 4], most: u32| match solver.solve_within(

@@ -4,34 +4,14 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::CommandFactory;
 
-use crate::cli::{Cli, ManArgs};
-use crate::error::UsageError;
+use crate::resolved::Man;
 use crate::streams;
 
-pub(crate) fn run(args: &ManArgs) -> Result<ExitCode> {
-    // Built as clap_mangen::generate_to builds it, so that commands are named
-    // `slidetable-path` and the pages' cross-references hold.
-    let mut cmd = Cli::command().disable_help_subcommand(true);
-    cmd.build();
-    let cmd = match &args.command {
-        None => cmd,
-        Some(name) => match cmd.find_subcommand(name) {
-            Some(sub) => sub.clone(),
-            None => {
-                let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
-                return Err(UsageError(format!(
-                    "no command '{name}' (commands: {})",
-                    names.join(", ")
-                ))
-                .into());
-            }
-        },
-    };
-    let main_page = args.command.is_none();
+pub(crate) fn run(man: Man) -> Result<ExitCode> {
+    let Man { command, main_page } = man;
     let mut page = Vec::new();
-    clap_mangen::Man::new(cmd).render(&mut page)?;
+    clap_mangen::Man::new(command).render(&mut page)?;
     let page = with_sections(&String::from_utf8_lossy(&page), main_page);
     let mut out = streams::stdout();
     out.write_all(page.as_bytes())?;

@@ -1,24 +1,25 @@
 //! `merge`: join a table in parts into one table file.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Result;
 use slidetable_query::Table;
 
-use crate::cli::MergeArgs;
 use crate::streams;
 
-pub(crate) fn run(args: &MergeArgs) -> Result<ExitCode> {
+/// Joins the parts in `dir` into the table file `output`.
+pub(crate) fn run(dir: &Path, output: &Path) -> Result<ExitCode> {
     let start = Instant::now();
     // Opening checks every part against the manifest (and the joined header); the checksum
     // of the whole is checked before anything is written.
-    let table = Table::open(&args.dir)?;
+    let table = Table::open(dir)?;
     table.verify()?;
-    let written = slidetable_gen::write_bytes(&args.output, table.bytes())?;
+    let written = slidetable_gen::write_bytes(output, table.bytes())?;
     let mut out = streams::stdout();
-    writeln!(out, "wrote {}", args.output.display())?;
+    writeln!(out, "wrote {}", output.display())?;
     writeln!(
         out,
         "board {}: {} section x {} states, {} bytes",

@@ -1,5 +1,5 @@
-//! One module per command, each with a `run` taking its arguments (`distance` and `path` are
-//! `batch::run` on their resolved `Batch`). Commands use the shared plumbing (`resolved`,
+//! One module per command, each with a `run` taking its arguments as `resolved` made them
+//! (`distance` and `path` are `batch::run` on their resolved `Batch`). Commands use the shared plumbing (`resolved`,
 //! `tables`, `puzzles`, `answers`, `json`, `error`, …) and never each other.
 
 pub(crate) mod completions;

@@ -7,52 +7,34 @@ use std::ops::RangeInclusive;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use slidetable_core::{Board, Layout, MAX_TABLE_CELLS};
-use slidetable_query::{Goal, MappedTable, SplitMix64, MAX_RECOVERED_CELLS};
+use slidetable_core::Layout;
+use slidetable_query::{Goal, MappedTable, SplitMix64};
 
 use crate::answers::write_state;
-use crate::cli::{RandomArgs, TargetArgs};
 use crate::error::UsageError;
 use crate::json::{self, Record};
-use crate::puzzles::parse_goal;
-use crate::resolved::{Output, Target};
+use crate::resolved::{Draw, Output, Random, Target};
 use crate::streams;
 use crate::{levels, show, tables};
 
-pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
-    // Tables over MAX_RECOVERED_CELLS cannot draw at a distance: without --depth, such a
-    // board draws from every solvable layout as a board with no table does.
-    if let Some(board) = args.board.filter(|b| {
-        args.table.is_none()
-            && (!b.supports_tables() || (b.cells() > MAX_RECOVERED_CELLS && args.depth.is_none()))
-    }) {
-        return without_table(args, board);
-    }
-    let Some(depth) = args.depth.clone() else {
-        return Err(UsageError(format!(
-            "--depth is needed: how many moves from the goal to draw puzzles at (D, or A..B); \
-             only boards over {MAX_RECOVERED_CELLS} cells draw without it"
-        ))
-        .into());
-    };
-    let target = TargetArgs {
-        table: args.table.clone(),
-        board: args.board,
-        goal: args.goal.clone(),
+pub(crate) fn run(random: Random) -> Result<ExitCode> {
+    let (depth, target) = match &random.draw {
+        Draw::Reaching { goal } => return without_table(&random, goal),
+        Draw::AtDepth { depth, target } => (depth.clone(), target),
     };
     let Target {
         table,
         goal: goal_layout,
-    } = Target::resolve(&target)?;
-    let goal = table.goal(&goal_layout)?;
+    } = target;
+    let goal = table.goal(goal_layout)?;
     if levels::wanted(&goal) {
-        return by_levels(args, depth, &table, &goal, &goal_layout);
+        return by_levels(&random, depth, table, &goal, goal_layout);
     }
     // On 2-bit tables, every distance up to the deepest asked for, in one pass (none if the
     // depth is beyond the table's: `layer` says so).
     let upto = (*depth.end()).min(goal.max_distance());
     let known = if *depth.start() <= goal.max_distance() {
-        tables::known_distances(&table, &goal, upto)?
+        tables::known_distances(table, &goal, upto)?
     } else {
         None
     };
@@ -65,7 +47,7 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
         match e {
             slidetable_query::LayerError::Corrupt { .. }
             | slidetable_query::LayerError::Damaged(_) => {
-                anyhow::Error::new(e).context(format!("table {}", tables::name(&table)))
+                anyhow::Error::new(e).context(format!("table {}", tables::name(table)))
             }
             e => UsageError(format!("--depth: {e}")).into(),
         }
@@ -73,22 +55,22 @@ pub(crate) fn run(args: &RandomArgs) -> Result<ExitCode> {
     // Drawn one at a time and written at once: any --count streams in constant memory
     // (--distinct remembers its draws, at most the layer's size; a --show sheet lines up
     // every puzzle it holds, so it holds them all).
-    let draws = draws(args, &depth, layer.len())?;
+    let draws = draws(&random, &depth, layer.len())?;
     // Every draw is below the layer's size, so each names a state.
     let puzzles = draws.filter_map(|k| layer.get(k).map(|(l, _)| l));
-    write_puzzles(args, puzzles, &goal, &goal_layout, &table)
+    write_puzzles(&random, puzzles, &goal, goal_layout, table)
 }
 
-/// The draws of `args` among `size` states at `depth` moves: `--count` numbers below
+/// The draws of `random` among `size` states at `depth` moves: `--count` numbers below
 /// `size` from `--seed` (or a fresh seed), all different with `--distinct`. The k-th
 /// state of a layer in rank order is the one drawn, on every path, so a seed gives the
 /// same puzzles wherever the layer is one distance.
 fn draws(
-    args: &RandomArgs,
+    random: &Random,
     depth: &RangeInclusive<u32>,
     size: u64,
 ) -> Result<Box<dyn Iterator<Item = u64>>> {
-    if args.distinct && args.count > size {
+    if random.distinct && random.count > size {
         let (low, high) = (*depth.start(), *depth.end());
         let depths = if low == high {
             format!("{low} moves")
@@ -97,17 +79,16 @@ fn draws(
         };
         return Err(UsageError(format!(
             "--count {} --distinct: only {size} states are {depths} from the goal",
-            args.count,
+            random.count,
         ))
         .into());
     }
-    // Without --seed, a fresh seed from the standard library's per-process random keys.
-    let seed = args.seed.unwrap_or_else(SplitMix64::fresh_seed);
-    let mut rng = SplitMix64::new(seed);
-    Ok(if args.distinct {
-        Box::new(rng.distinct(size, args.count).into_iter())
+    let mut rng = SplitMix64::new(random.seed);
+    let count = random.count;
+    Ok(if random.distinct {
+        Box::new(rng.distinct(size, count).into_iter())
     } else {
-        Box::new((0..args.count).map(move |_| rng.below(size)))
+        Box::new((0..count).map(move |_| rng.below(size)))
     })
 }
 
@@ -119,7 +100,7 @@ fn draws(
 /// rank order across distances, which would need every level of the range at once: the
 /// same seed draws other puzzles there, as uniformly.
 fn by_levels(
-    args: &RandomArgs,
+    random: &Random,
     depth: RangeInclusive<u32>,
     table: &MappedTable,
     goal: &Goal<'_>,
@@ -129,7 +110,7 @@ fn by_levels(
         .layer_len(depth.clone())
         .map_err(|e| UsageError(format!("--depth: {e}")))?;
     let (low, high) = (*depth.start(), (*depth.end()).min(goal.max_distance()));
-    let draws: Vec<u64> = draws(args, &depth, size)?.collect();
+    let draws: Vec<u64> = draws(random, &depth, size)?.collect();
     // Each draw as (distance, k-th state at that distance).
     let histogram = goal.histogram();
     let mut wanted: Vec<Vec<(usize, u64)>> = vec![Vec::new(); (high - low + 1) as usize];
@@ -159,7 +140,7 @@ fn by_levels(
         }
     })?;
     write_puzzles(
-        args,
+        random,
         puzzles.into_iter().flatten(),
         goal,
         goal_layout,
@@ -167,16 +148,16 @@ fn by_levels(
     )
 }
 
-/// Writes `puzzles` as `args` asks: text, `--show`, `--json` or `--csv` (with distance and
+/// Writes `puzzles` as `random` asks: text, `--show`, `--json` or `--csv` (with distance and
 /// path).
 fn write_puzzles(
-    args: &RandomArgs,
+    random: &Random,
     puzzles: impl Iterator<Item = Layout>,
     goal: &Goal<'_>,
     goal_layout: &Layout,
     table: &MappedTable,
 ) -> Result<ExitCode> {
-    let output = Output::of(args.json, args.csv, args.show);
+    let output = random.output;
     let mut out = streams::stdout();
     let mut buf = Vec::new();
     if output == Output::Show {
@@ -207,36 +188,16 @@ fn write_puzzles(
 /// one whose table cannot draw at a distance (2x7): puzzles drawn uniformly
 /// from every layout that can reach the goal ([`SplitMix64::layout_reaching`]), the same for
 /// the same seed; text, `--show`, or `--json`/`--csv` with the puzzle alone.
-fn without_table(args: &RandomArgs, board: Board) -> Result<ExitCode> {
-    let distances = if board == Board::FIFTEEN {
-        format!("`slidetable distance --board {board}` (a pattern database)")
-    } else {
-        format!("`slidetable search --board {board}`")
-    };
-    if args.depth.is_some() {
-        return Err(UsageError(format!(
-            "--depth: a {board} board has {} cells; tables of every state go up to \
-             {MAX_TABLE_CELLS} cells (3x3, 3x4, 2x6...), and drawing at a distance reads one. \
-             Without --depth, `slidetable random --board {board}` draws uniformly from every \
-             solvable layout, and {distances} gives their distances",
-            board.cells()
-        ))
-        .into());
-    }
-    let goal = match &args.goal {
-        None => board.standard_goal(),
-        Some(text) => parse_goal(board, text)?,
-    };
-    let seed = args.seed.unwrap_or_else(SplitMix64::fresh_seed);
-    let puzzles = SplitMix64::new(seed)
-        .layouts_reaching(goal, args.distinct)
-        .take(usize::try_from(args.count).unwrap_or(usize::MAX));
-    let output = Output::of(args.json, args.csv, args.show);
+fn without_table(random: &Random, goal: &Layout) -> Result<ExitCode> {
+    let puzzles = SplitMix64::new(random.seed)
+        .layouts_reaching(*goal, random.distinct)
+        .take(usize::try_from(random.count).unwrap_or(usize::MAX));
+    let output = random.output;
     let mut out = streams::stdout();
     let mut buf = Vec::new();
     if output == Output::Show {
         let all: Vec<Layout> = puzzles.collect();
-        show::sheet(&mut buf, &all, &goal);
+        show::sheet(&mut buf, &all, goal);
         out.write_all(&buf)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);

@@ -6,61 +6,49 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use slidetable_core::path_string;
 use slidetable_search::{
-    effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limit, Limits,
+    effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limit, Method,
     SearchError, Stats,
 };
 
 use crate::answers::{self, write_invalid};
 use crate::cli::HeuristicChoice;
-use crate::cli::SearchArgs;
-use crate::error::UsageError;
 use crate::json::{self, Record, SearchSetup, SearchStats, SearchSummary, SearchSummaryLine};
-use crate::patterns::{self, PatternSource};
-use crate::puzzles::{each_puzzle, parse_goal};
-use crate::resolved::{Answer, Output};
+use crate::puzzles::each_puzzle;
+use crate::resolved::{Answer, Output, PatternSource, Search};
 use crate::streams;
 use crate::streams::{note, warning};
 
-pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
-    let board = args.board;
-    let goal = match &args.goal {
-        None => board.standard_goal(),
-        Some(text) => parse_goal(board, text)?,
-    };
-    let limits = Limits {
-        max_expanded: args.max_expanded,
-        max_time: args.timeout,
-        max_memory: Some(
-            args.max_memory
-                .unwrap_or_else(crate::limits::default_max_memory),
-        ),
-    };
-    let choice = heuristic(args)?;
-    // Pattern databases are made (or mapped) once for every puzzle.
-    let patterns = match &choice {
-        HeuristicChoice::Pattern(p) if args.method.uses_heuristic() => Some(
-            patterns::pattern_source(p.as_deref(), &goal, args.table.as_deref())?,
-        ),
-        _ => None,
-    };
+pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
+    let Search {
+        method,
+        board,
+        goal,
+        limits,
+        heuristic: choice,
+        patterns,
+        output,
+        stats: with_stats,
+        summary: summary_file,
+        input,
+        keep_going,
+    } = search;
     let pattern = patterns.as_ref().map(|s| s.heuristic(&goal)).transpose()?;
     let kind = match choice {
         HeuristicChoice::Kind(k) => k,
         HeuristicChoice::Pattern(_) => HeuristicKind::Manhattan,
     };
-    let heuristic = args.method.uses_heuristic().then(|| choice.to_string());
+    let heuristic = method.uses_heuristic().then(|| choice.to_string());
     let partition = patterns.as_ref().map(PatternSource::partition);
     let database = patterns.as_ref().map(|p| p.database());
     let setup = SearchSetup {
-        method: args.method.name(),
+        method: method.name(),
         heuristic: heuristic.as_deref(),
         partition: partition.as_deref(),
         database: database.as_ref().map(|d| d.as_deref()),
     };
-    let output = Output::of(args.json, args.csv, false);
     let mut out = streams::stdout();
     if output == Output::Csv {
-        out.write_all(csv_header(args.stats).as_bytes())?;
+        out.write_all(csv_header(with_stats).as_bytes())?;
     }
     let mut gave_up = 0u64;
     let mut summary = SearchSummary {
@@ -70,14 +58,14 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     let mut factors = (0.0f64, 0u64);
     let mut buf = Vec::with_capacity(256);
     let code = each_puzzle(
-        &args.input,
+        input,
         board,
-        args.keep_going,
+        keep_going,
         &mut out,
         |start, line, out| {
             let outcome = match &pattern {
-                Some(h) => solve_with_patterns(args.method, h, start, &limits),
-                None => solve(args.method, kind, start, &goal, &limits),
+                Some(h) => solve_with_patterns(method, h, start, &limits),
+                None => solve(method, kind, start, &goal, &limits),
             };
             // What the answer is: the path (None when there is none), whether the goal can
             // be reached, what the search cost (a search given up cost something too), and
@@ -118,7 +106,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
             }
             let figures = stats
                 .as_ref()
-                .filter(|_| args.stats)
+                .filter(|_| with_stats)
                 .map(|s| SearchStats::of(s, depth));
             buf.clear();
             match output {
@@ -152,7 +140,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                     // The row goes on past `path`'s columns.
                     buf.pop();
                     write_csv_setup(&mut buf, &setup);
-                    if args.stats {
+                    if with_stats {
                         write_csv_stats(&mut buf, figures.as_ref());
                     }
                     buf.push(b'\n');
@@ -164,8 +152,8 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
                         (None, true) => buf.extend_from_slice(b"unknown"),
                     }
                     buf.push(b'\n');
-                    if let (true, Some(s), Some(d)) = (args.stats, &stats, depth) {
-                        note!("line {line}: {}", stats_text(args, &choice, s, d));
+                    if let (true, Some(s), Some(d)) = (with_stats, &stats, depth) {
+                        note!("line {line}: {}", stats_text(method, &choice, s, d));
                     }
                 }
             }
@@ -173,7 +161,7 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
             Ok(())
         },
         |line, what, out| match output {
-            Output::Csv => out.write_all(if args.stats {
+            Output::Csv => out.write_all(if with_stats {
                 b"invalid,,,,,,,,,,,,,,\n"
             } else {
                 b"invalid,,,,,,,\n"
@@ -185,12 +173,12 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     summary.mean_branching_factor = (factors.1 > 0).then(|| factors.0 / factors.1 as f64);
     let mut line = Vec::new();
     json::line(&mut line, &SearchSummaryLine { summary });
-    match &args.summary {
+    match summary_file {
         Some(file) => std::fs::write(file, &line)
             .with_context(|| format!("--summary: cannot write {}", file.display()))?,
         // Beside the records, not among them: standard output holds one per puzzle. (The
         // text output's statistics are already one line per puzzle on stderr.)
-        None if args.stats && output != Output::Text => {
+        None if with_stats && output != Output::Text => {
             note!("{}", String::from_utf8_lossy(line.trim_ascii_end()))
         }
         None => {}
@@ -202,25 +190,12 @@ pub(crate) fn run(args: &SearchArgs) -> Result<ExitCode> {
     Ok(code)
 }
 
-/// The heuristic `--heuristic` names (Manhattan without it); refused with a method that
-/// takes none, which would ignore it.
-fn heuristic(args: &SearchArgs) -> Result<HeuristicChoice, UsageError> {
-    match &args.heuristic {
-        Some(h) if !args.method.uses_heuristic() => Err(UsageError(format!(
-            "--heuristic {h}: --method {} takes no heuristic (astar and idastar do)",
-            args.method
-        ))),
-        Some(h) => Ok(h.clone()),
-        None => Ok(HeuristicChoice::default()),
-    }
-}
-
 /// The text of `search --stats` for one solved puzzle, on standard error.
-fn stats_text(args: &SearchArgs, heuristic: &HeuristicChoice, s: &Stats, depth: u32) -> String {
+fn stats_text(method: Method, heuristic: &HeuristicChoice, s: &Stats, depth: u32) -> String {
     let mut text = format!(
         "{}{}: {depth} moves, {} expanded, {} generated, peak open {}",
-        args.method,
-        if args.method.uses_heuristic() {
+        method,
+        if method.uses_heuristic() {
             format!("/{heuristic}")
         } else {
             String::new()

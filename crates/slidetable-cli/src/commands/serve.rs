@@ -1,28 +1,16 @@
 //! `serve`: the classroom page and its JSON API (the work is `slidetable_serve`'s; this reads
-//! the arguments, runs the server and prints its URL).
+//! the configuration the arguments resolved to, runs the server and prints its URL).
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable_core::Board;
 
-use crate::cli::ServeArgs;
 use crate::error::UsageError;
 
-pub(crate) fn run(args: &ServeArgs) -> Result<ExitCode> {
-    let config = slidetable_serve::Config {
-        bind: args.bind,
-        tables: args.table.clone(),
-        preload: if args.board.is_empty() {
-            vec![Board::EIGHT]
-        } else {
-            args.board.clone()
-        },
-        searches: slidetable_serve::SearchLimits::default(),
-    };
+pub(crate) fn run(config: &slidetable_serve::Config) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
-    let served = runtime.block_on(slidetable_serve::serve(&config, |url| {
+    let served = runtime.block_on(slidetable_serve::serve(config, |url| {
         let mut out = std::io::stdout().lock();
         // The URL is the one line a user (or a script) waits for: flushed at once.
         let _ = writeln!(out, "slidetable: serving {url} (Ctrl-C stops)");

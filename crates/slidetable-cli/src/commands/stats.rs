@@ -8,37 +8,41 @@ use anyhow::Result;
 use slidetable_query::CostModel;
 
 use crate::charts;
-use crate::cli::StatsArgs;
 use crate::json;
-use crate::resolved::Target;
+use crate::resolved::{Output, Statistics, Target};
 use crate::streams;
 use crate::tables;
 
 /// Width of the longest bar in the chart.
 const BAR: usize = 40;
 
-pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
-    let Target { table, goal } = Target::resolve(&args.target)?;
+pub(crate) fn run(stats: Statistics<'_>) -> Result<ExitCode> {
+    let Statistics {
+        target: Target { table, goal },
+        output,
+        log,
+        svg,
+    } = stats;
     let stats = table.goal(&goal)?.stats();
     // A weighted table's spread is over cheapest costs, not moves: one word for each.
     let weighted = table.header().cost() != CostModel::Unit;
-    if let Some(path) = &args.svg {
+    if let Some(path) = svg {
         let labels = charts::Labels {
             table: &tables::name(&table),
             board: table.board().to_string(),
             goal: goal.to_string(),
             weighted,
         };
-        charts::save(path, &charts::distances(&stats, &labels, args.log)?)?;
+        charts::save(path, &charts::distances(&stats, &labels, log)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = streams::stdout();
-    if args.json {
+    if output == Output::Json {
         let mut buf = Vec::new();
         let name = tables::name(&table);
         json::line(&mut buf, &json::Stats::new(name, &goal, &stats, weighted));
         out.write_all(&buf)?;
-    } else if args.csv {
+    } else if output == Output::Csv {
         json::write_stats_csv(&mut out, &stats)?;
     } else {
         writeln!(out, "table    {}", tables::name(&table))?;
@@ -72,11 +76,11 @@ pub(crate) fn run(args: &StatsArgs) -> Result<ExitCode> {
             out,
             "{:>8}    states     share  cumulative{}",
             if weighted { "cost" } else { "distance" },
-            if args.log { "  (bars: log scale)" } else { "" }
+            if log { "  (bars: log scale)" } else { "" }
         )?;
         let most = stats.layers.iter().map(|l| l.states).max().unwrap_or(1);
         for l in &stats.layers {
-            let bar = bar_length(l.states, most, args.log);
+            let bar = bar_length(l.states, most, log);
             writeln!(
                 out,
                 "{:>8}  {:>8}  {:>7.3}%  {:>9.3}%  {}",

@@ -1,0 +1,200 @@
+//! `generate`'s arguments resolved: what is made (a table of every state, pattern databases,
+//! or this process's parts) and where it goes, every contradiction refused before any work.
+
+use std::io::{self, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Result;
+use slidetable_core::Layout;
+use slidetable_gen::cache::{self, PatternPlan};
+use slidetable_gen::parts::PartsPlan;
+use slidetable_gen::Partition;
+use slidetable_query::{CostModel, Encoding};
+
+use crate::cli::GenerateArgs;
+use crate::error::UsageError;
+use crate::puzzles::parse_goal;
+use crate::tables::{self, Origin, Plan};
+
+/// What `generate` makes, and where.
+pub(crate) enum Generation {
+    /// A table of every state.
+    Table {
+        plan: Plan,
+        to: Destination,
+        /// `--restart`: start over rather than resume an interrupted search.
+        restart: bool,
+    },
+    /// Pattern databases (`--pdb`, or a board with no table of every state).
+    Patterns {
+        plan: PatternPlan,
+        path: PathBuf,
+        /// The cache's database (locked against queries making it on first use meanwhile).
+        cache: bool,
+    },
+    /// `--parts DIR`: this process's part of the search.
+    Parts {
+        plan: PartsPlan,
+        /// `--level-timeout`.
+        level_timeout: Duration,
+    },
+}
+
+/// Where a table of every state is written.
+pub(crate) enum Destination {
+    /// `-o -`: standard output (not a terminal), the report on standard error.
+    Stdout,
+    /// A file; `cache`: the cache's default table (its directory made, the table locked).
+    File { path: PathBuf, cache: bool },
+}
+
+impl Generation {
+    pub(super) fn of(args: &GenerateArgs) -> Result<Generation> {
+        if let Some(dir) = &args.parts {
+            return in_parts(args, dir);
+        }
+        if args.pdb.is_some() || !args.board.supports_tables() {
+            return pattern_database(args);
+        }
+        table(args)
+    }
+}
+
+/// A table of every state: its goals, encoding and cost checked, and its file.
+fn table(args: &GenerateArgs) -> Result<Generation> {
+    let board = args.board;
+    let goals = if args.all_goals {
+        slidetable_gen::all_goals(board)
+    } else if args.goal.is_empty() {
+        slidetable_gen::default_goals(board)
+    } else {
+        let mut goals: Vec<Layout> = Vec::new();
+        for text in &args.goal {
+            let goal = parse_goal(board, text)?;
+            if !goals.contains(&goal) {
+                goals.push(goal);
+            }
+        }
+        goals
+    };
+    // The library's limits, refused as usage errors before any work.
+    slidetable_gen::check_plan(board, args.encoding, args.cost)
+        .map_err(|e| UsageError(e.to_string()))?;
+    if args.cost != CostModel::Unit && args.output.is_none() {
+        return Err(UsageError(format!(
+            "a --cost {} table is not a default table: name its file with -o PATH",
+            args.cost
+        ))
+        .into());
+    }
+    let plan = Plan {
+        board,
+        goals,
+        encoding: args.encoding,
+        cost: args.cost,
+    };
+    let to = if args.output.as_deref() == Some(Path::new("-")) {
+        if io::stdout().is_terminal() {
+            return Err(UsageError(
+                "-o - writes the binary table to standard output, which is a terminal: \
+                 redirect it (`-o - > 3x3.slt`) or name a file"
+                    .to_string(),
+            )
+            .into());
+        }
+        Destination::Stdout
+    } else {
+        let (path, origin) = tables::resolve(args.output.as_deref(), board)?;
+        Destination::File {
+            path,
+            cache: origin == Origin::Cache,
+        }
+    };
+    Ok(Generation::Table {
+        plan,
+        to,
+        restart: args.restart,
+    })
+}
+
+/// `generate --pdb PARTITION` (or `generate --board 4x4`).
+fn pattern_database(args: &GenerateArgs) -> Result<Generation> {
+    let board = args.board;
+    if args.all_goals || args.goal.len() > 1 {
+        return Err(
+            UsageError("a pattern database has one goal: give at most one --goal".into()).into(),
+        );
+    }
+    if args.encoding.is_some() || args.cost != CostModel::Unit {
+        return Err(UsageError(
+            "a pattern database has its own encoding and unit costs: drop --encoding and --cost"
+                .into(),
+        )
+        .into());
+    }
+    let goal = match args.goal.first() {
+        Some(text) => parse_goal(board, text)?,
+        None => cache::pattern_goal(board),
+    };
+    let text = args.pdb.as_deref().unwrap_or(cache::DEFAULT_PARTITION);
+    let partition = Partition::parse(text, &goal).map_err(|e| UsageError(format!("--pdb: {e}")))?;
+    let path: PathBuf = match &args.output {
+        Some(p) if p.as_os_str() == "-" => {
+            return Err(UsageError(
+                "-o - writes a table of every state; a pattern database is written to a file: \
+                 name it with -o PATH"
+                    .into(),
+            )
+            .into())
+        }
+        Some(p) => p.clone(),
+        None if board.supports_tables() => {
+            return Err(UsageError(format!(
+                "a pattern database for {board} is not the board's default table: name its \
+                 file with -o PATH"
+            ))
+            .into())
+        }
+        None => tables::resolve(None, board)?.0,
+    };
+    Ok(Generation::Patterns {
+        plan: PatternPlan { goal, partition },
+        path,
+        cache: args.output.is_none(),
+    })
+}
+
+/// `generate --parts DIR`: a table of one goal in unit costs and 2-bit entries.
+fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<Generation> {
+    let board = args.board;
+    if !board.supports_tables() || args.cost != CostModel::Unit {
+        return Err(UsageError(format!(
+            "--parts makes a table of every state in unit costs; {board} with {} costs has none",
+            args.cost
+        ))
+        .into());
+    }
+    if args.encoding.is_some_and(|e| e != Encoding::TwoBit) {
+        return Err(UsageError("--parts writes 2bit entries: drop --encoding".into()).into());
+    }
+    let goal = match args.goal.as_slice() {
+        [] => board.standard_goal(),
+        [text] => parse_goal(board, text)?,
+        _ => {
+            return Err(UsageError(
+                "--parts makes a table of one goal: give at most one --goal".into(),
+            )
+            .into())
+        }
+    };
+    Ok(Generation::Parts {
+        plan: PartsPlan {
+            goal,
+            dir: dir.to_path_buf(),
+            restart: args.restart,
+            batch: args.batch,
+        },
+        level_timeout: Duration::from_secs(args.level_timeout),
+    })
+}
