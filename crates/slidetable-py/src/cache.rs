@@ -3,12 +3,13 @@
 //! `slidetable/RxC.slt` in the cache directory, generated on first use under the lock file
 //! every program takes, so a notebook and a `slidetable` run that both find it missing build
 //! it once), then `Found::check` (a default table must be for the board asked for, with unit
-//! costs).
+//! costs). Each file is opened as what it holds ([`AnyTable`]), so a default of the other
+//! kind is refused in the command line's words.
 
 use pyo3::PyResult;
 use slidetable_core::Board;
 use slidetable_gen::cache::{ensure, Quiet};
-use slidetable_query::{CostModel, MappedPatternTable, MappedTable, PatternTable, Table};
+use slidetable_query::{AnyTable, CostModel, MappedPatternTable, MappedTable};
 
 use crate::errors::{gen_error, table_error};
 
@@ -17,7 +18,9 @@ pub(crate) use slidetable_gen::cache::DEFAULT_PARTITION;
 /// The default table of `board`, generated on first use.
 pub(crate) fn table(board: Board) -> PyResult<MappedTable> {
     let found = ensure(None, board, &Quiet).map_err(gen_error)?;
-    let table = Table::open(&found.path).map_err(table_error)?;
+    let table = AnyTable::open(&found.path)
+        .and_then(AnyTable::into_table)
+        .map_err(table_error)?;
     found
         .check(table.board(), table.header().cost())
         .map_err(gen_error)?;
@@ -28,7 +31,9 @@ pub(crate) fn table(board: Board) -> PyResult<MappedTable> {
 /// [`DEFAULT_PARTITION`] on first use.
 pub(crate) fn patterns(board: Board) -> PyResult<MappedPatternTable> {
     let found = ensure(None, board, &Quiet).map_err(gen_error)?;
-    let table = PatternTable::open(&found.path).map_err(table_error)?;
+    let table = AnyTable::open(&found.path)
+        .and_then(AnyTable::into_patterns)
+        .map_err(table_error)?;
     found
         .check(table.board(), CostModel::Unit)
         .map_err(gen_error)?;

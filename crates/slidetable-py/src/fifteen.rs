@@ -10,7 +10,7 @@ use pyo3::types::PyDict;
 use slidetable_core::{path_string, Board, Layout, Move};
 use slidetable_format::group_sizes;
 use slidetable_gen::{pattern_bytes, solve_partition, Partition};
-use slidetable_query::{MappedPatternTable, SplitMix64, TableBytes};
+use slidetable_query::{AnyTable, MappedPatternTable, SplitMix64, TableBytes};
 use slidetable_search::{Limits, PatternHeuristic, SearchError, Symmetric};
 
 use crate::cache;
@@ -86,10 +86,14 @@ fn solve_one(
 impl PyFifteen {
     /// Opens the pattern database file at `path` (written by `slidetable generate --board
     /// 4x4`). Raises `FileNotFoundError` when it is missing and `ValueError` when it is no
-    /// valid database.
+    /// valid database (a table of every state is opened with `Table.open`).
     #[staticmethod]
     fn open(path: PathBuf) -> PyResult<PyFifteen> {
-        let table = MappedPatternTable::open(&path).map_err(table_error)?;
+        // Opened once as what it holds, as the command line opens it: a table of every state
+        // is refused in its words.
+        let table = AnyTable::open(&path)
+            .and_then(AnyTable::into_patterns)
+            .map_err(table_error)?;
         Ok(PyFifteen { table })
     }
 

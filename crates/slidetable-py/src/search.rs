@@ -93,7 +93,8 @@ pub(crate) fn record<'py>(
 }
 
 /// Solves `puzzle` by `method` (`bfs`, `bidir`, `dijkstra`, `astar`, `idastar`), guided by
-/// `heuristic` (`manhattan`, `linear-conflict`, `misplaced`) for A* and IDA*, and returns
+/// `heuristic` (`manhattan`, `linear-conflict`, `misplaced`; `manhattan` when not given) for
+/// A* and IDA*, and returns
 /// what `slidetable search --json --stats` prints for it, as a dict: `puzzle`, `distance`,
 /// `path`, `solvable`, `method`, `heuristic` (`None` for the blind methods) and `stats`
 /// (`expanded`, `generated`, `peak_open`, `iterations` for IDA*, `bound`, `milliseconds`,
@@ -102,22 +103,30 @@ pub(crate) fn record<'py>(
 /// solution is shorter than) and an `error`; its `distance` and `path` are `None`. A puzzle
 /// of the other class is answered at once (`solvable` False, no `stats`). `board` ("RxC")
 /// is needed unless a puzzle has 4, 9 or 16 tiles; `goal` defaults to tiles in order,
-/// blank last.
+/// blank last. A heuristic given to a blind method is refused (`ValueError`), as the command
+/// line refuses `search --method bfs --heuristic H`: the search would ignore it.
 #[pyfunction]
-#[pyo3(signature = (puzzle, method = "idastar", heuristic = "manhattan", board = None, goal = None, max_expanded = None, max_seconds = None))]
+#[pyo3(signature = (puzzle, method = "idastar", heuristic = None, board = None, goal = None, max_expanded = None, max_seconds = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<'py>(
     py: Python<'py>,
     puzzle: &Bound<'py, PyAny>,
     method: &str,
-    heuristic: &str,
+    heuristic: Option<&str>,
     board: Option<&str>,
     goal: Option<&Bound<'py, PyAny>>,
     max_expanded: Option<u64>,
     max_seconds: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let method: Method = method.parse().map_err(value_error)?;
-    let kind: HeuristicKind = heuristic.parse().map_err(value_error)?;
+    let kind = match heuristic {
+        Some(name) => {
+            let kind: HeuristicKind = name.parse().map_err(value_error)?;
+            method.check_heuristic(name).map_err(value_error)?;
+            kind
+        }
+        None => HeuristicKind::Manhattan,
+    };
     let board = board_of(puzzle, board)?;
     let start = puzzles::one(board, puzzle)?;
     let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());

@@ -11,7 +11,9 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 use slidetable_core::{path_string, Board, Layout, Move, MAX_TABLE_CELLS};
 use slidetable_gen::{default_goals, solve, table_bytes};
-use slidetable_query::{CostModel, Goal, LayerError, MappedTable, SplitMix64, TableBytes};
+use slidetable_query::{
+    AnyTable, CostModel, Goal, LayerError, MappedTable, SplitMix64, TableBytes,
+};
 
 use crate::cache;
 use crate::errors::{gen_error, query_error, table_error, value_error};
@@ -84,10 +86,15 @@ impl PyTable {
 #[pymethods]
 impl PyTable {
     /// Opens the table file at `path` (written by `slidetable generate`). Raises
-    /// `FileNotFoundError` when it is missing and `ValueError` when it is no valid table.
+    /// `FileNotFoundError` when it is missing and `ValueError` when it is no valid table
+    /// (pattern databases are opened with `Fifteen.open`).
     #[staticmethod]
     fn open(path: PathBuf) -> PyResult<PyTable> {
-        let table = MappedTable::open(&path).map_err(table_error)?;
+        // Opened once as what it holds, as the command line opens it: pattern databases are
+        // refused in its words.
+        let table = AnyTable::open(&path)
+            .and_then(AnyTable::into_table)
+            .map_err(table_error)?;
         Ok(PyTable::new(table, None))
     }
 

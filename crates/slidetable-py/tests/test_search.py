@@ -34,7 +34,8 @@ def test_search_gives_what_the_command_gives(cli, method, heuristic):
     guided = ["--heuristic", heuristic] if method in ("astar", "idastar") else []
     expected = command_records(cli, "--method", method, *guided,
                                input="\n".join(PUZZLES) + "\n")
-    got = [slidetable.search(p, method=method, heuristic=heuristic) for p in PUZZLES]
+    given = {"heuristic": heuristic} if guided else {}
+    got = [slidetable.search(p, method=method, **given) for p in PUZZLES]
     assert [without_time(g) for g in got] == [without_time(e) for e in expected]
     for g in got:
         assert g["method"] == method
@@ -105,3 +106,28 @@ def test_fifteen_search_reports_its_databases(databases, korf):
         assert stopped["stats"]["bound"] <= length
     built = slidetable.Fifteen.generate("5-5-5").search("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
     assert built["database"] is None and built["distance"] == 1
+
+
+@pytest.mark.parametrize("method", ["bfs", "bidir", "dijkstra"])
+def test_a_heuristic_given_to_a_blind_method_is_refused_as_the_command_refuses_it(cli, method):
+    done = cli.run("search", "--method", method, "--heuristic", "linear-conflict",
+                   input=PUZZLES[0] + "\n", check=False)
+    assert done.returncode == 2
+    expected = done.stderr.strip().removeprefix("slidetable: ")
+    assert expected == (f"--heuristic linear-conflict: --method {method} takes no heuristic "
+                        "(astar and idastar do)")
+    for heuristic in ["linear-conflict", "manhattan"]:
+        with pytest.raises(ValueError) as raised:
+            slidetable.search(PUZZLES[0], method=method, heuristic=heuristic)
+        assert str(raised.value) == expected.replace("linear-conflict", heuristic)
+    # Without one, the default call searches blind, as the command does.
+    got = slidetable.search(PUZZLES[0], method=method)
+    assert got["distance"] == 19 and got["heuristic"] is None
+
+
+def test_the_guided_methods_take_manhattan_when_no_heuristic_is_given():
+    for method in ["astar", "idastar"]:
+        assert slidetable.search(PUZZLES[0], method=method)["heuristic"] == "manhattan"
+        assert (slidetable.search(PUZZLES[0], method=method)["stats"]["expanded"]
+                == slidetable.search(PUZZLES[0], method=method,
+                                     heuristic="manhattan")["stats"]["expanded"])

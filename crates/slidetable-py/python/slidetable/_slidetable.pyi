@@ -118,7 +118,7 @@ def pattern(puzzles: Puzzle, databases: Fifteen, goal: Optional[Puzzle] = None) 
 def search(
     puzzle: Puzzle,
     method: str = "idastar",
-    heuristic: str = "manhattan",
+    heuristic: Optional[str] = None,
     board: Optional[str] = None,
     goal: Optional[Puzzle] = None,
     max_expanded: Optional[int] = None,
