@@ -206,6 +206,9 @@ fn korf_79_under_each_counting_convention() {
     let ulrd = [Move::Up, Move::Left, Move::Right, Move::Down];
     let (_, b, l) = iterations(ulrd, true);
     let generated = b.generated + l.generated;
-    println!("order ulrd: {generated} children generated + 1 (the start) = {}", generated + 1);
+    println!(
+        "order ulrd: {generated} children generated + 1 (the start) = {}",
+        generated + 1
+    );
     assert_eq!(generated + 1, PAPER);
 }
