@@ -187,7 +187,7 @@ fn every_damaged_directory_is_refused_naming_the_part() {
             let bytes = fs::read(part(d, 2)).unwrap();
             fs::write(part(d, 2), &bytes[..bytes.len() - 100]).unwrap();
         },
-        "part-0002-of-0003.slp: is 191484 bytes, but part 2 of 3 (ranks 1048576..1814400) is 191584 with its footer: truncated",
+        "part-0002-of-0003.slp: is 191496 bytes, but part 2 of 3 (ranks 1048576..1814400) is 191596 with its block checksums and footer: truncated",
     );
     refused(
         |d| {
@@ -195,7 +195,17 @@ fn every_damaged_directory_is_refused_naming_the_part() {
             bytes[100] ^= 0x40;
             fs::write(part(d, 0), bytes).unwrap();
         },
-        "part-0000-of-0003.slp: payload checksum mismatch",
+        "part-0000-of-0003.slp: bytes 0..65536 do not match their checksum",
+    );
+    refused(
+        |d| {
+            // The block checksums between part 1's payload and its footer.
+            let mut bytes = fs::read(part(d, 1)).unwrap();
+            let at = bytes.len() - 128 - 3;
+            bytes[at] ^= 0x40;
+            fs::write(part(d, 1), bytes).unwrap();
+        },
+        "part-0001-of-0003.slp: block checksums' checksum mismatch",
     );
     refused(
         |d| fs::rename(part(d, 0), part(d, 1)).unwrap(),
@@ -280,5 +290,95 @@ fn without_mpi_one_of_several_processes_refuses_to_start() {
         fs::read_dir(scratch.path()).unwrap().count(),
         0,
         "nothing written"
+    );
+}
+
+/// The parts are mapped and checked a block at a time, as a mapped table file of format
+/// version 2 is: a damaged block does not stop `info` (which reads no payload), and stops the
+/// first question that reads from it, naming the part and the bytes in it. Parts written
+/// before block checksums (version 1) are still read, and checked whole at open.
+#[test]
+fn parts_are_checked_a_block_at_a_time_and_old_parts_still_read() {
+    use slidetable_core::Ranker;
+    use slidetable_format::{Manifest, PartFooter};
+
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("t");
+    fs::create_dir(&dir).unwrap();
+    three_parts(&dir, GOAL);
+    let part0 = dir.join("part-0000-of-0003.slp");
+    let board = Board::new(2, 5).unwrap();
+    let goal = slidetable_core::parse_layout(board, GOAL.as_bytes()).unwrap();
+    // A puzzle whose own entry lies in part 0's first block (ranks 0..262144).
+    let ranker = Ranker::new(board).unwrap();
+    let first = ranker.unrank(0, goal.class());
+    let puzzle: Vec<String> = first.tiles().iter().map(u8::to_string).collect();
+    let puzzle = puzzle.join(" ") + "\n";
+    let intact = slidetable()
+        .args(["distance", "--table"])
+        .arg(&dir)
+        .write_stdin(puzzle.clone())
+        .output()
+        .unwrap();
+    assert!(intact.status.success(), "{}", text(&intact.stderr));
+    let mut bytes = fs::read(&part0).unwrap();
+    bytes[100] ^= 0x40;
+    fs::write(&part0, &bytes).unwrap();
+    let run = slidetable().arg("info").arg(&dir).output().unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let run = slidetable()
+        .args(["distance", "--table"])
+        .arg(&dir)
+        .write_stdin(puzzle.clone())
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", text(&run.stdout));
+    let err = text(&run.stderr);
+    assert!(
+        err.contains("bytes 0..65536 do not match their checksum")
+            && err.contains(&format!("(file {})", part0.display())),
+        "{err}"
+    );
+    bytes[100] ^= 0x40;
+    fs::write(&part0, &bytes).unwrap();
+
+    // The same parts as version 1 wrote them: no block checksums, the footer without their
+    // checksum, the manifest recording those footers.
+    let mut manifest = Manifest::parse(&fs::read(dir.join("manifest")).unwrap()).unwrap();
+    for (k, record) in manifest.parts.iter_mut().enumerate() {
+        let path = dir.join(format!("part-{k:04}-of-0003.slp"));
+        let bytes = fs::read(&path).unwrap();
+        let footer = PartFooter {
+            block_sums_crc: None,
+            ..PartFooter::parse(&bytes).unwrap()
+        };
+        let mut old = bytes[..footer.payload_len() as usize].to_vec();
+        old.extend_from_slice(&footer.to_bytes());
+        fs::write(&path, old).unwrap();
+        record.footer_crc = footer.footer_crc();
+    }
+    fs::write(dir.join("manifest"), manifest.to_bytes()).unwrap();
+    let run = slidetable()
+        .args(["distance", "--table"])
+        .arg(&dir)
+        .write_stdin(puzzle.clone())
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(run.stdout, intact.stdout);
+    let mut bytes = fs::read(&part0).unwrap();
+    bytes[100] ^= 0x40;
+    fs::write(&part0, &bytes).unwrap();
+    let run = slidetable()
+        .args(["distance", "--table"])
+        .arg(&dir)
+        .write_stdin(puzzle)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let err = text(&run.stderr);
+    assert!(
+        err.contains("part-0000-of-0003.slp: payload checksum mismatch"),
+        "{err}"
     );
 }

@@ -329,6 +329,16 @@ impl Header {
         })
     }
 
+    /// This header with the block checksums `sums` of its payload (version 2), computed
+    /// elsewhere: a table in parts joined where it lies, each part bringing its blocks' sums.
+    pub fn with_block_sums(&self, sums: BlockSums) -> Result<Header, FormatError> {
+        Ok(Header {
+            encoding: self.encoding,
+            cost: self.cost,
+            frame: self.frame.clone().with_sums(PayloadSums::Blocks(sums))?,
+        })
+    }
+
     /// This header as version 1, with the one checksum of the payload of `file` (the file it
     /// was read from): how a table written before version 2 looks, which readers still read.
     pub fn version_1(&self, file: &[u8]) -> Result<Header, FormatError> {

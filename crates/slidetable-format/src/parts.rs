@@ -2,8 +2,13 @@
 //! contiguous slices of ranks, one part file per slice, and a manifest that names them.
 //!
 //! A part file is its slice's payload bytes from offset 0 (so a reader can map it at any page
-//! boundary), then a [`PART_FOOTER_LEN`]-byte footer naming the board, the goal, the encoding,
-//! the slice, "part k of N" and the payload's CRC-32, with a CRC of its own. The manifest,
+//! boundary), then (version 2) the CRC-32 of each [`BLOCK_LEN`] bytes of that payload, then a
+//! [`PART_FOOTER_LEN`]-byte footer naming the board, the goal, the encoding, the slice,
+//! "part k of N", the payload's CRC-32 and (version 2) the CRC-32 of the block checksums, with
+//! a CRC of its own. Every slice but the last is a whole number of blocks, so the parts'
+//! block checksums one after another are those of the joined payload: a reader maps the
+//! parts and checks each block the first time it reads from it, as it does a table file of
+//! format version 2. Version-1 parts (no block checksums) are still read. The manifest,
 //! written last (by the process that owns part 0, once every part is in place), holds each
 //! part's slice and checksums and the exact header of the ordinary table the parts join into:
 //! a directory with no manifest is never read as a table, and joining the parts is the
@@ -18,22 +23,25 @@ use std::ops::Range;
 use byteorder::{ByteOrder, LittleEndian as LE};
 use slidetable_core::{Board, Layout, MAX_CELLS};
 
-use crate::{CostModel, Encoding, PayloadHasher};
+use crate::{block_count, CostModel, Encoding, PayloadHasher, BLOCK_LEN};
 
 /// The first eight bytes of a part file's footer.
 pub const PART_MAGIC: [u8; 8] = *b"SLIDEPRT";
 /// The first eight bytes of a manifest.
 pub const MANIFEST_MAGIC: [u8; 8] = *b"SLIDEMAN";
-/// The version of the part and manifest layouts this code reads and writes.
-pub const PARTS_VERSION: u16 = 1;
+/// The version of the part and manifest layouts this code writes: 2, parts with block
+/// checksums. Version 1 (parts without them) is still read.
+pub const PARTS_VERSION: u16 = 2;
 /// Bytes in a part file's footer.
 pub const PART_FOOTER_LEN: usize = 128;
 /// Bytes before the part records in a manifest.
 pub const MANIFEST_FIXED_LEN: usize = 32;
 /// Bytes in one part record of a manifest.
 pub const PART_RECORD_LEN: usize = 32;
-/// Slices start at multiples of this many ranks.
+/// Slices start at multiples of this many ranks: their payload at multiples of
+/// [`BLOCK_LEN`] bytes (four ranks a byte).
 pub const SLICE_UNIT: u64 = 1 << 18;
+const _: () = assert!(SLICE_UNIT / 4 == BLOCK_LEN);
 /// The manifest's file name in a table's directory.
 pub const MANIFEST_NAME: &str = "manifest";
 
@@ -70,7 +78,9 @@ pub enum PartError {
         found: [u8; 8],
     },
     /// A layout version this code does not read.
-    #[error("version {found} is not supported (this slidetable reads version {PARTS_VERSION})")]
+    #[error(
+        "version {found} is not supported (this slidetable reads versions 1 to {PARTS_VERSION})"
+    )]
     UnsupportedVersion {
         /// The version found.
         found: u16,
@@ -180,6 +190,9 @@ pub struct PartFooter {
     pub parts: u32,
     /// CRC-32 of the part's payload bytes.
     pub payload_crc: u32,
+    /// CRC-32 of the block checksums stored after the payload (version 2); `None` for a part
+    /// of version 1, which has none.
+    pub block_sums_crc: Option<u32>,
 }
 
 const F_VERSION: usize = 8;
@@ -195,6 +208,7 @@ const F_PART: usize = 56;
 const F_PARTS: usize = 60;
 const F_PAYLOAD_CRC: usize = 64;
 const F_PAYLOAD_LEN: usize = 72;
+const F_BLOCKS_CRC: usize = 80;
 const F_CRC: usize = PART_FOOTER_LEN - 4;
 
 fn field(field: &'static str, found: u64, why: impl Into<String>) -> PartError {
@@ -210,7 +224,8 @@ impl PartFooter {
     pub fn to_bytes(&self) -> [u8; PART_FOOTER_LEN] {
         let mut f = [0u8; PART_FOOTER_LEN];
         f[..8].copy_from_slice(&PART_MAGIC);
-        LE::write_u16(&mut f[F_VERSION..], PARTS_VERSION);
+        let version = if self.block_sums_crc.is_some() { 2 } else { 1 };
+        LE::write_u16(&mut f[F_VERSION..], version);
         f[F_ROWS] = self.board.rows() as u8;
         f[F_COLS] = self.board.cols() as u8;
         f[F_ENCODING] = self.encoding as u8;
@@ -223,6 +238,7 @@ impl PartFooter {
         LE::write_u32(&mut f[F_PARTS..], self.parts);
         LE::write_u32(&mut f[F_PAYLOAD_CRC..], self.payload_crc);
         LE::write_u64(&mut f[F_PAYLOAD_LEN..], slice_payload_len(&self.ranks));
+        LE::write_u32(&mut f[F_BLOCKS_CRC..], self.block_sums_crc.unwrap_or(0));
         let crc = crc(&f[..F_CRC]);
         LE::write_u32(&mut f[F_CRC..], crc);
         f
@@ -231,14 +247,22 @@ impl PartFooter {
     /// Reads and checks the footer at the end of a whole part file (its fields, not its
     /// payload's checksum: see [`PartFooter::verify`]).
     pub fn parse(file: &[u8]) -> Result<PartFooter, PartError> {
-        let len = file.len() as u64;
-        let Some(at) = file.len().checked_sub(PART_FOOTER_LEN) else {
+        let at = file.len().saturating_sub(PART_FOOTER_LEN);
+        PartFooter::parse_end(&file[at..], file.len() as u64)
+    }
+
+    /// Reads and checks a part file's footer from its last bytes `f` (at most
+    /// [`PART_FOOTER_LEN`] of them) and the file's length `len`: what a reader that maps the
+    /// payload reads of the file first.
+    pub fn parse_end(f: &[u8], len: u64) -> Result<PartFooter, PartError> {
+        if f.len() < PART_FOOTER_LEN || len < PART_FOOTER_LEN as u64 {
             return Err(PartError::TooShort {
                 len,
                 what: "part footer",
             });
-        };
-        let f = &file[at..];
+        }
+        let f = &f[f.len() - PART_FOOTER_LEN..];
+        let at = len - PART_FOOTER_LEN as u64;
         let magic: [u8; 8] = f[..8].try_into().unwrap_or_default();
         if magic != PART_MAGIC {
             return Err(PartError::BadMagic {
@@ -255,7 +279,7 @@ impl PartFooter {
             });
         }
         let version = LE::read_u16(&f[F_VERSION..]);
-        if version != PARTS_VERSION {
+        if version == 0 || version > PARTS_VERSION {
             return Err(PartError::UnsupportedVersion { found: version });
         }
         let (rows, cols) = (f[F_ROWS], f[F_COLS]);
@@ -319,9 +343,15 @@ impl PartFooter {
                 format!("{} ranks take {expected} bytes", ranks.end - ranks.start),
             ));
         }
-        if at as u64 != payload_len {
+        let block_sums_crc = (version >= 2).then(|| LE::read_u32(&f[F_BLOCKS_CRC..]));
+        let sums_len = if block_sums_crc.is_some() {
+            4 * block_count(payload_len)
+        } else {
+            0
+        };
+        if at != payload_len + sums_len {
             return Err(PartError::Length {
-                expected: payload_len + PART_FOOTER_LEN as u64,
+                expected: payload_len + sums_len + PART_FOOTER_LEN as u64,
                 actual: len,
             });
         }
@@ -335,12 +365,51 @@ impl PartFooter {
             part,
             parts,
             payload_crc: LE::read_u32(&f[F_PAYLOAD_CRC..]),
+            block_sums_crc,
         })
+    }
+
+    /// The payload's length in bytes.
+    pub fn payload_len(&self) -> u64 {
+        slice_payload_len(&self.ranks)
+    }
+
+    /// The length of the block checksums after the payload (0 in version 1).
+    pub fn block_sums_len(&self) -> u64 {
+        match self.block_sums_crc {
+            Some(_) => 4 * block_count(self.payload_len()),
+            None => 0,
+        }
+    }
+
+    /// The part file's whole length.
+    pub fn file_len(&self) -> u64 {
+        self.payload_len() + self.block_sums_len() + PART_FOOTER_LEN as u64
+    }
+
+    /// The block checksums of a version-2 part, from their bytes `sums` (read from after the
+    /// payload), checked against the footer's checksum of them.
+    pub fn block_sums(&self, sums: &[u8]) -> Result<Vec<u32>, PartError> {
+        let Some(stored) = self.block_sums_crc else {
+            return Ok(Vec::new());
+        };
+        let computed = crc(sums);
+        if computed != stored || sums.len() as u64 != self.block_sums_len() {
+            return Err(PartError::Checksum {
+                what: "block checksums'",
+                stored,
+                computed,
+            });
+        }
+        let mut blocks = vec![0u32; sums.len() / 4];
+        LE::read_u32_into(sums, &mut blocks);
+        Ok(blocks)
     }
 
     /// Checks the payload of `file` (the whole part file) against the footer's checksum.
     pub fn verify(&self, file: &[u8]) -> Result<(), PartError> {
-        let payload = &file[..file.len().saturating_sub(PART_FOOTER_LEN)];
+        let end = (self.payload_len() as usize).min(file.len());
+        let payload = &file[..end];
         let computed = crc(payload);
         if computed != self.payload_crc {
             return Err(PartError::Checksum {
@@ -424,7 +493,8 @@ impl Manifest {
             });
         }
         let version = LE::read_u16(&file[M_VERSION..]);
-        if version != PARTS_VERSION {
+        // Version 2 changed the parts, not the manifest's layout.
+        if version == 0 || version > PARTS_VERSION {
             return Err(PartError::UnsupportedVersion { found: version });
         }
         let count = LE::read_u32(&file[M_PARTS..]);
@@ -547,11 +617,35 @@ mod tests {
             part: 1,
             parts: 3,
             payload_crc: crc(&payload),
+            block_sums_crc: None,
+        };
+        // Version 1: the payload, then the footer.
+        let mut old = payload.clone();
+        old.extend_from_slice(&footer.to_bytes());
+        assert_eq!(PartFooter::parse(&old).unwrap(), footer);
+        footer.verify(&old).unwrap();
+        // Version 2: the payload, its block checksums, then the footer.
+        let sums = crate::BlockSums::of([&payload[..]]).to_bytes();
+        let footer = PartFooter {
+            block_sums_crc: Some(crc(&sums)),
+            ..footer
         };
         let mut file = payload.clone();
+        file.extend_from_slice(&sums);
         file.extend_from_slice(&footer.to_bytes());
         assert_eq!(PartFooter::parse(&file).unwrap(), footer);
+        assert_eq!(footer.file_len(), file.len() as u64);
         footer.verify(&file).unwrap();
+        let at = payload.len();
+        let blocks = footer.block_sums(&file[at..at + sums.len()]).unwrap();
+        assert_eq!(blocks, crate::BlockSums::of([&payload[..]]).blocks);
+        let mut bad_sums = sums.clone();
+        bad_sums[0] ^= 1;
+        assert!(footer
+            .block_sums(&bad_sums)
+            .unwrap_err()
+            .to_string()
+            .starts_with("block checksums' checksum mismatch"));
         let mut bad = file.clone();
         bad[3] ^= 1;
         assert!(footer

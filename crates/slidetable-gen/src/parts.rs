@@ -22,7 +22,8 @@
 //! exactly the frontier bits with entry `(d + 1) mod 3`) or, once every process saved it,
 //! finished (its old bits are exactly those with entry `d mod 3`) — see [`resume_point`].
 //!
-//! At the end each process turns its entries into a part file (payload, footer) and the
+//! At the end each process turns its entries into a part file (payload, block checksums,
+//! footer) and the
 //! process of part 0 writes the manifest last (`slidetable_format::Manifest`).
 
 use std::fs::{self, File, OpenOptions};
@@ -33,9 +34,9 @@ use std::time::{Duration, Instant};
 use memmap2::MmapMut;
 use slidetable_core::{Layout, Scan, ScanCursor};
 use slidetable_format::{
-    is_part_name, joined_crc, part_name, slice_payload_len, CostModel, Encoding, Header, Manifest,
-    PartFooter, PartRecord, PayloadHasher, PayloadSums, SectionSpec, Slices, MANIFEST_NAME,
-    PART_FOOTER_LEN,
+    block_count, is_part_name, joined_crc, part_name, slice_payload_len, BlockSums, CostModel,
+    Encoding, Header, Manifest, PartFooter, PartRecord, PayloadHasher, PayloadSums, SectionSpec,
+    Slices, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
 use crate::mapped::map;
@@ -553,7 +554,8 @@ impl Slice {
     }
 
     /// The slice a run left; `finishing`: every level is done, and a run killed while it
-    /// wrote its part may have appended the part's footer to the entries before the rename.
+    /// wrote its part may have appended some of the part's block checksums and footer to the
+    /// entries before the rename.
     fn open(
         files: &Files,
         ranks: std::ops::Range<u64>,
@@ -568,8 +570,10 @@ impl Slice {
                 .open(path)
                 .map_err(|e| files.io(path, e))?;
             let mut have = file.metadata().map_err(|e| files.io(path, e))?.len();
-            if finishing && path == files.entries && have == want + PART_FOOTER_LEN as u64 {
-                // The footer is written again, from the entries, when the part is.
+            let tail = 4 * block_count(want) + PART_FOOTER_LEN as u64;
+            if finishing && path == files.entries && have > want && have <= want + tail {
+                // The checksums and the footer are written again, from the entries, when the
+                // part is.
                 file.set_len(want).map_err(|e| files.io(path, e))?;
                 have = want;
             }
@@ -711,8 +715,8 @@ impl Slice {
             .map_err(|e| files.io(&files.frontier, e))
     }
 
-    /// The entries as a part file: footer appended, synced, renamed into place; the frontier
-    /// file removed.
+    /// The entries as a part file: their block checksums and the footer appended, synced,
+    /// renamed into place; the frontier file removed.
     fn into_part(
         self,
         files: &Files,
@@ -720,8 +724,10 @@ impl Slice {
         me: u32,
         parts: u32,
     ) -> Result<PartFooter, GenError> {
-        let mut crc = PayloadHasher::new();
-        crc.update(&self.entries);
+        let sums = BlockSums::of([&self.entries[..]]);
+        let sums_bytes = sums.to_bytes();
+        let mut sums_crc = PayloadHasher::new();
+        sums_crc.update(&sums_bytes);
         let footer = PartFooter {
             board: goal.board(),
             encoding: Encoding::TwoBit,
@@ -731,7 +737,8 @@ impl Slice {
             ranks: self.ranks.clone(),
             part: me,
             parts,
-            payload_crc: crc.finalize(),
+            payload_crc: sums.payload,
+            block_sums_crc: Some(sums_crc.finalize()),
         };
         self.sync(files)?;
         drop(self);
@@ -739,7 +746,8 @@ impl Slice {
             .append(true)
             .open(&files.entries)
             .map_err(|e| files.io(&files.entries, e))?;
-        file.write_all(&footer.to_bytes())
+        file.write_all(&sums_bytes)
+            .and_then(|()| file.write_all(&footer.to_bytes()))
             .and_then(|()| file.sync_all())
             .map_err(|e| files.io(&files.entries, e))?;
         fs::rename(&files.entries, &files.part).map_err(|e| files.io(&files.part, e))?;

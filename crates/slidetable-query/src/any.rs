@@ -39,7 +39,10 @@ impl AnyTable {
         Ok(if is_pattern_file(bytes.as_ref()) {
             AnyTable::Patterns(PatternTable::with_file(bytes, Some(path))?)
         } else {
-            AnyTable::Table(Table::with_file(bytes, Some(path))?)
+            let spans = bytes.spans();
+            let mut table = Table::with_file(bytes, Some(path))?;
+            table.set_spans(spans);
+            AnyTable::Table(table)
         })
     }
 

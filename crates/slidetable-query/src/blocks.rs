@@ -9,7 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use slidetable_format::{Header, BLOCK_LEN};
+use slidetable_format::{FormatError, Header, BLOCK_LEN};
+
+use crate::parts::Span;
 
 use crate::QueryError;
 
@@ -24,6 +26,8 @@ pub(crate) struct Verified {
     words: Box<[AtomicU64]>,
     /// The file the bytes came from, for the message of a damaged block.
     file: Option<PathBuf>,
+    /// A table in parts: where each part's payload lies, to name the part of a damaged block.
+    spans: Vec<Span>,
 }
 
 impl Verified {
@@ -37,6 +41,22 @@ impl Verified {
                 .map(|_| AtomicU64::new(0))
                 .collect(),
             file: file.map(Path::to_path_buf),
+            spans: Vec::new(),
+        }
+    }
+
+    /// The bytes are a table in parts laid out as `spans` say: a damaged block is named by
+    /// its part.
+    pub(crate) fn set_spans(&mut self, spans: Vec<Span>) {
+        self.spans = spans;
+    }
+
+    /// The file and the error to report for `error`, an error about the bytes: a damaged
+    /// block of a table in parts is told as its part's, with the bytes counted in that part.
+    pub(crate) fn locate(&self, error: FormatError) -> (Option<PathBuf>, FormatError) {
+        match crate::parts::locate(&self.spans, error) {
+            (Some(part), error) => (Some(part), error),
+            (None, error) => (self.file.clone(), error),
         }
     }
 
@@ -80,12 +100,10 @@ impl Verified {
         word: &AtomicU64,
         bit: u64,
     ) -> Result<(), QueryError> {
-        header
-            .verify_block(file, k)
-            .map_err(|error| QueryError::Damaged {
-                file: self.file.clone(),
-                error,
-            })?;
+        header.verify_block(file, k).map_err(|error| {
+            let (file, error) = self.locate(error);
+            QueryError::Damaged { file, error }
+        })?;
         word.fetch_or(bit, Ordering::Relaxed);
         Ok(())
     }

@@ -1,4 +1,5 @@
-//! A table file's bytes: read into memory when small, memory-mapped (and guarded) when large.
+//! A table file's bytes: read into memory when small, memory-mapped (and guarded) when large;
+//! a table in parts' bytes, its parts mapped into one view (`crate::parts`).
 //!
 //! Why both: a map costs nothing up front, which matters when a 60 MB table answers one
 //! puzzle, but it is only sound while nobody rewrites the file in place (see [`crate::guard`]);
@@ -12,6 +13,7 @@ use std::path::Path;
 use memmap2::Mmap;
 
 use crate::guard::{self, Guard};
+use crate::parts::{PartsView, Span};
 use crate::{TableError, TableErrorKind};
 
 /// Tables smaller than this many bytes are read into memory instead of mapped: every table
@@ -29,6 +31,8 @@ enum Bytes {
     /// The guard, held only to be dropped, goes before the map (fields drop in order), so
     /// no fault in a map being unmapped is taken for a changed table.
     Mapped(#[allow(dead_code)] Option<Guard>, Mmap),
+    /// A table in parts, every part mapped.
+    Parts(PartsView),
 }
 
 impl AsRef<[u8]> for TableBytes {
@@ -37,6 +41,7 @@ impl AsRef<[u8]> for TableBytes {
         match &self.0 {
             Bytes::Read(v) => v,
             Bytes::Mapped(_, m) => m,
+            Bytes::Parts(p) => p.bytes(),
         }
     }
 }
@@ -52,7 +57,15 @@ impl From<Vec<u8>> for TableBytes {
 impl TableBytes {
     /// Whether the bytes are a map of the file (rather than a copy in memory).
     pub fn is_mapped(&self) -> bool {
-        matches!(self.0, Bytes::Mapped(..))
+        matches!(self.0, Bytes::Mapped(..) | Bytes::Parts(_))
+    }
+
+    /// Where each part's payload lies, for a table in parts (none for a file).
+    pub(crate) fn spans(&self) -> Vec<Span> {
+        match &self.0 {
+            Bytes::Parts(p) => p.spans().to_vec(),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -72,7 +85,7 @@ fn read_or_map_at(path: &Path) -> Result<TableBytes, TableErrorKind> {
         options.custom_flags(libc::O_NONBLOCK);
     }
     if path.is_dir() {
-        return Ok(TableBytes(Bytes::Read(crate::parts::join(path)?)));
+        return Ok(TableBytes(Bytes::Parts(crate::parts::open(path)?)));
     }
     let file = match options.open(path) {
         Ok(file) => file,

@@ -1,20 +1,34 @@
-//! A table in parts (docs/FORMAT.md §12): a directory whose manifest names its parts, joined
-//! into the bytes of the ordinary table they make (the manifest's header, then every part's
-//! payload in rank order), so that every question asked of a table file can be asked of it.
+//! A table in parts (docs/FORMAT.md §12): a directory whose manifest names its parts, seen as
+//! the bytes of the ordinary table they make (the joined table's header, then every part's
+//! payload in rank order, then the block checksums), so that every question asked of a table
+//! file can be asked of it.
 //!
-//! Every part is checked against the manifest before anything reads it: its name, length,
-//! footer and payload checksum; a part missing, extra (named like a part, not in the
-//! manifest), truncated or of another run is refused, naming the file.
+//! The parts are mapped, not read: each part's payload is mapped where it falls in one view
+//! (slices start at multiples of 64 KiB of payload, so every part but the last starts and ends
+//! on a page), and only the header, the last part's last partial 64 KiB and the block
+//! checksums are copied into memory. A table in parts larger than memory is queried as a
+//! mapped table file is.
+//!
+//! Every part is checked against the manifest before anything reads from it: its name,
+//! length, footer and (parts of version 2) its block checksums against the footer's checksum
+//! of them; a part missing, extra (named like a part, not in the manifest), truncated or of
+//! another run is refused, naming the file. The payload itself is then checked as a mapped
+//! table of format version 2 is: each 64 KiB block the first time a question reads from it
+//! (`crate::blocks`), a damaged block named by its part and its bytes in that part. Parts of
+//! version 1 (no block checksums) have their payload checked whole at open, part by part.
 
-use std::fs;
+use std::fs::{self, File};
 use std::io;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use memmap2::{Mmap, MmapMut, MmapOptions};
 use slidetable_format::{
-    is_part_name, part_name, slice_payload_len, Header, Manifest, PartFooter, MANIFEST_NAME,
-    PART_FOOTER_LEN,
+    is_part_name, part_name, BlockSums, FormatError, Header, Manifest, PartFooter, BLOCK_LEN,
+    MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
+use crate::guard::{self, Guard};
 use crate::TableErrorKind;
 
 fn problem(part: &Path, problem: impl Into<String>) -> TableErrorKind {
@@ -24,8 +38,78 @@ fn problem(part: &Path, problem: impl Into<String>) -> TableErrorKind {
     }
 }
 
-/// The bytes of the table the parts in `dir` make.
-pub(crate) fn join(dir: &Path) -> Result<Vec<u8>, TableErrorKind> {
+/// Where one part's payload lies in the joined bytes (offsets from the joined table's first
+/// byte), to name the part of a damaged block.
+#[derive(Clone, Debug)]
+pub(crate) struct Span {
+    /// The part file.
+    pub(crate) part: PathBuf,
+    /// Its payload's bytes in the joined table.
+    pub(crate) bytes: Range<u64>,
+}
+
+/// `error` about the joined table, told of the part it lies in when it names bytes of one
+/// (a damaged block): the part's file, and the bytes counted from the part's first byte.
+pub(crate) fn locate(spans: &[Span], error: FormatError) -> (Option<PathBuf>, FormatError) {
+    if let FormatError::BlockChecksum {
+        offset,
+        end,
+        stored,
+        computed,
+    } = error
+    {
+        if let Some(s) = spans.iter().find(|s| s.bytes.contains(&offset)) {
+            let at = s.bytes.start;
+            return (
+                Some(s.part.clone()),
+                FormatError::BlockChecksum {
+                    offset: offset - at,
+                    end: end - at,
+                    stored,
+                    computed,
+                },
+            );
+        }
+    }
+    (None, error)
+}
+
+/// The joined table's bytes over the mapped parts.
+#[derive(Debug)]
+pub(crate) struct PartsView {
+    /// Dropped before the map (fields drop in order): no fault in a map being unmapped is
+    /// taken for a changed part.
+    _guards: Vec<Guard>,
+    map: Mmap,
+    /// The joined table's first byte in `map`.
+    start: usize,
+    /// The joined table's length.
+    len: usize,
+    spans: Vec<Span>,
+}
+
+impl PartsView {
+    /// The joined table's bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.map[self.start..self.start + self.len]
+    }
+
+    /// Where each part's payload lies in them.
+    pub(crate) fn spans(&self) -> &[Span] {
+        &self.spans
+    }
+}
+
+/// One part, checked against the manifest, not yet mapped.
+struct Part {
+    path: PathBuf,
+    file: File,
+    footer: PartFooter,
+}
+
+/// Opens the table in parts in `dir`: every part checked against the manifest, then mapped
+/// into one view of the joined table.
+pub(crate) fn open(dir: &Path) -> Result<PartsView, TableErrorKind> {
     let manifest_path = dir.join(MANIFEST_NAME);
     let manifest = match fs::read(&manifest_path) {
         Ok(bytes) => bytes,
@@ -51,37 +135,40 @@ pub(crate) fn join(dir: &Path) -> Result<Vec<u8>, TableErrorKind> {
             format!("is not one of the manifest's {count} parts (left by another run? remove it)"),
         ));
     }
-    let payload: u64 = manifest
-        .parts
-        .iter()
-        .map(|p| slice_payload_len(&p.ranks))
-        .sum();
-    let mut joined = Vec::with_capacity(manifest.header.len() + payload as usize);
-    joined.extend_from_slice(&manifest.header);
-    let mut footers = Vec::with_capacity(names.len());
+    let mut parts = Vec::with_capacity(names.len());
     for (k, (record, name)) in manifest.parts.iter().zip(&names).enumerate() {
         let path = dir.join(name);
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
+        let file = match File::open(&path) {
+            Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(problem(&path, format!("is missing (part {k} of {count})")))
             }
             Err(e) => return Err(problem(&path, format!("cannot read: {e}"))),
         };
-        let want = slice_payload_len(&record.ranks) + PART_FOOTER_LEN as u64;
-        if bytes.len() as u64 != want {
+        let len = file
+            .metadata()
+            .map_err(|e| problem(&path, format!("cannot read: {e}")))?
+            .len();
+        let payload = slidetable_format::slice_payload_len(&record.ranks);
+        let sums = 4 * slidetable_format::block_count(payload);
+        let footer_len = PART_FOOTER_LEN as u64;
+        // Version 2 (block checksums before the footer) or version 1 (none).
+        if len != payload + sums + footer_len && len != payload + footer_len {
             return Err(problem(
                 &path,
                 format!(
-                    "is {} bytes, but part {k} of {count} (ranks {}..{}) is {want} with its \
-                     footer: truncated or with trailing bytes",
-                    bytes.len(),
+                    "is {len} bytes, but part {k} of {count} (ranks {}..{}) is {} with its \
+                     block checksums and footer: truncated or with trailing bytes",
                     record.ranks.start,
-                    record.ranks.end
+                    record.ranks.end,
+                    payload + sums + footer_len
                 ),
             ));
         }
-        let footer = PartFooter::parse(&bytes).map_err(|e| problem(&path, e.to_string()))?;
+        let tail = read_at(&file, len - footer_len, PART_FOOTER_LEN)
+            .map_err(|e| problem(&path, format!("cannot read: {e}")))?;
+        let footer =
+            PartFooter::parse_end(&tail, len).map_err(|e| problem(&path, e.to_string()))?;
         if footer.part != k as u32 || footer.parts != count {
             return Err(problem(
                 &path,
@@ -107,30 +194,210 @@ pub(crate) fn join(dir: &Path) -> Result<Vec<u8>, TableErrorKind> {
                 "its payload checksum is not the one the manifest records",
             ));
         }
-        footer
-            .verify(&bytes)
-            .map_err(|e| problem(&path, e.to_string()))?;
-        joined.extend_from_slice(&bytes[..bytes.len() - PART_FOOTER_LEN]);
-        footers.push((path, footer));
+        parts.push(Part { path, file, footer });
     }
-    let header = Header::parse(&joined)
+    // Block checksums when every part has them (parts of one run have the same version).
+    let blockwise = parts.iter().all(|p| p.footer.block_sums_crc.is_some());
+    let mut blocks = Vec::new();
+    if blockwise {
+        for p in &parts {
+            let sums = read_at(
+                &p.file,
+                p.footer.payload_len(),
+                p.footer.block_sums_len() as usize,
+            )
+            .map_err(|e| problem(&p.path, format!("cannot read: {e}")))?;
+            let mut sums = p
+                .footer
+                .block_sums(&sums)
+                .map_err(|e| problem(&p.path, e.to_string()))?;
+            blocks.append(&mut sums);
+        }
+    }
+    let view = map_parts(
+        &manifest_path,
+        &manifest.header,
+        &parts,
+        blockwise.then_some(blocks),
+    )?;
+    if !blockwise {
+        // Version 1: each part's payload checked whole now, through the map, naming the part.
+        for (p, span) in parts.iter().zip(view.spans()) {
+            let payload = &view.bytes()[span.bytes.start as usize..span.bytes.end as usize];
+            p.footer
+                .verify(payload)
+                .map_err(|e| problem(&p.path, e.to_string()))?;
+        }
+    }
+    let header = Header::parse(view.bytes())
         .map_err(|e| problem(&manifest_path, format!("its table header: {e}")))?;
-    for (path, footer) in footers {
-        let goal = header.sections().first().map(|s| *s.goal());
-        if footer.board != header.board()
-            || Some(footer.goal) != goal
-            || footer.encoding != header.encoding()
-        {
+    let goal = header.sections().first().map(|s| *s.goal());
+    for p in &parts {
+        let f = &p.footer;
+        if f.board != header.board() || Some(f.goal) != goal || f.encoding != header.encoding() {
             return Err(problem(
-                &path,
+                &p.path,
                 format!(
                     "is a slice of the {} table of goal {}, not of the manifest's {} table",
-                    footer.board,
-                    footer.goal,
+                    f.board,
+                    f.goal,
                     header.board()
                 ),
             ));
         }
     }
-    Ok(joined)
+    Ok(view)
+}
+
+/// `len` bytes of `file` from `offset`.
+fn read_at(file: &File, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+    let mut bytes = vec![0u8; len];
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        file.read_exact_at(&mut bytes, offset)?;
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut f = file;
+        f.seek(SeekFrom::Start(offset))?;
+        f.read_exact(&mut bytes)?;
+    }
+    Ok(bytes)
+}
+
+/// The joined table over `parts`: the manifest's `header` (made version 2 with `blocks`, the
+/// parts' block checksums one after another, when there are some), each part's payload
+/// mapped after it, the last part's last partial 64 KiB copied, then the block checksums.
+///
+/// The view is one reservation of address space, its payload starting at a multiple of
+/// [`BLOCK_LEN`] from its first byte: the header goes just before that point, and part `k`'s
+/// payload at the point plus its slice's first byte, a multiple of [`BLOCK_LEN`] (64 KiB, a
+/// multiple of the page size of every common machine).
+fn map_parts(
+    manifest_path: &Path,
+    header: &[u8],
+    parts: &[Part],
+    blocks: Option<Vec<u32>>,
+) -> Result<PartsView, TableErrorKind> {
+    let payload: u64 = parts.iter().map(|p| p.footer.payload_len()).sum();
+    let bad_header = |e: FormatError| problem(manifest_path, format!("its table header: {e}"));
+    // The header as the manifest keeps it (version 1), checked against the parts' lengths,
+    // then given the blocks' checksums.
+    let too_large = || {
+        problem(
+            manifest_path,
+            "its table is too large to map on this machine",
+        )
+    };
+    let header_len = header.len();
+    let lead = (header_len as u64).next_multiple_of(BLOCK_LEN);
+    let trailer_len = blocks.as_ref().map_or(0, |b| 4 * b.len() as u64);
+    let reserve = usize::try_from(lead + payload + trailer_len).map_err(|_| too_large())?;
+    let start = (lead - header_len as u64) as usize;
+    let mut map = MmapOptions::new()
+        .len(reserve)
+        .no_reserve_swap()
+        .map_anon()
+        .map_err(TableErrorKind::Io)?;
+    map[start..start + header_len].copy_from_slice(header);
+    let mut spans = Vec::with_capacity(parts.len());
+    let mut at = lead;
+    for p in parts {
+        let len = p.footer.payload_len();
+        // Whole blocks are mapped; a last partial block (the last part's) is copied.
+        let mapped = len / BLOCK_LEN * BLOCK_LEN;
+        if mapped > 0 {
+            map_file_at(&mut map, at as usize, mapped as usize, &p.file)
+                .map_err(|e| problem(&p.path, format!("cannot map: {e}")))?;
+        }
+        if mapped < len {
+            let rest = read_at(&p.file, mapped, (len - mapped) as usize)
+                .map_err(|e| problem(&p.path, format!("cannot read: {e}")))?;
+            let from = (at + mapped) as usize;
+            map[from..from + rest.len()].copy_from_slice(&rest);
+        }
+        spans.push(Span {
+            part: p.path.clone(),
+            bytes: at - start as u64..at + len - start as u64,
+        });
+        at += len;
+    }
+    let mut len = header_len + payload as usize;
+    if let Some(blocks) = blocks {
+        let v1 = Header::parse(&map[start..start + len]).map_err(bad_header)?;
+        let sums = BlockSums {
+            payload: v1.payload_crc(),
+            blocks,
+        };
+        let v2 = v1.with_block_sums(sums).map_err(bad_header)?;
+        let (bytes, trailer) = (v2.to_bytes(), v2.trailer());
+        if bytes.len() != header_len {
+            return Err(bad_header(FormatError::Overflow("header length")));
+        }
+        map[start..start + header_len].copy_from_slice(&bytes);
+        map[start + len..start + len + trailer.len()].copy_from_slice(&trailer);
+        len += trailer.len();
+    }
+    let map = map.make_read_only().map_err(TableErrorKind::Io)?;
+    let guards = parts
+        .iter()
+        .zip(&spans)
+        .filter_map(|(p, s)| {
+            let bytes = &map[start + s.bytes.start as usize..start + s.bytes.end as usize];
+            guard::guard(bytes, &p.file, &p.path)
+        })
+        .collect();
+    Ok(PartsView {
+        _guards: guards,
+        map,
+        start,
+        len,
+        spans,
+    })
+}
+
+/// Maps the first `len` bytes of `file` read-only over bytes `at..at + len` of `map`, in
+/// place of what was there (`at` a multiple of [`BLOCK_LEN`], so of the page size).
+///
+/// # Safety argument
+///
+/// `MAP_FIXED` replaces the pages of `map`'s own anonymous reservation, which `map` owns and
+/// unmaps whole when dropped (`munmap` of a range unmaps every mapping in it), and nothing
+/// borrows while this runs (`&mut`). The bytes are then read through `map` as the bytes of a
+/// mapped table file are, under memmap2's contract: a part is never written in place (a run
+/// writes its part beside it and renames it), and a part truncated or rewritten under the
+/// process is guarded as a table file is (`crate::guard`).
+#[cfg(unix)]
+fn map_file_at(map: &mut MmapMut, at: usize, len: usize, file: &File) -> io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    if at.checked_add(len).is_none_or(|end| end > map.len()) {
+        return Err(io::Error::other("a part outside the view"));
+    }
+    // SAFETY: see the function's safety argument; the range lies inside `map` (checked above)
+    // and `at` is a multiple of 64 KiB from `map`'s page-aligned start.
+    #[allow(unsafe_code)]
+    let got = unsafe {
+        libc::mmap(
+            map.as_mut_ptr().add(at).cast(),
+            len,
+            libc::PROT_READ,
+            libc::MAP_SHARED | libc::MAP_FIXED,
+            file.as_raw_fd(),
+            0,
+        )
+    };
+    if got == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Without `mmap(MAP_FIXED)`, the part's bytes are read into the view.
+#[cfg(not(unix))]
+fn map_file_at(map: &mut MmapMut, at: usize, len: usize, file: &File) -> io::Result<()> {
+    let bytes = read_at(file, 0, len)?;
+    map[at..at + len].copy_from_slice(&bytes);
+    Ok(())
 }

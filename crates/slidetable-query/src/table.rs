@@ -60,7 +60,11 @@ impl Table<TableBytes> {
     /// reports on the file itself (`info`), which verify the payload on request.
     pub fn open_header(path: impl AsRef<Path>) -> Result<Table<TableBytes>, TableError> {
         let path = path.as_ref();
-        Table::with_file(file::read_or_map(path)?, Some(path))
+        let bytes = file::read_or_map(path)?;
+        let spans = bytes.spans();
+        let mut table = Table::with_file(bytes, Some(path))?;
+        table.set_spans(spans);
+        Ok(table)
     }
 }
 
@@ -95,12 +99,21 @@ impl<D: AsRef<[u8]>> Table<D> {
         })
     }
 
+    /// The bytes are a table in parts laid out as `spans` say: errors about a damaged block
+    /// name its part.
+    pub(crate) fn set_spans(&mut self, spans: Vec<crate::parts::Span>) {
+        self.verified.set_spans(spans);
+    }
+
     /// Checks the payload against its checksums (each block's, then the whole payload's):
     /// reads every byte of the file. Afterwards no question verifies a block again.
     pub fn verify(&self) -> Result<(), TableError> {
         self.header
             .verify_payload(self.data.as_ref())
-            .map_err(|e| TableError::new(self.file(), e))?;
+            .map_err(|e| {
+                let (file, e) = self.verified.locate(e);
+                TableError::new(file.as_deref(), e)
+            })?;
         self.verified.set_all();
         Ok(())
     }
