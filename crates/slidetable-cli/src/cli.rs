@@ -158,7 +158,7 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 3600, requires = "parts", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) level_timeout: u64,
     /// With --parts: neighbours' ranks a process gathers for one other process before the
-    /// processes exchange them (4 bytes each).
+    /// processes exchange them (sent sorted, each once, as LEB128 deltas of 64-bit offsets).
     #[arg(long, value_name = "RANKS", default_value_t = slidetable_gen::parts::DEFAULT_BATCH, requires = "parts", value_parser = parse_batch)]
     pub(crate) batch: usize,
 }

@@ -8,9 +8,10 @@
 //! 1. each process walks its frontier bits in rank order, skipping those whose entry is not
 //!    `d mod 3` (states it marked earlier in this pass); a neighbour in its own slice that is
 //!    not reached yet gets `(d + 1) mod 3` and a frontier bit; a neighbour in another slice
-//!    goes, as its offset in that slice (`u32`), into a buffer for its owner;
+//!    goes, as its offset in that slice (`u64`), into a buffer for its owner;
 //! 2. when any buffer holds [`PartsPlan::batch`] offsets, or the frontier is done, the
-//!    processes swap buffers all to all and mark what they received the same way; they go on
+//!    processes swap buffers all to all ([`encode_offsets`]: sorted, without repeats, as
+//!    LEB128 deltas) and mark what they received the same way; they go on
 //!    in such rounds until every frontier is done (so a round's memory is bounded whatever
 //!    the level's size);
 //! 3. the new states are counted everywhere (the level's size); an empty level ends the
@@ -53,9 +54,9 @@ pub trait Exchange {
     fn rank(&self) -> u32;
     /// How many processes (and parts).
     fn size(&self) -> u32;
-    /// Sends `outgoing[k]` to process `k` (this process's own is empty) and returns what every
-    /// process sent to this one, in process order.
-    fn all_to_all(&mut self, outgoing: &[Vec<u32>]) -> Result<Vec<u32>, ExchangeError>;
+    /// Sends the bytes `outgoing[k]` to process `k` (this process's own are empty) and returns
+    /// what every process sent to this one, one `Vec` per process, in process order.
+    fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError>;
     /// Every process's `value`, in process order.
     fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError>;
     /// Ends every process of the run with `code` (MPI's abort), for a process that fails while
@@ -81,8 +82,8 @@ impl Exchange for Alone {
     fn size(&self) -> u32 {
         1
     }
-    fn all_to_all(&mut self, _: &[Vec<u32>]) -> Result<Vec<u32>, ExchangeError> {
-        Ok(Vec::new())
+    fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError> {
+        Ok(vec![Vec::new(); outgoing.len()])
     }
     fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError> {
         Ok(vec![value])
@@ -102,7 +103,8 @@ pub struct PartsPlan {
     pub batch: usize,
 }
 
-/// Offsets a buffer for one process holds before a round, by default: 1 Mi (4 MiB).
+/// Offsets a buffer for one process holds before a round, by default: 1 Mi (8 MiB before
+/// they are encoded).
 pub const DEFAULT_BATCH: usize = 1 << 20;
 
 /// What a run tells as it goes.
@@ -130,7 +132,7 @@ pub struct LevelReport {
     pub level: u32,
     /// States at that distance, in every part.
     pub states: u64,
-    /// Bytes of offsets every process sent to others, together.
+    /// Bytes of offsets every process sent to others, together (as encoded).
     pub bytes_sent: u64,
     /// Rounds of exchange.
     pub rounds: u32,
@@ -366,7 +368,8 @@ fn search(
 ) -> Result<u32, GenError> {
     let (me, parts) = (exchange.rank(), exchange.size());
     let batch = plan.batch.max(1);
-    let mut out: Vec<Vec<u32>> = (0..parts).map(|_| Vec::with_capacity(batch + 4)).collect();
+    let mut out: Vec<Vec<u64>> = (0..parts).map(|_| Vec::with_capacity(batch + 4)).collect();
+    let mut wire: Vec<Vec<u8>> = (0..parts).map(|_| Vec::new()).collect();
     loop {
         let start = Instant::now();
         events(PartsEvent::LevelStarted { level: level + 1 });
@@ -387,18 +390,24 @@ fn search(
                 |rank| {
                     let o = slices.owner(rank);
                     let to = &mut out[o as usize];
-                    to.push((rank - slices.part(o).start) as u32);
+                    to.push(rank - slices.part(o).start);
                     to.len() >= batch
                 },
             );
-            let received = exchange.all_to_all(&out)?;
-            rounds += 1;
-            for o in &mut out {
-                sent += 4 * o.len() as u64;
-                o.clear();
+            for (o, w) in out.iter_mut().zip(&mut wire) {
+                encode_offsets(o, w);
+                sent += w.len() as u64;
             }
-            for &i in &received {
-                found += u64::from(slice.mark(u64::from(i), next));
+            let received = exchange.all_to_all(&wire)?;
+            rounds += 1;
+            for (from, bytes) in received.iter().enumerate() {
+                decode_offsets(bytes, |i| found += u64::from(slice.mark(i, next))).map_err(
+                    |problem| {
+                        ExchangeError(format!(
+                            "the offsets process {from} sent to process {me} {problem}"
+                        ))
+                    },
+                )?;
             }
             let busy = exchange.all_gather(u64::from(!done))?;
             if busy.iter().all(|&b| b == 0) {
@@ -518,6 +527,52 @@ fn finish_part(
         part: files.part.clone(),
         manifest,
     })
+}
+
+/// Encodes `offsets` (emptied) into `into` (replaced) as they go on the wire: sorted, each
+/// once (marking a state twice is marking it once), as the LEB128 varints of the differences
+/// from the previous one (the first from 0). 64-bit offsets, so a slice may hold any number of
+/// ranks, in fewer bytes than fixed 32-bit ones: a round's offsets are close together.
+pub fn encode_offsets(offsets: &mut Vec<u64>, into: &mut Vec<u8>) {
+    into.clear();
+    offsets.sort_unstable();
+    offsets.dedup();
+    let mut last = 0u64;
+    for &o in offsets.iter() {
+        let mut d = o - last;
+        last = o;
+        while d >= 0x80 {
+            into.push((d as u8) | 0x80);
+            d >>= 7;
+        }
+        into.push(d as u8);
+    }
+    offsets.clear();
+}
+
+/// Calls `each` with every offset [`encode_offsets`] wrote into `bytes`, in order; says what
+/// is wrong with bytes it did not write (a varint cut short or too long, an offset past 2⁶⁴).
+pub fn decode_offsets(bytes: &[u8], mut each: impl FnMut(u64)) -> Result<(), String> {
+    let (mut last, mut d, mut shift) = (0u64, 0u64, 0u32);
+    for &b in bytes {
+        if shift > 63 || (shift == 63 && b > 1) {
+            return Err("hold a varint longer than 64 bits".to_string());
+        }
+        d |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 != 0 {
+            shift += 7;
+            continue;
+        }
+        last = last
+            .checked_add(d)
+            .ok_or_else(|| "add up past 2^64".to_string())?;
+        each(last);
+        (d, shift) = (0, 0);
+    }
+    if shift != 0 {
+        return Err("end in the middle of a varint".to_string());
+    }
+    Ok(())
 }
 
 /// Where a process is in its frontier: the next bitmap word and the bits of the current word
@@ -967,7 +1022,7 @@ pub mod threads {
     struct Shared {
         barrier: Barrier,
         /// `boxes[to][from]`.
-        boxes: Mutex<Vec<Vec<Vec<u32>>>>,
+        boxes: Mutex<Vec<Vec<Vec<u8>>>>,
         values: Mutex<Vec<u64>>,
     }
 
@@ -1006,7 +1061,7 @@ pub mod threads {
         fn size(&self) -> u32 {
             self.size
         }
-        fn all_to_all(&mut self, outgoing: &[Vec<u32>]) -> Result<Vec<u32>, ExchangeError> {
+        fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError> {
             let me = self.rank as usize;
             {
                 let mut boxes = self.shared.boxes.lock().map_err(poisoned)?;
@@ -1015,9 +1070,9 @@ pub mod threads {
                 }
             }
             self.shared.barrier.wait();
-            let mine: Vec<u32> = {
+            let mine: Vec<Vec<u8>> = {
                 let mut boxes = self.shared.boxes.lock().map_err(poisoned)?;
-                boxes[me].iter_mut().flat_map(std::mem::take).collect()
+                boxes[me].iter_mut().map(std::mem::take).collect()
             };
             self.shared.barrier.wait();
             Ok(mine)
@@ -1038,6 +1093,56 @@ mod tests {
 
     fn at(level: u32, phase: Phase) -> Option<Progress> {
         Some(Progress { level, phase })
+    }
+
+    #[test]
+    fn offsets_go_on_the_wire_sorted_once_and_come_back() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for (n, bits) in [(0usize, 8u32), (1, 64), (1000, 20), (5000, 34), (300, 64)] {
+            let mut offsets: Vec<u64> = (0..n)
+                .map(|_| {
+                    if bits == 64 {
+                        next()
+                    } else {
+                        next() >> (64 - bits)
+                    }
+                })
+                .collect();
+            offsets.extend_from_within(..n / 3);
+            offsets.push(u64::MAX);
+            offsets.push(0);
+            let mut want = offsets.clone();
+            want.sort_unstable();
+            want.dedup();
+            let mut wire = vec![7u8];
+            encode_offsets(&mut offsets, &mut wire);
+            assert!(offsets.is_empty());
+            let mut back = Vec::new();
+            decode_offsets(&wire, |o| back.push(o)).unwrap();
+            assert_eq!(back, want, "{n} offsets of {bits} bits");
+        }
+        // Close offsets take about a byte each, fewer than 32-bit ones.
+        let mut close: Vec<u64> = (0..10_000u64).map(|i| 5_000_000_000 + 3 * i).collect();
+        let mut wire = Vec::new();
+        encode_offsets(&mut close, &mut wire);
+        assert_eq!(wire.len(), 5 + 9_999);
+        for bad in [
+            &[0x80u8][..],
+            &[0xff; 10][..],
+            &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02][..],
+        ] {
+            assert!(decode_offsets(bad, |_| {}).is_err(), "{bad:?}");
+        }
+        let mut past = Vec::new();
+        encode_offsets(&mut vec![u64::MAX], &mut past);
+        let twice: Vec<u8> = past.iter().chain(&past).copied().collect();
+        assert!(decode_offsets(&twice, |_| {}).is_err());
     }
 
     #[test]

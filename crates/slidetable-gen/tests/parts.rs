@@ -33,7 +33,7 @@ impl<E: Exchange> Exchange for Failing<E> {
     fn size(&self) -> u32 {
         self.inner.size()
     }
-    fn all_to_all(&mut self, outgoing: &[Vec<u32>]) -> Result<Vec<u32>, ExchangeError> {
+    fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError> {
         self.calls += 1;
         if self.calls >= self.fail_at {
             return Err(ExchangeError("stopped by the test".into()));

@@ -1,6 +1,6 @@
 //! The processes of a search in parts as the processes of an MPI job (`mpirun -np N`): what
-//! clusters run. Rounds of a level are `MPI_Alltoall` (the counts) and `MPI_Alltoallv` (the
-//! offsets); level counts and the other small agreements are `MPI_Allgather`.
+//! clusters run. Rounds of a level are `MPI_Alltoall` (the byte counts) and `MPI_Alltoallv`
+//! (the encoded offsets); level counts and the other small agreements are `MPI_Allgather`.
 //!
 //! MPI's default error handler ends the whole job on a communication error, so the calls
 //! below return no error of their own; a process that dies makes `mpirun` end the others.
@@ -44,10 +44,10 @@ impl Exchange for Mpi {
         self.world.size() as u32
     }
 
-    fn all_to_all(&mut self, outgoing: &[Vec<u32>]) -> Result<Vec<u32>, ExchangeError> {
+    fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError> {
         let count = |n: usize| {
             i32::try_from(n)
-                .map_err(|_| ExchangeError(format!("{n} offsets are too many for one MPI call")))
+                .map_err(|_| ExchangeError(format!("{n} bytes are too many for one MPI call")))
         };
         let counts = outgoing
             .iter()
@@ -67,14 +67,22 @@ impl Exchange for Mpi {
         let (send_at, recv_at) = (starts(&counts), starts(&incoming));
         let total: usize = incoming.iter().map(|&n| n as usize).sum();
         count(total)?;
-        let send: Vec<u32> = outgoing.concat();
-        let mut received = vec![0u32; total];
+        // Never an empty allocation: an empty `Vec<u8>`'s pointer is 1, which Open MPI reads
+        // as MPI_IN_PLACE (and refuses as a receive buffer).
+        let sent: usize = outgoing.iter().map(Vec::len).sum();
+        let mut send: Vec<u8> = Vec::with_capacity(sent.max(1));
+        outgoing.iter().for_each(|o| send.extend_from_slice(o));
+        let mut received = vec![0u8; total.max(1)];
         {
             let from = Partition::new(&send[..], &counts[..], &send_at[..]);
-            let mut into = PartitionMut::new(&mut received[..], &incoming[..], &recv_at[..]);
+            let mut into = PartitionMut::new(&mut received[..total], &incoming[..], &recv_at[..]);
             self.world.all_to_all_varcount_into(&from, &mut into);
         }
-        Ok(received)
+        Ok(incoming
+            .iter()
+            .zip(&recv_at)
+            .map(|(&n, &at)| received[at as usize..(at + n) as usize].to_vec())
+            .collect())
     }
 
     fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError> {
