@@ -12,7 +12,7 @@ use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use slidetable_heuristic::HeuristicReport;
+use slidetable_heuristic::{HeuristicReport, Quartiles};
 use slidetable_query::HistogramStats;
 
 use crate::streams;
@@ -31,6 +31,9 @@ const SERIES: [RGBColor; 6] = [
     RGBColor(0x8c, 0x56, 0x4b),
 ];
 const FONT: &str = "sans-serif";
+/// The opacity of the heuristic chart's boxes (the whiskers and the median show through;
+/// the tests find the boxes by it).
+const BOX_OPACITY: f64 = 0.3;
 
 /// What the charts' axes and title say of the table.
 pub(crate) struct Labels<'a> {
@@ -181,9 +184,10 @@ fn heading(
     Ok(())
 }
 
-/// Each heuristic's estimates against the true distance: the mean as a line with a point at
-/// each distance, the least and greatest estimate as a bar through it, and the diagonal
-/// h = d (where an admissible heuristic's bars stay at or under).
+/// Each heuristic's estimates against the true distance: at each distance a box plot (a box
+/// from the 25th to the 75th percentile with the median across it, whiskers from the least to
+/// the greatest estimate), the mean as a line with a point, and the diagonal h = d (where an
+/// admissible heuristic's whiskers stay at or under).
 pub(crate) fn heuristics(
     reports: &[(String, HeuristicReport)],
     labels: &Labels<'_>,
@@ -219,7 +223,7 @@ pub(crate) fn heuristics(
             .x_label_formatter(&|d| format!("{d:.0}"))
             .y_label_formatter(&|h| format!("{h:.0}"))
             .x_desc(labels.distance(true))
-            .y_desc("estimate h (line: mean; bar: least to greatest)")
+            .y_desc("estimate h (box: quartiles; line: mean; bar: range)")
             .label_style((FONT, 20))
             .axis_desc_style((FONT, 24))
             .draw()?;
@@ -255,6 +259,31 @@ pub(crate) fn heuristics(
                         (d, f64::from(a.max_estimate)),
                     ],
                     colour.stroke_width(3),
+                )
+            }))?;
+            // The box: the middle half of the estimates, from the 25th to the 75th
+            // percentile, with the median across it (exact, from the counts).
+            let half = 0.3 / n;
+            let quartiles: Vec<(f64, Quartiles)> = points
+                .iter()
+                .filter_map(|&(d, a)| a.quartiles().map(|q| (d, q)))
+                .collect();
+            chart.draw_series(quartiles.iter().map(|&(d, q)| {
+                Rectangle::new(
+                    [
+                        (d - half, f64::from(q.lower)),
+                        (d + half, f64::from(q.upper)),
+                    ],
+                    colour.mix(BOX_OPACITY).filled(),
+                )
+            }))?;
+            chart.draw_series(quartiles.iter().map(|&(d, q)| {
+                PathElement::new(
+                    [
+                        (d - half, f64::from(q.median)),
+                        (d + half, f64::from(q.median)),
+                    ],
+                    colour.stroke_width(2),
                 )
             }))?;
             chart

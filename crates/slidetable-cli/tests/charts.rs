@@ -216,3 +216,158 @@ fn heuristic_svg_draws_each_estimate_against_the_truth() {
     let first = circles.iter().min_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
     assert_eq!(first.1, lowest);
 }
+
+/// The y axis of a chart as a map from pixels to values, read from its labels (right-aligned
+/// numbers left of the plot).
+fn y_axis(doc: &roxmltree::Document<'_>) -> impl Fn(f64) -> f64 {
+    let mut ticks: Vec<(f64, f64)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text") && n.attribute("text-anchor") == Some("end"))
+        .filter_map(|n| {
+            let value = n.text()?.trim().parse::<f64>().ok()?;
+            Some((value, n.attribute("y")?.parse::<f64>().ok()?))
+        })
+        .collect();
+    ticks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert!(ticks.len() >= 2, "{ticks:?}");
+    let ((v0, y0), (v1, y1)) = (ticks[0], ticks[ticks.len() - 1]);
+    move |y| v0 + (y - y0) * (v1 - v0) / (y1 - y0)
+}
+
+/// The ⌈k·n/4⌉-th smallest of `sorted` (k = 1, 2, 3): the nearest-rank quartiles.
+fn nearest_rank(sorted: &[u32], k: usize) -> u32 {
+    sorted[(k * sorted.len()).div_ceil(4).max(1) - 1]
+}
+
+#[test]
+fn heuristic_svg_boxes_are_the_quartiles_of_every_states_estimate() {
+    // Every layout of 2x3, each one's distance and estimates from `heuristic INPUT` (one
+    // puzzle at a time, no report), grouped by distance and sorted: the quartiles computed
+    // apart from the report's counts.
+    let mut lines = String::new();
+    let mut tiles = [0u8, 1, 2, 3, 4, 5];
+    let mut each = |t: &[u8]| {
+        let words: Vec<String> = t.iter().map(u8::to_string).collect();
+        lines += &words.join(" ");
+        lines.push('\n');
+    };
+    permutations(&mut tiles, 0, &mut each);
+    let table = common::table_2x3().to_str().unwrap().to_string();
+    let names = ["manhattan", "misplaced"];
+    let csv = common::query_table(
+        common::table_2x3(),
+        "heuristic",
+        &["--heuristic", "manhattan,misplaced", "--csv", "-"],
+        lines.as_bytes(),
+    )
+    .ok();
+    let mut by_distance: Vec<[Vec<u32>; 2]> = Vec::new();
+    for row in csv.stdout.lines().skip(1) {
+        let cells: Vec<&str> = row.split(',').collect();
+        let Ok(d) = cells[1].parse::<usize>() else {
+            continue;
+        };
+        if by_distance.len() <= d {
+            by_distance.resize(d + 1, [Vec::new(), Vec::new()]);
+        }
+        for h in 0..2 {
+            by_distance[d][h].push(cells[2 + h].parse().unwrap());
+        }
+    }
+    assert_eq!(by_distance.iter().map(|e| e[0].len()).sum::<usize>(), 360);
+    for estimates in &mut by_distance {
+        for e in estimates.iter_mut() {
+            e.sort();
+        }
+    }
+
+    let dir = scratch_dir("charts-quartiles");
+    let path = dir.join("q.svg");
+    Run::of(common::slidetable().args([
+        "heuristic",
+        "--table",
+        &table,
+        "--heuristic",
+        "manhattan,misplaced",
+        "--svg",
+        path.to_str().unwrap(),
+    ]))
+    .ok();
+    let svg = fs::read_to_string(&path).unwrap();
+    let doc = parse(&svg);
+    let value = y_axis(&doc);
+    let number =
+        |n: &roxmltree::Node<'_, '_>, a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+    for (h, colour) in ["#1F77B4", "#D62728"].into_iter().enumerate() {
+        // The boxes, left to right: (x, 25th, 75th percentile).
+        let mut boxes: Vec<(f64, u32, u32)> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("opacity") == Some("0.3"))
+            .filter(|n| {
+                n.attribute("fill")
+                    .is_some_and(|f| f.eq_ignore_ascii_case(colour))
+            })
+            .map(|n| {
+                let (y, height) = (number(&n, "y"), number(&n, "height"));
+                let lower = value(y + height).round() as u32;
+                let upper = value(y).round() as u32;
+                (number(&n, "x"), lower, upper)
+            })
+            .collect();
+        boxes.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // The medians: the thin level lines across the boxes.
+        let mut medians: Vec<(f64, u32)> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke-width") == Some("2"))
+            .filter(|n| {
+                n.attribute("stroke")
+                    .is_some_and(|f| f.eq_ignore_ascii_case(colour))
+            })
+            .map(|n| {
+                let points: Vec<(f64, f64)> = n
+                    .attribute("points")
+                    .unwrap()
+                    .split_whitespace()
+                    .map(|p| {
+                        let (x, y) = p.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect();
+                assert_eq!(points.len(), 2);
+                assert_eq!(points[0].1, points[1].1, "a median is level");
+                (points[0].0, value(points[0].1).round() as u32)
+            })
+            .collect();
+        medians.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let expected: Vec<(u32, u32, u32)> = by_distance
+            .iter()
+            .map(|e| {
+                let s = &e[h];
+                (nearest_rank(s, 1), nearest_rank(s, 2), nearest_rank(s, 3))
+            })
+            .collect();
+        let drawn: Vec<(u32, u32, u32)> = boxes
+            .iter()
+            .zip(&medians)
+            .map(|(b, m)| (b.1, m.1, b.2))
+            .collect();
+        assert_eq!(boxes.len(), by_distance.len(), "{}", names[h]);
+        assert_eq!(medians.len(), by_distance.len(), "{}", names[h]);
+        assert_eq!(drawn, expected, "{}", names[h]);
+        // Not every box is flat: the check can see a wrong quartile.
+        assert!(expected.iter().any(|q| q.0 < q.2), "{}", names[h]);
+    }
+}
+
+/// Calls `each` with every permutation of `tiles[k..]` after `tiles[..k]`.
+fn permutations(tiles: &mut [u8; 6], k: usize, each: &mut impl FnMut(&[u8])) {
+    if k == tiles.len() {
+        each(tiles);
+        return;
+    }
+    for i in k..tiles.len() {
+        tiles.swap(k, i);
+        permutations(tiles, k + 1, each);
+        tiles.swap(k, i);
+    }
+}

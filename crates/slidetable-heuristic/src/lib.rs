@@ -44,6 +44,50 @@ pub struct Accuracy {
     pub exact_share: f64,
     /// The mean of estimate / distance over the states not at the goal (`None` if all are).
     pub mean_ratio: Option<f64>,
+    /// How many states have each estimate (index: the estimate), exactly: the whole
+    /// distribution, from which [`Accuracy::quartiles`] are read.
+    pub estimates: Vec<u64>,
+}
+
+/// The quartiles of the estimates: each the smallest estimate that at least a quarter, a
+/// half, three quarters of the states do not exceed (the nearest rank: the ⌈k·n/4⌉-th
+/// smallest estimate of n), so each is an estimate some state has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Quartiles {
+    /// The 25th percentile.
+    pub lower: u32,
+    /// The median (the lower of the two middle estimates when n is even).
+    pub median: u32,
+    /// The 75th percentile.
+    pub upper: u32,
+}
+
+impl Accuracy {
+    /// The quartiles of the estimates; `None` for no states.
+    pub fn quartiles(&self) -> Option<Quartiles> {
+        let n = self.states;
+        if n == 0 {
+            return None;
+        }
+        // The estimate of the r-th smallest (1-based): the first whose running count
+        // reaches r.
+        let nth = |r: u64| {
+            let mut seen = 0u64;
+            for (estimate, &count) in self.estimates.iter().enumerate() {
+                seen += count;
+                if seen >= r {
+                    return estimate as u32;
+                }
+            }
+            self.max_estimate
+        };
+        let rank = |k: u64| (k * n).div_ceil(4).max(1);
+        Some(Quartiles {
+            lower: nth(rank(1)),
+            median: nth(rank(2)),
+            upper: nth(rank(3)),
+        })
+    }
 }
 
 /// A state, its true distance and the heuristic's estimate of it.
@@ -110,13 +154,15 @@ impl HeuristicReport {
 }
 
 /// Running sums for one [`Accuracy`].
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Tally {
     states: u64,
     sum: u64,
     min: u32,
     max: u32,
     exact: u64,
+    /// States by estimate.
+    counts: Vec<u64>,
 }
 
 impl Tally {
@@ -126,6 +172,7 @@ impl Tally {
         min: u32::MAX,
         max: 0,
         exact: 0,
+        counts: Vec::new(),
     };
 
     fn add(&mut self, distance: u32, estimate: u32) {
@@ -134,6 +181,11 @@ impl Tally {
         self.min = self.min.min(estimate);
         self.max = self.max.max(estimate);
         self.exact += u64::from(estimate == distance);
+        let at = estimate as usize;
+        if at >= self.counts.len() {
+            self.counts.resize(at + 1, 0);
+        }
+        self.counts[at] += 1;
     }
 
     fn merge(&mut self, other: &Tally) {
@@ -142,6 +194,12 @@ impl Tally {
         self.min = self.min.min(other.min);
         self.max = self.max.max(other.max);
         self.exact += other.exact;
+        if self.counts.len() < other.counts.len() {
+            self.counts.resize(other.counts.len(), 0);
+        }
+        for (c, o) in self.counts.iter_mut().zip(&other.counts) {
+            *c += o;
+        }
     }
 
     /// The figures, with `mean_ratio` (the mean of estimate / distance) computed by the
@@ -156,6 +214,7 @@ impl Tally {
             exact: self.exact,
             exact_share: self.exact as f64 / n,
             mean_ratio,
+            estimates: self.counts.clone(),
         }
     }
 }
@@ -352,4 +411,30 @@ where
         moves_checked,
         claims_consistent: heuristic.is_consistent(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quartiles_are_nearest_ranks_of_the_counts() {
+        let tally = |estimates: &[u32]| {
+            let mut t = Tally::EMPTY;
+            for &e in estimates {
+                t.add(5, e);
+            }
+            t.accuracy(None)
+        };
+        // Sorted 0 2 2 3: ranks 1, 2, 3 of 4.
+        let q = tally(&[2, 3, 0, 2]).quartiles().unwrap();
+        assert_eq!((q.lower, q.median, q.upper), (0, 2, 2));
+        // One state: every quartile is its estimate.
+        let q = tally(&[7]).quartiles().unwrap();
+        assert_eq!((q.lower, q.median, q.upper), (7, 7, 7));
+        // Five: ranks 2, 3, 4.
+        let q = tally(&[9, 1, 5, 3, 7]).quartiles().unwrap();
+        assert_eq!((q.lower, q.median, q.upper), (3, 5, 7));
+        assert_eq!(tally(&[]).quartiles(), None);
+    }
 }
