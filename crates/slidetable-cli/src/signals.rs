@@ -1,7 +1,7 @@
 //! Ctrl-C, SIGTERM and SIGHUP while a table is being written: the temporary file (up to
 //! hundreds of MB) is removed, then the process dies of the signal as it would have. The
-//! working files of a search that resumes (`slidetable_gen::resume`) are kept, and the user
-//! is told how to go on.
+//! checkpoint of a search that keeps them (`slidetable_gen::resume`) stays (one being written
+//! is a temporary file, removed), and the user is told how to go on.
 
 use std::sync::Once;
 
@@ -26,16 +26,25 @@ pub(crate) fn clean_up_on_signals() {
                 if let Some(signal) = signals.forever().next() {
                     slidetable_gen::abandon_writes();
                     if let Some(saving) = slidetable_gen::resume::in_progress() {
-                        let upto = match saving.level {
-                            Some(level) => format!("up to level {level}"),
-                            None => "before its first level".to_string(),
-                        };
-                        warning!(
-                            "interrupted; the search is saved {upto} (in {} and the files \
-                             beside it): run the same command again to resume it, or add \
-                             --restart to start over",
-                            saving.state.display()
-                        );
+                        match saving.saved {
+                            Some((section, level, at)) => warning!(
+                                "interrupted; the search is kept up to level {level}{} in {} \
+                                 (written at {}): run the same command again to resume it \
+                                 from there, or add --restart to start over",
+                                if section > 0 {
+                                    format!(" of section {}", section + 1)
+                                } else {
+                                    String::new()
+                                },
+                                saving.checkpoint.display(),
+                                crate::tables::format_utc(at)
+                            ),
+                            None => warning!(
+                                "interrupted before the search's first checkpoint: nothing \
+                                 is kept (a search writes one once it has run ten times as \
+                                 long as writing one takes)"
+                            ),
+                        }
                     }
                     // Dies of `signal` (or, should that fail, exits as a shell reports it).
                     let _ = signal_hook::low_level::emulate_default_handler(signal);

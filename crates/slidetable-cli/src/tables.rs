@@ -10,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use slidetable_core::Board;
 use slidetable_gen::cache::{self, Kind, DEFAULT_PARTITION, FIRST_USE_PARTITION};
-use slidetable_gen::resume::{Resumed, Run, RunEvent};
+use slidetable_gen::resume::{Pace, Resumed, Run, RunEvent};
 use slidetable_gen::{solve, table_bytes, SolvedSection};
 use slidetable_query::{Goal, MappedTable};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -134,8 +134,9 @@ pub(crate) fn known_distances(
 
 /// Generates `plan` and writes it to `path` (whose directory must exist), replacing any old
 /// file atomically; Ctrl-C, SIGTERM or SIGHUP meanwhile removes the temporary file. A plan
-/// whose search resumes (2-bit entries) goes on from an interrupted run's last level, and says
-/// so, unless `restart`. Long runs show a progress bar on stderr when it is a terminal.
+/// whose search keeps checkpoints (2-bit entries) goes on from an interrupted run's last
+/// checkpoint, and says so, unless `restart`. Long runs show a progress bar on stderr when it
+/// is a terminal.
 pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Generated> {
     signals::clean_up_on_signals();
     let base = Arc::new(AtomicU64::new(0));
@@ -152,10 +153,23 @@ pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Genera
                 bar.reset_elapsed();
                 bar.suspend(|| warning!("{}", resumed_text(plan, r)));
             }
-            RunEvent::Restarted { state } => bar.suspend(|| {
+            RunEvent::Restarted { checkpoint } => bar.suspend(|| {
                 warning!(
-                    "--restart: removed the interrupted run's work ({} and the files beside it)",
-                    state.display()
+                    "--restart: removed the interrupted run's {}",
+                    checkpoint.display()
+                )
+            }),
+            RunEvent::CheckpointFailed { checkpoint, error } => bar.suspend(|| {
+                warning!(
+                    "could not write a checkpoint ({error}); the search goes on{}",
+                    if checkpoint.exists() {
+                        format!(
+                            ", and {} stays the one to resume from",
+                            checkpoint.display()
+                        )
+                    } else {
+                        String::new()
+                    }
                 )
             }),
             _ => {}
@@ -164,6 +178,7 @@ pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Genera
     };
     let run = Run {
         restart,
+        pace: Pace::from_env(),
         progress: &|n| bar.inc(n),
         events: &events,
     };
@@ -202,7 +217,7 @@ fn resumed_text(plan: &Plan, r: &Resumed) -> String {
 }
 
 /// `time` as `2026-11-25 15:02:11 UTC`.
-fn format_utc(time: SystemTime) -> String {
+pub(crate) fn format_utc(time: SystemTime) -> String {
     let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (days, rest) = (secs / 86_400, secs % 86_400);
     // Howard Hinnant's days-to-civil algorithm.

@@ -499,29 +499,62 @@ fn a_full_disk_fails_cleanly_and_leaves_no_temporary_file() {
     assert_eq!(others(dir.path(), name), Vec::<String>::new());
 }
 
-/// A 3x4 `generate` (2-bit entries: its search resumes) interrupted again and again in the
-/// middle of a level: Ctrl-C (it says how to go on and keeps its work), SIGKILL, a `--restart`
-/// (it starts over and says so) killed in turn, then SIGKILL twice more; the run that finishes
-/// says where it resumed from and writes the same bytes as a search never interrupted (`-o -`,
-/// the search in memory), and leaves no working file.
+/// The level a checkpoint holds, from its lines (the entries after them are not read).
+fn checkpoint_level(path: &Path) -> Option<u32> {
+    use std::io::Read;
+    let mut head = vec![0u8; 8192];
+    let n = fs::File::open(path).ok()?.read(&mut head).ok()?;
+    String::from_utf8_lossy(&head[..n])
+        .lines()
+        .find_map(|l| l.strip_prefix("level ")?.parse().ok())
+}
+
+/// The temporary files beside `table` (its own, and a checkpoint's while one is written).
+fn temporaries_of(table: &Path) -> Vec<PathBuf> {
+    let name = table.file_name().unwrap().to_string_lossy().into_owned();
+    let mut found: Vec<PathBuf> = fs::read_dir(table.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            n.starts_with(&format!(".{name}.")) && n.ends_with(".tmp")
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// A 3x4 `generate -o FILE` of its own making: checkpoints every second
+/// (`SLIDETABLE_CHECKPOINT_SECONDS`, the way tests make them on a search of seconds; alone it
+/// would write none before the search is nearly over).
+fn generate_3x4(dir: &Path, path: &Path) -> Command {
+    let mut cmd = process(dir);
+    cmd.env("SLIDETABLE_CHECKPOINT_SECONDS", "1")
+        .args(["generate", "--board", "3x4", "-o"])
+        .arg(path);
+    cmd
+}
+
+/// A 3x4 `generate` (2-bit entries: its search keeps checkpoints) interrupted again and again
+/// in the middle of a level: Ctrl-C (it says how to go on and keeps its checkpoint), SIGKILL,
+/// a `--restart` (it starts over and says so) killed in turn, then SIGKILL twice more; the run
+/// that finishes says where it resumed from and writes the same bytes as a search never
+/// interrupted (`-o -`, which keeps no checkpoint), and leaves no file but the table.
 #[test]
 fn a_3x4_generate_interrupted_at_several_levels_resumes_to_the_same_table() {
     use std::os::unix::process::ExitStatusExt;
     let dir = TempDir::new().unwrap();
     let path = dir.path().join("3x4.slt");
-    let state = dir.path().join(".3x4.slt.state");
-    let level = || -> Option<u32> {
-        let text = fs::read_to_string(&state).ok()?;
-        text.lines()
-            .find_map(|l| l.strip_prefix("level ")?.parse().ok())
-    };
+    let checkpoint = dir.path().join(".3x4.slt.checkpoint");
+    let level = || checkpoint_level(&checkpoint);
     let log = dir.path().join("stderr.txt");
     let interrupt = |restart: bool, at: u32, signal: &str| -> (ExitStatus, String) {
-        let mut cmd = process(dir.path());
-        cmd.args(["generate", "--board", "3x4", "-o"]).arg(&path);
+        let mut cmd = generate_3x4(dir.path(), &path);
         if restart {
             cmd.arg("--restart");
         }
+        let before = fs::metadata(&checkpoint).and_then(|m| m.modified()).ok();
         let mut child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -529,15 +562,14 @@ fn a_3x4_generate_interrupted_at_several_levels_resumes_to_the_same_table() {
             .spawn()
             .unwrap();
         let began = Instant::now();
-        // A --restart removes the state file only once it has the lock: wait for a new one.
-        let before = fs::metadata(&state).and_then(|m| m.modified()).ok();
         loop {
             assert!(
                 child.try_wait().unwrap().is_none(),
                 "finished before level {at}"
             );
             assert!(began.elapsed() < Duration::from_secs(600));
-            let new = fs::metadata(&state).and_then(|m| m.modified()).ok() != before;
+            // A --restart's checkpoints are new ones.
+            let new = fs::metadata(&checkpoint).and_then(|m| m.modified()).ok() != before;
             if (new || !restart) && level().is_some_and(|l| l >= at) {
                 break;
             }
@@ -556,15 +588,20 @@ fn a_3x4_generate_interrupted_at_several_levels_resumes_to_the_same_table() {
     let (status, stderr) = interrupt(false, 8, "INT");
     assert_eq!(status.signal(), Some(2), "{stderr}");
     let saved = level().unwrap();
-    assert_eq!(
-        stderr,
-        format!(
-            "slidetable: interrupted; the search is saved up to level {saved} (in {} and the \
-             files beside it): run the same command again to resume it, or add --restart to \
-             start over\n",
-            state.display()
-        )
+    let prefix = format!(
+        "slidetable: interrupted; the search is kept up to level {saved} in {} (written at ",
+        checkpoint.display()
     );
+    assert!(stderr.starts_with(&prefix), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            " UTC): run the same command again to resume it from there, or add --restart to \
+             start over\n"
+        ),
+        "{stderr}"
+    );
+    // Ctrl-C removes the temporary files, a checkpoint's included.
+    assert_eq!(temporaries_of(&path), Vec::<PathBuf>::new());
     let (status, stderr) = interrupt(false, 25, "KILL");
     assert_eq!(status.signal(), Some(9));
     assert!(
@@ -575,21 +612,23 @@ fn a_3x4_generate_interrupted_at_several_levels_resumes_to_the_same_table() {
     );
     assert!(stderr.ends_with("; --restart starts over\n"), "{stderr}");
     let (_, stderr) = interrupt(true, 3, "KILL");
-    assert!(stderr.starts_with("slidetable: --restart: removed the interrupted run's work"));
+    assert!(
+        stderr.starts_with(&format!(
+            "slidetable: --restart: removed the interrupted run's {}\n",
+            checkpoint.display()
+        )),
+        "{stderr}"
+    );
     assert!(!stderr.contains("resuming"), "{stderr}");
     assert!(level().unwrap() < 25, "--restart did not start over");
     interrupt(false, 30, "KILL");
     interrupt(false, 40, "KILL");
     let saved = level().unwrap();
 
-    // The resumed run needs only what its working files do not hold already: less than the
-    // 149.7 MB a new run needs.
-    let done = Run::process(
-        process(dir.path())
-            .env("SLIDETABLE_AVAILABLE_DISK", "100000000")
-            .args(["generate", "--board", "3x4", "-o"])
-            .arg(&path),
-    );
+    // The resumed run needs only what its checkpoint does not hold already: less than the
+    // 119.9 MB a new run needs.
+    let done =
+        Run::process(generate_3x4(dir.path(), &path).env("SLIDETABLE_AVAILABLE_DISK", "100000000"));
     assert_eq!(done.code, Some(0), "{done:#?}");
     assert!(
         done.stderr.starts_with(&format!(
@@ -612,6 +651,67 @@ fn a_3x4_generate_interrupted_at_several_levels_resumes_to_the_same_table() {
         .filter(|n| n.starts_with(".3x4.slt."))
         .collect();
     assert_eq!(left, Vec::<String>::new());
+}
+
+/// A 3x4 `generate` killed (SIGKILL) while it writes a checkpoint, after an earlier one: the
+/// half-written checkpoint is a temporary file, and the checkpoint in place is the earlier one,
+/// whole. The next run resumes from that one, says so, removes the half-written file, and
+/// writes the same table as a search never interrupted.
+#[test]
+fn a_3x4_generate_killed_while_it_writes_a_checkpoint_resumes_from_the_one_before() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("3x4.slt");
+    let checkpoint = dir.path().join(".3x4.slt.checkpoint");
+    let mut child = generate_3x4(dir.path(), &path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    // The table's own temporary file is there from the start; a second one is a checkpoint
+    // being written. Wait for one written after a first checkpoint is in place.
+    let before = loop {
+        assert!(child.try_wait().unwrap().is_none(), "finished first");
+        assert!(began.elapsed() < Duration::from_secs(600));
+        if let Some(level) = checkpoint_level(&checkpoint) {
+            if temporaries_of(&path).len() == 2 {
+                break level;
+            }
+        }
+        thread::sleep(Duration::from_millis(1));
+    };
+    let sent = Command::new("kill")
+        .args(["-KILL", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    wait_at_most(&mut child, Duration::from_secs(60), "KILL");
+    // Killed before the rename: the checkpoint is still the one before, and the new one is a
+    // temporary file left behind.
+    assert_eq!(checkpoint_level(&checkpoint), Some(before));
+    let torn = temporaries_of(&path);
+    assert_eq!(torn.len(), 2, "{torn:?}");
+    let done = Run::process(&mut generate_3x4(dir.path(), &path));
+    assert_eq!(done.code, Some(0), "{done:#?}");
+    assert!(
+        done.stderr.starts_with(&format!(
+            "slidetable: resuming 3x4 from level {before} of a run interrupted at "
+        )),
+        "{done:#?}"
+    );
+    for file in &torn {
+        assert!(!file.exists(), "{} left", file.display());
+    }
+    let whole = process(dir.path())
+        .args(["generate", "--board", "3x4", "-o", "-"])
+        .output()
+        .unwrap();
+    assert!(
+        fs::read(&path).unwrap() == whole.stdout,
+        "the resumed table differs"
+    );
+    assert!(!checkpoint.exists());
 }
 
 /// Sends `signal` to a `generate --board 2x5` the moment its temporary file appears.
@@ -848,8 +948,8 @@ fn too_little_memory_or_disk_is_refused_before_the_search() {
         "{}",
         full.stderr
     );
-    // A search that resumes keeps its working files beside the table until it is written:
-    // 59.9 MB of entries and a 29.9 MB frontier, beside the 59.9 MB table.
+    // A search that keeps checkpoints needs room for one beside the 59.9 MB table (or beside
+    // the one before): 59.9 MB of entries (the frontier is not kept) and its lines.
     let working = Run::of(
         sandboxed(d)
             .env("SLIDETABLE_AVAILABLE_DISK", "100000000")
@@ -858,7 +958,7 @@ fn too_little_memory_or_disk_is_refused_before_the_search() {
     assert_eq!(working.code, Some(1), "{working:#?}");
     assert!(
         working.stderr.contains(
-            "a 3x4 table needs 149.7 MB of disk space, but 100.0 MB is available \
+            "a 3x4 table needs 119.9 MB of disk space, but 100.0 MB is available \
              ($SLIDETABLE_AVAILABLE_DISK)"
         ),
         "{}",

@@ -16,10 +16,14 @@
 //!   `d` exactly (one at `d − 3` would have reached the state long ago, and levels past `d`
 //!   hold only `(d + 1) mod 3` so far). No bitmap is needed, and it is dropped.
 //!
-//! Both passes can be run again after a process running them was killed: a state they gave a
-//! value has the right one and its bit (the bit is set first), a state whose bit was cleared
-//! had every neighbour marked, and the pass run again expands the rest (setting, with
-//! `repair`, the bits of the states of level `d + 1` it finds already marked).
+//! Between two levels the entries alone say what the frontier holds, up to states that change
+//! nothing: [`rebuild_frontier`] sets the bit of every state whose entry is `d mod 3` and
+//! none of whose neighbours holds `(d + 1) mod 3`. That is every state of level `d` (its
+//! neighbours are at `d − 1`, value `(d + 2) mod 3`, or unseen) and, besides, only states of
+//! levels `d − 3`, `d − 6`, … with no neighbour one level further (every neighbour of such a
+//! state is one level nearer, so already reached: expanding it reaches nothing). So a
+//! checkpoint (`resume.rs`) keeps the entries only, and a resumed top-down pass finds the same
+//! states, counts and entries as the pass it replaces.
 //!
 //! A level's pass works on a contiguous slice of ranks ([`Residues`] of `first..end`); a
 //! neighbour outside the slice is handed to the caller (`remote`), who marks it in the slice
@@ -35,7 +39,6 @@ use rayon::prelude::*;
 use slidetable_core::{each_set_bit, Layout, Scan, SCAN_CHUNK};
 use slidetable_format::{CostModel, Encoding};
 
-use crate::mapped::MappedWords;
 use crate::{GenError, SolvedSection};
 
 /// Every entry of a word not reached yet: value 3 in each of its 32 entries.
@@ -44,31 +47,12 @@ pub(crate) const UNSEEN: u64 = u64::MAX;
 /// The low bit of each 2-bit entry of a word.
 const LOW: u64 = 0x5555_5555_5555_5555;
 
-/// Where a search's words live: in memory, or in a file's mapping (a search that resumes).
-#[derive(Debug)]
-pub(crate) enum Store {
-    /// The process's own memory.
-    Heap(Vec<AtomicU64>),
-    /// A working file, mapped.
-    Mapped(MappedWords),
-}
-
-impl Store {
-    /// `len` words in memory, each `value`.
-    pub(crate) fn heap(len: usize, value: u64) -> Store {
-        let mut words = Vec::new();
-        words.reserve_exact(len);
-        words.par_extend((0..len).into_par_iter().map(|_| AtomicU64::new(value)));
-        Store::Heap(words)
-    }
-
-    /// The words.
-    pub(crate) fn words(&self) -> &[AtomicU64] {
-        match self {
-            Store::Heap(words) => words,
-            Store::Mapped(mapped) => mapped.words(),
-        }
-    }
+/// `len` words in memory, each `value`.
+pub(crate) fn words_of(len: usize, value: u64) -> Vec<AtomicU64> {
+    let mut words = Vec::new();
+    words.reserve_exact(len);
+    words.par_extend((0..len).into_par_iter().map(|_| AtomicU64::new(value)));
+    words
 }
 
 /// The words 2-bit entries of `states` ranks take (whole 64-rank pairs of words, as a
@@ -86,7 +70,7 @@ pub(crate) fn frontier_words(states: u64) -> usize {
 /// reached yet, else its distance mod 3.
 #[derive(Debug)]
 pub struct Residues {
-    store: Store,
+    words: Vec<AtomicU64>,
     first: u64,
     end: u64,
 }
@@ -95,41 +79,34 @@ impl Residues {
     /// Entries for ranks `slice` (its start a multiple of 64), every one unseen.
     pub fn new(slice: Range<u64>) -> Residues {
         debug_assert_eq!(slice.start % 64, 0);
-        let store = Store::heap(entry_words(slice.end - slice.start), UNSEEN);
         Residues {
-            store,
+            words: words_of(entry_words(slice.end - slice.start), UNSEEN),
             first: slice.start,
             end: slice.end,
         }
     }
 
-    /// Entries for ranks `0..states` in `store` (at least [`entry_words`] words), as they are.
-    pub(crate) fn over(store: Store, states: u64) -> Residues {
-        debug_assert!(store.words().len() >= entry_words(states));
+    /// Entries for ranks `0..states` from `words` ([`entry_words`] of them, as
+    /// [`Residues::into_words`] left them or a checkpoint kept them): entries past the end are
+    /// made unseen again, as a search has them.
+    pub(crate) fn from_words(words: Vec<AtomicU64>, states: u64) -> Residues {
+        debug_assert_eq!(words.len(), entry_words(states));
+        let used = (states % 32) as u32;
+        if let (Some(last), true) = (words.get((states / 32) as usize), used != 0) {
+            last.fetch_or(!((1u64 << (2 * used)) - 1), Relaxed);
+        }
+        let whole = states.div_ceil(32) as usize;
+        words[whole..].iter().for_each(|w| w.store(UNSEEN, Relaxed));
         Residues {
-            store,
+            words,
             first: 0,
             end: states,
         }
     }
 
-    /// Makes every entry unseen.
-    pub(crate) fn clear(&self) {
-        self.words()
-            .par_iter()
-            .for_each(|w| w.store(UNSEEN, Relaxed));
-    }
-
-    fn words(&self) -> &[AtomicU64] {
-        self.store.words()
-    }
-
-    /// Writes the entries to their file, when they are a file's mapping, and waits for it.
-    pub(crate) fn flush(&self) -> std::io::Result<()> {
-        match &self.store {
-            Store::Heap(_) => Ok(()),
-            Store::Mapped(words) => words.flush(),
-        }
+    /// The entries' words as they are (a checkpoint's copy).
+    pub(crate) fn words(&self) -> &[AtomicU64] {
+        &self.words
     }
 
     /// The ranks these entries hold.
@@ -143,20 +120,18 @@ impl Residues {
         self.view().value(rank)
     }
 
-    /// Gives the unseen state `rank` (in the slice) the value `value`, its bit in `frontier`
-    /// set first; whether it was unseen (each state is reached once, whatever the threads).
-    /// With `repair`, a state that has `value` already gets its bit too (a pass run again
-    /// after being cut short, see [`expand_top_down`]).
+    /// Gives the unseen state `rank` (in the slice) the value `value`, and sets its bit in
+    /// `frontier`; whether it was unseen (each state is reached once, whatever the threads).
     #[inline]
-    pub fn reach(&self, rank: u64, value: u32, frontier: &[AtomicU64], repair: bool) -> bool {
-        self.view().reach(rank, value, frontier, repair)
+    pub fn reach(&self, rank: u64, value: u32, frontier: &[AtomicU64]) -> bool {
+        self.view().reach(rank, value, frontier)
     }
 
     /// The words and the first rank, taken once for a pass's inner loops.
     #[inline]
     fn view(&self) -> View<'_> {
         View {
-            words: self.words(),
+            words: &self.words,
             first: self.first,
         }
     }
@@ -166,10 +141,7 @@ impl Residues {
     /// Entries past the slice's end are 0, as in a payload.
     pub fn into_words(self) -> Vec<u64> {
         let len = self.end - self.first;
-        let mut words: Vec<u64> = match self.store {
-            Store::Heap(words) => words.into_iter().map(AtomicU64::into_inner).collect(),
-            Store::Mapped(mapped) => mapped.words().iter().map(|w| w.load(Relaxed)).collect(),
-        };
+        let mut words: Vec<u64> = self.words.into_iter().map(AtomicU64::into_inner).collect();
         let used = (len % 32) as u32;
         if let (Some(last), true) = (words.get_mut((len / 32) as usize), used != 0) {
             *last &= (1u64 << (2 * used)) - 1;
@@ -179,29 +151,10 @@ impl Residues {
         words
     }
 
-    /// Gives the entries past the slice's end the value 0, as a payload has them, and stores
-    /// every word little-endian; returns the store.
-    pub(crate) fn into_payload_store(self) -> Store {
-        let len = self.end - self.first;
-        let words = self.words();
-        let used = (len % 32) as u32;
-        if let (Some(last), true) = (words.get((len / 32) as usize), used != 0) {
-            last.fetch_and((1u64 << (2 * used)) - 1, Relaxed);
-        }
-        let whole = len.div_ceil(32) as usize;
-        words[whole..].iter().for_each(|w| w.store(0, Relaxed));
-        if cfg!(target_endian = "big") {
-            words
-                .par_iter()
-                .for_each(|w| w.store(w.load(Relaxed).to_le(), Relaxed));
-        }
-        self.store
-    }
-
     /// The states still unseen.
     pub fn unseen(&self) -> u64 {
         let len = self.end - self.first;
-        self.words()
+        self.words
             .par_iter()
             .enumerate()
             .map(|(k, w)| {
@@ -235,27 +188,20 @@ impl View<'_> {
     }
 
     #[inline]
-    fn reach(self, rank: u64, value: u32, frontier: &[AtomicU64], repair: bool) -> bool {
+    fn reach(self, rank: u64, value: u32, frontier: &[AtomicU64]) -> bool {
         let i = rank - self.first;
         let word = &self.words[(i >> 5) as usize];
         let shift = (i & 31) * 2;
-        let now = ((word.load(Relaxed) >> shift) & 3) as u32;
-        if now != 3 {
-            if repair && now == value {
-                let bits = &frontier[(i >> 6) as usize];
-                if bits.load(Relaxed) & (1 << (i & 63)) == 0 {
-                    bits.fetch_or(1 << (i & 63), Relaxed);
-                }
-            }
+        if (word.load(Relaxed) >> shift) & 3 != 3 {
             return false;
         }
-        // The bit before the entry: a process killed between the two leaves a bit whose entry
-        // is unseen (found again when the pass runs again), never a reached state without
-        // its bit.
-        frontier[(i >> 6) as usize].fetch_or(1 << (i & 63), Relaxed);
         // 3 AND value = value: one atomic AND writes it.
         let old = word.fetch_and(!(u64::from(3 ^ value) << shift), Relaxed);
-        (old >> shift) & 3 == 3
+        if (old >> shift) & 3 != 3 {
+            return false;
+        }
+        frontier[(i >> 6) as usize].fetch_or(1 << (i & 63), Relaxed);
+        true
     }
 }
 
@@ -263,15 +209,12 @@ impl View<'_> {
 /// `first + i`) holds every state of level `depth` not expanded yet, and ends holding exactly
 /// level `depth + 1`. Neighbours outside the slice go to `remote` (their
 /// owner marks them with [`Residues::reach`] and `(depth + 1) % 3`). `found` is told the
-/// states reached as each piece of the pass ends. With `repair` (the pass run again after it
-/// was cut short), the states of level `depth + 1` already marked get their bits too.
-/// Returns the states reached in the slice (those marked before a cut are not counted).
+/// states reached as each piece of the pass ends. Returns the states reached in the slice.
 pub fn expand_top_down(
     scan: &Scan,
     residues: &Residues,
     frontier: &[AtomicU64],
     depth: u32,
-    repair: bool,
     remote: &(dyn Fn(u64) + Sync),
     found: &(dyn Fn(u64) + Sync),
 ) -> u64 {
@@ -300,14 +243,12 @@ pub fn expand_top_down(
                     scan.any_neighbor(&mut cursor, r, |_, n| {
                         if n < first || n >= end {
                             remote(n);
-                        } else if entries.reach(n, new, frontier, repair) {
+                        } else if entries.reach(n, new, frontier) {
                             reached += 1;
                         }
                         false
                     });
                 });
-                // Cleared once every state of the word is expanded: a pass cut short leaves
-                // the bits of the states whose neighbours may not all be marked.
                 if expanded != 0 {
                     w.fetch_and(!expanded, Relaxed);
                 }
@@ -409,34 +350,170 @@ impl Levels {
     }
 }
 
-/// One level's pass of a search over ranks `0..states` of `scan`'s class: top-down through
-/// `frontier` (which must be `Some` unless `levels.bottom_up()`) or bottom-up. With `repair`
-/// (the pass run again after being cut short) the level's size is counted from the entries
-/// rather than from the pass. Returns the states of the new level.
-pub(crate) fn next_level(
+/// Level `depth`'s frontier rebuilt from the entries alone, into `frontier` (all clear):
+/// the bit of every state whose entry is `depth mod 3` and none of whose neighbours holds
+/// `(depth + 1) mod 3`. The entries must be those between levels `depth` and `depth + 1` (every
+/// state up to level `depth` reached, none beyond). That is every state of level `depth`, and
+/// besides only states of earlier levels whose neighbours are all reached already, which a
+/// top-down pass expands without reaching anything (the module's text). Each thread writes
+/// only its own words.
+pub(crate) fn rebuild_frontier(
     scan: &Scan,
     residues: &Residues,
-    frontier: Option<&[AtomicU64]>,
-    levels: &Levels,
-    repair: bool,
-    progress: &(dyn Fn(u64) + Sync),
-) -> u64 {
-    let depth = levels.depth();
-    let (found, counted) = match frontier {
-        Some(f) if !levels.bottom_up() => {
-            let found = expand_top_down(scan, residues, f, depth, repair, &|_| {}, progress);
-            (found, !repair)
-        }
-        _ => (expand_bottom_up(scan, residues, depth, progress), !repair),
-    };
-    if counted {
-        return found;
+    frontier: &[AtomicU64],
+    depth: u32,
+) {
+    let (want, next) = (depth % 3, (depth + 1) % 3);
+    let states = residues.end;
+    let entries = residues.view();
+    frontier
+        .par_chunks(SCAN_CHUNK)
+        .enumerate()
+        .for_each(|(chunk, bits)| {
+            let mut cursor = scan.cursor();
+            for (i, b) in bits.iter().enumerate() {
+                let index = (chunk * SCAN_CHUNK + i) as u64;
+                let mut set = 0u64;
+                for half in 0..2u64 {
+                    let w = entries.words[(index * 2 + half) as usize].load(Relaxed);
+                    // Entries equal to `want`: both bits of (w XOR want-pattern) clear.
+                    let x = w ^ (LOW * u64::from(want));
+                    let mut hits = !(x | (x >> 1)) & LOW;
+                    while hits != 0 {
+                        let bit = hits.trailing_zeros();
+                        hits &= hits - 1;
+                        let r = index * 64 + half * 32 + u64::from(bit / 2);
+                        if r >= states {
+                            break;
+                        }
+                        if !scan.any_neighbor(&mut cursor, r, |_, n| entries.value(n) == next) {
+                            set |= 1 << (r & 63);
+                        }
+                    }
+                }
+                b.store(set, Relaxed);
+            }
+        });
+}
+
+/// A search of one class over ranks `0..states` (the module's text), one level at a time:
+/// what [`solve_by_residues`] runs to the end, and what a search that keeps checkpoints
+/// (`resume.rs`) stops between two levels to copy its entries.
+pub(crate) struct Search {
+    scan: Scan,
+    goal: Layout,
+    residues: Residues,
+    /// Level `depth`'s states (top-down passes); `None` once the passes are bottom-up.
+    frontier: Option<Vec<AtomicU64>>,
+    levels: Levels,
+}
+
+impl Search {
+    /// A search from `goal`: level 0 found (`progress` told its one state).
+    pub(crate) fn new(goal: &Layout, progress: &(dyn Fn(u64) + Sync)) -> Result<Search, GenError> {
+        let scan = Scan::new(goal.board(), goal.class())?;
+        let states = scan.ranker().states();
+        let residues = Residues::new(0..states);
+        let frontier = words_of(frontier_words(states), 0);
+        residues.reach(scan.ranker().rank(goal), 0, &frontier);
+        progress(1);
+        Ok(Search {
+            scan,
+            goal: *goal,
+            residues,
+            frontier: Some(frontier),
+            levels: Levels {
+                histogram: vec![1],
+                states,
+            },
+        })
     }
-    // States marked before the cut were not counted by the pass: the level is what is no
-    // longer unseen.
-    let level = (levels.states - levels.reached()) - residues.unseen();
-    progress(level - found);
-    level
+
+    /// The search from `goal` as a checkpoint left it: its entries (`words`, as
+    /// [`Search::words`] gave them) and the histogram of the levels found; the frontier is
+    /// rebuilt from the entries when the next pass is top-down ([`rebuild_frontier`]).
+    pub(crate) fn resume(
+        goal: &Layout,
+        words: Vec<AtomicU64>,
+        histogram: Vec<u64>,
+    ) -> Result<Search, GenError> {
+        let scan = Scan::new(goal.board(), goal.class())?;
+        let states = scan.ranker().states();
+        let residues = Residues::from_words(words, states);
+        let levels = Levels { histogram, states };
+        let frontier = (!levels.over() && !levels.bottom_up()).then(|| {
+            let frontier = words_of(frontier_words(states), 0);
+            rebuild_frontier(&scan, &residues, &frontier, levels.depth());
+            frontier
+        });
+        Ok(Search {
+            scan,
+            goal: *goal,
+            residues,
+            frontier,
+            levels,
+        })
+    }
+
+    /// The words a search of `states` ranks keeps its entries in.
+    pub(crate) fn words_for(states: u64) -> usize {
+        entry_words(states)
+    }
+
+    /// The entries' words as they are between two levels.
+    pub(crate) fn words(&self) -> &[AtomicU64] {
+        self.residues.words()
+    }
+
+    /// The histogram of the levels found so far.
+    pub(crate) fn histogram(&self) -> &[u64] {
+        &self.levels.histogram
+    }
+
+    /// Whether every level is found.
+    pub(crate) fn over(&self) -> bool {
+        self.levels.over()
+    }
+
+    /// Finds the next level (top-down through the frontier, or bottom-up once the level
+    /// outnumbers the states unseen, the frontier then dropped); `progress` is told the states
+    /// it settles as it goes.
+    pub(crate) fn step(&mut self, progress: &(dyn Fn(u64) + Sync)) {
+        let depth = self.levels.depth();
+        if self.levels.bottom_up() {
+            // Bottom-up from here on: the bitmap is no longer needed.
+            self.frontier = None;
+        }
+        let found = match &self.frontier {
+            Some(f) => expand_top_down(&self.scan, &self.residues, f, depth, &|_| {}, progress),
+            None => expand_bottom_up(&self.scan, &self.residues, depth, progress),
+        };
+        self.levels.histogram.push(found);
+    }
+
+    /// The solved section (call once [`Search::over`]).
+    pub(crate) fn into_section(self) -> SolvedSection {
+        let Search {
+            goal,
+            residues,
+            frontier,
+            levels,
+            ..
+        } = self;
+        drop(frontier);
+        let mut histogram = levels.histogram;
+        if histogram.last() == Some(&0) {
+            histogram.pop();
+        }
+        let states = levels.states;
+        SolvedSection {
+            goal,
+            entries: words_into_payload(residues.into_words(), states),
+            histogram,
+            encoding: Encoding::TwoBit,
+            cost: CostModel::Unit,
+        }
+    }
 }
 
 /// Solves `goal`'s class into 2-bit entries in the entries' memory plus one bit a state (see
@@ -445,46 +522,11 @@ pub fn solve_by_residues(
     goal: &Layout,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SolvedSection, GenError> {
-    let scan = Scan::new(goal.board(), goal.class())?;
-    let ranker = *scan.ranker();
-    let states = ranker.states();
-    let residues = Residues::new(0..states);
-    let mut frontier = Some(Store::heap(frontier_words(states), 0));
-    if let Some(f) = &frontier {
-        residues.reach(ranker.rank(goal), 0, f.words(), false);
+    let mut search = Search::new(goal, progress)?;
+    while !search.over() {
+        search.step(progress);
     }
-    let mut levels = Levels {
-        histogram: vec![1u64],
-        states,
-    };
-    progress(1);
-    while !levels.over() {
-        if levels.bottom_up() {
-            // Bottom-up from here on: the bitmap is no longer needed.
-            frontier = None;
-        }
-        let found = next_level(
-            &scan,
-            &residues,
-            frontier.as_ref().map(Store::words),
-            &levels,
-            false,
-            progress,
-        );
-        levels.histogram.push(found);
-    }
-    drop(frontier);
-    let mut histogram = levels.histogram;
-    if histogram.last() == Some(&0) {
-        histogram.pop();
-    }
-    Ok(SolvedSection {
-        goal: *goal,
-        entries: words_into_payload(residues.into_words(), states),
-        histogram,
-        encoding: Encoding::TwoBit,
-        cost: CostModel::Unit,
-    })
+    Ok(search.into_section())
 }
 
 /// The little-endian bytes of `words`, the first `entries` 2-bit entries of them, made a
@@ -536,6 +578,37 @@ mod tests {
         }
     }
 
+    /// Resumed from its entries alone after any level (the frontier rebuilt), a search finds
+    /// the same levels and entries as one never stopped.
+    #[test]
+    fn a_search_resumed_from_its_entries_after_any_level_ends_the_same() {
+        for (rows, cols) in [(2, 3), (3, 2), (2, 4), (3, 3)] {
+            let board = Board::new(rows, cols).unwrap();
+            for blank in [0, board.cells() - 1, board.cells() / 2] {
+                let goal = board.goal_with_blank(blank);
+                let want = solve_by_residues(&goal, &|_| {}).unwrap();
+                let mut search = Search::new(&goal, &|_| {}).unwrap();
+                while !search.over() {
+                    let words = search
+                        .words()
+                        .iter()
+                        .map(|w| AtomicU64::new(w.load(Relaxed)))
+                        .collect();
+                    let mut resumed =
+                        Search::resume(&goal, words, search.histogram().to_vec()).unwrap();
+                    while !resumed.over() {
+                        resumed.step(&|_| {});
+                    }
+                    let level = search.histogram().len() - 1;
+                    let got = resumed.into_section();
+                    assert_eq!(got.histogram, want.histogram, "{goal} after {level}");
+                    assert!(got.entries == want.entries, "{goal} after {level}");
+                    search.step(&|_| {});
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_payload_is_the_words_little_endian() {
         let words: Vec<u64> = (0..3 * (1u64 << 23) + 5).map(|i| i * 0x0101_0305).collect();
@@ -552,10 +625,10 @@ mod tests {
     fn unseen_counts_only_the_slice() {
         let r = Residues::new(0..100);
         assert_eq!(r.unseen(), 100);
-        let f = Store::heap(frontier_words(100), 0);
-        assert!(r.reach(99, 1, f.words(), false));
-        assert!(!r.reach(99, 2, f.words(), false));
+        let f = words_of(frontier_words(100), 0);
+        assert!(r.reach(99, 1, &f));
+        assert!(!r.reach(99, 2, &f));
         assert_eq!((r.value(99), r.unseen()), (1, 99));
-        assert_eq!(f.words()[1].load(Relaxed), 1 << 35);
+        assert_eq!(f[1].load(Relaxed), 1 << 35);
     }
 }

@@ -137,10 +137,9 @@ pub fn generate(
     })
 }
 
-/// [`generate`], resuming an interrupted run of the same plan into the same file when the
-/// plan's search resumes (2-bit entries, see [`crate::resume`]): its working files beside the
-/// table are kept when the run is interrupted, and the next run goes on from the last level
-/// saved (`run.restart` starts over). Other plans are made as [`generate`] makes them.
+/// [`generate`], keeping checkpoints when the plan's search can (2-bit entries, see
+/// [`crate::resume`]): a run interrupted after a checkpoint goes on from it the next time
+/// (`run.restart` starts over). Other plans are made as [`generate`] makes them.
 pub fn generate_resumable(
     plan: &Plan,
     path: &Path,
@@ -152,10 +151,7 @@ pub fn generate_resumable(
     let start = Instant::now();
     let destination = Destination::prepare(path)?;
     let work = crate::resume::Work::open(plan, destination.target(), run.restart, run.events)?;
-    if let Err(e) = crate::room::check_room_resuming(plan, destination.dir(), work.allocated()) {
-        work.discard_if_new()?;
-        return Err(e);
-    }
+    crate::room::check_room_resuming(plan, destination.dir(), work.allocated())?;
     let written = work.run(plan, run, destination)?;
     Ok(Generated {
         states: plan.board.reachable_states(),

@@ -211,25 +211,25 @@ pub enum GenError {
         /// What is wrong.
         problem: String,
     },
-    /// An interrupted run's working files that cannot be resumed: the file, and why.
+    /// An interrupted run's checkpoint that cannot be resumed: the file, and why.
     #[error("{}: {problem}", path.display())]
     Resume {
-        /// The working or state file.
+        /// The checkpoint (or a file an older version left).
         path: PathBuf,
         /// What is wrong.
         problem: String,
     },
-    /// A resumable run stopped after a saved level because its caller asked (see
-    /// [`resume::Run::events`]); its working files are kept.
+    /// A run that keeps checkpoints stopped after one because its caller asked (see
+    /// [`resume::Run::events`]); the checkpoint is kept.
     #[error(
-        "stopped after level {level}; run the same command again to resume (state in {})",
-        state.display()
+        "stopped after level {level}; run the same command again to resume (checkpoint {})",
+        checkpoint.display()
     )]
     Stopped {
-        /// The last level saved.
+        /// The level the checkpoint holds.
         level: u32,
-        /// The state file.
-        state: PathBuf,
+        /// The checkpoint.
+        checkpoint: PathBuf,
     },
     /// The processes of a search in parts could not exchange a level's states.
     #[error("the processes could not exchange a level: {0}")]

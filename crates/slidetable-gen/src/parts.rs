@@ -27,7 +27,7 @@
 //! footer) and the
 //! process of part 0 writes the manifest last (`slidetable_format::Manifest`).
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -40,7 +40,7 @@ use slidetable_format::{
     Slices, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
-use crate::mapped::map;
+use crate::mapped::{create_allocated, map};
 use crate::state_file::{self, write_durably, ReadError};
 use crate::GenError;
 
@@ -595,9 +595,10 @@ impl Slice {
     fn create(files: &Files, ranks: std::ops::Range<u64>) -> Result<Slice, GenError> {
         let len = slice_payload_len(&ranks);
         let words = (ranks.end - ranks.start).div_ceil(64);
-        let entries = create_file(&files.entries, len).map_err(|e| files.io(&files.entries, e))?;
-        let frontier =
-            create_file(&files.frontier, 8 * words).map_err(|e| files.io(&files.frontier, e))?;
+        let entries =
+            create_allocated(&files.entries, len).map_err(|e| files.io(&files.entries, e))?;
+        let frontier = create_allocated(&files.frontier, 8 * words)
+            .map_err(|e| files.io(&files.frontier, e))?;
         let mut slice = Slice {
             entries: map(&entries, 0, len).map_err(|e| files.io(&files.entries, e))?,
             frontier: map(&frontier, 0, 8 * words).map_err(|e| files.io(&files.frontier, e))?,
@@ -999,17 +1000,6 @@ fn remove_other_runs(dir: &Path, parts: u32) -> io::Result<()> {
         }
     }
     Ok(())
-}
-
-fn create_file(path: &Path, len: u64) -> io::Result<File> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(path)?;
-    file.set_len(len)?;
-    Ok(file)
 }
 
 /// Processes as threads of one program, meeting at barriers: the transport the tests of a

@@ -1,100 +1,134 @@
 //! Generating a 2-bit table so that an interrupted run (Ctrl-C, a killed process, a reboot, a
-//! full disk) goes on where it stopped instead of starting over: a 2×7 search is half an hour.
+//! full disk) goes on from its last checkpoint instead of starting over: a 2×7 search is half
+//! an hour.
 //!
-//! The search of `bfs_residues.rs` keeps its entries and its frontier in two working files
-//! beside the table, mapped shared (`.NAME.entries`: each section's entries at a multiple of
-//! 4096 bytes; `.NAME.frontier`: one bit a state), allocated in full before the search so a
-//! full disk stops it before, not during, a level. At the end of each level both are synced
-//! and then a small state file, `.NAME.state` (see `state_file.rs`), is replaced: the plan
-//! (board, encoding, costs, goals), the histograms of the finished sections and of the one
-//! being searched, the process and the time. `generate` with the same plan reads it and goes
-//! on from the last level saved; `--restart` removes the three files first. The table itself
-//! is written at the end from the entries' mapping, as every table is (a temporary file,
-//! renamed), and the working files are then removed.
+//! The search runs in the process's memory, as [`crate::solve`]'s does (`bfs_residues.rs`).
+//! At the end of a level, once the time since the last checkpoint exceeds ten times what
+//! writing one costs ([`Pace::Measured`]: the last checkpoint's time, or before the first, the
+//! disk's speed measured by a short write), the search writes a **checkpoint**,
+//! `.NAME.checkpoint` beside the table: a few lines (the plan, the histograms so far, the
+//! process, the time, the length and CRC-32 of what follows, and their own CRC), then the
+//! finished sections' entries and the entries of the section being searched. It is written
+//! sequentially to a temporary file, synced, and renamed over the one before, so a crash at
+//! any moment leaves the old checkpoint or the new one, whole. The frontier bitmap is not
+//! written: between two levels the entries alone give it back (`bfs_residues::rebuild_frontier`),
+//! which halves what a 2×7 checkpoint writes and keeps (10.9 GB, not 16.3).
 //!
-//! Why the level saved is exact: after the save of level `d` the frontier holds exactly level
-//! `d`. A top-down pass cut short has cleared only the bits of words whose states it expanded
-//! in full, and every state it marked has its bit (set before the entry), so the pass run
-//! again (with `repair`) expands the rest and finds the states already marked. A bottom-up
-//! pass needs only the entries, and runs again the same way. In both, the resumed level's
-//! size is counted from the entries (the states no longer unseen), not from the pass.
-//!
-//! What it does not survive: a power cut in the middle of a level may leave on disk a state's
-//! entry without its frontier bit (the two files' pages are written back independently); a
-//! process killed, a clean reboot or a full disk leave the files as the process left them.
+//! `generate` with the same plan reads the checkpoint, checks both CRCs, and goes on from its
+//! level; `--restart` removes it first; a finished run removes it. A small board's search ends
+//! before its first checkpoint is due, and keeps none.
 
 use std::fs::{self, File, OpenOptions};
-use std::io;
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use slidetable_core::{Layout, Scan};
-use slidetable_format::{CostModel, Encoding, SectionSpec};
+use slidetable_format::{CostModel, Encoding};
 
-use crate::bfs_residues::{entry_words, frontier_words, next_level, Levels, Residues, Store};
-use crate::mapped::{map, MappedWords};
+use crate::bfs_residues::Search;
+use crate::mapped::allocate;
 use crate::plan::Plan;
 use crate::state_file::{self, ReadError};
-use crate::write::write_payloads_to;
-use crate::GenError;
-use crate::{Destination, Written};
+use crate::write::temporary::Temporary;
+use crate::{Destination, GenError, SolvedSection, Written};
 
-/// How a resumable run is driven.
+/// Environment variable: seconds between checkpoints instead of the measured pace (`0`: at the
+/// end of every level). What tests use to make checkpoints on boards searched in milliseconds.
+pub const CHECKPOINT_ENV: &str = "SLIDETABLE_CHECKPOINT_SECONDS";
+
+/// When a run writes a checkpoint: always at the end of a level, the search going on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pace {
+    /// Once the time since the last checkpoint (or the start) exceeds ten times what writing
+    /// one costs: the last one's time per byte, or before the first, the disk's, measured by
+    /// writing a few megabytes. A checkpoint then costs at most a tenth of the run.
+    Measured,
+    /// Once this long has passed since the last checkpoint (or the start); zero: every level.
+    Every(Duration),
+}
+
+impl Pace {
+    /// [`CHECKPOINT_ENV`]'s pace when it is set to a number of seconds, else
+    /// [`Pace::Measured`].
+    pub fn from_env() -> Pace {
+        std::env::var(CHECKPOINT_ENV)
+            .ok()
+            .and_then(|s| s.trim().parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map_or(Pace::Measured, |s| Pace::Every(Duration::from_secs_f64(s)))
+    }
+}
+
+/// How a run that keeps checkpoints is driven.
 pub struct Run<'a> {
-    /// Remove an earlier run's working files and start over.
+    /// Remove an earlier run's checkpoint and start over.
     pub restart: bool,
+    /// When to write checkpoints.
+    pub pace: Pace,
     /// Told the states settled as the search goes (a resumed run first tells those settled
     /// before, right after [`RunEvent::Resumed`]).
     pub progress: &'a (dyn Fn(u64) + Sync),
-    /// Told what happens; [`ControlFlow::Break`] after [`RunEvent::LevelSaved`] stops the run
-    /// there ([`GenError::Stopped`]), its files kept for a later run to resume.
+    /// Told what happens; [`ControlFlow::Break`] after [`RunEvent::CheckpointSaved`] stops the
+    /// run there ([`GenError::Stopped`]), the checkpoint kept for a later run to resume.
     pub events: &'a (dyn Fn(&RunEvent) -> ControlFlow<()> + Sync),
 }
 
-/// What a resumable run tells as it goes.
+/// What a run that keeps checkpoints tells as it goes.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum RunEvent {
-    /// An earlier run's working files were found: the search goes on from its last saved
-    /// level.
+    /// An earlier run's checkpoint was found: the search goes on from its level.
     Resumed(Resumed),
-    /// `restart` removed an earlier run's working files.
+    /// `restart` removed an earlier run's checkpoint (or an older version's working files).
     Restarted {
-        /// The earlier run's state file.
-        state: PathBuf,
+        /// The file removed.
+        checkpoint: PathBuf,
     },
-    /// A level is found, synced and saved.
-    LevelSaved {
-        /// The section (from 0).
+    /// A checkpoint is written, synced and in place.
+    CheckpointSaved {
+        /// The section being searched (from 0).
         section: usize,
-        /// The level (its distance).
+        /// Its last level found (its distance).
         level: u32,
+        /// The checkpoint's bytes.
+        bytes: u64,
+        /// What writing it took.
+        took: Duration,
+    },
+    /// A checkpoint could not be written (a full disk, say): the search goes on, and the
+    /// checkpoint before it (if any) stays.
+    CheckpointFailed {
+        /// The checkpoint that stays.
+        checkpoint: PathBuf,
+        /// Why.
+        error: String,
     },
 }
 
 /// Where a resumed run goes on from.
 #[derive(Debug, Clone)]
 pub struct Resumed {
-    /// The section being searched (from 0; `sections` when only the table is left to write).
+    /// The section being searched (from 0).
     pub section: usize,
     /// The plan's sections.
     pub sections: usize,
-    /// The section's last saved level (its distance).
+    /// The section's last level found (its distance).
     pub level: u32,
     /// States settled over every section.
     pub settled: u64,
-    /// When the interrupted run saved it.
+    /// When the interrupted run wrote the checkpoint.
     pub saved: SystemTime,
     /// The interrupted run's process.
     pub pid: u32,
-    /// The state file.
-    pub state: PathBuf,
+    /// The checkpoint.
+    pub checkpoint: PathBuf,
 }
 
-/// Whether a plan's search resumes: unit costs in 2-bit entries (every table of 11 cells and
-/// more; any board with `--encoding 2bit`).
+/// Whether a plan's search keeps checkpoints: unit costs in 2-bit entries (every table of 11
+/// cells and more; any board with `--encoding 2bit`).
 pub fn resumes(plan: &Plan) -> bool {
     plan.cost == CostModel::Unit
         && matches!(
@@ -103,40 +137,36 @@ pub fn resumes(plan: &Plan) -> bool {
         )
 }
 
-/// The working files of a table being generated at `target`, beside it.
+/// The files a run that keeps checkpoints makes beside the table at `target`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkFiles {
-    /// Every section's entries.
-    pub entries: PathBuf,
-    /// The frontier bitmap.
-    pub frontier: PathBuf,
-    /// The state file.
-    pub state: PathBuf,
+    /// The checkpoint: `.NAME.checkpoint`.
+    pub checkpoint: PathBuf,
+    /// The lock a run holds, so that two runs of one table do not write one checkpoint:
+    /// `.NAME.checkpoint.lock`.
+    pub lock: PathBuf,
+    /// What an older version of slidetable kept instead (working files mapped beside the
+    /// table, `.NAME.state`, `.NAME.entries`, `.NAME.frontier`): not resumed, removed by
+    /// `restart`.
+    pub older: [PathBuf; 3],
 }
 
 impl WorkFiles {
-    /// The files beside `target`: `.NAME.entries`, `.NAME.frontier`, `.NAME.state`.
+    /// The files beside `target`.
     pub fn beside(target: &Path) -> WorkFiles {
-        let name = target
-            .file_name()
-            .map_or_else(|| "table".to_string(), |n| n.to_string_lossy().into_owned());
-        let with = |ext: &str| target.with_file_name(format!(".{name}.{ext}"));
+        let with = |ext: &str| target.with_file_name(format!(".{}.{ext}", file_name(target)));
         WorkFiles {
-            entries: with("entries"),
-            frontier: with("frontier"),
-            state: with("state"),
+            checkpoint: with("checkpoint"),
+            lock: with("checkpoint.lock"),
+            older: [with("state"), with("entries"), with("frontier")],
         }
     }
+}
 
-    fn remove(&self) -> Result<(), GenError> {
-        for path in [&self.state, &self.frontier, &self.entries] {
-            match fs::remove_file(path) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error(path, e)),
-                _ => {}
-            }
-        }
-        Ok(())
-    }
+fn file_name(target: &Path) -> String {
+    target
+        .file_name()
+        .map_or_else(|| "table".to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 fn io_error(path: &Path, source: io::Error) -> GenError {
@@ -146,23 +176,29 @@ fn io_error(path: &Path, source: io::Error) -> GenError {
     }
 }
 
-/// The run in progress in this process, for a signal handler: its state file and last
-/// saved level.
+fn remove_if_there(path: &Path) -> Result<bool, GenError> {
+    match fs::remove_file(path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(io_error(path, e)),
+    }
+}
+
+/// The run in progress in this process, for a signal handler: its checkpoint, if it has one.
 static IN_PROGRESS: Mutex<Option<Saving>> = Mutex::new(None);
 
 /// What [`in_progress`] tells.
 #[derive(Debug, Clone)]
 pub struct Saving {
-    /// The state file.
-    pub state: PathBuf,
-    /// The section being searched.
-    pub section: usize,
-    /// Its last saved level (`None` before the first save).
-    pub level: Option<u32>,
+    /// The checkpoint's file.
+    pub checkpoint: PathBuf,
+    /// The section and level the checkpoint holds, and when it was written; `None` while
+    /// there is none yet.
+    pub saved: Option<(usize, u32, SystemTime)>,
 }
 
-/// The resumable run this process is making, if any: what a signal handler tells the user
-/// is kept (its working files are not removed, unlike a temporary table file).
+/// The run that keeps checkpoints this process is making, if any: what a signal handler tells
+/// the user is kept (a checkpoint stays; one being written is a temporary file, removed).
 pub fn in_progress() -> Option<Saving> {
     IN_PROGRESS
         .lock()
@@ -174,36 +210,29 @@ fn set_in_progress(saving: Option<Saving>) {
     *IN_PROGRESS.lock().unwrap_or_else(|e| e.into_inner()) = saving;
 }
 
-/// The bytes a section's entries take in the entries file (whole pages).
-fn region_len(states: u64) -> u64 {
-    (entry_words(states) as u64 * 8).next_multiple_of(4096)
-}
+/// The most bytes a checkpoint's lines take (read whole before the entries).
+const MAX_LINES: usize = 1 << 20;
 
-/// The working files' bytes for `plan`: entries of every section, and the frontier.
-pub fn working_bytes(plan: &Plan) -> u64 {
+/// The bytes of `plan`'s largest checkpoint: the entries of every section but the last in
+/// their payload's bytes, the last section's as the search keeps them, and the lines.
+pub fn checkpoint_bytes(plan: &Plan) -> u64 {
     let states = plan.board.reachable_states();
-    region_len(states) * plan.goals.len() as u64 + frontier_len(states)
+    let payload = Encoding::TwoBit.payload_len(states).unwrap_or(u64::MAX);
+    let sections = plan.goals.len() as u64;
+    payload
+        .saturating_mul(sections.saturating_sub(1))
+        .saturating_add(Search::words_for(states) as u64 * 8)
+        .saturating_add(LINES)
 }
 
-fn frontier_len(states: u64) -> u64 {
-    (frontier_words(states) as u64 * 8).next_multiple_of(4096)
-}
+/// The bytes a checkpoint's lines are counted for in [`checkpoint_bytes`] (two 2×7 histograms
+/// take 3 KB).
+const LINES: u64 = 1 << 16;
 
-/// What a state file saves.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Saved {
-    /// The finished sections' histograms.
-    finished: Vec<Vec<u64>>,
-    /// The histogram of the section being searched, if it has begun.
-    current: Option<Vec<u64>>,
-    pid: u32,
-    saved: SystemTime,
-}
-
-/// The lines that name a plan in its state file: a run resumes only the same plan.
+/// The lines that name a plan in its checkpoint: a run resumes only the same plan.
 fn identity(plan: &Plan) -> String {
     let mut text = format!(
-        "slidetable generate state 1\nboard {}\nencoding 2bit\ncost {}\nstates {}\n",
+        "slidetable generate checkpoint 1\nboard {}\nencoding 2bit\ncost {}\nstates {}\n",
         plan.board,
         plan.cost.name(),
         plan.board.reachable_states()
@@ -215,54 +244,67 @@ fn identity(plan: &Plan) -> String {
     text
 }
 
-fn numbers(text: &str) -> Option<Vec<u64>> {
-    text.split_whitespace().map(|n| n.parse().ok()).collect()
+fn join(numbers: &[u64]) -> String {
+    numbers
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-fn write_state(files: &WorkFiles, plan: &Plan, saved: &Saved) -> Result<(), GenError> {
-    let mut text = identity(plan);
-    let join = |h: &[u64]| h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
-    for h in &saved.finished {
-        text.push_str(&format!("finished {}\n", join(h)));
-    }
-    if let Some(h) = &saved.current {
-        text.push_str(&format!(
-            "section {}\nlevel {}\nhistogram {}\n",
-            saved.finished.len(),
-            h.len() - 1,
-            join(h)
-        ));
-    }
-    let secs = saved
-        .saved
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default()
-        .as_secs();
-    text.push_str(&format!("pid {}\nsaved {secs}\n", saved.pid));
-    state_file::write(&files.state, &text).map_err(|e| io_error(&files.state, e))
+/// What a checkpoint's lines say.
+#[derive(Debug, Clone)]
+struct Lines {
+    /// The finished sections' histograms.
+    finished: Vec<Vec<u64>>,
+    /// The histogram of the section being searched.
+    current: Vec<u64>,
+    pid: u32,
+    saved: SystemTime,
+    /// The bytes of entries after the lines, and their CRC-32.
+    bytes: u64,
+    crc: u32,
+    /// The lines' own length, CRC line included.
+    len: u64,
 }
 
-fn read_state(files: &WorkFiles, plan: &Plan) -> Result<Option<Saved>, GenError> {
+impl Lines {
+    fn settled(&self, states: u64) -> u64 {
+        states * self.finished.len() as u64 + self.current.iter().sum::<u64>()
+    }
+
+    fn level(&self) -> u32 {
+        self.current.len() as u32 - 1
+    }
+}
+
+/// Reads the lines of the checkpoint at `path`: `None` if there is none.
+fn read_lines(path: &Path, plan: &Plan) -> Result<Option<Lines>, GenError> {
     let bad = |problem: String| GenError::Resume {
-        path: files.state.clone(),
+        path: path.to_path_buf(),
         problem,
     };
-    let read = match state_file::read(&files.state) {
-        Ok(Some(read)) => read,
-        Ok(None) => return Ok(None),
-        Err(ReadError::Io(e)) => return Err(io_error(&files.state, e)),
-        Err(ReadError::Damaged) => {
-            return Err(bad(
-                "it is damaged (its CRC does not match its lines): start over with --restart"
-                    .into(),
-            ))
-        }
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_error(path, e)),
     };
-    if !read.had_crc {
-        return Err(bad("it has no CRC line: start over with --restart".into()));
-    }
-    let ours = identity(plan);
-    if !read.text.starts_with(&ours) {
+    let mut head = Vec::new();
+    file.take(MAX_LINES as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| io_error(path, e))?;
+    let damaged = || {
+        bad("it is damaged (its lines do not match their CRC): start over with --restart".into())
+    };
+    let len = state_file::sealed_len(&head).ok_or_else(damaged)?;
+    head.truncate(len);
+    let text = String::from_utf8(head).map_err(|_| damaged())?;
+    let read = match state_file::parse(text) {
+        Ok(read) if read.had_crc => read,
+        Ok(_) | Err(ReadError::Damaged) => return Err(damaged()),
+        Err(ReadError::Io(e)) => return Err(io_error(path, e)),
+    };
+    if !read.text.starts_with(&identity(plan)) {
         let theirs: Vec<&str> = read
             .text
             .lines()
@@ -278,53 +320,57 @@ fn read_state(files: &WorkFiles, plan: &Plan) -> Result<Option<Saved>, GenError>
             theirs.join(", ")
         )));
     }
-    let histogram = |text: &str| {
-        numbers(text)
+    let numbers = |what: &str, text: &str| -> Result<Vec<u64>, GenError> {
+        text.split_whitespace()
+            .map(|n| n.parse().ok())
+            .collect::<Option<Vec<u64>>>()
             .filter(|h| !h.is_empty())
-            .ok_or_else(|| bad(format!("histogram {text:?} is not numbers")))
+            .ok_or_else(|| bad(format!("its {what} {text:?} is not numbers")))
     };
     let finished = read
         .all("finished")
-        .map(histogram)
+        .map(|h| numbers("histogram", h))
         .collect::<Result<Vec<_>, _>>()?;
-    let current = read.get("histogram").map(histogram).transpose()?;
-    let pid = read.get("pid").and_then(|p| p.parse().ok()).unwrap_or(0);
-    let saved = read
-        .get("saved")
-        .and_then(|s| s.parse().ok())
-        .map_or(UNIX_EPOCH, |s| UNIX_EPOCH + Duration::from_secs(s));
+    let current = numbers("histogram", read.get("histogram").unwrap_or(""))?;
+    let one = |name: &str| -> Result<u64, GenError> {
+        let value = read.get(name).unwrap_or("");
+        value
+            .parse()
+            .map_err(|_| bad(format!("its {name} line {value:?} is not a number")))
+    };
+    let crc = u32::from_str_radix(read.get("entries-crc").unwrap_or(""), 16)
+        .map_err(|_| bad("its entries-crc line is not a CRC".into()))?;
     let states = plan.board.reachable_states();
     let sums_ok = finished.iter().all(|h| h.iter().sum::<u64>() == states)
-        && current
-            .as_ref()
-            .is_none_or(|h| h.iter().sum::<u64>() <= states);
-    if finished.len() > plan.goals.len()
-        || (finished.len() == plan.goals.len() && current.is_some())
-        || !sums_ok
-    {
+        && current.iter().sum::<u64>() <= states;
+    if finished.len() >= plan.goals.len() || !sums_ok {
         return Err(bad(
             "its sections do not add up to the plan's: start over with --restart".into(),
         ));
     }
-    Ok(Some(Saved {
+    Ok(Some(Lines {
         finished,
         current,
-        pid,
-        saved,
+        pid: u32::try_from(one("pid")?).unwrap_or(0),
+        saved: UNIX_EPOCH + Duration::from_secs(one("saved")?),
+        bytes: one("entries-bytes")?,
+        crc,
+        len: len as u64,
     }))
 }
 
-/// An open resumable run: its files, locked, and what an earlier run saved.
+/// An open run: its lock, and the checkpoint an earlier run left.
 pub(crate) struct Work {
     files: WorkFiles,
-    /// The entries file, locked for the run.
-    entries: File,
-    saved: Option<Saved>,
+    /// The lock file, held locked for the run.
+    _lock: File,
+    saved: Option<Lines>,
 }
 
 impl Work {
-    /// Opens (and locks) the working files of a table at `target`; with `restart`, removes an
-    /// earlier run's first. Refuses a second run of the same table at once.
+    /// Takes the lock of the table at `target` (refusing a second run of it at once) and
+    /// reads an earlier run's checkpoint; with `restart`, removes it (and an older version's
+    /// working files) first.
     pub(crate) fn open(
         plan: &Plan,
         target: &Path,
@@ -332,71 +378,39 @@ impl Work {
         events: &(dyn Fn(&RunEvent) -> ControlFlow<()> + Sync),
     ) -> Result<Work, GenError> {
         let files = WorkFiles::beside(target);
-        let entries = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&files.entries)
-            .map_err(|e| io_error(&files.entries, e))?;
-        if entries.try_lock().is_err() {
-            return Err(GenError::Resume {
-                path: files.entries.clone(),
-                problem: format!(
-                    "another slidetable is generating {} (it holds this file's lock)",
-                    target.display()
-                ),
-            });
-        }
-        if restart && files.state.exists() {
-            let _ = events(&RunEvent::Restarted {
-                state: files.state.clone(),
-            });
-        }
-        let saved = if restart {
-            None
-        } else {
-            read_state(&files, plan)?
-        };
-        if saved.is_none() {
-            // Nothing to resume: whatever is there is from a run that saved nothing.
-            for path in [&files.state, &files.frontier] {
-                match fs::remove_file(path) {
-                    Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error(path, e)),
-                    _ => {}
+        let lock = take_lock(&files.lock, target)?;
+        if restart {
+            for path in std::iter::once(&files.checkpoint).chain(&files.older) {
+                if remove_if_there(path)? {
+                    let _ = events(&RunEvent::Restarted {
+                        checkpoint: path.clone(),
+                    });
                 }
             }
-            entries
-                .set_len(0)
-                .map_err(|e| io_error(&files.entries, e))?;
         }
+        if files.older[0].exists() {
+            return Err(GenError::Resume {
+                path: files.older[0].clone(),
+                problem: "an older slidetable's interrupted run left this file (and its \
+                          .entries and .frontier beside it); this one does not resume it: \
+                          add --restart to remove them and start over"
+                    .into(),
+            });
+        }
+        let saved = read_lines(&files.checkpoint, plan)?;
         Ok(Work {
             files,
-            entries,
+            _lock: lock,
             saved,
         })
     }
 
-    /// Removes the working files when they hold nothing of an earlier run (a run refused
-    /// before its search leaves nothing behind).
-    pub(crate) fn discard_if_new(self) -> Result<(), GenError> {
-        if self.saved.is_none() {
-            self.files.remove()?;
-        }
-        Ok(())
-    }
-
-    /// The bytes of disk the working files already hold (a resumed run needs them again, not
-    /// more).
+    /// The bytes of disk the checkpoint already holds (the run replaces it, needing no more).
     pub(crate) fn allocated(&self) -> u64 {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
-            [&self.files.entries, &self.files.frontier]
-                .iter()
-                .filter_map(|p| fs::metadata(p).ok())
-                .map(|m| m.blocks() * 512)
-                .sum()
+            fs::metadata(&self.files.checkpoint).map_or(0, |m| m.blocks() * 512)
         }
         #[cfg(not(unix))]
         {
@@ -404,24 +418,8 @@ impl Work {
         }
     }
 
-    /// Where the run goes on from, if it resumes.
-    pub(crate) fn resumed(&self, plan: &Plan) -> Option<Resumed> {
-        let saved = self.saved.as_ref()?;
-        let states = plan.board.reachable_states();
-        let current = saved.current.as_ref();
-        Some(Resumed {
-            section: saved.finished.len(),
-            sections: plan.goals.len(),
-            level: current.map_or(0, |h| h.len() as u32 - 1),
-            settled: states * saved.finished.len() as u64 + current.map_or(0, |h| h.iter().sum()),
-            saved: saved.saved,
-            pid: saved.pid,
-            state: self.files.state.clone(),
-        })
-    }
-
-    /// Searches every section not finished yet, saving each level, and writes the table to
-    /// `destination` at the end; then removes the working files.
+    /// Searches every section not finished yet, writing checkpoints as `run.pace` says, and
+    /// writes the table to `destination` at the end; then removes the checkpoint.
     pub(crate) fn run(
         self,
         plan: &Plan,
@@ -439,259 +437,363 @@ impl Work {
         run: &Run<'_>,
         destination: Destination,
     ) -> Result<Written, GenError> {
-        let states = plan.board.reachable_states();
-        let region = region_len(states);
-        let sections = plan.goals.len();
-        let total = region * sections as u64;
-        let files = self.files.clone();
-        if let Some(resumed) = self.resumed(plan) {
-            let settled = resumed.settled;
-            let _ = (run.events)(&RunEvent::Resumed(resumed));
-            (run.progress)(settled);
+        let (mut finished, mut current) = match self.saved.take() {
+            Some(saved) => {
+                let resumed = Resumed {
+                    section: saved.finished.len(),
+                    sections: plan.goals.len(),
+                    level: saved.level(),
+                    settled: saved.settled(plan.board.reachable_states()),
+                    saved: saved.saved,
+                    pid: saved.pid,
+                    checkpoint: self.files.checkpoint.clone(),
+                };
+                let found = read_entries(&self.files.checkpoint, plan, &saved)?;
+                let settled = resumed.settled;
+                set_in_progress(Some(Saving {
+                    checkpoint: self.files.checkpoint.clone(),
+                    saved: Some((resumed.section, resumed.level, resumed.saved)),
+                }));
+                let _ = (run.events)(&RunEvent::Resumed(resumed));
+                (run.progress)(settled);
+                found
+            }
+            None => {
+                set_in_progress(Some(Saving {
+                    checkpoint: self.files.checkpoint.clone(),
+                    saved: None,
+                }));
+                (Vec::new(), None)
+            }
+        };
+        let mut pacer = Pacer::new(run.pace);
+        let writer = Checkpoints {
+            plan,
+            path: &self.files.checkpoint,
+            dir: destination.dir(),
+            // The prefix of the table's own temporary file: a checkpoint's temporary file
+            // left by a killed run is removed by the next run's `Destination::prepare`.
+            prefix: format!(".{}.", file_name(destination.target())),
+        };
+        while finished.len() < plan.goals.len() {
+            let section = finished.len();
+            let mut search = match current.take() {
+                Some(search) => search,
+                None => Search::new(&plan.goals[section], run.progress)?,
+            };
+            while !search.over() {
+                let bytes = writer.len(&finished, &search);
+                if pacer.due(bytes, &mut || writer.probe()) {
+                    let level = search.histogram().len() as u32 - 1;
+                    let started = Instant::now();
+                    match writer.write(&finished, &search) {
+                        Ok(()) => {
+                            let took = started.elapsed();
+                            pacer.saved(took, bytes);
+                            set_in_progress(Some(Saving {
+                                checkpoint: self.files.checkpoint.clone(),
+                                saved: Some((section, level, SystemTime::now())),
+                            }));
+                            let told = (run.events)(&RunEvent::CheckpointSaved {
+                                section,
+                                level,
+                                bytes,
+                                took,
+                            });
+                            if told.is_break() {
+                                return Err(GenError::Stopped {
+                                    level,
+                                    checkpoint: self.files.checkpoint.clone(),
+                                });
+                            }
+                        }
+                        Err(e) => {
+                            pacer.failed();
+                            let _ = (run.events)(&RunEvent::CheckpointFailed {
+                                checkpoint: self.files.checkpoint.clone(),
+                                error: e.to_string(),
+                            });
+                        }
+                    }
+                }
+                search.step(run.progress);
+            }
+            finished.push(search.into_section());
         }
-        let len = self
-            .entries
-            .metadata()
-            .map_err(|e| io_error(&files.entries, e))?
-            .len();
-        if self.saved.is_some() && len != total {
-            return Err(GenError::Resume {
-                path: files.entries.clone(),
-                problem: format!(
-                    "it is {len} bytes, not the {total} its state file's table needs: start \
-                     over with --restart"
-                ),
-            });
-        }
-        allocate(&self.entries, total).map_err(|e| io_error(&files.entries, e))?;
-        let mut saved = self.saved.take().unwrap_or(Saved {
-            finished: Vec::new(),
-            current: None,
-            pid: std::process::id(),
-            saved: SystemTime::now(),
-        });
-        set_in_progress(Some(Saving {
-            state: files.state.clone(),
-            section: saved.finished.len(),
-            level: saved.current.as_ref().map(|h| h.len() as u32 - 1),
-        }));
-        while saved.finished.len() < sections {
-            let section = saved.finished.len();
-            let goal = plan.goals[section];
-            let histogram = search_section(
-                &self.entries,
-                &files,
-                &goal,
-                region * section as u64,
-                saved.current.take(),
-                &mut |levels| {
-                    saved.current = Some(levels.histogram.clone());
-                    saved.pid = std::process::id();
-                    saved.saved = SystemTime::now();
-                    write_state(&files, plan, &saved)?;
-                    let level = levels.depth();
-                    set_in_progress(Some(Saving {
-                        state: files.state.clone(),
-                        section,
-                        level: Some(level),
-                    }));
-                    Ok((run.events)(&RunEvent::LevelSaved { section, level }))
-                },
-                run.progress,
-            )?;
-            saved.current = None;
-            saved.finished.push(histogram);
-            write_state(&files, plan, &saved)?;
-        }
-        // Every section is searched: the table, from the entries' mapping.
-        let mapping = map(&self.entries, 0, total).map_err(|e| io_error(&files.entries, e))?;
-        let payload_len = Encoding::TwoBit.payload_len(states).unwrap_or(0) as usize;
-        let payloads: Vec<&[u8]> = (0..sections)
-            .map(|s| &mapping[s * region as usize..][..payload_len])
-            .collect();
-        let specs: Vec<SectionSpec> = plan
-            .goals
-            .iter()
-            .zip(&saved.finished)
-            .map(|(goal, h)| SectionSpec {
-                goal: *goal,
-                histogram: h.clone(),
-            })
-            .collect();
-        let written = destination.write(&mut |out| {
-            write_payloads_to(
-                out,
-                plan.board,
-                Encoding::TwoBit,
-                plan.cost,
-                specs.clone(),
-                &payloads,
-            )
-        })?;
-        drop(mapping);
-        files.remove()?;
+        let written = destination.write_table(plan.board, &finished)?;
+        remove_if_there(&self.files.checkpoint)?;
         Ok(written)
     }
 }
 
-/// Allocates `len` bytes of `file` on disk (so a full disk stops a run now, not with a
-/// signal in the middle of a level), growing it to `len`.
-fn allocate(file: &File, len: u64) -> io::Result<()> {
-    if len == 0 {
-        return Ok(());
+impl Drop for Work {
+    fn drop(&mut self) {
+        // Removed while still locked: a run that opened it a moment ago finds it unlinked
+        // once it has the lock, and makes another (`take_lock`).
+        let _ = fs::remove_file(&self.files.lock);
     }
-    #[cfg(target_os = "linux")]
-    {
-        use rustix::fs::{fallocate, FallocateFlags};
-        match fallocate(file, FallocateFlags::empty(), 0, len) {
-            Ok(()) => return Ok(()),
-            // A filesystem that cannot allocate ahead: the file grows sparse.
-            Err(e) if e == rustix::io::Errno::OPNOTSUPP => {}
-            Err(e) => return Err(e.into()),
+}
+
+/// Opens and locks the lock file at `path`, for the table at `target`.
+fn take_lock(path: &Path, target: &Path) -> Result<File, GenError> {
+    loop {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| io_error(path, e))?;
+        if file.try_lock().is_err() {
+            return Err(GenError::Resume {
+                path: path.to_path_buf(),
+                problem: format!(
+                    "another slidetable is generating {} (it holds this file's lock)",
+                    target.display()
+                ),
+            });
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            if file.metadata().map_err(|e| io_error(path, e))?.nlink() == 0 {
+                continue;
+            }
+        }
+        return Ok(file);
+    }
+}
+
+/// When the next checkpoint is due (see [`Pace`]).
+struct Pacer {
+    pace: Pace,
+    /// The end of the last checkpoint (or the start).
+    since: Instant,
+    /// Seconds a checkpoint takes a byte: the last one's, or the disk's measured speed.
+    per_byte: Option<f64>,
+}
+
+/// The fastest a disk is assumed to write before it is measured: a run shorter than ten
+/// times its checkpoint at this speed makes none, and does not measure the disk either.
+const FASTEST: f64 = 2e9;
+
+impl Pacer {
+    fn new(pace: Pace) -> Pacer {
+        Pacer {
+            pace,
+            since: Instant::now(),
+            per_byte: None,
         }
     }
-    if file.metadata()?.len() < len {
-        file.set_len(len)?;
+
+    /// Whether a checkpoint of `bytes` is due now; `probe` measures the disk's seconds a
+    /// byte when nothing has yet.
+    fn due(&mut self, bytes: u64, probe: &mut dyn FnMut() -> io::Result<f64>) -> bool {
+        let elapsed = self.since.elapsed().as_secs_f64();
+        match self.pace {
+            Pace::Every(every) => elapsed >= every.as_secs_f64(),
+            Pace::Measured => {
+                if elapsed <= 10.0 * bytes as f64 / FASTEST {
+                    return false;
+                }
+                let per_byte = match self.per_byte {
+                    Some(p) => p,
+                    None => {
+                        // A disk that cannot be measured (full, say) is taken as fast: the
+                        // checkpoint itself then says what is wrong.
+                        let p = probe().unwrap_or(1.0 / FASTEST);
+                        self.per_byte = Some(p);
+                        p
+                    }
+                };
+                elapsed > 10.0 * bytes as f64 * per_byte
+            }
+        }
+    }
+
+    /// A checkpoint of `bytes` took `took`.
+    fn saved(&mut self, took: Duration, bytes: u64) {
+        self.per_byte = Some(took.as_secs_f64() / bytes.max(1) as f64);
+        self.since = Instant::now();
+    }
+
+    /// A checkpoint could not be written: the next one is tried after as long again.
+    fn failed(&mut self) {
+        self.since = Instant::now();
+    }
+}
+
+/// Writes a run's checkpoints.
+struct Checkpoints<'a> {
+    plan: &'a Plan,
+    /// The checkpoint.
+    path: &'a Path,
+    /// The table's directory (the checkpoint's and its temporary file's).
+    dir: &'a Path,
+    /// The temporary files' prefix.
+    prefix: String,
+}
+
+/// The bytes of entries a checkpoint copies at a time.
+const PIECE: usize = 1 << 22;
+
+impl Checkpoints<'_> {
+    /// The bytes of entries a checkpoint of `finished` and `search` holds.
+    fn len(&self, finished: &[SolvedSection], search: &Search) -> u64 {
+        finished.iter().map(|s| s.entries.len() as u64).sum::<u64>()
+            + search.words().len() as u64 * 8
+    }
+
+    fn temporary(&self) -> io::Result<Temporary> {
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&self.prefix).suffix(".tmp");
+        Temporary::create(&builder, self.dir)
+    }
+
+    /// The disk's seconds a byte: a few megabytes written to a temporary file and synced.
+    fn probe(&self) -> io::Result<f64> {
+        const PROBE: usize = 16 << 20;
+        let mut tmp = self.temporary()?;
+        let buffer = vec![0x5au8; PROBE];
+        let started = Instant::now();
+        tmp.file().write_all(&buffer)?;
+        tmp.file().sync_all()?;
+        Ok(started.elapsed().as_secs_f64() / PROBE as f64)
+    }
+
+    /// Writes the checkpoint of `finished` and `search` (between two levels) to a temporary
+    /// file, syncs it and renames it over the checkpoint.
+    fn write(&self, finished: &[SolvedSection], search: &Search) -> Result<(), GenError> {
+        let path = self.path;
+        let failed = |e| io_error(path, e);
+        let bytes = self.len(finished, search);
+        let mut crc = crc32fast::Hasher::new();
+        each_piece(finished, search, &mut |piece| {
+            crc.update(piece);
+            Ok(())
+        })
+        .map_err(failed)?;
+        let mut text = identity(self.plan);
+        for s in finished {
+            text.push_str(&format!("finished {}\n", join(&s.histogram)));
+        }
+        let histogram = search.histogram();
+        text.push_str(&format!(
+            "section {}\nlevel {}\nhistogram {}\n",
+            finished.len(),
+            histogram.len() - 1,
+            join(histogram)
+        ));
+        let secs = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs();
+        text.push_str(&format!(
+            "pid {}\nsaved {secs}\nentries-bytes {bytes}\nentries-crc {:08x}\n",
+            std::process::id(),
+            crc.finalize()
+        ));
+        let lines = state_file::seal(&text);
+        let mut tmp = self.temporary().map_err(failed)?;
+        allocate(tmp.file(), lines.len() as u64 + bytes).map_err(failed)?;
+        {
+            let mut out = io::BufWriter::with_capacity(PIECE, tmp.file());
+            out.write_all(lines.as_bytes()).map_err(failed)?;
+            each_piece(finished, search, &mut |piece| out.write_all(piece)).map_err(failed)?;
+            out.flush().map_err(failed)?;
+        }
+        tmp.file().sync_all().map_err(failed)?;
+        tmp.persist(path).map_err(failed)?;
+        if let Ok(d) = File::open(self.dir) {
+            // Not every filesystem syncs a directory.
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+/// The bytes of a checkpoint's entries, a piece at a time: each finished section's payload,
+/// then the words of the section being searched, little-endian.
+fn each_piece(
+    finished: &[SolvedSection],
+    search: &Search,
+    out: &mut dyn FnMut(&[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    for s in finished {
+        for piece in s.entries.chunks(PIECE) {
+            out(piece)?;
+        }
+    }
+    let mut buffer = Vec::with_capacity(PIECE);
+    for words in search.words().chunks(PIECE / 8) {
+        buffer.clear();
+        for w in words {
+            buffer.extend_from_slice(&w.load(Relaxed).to_le_bytes());
+        }
+        out(&buffer)?;
     }
     Ok(())
 }
 
-/// Searches one section's class in its region of the entries file (at `offset`), from
-/// `current` (the histogram saved, or the goal when `None`); `saved` is called after each
-/// level is synced (it saves the state and may stop the run). Returns the histogram.
-fn search_section(
-    entries: &File,
-    files: &WorkFiles,
-    goal: &Layout,
-    offset: u64,
-    current: Option<Vec<u64>>,
-    saved: &mut dyn FnMut(&Levels) -> Result<ControlFlow<()>, GenError>,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<u64>, GenError> {
-    let scan = Scan::new(goal.board(), goal.class())?;
-    let ranker = *scan.ranker();
-    let states = ranker.states();
-    let on_entries = |e| io_error(&files.entries, e);
-    let on_frontier = |e| io_error(&files.frontier, e);
-    let words = MappedWords::new(map(entries, offset, region_len(states)).map_err(on_entries)?)
-        .map_err(on_entries)?;
-    let residues = Residues::over(Store::Mapped(words), states);
-    let fresh = current.is_none();
-    let mut levels = Levels {
-        histogram: current.unwrap_or_else(|| vec![1]),
-        states,
+/// The finished sections and the search a checkpoint holds, its entries' CRC checked.
+fn read_entries(
+    path: &Path,
+    plan: &Plan,
+    lines: &Lines,
+) -> Result<(Vec<SolvedSection>, Option<Search>), GenError> {
+    let bad = |problem: String| GenError::Resume {
+        path: path.to_path_buf(),
+        problem,
     };
-    let mut frontier = if levels.bottom_up() && !levels.over() {
-        None
-    } else if fresh {
-        Some(new_frontier(&files.frontier, states).map_err(on_frontier)?)
-    } else if levels.over() {
-        None
-    } else {
-        Some(open_frontier(&files.frontier, states)?)
-    };
-    if fresh {
-        residues.clear();
-        if let Some(f) = &frontier {
-            residues.reach(ranker.rank(goal), 0, f.words(), false);
-        }
-        progress(1);
-        sync(&residues, frontier.as_ref(), files)?;
-        if saved(&levels)?.is_break() {
-            return Err(stopped(files, &levels));
-        }
+    let failed = |e| io_error(path, e);
+    let states = plan.board.reachable_states();
+    let payload = Encoding::TwoBit.payload_len(states).unwrap_or(0) as usize;
+    let words = Search::words_for(states);
+    let want = (payload * lines.finished.len() + words * 8) as u64;
+    let mut file = File::open(path).map_err(failed)?;
+    let have = file.metadata().map_err(failed)?.len();
+    if lines.bytes != want || have != lines.len + want {
+        return Err(bad(format!(
+            "it is {have} bytes, not the {} its lines say: start over with --restart",
+            lines.len + want
+        )));
     }
-    // The first pass of a resumed run is one that was cut short.
-    let mut repair = !fresh;
-    while !levels.over() {
-        if levels.bottom_up() && frontier.is_some() {
-            // Bottom-up from here on: the bitmap is no longer needed.
-            frontier = None;
-            fs::remove_file(&files.frontier).map_err(on_frontier)?;
-        }
-        let found = next_level(
-            &scan,
-            &residues,
-            frontier.as_ref().map(|f| f.words()),
-            &levels,
-            repair,
-            progress,
-        );
-        repair = false;
-        levels.histogram.push(found);
-        sync(&residues, frontier.as_ref(), files)?;
-        if saved(&levels)?.is_break() {
-            return Err(stopped(files, &levels));
-        }
-    }
-    drop(frontier);
-    let _ = fs::remove_file(&files.frontier);
-    let store = residues.into_payload_store();
-    if let Store::Mapped(words) = &store {
-        words.flush().map_err(on_entries)?;
-    }
-    let mut histogram = levels.histogram;
-    if histogram.last() == Some(&0) {
-        histogram.pop();
-    }
-    Ok(histogram)
-}
-
-fn stopped(files: &WorkFiles, levels: &Levels) -> GenError {
-    GenError::Stopped {
-        level: levels.depth(),
-        state: files.state.clone(),
-    }
-}
-
-fn sync(
-    residues: &Residues,
-    frontier: Option<&MappedWords>,
-    files: &WorkFiles,
-) -> Result<(), GenError> {
-    residues.flush().map_err(|e| io_error(&files.entries, e))?;
-    if let Some(f) = frontier {
-        f.flush().map_err(|e| io_error(&files.frontier, e))?;
-    }
-    Ok(())
-}
-
-/// A new frontier file of `states` bits, all clear, allocated and mapped.
-fn new_frontier(path: &Path, states: u64) -> io::Result<MappedWords> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(path)?;
-    let len = frontier_len(states);
-    allocate(&file, len)?;
-    MappedWords::new(map(&file, 0, len)?)
-}
-
-/// The frontier file of an interrupted run, mapped.
-fn open_frontier(path: &Path, states: u64) -> Result<MappedWords, GenError> {
-    let len = frontier_len(states);
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(path)
-        .map_err(|e| GenError::Resume {
-            path: path.to_path_buf(),
-            problem: format!(
-                "the interrupted run's frontier cannot be opened ({e}): start over with --restart"
-            ),
-        })?;
-    let found = file.metadata().map_err(|e| io_error(path, e))?.len();
-    if found != len {
-        return Err(GenError::Resume {
-            path: path.to_path_buf(),
-            problem: format!(
-                "it is {found} bytes, not the {len} of the interrupted run's frontier: start \
-                 over with --restart"
-            ),
+    file.seek(SeekFrom::Start(lines.len)).map_err(failed)?;
+    let mut input = BufReader::with_capacity(PIECE, file);
+    let mut crc = crc32fast::Hasher::new();
+    let mut finished = Vec::with_capacity(lines.finished.len());
+    for (k, histogram) in lines.finished.iter().enumerate() {
+        let mut entries = vec![0u8; payload];
+        input.read_exact(&mut entries).map_err(failed)?;
+        crc.update(&entries);
+        finished.push(SolvedSection {
+            goal: plan.goals[k],
+            entries,
+            histogram: histogram.clone(),
+            encoding: Encoding::TwoBit,
+            cost: CostModel::Unit,
         });
     }
-    MappedWords::new(map(&file, 0, len).map_err(|e| io_error(path, e))?)
-        .map_err(|e| io_error(path, e))
+    let mut entries: Vec<AtomicU64> = Vec::new();
+    entries.reserve_exact(words);
+    let mut buffer = vec![0u8; PIECE];
+    while entries.len() < words {
+        let n = ((words - entries.len()) * 8).min(PIECE);
+        input.read_exact(&mut buffer[..n]).map_err(failed)?;
+        crc.update(&buffer[..n]);
+        entries.extend(
+            buffer[..n]
+                .chunks_exact(8)
+                .map(|b| AtomicU64::new(u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))),
+        );
+    }
+    if crc.finalize() != lines.crc {
+        return Err(bad(
+            "its entries are damaged (they do not match their CRC): start over with --restart"
+                .into(),
+        ));
+    }
+    let goal = plan.goals[finished.len()];
+    let search = Search::resume(&goal, entries, lines.current.clone())?;
+    Ok((finished, Some(search)))
 }

@@ -58,15 +58,14 @@ pub fn check_room(plan: &Plan, dir: Option<&Path>) -> Result<Needs, GenError> {
     check(plan, needs(plan)?, dir, 0)
 }
 
-/// [`check_room`] for a search that resumes (`resume.rs`): its working files (every
-/// section's entries and the frontier, [`crate::resume::working_bytes`]) take disk space
-/// beside the table until it is written; `allocated` bytes of them are already there (an
-/// interrupted run's), and count as available.
+/// [`check_room`] for a search that keeps checkpoints (`resume.rs`): beside the table, or
+/// beside the checkpoint before it, a checkpoint takes as much again
+/// ([`crate::resume::checkpoint_bytes`], the entries of every section); `allocated` bytes of
+/// an interrupted run's checkpoint are already there, and count as available.
 pub fn check_room_resuming(plan: &Plan, dir: &Path, allocated: u64) -> Result<Needs, GenError> {
     let mut needs = needs(plan)?;
-    needs.disk = needs
-        .disk
-        .saturating_add(crate::resume::working_bytes(plan));
+    let checkpoint = crate::resume::checkpoint_bytes(plan);
+    needs.disk = needs.disk.max(checkpoint).saturating_add(checkpoint);
     check(plan, needs, Some(dir), allocated)
 }
 

@@ -10,9 +10,12 @@ use std::path::Path;
 
 /// Writes the lines `text` (each ending in a newline) and their CRC line to `path`, durably.
 pub(crate) fn write(path: &Path, text: &str) -> io::Result<()> {
-    let mut all = text.to_string();
-    all.push_str(&format!("crc {:08x}\n", crc32fast::hash(text.as_bytes())));
-    write_durably(path, all.as_bytes())
+    write_durably(path, seal(text).as_bytes())
+}
+
+/// The lines `text` (each ending in a newline) followed by their CRC line.
+pub(crate) fn seal(text: &str) -> String {
+    format!("{text}crc {:08x}\n", crc32fast::hash(text.as_bytes()))
 }
 
 /// What a state file says: `None` when there is none.
@@ -59,14 +62,31 @@ pub(crate) fn read(path: &Path) -> Result<Option<Read>, ReadError> {
         Err(e) if e.kind() == io::ErrorKind::InvalidData => return Err(ReadError::Damaged),
         Err(e) => return Err(ReadError::Io(e)),
     };
+    parse(text).map(Some)
+}
+
+/// The length of the lines that start `bytes`, up to and including their CRC line (what
+/// follows is not lines: a checkpoint's entries); `None` if there is no CRC line.
+pub(crate) fn sealed_len(bytes: &[u8]) -> Option<usize> {
+    let at = if bytes.starts_with(b"crc ") {
+        0
+    } else {
+        bytes.windows(5).position(|w| w == b"\ncrc ")? + 1
+    };
+    let end = bytes[at..].iter().position(|&b| b == b'\n')?;
+    Some(at + end + 1)
+}
+
+/// What the lines `text` say, their CRC line checked (see [`read`]).
+pub(crate) fn parse(text: String) -> Result<Read, ReadError> {
     let Some(at) = text.find("\ncrc ").map(|i| i + 1).or_else(|| {
         // A file that is nothing but its CRC line.
         text.starts_with("crc ").then_some(0)
     }) else {
-        return Ok(Some(Read {
+        return Ok(Read {
             text,
             had_crc: false,
-        }));
+        });
     };
     let (body, tail) = text.split_at(at);
     let stored = tail
@@ -76,10 +96,10 @@ pub(crate) fn read(path: &Path) -> Result<Option<Read>, ReadError> {
     if stored != Some(crc32fast::hash(body.as_bytes())) {
         return Err(ReadError::Damaged);
     }
-    Ok(Some(Read {
+    Ok(Read {
         text: body.to_string(),
         had_crc: true,
-    }))
+    })
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it, synced, then renamed.

@@ -53,23 +53,6 @@ fn header_of(
     Ok(Header::build(board, encoding, cost, specs, sums)?)
 }
 
-/// Streams a whole table into `out` from its sections' goals and histograms (`specs`) and
-/// payloads (a search that kept its entries in a file's mapping rather than in a
-/// [`SolvedSection`]).
-pub(crate) fn write_payloads_to(
-    out: &mut dyn Write,
-    board: Board,
-    encoding: Encoding,
-    cost: CostModel,
-    specs: Vec<SectionSpec>,
-    payloads: &[&[u8]],
-) -> Result<u64, GenError> {
-    let header = header_of(board, encoding, cost, specs, payloads)?;
-    header
-        .write_table(&mut &mut *out, payloads)
-        .map_err(stream_error)
-}
-
 /// The checksums a file keeps of the payloads that follow its header, in file order: the
 /// whole payload's and each block's (format version 2).
 fn checksums<'a>(payloads: impl Iterator<Item = &'a [u8]>) -> PayloadSums {
