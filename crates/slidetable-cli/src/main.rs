@@ -23,6 +23,7 @@ mod show;
 mod signals;
 mod streams;
 mod tables;
+mod utc;
 
 use std::process::ExitCode;
 

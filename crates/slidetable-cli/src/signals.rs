@@ -37,7 +37,7 @@ pub(crate) fn clean_up_on_signals() {
                                     String::new()
                                 },
                                 saving.checkpoint.display(),
-                                crate::tables::format_utc(at)
+                                crate::utc::format_utc(at)
                             ),
                             None => warning!(
                                 "interrupted before the search's first checkpoint: nothing \
