@@ -193,25 +193,22 @@ pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Genera
     Ok(done)
 }
 
-/// "resuming 2x7 from level 41 of a run interrupted at 2026-11-25 15:02:11 UTC (process
-/// 1234); --restart starts over".
+/// "resuming 2x7 from level 41 (12345678901 of 43589145600 states settled) of a run
+/// interrupted at 2026-11-25 15:02:11 UTC (process 1234); --restart starts over".
 fn resumed_text(plan: &Plan, r: &Resumed) -> String {
     let at = crate::utc::format_utc(r.saved);
-    let what = if r.section >= r.sections {
-        "writing the table of".to_string()
-    } else if r.sections > 1 {
-        format!(
-            "resuming {} from level {} of section {} of {} of",
-            plan.board,
-            r.level,
-            r.section + 1,
-            r.sections
-        )
+    let section = if r.sections > 1 {
+        format!(" of section {} of {}", r.section + 1, r.sections)
     } else {
-        format!("resuming {} from level {} of", plan.board, r.level)
+        String::new()
     };
     format!(
-        "{what} a run interrupted at {at} (process {}); --restart starts over",
+        "resuming {} from level {}{section} ({} of {} states settled) of a run interrupted at \
+         {at} (process {}); --restart starts over",
+        plan.board,
+        r.level,
+        r.settled,
+        plan.total_states(),
         r.pid
     )
 }

@@ -634,8 +634,8 @@ struct Checkpoints<'a> {
     prefix: String,
 }
 
-/// The bytes of entries a checkpoint copies at a time.
-const PIECE: usize = 1 << 22;
+/// The bytes of entries a checkpoint copies at a time (what it adds to the search's memory).
+const PIECE: usize = 1 << 20;
 
 impl Checkpoints<'_> {
     /// The bytes of entries a checkpoint of `finished` and `search` holds.
@@ -652,13 +652,15 @@ impl Checkpoints<'_> {
 
     /// The disk's seconds a byte: a few megabytes written to a temporary file and synced.
     fn probe(&self) -> io::Result<f64> {
-        const PROBE: usize = 16 << 20;
+        const PIECES: usize = 16;
         let mut tmp = self.temporary()?;
-        let buffer = vec![0x5au8; PROBE];
+        let buffer = vec![0x5au8; PIECE];
         let started = Instant::now();
-        tmp.file().write_all(&buffer)?;
+        for _ in 0..PIECES {
+            tmp.file().write_all(&buffer)?;
+        }
         tmp.file().sync_all()?;
-        Ok(started.elapsed().as_secs_f64() / PROBE as f64)
+        Ok(started.elapsed().as_secs_f64() / (PIECES * PIECE) as f64)
     }
 
     /// Writes the checkpoint of `finished` and `search` (between two levels) to a temporary
@@ -697,10 +699,10 @@ impl Checkpoints<'_> {
         let mut tmp = self.temporary().map_err(failed)?;
         allocate(tmp.file(), lines.len() as u64 + bytes).map_err(failed)?;
         {
-            let mut out = io::BufWriter::with_capacity(PIECE, tmp.file());
+            // Pieces of a megabyte written as they are: no buffer beside them.
+            let out = tmp.file();
             out.write_all(lines.as_bytes()).map_err(failed)?;
             each_piece(finished, search, &mut |piece| out.write_all(piece)).map_err(failed)?;
-            out.flush().map_err(failed)?;
         }
         tmp.file().sync_all().map_err(failed)?;
         tmp.persist(path).map_err(failed)?;
