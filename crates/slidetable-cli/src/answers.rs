@@ -12,7 +12,7 @@ use slidetable_query::{CostModel, Goal, MappedTable, QueryError};
 use crate::json::{self, Record};
 use crate::puzzles::each_puzzle;
 use crate::resolved::{Answer, Batch, Output};
-use crate::streams;
+use crate::streams::{self, Sink};
 use crate::{show, tables};
 
 /// Answers every puzzle line of `batch`'s input from `table`, its file (`batch::run` sends
@@ -85,9 +85,7 @@ pub(crate) fn write(
     match output {
         Output::Text => {
             match (answer, value, path) {
-                (Answer::Distance, Some(d), _) => {
-                    text.extend_from_slice(itoa::Buffer::new().format(d).as_bytes())
-                }
+                (Answer::Distance, Some(d), _) => push_number(text, d),
                 (Answer::Distance, None, _) => text.extend_from_slice(b"-1"),
                 (_, _, Some(p)) => text.extend(p.iter().map(|m| m.letter() as u8)),
                 (_, _, None) => text.extend_from_slice(b"unsolvable"),
@@ -99,7 +97,7 @@ pub(crate) fn write(
             text.extend_from_slice(layout.to_string().as_bytes());
             text.push(b',');
             if let Some(d) = value {
-                text.extend_from_slice(itoa::Buffer::new().format(d).as_bytes());
+                push_number(text, d);
             }
             text.push(b',');
             if !matches!(answer, Answer::Distance) {
@@ -131,11 +129,21 @@ pub(crate) fn write(
     }
 }
 
+/// Appends `n` in decimal: one or two digits (every distance of a byte table) written
+/// directly, larger numbers by `itoa`.
+#[inline(always)]
+fn push_number(text: &mut Vec<u8>, n: u32) {
+    match n {
+        0..=9 => text.push(b'0' + n as u8),
+        10..=99 => text.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]),
+        _ => text.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
+    }
+}
+
 /// Buffers reused from one answer to the next: no allocation per puzzle.
 #[derive(Default)]
 struct Scratch {
     path: Vec<Move>,
-    text: Vec<u8>,
     /// Puzzles answered so far: an answer sheet's numbers.
     answered: u64,
 }
@@ -147,7 +155,7 @@ impl Scratch {
         layout: &Layout,
         answer: Answer,
         output: Output,
-        out: &mut impl Write,
+        out: &mut Sink<impl Write>,
     ) -> Result<()> {
         // A text answer does not tell a cost from moves.
         let weighted = output != Output::Text && goal.section().cost() != CostModel::Unit;
@@ -164,10 +172,9 @@ impl Scratch {
                 (value, found.then_some(&self.path[..]))
             }
         };
-        self.text.clear();
         self.answered += 1;
         write(
-            &mut self.text,
+            out.buffer(),
             self.answered,
             layout,
             answer,
@@ -176,7 +183,7 @@ impl Scratch {
             path,
             weighted,
         );
-        out.write_all(&self.text)?;
+        out.written()?;
         Ok(())
     }
 
@@ -243,4 +250,18 @@ pub(crate) fn write_state(
     }
     out.write_all(buf)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_written_as_decimal() {
+        for n in (0..2000).chain([u32::MAX - 1, u32::MAX]) {
+            let mut text = b"x".to_vec();
+            push_number(&mut text, n);
+            assert_eq!(text, format!("x{n}").into_bytes());
+        }
+    }
 }

@@ -79,6 +79,82 @@ impl<W: Write> Write for Output<W> {
 }
 
 /// Standard output, locked, buffered, its errors named.
-pub(crate) fn stdout() -> io::BufWriter<Output<io::StdoutLock<'static>>> {
-    io::BufWriter::with_capacity(1 << 16, Output(io::stdout().lock()))
+pub(crate) fn stdout() -> Sink<Output<io::StdoutLock<'static>>> {
+    Sink::new(Output(io::stdout().lock()))
+}
+
+/// The bytes a [`Sink`] gathers before it writes them, in one write.
+const SINK_BLOCK: usize = 1 << 16;
+
+/// A buffered writer whose buffer answers are written straight into ([`Sink::buffer`],
+/// then [`Sink::written`]): a batch formats a million answers with no copy and no call per
+/// answer, and writes them a block at a time. Written out when flushed and when dropped
+/// (errors then lost, as `BufWriter`'s); a write of a block or more goes straight through.
+pub(crate) struct Sink<W: Write> {
+    buf: Vec<u8>,
+    inner: W,
+}
+
+impl<W: Write> Sink<W> {
+    /// Buffers writes to `inner`.
+    pub(crate) fn new(inner: W) -> Sink<W> {
+        Sink {
+            buf: Vec::with_capacity(SINK_BLOCK + 1024),
+            inner,
+        }
+    }
+
+    /// The bytes not written yet, to append to; [`Sink::written`] after appending.
+    #[inline]
+    pub(crate) fn buffer(&mut self) -> &mut Vec<u8> {
+        &mut self.buf
+    }
+
+    /// Writes the buffer out once it holds a block.
+    #[inline]
+    pub(crate) fn written(&mut self) -> io::Result<()> {
+        if self.buf.len() >= SINK_BLOCK {
+            self.drain()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the buffer out; it is empty afterwards even when the write failed (nothing is
+    /// written twice).
+    fn drain(&mut self) -> io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let done = self.inner.write_all(&self.buf);
+        self.buf.clear();
+        done
+    }
+}
+
+impl<W: Write> Write for Sink<W> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        if data.len() >= SINK_BLOCK {
+            self.drain()?;
+            return self.inner.write_all(data);
+        }
+        self.buf.extend_from_slice(data);
+        self.written()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.drain()?;
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for Sink<W> {
+    fn drop(&mut self) {
+        let _ = self.drain();
+    }
 }

@@ -1,7 +1,11 @@
 //! Reading puzzle input a line at a time in constant memory: the one line reader of the
 //! command line's batches and of the judges' formats.
+//!
+//! The input is read in blocks of [`BLOCK`] bytes into one buffer, and each line is lent out
+//! of it in place: one read call per block, no copy per line (a line that crosses the end of
+//! a block is moved to the front once, with what follows it).
 
-use std::io::{self, BufRead};
+use std::io::{self, Read};
 
 /// Longer lines are reported as errors instead of being held in memory.
 pub const MAX_LINE: usize = 1 << 16;
@@ -10,6 +14,9 @@ pub const MAX_LINE: usize = 1 << 16;
 /// a long line costs no memory, but a line that never ends (`/dev/zero`, `yes 1 | tr -d
 /// '\n'`) would be read forever.
 pub const MAX_UNENDED: u64 = 1 << 30;
+
+/// The bytes read from the input at a time.
+pub const BLOCK: usize = 1 << 18;
 
 /// One line: its number (from 1) and its bytes without the line end (`\n` or `\r\n`), or
 /// `Err(length)` when it is longer than the limit.
@@ -25,24 +32,29 @@ pub struct Line<'a> {
 /// input with an [`io::ErrorKind::InvalidData`] error naming its number.
 pub struct Lines<R> {
     inner: R,
+    /// Bytes read and not yet returned: `buf[start..end]`.
     buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// The input has no more bytes.
+    eof: bool,
     number: u64,
     max: usize,
     unended: u64,
-    /// Bytes of the reader's buffer lent out as the last line, consumed on the next call.
-    lent: usize,
 }
 
-impl<R: BufRead> Lines<R> {
+impl<R: Read> Lines<R> {
     /// Lines of `inner`, at most `max` bytes each.
     pub fn new(inner: R, max: usize) -> Lines<R> {
         Lines {
             inner,
-            buf: Vec::with_capacity(256),
+            buf: Vec::new(),
+            start: 0,
+            end: 0,
+            eof: false,
             number: 0,
             max,
             unended: MAX_UNENDED,
-            lent: 0,
         }
     }
 
@@ -57,62 +69,45 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The next line, or `None` at the end of the input.
+    #[inline]
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
-        self.inner.consume(std::mem::take(&mut self.lent));
-        // The common case: the whole line already sits in the reader's buffer; lend it out.
-        let whole = loop {
-            match self.inner.fill_buf() {
-                Ok(a) => {
-                    break a.iter().position(|&b| b == b'\n').map(|i| {
-                        let cr = i > 0 && a[i - 1] == b'\r';
-                        (i, i - usize::from(cr))
-                    })
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        };
-        if let Some((i, len)) = whole.filter(|&(_, len)| len <= self.max) {
-            // A non-empty buffer is returned again without reading.
-            let avail = self.inner.fill_buf()?;
-            self.lent = i + 1;
-            self.number += 1;
-            return Ok(Some(Line {
-                number: self.number,
-                text: Ok(&avail[..len]),
-            }));
+        // The common case: the whole line already sits in the buffer; lend it out.
+        if let Some(i) = memchr::memchr(b'\n', &self.buf[self.start..self.end]) {
+            let line = self.start..self.start + i;
+            self.start += i + 1;
+            return Ok(Some(self.lend(line)));
         }
-        self.buf.clear();
-        let mut len = 0usize;
+        self.next_line_refilled()
+    }
+
+    /// `buf[line]` (a line's bytes, its `\n` aside) as the next line: a `\r` before its end
+    /// dropped, refused by length beyond the limit.
+    #[inline]
+    fn lend(&mut self, line: std::ops::Range<usize>) -> Line<'_> {
+        self.number += 1;
+        let text = &self.buf[line];
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        Line {
+            number: self.number,
+            text: if text.len() <= self.max {
+                Ok(text)
+            } else {
+                Err(text.len())
+            },
+        }
+    }
+
+    /// [`Lines::next_line`] when the buffer holds no line end: reads blocks until one comes
+    /// (or the input ends); a line beyond the limit is skipped block by block, only its
+    /// length and its last byte kept.
+    #[cold]
+    fn next_line_refilled(&mut self) -> io::Result<Option<Line<'_>>> {
+        // Bytes of the current line already dropped from the buffer (a long line's).
+        let mut skipped = 0u64;
         let mut last = 0u8;
-        let mut any = false;
         loop {
-            let avail = match self.inner.fill_buf() {
-                Ok(a) => a,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if avail.is_empty() {
-                break;
-            }
-            any = true;
-            let (chunk, used, done) = match avail.iter().position(|&b| b == b'\n') {
-                Some(i) => (&avail[..i], i + 1, true),
-                None => (avail, avail.len(), false),
-            };
-            len += chunk.len();
-            if let Some(&b) = chunk.last() {
-                last = b;
-            }
-            // Keep one byte beyond the limit: a `\r` before the `\n` does not count.
-            if len <= self.max + 1 {
-                self.buf.extend_from_slice(chunk);
-            }
-            self.inner.consume(used);
-            if done {
-                break;
-            }
-            if len as u64 > self.unended {
+            let held = self.end - self.start;
+            if (held as u64) + skipped > self.unended {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidData,
                     format!(
@@ -122,27 +117,74 @@ impl<R: BufRead> Lines<R> {
                     ),
                 ));
             }
-        }
-        if !any {
-            return Ok(None);
-        }
-        self.number += 1;
-        if last == b'\r' {
-            len -= 1;
-            if len <= self.max {
-                self.buf.pop();
+            if self.eof {
+                if held == 0 && skipped == 0 {
+                    return Ok(None);
+                }
+                // The last line, without an end.
+                let line = self.start..self.end;
+                self.start = self.end;
+                return Ok(Some(self.finish(line, skipped, last)));
+            }
+            if held > self.max + 1 {
+                // Too long to hold: keep its length and its last byte (a `\r` before the
+                // `\n` does not count), drop its bytes.
+                skipped += held as u64;
+                last = self.buf[self.end - 1];
+                self.start = self.end;
+            }
+            self.fill()?;
+            if let Some(i) = memchr::memchr(b'\n', &self.buf[self.start..self.end]) {
+                let line = self.start..self.start + i;
+                self.start += i + 1;
+                return Ok(Some(self.finish(line, skipped, last)));
             }
         }
-        if len > self.max {
-            return Ok(Some(Line {
-                number: self.number,
-                text: Err(len),
-            }));
+    }
+
+    /// A line that came after a refill: `buf[line]`, after `skipped` bytes already dropped
+    /// (the last of them `last`).
+    fn finish(&mut self, line: std::ops::Range<usize>, skipped: u64, last: u8) -> Line<'_> {
+        if skipped == 0 {
+            return self.lend(line);
         }
-        Ok(Some(Line {
+        self.number += 1;
+        let held = &self.buf[line];
+        let ends_cr = match held.last() {
+            Some(&b) => b == b'\r',
+            None => last == b'\r',
+        };
+        let len = skipped + held.len() as u64 - u64::from(ends_cr);
+        Line {
             number: self.number,
-            text: Ok(&self.buf),
-        }))
+            text: Err(usize::try_from(len).unwrap_or(usize::MAX)),
+        }
+    }
+
+    /// Moves the unread bytes to the front of the buffer and reads one block after them;
+    /// sets `eof` when the input has no more.
+    fn fill(&mut self) -> io::Result<()> {
+        let held = self.end - self.start;
+        if self.buf.len() < BLOCK.max(held * 2) {
+            self.buf.resize(BLOCK.max(held * 2), 0);
+        }
+        self.buf.copy_within(self.start..self.end, 0);
+        self.start = 0;
+        self.end = held;
+        loop {
+            match self.inner.read(&mut self.buf[held..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(());
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(());
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
     }
 }
 
@@ -189,6 +231,80 @@ mod tests {
         // Below the bound, a long last line without an end is one overlong line.
         let v = all(&input[3..4000], 10);
         assert_eq!(v, vec![(1, Err(3997))]);
+    }
+
+    /// A reader that hands out its bytes a few at a time, by a fixed pattern of sizes.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        sizes: std::iter::Cycle<std::slice::Iter<'a, usize>>,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = (*self.sizes.next().unwrap())
+                .min(out.len())
+                .min(self.bytes.len());
+            out[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// What the lines of `input` are, by splitting it whole.
+    fn split(input: &[u8], max: usize) -> Vec<(u64, Result<Vec<u8>, usize>)> {
+        let mut parts: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+        if parts.last().is_some_and(|l| l.is_empty()) {
+            parts.pop();
+        }
+        (1..)
+            .zip(parts)
+            .map(|(n, l)| {
+                let l = l.strip_suffix(b"\r").unwrap_or(l);
+                (
+                    n,
+                    if l.len() <= max {
+                        Ok(l.to_vec())
+                    } else {
+                        Err(l.len())
+                    },
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lines_across_reads_and_blocks_are_the_lines_of_the_whole() {
+        // Short lines, CRLF ends, empty lines, lines at and beyond the limit, and lines longer
+        // than a block, read in pieces of every size from 1 byte to several blocks.
+        let mut input = Vec::new();
+        for i in 0..3000usize {
+            let len = match i {
+                10 | 1500 => 2 * BLOCK + 3,
+                _ => [0, 1, 17, 99, 100, 101, 5, 150, 40][i % 9],
+            };
+            input.extend((0..len).map(|k| b'a' + ((i + k) % 26) as u8));
+            input.extend_from_slice(if i % 4 == 0 { b"\r\n" } else { b"\n" });
+            if i % 500 == 7 {
+                input.extend_from_slice(&[b'x'; 100]);
+                input.push(b'\r');
+                input.push(b'\n');
+            }
+        }
+        input.extend_from_slice(b"last\r");
+        let expected = split(&input, 100);
+        for sizes in [&[1usize][..], &[3, 7, 1, 64], &[BLOCK - 1, 5], &[3 * BLOCK]] {
+            let reader = Trickle {
+                bytes: &input,
+                sizes: sizes.iter().cycle(),
+            };
+            let mut lines = Lines::new(reader, 100);
+            let mut got = Vec::new();
+            while let Some(l) = lines.next_line().unwrap() {
+                got.push((l.number, l.text.map(<[u8]>::to_vec)));
+            }
+            assert_eq!(got.len(), expected.len(), "pieces {sizes:?}");
+            assert!(got == expected, "pieces {sizes:?}");
+        }
     }
 
     #[test]

@@ -66,6 +66,7 @@ impl Verified {
     }
 
     /// Whether every block is verified.
+    #[inline]
     pub(crate) fn all(&self) -> bool {
         self.all.load(Ordering::Relaxed)
     }

@@ -42,6 +42,12 @@ pub(crate) struct Checks<'a> {
 }
 
 impl Checks<'_> {
+    /// Whether every block of the payload is verified (no entry needs a check any more).
+    #[inline]
+    pub(crate) fn all_verified(&self) -> bool {
+        self.verified.all()
+    }
+
     /// Ok once entry byte `at` of the section lies in a verified block.
     #[inline]
     pub(crate) fn check(&self, at: u64) -> Result<(), QueryError> {
@@ -119,6 +125,17 @@ impl<'a> Section<'a> {
         Ok((byte_distance(entry), byte_move(entry)))
     }
 
+    /// [`Section::stored_byte`] without the block check, for a table whose every block is
+    /// verified ([`Checks::all_verified`]): the walk of `path` on such a table pays no test
+    /// and no `Result` at each step. On any other table it could read a damaged entry, which
+    /// the walk's own checks then refuse as corrupt (or a byte that happens to fit).
+    #[inline]
+    pub(crate) fn verified_byte(&self, rank: u64) -> (u32, Move) {
+        debug_assert!(self.checks.all_verified());
+        let entry = byte_at(self.entries, rank);
+        (byte_distance(entry), byte_move(entry))
+    }
+
     /// Verifies every block of this section's entries not verified yet: before a question
     /// that reads them all (a layer, every state, every distance recovered).
     pub(crate) fn verify_entries(&self) -> Result<(), QueryError> {
@@ -187,7 +204,10 @@ impl<'a> Section<'a> {
             Some(rank) => match self.encoding {
                 Encoding::TwoBit => self.walk(self.walk_start(start), None, |_| {}).map(Some),
                 Encoding::Byte | Encoding::Wide16 => {
-                    let value = self.value(rank)?;
+                    let value = match self.encoding {
+                        Encoding::Byte if self.checks.all_verified() => self.verified_byte(rank).0,
+                        _ => self.value(rank)?,
+                    };
                     if value > self.descriptor.max_distance() {
                         return Err(self.corrupt(self.walk_start(start)));
                     }

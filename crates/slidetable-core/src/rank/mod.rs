@@ -134,9 +134,17 @@ impl Ranker {
     #[inline]
     pub fn rank_packed(&self, packed: u64, blank: usize) -> u64 {
         let base = blank as u64 * self.block();
-        if let Some(quick) = self.quick {
-            return base + u64::from(quick.rank_and_parity(packed, blank).0);
+        match self.quick {
+            Some(quick) => base + u64::from(quick.rank_and_parity(packed, blank).0),
+            None => base + u64::from(self.rank_by_digits(packed, blank)),
         }
+    }
+
+    /// The rank within the blank's block, by the Lehmer digits one tile at a time: boards of
+    /// more than 9 cells. Not inlined, so [`Ranker::rank_packed`] stays small enough to
+    /// inline into the walks of the 8-puzzle.
+    #[inline(never)]
+    fn rank_by_digits(&self, packed: u64, blank: usize) -> u32 {
         let n = self.board.cells();
         let mut seq = drop_nibble(packed, blank);
         let mut remaining: u32 = (1u32 << n) - 2; // tiles 1..n−1 not yet placed
@@ -148,7 +156,7 @@ impl Ranker {
             r += smaller * w;
             remaining ^= 1 << t;
         }
-        base + u64::from(r)
+        r
     }
 
     /// The rank of the neighbour reached from the state of rank `rank` by move `m`, given
