@@ -6,14 +6,49 @@
 //! The record is a bitmap of atomic words, one bit a block: threads that read the same table
 //! set bits without a lock, and a block two threads verify at once is merely verified twice.
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use slidetable_format::{FormatError, Header, BLOCK_LEN};
 
-use crate::parts::Span;
-
 use crate::QueryError;
+
+/// Where one part's payload lies in the joined bytes (offsets from the joined table's first
+/// byte), to name the part of a damaged block.
+#[derive(Clone, Debug)]
+pub(crate) struct Span {
+    /// The part file.
+    pub(crate) part: PathBuf,
+    /// Its payload's bytes in the joined table.
+    pub(crate) bytes: Range<u64>,
+}
+
+/// `error` about the joined table, told of the part it lies in when it names bytes of one
+/// (a damaged block): the part's file, and the bytes counted from the part's first byte.
+pub(crate) fn locate(spans: &[Span], error: FormatError) -> (Option<PathBuf>, FormatError) {
+    if let FormatError::BlockChecksum {
+        offset,
+        end,
+        stored,
+        computed,
+    } = error
+    {
+        if let Some(s) = spans.iter().find(|s| s.bytes.contains(&offset)) {
+            let at = s.bytes.start;
+            return (
+                Some(s.part.clone()),
+                FormatError::BlockChecksum {
+                    offset: offset - at,
+                    end: end - at,
+                    stored,
+                    computed,
+                },
+            );
+        }
+    }
+    (None, error)
+}
 
 /// The verified blocks of one table.
 #[derive(Debug)]
@@ -54,7 +89,7 @@ impl Verified {
     /// The file and the error to report for `error`, an error about the bytes: a damaged
     /// block of a table in parts is told as its part's, with the bytes counted in that part.
     pub(crate) fn locate(&self, error: FormatError) -> (Option<PathBuf>, FormatError) {
-        match crate::parts::locate(&self.spans, error) {
+        match locate(&self.spans, error) {
             (Some(part), error) => (Some(part), error),
             (None, error) => (self.file.clone(), error),
         }

@@ -12,8 +12,9 @@ use std::path::Path;
 
 use memmap2::Mmap;
 
+use crate::blocks::Span;
 use crate::guard::{self, Guard};
-use crate::parts::{PartsView, Span};
+use crate::parts::PartsView;
 use crate::{TableError, TableErrorKind};
 
 /// Tables smaller than this many bytes are read into memory instead of mapped: every table

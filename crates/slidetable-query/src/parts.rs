@@ -19,7 +19,6 @@
 
 use std::fs::{self, File};
 use std::io;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use memmap2::{Mmap, MmapMut, MmapOptions};
@@ -28,6 +27,7 @@ use slidetable_format::{
     MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
+use crate::blocks::Span;
 use crate::guard::{self, Guard};
 use crate::TableErrorKind;
 
@@ -36,42 +36,6 @@ fn problem(part: &Path, problem: impl Into<String>) -> TableErrorKind {
         part: part.to_path_buf(),
         problem: problem.into(),
     }
-}
-
-/// Where one part's payload lies in the joined bytes (offsets from the joined table's first
-/// byte), to name the part of a damaged block.
-#[derive(Clone, Debug)]
-pub(crate) struct Span {
-    /// The part file.
-    pub(crate) part: PathBuf,
-    /// Its payload's bytes in the joined table.
-    pub(crate) bytes: Range<u64>,
-}
-
-/// `error` about the joined table, told of the part it lies in when it names bytes of one
-/// (a damaged block): the part's file, and the bytes counted from the part's first byte.
-pub(crate) fn locate(spans: &[Span], error: FormatError) -> (Option<PathBuf>, FormatError) {
-    if let FormatError::BlockChecksum {
-        offset,
-        end,
-        stored,
-        computed,
-    } = error
-    {
-        if let Some(s) = spans.iter().find(|s| s.bytes.contains(&offset)) {
-            let at = s.bytes.start;
-            return (
-                Some(s.part.clone()),
-                FormatError::BlockChecksum {
-                    offset: offset - at,
-                    end: end - at,
-                    stored,
-                    computed,
-                },
-            );
-        }
-    }
-    (None, error)
 }
 
 /// The joined table's bytes over the mapped parts.

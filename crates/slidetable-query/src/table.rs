@@ -101,7 +101,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// The bytes are a table in parts laid out as `spans` say: errors about a damaged block
     /// name its part.
-    pub(crate) fn set_spans(&mut self, spans: Vec<crate::parts::Span>) {
+    pub(crate) fn set_spans(&mut self, spans: Vec<crate::blocks::Span>) {
         self.verified.set_spans(spans);
     }
 
