@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use slidetable_core::{path_string, Layout, Move};
 use slidetable_query::{CostModel, Goal, MappedTable, QueryError};
 
-use crate::json::{self, Record};
+use crate::json::{self, Measure, Record};
 use crate::puzzles::each_puzzle;
 use crate::resolved::{Answer, Batch, Output};
 use crate::streams::{self, Sink};
@@ -27,7 +27,8 @@ pub(crate) fn run(table: &MappedTable, batch: &Batch<'_>) -> Result<ExitCode> {
     let mut out = streams::stdout();
     let mut scratch = Scratch::default();
     if output == Output::Csv {
-        write_csv_header(&mut out, answer)?;
+        let weighted = goal.section().cost() != CostModel::Unit;
+        write_csv_header(&mut out, answer, Measure::of(weighted))?;
     }
     each_puzzle(
         batch.input,
@@ -43,9 +44,16 @@ pub(crate) fn run(table: &MappedTable, batch: &Batch<'_>) -> Result<ExitCode> {
     )
 }
 
-/// The CSV header line of `distance` or `path`.
-pub(crate) fn write_csv_header(out: &mut impl Write, answer: Answer) -> io::Result<()> {
-    out.write_all(json::csv_header(!matches!(answer, Answer::Distance)))
+/// The CSV header line of `distance` or `path`, its value named by `measure`.
+pub(crate) fn write_csv_header(
+    out: &mut impl Write,
+    answer: Answer,
+    measure: Measure,
+) -> io::Result<()> {
+    out.write_all(json::csv_header(
+        !matches!(answer, Answer::Distance),
+        measure,
+    ))
 }
 
 /// What `distance` or `path` answers bad line `line` with under `--keep-going`.
@@ -92,7 +100,7 @@ pub(crate) fn write(
             }
             text.push(b'\n');
         }
-        Output::Show => show::draw(text, number, layout, path),
+        Output::Show => show::draw(text, number, layout, path, value.filter(|_| weighted)),
         Output::Csv => {
             text.extend_from_slice(layout.to_string().as_bytes());
             text.push(b',');
@@ -212,8 +220,16 @@ pub(crate) fn write_invalid(
     }
 }
 
+/// The CSV header of the rows [`write_state`] writes: `puzzle,distance,path`, or
+/// `puzzle,cost,path` on a weighted table.
+pub(crate) fn write_states_csv_header(out: &mut impl Write, table: &MappedTable) -> io::Result<()> {
+    let measure = Measure::of(table.header().cost() != CostModel::Unit);
+    writeln!(out, "puzzle,{},path", measure.name())
+}
+
 /// Writes one state of the table: tokens, a tab, its distance, a tab, an optimal path; or a
-/// JSON object, or a CSV row (`puzzle,distance,path`).
+/// JSON object, or a CSV row (`puzzle,distance,path`; the cost in place of the distance on a
+/// weighted table).
 pub(crate) fn write_state(
     out: &mut impl Write,
     buf: &mut Vec<u8>,

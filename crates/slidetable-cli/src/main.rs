@@ -48,6 +48,10 @@ fn main() -> ExitCode {
             // `--help` and `--version` are answers on standard output: a write that fails (a
             // full disk, `>/dev/full`) fails the run, as for every other answer.
             use std::io::Write;
+            if let Err(closed) = streams::stdout_open() {
+                warning!("{closed}");
+                return ExitCode::FAILURE;
+            }
             if let Err(write) = e.print().and_then(|()| std::io::stdout().flush()) {
                 warning!("cannot write standard output: {write}");
                 return ExitCode::FAILURE;

@@ -79,7 +79,7 @@ pub(crate) fn batch(table: &MappedPatternTable, batch: &Batch<'_>) -> Result<Exi
     };
     let mut out = streams::stdout();
     if output == Output::Csv {
-        write_csv_header(&mut out, answer)?;
+        write_csv_header(&mut out, answer, crate::json::Measure::Distance)?;
     }
     let mut text = Vec::new();
     let mut answered = 0;

@@ -2,6 +2,8 @@
 
 use slidetable_core::{Layout, Move};
 
+use crate::json::Measure;
+
 /// Columns the drawing stays within.
 const WIDTH: usize = 80;
 /// Spaces between two boards.
@@ -10,15 +12,25 @@ const GAP: usize = 3;
 /// Appends a drawing of `start` and the boards along `path` (`None`: no path) to `out`: a
 /// heading line numbered `number` (the puzzle's number on the question sheet `random
 /// --show` draws), then rows of boards, each labelled with its move number and the blank's
-/// move (`start` for the first). The blank is drawn as `.`.
-pub(crate) fn draw(out: &mut Vec<u8>, number: u64, start: &Layout, path: Option<&[Move]>) {
+/// move (`start` for the first). The blank is drawn as `.`. On a weighted table `cost` is
+/// the path's cost, named beside its moves.
+pub(crate) fn draw(
+    out: &mut Vec<u8>,
+    number: u64,
+    start: &Layout,
+    path: Option<&[Move]>,
+    cost: Option<u32>,
+) {
     let heading = match path {
         None => format!("{number}. {start}: unsolvable\n\n"),
         Some([]) => format!("{number}. {start}: solved already (0 moves)\n\n"),
         Some(path) => format!(
-            "{number}. {start}: {} move{}, {}\n\n",
-            path.len(),
-            if path.len() == 1 { "" } else { "s" },
+            "{number}. {start}: {}{}, {}\n\n",
+            Measure::Distance.amount(path.len() as u32),
+            cost.map_or(String::new(), |c| format!(
+                " at {}",
+                Measure::Cost.amount(c)
+            )),
             path.iter().map(|m| m.letter()).collect::<String>()
         ),
     };
@@ -95,7 +107,7 @@ mod tests {
         let start = parse_layout(Board::EIGHT, start.as_bytes()).unwrap();
         let path = path.map(|p| parse_path(p).unwrap());
         let mut out = Vec::new();
-        draw(&mut out, 7, &start, path.as_deref());
+        draw(&mut out, 7, &start, path.as_deref(), None);
         String::from_utf8(out).unwrap()
     }
 

@@ -217,6 +217,13 @@ fn a_damaged_block_of_a_mapped_table_refuses_its_puzzles_only() {
         "{}",
         refused.stderr
     );
+    // The file is named once ("table F: … (file F)" named it twice).
+    assert_eq!(
+        refused.stderr.matches(&bad.display().to_string()).count(),
+        1,
+        "{}",
+        refused.stderr
+    );
     // `distance` reads the one entry, in a sound block; a path may walk through the damaged
     // block: right or refused, never wrong.
     for command in ["distance", "path"] {
@@ -258,6 +265,35 @@ fn a_damaged_block_of_a_mapped_table_refuses_its_puzzles_only() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn a_damaged_encoding_byte_of_a_15_puzzle_database_is_named_as_damage() {
+    // A flipped encoding byte (offset 12) read "board 4x4 is not supported": true of tables,
+    // and no help with a database whose header is damaged.
+    let dir = TempDir::new().unwrap();
+    let db = dir.path().join("555.slt");
+    generate_into(dir.path(), "4x4", &["--pdb", "5-5-5"], &db);
+    for code in [1u8, 2, 3, 5] {
+        let bad = copy_with(dir.path(), "enc.slt", &db, |b| b[12] = code);
+        for command in ["distance", "path"] {
+            let r = query(
+                command,
+                &bad,
+                &[],
+                "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n",
+            );
+            assert_eq!(r.code, Some(1), "{command} {code}: {r:#?}");
+            assert!(
+                r.stderr.contains(&format!(
+                    "board 4x4 has only pattern databases (encoding 4), but the encoding field \
+                     reads {code}: the header is damaged"
+                )),
+                "{command} {code}: {}",
+                r.stderr
+            );
+        }
+    }
 }
 
 #[test]

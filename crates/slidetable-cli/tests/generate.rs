@@ -329,9 +329,64 @@ fn weighted_tables_say_cost_and_moves() {
     }
     let json = with(&["stats", "--json"], b"").stdout;
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(v["max_distance"], max);
+    // H10/M7: a cost is never called a distance nor counted in moves.
+    assert_eq!(v["max_cost"], max);
+    assert!(v.get("max_distance").is_none(), "{json}");
     assert!(v["costs"].is_array(), "{json}");
     assert!(v.get("distances").is_none(), "{json}");
+    let csv = with(&["stats", "--csv"], b"").stdout;
+    assert!(csv.starts_with("cost,states,share,cumulative\n"), "{csv}");
+    let csv = with(&["path", "--csv"], puzzle).stdout;
+    assert_eq!(
+        csv,
+        "puzzle,cost,path,solvable\n4 1 2 5 0 3,15,lurrd,true\n"
+    );
+    let csv = with(&["distance", "--csv"], puzzle).stdout;
+    assert_eq!(csv, "puzzle,cost,solvable\n4 1 2 5 0 3,15,true\n");
+    let csv = with(&["hardest", "--csv"], b"").stdout;
+    assert!(csv.starts_with("puzzle,cost,path\n"), "{csv}");
+    let show = with(&["path", "--show"], puzzle).stdout;
+    assert!(
+        show.starts_with("1. 4 1 2 5 0 3: 5 moves at cost 15, lurrd\n"),
+        "{show}"
+    );
+    let info = Run::process(process(dir.path()).arg("info").arg(&table));
+    assert!(
+        info.stdout.contains("  max cost      60 ("),
+        "{}",
+        info.stdout
+    );
+    assert!(!info.stdout.contains("distance  "), "{}", info.stdout);
+    let info = Run::process(process(dir.path()).args(["info", "--json"]).arg(&table));
+    assert!(info.stdout.contains("\"max_cost\":60"), "{}", info.stdout);
+    assert!(!info.stdout.contains("max_distance"), "{}", info.stdout);
+    let h = ["heuristic", "--heuristic", "manhattan"];
+    let text = with(&[&h[..], &["-"]].concat(), puzzle).stdout;
+    assert_eq!(text, "4 1 2 5 0 3: cost 15; manhattan 5\n");
+    let csv = with(&[&h[..], &["--csv", "-"]].concat(), puzzle).stdout;
+    assert_eq!(csv, "puzzle,cost,manhattan\n4 1 2 5 0 3,15,5\n");
+    let json = with(&[&h[..], &["--json", "-"]].concat(), puzzle).stdout;
+    assert_eq!(
+        json,
+        "{\"puzzle\":[4,1,2,5,0,3],\"cost\":15,\"solvable\":true,\"estimates\":{\"manhattan\":5}}\n"
+    );
+    let report = with(&h, b"").stdout;
+    assert!(report.contains("\n    cost    states"), "{report}");
+    assert!(
+        report.contains("is at cost 61 from the goal, estimated 5 (56 under)"),
+        "{report}"
+    );
+    assert!(!report.contains("moves from the goal"), "{report}");
+    let json = with(&[&h[..], &["--json"]].concat(), b"").stdout;
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(
+        v["costs"].is_array() && v.get("distances").is_none(),
+        "{json}"
+    );
+    assert_eq!(v["worst_underestimate"]["cost"], 61, "{json}");
+    assert!(v["overall"]["cost"].is_null() && v["overall"].get("distance").is_none());
+    let csv = with(&[&h[..], &["--csv"]].concat(), b"").stdout;
+    assert!(csv.starts_with("heuristic,cost,states,"), "{csv}");
 
     // A unit table keeps its words: distances in moves.
     let unit = dir.path().join("unit.slt");
@@ -720,9 +775,16 @@ fn a_3x4_generate_killed_while_it_writes_a_checkpoint_resumes_from_the_one_befor
 
 /// Sends `signal` to a `generate --board 2x5` the moment its temporary file appears.
 fn signal_while_writing(dir: &Path, signal: &str) -> ExitStatus {
-    let out = dir.join("t.slt");
+    signal_while_making(dir, signal, &["--board", "2x5"], "t.slt")
+}
+
+/// Sends `signal` to a `generate ARGS -o NAME` the moment its temporary file appears.
+fn signal_while_making(dir: &Path, signal: &str, args: &[&str], name: &str) -> ExitStatus {
+    let out = dir.join(name);
     let mut child = process(dir)
-        .args(["generate", "--board", "2x5", "-o"])
+        .arg("generate")
+        .args(args)
+        .arg("-o")
         .arg(&out)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -730,7 +792,7 @@ fn signal_while_writing(dir: &Path, signal: &str) -> ExitStatus {
         .spawn()
         .unwrap();
     let began = Instant::now();
-    while temporaries(dir, "t.slt").is_empty() {
+    while temporaries(dir, name).is_empty() {
         assert!(
             child.try_wait().unwrap().is_none(),
             "{signal}: generate finished first"
@@ -779,19 +841,75 @@ fn interrupting_generate_removes_its_temporary_file() {
     }
 }
 
+/// Ctrl-C, SIGTERM and SIGHUP while `generate --pdb` builds its databases (M1: the
+/// temporary file, 288 MB for 7-8, was left): removed, and the process dies of the signal.
+#[test]
+fn interrupting_a_pattern_database_removes_its_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = TempDir::new().unwrap();
+    let args = ["--board", "4x4", "--pdb", "6-6-3"];
+    for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+        let status = signal_while_making(dir.path(), signal, &args, "p.slt");
+        assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
+        assert_eq!(others(dir.path(), ""), Vec::<String>::new(), "{signal}");
+    }
+}
+
 /// A temporary file of ours left by a process that is gone (SIGKILL cannot be caught) is
-/// removed by the next `generate` into that directory; another file is left alone.
+/// removed by the next `generate` into that directory, whatever file either makes (M2: only a
+/// run for the same file removed it); another program's file is left alone, and so is the
+/// temporary file of a `generate` still running there.
 #[test]
 fn generate_removes_stale_temporary_files_of_its_own() {
     let dir = TempDir::new().unwrap();
-    let status = signal_while_writing(dir.path(), "KILL");
+    let d = dir.path();
+    let status = signal_while_writing(d, "KILL");
     assert_eq!(status.code(), None);
-    let stale = temporaries(dir.path(), "t.slt");
+    let stale = temporaries(d, "t.slt");
     assert_eq!(stale.len(), 1, "{stale:?}");
-    fs::write(dir.path().join(".notes.txt.tmp"), "mine").unwrap();
-    generate_into(dir.path(), "2x2", &[], &dir.path().join("t.slt"));
-    assert_eq!(temporaries(dir.path(), "t.slt"), Vec::<String>::new());
-    assert!(dir.path().join(".notes.txt.tmp").exists());
+    // Named for the process that wrote it.
+    assert!(stale[0].contains(".slidetable-"), "{stale:?}");
+    // A run making another file (a pattern database) removes it, and is killed in turn.
+    let status = signal_while_making(d, "KILL", &["--board", "4x4", "--pdb", "6-6-3"], "p.slt");
+    assert_eq!(status.code(), None);
+    assert_eq!(temporaries(d, "t.slt"), Vec::<String>::new());
+    let stale = temporaries(d, "p.slt");
+    assert_eq!(stale.len(), 1, "{stale:?}");
+    fs::write(d.join(".notes.txt.tmp"), "mine").unwrap();
+    fs::write(d.join(".x.slidetable-1x.y.tmp"), "not ours either").unwrap();
+    // A run still writing its own temporary file in the same directory keeps it.
+    let mut running = process(d)
+        .args([
+            "generate", "--board", "4x4", "--pdb", "6-6-3", "-o", "q.slt",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    while temporaries(d, "q.slt").is_empty() {
+        assert!(
+            running.try_wait().unwrap().is_none(),
+            "q.slt finished first"
+        );
+        assert!(began.elapsed() < Duration::from_secs(60));
+        thread::sleep(Duration::from_micros(200));
+    }
+    generate_into(d, "2x2", &[], &d.join("other.slt"));
+    let left = others(d, "other.slt");
+    let _ = running.kill();
+    let _ = running.wait();
+    assert_eq!(
+        left.iter()
+            .filter(|n| !n.starts_with(".q.slt."))
+            .collect::<Vec<_>>(),
+        [".notes.txt.tmp", ".x.slidetable-1x.y.tmp"]
+    );
+    assert_eq!(
+        left.iter().filter(|n| n.starts_with(".q.slt.")).count(),
+        1,
+        "{left:?}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -919,6 +1037,67 @@ fn an_unwritable_destination_is_refused_before_the_search() {
         assert_eq!(r.code, Some(1), "{args:?}: {r:#?}");
         assert_eq!(r.stderr, message, "{args:?}");
     }
+}
+
+/// H9: a partition's pattern databases are checked against the memory they need before the
+/// first group's search, and refused naming it (`--pdb 9-6` aborted allocating 8.3 GB under a
+/// 3 GB address-space limit), and against the disk space their file needs.
+#[test]
+fn a_partition_too_large_for_the_machine_is_refused_before_its_search() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for (pdb, env, limit, message) in [
+        (
+            "5-5-5",
+            "SLIDETABLE_AVAILABLE_MEMORY",
+            "1000000",
+            "the 5-5-5 pattern databases of 4x4 need 2.0 MB of memory, but 1.0 MB is \
+             available ($SLIDETABLE_AVAILABLE_MEMORY); smaller groups need less (7-8: 1.5 GB)",
+        ),
+        (
+            "5-5-5",
+            "SLIDETABLE_AVAILABLE_DISK",
+            "100000",
+            "the 5-5-5 pattern databases of 4x4 need 786240 bytes of disk space, but 100000 \
+             bytes is available ($SLIDETABLE_AVAILABLE_DISK); smaller groups need less \
+             (7-8: 1.5 GB)",
+        ),
+        (
+            "9-6",
+            "SLIDETABLE_AVAILABLE_MEMORY",
+            "3000000000",
+            "the 9-6 pattern databases of 4x4 need 11.4 GB of memory, but 3.0 GB is \
+             available ($SLIDETABLE_AVAILABLE_MEMORY); smaller groups need less (7-8: 1.5 GB)",
+        ),
+    ] {
+        let r = Run::of(
+            sandboxed(d)
+                .env(env, limit)
+                .args(["generate", "--board", "4x4", "--pdb", pdb, "-o", "p.slt"]),
+        );
+        assert_eq!(r.code, Some(1), "{pdb}: {r:#?}");
+        assert_eq!(r.stderr, format!("slidetable: {message}\n"), "{pdb}");
+        assert_eq!(others(d, ""), Vec::<String>::new(), "{pdb}");
+    }
+    // The address-space limit of the issue (`ulimit -v`, 3 GB), however much memory is free.
+    let r = Run::process(
+        Command::new("sh")
+            .current_dir(d)
+            .env_remove("SLIDETABLE_AVAILABLE_MEMORY")
+            .arg("-c")
+            .arg("ulimit -v 3000000 && exec \"$0\" generate --board 4x4 --pdb 9-6 -o p.slt")
+            .arg(env!("CARGO_BIN_EXE_slidetable")),
+    );
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(
+        r.stderr.starts_with(
+            "slidetable: the 9-6 pattern databases of 4x4 need 11.4 GB of memory, but 3.1 GB is \
+             available (the address-space limit (ulimit -v))"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(others(d, ""), Vec::<String>::new());
 }
 
 #[test]

@@ -132,6 +132,59 @@ fn help_and_version_on_a_full_stdout_fail() {
     }
 }
 
+/// M6: a standard output closed by the caller (`>&-`, which Rust's runtime turns into
+/// /dev/null before `main`) lost every answer with exit 0, and `generate -o -` said it wrote
+/// the table. Every command that answers on it now fails, exit 1, saying why; one that writes
+/// nothing there (`generate -o FILE` still reports there, so it fails too) and a standard
+/// output on /dev/null are unchanged.
+#[test]
+fn a_closed_stdout_at_the_start_fails_the_run() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let table = d.join("2x3.slt");
+    generate_into(d, "2x3", &[], &table);
+    let input = d.join("in.txt");
+    fs::write(&input, "4 1 2 5 0 3\n1 2 3 4 5 0\n").unwrap();
+    let judge = d.join("judge.txt");
+    fs::write(&judge, "283104765\n").unwrap();
+    let closed = "slidetable: cannot write standard output: it was closed when slidetable \
+                  started (`>&-`); redirect it to /dev/null to discard the output\n";
+    let t = table.to_str().unwrap();
+    let i = input.to_str().unwrap();
+    for args in [
+        vec!["distance", "--table", t, i],
+        vec!["path", "--table", t, i],
+        vec!["path", "--table", t, "--json", i],
+        vec!["judge", "luogu1379", judge.to_str().unwrap()],
+        vec!["generate", "--board", "2x3", "-o", "-"],
+        vec!["info", t],
+        vec!["--version"],
+        vec!["--help"],
+    ] {
+        for redirect in [">&-", ">/dev/null"] {
+            let out = StdCommand::new("sh")
+                .current_dir(d)
+                .env_remove("SLIDETABLE_TABLE")
+                .env("XDG_CACHE_HOME", d.join("cache"))
+                .arg("-c")
+                .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+                .arg(env!("CARGO_BIN_EXE_slidetable"))
+                .args(&args)
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if redirect == ">&-" {
+                assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+                // (After the note of a first use of the cache's table, for `judge`.)
+                assert!(stderr.ends_with(closed), "{args:?}: {stderr}");
+            } else {
+                assert_eq!(out.status.code(), Some(0), "{args:?} {redirect}: {stderr}");
+            }
+        }
+    }
+}
+
 /// Standard error on /dev/full: a diagnostic that cannot be written never stops the answers,
 /// and the exit code still tells.
 #[test]

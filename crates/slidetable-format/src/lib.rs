@@ -420,6 +420,20 @@ pub enum FormatError {
         /// The columns field.
         cols: u8,
     },
+    /// A board only pattern databases are made for (4x4), in a header whose encoding field
+    /// is not a pattern database's: the encoding byte of a database is damaged.
+    #[error(
+        "board {rows}x{cols} has only pattern databases (encoding {PATTERN_ENCODING}), but the \
+         encoding field reads {encoding}: the header is damaged"
+    )]
+    PatternBoardEncoding {
+        /// The rows field.
+        rows: u8,
+        /// The columns field.
+        cols: u8,
+        /// The encoding field.
+        encoding: u8,
+    },
     /// An encoding field of no known encoding; the code found.
     #[error("unknown entry encoding {0}")]
     UnknownEncoding(u8),
@@ -792,8 +806,18 @@ impl Header {
                     return Err(FormatError::PatternFile);
                 }
                 let (rows, cols) = (kind.rows, kind.cols);
-                let board = Board::for_table(rows.into(), cols.into())
-                    .map_err(|_| FormatError::BadBoard { rows, cols })?;
+                let board = Board::for_table(rows.into(), cols.into()).map_err(|_| {
+                    // Only a pattern database is ever made for a board of up to MAX_CELLS
+                    // cells beyond the tables' (4x4): its encoding byte is the damage.
+                    match Board::new(rows.into(), cols.into()) {
+                        Ok(_) => FormatError::PatternBoardEncoding {
+                            rows,
+                            cols,
+                            encoding: kind.encoding,
+                        },
+                        Err(_) => FormatError::BadBoard { rows, cols },
+                    }
+                })?;
                 let encoding = Encoding::from_code(kind.encoding)
                     .ok_or(FormatError::UnknownEncoding(kind.encoding))?;
                 let cost =

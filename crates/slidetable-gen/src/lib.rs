@@ -93,6 +93,19 @@ pub enum GenError {
         /// The largest distance the encoding stores.
         max: u32,
     },
+    /// A cheapest cost larger than the encoding can store (a weighted table).
+    #[error(
+        "the cheapest costs from goal {goal} go above the {encoding} encoding's {max}: use \
+         --encoding wide16"
+    )]
+    TooCostly {
+        /// The section's goal.
+        goal: Layout,
+        /// The encoding's name.
+        encoding: &'static str,
+        /// The largest cost the encoding stores.
+        max: u32,
+    },
     /// Sections of one file on different boards.
     #[error("sections are for different boards ({expected} and {found})")]
     MixedBoards {
@@ -178,6 +191,28 @@ pub enum GenError {
     NoRoom {
         /// The board asked for.
         board: Board,
+        /// "memory" or "disk space".
+        what: &'static str,
+        /// Bytes needed.
+        need: u64,
+        /// Bytes available.
+        available: u64,
+        /// Where the available figure comes from.
+        origin: String,
+    },
+    /// The machine has less memory or disk space than a partition's pattern databases need
+    /// (checked before the first group's search).
+    #[error(
+        "the {partition} pattern databases of {board} need {} of {what}, but {} is available \
+         ({origin}); smaller groups need less (7-8: 1.5 GB)",
+        room::human(*need),
+        room::human(*available)
+    )]
+    NoRoomForPatterns {
+        /// The board.
+        board: Board,
+        /// The partition, by its group sizes (`9-6`).
+        partition: String,
         /// "memory" or "disk space".
         what: &'static str,
         /// Bytes needed.
@@ -412,8 +447,9 @@ pub fn solve(
             if chosen == Encoding::Byte {
                 let narrowed = narrow(sections);
                 if let Some(s) = narrowed.iter().find(|s| s.encoding != Encoding::Byte) {
-                    return Err(GenError::TooDeep {
+                    return Err(GenError::TooCostly {
                         goal: s.goal,
+                        encoding: Encoding::Byte.name(),
                         max: Encoding::Byte.max_distance(),
                     });
                 }

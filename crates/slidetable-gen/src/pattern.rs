@@ -440,12 +440,15 @@ pub fn solve_pattern(
 }
 
 /// Solves every group of `partition` towards `goal`, one group after another (each on
-/// every core, so memory holds one search at a time), reporting settled placements.
+/// every core, so memory holds one search at a time), reporting settled placements. Refused
+/// first when the machine has less memory than the largest search needs
+/// ([`check_pattern_room`](crate::room::check_pattern_room)).
 pub fn solve_partition(
     goal: &Layout,
     partition: &Partition,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<SolvedPattern>, GenError> {
+    crate::room::check_pattern_room(goal.board(), partition, None)?;
     partition
         .groups
         .iter()

@@ -8,10 +8,11 @@
 
 use std::path::Path;
 
-use slidetable_format::Encoding;
+use slidetable_core::{Board, PlacementRanker};
+use slidetable_format::{pattern_payload_len, Encoding};
 
 use crate::plan::Plan;
-use crate::{check_plan, GenError};
+use crate::{check_plan, GenError, Partition};
 
 /// Environment variable: the bytes of memory a search may count on (instead of the
 /// system's `MemAvailable`).
@@ -93,21 +94,93 @@ fn check(plan: &Plan, needs: Needs, dir: Option<&Path>, allocated: u64) -> Resul
     Ok(needs)
 }
 
+/// What building the pattern databases of `partition` on `board` needs, in bytes. The groups
+/// are searched one after another (`solve_partition`), each in its placements' blank masks
+/// (2 bytes a placement), two level bitmaps and its entries (4 bits a placement), while the
+/// entries of the groups before it stay in memory: the memory is the largest such sum, the
+/// disk the entries of every group.
+pub fn pattern_needs(board: Board, partition: &Partition) -> Needs {
+    let mut kept = 0u64;
+    let mut peak = 0u64;
+    for &group in partition.groups() {
+        let placements = PlacementRanker::new(board.cells(), group.count_ones() as usize)
+            .map_or(u64::MAX, |r| u64::from(r.count()));
+        let entries = pattern_payload_len(placements);
+        let bitmap = placements.div_ceil(64).saturating_mul(8);
+        let search = placements
+            .saturating_mul(2)
+            .saturating_add(bitmap.saturating_mul(2))
+            .saturating_add(entries);
+        peak = peak.max(kept.saturating_add(search));
+        kept = kept.saturating_add(entries);
+    }
+    Needs {
+        memory: peak,
+        disk: kept,
+    }
+}
+
+/// Refuses to build `partition`'s pattern databases for `board` with
+/// [`GenError::NoRoomForPatterns`] when the machine has less memory than they need, or `dir`
+/// (where the file is written; `None` when they stay in memory) less disk space.
+pub fn check_pattern_room(
+    board: Board,
+    partition: &Partition,
+    dir: Option<&Path>,
+) -> Result<Needs, GenError> {
+    let needs = pattern_needs(board, partition);
+    let refuse = |what: &'static str, need: u64, (available, origin): (u64, String)| {
+        Err(GenError::NoRoomForPatterns {
+            board,
+            partition: partition.sizes(),
+            what,
+            need,
+            available,
+            origin,
+        })
+    };
+    if let Some(available) = available_memory() {
+        if needs.memory > available.0 {
+            return refuse("memory", needs.memory, available);
+        }
+    }
+    if let Some(available) = dir.and_then(available_disk) {
+        if needs.disk > available.0 {
+            return refuse("disk space", needs.disk, available);
+        }
+    }
+    Ok(needs)
+}
+
 /// A byte count from the environment variable `name`, if set and a number.
 fn from_env(name: &str) -> Option<(u64, String)> {
     let text = std::env::var(name).ok()?;
     text.trim().parse().ok().map(|n| (n, format!("${name}")))
 }
 
-/// The memory available: [`MEMORY_ENV`], else `MemAvailable`; `None` where neither says.
-/// With where the figure comes from, for a message.
+/// The memory available: [`MEMORY_ENV`], else the smaller of `MemAvailable` and the
+/// process's address-space limit (`ulimit -v`, where an allocation past it aborts the
+/// process however much memory is free); `None` where none says. With where the figure comes
+/// from, for a message.
 pub fn available_memory() -> Option<(u64, String)> {
     from_env(MEMORY_ENV).or_else(|| {
-        let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some((kb * 1024, "MemAvailable in /proc/meminfo".to_string()))
+        let free = mem_available();
+        let limit = rustix::process::getrlimit(rustix::process::Resource::As)
+            .current
+            .map(|bytes| (bytes, "the address-space limit (ulimit -v)".to_string()));
+        match (free, limit) {
+            (Some(free), Some(limit)) => Some(if limit.0 < free.0 { limit } else { free }),
+            (free, limit) => free.or(limit),
+        }
     })
+}
+
+/// `MemAvailable` from `/proc/meminfo`, in bytes.
+fn mem_available() -> Option<(u64, String)> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some((kb * 1024, "MemAvailable in /proc/meminfo".to_string()))
 }
 
 /// The disk space available in `dir`: [`DISK_ENV`], else the filesystem's free space for
@@ -148,6 +221,36 @@ mod tests {
         assert_eq!(n.memory, 10_897_286_400 + 5_448_643_200);
         let plan = Plan::default_for(Board::new(3, 4).unwrap());
         assert_eq!(needs(&plan).unwrap().memory, 59_875_200 + 29_937_600);
+    }
+
+    #[test]
+    fn a_partition_needs_its_largest_search_and_every_entry() {
+        let board = Board::new(4, 4).unwrap();
+        let goal = board.goal_with_blank(0);
+        let needs = |text| pattern_needs(board, &Partition::parse(text, &goal).unwrap());
+        // 7-8: 57,657,600 placements of 7 tiles (28.8 MB of entries) kept while the 8 tiles'
+        // 518,918,400 placements are searched: 1.04 GB of masks, 2 x 64.9 MB of level bits and
+        // 259.5 MB of entries.
+        let n7 = 57_657_600u64;
+        let n8 = 518_918_400u64;
+        assert_eq!(
+            needs("7-8"),
+            Needs {
+                memory: n7 / 2 + 2 * n8 + 2 * (n8 / 8) + n8 / 2,
+                disk: n7 / 2 + n8 / 2,
+            }
+        );
+        assert_eq!(human(needs("7-8").memory), "1.5 GB");
+        // 9-6: the 9 tiles' 4,151,347,200 placements, searched first: 8.3 GB of masks alone.
+        let n9 = 4_151_347_200u64;
+        assert_eq!(needs("9-6").memory, 2 * n9 + 2 * (n9 / 8) + n9 / 2);
+        assert_eq!(human(needs("9-6").memory), "11.4 GB");
+        // Five tiles: 524,160 placements each; the third search keeps the first two's entries.
+        let n5 = 524_160u64;
+        assert_eq!(
+            needs("5-5-5").memory,
+            2 * (n5 / 2) + 2 * n5 + 2 * (n5 / 8) + n5 / 2
+        );
     }
 
     #[test]

@@ -45,7 +45,11 @@ pub fn solve_weighted(goal: &Layout, cost: CostModel) -> Result<SolvedSection, G
                 continue; // pushed at a higher cost before a cheaper one was found
             }
             if c > max {
-                return Err(GenError::TooDeep { goal: *goal, max });
+                return Err(GenError::TooCostly {
+                    goal: *goal,
+                    encoding: Encoding::Wide16.name(),
+                    max,
+                });
             }
             settled += 1;
             if histogram.len() <= c as usize {

@@ -197,10 +197,10 @@ impl Destination {
             });
         }
         let name = target.file_name().map(|n| n.to_string_lossy().into_owned());
-        let prefix = format!(".{}.", name.as_deref().unwrap_or("table"));
-        temporary::remove_stale(&dir, &prefix, ".tmp");
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(&prefix).suffix(".tmp");
+        let name = name.as_deref().unwrap_or("table");
+        temporary::remove_stale(&dir, &format!(".{name}."));
+        let prefix = temporary::prefix(name);
+        let mut builder = temporary::builder(&prefix);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

@@ -32,6 +32,10 @@ pub(crate) fn table_error(e: TableError) -> PyErr {
 /// the table's.
 pub(crate) fn query_error(e: QueryError) -> PyErr {
     match e {
+        QueryError::Damaged {
+            file: Some(ref file),
+            ..
+        } => PyRuntimeError::new_err(format!("table {}: {e}", file.display())),
         QueryError::Corrupt { .. }
         | QueryError::CorruptLayer { .. }
         | QueryError::Damaged { .. } => PyRuntimeError::new_err(e.to_string()),

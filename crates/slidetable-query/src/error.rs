@@ -118,10 +118,12 @@ pub enum QueryError {
         layout: Layout,
     },
     /// A block of the payload does not match its checksum (format version 2), found when a
-    /// question first read from it: nothing is answered from it.
-    #[error("{error}{}; generate it again with `slidetable generate`", in_file(.file.as_deref()))]
+    /// question first read from it: nothing is answered from it. The message does not name
+    /// the file: whoever asked names the table once, as for every other error of a question
+    /// (`table F: bytes A..B do not match …`).
+    #[error("{error}; generate it again with `slidetable generate`")]
     Damaged {
-        /// The file the table came from, if any.
+        /// The file the table came from, if any (for a caller without its name at hand).
         file: Option<PathBuf>,
         /// The block's offsets and checksums.
         error: FormatError,
@@ -141,10 +143,6 @@ pub enum QueryError {
 }
 
 /// ` (file F)` for a table from file F, for messages that name the file.
-fn in_file(file: Option<&Path>) -> String {
-    file.map_or_else(String::new, |f| format!(" (file {})", f.display()))
-}
-
 /// [`QueryError::WrongBoard`] unless `layout` is on `board`, the board of the table asked.
 #[inline]
 pub(crate) fn check_board(board: Board, layout: &Layout) -> Result<(), QueryError> {

@@ -192,12 +192,78 @@ pub fn bad_line(out: &mut impl Write, line_number: u64, error: &str) -> io::Resu
     out.write_all(&buf)
 }
 
-/// The CSV header of `distance` (`with_path` false) or `path` answers.
-pub fn csv_header(with_path: bool) -> &'static [u8] {
-    if with_path {
-        b"puzzle,distance,path,solvable\n"
-    } else {
-        b"puzzle,distance,solvable\n"
+/// What a table's figures count, and the one set of words for them in every output (text,
+/// CSV, JSON): the fewest moves on a unit-cost table (`distance`), the cheapest cost on a
+/// weighted one (`cost`), where a path's cost and its number of moves differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// Unit costs: the fewest moves.
+    Distance,
+    /// A weighted table: the cheapest cost.
+    Cost,
+}
+
+impl Measure {
+    /// [`Measure::Cost`] on a weighted table, else [`Measure::Distance`].
+    pub fn of(weighted: bool) -> Measure {
+        if weighted {
+            Measure::Cost
+        } else {
+            Measure::Distance
+        }
+    }
+
+    /// The quantity's name: a CSV column, a JSON key, a column head (`distance`, `cost`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::Distance => "distance",
+            Measure::Cost => "cost",
+        }
+    }
+
+    /// The largest value from a goal, in text (`max distance`, `max cost`).
+    pub fn max_name(self) -> &'static str {
+        match self {
+            Measure::Distance => "max distance",
+            Measure::Cost => "max cost",
+        }
+    }
+
+    /// A value in words: `15 moves`, `1 move`; `cost 15`.
+    pub fn amount(self, value: u32) -> String {
+        match self {
+            Measure::Distance => format!("{value} move{}", if value == 1 { "" } else { "s" }),
+            Measure::Cost => format!("cost {value}"),
+        }
+    }
+
+    /// How far a state is from the goal, in words: `15 moves from the goal`, `at cost 15
+    /// from the goal`.
+    pub fn from_goal(self, value: u32) -> String {
+        match self {
+            Measure::Distance => format!("{} from the goal", self.amount(value)),
+            Measure::Cost => format!("at {} from the goal", self.amount(value)),
+        }
+    }
+
+    /// `value` in the field of this quantity, the other left out: `(distance, cost)` of a
+    /// record with a `distance` and a `cost` field, each skipped when `None`.
+    pub fn split<T>(self, value: T) -> (Option<T>, Option<T>) {
+        match self {
+            Measure::Distance => (Some(value), None),
+            Measure::Cost => (None, Some(value)),
+        }
+    }
+}
+
+/// The CSV header of `distance` (`with_path` false) or `path` answers, the value's column
+/// named by `measure`.
+pub fn csv_header(with_path: bool, measure: Measure) -> &'static [u8] {
+    match (with_path, measure) {
+        (true, Measure::Distance) => b"puzzle,distance,path,solvable\n",
+        (false, Measure::Distance) => b"puzzle,distance,solvable\n",
+        (true, Measure::Cost) => b"puzzle,cost,path,solvable\n",
+        (false, Measure::Cost) => b"puzzle,cost,solvable\n",
     }
 }
 
@@ -238,8 +304,12 @@ pub struct Stats<'a> {
     pub mean: f64,
     /// The lower median.
     pub median: u32,
-    /// The largest distance (cost).
-    pub max_distance: u32,
+    /// The largest distance (unit costs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_distance: Option<u32>,
+    /// The largest cheapest cost (a weighted table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_cost: Option<u32>,
     /// Unit costs: per distance. Left out on a weighted table, which has `costs` instead.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distances: Option<Vec<Layer>>,
@@ -274,17 +344,22 @@ impl<'a> Stats<'a> {
         stats: &HistogramStats,
         weighted: bool,
     ) -> Stats<'a> {
+        let measure = Measure::of(weighted);
         let layers: Vec<Layer> = stats
             .layers
             .iter()
-            .map(|l| Layer {
-                distance: (!weighted).then_some(l.distance),
-                cost: weighted.then_some(l.distance),
-                states: l.states,
-                share: l.share,
-                cumulative: l.cumulative,
+            .map(|l| {
+                let (distance, cost) = measure.split(l.distance);
+                Layer {
+                    distance,
+                    cost,
+                    states: l.states,
+                    share: l.share,
+                    cumulative: l.cumulative,
+                }
             })
             .collect();
+        let (max_distance, max_cost) = measure.split(stats.max);
         let (distances, costs) = if weighted {
             (None, Some(layers))
         } else {
@@ -297,16 +372,22 @@ impl<'a> Stats<'a> {
             states: stats.states,
             mean: stats.mean,
             median: stats.median,
-            max_distance: stats.max,
+            max_distance,
+            max_cost,
             distances,
             costs,
         }
     }
 }
 
-/// Writes the CSV of `stats`: `distance,states,share,cumulative` and a row per distance.
-pub fn write_stats_csv(out: &mut impl Write, stats: &HistogramStats) -> io::Result<()> {
-    writeln!(out, "distance,states,share,cumulative")?;
+/// Writes the CSV of `stats`: `distance,states,share,cumulative` (`cost,…` on a weighted
+/// table) and a row per distance (cost).
+pub fn write_stats_csv(
+    out: &mut impl Write,
+    stats: &HistogramStats,
+    measure: Measure,
+) -> io::Result<()> {
+    writeln!(out, "{},states,share,cumulative", measure.name())?;
     for l in &stats.layers {
         writeln!(
             out,
@@ -326,6 +407,20 @@ mod tests {
         let mut out = Vec::new();
         line(&mut out, &Seed(u64::MAX));
         assert_eq!(out, b"\"18446744073709551615\"\n");
+    }
+
+    #[test]
+    fn costs_are_never_called_distances_nor_counted_in_moves() {
+        assert_eq!(Measure::of(false).amount(1), "1 move");
+        assert_eq!(Measure::of(false).amount(15), "15 moves");
+        assert_eq!(Measure::of(true).amount(15), "cost 15");
+        assert_eq!(Measure::of(true).name(), "cost");
+        assert_eq!(Measure::Cost.split(3), (None, Some(3)));
+        assert_eq!(Measure::Distance.split(3), (Some(3), None));
+        assert_eq!(
+            csv_header(true, Measure::Cost),
+            b"puzzle,cost,path,solvable\n"
+        );
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub(crate) fn run(hardest: Hardest) -> Result<ExitCode> {
     let mut out = streams::stdout();
     let mut buf = Vec::new();
     if output == Output::Csv {
-        out.write_all(b"puzzle,distance,path\n")?;
+        crate::answers::write_states_csv_header(&mut out, &table)?;
     }
     let mut found = 0u64;
     let layouts: Box<dyn Iterator<Item = Layout>> = if by_levels {

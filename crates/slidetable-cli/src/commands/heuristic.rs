@@ -16,7 +16,7 @@ use slidetable_search::Heuristic;
 use crate::charts;
 use crate::cli::HeuristicChoice;
 use crate::error::UsageError;
-use crate::json;
+use crate::json::{self, Measure};
 use crate::puzzles::each_puzzle;
 use crate::resolved::{pattern_source, Heuristics, Output, PatternSource, Target};
 use crate::streams;
@@ -36,13 +36,21 @@ struct HeuristicJson {
     worst_underestimate: Option<WitnessJson>,
     worst_inconsistency: Option<InconsistencyJson>,
     overall: AccuracyJson,
-    distances: Vec<AccuracyJson>,
+    /// Unit costs: per distance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distances: Option<Vec<AccuracyJson>>,
+    /// A weighted table: per cheapest cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    costs: Option<Vec<AccuracyJson>>,
 }
 
 #[derive(Serialize)]
 struct WitnessJson {
     puzzle: Vec<u8>,
-    distance: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distance: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<u32>,
     estimate: u32,
 }
 
@@ -58,8 +66,12 @@ struct InconsistencyJson {
 
 #[derive(Serialize)]
 struct AccuracyJson {
-    /// `null` for the overall figures.
-    distance: Option<u32>,
+    /// Unit costs: the distance, `null` for the overall figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distance: Option<Option<u32>>,
+    /// A weighted table: the cheapest cost, `null` for the overall figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<Option<u32>>,
     states: u64,
     mean_estimate: f64,
     min_estimate: u32,
@@ -71,9 +83,11 @@ struct AccuracyJson {
 }
 
 impl AccuracyJson {
-    fn of(distance: Option<u32>, a: &Accuracy) -> AccuracyJson {
+    fn of(measure: Measure, value: Option<u32>, a: &Accuracy) -> AccuracyJson {
+        let (distance, cost) = measure.split(value);
         AccuracyJson {
             distance,
+            cost,
             states: a.states,
             mean_estimate: a.mean_estimate,
             min_estimate: a.min_estimate,
@@ -85,10 +99,12 @@ impl AccuracyJson {
     }
 }
 
-fn witness_json(w: &Witness) -> WitnessJson {
+fn witness_json(measure: Measure, w: &Witness) -> WitnessJson {
+    let (distance, cost) = measure.split(w.distance);
     WitnessJson {
         puzzle: w.layout.tiles().to_vec(),
-        distance: w.distance,
+        distance,
+        cost,
         estimate: w.estimate,
     }
 }
@@ -148,6 +164,7 @@ pub(crate) fn run(measured: Heuristics<'_>) -> Result<ExitCode> {
         None => answers,
     };
     let sources = sources(&kinds, &goal)?;
+    let measure = Measure::of(table.header().cost() != CostModel::Unit);
     let mut reports = Vec::with_capacity(kinds.len());
     for (name, heuristic) in build(&kinds, &sources, &goal)? {
         let report = measure_goal(&answers, &*heuristic)?;
@@ -167,13 +184,17 @@ pub(crate) fn run(measured: Heuristics<'_>) -> Result<ExitCode> {
     if output == Output::Json {
         let mut buf = Vec::new();
         for (name, report) in &reports {
-            json::line(&mut buf, &report_json(name, &goal, &table_name, report));
+            json::line(
+                &mut buf,
+                &report_json(name, &goal, &table_name, report, measure),
+            );
         }
         out.write_all(&buf)?;
     } else if output == Output::Csv {
         writeln!(
             out,
-            "heuristic,distance,states,mean_estimate,min_estimate,max_estimate,exact,exact_share,mean_ratio"
+            "heuristic,{},states,mean_estimate,min_estimate,max_estimate,exact,exact_share,mean_ratio",
+            measure.name()
         )?;
         for (name, report) in &reports {
             for (d, a) in report.by_distance.iter().enumerate() {
@@ -191,9 +212,9 @@ pub(crate) fn run(measured: Heuristics<'_>) -> Result<ExitCode> {
             }
         }
     } else if let [(name, report)] = &reports[..] {
-        text(&mut out, name, &table_name, report)?;
+        text(&mut out, name, &table_name, report, measure)?;
     } else {
-        side_by_side(&mut out, &table_name, &reports)?;
+        side_by_side(&mut out, &table_name, &reports, measure)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -204,7 +225,15 @@ fn report_json(
     goal: &slidetable_core::Layout,
     table: &str,
     report: &HeuristicReport,
+    measure: Measure,
 ) -> HeuristicJson {
+    let per_value: Vec<AccuracyJson> = report
+        .by_distance
+        .iter()
+        .enumerate()
+        .map(|(d, a)| AccuracyJson::of(measure, Some(d as u32), a))
+        .collect();
+    let (distances, costs) = measure.split(per_value);
     HeuristicJson {
         heuristic: name.to_string(),
         goal: goal.tiles().to_vec(),
@@ -214,8 +243,14 @@ fn report_json(
         admissible: report.admissible(),
         consistent: report.consistent(),
         claims_consistent: report.claims_consistent,
-        worst_overestimate: report.worst_overestimate.as_ref().map(witness_json),
-        worst_underestimate: report.worst_underestimate.as_ref().map(witness_json),
+        worst_overestimate: report
+            .worst_overestimate
+            .as_ref()
+            .map(|w| witness_json(measure, w)),
+        worst_underestimate: report
+            .worst_underestimate
+            .as_ref()
+            .map(|w| witness_json(measure, w)),
         worst_inconsistency: report
             .worst_inconsistency
             .as_ref()
@@ -226,13 +261,9 @@ fn report_json(
                 estimate_from: i.estimate_from,
                 estimate_to: i.estimate_to,
             }),
-        overall: AccuracyJson::of(None, &report.overall),
-        distances: report
-            .by_distance
-            .iter()
-            .enumerate()
-            .map(|(d, a)| AccuracyJson::of(Some(d as u32), a))
-            .collect(),
+        overall: AccuracyJson::of(measure, None, &report.overall),
+        distances,
+        costs,
     }
 }
 
@@ -252,7 +283,10 @@ impl Serialize for Estimates<'_> {
 #[derive(Serialize)]
 struct PuzzleJson<'a> {
     puzzle: &'a [u8],
-    distance: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distance: Option<Option<u32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<Option<u32>>,
     solvable: bool,
     estimates: Estimates<'a>,
 }
@@ -272,10 +306,11 @@ fn estimate_puzzles(measured: Heuristics<'_>) -> Result<ExitCode> {
     let goal = table.goal(&goal_layout)?;
     let sources = sources(&kinds, &goal_layout)?;
     let built = build(&kinds, &sources, &goal_layout)?;
+    let measure = Measure::of(table.header().cost() != CostModel::Unit);
     let mut out = streams::stdout();
     if output == Output::Csv {
         let names: Vec<&str> = built.iter().map(|(n, _)| n.as_str()).collect();
-        writeln!(out, "puzzle,distance,{}", names.join(","))?;
+        writeln!(out, "puzzle,{},{}", measure.name(), names.join(","))?;
     }
     let mut estimates = Vec::with_capacity(built.len());
     let mut buf = Vec::new();
@@ -292,11 +327,13 @@ fn estimate_puzzles(measured: Heuristics<'_>) -> Result<ExitCode> {
             estimates.extend(built.iter().map(|(n, h)| (n.as_str(), h.estimate(layout))));
             buf.clear();
             if output == Output::Json {
+                let (distance_field, cost) = measure.split(distance);
                 json::line(
                     &mut buf,
                     &PuzzleJson {
                         puzzle: layout.tiles(),
-                        distance,
+                        distance: distance_field,
+                        cost,
                         solvable: distance.is_some(),
                         estimates: Estimates(&estimates),
                     },
@@ -313,7 +350,7 @@ fn estimate_puzzles(measured: Heuristics<'_>) -> Result<ExitCode> {
                 buf.push(b'\n');
             } else {
                 let exact = match distance {
-                    Some(d) => moves(d),
+                    Some(d) => measure.amount(d),
                     None => "unsolvable".to_string(),
                 };
                 let each: Vec<String> = estimates.iter().map(|(n, e)| format!("{n} {e}")).collect();
@@ -334,6 +371,7 @@ fn side_by_side(
     out: &mut impl Write,
     table: &str,
     reports: &[(String, HeuristicReport)],
+    measure: Measure,
 ) -> io::Result<()> {
     let (_, first) = &reports[0];
     let names: Vec<&str> = reports.iter().map(|(k, _)| k.as_str()).collect();
@@ -352,7 +390,7 @@ fn side_by_side(
         line += &format!("  {name:<WIDTH$}");
     }
     writeln!(out, "{}", line.trim_end())?;
-    let mut line = "distance    states".to_string();
+    let mut line = format!("{:>8}    states", measure.name());
     for _ in &names {
         line += &format!("  {:<WIDTH$}", " mean h     exact  mean h/d");
     }
@@ -380,16 +418,18 @@ fn side_by_side(
     writeln!(out, "{}", line.trim_end())?;
     for (name, report) in reports {
         writeln!(out)?;
-        verdicts(out, name, report)?;
+        verdicts(out, name, report, measure)?;
     }
     Ok(())
 }
 
-fn moves(n: u32) -> String {
-    format!("{n} move{}", if n == 1 { "" } else { "s" })
-}
-
-fn text(out: &mut impl Write, name: &str, table: &str, report: &HeuristicReport) -> io::Result<()> {
+fn text(
+    out: &mut impl Write,
+    name: &str,
+    table: &str,
+    report: &HeuristicReport,
+    measure: Measure,
+) -> io::Result<()> {
     writeln!(out, "heuristic  {name}")?;
     writeln!(out, "goal       {}", report.goal)?;
     writeln!(out, "table      {table}")?;
@@ -401,7 +441,8 @@ fn text(out: &mut impl Write, name: &str, table: &str, report: &HeuristicReport)
     writeln!(out)?;
     writeln!(
         out,
-        "distance    states   mean h  min h  max h     exact  mean h/d"
+        "{:>8}    states   mean h  min h  max h     exact  mean h/d",
+        measure.name()
     )?;
     let row = |out: &mut dyn Write, label: &str, a: &Accuracy| {
         writeln!(
@@ -420,12 +461,17 @@ fn text(out: &mut impl Write, name: &str, table: &str, report: &HeuristicReport)
     }
     row(out, "all", &report.overall)?;
     writeln!(out)?;
-    verdicts(out, "", report)
+    verdicts(out, "", report, measure)
 }
 
 /// Admissibility, the worst under-estimate and consistency, each line prefixed by `name`
 /// (when several heuristics are shown).
-fn verdicts(out: &mut impl Write, name: &str, report: &HeuristicReport) -> io::Result<()> {
+fn verdicts(
+    out: &mut impl Write,
+    name: &str,
+    report: &HeuristicReport,
+    measure: Measure,
+) -> io::Result<()> {
     let prefix = if name.is_empty() {
         String::new()
     } else {
@@ -433,12 +479,16 @@ fn verdicts(out: &mut impl Write, name: &str, report: &HeuristicReport) -> io::R
     };
     write!(out, "{prefix}")?;
     match &report.worst_overestimate {
-        None => writeln!(out, "admissible: true (no estimate exceeds the distance)")?,
+        None => writeln!(
+            out,
+            "admissible: true (no estimate exceeds the {})",
+            measure.name()
+        )?,
         Some(w) => writeln!(
             out,
-            "admissible: false: {} is {} from the goal but estimated {} ({} over)",
+            "admissible: false: {} is {} but estimated {} ({} over)",
             w.layout,
-            moves(w.distance),
+            measure.from_goal(w.distance),
             w.estimate,
             w.estimate - w.distance
         )?,
@@ -448,9 +498,9 @@ fn verdicts(out: &mut impl Write, name: &str, report: &HeuristicReport) -> io::R
         None => writeln!(out, "worst under-estimate: none (exact everywhere)")?,
         Some(w) => writeln!(
             out,
-            "worst under-estimate: {} is {} from the goal, estimated {} ({} under)",
+            "worst under-estimate: {} is {}, estimated {} ({} under)",
             w.layout,
-            moves(w.distance),
+            measure.from_goal(w.distance),
             w.estimate,
             w.distance - w.estimate
         )?,

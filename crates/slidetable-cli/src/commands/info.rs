@@ -8,6 +8,7 @@ use anyhow::Result;
 use serde::Serialize;
 use slidetable_query::{AnyTable, CostModel, Encoding, MappedPatternTable, TableError};
 
+use crate::json::Measure;
 use crate::resolved::Info;
 use crate::streams;
 use crate::streams::warning;
@@ -28,7 +29,12 @@ struct InfoJson<'a> {
 struct SectionJson<'a> {
     goal: &'a [u8],
     entries: u64,
-    max_distance: u32,
+    /// Unit costs: the largest distance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_distance: Option<u32>,
+    /// A weighted table: the largest cheapest cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_cost: Option<u32>,
     histogram: &'a [u64],
 }
 
@@ -48,6 +54,7 @@ pub(crate) fn run(info: Info) -> Result<ExitCode> {
     let checksum = verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
     let mut out = streams::stdout();
+    let measure = Measure::of(header.cost() != CostModel::Unit);
     if json {
         let info = InfoJson {
             path: path.display().to_string(),
@@ -58,11 +65,15 @@ pub(crate) fn run(info: Info) -> Result<ExitCode> {
             sections: header
                 .sections()
                 .iter()
-                .map(|s| SectionJson {
-                    goal: s.goal().tiles(),
-                    entries: s.entries(),
-                    max_distance: s.max_distance(),
-                    histogram: s.histogram(),
+                .map(|s| {
+                    let (max_distance, max_cost) = measure.split(s.max_distance());
+                    SectionJson {
+                        goal: s.goal().tiles(),
+                        entries: s.entries(),
+                        max_distance,
+                        max_cost,
+                        histogram: s.histogram(),
+                    }
                 })
                 .collect(),
             checksum_ok,
@@ -97,7 +108,7 @@ pub(crate) fn run(info: Info) -> Result<ExitCode> {
             writeln!(out, "section {i}: goal {}", s.goal())?;
             writeln!(out, "  entries       {}", s.entries())?;
             let max = s.max_distance();
-            write_histogram(&mut out, "max distance", max, "states", s.histogram())?;
+            write_histogram(&mut out, measure.max_name(), max, "states", s.histogram())?;
         }
     }
     end(out, checksum)

@@ -168,7 +168,7 @@ fn write_puzzles(
         return Ok(ExitCode::SUCCESS);
     }
     if output == Output::Csv {
-        out.write_all(b"puzzle,distance,path\n")?;
+        crate::answers::write_states_csv_header(&mut out, table)?;
     }
     for layout in puzzles {
         if output == Output::Text {

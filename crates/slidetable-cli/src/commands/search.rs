@@ -217,7 +217,7 @@ fn stats_text(method: Method, heuristic: &HeuristicChoice, s: &Stats, depth: u32
 /// `search --csv`'s header: `path --csv`'s columns, how the search was made, and with
 /// `--stats` its figures.
 fn csv_header(stats: bool) -> String {
-    let mut header = String::from_utf8_lossy(json::csv_header(true))
+    let mut header = String::from_utf8_lossy(json::csv_header(true, json::Measure::Distance))
         .trim_end()
         .to_string();
     header += ",method,heuristic,partition,database";

@@ -43,7 +43,7 @@ pub(crate) fn run(stats: Statistics<'_>) -> Result<ExitCode> {
         json::line(&mut buf, &json::Stats::new(name, &goal, &stats, weighted));
         out.write_all(&buf)?;
     } else if output == Output::Csv {
-        json::write_stats_csv(&mut out, &stats)?;
+        json::write_stats_csv(&mut out, &stats, json::Measure::of(weighted))?;
     } else {
         writeln!(out, "table    {}", tables::name(&table))?;
         writeln!(out, "goal     {goal}")?;
@@ -75,7 +75,7 @@ pub(crate) fn run(stats: Statistics<'_>) -> Result<ExitCode> {
         writeln!(
             out,
             "{:>8}    states     share  cumulative{}",
-            if weighted { "cost" } else { "distance" },
+            json::Measure::of(weighted).name(),
             if log { "  (bars: log scale)" } else { "" }
         )?;
         let most = stats.layers.iter().map(|l| l.states).max().unwrap_or(1);

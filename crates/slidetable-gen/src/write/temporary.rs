@@ -1,13 +1,18 @@
-//! The temporary files a table is written to before it is renamed over its name: which ones
-//! this process is writing (so a signal handler can remove them, [`abandon_writes`]), and
-//! which ones in a directory are stale (their writer is gone: killed by SIGKILL or a power
-//! cut, which nothing can catch).
+//! The temporary files a table or pattern database is written to before it is renamed over
+//! its name: which ones this process is writing (so a signal handler can remove them,
+//! [`abandon_writes`]), and which ones in a directory are stale (their writer is gone: killed
+//! by SIGKILL or a power cut, which nothing can catch).
 //!
-//! A writer holds an exclusive lock (`flock`) on its temporary file from creation to rename;
-//! the kernel drops it when the writer dies, however it dies. So a temporary file of ours
-//! that can be locked has no writer and can be removed. The one race — another `generate`
-//! locks and removes a file between its creation and its writer's lock — is caught by the
-//! writer, which finds its file unlinked once it holds the lock and makes another.
+//! A temporary file is named `.NAME.slidetable-PID.XXXXXX.tmp`: the file it becomes, the
+//! process writing it, a random part. A writer also holds an exclusive lock (`flock`) on it
+//! from creation to rename; the kernel drops it when the writer dies, however it dies. So a
+//! temporary file of ours whose process is gone and that can be locked has no writer and can
+//! be removed, whatever table it was for. (The lock alone would do; the process id also
+//! tells a person whose file it is, and keeps a file locked by a process in another pid
+//! namespace on a shared disk safe either way.) The one race — another `generate` locks and
+//! removes a file between its creation and its writer's lock — cannot happen to a live
+//! writer's file, whose process is there; it is caught anyway by the writer, which finds its
+//! file unlinked once it holds the lock and makes another.
 
 use std::fs::{self, File};
 use std::io;
@@ -99,16 +104,72 @@ fn unlinked(_: &File) -> io::Result<bool> {
     Ok(false)
 }
 
-/// Removes the temporary files named `{prefix}…{suffix}` in `dir` that no writer holds:
-/// left by a `generate` that was killed. Best effort; what cannot be checked is left.
-pub(crate) fn remove_stale(dir: &Path, prefix: &str, suffix: &str) {
+/// The marker between a temporary file's table name and its writer's process id.
+const MARKER: &str = ".slidetable-";
+
+/// The suffix of every temporary file.
+const SUFFIX: &str = ".tmp";
+
+/// The start of the name of a temporary file this process makes for the file `name`:
+/// `.NAME.slidetable-PID.` (a random part and [`SUFFIX`] follow).
+pub(crate) fn prefix(name: &str) -> String {
+    format!(".{name}{MARKER}{}.", std::process::id())
+}
+
+/// A builder of temporary files named `{prefix}XXXXXX.tmp` (`prefix` from [`prefix`]).
+pub(crate) fn builder(prefix: &str) -> tempfile::Builder<'_, 'static> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(prefix).suffix(SUFFIX);
+    builder
+}
+
+/// The process that made the temporary file `name`, if the name is one of ours:
+/// `.NAME.slidetable-PID.XXXXXX.tmp`.
+fn writer(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?.strip_suffix(SUFFIX)?;
+    let (_, after) = rest.rsplit_once(MARKER)?;
+    let (pid, random) = after.split_once('.')?;
+    if random.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Whether the process `pid` is gone (no process of that id exists here).
+fn gone(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return false;
+    }
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return true;
+    };
+    // EPERM: it exists, and belongs to someone else.
+    rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
+}
+
+/// Removes the temporary files of ours in `dir` that no writer holds: left by a `generate`
+/// (of any table or pattern database in `dir`) that was killed. `old_prefix` also names the
+/// temporary files of one table as versions before the process id in the name made them
+/// (`.NAME.XXXXXX.tmp`), removed when unlocked. Best effort; what cannot be checked is left.
+pub(crate) fn remove_stale(dir: &Path, old_prefix: &str) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if !(name.starts_with(prefix) && name.ends_with(suffix)) || name.len() <= prefix.len() {
+        let ours = match writer(name) {
+            Some(pid) => gone(pid),
+            None => {
+                name.starts_with(old_prefix)
+                    && name.ends_with(SUFFIX)
+                    && name.len() > old_prefix.len() + SUFFIX.len()
+            }
+        };
+        if !ours {
             continue;
         }
         if !entry.file_type().is_ok_and(|t| t.is_file()) {
@@ -123,5 +184,63 @@ pub(crate) fn remove_stale(dir: &Path, prefix: &str, suffix: &str) {
             // it a moment ago sees it unlinked once it gets the lock.
             let _ = fs::remove_file(&path);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_writer_is_read_back_from_the_name() {
+        let name = format!("{}AbC123{SUFFIX}", prefix("3x4.slt"));
+        assert_eq!(writer(&name), Some(std::process::id()));
+        assert_eq!(writer(".a.b.slidetable-17.x.tmp"), Some(17));
+        for other in [
+            ".3x4.slt.AbC123.tmp",
+            ".a.slidetable-17..tmp",
+            ".a.slidetable-.x.tmp",
+            ".a.slidetable-1x.y.tmp",
+            "a.slidetable-17.x.tmp",
+            ".a.slidetable-17.x.tmp~",
+        ] {
+            assert_eq!(writer(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn this_process_is_not_gone_and_a_finished_one_is() {
+        assert!(!gone(std::process::id()));
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        assert!(gone(pid));
+    }
+
+    #[test]
+    fn stale_files_of_any_table_are_removed_and_others_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let stale = format!(".other.slt{MARKER}{dead}.Q1w2E3{SUFFIX}");
+        let old = ".t.slt.Q1w2E3.tmp";
+        let held = Temporary::create(&builder(&prefix("held.slt")), d).unwrap();
+        let mine = [".notes.txt.tmp", ".other.slt.Q1w2E3.tmp", "t.slt"];
+        for name in [&stale[..], old].iter().chain(&mine) {
+            fs::write(d.join(name), "x").unwrap();
+        }
+        remove_stale(d, ".t.slt.");
+        let mut left: Vec<String> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        let held_name = held.file.as_ref().unwrap().path().file_name().unwrap();
+        let mut want: Vec<String> = mine.iter().map(|s| s.to_string()).collect();
+        want.push(held_name.to_string_lossy().into_owned());
+        want.sort();
+        assert_eq!(left, want);
     }
 }
