@@ -580,6 +580,25 @@ pub(crate) struct ServeArgs {
     /// pattern databases (the cache's, else 6-6-3 built in memory).
     #[arg(long, value_name = "RxC", value_parser = table_board())]
     pub(crate) board: Vec<Board>,
+    /// Close a connection that has not sent a whole request's headers this many seconds
+    /// after opening, or after its last answer (idle and slow clients alike).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_idle)]
+    pub(crate) idle_timeout: Duration,
+    /// The most connections open at once; more wait to be accepted until one closes.
+    #[arg(long, value_name = "N", default_value_t = 512,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_connections: u32,
+}
+
+/// `serve --idle-timeout`: seconds, more than 0 and at most a day.
+fn parse_idle(text: &str) -> Result<Duration, String> {
+    let idle = crate::limits::parse_timeout(text)?;
+    if idle.is_zero() || idle > Duration::from_secs(86_400) {
+        return Err(format!(
+            "'{text}': give a number of seconds above 0, at most 86400 (a day)"
+        ));
+    }
+    Ok(idle)
 }
 
 /// A board with a table: a table of every state up to 14 cells, pattern databases on 4x4.

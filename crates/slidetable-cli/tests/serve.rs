@@ -330,6 +330,136 @@ fn the_fifteen_puzzle_effort_and_seeds_answer_as_the_command_line_does() {
     assert_eq!(api["distance"], cli["distance"]);
 }
 
+/// Clients that connect and send nothing, or send their headers a byte at a time, are closed
+/// after `--idle-timeout`, and at most `--max-connections` are open at once: with three times
+/// as many such clients as the cap, a normal request is still answered.
+#[test]
+fn idle_and_slow_clients_are_closed_and_a_normal_request_is_answered() {
+    let (dir, table) = (dir(), table_3x3());
+    let served = serve(
+        dir,
+        &[
+            "--bind",
+            "127.0.0.1:0",
+            "--table",
+            table.to_str().unwrap(),
+            "--idle-timeout",
+            "1",
+            "--max-connections",
+            "40",
+        ],
+    );
+    let addr = served
+        .url
+        .strip_prefix("http://")
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    let idle: Vec<TcpStream> = (0..100)
+        .map(|_| TcpStream::connect(&addr).unwrap())
+        .collect();
+    // Slow headers: a request line, then a header byte every 50 ms (never the blank line).
+    let slow: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut s = TcpStream::connect(&addr).unwrap();
+            s.write_all(b"GET /api/stats HTTP/1.1\r\nHost: x\r\n")
+                .unwrap();
+            s
+        })
+        .collect();
+    let dripping: Vec<TcpStream> = slow.iter().map(|s| s.try_clone().unwrap()).collect();
+    let drip = std::thread::spawn(move || {
+        let start = Instant::now();
+        let mut dripping = dripping;
+        while start.elapsed() < Duration::from_secs(4) {
+            for s in &mut dripping {
+                let _ = s.write_all(b"X");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    });
+
+    // A normal request, over the cap of connections already open: answered.
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    write!(
+        stream,
+        "GET /api/stats HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream
+        .read_to_string(&mut response)
+        .unwrap_or_else(|e| panic!("no answer to a normal request: {e}"));
+    assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
+    drip.join().unwrap();
+
+    // Every idle and slow connection is closed by the server (end of file, or reset).
+    for (i, mut s) in idle.into_iter().chain(slow).enumerate() {
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let mut buf = [0u8; 256];
+        loop {
+            match s.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+                Err(e) => panic!("connection {i} still open after 60 s: {e}"),
+            }
+        }
+    }
+}
+
+/// SIGTERM while a default table is being made on its first request (3x4: seconds of search
+/// into a temporary file, longer than the grace period for requests under way): the server
+/// stops with exit 0 and the temporary file is gone, as `generate` removes its own.
+#[test]
+fn sigterm_during_a_first_use_write_leaves_no_temporary_file() {
+    let dir = dir().join("first-use");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.join("cache/slidetable");
+    let temporaries = || -> Vec<String> {
+        std::fs::read_dir(&cache)
+            .map(|entries| {
+                entries
+                    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .filter(|name| name.ends_with(".tmp"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let table = table_3x3();
+    let mut served = serve(
+        &dir,
+        &["--bind", "127.0.0.1:0", "--table", table.to_str().unwrap()],
+    );
+    let url = served.url.clone();
+    // Its answer never comes: the server stops while the table is made.
+    std::thread::spawn(move || {
+        let _ = std::panic::catch_unwind(|| get(&url, "/api/stats?board=3x4"));
+    });
+    let start = Instant::now();
+    while temporaries().is_empty() {
+        assert!(!cache.join("3x4.slt").exists(), "the table was made first");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no temporary file"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = served.child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let status = served.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(temporaries(), Vec::<String>::new());
+}
+
 #[test]
 fn sigterm_stops_it_with_exit_0() {
     let (dir, table) = (dir(), table_3x3());

@@ -201,12 +201,16 @@ async fn method_not_allowed(method: Method) -> Response {
     .into_response();
     response
         .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        .insert(header::ALLOW, HeaderValue::from_static("GET"));
     response
 }
 
-/// Refuses a long path or query (414) and a request with a body (413) before any work.
+/// Refuses every method but GET (405: HEAD too, which the routes would otherwise answer as
+/// GET), a long path or query (414) and a request with a body (413) before any work.
 async fn bounded(request: Request, next: Next) -> Response {
+    if request.method() != Method::GET {
+        return method_not_allowed(request.method().clone()).await;
+    }
     let uri = request.uri();
     let query = uri.query().map_or(0, str::len);
     if query > MAX_QUERY {
@@ -479,8 +483,14 @@ async fn random(State(app): Shared, request: Request) -> Result<Response, ApiErr
         }
         (Some(depth), None) => {
             // A draw counts the layer over the whole section: off the async workers.
-            let source = source.clone();
-            let (puzzle, path) = blocking(move || source.random(&goal, depth, seed)).await?;
+            let drawing = source.clone();
+            let (puzzle, path) = blocking(move || drawing.random(&goal, depth, seed)).await?;
+            // Later draws from this goal: ready them on a thread of their own (not the
+            // runtime's pool, whose shutdown would wait for it).
+            let preparing = source.clone();
+            let _ = std::thread::Builder::new()
+                .name("prepare draws".into())
+                .spawn(move || preparing.prepare(&goal));
             (Drawn::Depth, puzzle, Found::Path(path))
         }
         (None, Some(n)) if n > MAX_WALK => {

@@ -7,7 +7,9 @@
 //! and `/api/boards` with JSON in the command line's `--json` shape; bad input gets status 400
 //! and `{"error": "..."}` naming the parameter. The 15-puzzle is answered by IDA* on pattern
 //! databases, each search within a time cap, a few at once ([`SearchLimits`]); past the
-//! queue a request gets 503 with `Retry-After`.
+//! queue a request gets 503 with `Retry-After`. Connections are capped and timed out
+//! ([`ConnectionLimits`]): a client that holds a connection open without sending a whole
+//! request's headers is closed, so idle or slow clients cannot use up the server's files.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -24,6 +26,7 @@
 //! ```
 
 mod api;
+mod connections;
 mod draw;
 mod effort;
 mod gate;
@@ -45,6 +48,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
 pub use api::{router, router_with, MAX_PATH, MAX_QUERY};
+pub use connections::ConnectionLimits;
 pub use gate::SearchLimits;
 pub use patterns::PatternSource;
 pub use progress::{Progress, Work};
@@ -112,6 +116,8 @@ pub struct Config {
     pub preload: Vec<Board>,
     /// How much searching (the 15-puzzle, the effort lesson) the server does at once.
     pub searches: SearchLimits,
+    /// How many connections are open at once, and how long one may wait for a request.
+    pub connections: ConnectionLimits,
 }
 
 impl Default for Config {
@@ -121,6 +127,7 @@ impl Default for Config {
             tables: Vec::new(),
             preload: vec![Board::EIGHT],
             searches: SearchLimits::default(),
+            connections: ConnectionLimits::default(),
         }
     }
 }
@@ -130,6 +137,7 @@ pub struct Server {
     listener: TcpListener,
     tables: Arc<Tables>,
     searches: SearchLimits,
+    connections: ConnectionLimits,
 }
 
 impl Server {
@@ -158,6 +166,7 @@ impl Server {
             listener,
             tables,
             searches: config.searches,
+            connections: config.connections,
         })
     }
 
@@ -172,10 +181,17 @@ impl Server {
     }
 
     /// Answers until `shutdown` completes, then finishes the requests under way and returns.
+    /// At most [`ConnectionLimits::most`] connections are open at once (the next waits to be
+    /// accepted until one closes), and each is closed when it has not sent a whole request's
+    /// headers within [`ConnectionLimits::idle`] of opening or of its last answer.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> io::Result<()> {
-        axum::serve(self.listener, router_with(self.tables, self.searches))
-            .with_graceful_shutdown(shutdown)
-            .await
+        connections::serve(
+            self.listener,
+            router_with(self.tables, self.searches),
+            self.connections,
+            shutdown,
+        )
+        .await
     }
 }
 

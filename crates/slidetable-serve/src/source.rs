@@ -2,6 +2,7 @@
 //! a table (the 15-puzzle) by IDA* on its pattern databases (`PatternSource`).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use slidetable_core::{Board, Layout, Move};
@@ -127,6 +128,11 @@ pub trait Source: Send + Sync {
         None
     }
 
+    /// Readies later draws from `goal` at a depth (a 2-bit table's distances, recovered once:
+    /// seconds on 12 cells); the server calls it on a thread of its own after a draw, so
+    /// that the first draw does not wait for it. Nothing for other sources.
+    fn prepare(&self, _goal: &Layout) {}
+
     /// Long work under way (a table's distances being recovered), for the page to show.
     fn work(&self) -> Option<Work> {
         None
@@ -134,14 +140,26 @@ pub trait Source: Send + Sync {
 }
 
 /// Every distance of a 2-bit section, recovered once (one per section's goal) and kept.
-type Known = Arc<OnceLock<Result<Vec<u8>, SourceError>>>;
+#[derive(Default)]
+struct Known {
+    /// Whether the recovery has begun (it runs once, in the background).
+    started: AtomicBool,
+    /// The distances, a byte a state, once recovered.
+    distances: OnceLock<Result<Vec<u8>, SourceError>>,
+}
 
 /// A table file: every answer read from it, the same calls the command line makes.
 pub struct TableSource {
     table: MappedTable,
     path: PathBuf,
     /// The recovered distances of 2-bit sections, by the section's goal.
-    known: Mutex<Vec<(Layout, Known)>>,
+    known: Mutex<Vec<(Layout, Arc<Known>)>>,
+    /// One level pass at a time (each holds a bit a state): draws before the distances are
+    /// recovered wait for each other rather than for the whole recovery.
+    passes: Mutex<()>,
+    /// The level pass under way, for the page.
+    passing: Progress,
+    /// The whole recovery under way, for the page.
     recovering: Progress,
 }
 
@@ -159,44 +177,69 @@ impl TableSource {
             table,
             path: path.to_path_buf(),
             known: Mutex::new(Vec::new()),
+            passes: Mutex::new(()),
+            passing: Progress::default(),
             recovering: Progress::default(),
         })
     }
 
-    /// Every distance from `goal`'s section, recovered from the 2-bit entries on first use
-    /// (seconds on 12 cells, one byte per state kept after) and shared by later draws;
-    /// `None` for entries that hold whole distances.
-    fn known(&self, goal: &slidetable_query::Goal<'_>) -> Result<Option<Known>, SourceError> {
+    /// The recovered distances of `goal`'s section (empty until [`Source::prepare`] recovers
+    /// them); `None` for entries that hold whole distances.
+    fn known(&self, goal: &slidetable_query::Goal<'_>) -> Option<Arc<Known>> {
         if goal.section().encoding() != Encoding::TwoBit {
-            return Ok(None);
+            return None;
         }
         let key = *goal.section().goal();
-        let cell = {
-            // A poisoned lock only means another draw panicked; the list is still whole.
-            let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
-            match known.iter().find(|(g, _)| *g == key) {
-                Some((_, cell)) => cell.clone(),
-                None => {
-                    let cell = Known::default();
-                    known.push((key, cell.clone()));
-                    cell
-                }
+        // A poisoned lock only means another draw panicked; the list is still whole.
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        Some(match known.iter().find(|(g, _)| *g == key) {
+            Some((_, cell)) => cell.clone(),
+            None => {
+                let cell = Arc::<Known>::default();
+                known.push((key, cell.clone()));
+                cell
             }
-        };
-        cell.get_or_init(|| {
-            let states = self.board().reachable_states();
-            self.recovering.start(
-                format!("reading every distance of the {} table once", self.board()),
-                states,
-            );
-            let recovered = goal
-                .recover_distances(goal.max_distance(), &|n| self.recovering.add(n))
-                .map_err(|e| self.failed(e))
-                .map(Option::unwrap_or_default);
-            self.recovering.finish();
-            recovered
+        })
+    }
+
+    /// The puzzle `seed` draws `depth` moves from `goal`, whose entries are 2-bit and whose
+    /// distances are not recovered yet: the level pass from the goal, which stops at `depth`
+    /// (the levels beyond are not read: a twelfth of the work of recovering every distance for
+    /// the 30-move puzzles of 3×4), then the same `k`-th state in rank order that
+    /// [`slidetable_query::Layer::sample`] picks once they are, and that the command line's
+    /// `random --depth` picks.
+    fn draw_by_levels(
+        &self,
+        goal: &slidetable_query::Goal<'_>,
+        depth: u32,
+        seed: u64,
+    ) -> Result<Layout, SourceError> {
+        let len = goal
+            .layer_len(depth..=depth)
+            .map_err(|e| SourceError::BadParameter {
+                parameter: "depth",
+                message: e.to_string(),
+            })?;
+        let k = SplitMix64::new(seed).below(len);
+        let total: u64 = goal.histogram()[..=depth as usize].iter().sum();
+        self.passing.start(
+            format!(
+                "reading the {} table's states up to {depth} moves",
+                self.board()
+            ),
+            total,
+        );
+        let mut drawn = None;
+        let passed = goal.level_pass(depth, &|n| self.passing.add(n), &mut |level| {
+            if level.depth() == depth {
+                drawn = level.select(&[k]).pop().flatten();
+            }
         });
-        Ok(Some(cell))
+        self.passing.finish();
+        passed.map_err(|e| self.failed(e))?;
+        drawn.ok_or_else(|| SourceError::NoPath {
+            path: self.path.clone(),
+        })
     }
 
     fn failed(&self, problem: QueryError) -> SourceError {
@@ -246,14 +289,42 @@ impl Source for TableSource {
     ) -> Result<(Layout, Vec<Move>), SourceError> {
         let goal = self.goal(goal)?;
         // A 2-bit entry gives only the distance mod 3: counting a layer reads every state's
-        // distance, so they are recovered once, in one pass, as `random` does.
-        let known = self.known(&goal)?;
-        let known = match known.as_ref().and_then(|k| k.get()) {
-            Some(Err(e)) => return Err(e.clone()),
-            Some(Ok(distances)) => Some(distances.as_slice()),
+        // distance. Once they are recovered ([`Source::prepare`], in the background after
+        // the first draw) a draw counts them; until then it takes the level pass up to the
+        // depth asked for, one at a time.
+        if goal.needs_level_pass() {
+            // 14 cells: a level pass takes gigabytes and minutes, too much for a page's
+            // request; refused with the recovery's own message, which names the command line.
+            goal.recover_distances(goal.max_distance(), &|_| {})
+                .map_err(|e| self.failed(e))?;
+        }
+        let known = self.known(&goal);
+        let recovered = match &known {
             None => None,
+            Some(known) => {
+                let mut recovered = known.distances.get();
+                if recovered.is_none() {
+                    let _one = self.passes.lock().unwrap_or_else(|e| e.into_inner());
+                    recovered = known.distances.get();
+                    if recovered.is_none() {
+                        let puzzle = self.draw_by_levels(&goal, depth, seed)?;
+                        let path =
+                            goal.path(&puzzle)
+                                .map_err(|e| self.failed(e))?
+                                .ok_or_else(|| SourceError::NoPath {
+                                    path: self.path.clone(),
+                                })?;
+                        return Ok((puzzle, path));
+                    }
+                }
+                match recovered {
+                    Some(Err(e)) => return Err(e.clone()),
+                    Some(Ok(distances)) => Some(distances.as_slice()),
+                    None => None,
+                }
+            }
         };
-        let goal = match known {
+        let goal = match recovered {
             Some(distances) => goal.knowing(distances),
             None => goal,
         };
@@ -287,7 +358,98 @@ impl Source for TableSource {
         Ok(self.goal(goal)?.stats())
     }
 
+    fn prepare(&self, goal: &Layout) {
+        let Ok(goal) = self.goal(goal) else { return };
+        let Some(known) = self.known(&goal).filter(|_| !goal.needs_level_pass()) else {
+            return;
+        };
+        if known.started.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        known.distances.get_or_init(|| {
+            let states = self.board().reachable_states();
+            self.recovering.start(
+                format!("reading every distance of the {} table once", self.board()),
+                states,
+            );
+            let recovered = goal
+                .recover_distances(goal.max_distance(), &|n| self.recovering.add(n))
+                .map_err(|e| self.failed(e))
+                .map(Option::unwrap_or_default);
+            self.recovering.finish();
+            recovered
+        });
+    }
+
     fn work(&self) -> Option<Work> {
-        self.recovering.work()
+        // What a draw waits for first.
+        self.passing.work().or_else(|| self.recovering.work())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slidetable_gen::cache::{generate, Plan};
+    use slidetable_query::Table;
+
+    /// A first draw at a depth on a 2-bit table reads the levels up to that depth only (the
+    /// distances are recovered later, by `prepare`), and draws the same puzzle as a draw over
+    /// every recovered distance (the command line's): before and after `prepare`, on every
+    /// depth, and refuses a depth past the farthest as before.
+    #[test]
+    fn a_first_draw_on_a_two_bit_table_does_not_wait_for_every_distance() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("3x3-2bit.slt");
+        let mut plan = Plan::default_for(Board::EIGHT);
+        plan.encoding = Some(Encoding::TwoBit);
+        generate(&plan, &path, &|_| {}).unwrap();
+        let source = TableSource::new(Table::open(&path).unwrap(), &path).unwrap();
+        let goal = Board::EIGHT.standard_goal();
+        let table = Table::open(&path).unwrap();
+        let section = table.goal(&goal).unwrap();
+        let all = section.recover_distances(31, &|_| {}).unwrap().unwrap();
+        let every = section.knowing(&all);
+        let drawn = |depth: u32, seed: u64| {
+            let (puzzle, path) = source.random(&goal, depth, seed).unwrap();
+            let (expected, _) = every
+                .layer(depth..=depth)
+                .unwrap()
+                .sample(&mut SplitMix64::new(seed))
+                .unwrap();
+            assert_eq!(puzzle, expected, "depth {depth}, seed {seed}");
+            assert_eq!(path.len() as u32, depth);
+            let mut at = puzzle;
+            for m in path {
+                at = at.moved(m).unwrap();
+            }
+            assert_eq!(at, goal);
+        };
+        let recovered = |source: &TableSource| {
+            let key = *section.section().goal();
+            let known = source.known.lock().unwrap();
+            known
+                .iter()
+                .any(|(g, k)| *g == key && k.distances.get().is_some())
+        };
+        for (depth, seed) in [(0, 1), (5, 2), (20, u64::MAX), (31, 4), (31, 5)] {
+            drawn(depth, seed);
+            assert!(
+                !recovered(&source),
+                "depth {depth}: every distance recovered"
+            );
+        }
+        let beyond = source.random(&goal, 32, 1).unwrap_err().to_string();
+        assert!(
+            beyond.starts_with("depth: no state is 32 moves from"),
+            "{beyond}"
+        );
+        assert_eq!(source.work(), None);
+        source.prepare(&goal);
+        assert!(recovered(&source));
+        assert_eq!(source.work(), None);
+        for (depth, seed) in [(0, 1), (5, 2), (20, u64::MAX), (31, 4), (30, 6)] {
+            drawn(depth, seed);
+        }
     }
 }

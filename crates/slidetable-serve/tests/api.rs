@@ -361,6 +361,14 @@ async fn unknown_routes_other_methods_long_queries_and_bodies_are_refused() {
         send(&app, post).await.error(StatusCode::METHOD_NOT_ALLOWED),
         "method POST is not allowed here (only GET)"
     );
+    // HEAD too (the README: every route GET, other methods 405), on a route and elsewhere
+    // (an answer to HEAD carries no body: the status and the type say it).
+    for uri in ["/api/solve?puzzle=1,2,3,4,5,6,7,8,0", "/", "/api/nowhere"] {
+        let head = Request::head(uri).body(Body::empty()).unwrap();
+        let answer = send(&app, head).await;
+        assert_eq!(answer.status, StatusCode::METHOD_NOT_ALLOWED, "{uri}");
+        assert_eq!(answer.content_type, "application/json", "{uri}");
+    }
     let long = format!("/api/solve?puzzle={}", "1,".repeat(600));
     assert_eq!(
         get(&app, &long).await.error(StatusCode::URI_TOO_LONG),

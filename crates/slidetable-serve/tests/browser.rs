@@ -571,6 +571,9 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
                 .await
                 .unwrap();
             match outcome {
+                // The server's run stopped at its time cap (a loaded machine) where this
+                // one, uncapped in time, finished.
+                Ok(_) if length.starts_with("stopped") => {}
                 Ok(s) => {
                     assert_eq!(shown, s.stats.expanded.to_string(), "{method} {heuristic}");
                     assert_eq!(length, d.to_string(), "{method} {heuristic}");

@@ -43,6 +43,7 @@ async fn thirty_students_on_the_fifteen_puzzle_all_answered_right() {
             time: std::time::Duration::from_secs(120),
             ..SearchLimits::default()
         },
+        connections: Default::default(),
     })
     .await
     .unwrap();

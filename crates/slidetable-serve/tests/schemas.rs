@@ -5,7 +5,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::{app, app_with, get};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::{app, app_with, get, send};
 use slidetable_serve::SearchLimits;
 use slidetable_testkit::schema::matches;
 
@@ -35,6 +37,73 @@ async fn every_route_answers_in_the_documented_shape() {
             panic!("{uri}: {why}\n{json}");
         }
     }
+    // Refused before any route: another method (405), a long query (414), a body (413).
+    let long = format!("/api/solve?puzzle={}", "1,".repeat(600));
+    for (request, status) in [
+        (
+            Request::post("/api/solve").body(Body::empty()).unwrap(),
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
+        (
+            Request::get(long.as_str()).body(Body::empty()).unwrap(),
+            StatusCode::URI_TOO_LONG,
+        ),
+        (
+            Request::get("/api/boards")
+                .header("content-length", "2")
+                .body(Body::from("{}"))
+                .unwrap(),
+            StatusCode::PAYLOAD_TOO_LARGE,
+        ),
+    ] {
+        let answer = send(&app, request).await;
+        assert_eq!(answer.status, status, "{answer:?}");
+        if let Err(why) = matches(&answer.json(), "api-error") {
+            panic!("{status}: {why}\n{answer:?}");
+        }
+    }
+}
+
+/// A search refused past the queue (503, `Retry-After`) answers in the documented error
+/// shape too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_refused_past_the_queue_answers_in_the_documented_shape() {
+    let app = app_with(SearchLimits {
+        time: Duration::from_secs(3),
+        running: 1,
+        queue: 0,
+        ..SearchLimits::default()
+    });
+    let farthest = "0,12,9,13,15,11,10,14,3,7,2,5,4,8,6,1";
+    let long = {
+        let app = app.clone();
+        tokio::spawn(
+            async move { get(&app, &format!("/api/solve?board=4x4&puzzle={farthest}")).await },
+        )
+    };
+    let waiting = std::time::Instant::now();
+    loop {
+        assert!(
+            !long.is_finished(),
+            "the long search ended before it was seen running"
+        );
+        assert!(waiting.elapsed() < Duration::from_secs(60));
+        if get(&app, "/api/boards").await.ok()["searches"]["running"] == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    for uri in [
+        "/api/solve?board=4x4&puzzle=1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15",
+        "/api/effort?board=3x3&puzzle=1,2,3,4,5,6,7,0,8",
+    ] {
+        let answer = get(&app, uri).await;
+        assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE, "{answer:?}");
+        if let Err(why) = matches(&answer.json(), "api-error") {
+            panic!("{uri}: {why}\n{answer:?}");
+        }
+    }
+    long.await.unwrap().ok();
 }
 
 /// The routes of the 15-puzzle and the effort lesson: answers found by search (with the

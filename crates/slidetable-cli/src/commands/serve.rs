@@ -16,7 +16,10 @@ pub(crate) fn run(config: &slidetable_serve::Config) -> Result<ExitCode> {
         let _ = writeln!(out, "slidetable: serving {url} (Ctrl-C stops)");
         let _ = out.flush();
     }));
-    // Work still running after the grace period (a table being generated) is abandoned.
+    // Work still running after the grace period (a default table being generated on its
+    // first request) is abandoned: its temporary file removed, as `generate` removes its own
+    // on a signal.
+    slidetable_gen::abandon_writes();
     runtime.shutdown_background();
     served.map_err(|e| match e {
         // Arguments that contradict each other, as clap's are.

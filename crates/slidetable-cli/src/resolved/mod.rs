@@ -531,5 +531,9 @@ fn serve_config(args: &ServeArgs) -> slidetable_serve::Config {
             args.board.clone()
         },
         searches: slidetable_serve::SearchLimits::default(),
+        connections: slidetable_serve::ConnectionLimits {
+            most: args.max_connections as usize,
+            idle: args.idle_timeout,
+        },
     }
 }

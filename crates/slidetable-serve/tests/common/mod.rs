@@ -188,6 +188,7 @@ pub(crate) async fn serve_tables(tables: Vec<PathBuf>) -> Serving {
         tables,
         preload: Vec::new(),
         searches: Default::default(),
+        connections: Default::default(),
     };
     let server = Server::bind(&config).await.unwrap();
     let url = server.url().unwrap();
