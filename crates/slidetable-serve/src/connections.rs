@@ -5,7 +5,9 @@
 
 use std::future::Future;
 use std::io;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{ready, Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
@@ -13,7 +15,8 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
 /// How many connections the server keeps, and for how long one may wait for a request.
@@ -70,6 +73,10 @@ pub(crate) async fn serve(
             },
             () = &mut shutdown => break,
         };
+        let stream = Answering {
+            stream,
+            pending: Vec::new(),
+        };
         let connection =
             builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
         let connection = graceful.watch(connection);
@@ -95,5 +102,157 @@ async fn wait_after(e: &io::Error) {
             | io::ErrorKind::ConnectionReset
     ) {
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A connection's stream that gives hyper's own refusals of requests it cannot read (400: not
+/// HTTP; 414: a request line too long; 431: headers too many or too long), which no route
+/// sees, the `{"error": "..."}` body every other refusal has. Hyper writes them without a
+/// body or a type (every answer of the routes has a type), then closes the connection.
+struct Answering {
+    stream: TcpStream,
+    /// An answer rewritten, still to be written.
+    pending: Vec<u8>,
+}
+
+impl Answering {
+    /// Writes what is pending; ready once all is written.
+    fn poll_pending(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while !self.pending.is_empty() {
+            let n = ready!(Pin::new(&mut self.stream).poll_write(cx, &self.pending))?;
+            if n == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            self.pending.drain(..n);
+        }
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl AsyncRead for Answering {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Answering {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        ready!(this.poll_pending(cx))?;
+        if let Some(answer) = with_error_body(buf) {
+            // Taken whole: written from `pending` now and on the next flush.
+            this.pending = answer;
+            if let Poll::Ready(Err(e)) = this.poll_pending(cx) {
+                return Poll::Ready(Err(e));
+            }
+            return Poll::Ready(Ok(buf.len()));
+        }
+        Pin::new(&mut this.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        ready!(this.poll_pending(cx))?;
+        Pin::new(&mut this.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        ready!(this.poll_pending(cx))?;
+        Pin::new(&mut this.stream).poll_shutdown(cx)
+    }
+}
+
+/// Hyper's own refusal in `written` (an answer of status 400, 414 or 431 with no type and an
+/// empty body), with the `{"error": "..."}` body in its place; `None` for any other bytes.
+fn with_error_body(written: &[u8]) -> Option<Vec<u8>> {
+    let end = written.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = std::str::from_utf8(&written[..end]).ok()?;
+    if written.len() != end + 4 {
+        return None;
+    }
+    let mut lines = head.split("\r\n");
+    let status = lines.next()?;
+    let message = match status.strip_prefix("HTTP/1.1 ")?.get(..3)? {
+        "400" => "request: not a request this server reads (an HTTP/1.1 GET)",
+        "414" => "path: longer than this server reads (a path of at most 256 bytes and a query of at most 1024)",
+        "431" => "headers: more or longer than this server reads",
+        _ => return None,
+    };
+    let mut fields = Vec::new();
+    for line in lines {
+        let name = line.split(':').next()?.trim().to_ascii_lowercase();
+        match name.as_str() {
+            "content-type" => return None,
+            "content-length" if line.split(':').nth(1)?.trim() != "0" => return None,
+            "content-length" | "connection" => {}
+            _ => fields.push(line),
+        }
+    }
+    let body = serde_json::json!({ "error": message }).to_string();
+    let mut answer = format!(
+        "{status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
+        body.len()
+    );
+    for field in fields {
+        answer.push_str(field);
+        answer.push_str("\r\n");
+    }
+    answer.push_str("\r\n");
+    answer.push_str(&body);
+    Some(answer.into_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_hyper_s_own_refusals_get_a_body() {
+        let date = "date: Wed, 25 Nov 2026 19:40:00 GMT";
+        for (code, reason) in [
+            ("400", "Bad Request"),
+            ("414", "URI Too Long"),
+            ("431", "Request Header Fields Too Large"),
+        ] {
+            let written =
+                format!("HTTP/1.1 {code} {reason}\r\ncontent-length: 0\r\n{date}\r\n\r\n");
+            let answer = String::from_utf8(with_error_body(written.as_bytes()).unwrap()).unwrap();
+            let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+            assert!(
+                head.starts_with(&format!("HTTP/1.1 {code} {reason}\r\n")),
+                "{head}"
+            );
+            assert!(
+                head.contains("\r\ncontent-type: application/json\r\n"),
+                "{head}"
+            );
+            assert!(
+                head.contains(&format!("\r\ncontent-length: {}\r\n", body.len())),
+                "{head}"
+            );
+            assert!(head.contains(date), "{head}");
+            let json: serde_json::Value = serde_json::from_str(body).unwrap();
+            assert!(json["error"].is_string(), "{body}");
+        }
+        // The routes' answers, and anything that is not a whole empty refusal, pass as they are.
+        for written in [
+            "HTTP/1.1 414 URI Too Long\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}",
+            "HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\nmore",
+            "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n",
+            "HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n",
+            "{\"error\":\"x\"}",
+        ] {
+            assert_eq!(with_error_body(written.as_bytes()), None, "{written}");
+        }
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{app, app_with, get, send};
+use common::{app, app_with, get, send, serve_boards};
 use slidetable_serve::SearchLimits;
 use slidetable_testkit::schema::matches;
 
@@ -200,4 +200,55 @@ async fn seeds_are_strings() {
         .await
         .ok();
     assert_eq!(json["seed"], "18446744073709551615");
+}
+
+/// Requests the HTTP layer refuses before any route sees them (not HTTP; a request line too
+/// long; too many headers) answer with their status and the documented error shape too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_of_the_http_layer_answer_in_the_documented_shape() {
+    let served = serve_boards().await;
+    let addr = served
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let long_line = format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(70_000));
+    let many_headers = format!(
+        "GET /api/boards HTTP/1.1\r\nHost: x\r\n{}\r\n",
+        "X-A: b\r\n".repeat(200)
+    );
+    for (request, status) in [
+        ("BLAH\r\n\r\n".to_string(), "400"),
+        (long_line, "414"),
+        (many_headers, "431"),
+    ] {
+        let addr = addr.clone();
+        let response = tokio::task::spawn_blocking(move || {
+            use std::io::{Read, Write};
+            let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(60)))
+                .unwrap();
+            stream.write_all(request.as_bytes()).unwrap();
+            let mut response = Vec::new();
+            stream.read_to_end(&mut response).unwrap();
+            String::from_utf8(response).unwrap()
+        })
+        .await
+        .unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap();
+        assert!(
+            head.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{response}"
+        );
+        assert!(
+            head.contains("\r\ncontent-type: application/json\r\n"),
+            "{response}"
+        );
+        let json: serde_json::Value = serde_json::from_str(body).unwrap();
+        if let Err(why) = matches(&json, "api-error") {
+            panic!("{status}: {why}\n{response}");
+        }
+    }
+    served.stop().await;
 }
