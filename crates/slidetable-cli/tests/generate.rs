@@ -672,8 +672,9 @@ fn a_3x4_generate_interrupted_at_several_levels_resumes_to_the_same_table() {
         )),
         "{stderr}"
     );
+    // It started over (no "resuming"); its first checkpoint comes a second into the run, at a
+    // level the timing decides (levels 0-25 hold 4.7 million states), so the level says nothing.
     assert!(!stderr.contains("resuming"), "{stderr}");
-    assert!(level().unwrap() < 25, "--restart did not start over");
     interrupt(false, 30, "KILL");
     interrupt(false, 40, "KILL");
     let saved = level().unwrap();
