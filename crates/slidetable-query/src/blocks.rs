@@ -121,7 +121,6 @@ impl Verified {
             // Beyond the payload: the reader asked for an entry the header does not lay out.
             None => Err(QueryError::Damaged {
                 file: self.file.clone(),
-                part: None,
                 error: slidetable_format::FormatError::Overflow("block index"),
             }),
         }
@@ -139,8 +138,7 @@ impl Verified {
     ) -> Result<(), QueryError> {
         header.verify_block(file, k).map_err(|error| {
             let (file, error) = self.locate(error);
-            let part = file.clone().filter(|f| Some(f) != self.file.as_ref());
-            QueryError::Damaged { file, part, error }
+            QueryError::Damaged { file, error }
         })?;
         word.fetch_or(bit, Ordering::Relaxed);
         Ok(())

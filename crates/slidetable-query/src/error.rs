@@ -121,14 +121,10 @@ pub enum QueryError {
     /// question first read from it: nothing is answered from it. The message does not name
     /// the file: whoever asked names the table once, as for every other error of a question
     /// (`table F: bytes A..B do not match …`).
-    /// A table in parts names the part file the bytes are counted in, which the caller's
-    /// name for the table (its directory) does not.
-    #[error("{error}{}; generate it again with `slidetable generate`", in_part(.part.as_deref()))]
+    #[error("{error}; generate it again with `slidetable generate`")]
     Damaged {
         /// The file the table came from, if any (for a caller without its name at hand).
         file: Option<PathBuf>,
-        /// The part file holding the block, for a table in parts.
-        part: Option<PathBuf>,
         /// The block's offsets and checksums.
         error: FormatError,
     },
@@ -146,11 +142,7 @@ pub enum QueryError {
     },
 }
 
-/// ` (file F)` for a block of part file F.
-fn in_part(part: Option<&Path>) -> String {
-    part.map_or_else(String::new, |f| format!(" (file {})", f.display()))
-}
-
+/// ` (file F)` for a table from file F, for messages that name the file.
 /// [`QueryError::WrongBoard`] unless `layout` is on `board`, the board of the table asked.
 #[inline]
 pub(crate) fn check_board(board: Board, layout: &Layout) -> Result<(), QueryError> {
