@@ -335,7 +335,8 @@ fn parts_are_checked_a_block_at_a_time_and_old_parts_still_read() {
     assert_eq!(run.status.code(), Some(1), "{}", text(&run.stdout));
     let err = text(&run.stderr);
     assert!(
-        err.contains("bytes 0..65536 do not match their checksum"),
+        err.contains("bytes 0..65536 do not match their checksum")
+            && err.contains(&format!("(file {})", part0.display())),
         "{err}"
     );
     bytes[100] ^= 0x40;
