@@ -32,13 +32,13 @@ pub(crate) fn table_error(e: TableError) -> PyErr {
 /// the table's.
 pub(crate) fn query_error(e: QueryError) -> PyErr {
     match e {
-        QueryError::Damaged {
-            file: Some(ref file),
-            ..
-        } => PyRuntimeError::new_err(format!("table {}: {e}", file.display())),
-        QueryError::Corrupt { .. }
-        | QueryError::CorruptLayer { .. }
-        | QueryError::Damaged { .. } => PyRuntimeError::new_err(e.to_string()),
+        QueryError::Damaged(ref damage) => match &damage.file {
+            Some(file) => PyRuntimeError::new_err(format!("table {}: {e}", file.display())),
+            None => PyRuntimeError::new_err(e.to_string()),
+        },
+        QueryError::Corrupt { .. } | QueryError::CorruptLayer { .. } => {
+            PyRuntimeError::new_err(e.to_string())
+        }
         _ => PyValueError::new_err(e.to_string()),
     }
 }

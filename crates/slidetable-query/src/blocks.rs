@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use slidetable_format::{FormatError, Header, BLOCK_LEN};
 
-use crate::QueryError;
+use crate::{Damage, QueryError};
 
 /// Where one part's payload lies in the joined bytes (offsets from the joined table's first
 /// byte), to name the part of a damaged block.
@@ -119,10 +119,11 @@ impl Verified {
             Some(w) if w.load(Ordering::Relaxed) & bit != 0 => Ok(()),
             Some(w) => self.verify(header, file, k, w, bit),
             // Beyond the payload: the reader asked for an entry the header does not lay out.
-            None => Err(QueryError::Damaged {
+            None => Err(QueryError::Damaged(Box::new(Damage {
                 file: self.file.clone(),
+                part: None,
                 error: slidetable_format::FormatError::Overflow("block index"),
-            }),
+            }))),
         }
     }
 
@@ -137,8 +138,12 @@ impl Verified {
         bit: u64,
     ) -> Result<(), QueryError> {
         header.verify_block(file, k).map_err(|error| {
-            let (file, error) = self.locate(error);
-            QueryError::Damaged { file, error }
+            let (located, error) = self.locate(error);
+            QueryError::Damaged(Box::new(Damage {
+                file: self.file.clone(),
+                part: located.filter(|f| Some(f) != self.file.as_ref()),
+                error,
+            }))
         })?;
         word.fetch_or(bit, Ordering::Relaxed);
         Ok(())

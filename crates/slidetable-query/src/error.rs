@@ -118,16 +118,10 @@ pub enum QueryError {
         layout: Layout,
     },
     /// A block of the payload does not match its checksum (format version 2), found when a
-    /// question first read from it: nothing is answered from it. The message does not name
-    /// the file: whoever asked names the table once, as for every other error of a question
-    /// (`table F: bytes A..B do not match …`).
-    #[error("{error}; generate it again with `slidetable generate`")]
-    Damaged {
-        /// The file the table came from, if any (for a caller without its name at hand).
-        file: Option<PathBuf>,
-        /// The block's offsets and checksums.
-        error: FormatError,
-    },
+    /// question first read from it: nothing is answered from it. Boxed: the details (two
+    /// paths and the format error) would make every `Result<_, QueryError>` large.
+    #[error("{0}")]
+    Damaged(Box<Damage>),
     /// The 2-bit entries of a section do not give the states its histogram counts.
     #[error("the histogram of the section for goal {goal} counts {expected} states at {distance} moves but its entries give {found} (corrupt table? check it with `slidetable info --verify`)")]
     CorruptLayer {
@@ -142,7 +136,33 @@ pub enum QueryError {
     },
 }
 
-/// ` (file F)` for a table from file F, for messages that name the file.
+/// A damaged block ([`QueryError::Damaged`]): where it is and what its checksum says.
+///
+/// The message does not name the table: whoever asked names it once, as for every other
+/// error of a question (`table F: bytes A..B do not match …`). A table in parts names the
+/// part file the bytes are counted in, which the caller's name for the table (its
+/// directory) does not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Damage {
+    /// The file (or the directory of a table in parts) the table came from, if any (for a
+    /// caller without its name at hand).
+    pub file: Option<PathBuf>,
+    /// The part file holding the block, for a table in parts.
+    pub part: Option<PathBuf>,
+    /// The block's offsets (counted in `part` for a table in parts) and checksums.
+    pub error: FormatError,
+}
+
+impl fmt::Display for Damage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.error)?;
+        if let Some(part) = &self.part {
+            write!(f, " (file {})", part.display())?;
+        }
+        write!(f, "; generate it again with `slidetable generate`")
+    }
+}
+
 /// [`QueryError::WrongBoard`] unless `layout` is on `board`, the board of the table asked.
 #[inline]
 pub(crate) fn check_board(board: Board, layout: &Layout) -> Result<(), QueryError> {

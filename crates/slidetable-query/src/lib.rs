@@ -37,7 +37,7 @@ mod walk;
 
 pub use any::AnyTable;
 pub use distances::MAX_RECOVERED_CELLS;
-pub use error::{error_chain, QueryError, TableError, TableErrorKind};
+pub use error::{error_chain, Damage, QueryError, TableError, TableErrorKind};
 pub use file::{TableBytes, READ_BELOW};
 pub use goal::Goal;
 pub use guard::{exit_if_tables_changed, exit_on_changed_table};
