@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use slidetable_format::{FormatError, Header, BLOCK_LEN};
 
-use crate::{Damage, QueryError};
+use crate::{readahead, Damage, QueryError};
 
 /// Where one part's payload lies in the joined bytes (offsets from the joined table's first
 /// byte), to name the part of a damaged block.
@@ -137,6 +137,8 @@ impl Verified {
         word: &AtomicU64,
         bit: u64,
     ) -> Result<(), QueryError> {
+        let start = header.header_len() + k * BLOCK_LEN;
+        readahead::will_need(file, start..start + BLOCK_LEN);
         header.verify_block(file, k).map_err(|error| {
             let (located, error) = self.locate(error);
             QueryError::Damaged(Box::new(Damage {
@@ -160,9 +162,19 @@ impl Verified {
         if self.all() || range.is_empty() {
             return Ok(());
         }
-        for k in range.start / BLOCK_LEN..=(range.end - 1) / BLOCK_LEN {
+        let (first, last) = (range.start / BLOCK_LEN, (range.end - 1) / BLOCK_LEN);
+        for k in first..=last {
+            // The blocks a window ahead are asked of the disk while these are checked.
+            if (k - first) % AHEAD == 0 {
+                let ahead = header.header_len() + (k + AHEAD) * BLOCK_LEN;
+                readahead::will_need(file, ahead..ahead + AHEAD * BLOCK_LEN);
+            }
             self.check(header, file, k * BLOCK_LEN)?;
         }
         Ok(())
     }
 }
+
+/// How many blocks [`Verified::check_range`] asks the disk for ahead of the one it checks
+/// (1 MiB).
+const AHEAD: u64 = 16;

@@ -31,6 +31,7 @@ mod layer;
 mod levels;
 mod parts;
 mod pattern;
+mod readahead;
 mod section;
 mod table;
 mod walk;

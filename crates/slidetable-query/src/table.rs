@@ -11,7 +11,7 @@ use crate::blocks::Verified;
 use crate::error::check_board;
 use crate::goal::Relabelling;
 use crate::section::Checks;
-use crate::{file, CostModel, Goal, QueryError, Section, TableBytes, TableError};
+use crate::{file, readahead, CostModel, Goal, QueryError, Section, TableBytes, TableError};
 
 /// A table over bytes `D`: validated once in constant time, then read without copying.
 pub struct Table<D: AsRef<[u8]>> {
@@ -108,12 +108,13 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Checks the payload against its checksums (each block's, then the whole payload's):
     /// reads every byte of the file. Afterwards no question verifies a block again.
     pub fn verify(&self) -> Result<(), TableError> {
-        self.header
-            .verify_payload(self.data.as_ref())
-            .map_err(|e| {
+        let file = self.data.as_ref();
+        readahead::sequentially(&self.header, file, || self.header.verify_payload(file)).map_err(
+            |e| {
                 let (file, e) = self.verified.locate(e);
                 TableError::new(file.as_deref(), e)
-            })?;
+            },
+        )?;
         self.verified.set_all();
         Ok(())
     }
