@@ -581,7 +581,8 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "RxC", value_parser = table_board())]
     pub(crate) board: Vec<Board>,
     /// Close a connection that has not sent a whole request's headers this many seconds
-    /// after opening, or after its last answer (idle and slow clients alike).
+    /// after opening, or after its last answer (idle and slow clients alike), or that has
+    /// taken none of its answer for as long (a client that never reads).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_idle)]
     pub(crate) idle_timeout: Duration,
     /// The most connections open at once; more wait to be accepted until one closes.

@@ -44,6 +44,18 @@ const S_PAYLOAD_LEN: usize = 48;
 /// reserved (zero).
 const S_TILES: usize = 56;
 
+/// What a file's fixed header says the file is for, from its first bytes alone (at least
+/// [`FIXED_HEADER_LEN`]): the board's rows and columns and the cost model's code; `None` when
+/// the bytes are too few or do not start with the magic number. Nothing else is checked (the
+/// readers' opening checks the whole header): this tells, before a file is opened, that it
+/// holds another board than its name promises.
+pub fn claimed_board(prefix: &[u8]) -> Option<(u8, u8, u8)> {
+    if prefix.len() < FIXED_HEADER_LEN || prefix[..8] != MAGIC {
+        return None;
+    }
+    Some((prefix[OFF_ROWS], prefix[OFF_COLS], prefix[OFF_COST]))
+}
+
 pub(crate) fn add(a: u64, b: u64, what: &'static str) -> Result<u64, FormatError> {
     a.checked_add(b).ok_or(FormatError::Overflow(what))
 }

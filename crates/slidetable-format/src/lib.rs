@@ -55,8 +55,8 @@ pub use parts::{
     PART_FOOTER_LEN, PART_MAGIC, PART_RECORD_LEN, SLICE_UNIT,
 };
 
+pub use frame::{claimed_board, PayloadSums, FIXED_HEADER_LEN, SECTION_LEN};
 use frame::{histogram_sum, Descriptor, Frame, Part, Section};
-pub use frame::{PayloadSums, FIXED_HEADER_LEN, SECTION_LEN};
 
 mod entries;
 

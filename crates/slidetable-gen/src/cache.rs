@@ -381,12 +381,7 @@ impl Found {
 /// it missing at once make it once, the others waiting and then using it. Open the file at
 /// [`Found::path`], then [`Found::check`] what it holds.
 pub fn ensure(explicit: Option<&Path>, board: Board, watch: &dyn Watch) -> Result<Found, GenError> {
-    let (mut path, origin) = resolve(explicit, board)?;
-    // No pattern database at the cache's usual file (where `generate` writes the
-    // DEFAULT_PARTITION): the first use's quicker one beside it.
-    if origin == Origin::Cache && Kind::of(board) == Kind::Pattern && !path.exists() {
-        path = first_use_path(&path);
-    }
+    let (path, origin) = located(explicit, board)?;
     let mut generated = None;
     if needs_generating(&path, origin) {
         if matches!(Kind::of(board), Kind::Table) && board.cells() > FIRST_USE_MAX_CELLS {
@@ -407,6 +402,54 @@ pub fn ensure(explicit: Option<&Path>, board: Board, watch: &dyn Watch) -> Resul
         board,
         generated,
     })
+}
+
+/// The file [`ensure`] opens for `board`: [`resolve`]d, and on a board of pattern databases
+/// whose cache file is missing, the first use's quicker one beside it.
+fn located(explicit: Option<&Path>, board: Board) -> Result<(PathBuf, Origin), GenError> {
+    let (mut path, origin) = resolve(explicit, board)?;
+    // No pattern database at the cache's usual file (where `generate` writes the
+    // DEFAULT_PARTITION): the first use's quicker one beside it.
+    if origin == Origin::Cache && Kind::of(board) == Kind::Pattern && !path.exists() {
+        path = first_use_path(&path);
+    }
+    Ok((path, origin))
+}
+
+/// The refusal [`Found::check`] gives `board`'s default file (`$SLIDETABLE_TABLE` for 3×3,
+/// else the cache's) once it is opened, told from the file's fixed header alone: it holds
+/// another board, or weighted costs. What a list of the boards served says before a board's
+/// first use, so that a board whose default cannot be used is never offered as if it could.
+/// `None` when the default is missing (made on first use), cannot be read, or says it is
+/// what it should be (opening it checks the rest).
+pub fn misnamed(board: Board) -> Option<GenError> {
+    use std::io::Read;
+    let (path, origin) = located(None, board).ok()?;
+    // Only a regular file is read (opening a FIFO would wait for a writer).
+    if !fs::metadata(&path).ok()?.is_file() {
+        return None;
+    }
+    let mut prefix = Vec::with_capacity(slidetable_format::FIXED_HEADER_LEN);
+    File::open(&path)
+        .ok()?
+        .take(slidetable_format::FIXED_HEADER_LEN as u64)
+        .read_to_end(&mut prefix)
+        .ok()?;
+    let (rows, cols, cost) = slidetable_format::claimed_board(&prefix)?;
+    let held = Board::new(rows.into(), cols.into()).ok()?;
+    // Pattern databases count moves (their cost byte is not a cost model's).
+    let cost = if slidetable_format::is_pattern_file(&prefix) {
+        CostModel::Unit
+    } else {
+        CostModel::from_code(cost)?
+    };
+    let found = Found {
+        path,
+        origin,
+        board,
+        generated: None,
+    };
+    found.check(held, cost).err()
 }
 
 /// Generates `board`'s default file at `path` (its directory made, its lock held).

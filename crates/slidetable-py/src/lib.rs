@@ -14,6 +14,7 @@ mod dataset;
 mod errors;
 mod fifteen;
 mod heuristics;
+mod levels;
 mod puzzles;
 mod search;
 mod table;

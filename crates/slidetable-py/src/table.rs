@@ -12,11 +12,12 @@ use rayon::prelude::*;
 use slidetable_core::{path_string, Board, Layout, Move, MAX_TABLE_CELLS};
 use slidetable_gen::{default_goals, solve, table_bytes};
 use slidetable_query::{
-    AnyTable, CostModel, Goal, LayerError, MappedTable, SplitMix64, TableBytes,
+    AnyTable, CostModel, Goal, LayerError, LevelPicks, MappedTable, SplitMix64, TableBytes,
 };
 
 use crate::cache;
 use crate::errors::{gen_error, query_error, table_error, value_error};
+use crate::levels;
 use crate::puzzles::{self, Given};
 
 /// A table of every state's distance from its goals and the first move of an optimal path:
@@ -252,7 +253,14 @@ impl PyTable {
     /// the goal, or from `low` to `high` moves for `depth=(low, high)`, as a `uint8` array of
     /// one puzzle per row. The same `seed` gives the same puzzles as `slidetable random
     /// --seed` on every machine; `distinct=True` draws no state twice.
-    #[pyo3(signature = (depth, count = 1, seed = None, distinct = false, goal = None))]
+    ///
+    /// On a 14-cell table (2x7, 7x2) the states are gone through level by level up to the
+    /// deepest distance asked for, as `slidetable random --depth` does (the mapped table plus
+    /// 5.45 GB on 2x7, minutes for deep levels; `MemoryError` before it starts on a machine
+    /// with less memory): `progress(done, total)`, if given, is called every tenth of a
+    /// second with the states gone through, and Ctrl-C stops it (`KeyboardInterrupt`).
+    #[pyo3(signature = (depth, count = 1, seed = None, distinct = false, goal = None, progress = None))]
+    #[allow(clippy::too_many_arguments)]
     fn random<'py>(
         &self,
         py: Python<'py>,
@@ -261,9 +269,23 @@ impl PyTable {
         seed: Option<u64>,
         distinct: bool,
         goal: Option<&Bound<'py, PyAny>>,
+        progress: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<u8>>> {
         let depths = parse_depth(depth)?;
         let goal = self.goal_of(goal)?;
+        if goal.wants_level_pass() {
+            let size = goal
+                .layer_len(depths.clone())
+                .map_err(|e| value_error(format!("depth: {e}")))?;
+            let draws = draws(&depths, size, count, seed, distinct)?;
+            let mut picks = LevelPicks::new(goal.histogram(), depths, &draws);
+            let deepest = picks.deepest();
+            levels::pass(py, &goal, deepest, "random", progress, &mut |level| {
+                picks.take(level)
+            })?;
+            let puzzles: Vec<Layout> = picks.into_layouts().into_iter().flatten().collect();
+            return puzzles::to_array(py, self.board(), &puzzles);
+        }
         let known = if *depths.start() <= goal.max_distance() {
             self.known_distances(py, &goal)?
         } else {
@@ -279,26 +301,8 @@ impl PyTable {
             }
             e => value_error(format!("depth: {e}")),
         })?;
-        if distinct && count > layer.len() {
-            let (low, high) = (*depths.start(), *depths.end());
-            let depths = if low == high {
-                format!("{low} moves")
-            } else {
-                format!("{low} to {high} moves")
-            };
-            return Err(value_error(format!(
-                "count {count} with distinct: only {} states are {depths} from the goal",
-                layer.len()
-            )));
-        }
-        let seed = seed.unwrap_or_else(SplitMix64::fresh_seed);
+        let picks = draws(&depths, layer.len(), count, seed, distinct)?;
         let puzzles = py.detach(|| {
-            let mut rng = SplitMix64::new(seed);
-            let picks: Vec<u64> = if distinct {
-                rng.distinct(layer.len(), count)
-            } else {
-                (0..count).map(|_| rng.below(layer.len())).collect()
-            };
             picks
                 .iter()
                 .filter_map(|&k| layer.get(k))
@@ -322,22 +326,42 @@ impl PyTable {
 
     /// Every state at the greatest distance from the goal, as a `uint8` array of one puzzle
     /// per row (in the table's order, as `slidetable hardest` prints them).
-    #[pyo3(signature = (goal = None))]
+    ///
+    /// On a 14-cell table (2x7, 7x2) every level is gone through, as `slidetable hardest`
+    /// does (minutes on 2x7): `progress` and Ctrl-C as for `random`.
+    #[pyo3(signature = (goal = None, progress = None))]
     fn hardest<'py>(
         &self,
         py: Python<'py>,
         goal: Option<&Bound<'py, PyAny>>,
+        progress: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<u8>>> {
         let goal = self.goal_of(goal)?;
-        let known = self.known_distances(py, &goal)?;
+        let max = goal.max_distance();
+        let by_levels = goal.wants_level_pass();
+        let mut far = Vec::new();
+        if by_levels {
+            levels::pass(py, &goal, max, "hardest", progress, &mut |level| {
+                if level.depth() == max {
+                    far.extend(level.layouts());
+                }
+            })?;
+        }
+        let known = if by_levels {
+            None
+        } else {
+            self.known_distances(py, &goal)?
+        };
         let goal = match &known {
             Some(distances) => goal.knowing(distances),
             None => goal,
         };
-        let max = goal.max_distance();
-        let layouts: Vec<Layout> = py
-            .detach(|| goal.layouts_at(max).map(Iterator::collect))
-            .map_err(query_error)?;
+        let layouts: Vec<Layout> = if by_levels {
+            far
+        } else {
+            py.detach(|| goal.layouts_at(max).map(Iterator::collect))
+                .map_err(query_error)?
+        };
         let counted = goal.histogram().get(max as usize).copied().unwrap_or(0);
         if layouts.len() as u64 != counted {
             return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
@@ -368,15 +392,36 @@ impl PyTable {
         Bound<'py, PyArray1<i8>>,
     )> {
         let goal = self.goal_of(goal)?;
-        let known = self.known_distances(py, &goal)?;
-        let goal = match &known {
-            Some(distances) => goal.knowing(distances),
-            None => goal,
-        };
         let states = goal.state_count();
         let stop = stop.unwrap_or(states).min(states);
         let start = start.min(stop);
         let cells = self.board().cells();
+        // Checked before anything is allocated: a whole 2x7 dataset would be 654 GB.
+        let need = (stop - start).saturating_mul(cells as u64 + 3);
+        if let Some((available, origin)) = slidetable_gen::room::available_memory() {
+            if need > available {
+                return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
+                    "a dataset of {} rows of the {} table takes {} of memory, but {} is \
+                     available ({origin}): ask for fewer rows (start, stop), or read them with \
+                     slidetable.dataset_chunks",
+                    stop - start,
+                    self.board(),
+                    slidetable_gen::room::human(need),
+                    slidetable_gen::room::human(available)
+                )));
+            }
+        }
+        // On a 14-cell table no distance is recovered (43.6 GB a byte a state on 2x7): each
+        // row's distance is walked in the mapped table.
+        let known = if goal.wants_level_pass() {
+            None
+        } else {
+            self.known_distances(py, &goal)?
+        };
+        let goal = match &known {
+            Some(distances) => goal.knowing(distances),
+            None => goal,
+        };
         let rows = py
             .detach(|| crate::dataset::rows(&goal, start..stop, cells))
             .map_err(query_error)?;
@@ -420,6 +465,35 @@ fn table_board(text: &str) -> PyResult<Board> {
         )));
     }
     Ok(board)
+}
+
+/// The `count` draws among the `size` states `depths` moves away that `random` takes (`k`:
+/// the `k`-th state), from `seed` (else a fresh one), all different with `distinct`: the
+/// command line's draws for the same seed.
+fn draws(
+    depths: &RangeInclusive<u32>,
+    size: u64,
+    count: u64,
+    seed: Option<u64>,
+    distinct: bool,
+) -> PyResult<Vec<u64>> {
+    if distinct && count > size {
+        let (low, high) = (*depths.start(), *depths.end());
+        let depths = if low == high {
+            format!("{low} moves")
+        } else {
+            format!("{low} to {high} moves")
+        };
+        return Err(value_error(format!(
+            "count {count} with distinct: only {size} states are {depths} from the goal"
+        )));
+    }
+    let mut rng = SplitMix64::new(seed.unwrap_or_else(SplitMix64::fresh_seed));
+    Ok(if distinct {
+        rng.distinct(size, count)
+    } else {
+        (0..count).map(|_| rng.below(size)).collect()
+    })
 }
 
 /// A depth: a number of moves, or a `(low, high)` pair (both included).

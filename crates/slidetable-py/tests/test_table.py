@@ -264,3 +264,66 @@ def test_help_and_stubs_document_the_package():
     import pathlib
     package = pathlib.Path(slidetable.__file__).parent
     assert (package / "py.typed").exists() and (package / "_slidetable.pyi").exists()
+
+
+@pytest.fixture(scope="module")
+def two_bit_2x5(cli, tmp_path_factory):
+    """A 2x5 table in 2-bit entries, as 2x7's: with SLIDETABLE_LEVEL_PASS=1 its whole-table
+    questions go through the level pass as a 14-cell table's do (no distance recovered)."""
+    path = tmp_path_factory.mktemp("levels") / "2x5-2bit.slt"
+    cli.run("generate", "--board", "2x5", "--encoding", "2bit", "-o", str(path))
+    return path
+
+
+def test_whole_table_calls_by_levels_answer_as_the_command(two_bit_2x5, cli, monkeypatch):
+    # The byte a state first (the pass not asked for), then the level pass, then the command
+    # with the pass: one answer.
+    table = slidetable.Table.open(two_bit_2x5)
+    rows = lambda a: [" ".join(map(str, row)) for row in a]
+    plain = {
+        "random": rows(table.random(20, 6, seed=11)),
+        "range": rows(table.random((30, 33), 5, seed=3, distinct=True)),
+        "hardest": rows(table.hardest()),
+    }
+    monkeypatch.setenv("SLIDETABLE_LEVEL_PASS", "1")
+    table = slidetable.Table.open(two_bit_2x5)
+    seen = []
+    progress = lambda done, total: seen.append((done, total))
+    assert rows(table.random(20, 6, seed=11, progress=progress)) == plain["random"]
+    assert seen and seen[-1] == (seen[-1][1], seen[-1][1])
+    assert sum(table.histogram()[:21]) == seen[-1][1]
+    assert rows(table.hardest()) == plain["hardest"]
+    command = cli.lines("hardest", "--table", str(two_bit_2x5))
+    assert rows(table.hardest()) == [line.split("\t")[0] for line in command]
+    by_levels = rows(table.random((30, 33), 5, seed=3, distinct=True))
+    command = cli.lines("random", "--table", str(two_bit_2x5), "--depth", "30..33",
+                        "--count", "5", "--seed", "3", "--distinct")
+    assert by_levels == command
+    # A range counts distance by distance: other puzzles than the byte a state's, as far.
+    assert len(set(by_levels)) == 5 and all(30 <= table.distance(p) <= 33 for p in by_levels)
+    assert all(30 <= table.distance(p) <= 33 for p in plain["range"])
+    with pytest.raises(ValueError, match="depth: "):
+        table.random(56)
+    # A slice of the dataset: every row's distance walked in the mapped table.
+    data = table.dataset(start=1000, stop=3000)
+    assert (table.distance(data[0]) == data[1]).all()
+
+
+def test_a_pass_without_the_memory_is_refused_and_one_stopped_raises(two_bit_2x5, monkeypatch):
+    monkeypatch.setenv("SLIDETABLE_LEVEL_PASS", "1")
+    table = slidetable.Table.open(two_bit_2x5)
+    monkeypatch.setenv("SLIDETABLE_AVAILABLE_MEMORY", "1000")
+    with pytest.raises(MemoryError, match=r"hardest on a 2x5 table reads it level by level, in "
+                       r"one bit a state \(226800 bytes\) beside its 453600 bytes of entries"):
+        table.hardest()
+    with pytest.raises(MemoryError, match="a dataset of 1814400 rows of the 2x5 table takes"):
+        table.dataset()
+    monkeypatch.delenv("SLIDETABLE_AVAILABLE_MEMORY")
+
+    def interrupt(done, total):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        table.hardest(progress=interrupt)
+    # The table answers as before.
+    assert len(table.hardest()) == table.histogram()[-1]

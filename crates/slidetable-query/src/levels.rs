@@ -13,18 +13,32 @@
 //!   the neighbours whose entry is `(d + 1) mod 3`, and clears the expanded bits. At the end
 //!   the bitmap holds exactly level `d + 1`, whatever order the threads took.
 //!
-//! The pass is top-down only. A bottom-up level (each state not yet reached looks for a
-//! neighbour in the frontier) needs to know which states are not yet reached, which a table
-//! of residues does not say and the one bitmap, busy holding the frontier, cannot: every state
-//! with the right residue would be a candidate, a third of the class (14.5 billion on 2×7),
-//! more than the largest level of 2×7 (1.86 billion). Top-down costs one expansion a state
-//! over the whole pass, as the generator's top-down levels do.
+//! In one bitmap the pass is top-down only. A bottom-up level (each state not yet reached
+//! looks for a neighbour in the frontier) needs to know which states are not yet reached,
+//! which a table of residues does not say and the one bitmap, busy holding the frontier,
+//! cannot: every state with the right residue would be a candidate, a third of the class
+//! (14.5 billion on 2×7), more than the largest level of 2×7 (1.86 billion).
+//!
+//! With memory for a second bit a state ([`PassOptions::bottom_up`]: the callers decide from
+//! the machine's memory), a bitmap of the states **seen** (every level up to `d`) lets the
+//! late levels go bottom-up, as the generator's do, from the first level that outnumbers the
+//! states not seen yet on:
+//!
+//! * the top-down passes add each level to `seen` as they expand it (the word they read);
+//! * a bottom-up pass takes, 64 at a time, the states not seen whose entry is
+//!   `(d + 1) mod 3`; one with a seen neighbour is at level `d + 1` exactly (it is at least
+//!   `d + 1` moves away, that neighbour at most `d`, and a move changes the distance by one).
+//!   Those of a word are written over the word's level-`d` bits and added to `seen` (no state
+//!   of level `d + 1` is a neighbour of another candidate: their residues differ), so the
+//!   bitmap again holds exactly level `d + 1`.
+//!
+//! Both give the same levels, so the same answers; the tests compare them on every level.
 //!
 //! Each level's size is checked against the section's histogram (and the goal's entry against
 //! 0, and the level past the last against none): a corrupt table is refused, never answered
 //! from.
 
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use rayon::prelude::*;
 use slidetable_core::{each_set_bit, AtomicBitmap, Layout, Scan, SCAN_CHUNK};
@@ -135,7 +149,106 @@ impl Level<'_> {
     }
 }
 
+/// Draws among the states at distances `low..=high` from a goal, taken from the levels of a
+/// level pass as they come ([`LevelPicks::take`]): draw `k` (below the range's size) is the
+/// `k`-th state counting distance by distance (those `low` moves away in rank order, then
+/// `low + 1`...). One distance gives the state a layer's rank-select gives for the same `k`;
+/// a range counts other states for a `k` than a layer over the range (rank order across
+/// distances, which would need every level of the range at once), as uniformly. How the
+/// command line's `random --depth` and the Python package's `random` draw on 14-cell tables.
+pub struct LevelPicks {
+    low: u32,
+    /// For each distance of the range, the draws there: (index of the draw, k-th state).
+    wanted: Vec<Vec<(usize, u64)>>,
+    found: Vec<Option<Layout>>,
+}
+
+impl LevelPicks {
+    /// The draws `draws` (each below the states of `depths` in `histogram`, the goal's)
+    /// among the states `depths` moves away.
+    pub fn new(histogram: &[u64], depths: std::ops::RangeInclusive<u32>, draws: &[u64]) -> Self {
+        let low = *depths.start();
+        let high = (*depths.end()).min(histogram.len().saturating_sub(1) as u32);
+        let mut wanted: Vec<Vec<(usize, u64)>> =
+            vec![Vec::new(); (high + 1).saturating_sub(low) as usize];
+        for (i, &k) in draws.iter().enumerate() {
+            let mut left = k;
+            for (d, picks) in (low..=high).zip(wanted.iter_mut()) {
+                let n = histogram[d as usize];
+                if left < n {
+                    picks.push((i, left));
+                    break;
+                }
+                left -= n;
+            }
+        }
+        LevelPicks {
+            low,
+            wanted,
+            found: vec![None; draws.len()],
+        }
+    }
+
+    /// The deepest level a draw is at: where the level pass may stop.
+    pub fn deepest(&self) -> u32 {
+        self.low + (self.wanted.len() as u32).saturating_sub(1)
+    }
+
+    /// Takes the draws at `level`'s distance from it.
+    pub fn take(&mut self, level: &Level<'_>) {
+        let Some(picks) = level
+            .depth()
+            .checked_sub(self.low)
+            .and_then(|at| self.wanted.get(at as usize))
+        else {
+            return;
+        };
+        let ks: Vec<u64> = picks.iter().map(|&(_, k)| k).collect();
+        for (&(i, _), layout) in picks.iter().zip(level.select(&ks)) {
+            self.found[i] = layout;
+        }
+    }
+
+    /// The states drawn, in the order of the draws (`None` for a draw no level gave: the
+    /// pass stopped before it, or it was not below the range's size).
+    pub fn into_layouts(self) -> Vec<Option<Layout>> {
+        self.found
+    }
+}
+
+/// How [`Goal::level_pass_with`] goes beyond [`Goal::level_pass`]'s top-down pass.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PassOptions<'a> {
+    /// A second bitmap, of the states seen, so that the late levels go bottom-up (see the
+    /// module's text): twice [`Goal::level_pass_memory`] beside the entries, fewer states
+    /// expanded. The same levels either way.
+    pub bottom_up: bool,
+    /// Read between pieces of every level: once true, the pass stops (unfinished) and
+    /// returns `Ok(false)`.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl PassOptions<'_> {
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Relaxed))
+    }
+}
+
+/// Environment variable: `1` sends whole-table questions through [`Goal::level_pass`] on
+/// every 2-bit section, small ones too ([`Goal::wants_level_pass`]): how the command line's
+/// and the server's tests compare the pass with the byte a state on boards of seconds.
+pub const LEVEL_PASS_ENV: &str = "SLIDETABLE_LEVEL_PASS";
+
 impl Goal<'_> {
+    /// Whether whole-table questions go through [`Goal::level_pass`]: when they need it
+    /// ([`Goal::needs_level_pass`]), or on any 2-bit section when [`LEVEL_PASS_ENV`] is `1`.
+    pub fn wants_level_pass(&self) -> bool {
+        self.needs_level_pass()
+            || (self.section.encoding == Encoding::TwoBit
+                && self.section.known.is_none()
+                && std::env::var(LEVEL_PASS_ENV).is_ok_and(|v| v.trim() == "1"))
+    }
+
     /// Whether whole-table questions need [`Goal::level_pass`]: a section of 2-bit entries
     /// on a board over [`crate::MAX_RECOVERED_CELLS`] cells, whose byte a state
     /// ([`Goal::recover_distances`]) would not fit in memory.
@@ -145,7 +258,8 @@ impl Goal<'_> {
             && self.section.ranker.board().cells() > crate::distances::MAX_RECOVERED_CELLS
     }
 
-    /// The memory [`Goal::level_pass`] takes beside the mapped entries: one bit a state.
+    /// The memory [`Goal::level_pass`] takes beside the mapped entries: one bit a state
+    /// (twice that with [`PassOptions::bottom_up`]).
     pub fn level_pass_memory(&self) -> u64 {
         self.section.ranker.states().div_ceil(64) * 8
     }
@@ -162,6 +276,20 @@ impl Goal<'_> {
         progress: &(dyn Fn(u64) + Sync),
         at: &mut dyn FnMut(&Level<'_>),
     ) -> Result<(), QueryError> {
+        self.level_pass_with(upto, PassOptions::default(), progress, at)
+            .map(|_| ())
+    }
+
+    /// [`Goal::level_pass`] as `options` say: the late levels bottom-up in a second bitmap,
+    /// and a flag that stops it. `Ok(true)` once every level up to `upto` was handed to `at`;
+    /// `Ok(false)` when the flag stopped it first.
+    pub fn level_pass_with(
+        &self,
+        upto: u32,
+        options: PassOptions<'_>,
+        progress: &(dyn Fn(u64) + Sync),
+        at: &mut dyn FnMut(&Level<'_>),
+    ) -> Result<bool, QueryError> {
         let section = &self.section;
         let histogram = section.descriptor.histogram();
         let goal = *section.descriptor.goal();
@@ -187,10 +315,17 @@ impl Goal<'_> {
         }
         let bits = AtomicBitmap::new(states as usize);
         bits.set(goal_rank);
+        let seen = options
+            .bottom_up
+            .then(|| AtomicBitmap::new(states as usize));
         progress(1);
         let last = section.descriptor.max_distance();
         let mut list = Some(vec![goal_rank]);
+        // The states of the levels up to `depth`, and whether the passes are bottom-up.
+        let mut reached = 0u64;
+        let mut bottom_up = false;
         for depth in 0..=last.min(upto) {
+            reached += histogram[depth as usize];
             at(&Level {
                 bits: &bits,
                 ranks: list.as_deref(),
@@ -203,38 +338,72 @@ impl Goal<'_> {
             if depth == upto && depth < last {
                 break;
             }
+            if options.stopped() {
+                return Ok(false);
+            }
+            // Bottom-up from the first level that outnumbers the states not seen yet on (the
+            // generator's rule): `seen` then takes this level too, which a top-down pass
+            // would have added as it expanded it.
+            if let Some(seen) = &seen {
+                let unseen = states.saturating_sub(reached);
+                if !bottom_up && list.is_none() && histogram[depth as usize] > unseen {
+                    bottom_up = true;
+                    add_level(&bits, seen);
+                }
+            }
             // Past the last level nothing may be found: checked when the pass goes there.
-            let found = match &list {
-                Some(ranks) => {
-                    let next = expand_listed(&scan, entries, &bits, depth, ranks, progress);
+            let found = match (&list, &seen) {
+                (_, Some(seen)) if bottom_up => {
+                    expand_bottom_up(&scan, entries, &bits, seen, depth, progress, &options)
+                }
+                (Some(ranks), _) => {
+                    let next =
+                        expand_listed(&scan, entries, &bits, seen.as_ref(), depth, ranks, progress);
                     let found = next.len() as u64;
                     list = (found <= states / SPARSE).then_some(next);
                     found
                 }
-                None => expand(&scan, entries, &bits, depth, progress),
+                (None, _) => expand(
+                    &scan,
+                    entries,
+                    &bits,
+                    seen.as_ref(),
+                    depth,
+                    progress,
+                    &options,
+                ),
             };
+            if options.stopped() {
+                return Ok(false);
+            }
             let expected = histogram.get(depth as usize + 1).copied().unwrap_or(0);
             if found != expected {
                 return Err(corrupt(depth + 1, found));
             }
         }
-        Ok(())
+        Ok(true)
     }
 }
 
-/// Level `depth` to level `depth + 1` in `bits` (see the module's text); the states found.
+/// Level `depth` to level `depth + 1` in `bits` (see the module's text), each expanded word
+/// of level `depth` added to `seen` when there is one; the states found.
 fn expand(
     scan: &Scan,
     entries: &[u8],
     bits: &AtomicBitmap,
+    seen: Option<&AtomicBitmap>,
     depth: u32,
     progress: &(dyn Fn(u64) + Sync),
+    options: &PassOptions<'_>,
 ) -> u64 {
     let (want, new) = ((depth % 3) as u8, ((depth + 1) % 3) as u8);
     bits.words()
         .par_chunks(SCAN_CHUNK)
         .enumerate()
         .map(|(chunk, words)| {
+            if options.stopped() {
+                return 0;
+            }
             let mut cursor = scan.cursor();
             let mut found = 0u64;
             for (i, w) in words.iter().enumerate() {
@@ -247,6 +416,9 @@ fn expand(
                 let level = word & residues_equal(entries, index, want);
                 if level == 0 {
                     continue;
+                }
+                if let Some(seen) = seen {
+                    seen.or_word(index, level);
                 }
                 each_set_bit(index, level, |r| {
                     scan.any_neighbor(&mut cursor, r, |_, n| {
@@ -274,6 +446,7 @@ fn expand_listed(
     scan: &Scan,
     entries: &[u8],
     bits: &AtomicBitmap,
+    seen: Option<&AtomicBitmap>,
     depth: u32,
     ranks: &[u64],
     progress: &(dyn Fn(u64) + Sync),
@@ -296,6 +469,9 @@ fn expand_listed(
                     false
                 });
                 bits.words()[r as usize >> 6].fetch_and(!(1u64 << (r & 63)), Relaxed);
+                if let Some(seen) = seen {
+                    seen.set(r);
+                }
             }
             progress(found.len() as u64);
             found
@@ -303,4 +479,59 @@ fn expand_listed(
         .collect();
     next.par_sort_unstable();
     next
+}
+
+/// Adds the level in `bits` to `seen`.
+fn add_level(bits: &AtomicBitmap, seen: &AtomicBitmap) {
+    bits.words().par_iter().enumerate().for_each(|(index, w)| {
+        let level = w.load(Relaxed);
+        if level != 0 {
+            seen.or_word(index, level);
+        }
+    });
+}
+
+/// Level `depth` (in `bits`, and in `seen` with every level before it) to level `depth + 1`
+/// bottom-up (see the module's text): each word of `bits` becomes the states of its ranks
+/// not seen, with entry `(depth + 1) mod 3` and a seen neighbour, which `seen` then takes
+/// too. Each thread writes only its own words. The states found.
+fn expand_bottom_up(
+    scan: &Scan,
+    entries: &[u8],
+    bits: &AtomicBitmap,
+    seen: &AtomicBitmap,
+    depth: u32,
+    progress: &(dyn Fn(u64) + Sync),
+    options: &PassOptions<'_>,
+) -> u64 {
+    let new = ((depth + 1) % 3) as u8;
+    bits.words()
+        .par_chunks(SCAN_CHUNK)
+        .enumerate()
+        .map(|(chunk, words)| {
+            if options.stopped() {
+                return 0;
+            }
+            let mut cursor = scan.cursor();
+            let mut found = 0u64;
+            for (i, w) in words.iter().enumerate() {
+                let index = chunk * SCAN_CHUNK + i;
+                let candidates =
+                    residues_equal(entries, index, new) & !seen.word(index) & seen.in_range(index);
+                let mut next = 0u64;
+                each_set_bit(index, candidates, |r| {
+                    if scan.any_neighbor(&mut cursor, r, |_, n| seen.test(n)) {
+                        next |= 1 << (r & 63);
+                    }
+                });
+                if next != 0 {
+                    seen.or_word(index, next);
+                    found += u64::from(next.count_ones());
+                }
+                w.store(next, Relaxed);
+            }
+            progress(found);
+            found
+        })
+        .sum()
 }

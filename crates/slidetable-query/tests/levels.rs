@@ -1,16 +1,17 @@
 //! The level pass (`Goal::level_pass`: the 2-bit entries plus one bit a state, how 2×7 answers
 //! whole-table questions) against the byte a state of `Goal::recover_distances`, forced on
-//! small boards: every level's states, the k-th state of a level as `Layer::get` counts it,
-//! the stop at a depth, and corrupt entries refused.
+//! small boards, top-down only and with its late levels bottom-up (`PassOptions::bottom_up`):
+//! every level's states, the k-th state of a level as `Layer::get` counts it, the stop at a
+//! depth and by the flag, and corrupt entries refused.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 mod common;
 
 use slidetable_core::{Board, Layout};
 use slidetable_format::{CostModel, Encoding};
 use slidetable_gen::{all_goals, solve, table_bytes};
-use slidetable_query::{QueryError, SplitMix64, Table};
+use slidetable_query::{PassOptions, QueryError, SplitMix64, Table};
 
 fn two_bit_table(goal: &Layout) -> Table<Vec<u8>> {
     let sections = solve(&[*goal], Some(Encoding::TwoBit), CostModel::Unit, &|_| {}).unwrap();
@@ -18,6 +19,16 @@ fn two_bit_table(goal: &Layout) -> Table<Vec<u8>> {
 }
 
 fn check_goal(table: &Table<Vec<u8>>, goal: &Layout) {
+    for bottom_up in [false, true] {
+        check_pass(table, goal, bottom_up);
+    }
+}
+
+fn check_pass(table: &Table<Vec<u8>>, goal: &Layout, bottom_up: bool) {
+    let options = PassOptions {
+        bottom_up,
+        stop: None,
+    };
     let g = table.goal(goal).unwrap();
     let known = g.recover_distances(u32::MAX, &|_| {}).unwrap().unwrap();
     let knowing = g.knowing(&known);
@@ -26,45 +37,49 @@ fn check_goal(table: &Table<Vec<u8>>, goal: &Layout) {
     let mut levels = Vec::new();
     let mut rng = SplitMix64::new(u64::from(max));
     let settled = AtomicU64::new(0);
-    g.level_pass(
-        max,
-        &|n| {
-            settled.fetch_add(n, Relaxed);
-        },
-        &mut |level| {
-            let d = level.depth();
-            assert_eq!(d as usize, levels.len());
-            let states: Vec<Layout> = level.layouts().collect();
-            assert_eq!(states.len() as u64, level.len(), "{goal} level {d}");
-            assert_eq!(
-                states,
-                knowing.layouts_at(d).unwrap().collect::<Vec<_>>(),
-                "{goal} level {d}"
-            );
-            // Rank-select: the same k-th state as a layer of the byte distances.
-            let layer = knowing.layer(d..=d).unwrap();
-            let mut picks: Vec<u64> = (0..20).map(|_| rng.below(level.len())).collect();
-            picks.extend([0, level.len() - 1]);
-            let got = level.select(&picks);
-            for (k, layout) in picks.iter().zip(&got) {
+    let finished = g
+        .level_pass_with(
+            max,
+            options,
+            &|n| {
+                settled.fetch_add(n, Relaxed);
+            },
+            &mut |level| {
+                let d = level.depth();
+                assert_eq!(d as usize, levels.len());
+                let states: Vec<Layout> = level.layouts().collect();
+                assert_eq!(states.len() as u64, level.len(), "{goal} level {d}");
                 assert_eq!(
-                    *layout,
-                    layer.get(*k).map(|(l, _)| l),
-                    "{goal} level {d} k {k}"
+                    states,
+                    knowing.layouts_at(d).unwrap().collect::<Vec<_>>(),
+                    "{goal} level {d}"
                 );
-            }
-            levels.push(states.len());
-        },
-    )
-    .unwrap();
+                // Rank-select: the same k-th state as a layer of the byte distances.
+                let layer = knowing.layer(d..=d).unwrap();
+                let mut picks: Vec<u64> = (0..20).map(|_| rng.below(level.len())).collect();
+                picks.extend([0, level.len() - 1]);
+                let got = level.select(&picks);
+                for (k, layout) in picks.iter().zip(&got) {
+                    assert_eq!(
+                        *layout,
+                        layer.get(*k).map(|(l, _)| l),
+                        "{goal} level {d} k {k}"
+                    );
+                }
+                levels.push(states.len());
+            },
+        )
+        .unwrap();
+    assert!(finished);
     assert_eq!(levels.len() as u32, max + 1);
     assert_eq!(settled.into_inner(), g.state_count());
     // Stopping at a depth: the levels past it are not searched.
     let cut = max / 2;
     let settled = AtomicU64::new(0);
     let mut last = None;
-    g.level_pass(
+    g.level_pass_with(
         cut,
+        options,
         &|n| {
             settled.fetch_add(n, Relaxed);
         },
@@ -74,6 +89,28 @@ fn check_goal(table: &Table<Vec<u8>>, goal: &Layout) {
     assert_eq!(last, Some(cut));
     let upto: u64 = g.histogram()[..=cut as usize].iter().sum();
     assert_eq!(settled.into_inner(), upto);
+    // Stopped by the flag at a level: no level past it is handed out, and the pass says it
+    // did not finish.
+    let stop = AtomicBool::new(false);
+    let mut last = None;
+    let finished = g
+        .level_pass_with(
+            max,
+            PassOptions {
+                bottom_up,
+                stop: Some(&stop),
+            },
+            &|_| {},
+            &mut |level| {
+                last = Some(level.depth());
+                if level.depth() == cut {
+                    stop.store(true, Relaxed);
+                }
+            },
+        )
+        .unwrap();
+    assert!(!finished);
+    assert_eq!(last, Some(cut));
 }
 
 fn check_board(board: Board, every_goal: bool) {
@@ -142,17 +179,25 @@ fn entries_that_contradict_the_histogram_are_refused() {
                 continue;
             };
             let g = table.goal(&goal).unwrap();
-            let mut levels = Vec::new();
-            match g.level_pass(g.max_distance(), &|_| {}, &mut |level| {
-                levels.push(level.layouts().collect::<Vec<_>>())
-            }) {
-                Err(QueryError::CorruptLayer { .. }) => refused += 1,
-                // A flip to a value that still fits (the entry's other bit pattern for the
-                // same residue does not exist, so only a flip past the payload's last entry).
-                Ok(()) => assert_eq!(levels, expected, "flip {at}:{bit} accepted wrongly"),
-                Err(e) => panic!("flip {at}:{bit}: {e:?}"),
+            for bottom_up in [false, true] {
+                let options = PassOptions {
+                    bottom_up,
+                    stop: None,
+                };
+                let mut levels = Vec::new();
+                match g.level_pass_with(g.max_distance(), options, &|_| {}, &mut |level| {
+                    levels.push(level.layouts().collect::<Vec<_>>())
+                }) {
+                    Err(QueryError::CorruptLayer { .. }) => refused += 1,
+                    // A flip to a value that still fits (the entry's other bit pattern for the
+                    // same residue does not exist, so only a flip past the payload's last
+                    // entry).
+                    Ok(true) => assert_eq!(levels, expected, "flip {at}:{bit} accepted wrongly"),
+                    Ok(false) => panic!("flip {at}:{bit}: stopped without a flag"),
+                    Err(e) => panic!("flip {at}:{bit}: {e:?}"),
+                }
             }
         }
     }
-    assert!(refused > 200, "{refused} flips refused");
+    assert!(refused > 400, "{refused} flips refused (both ways)");
 }

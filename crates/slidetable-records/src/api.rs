@@ -111,6 +111,9 @@ pub struct BoardInfo {
     pub answers: &'static str,
     /// Long work under way for the board (its table being made, its distances read).
     pub work: Option<Work>,
+    /// Why the board's default table is refused, before its first request (its file holds
+    /// another board, or weighted costs): the message a request for it gets; `None` otherwise.
+    pub refused: Option<String>,
 }
 
 /// How far one piece of long work is.

@@ -115,6 +115,8 @@ impl From<SourceError> for ApiError {
         ApiError {
             status: if e.is_bad_request() {
                 StatusCode::BAD_REQUEST
+            } else if e.is_unavailable() {
+                StatusCode::SERVICE_UNAVAILABLE
             } else {
                 StatusCode::INTERNAL_SERVER_ERROR
             },
@@ -360,6 +362,7 @@ async fn boards(State(app): Shared, request: Request) -> Result<Response, ApiErr
                 table: source.as_ref().map(|s| s.origin()),
                 answers: answers(source.as_ref(), board),
                 work: tables.work(board),
+                refused: tables.refused(board),
             }
         })
         .collect();

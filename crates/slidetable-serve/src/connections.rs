@@ -1,7 +1,10 @@
 //! Connections: accepted up to a cap, each served by hyper's HTTP/1 with a deadline for a
-//! request's headers, which also closes a connection kept idle between requests. Without
-//! them, clients that open connections and send nothing (or a byte now and then) hold a file
-//! descriptor each until the server has none left and normal requests time out.
+//! request's headers, which also closes a connection kept idle between requests, and the
+//! same deadline for taking the answer: a write that makes no progress for that long (the
+//! client reads nothing, and the system's buffers are full) fails, and the connection is
+//! closed. Without them, clients that open connections and send nothing (or a byte now and
+//! then), or ask for answers and never read them, hold a file descriptor and a task each
+//! until the server has none left and normal requests time out.
 
 use std::future::Future;
 use std::io;
@@ -18,6 +21,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
+use tokio::time::Sleep;
 
 /// How many connections the server keeps, and for how long one may wait for a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +30,8 @@ pub struct ConnectionLimits {
     /// socket) until one closes.
     pub most: usize,
     /// A connection that has not sent a whole request's headers this long after opening, or
-    /// after its last answer, is closed.
+    /// after its last answer, is closed; so is one that takes none of its answer for this
+    /// long (a slow reader that takes some bytes within each such time gets it all).
     pub idle: Duration,
 }
 
@@ -76,6 +81,8 @@ pub(crate) async fn serve(
         let stream = Answering {
             stream,
             pending: Vec::new(),
+            deadline: limits.idle,
+            stalled: None,
         };
         let connection =
             builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
@@ -109,17 +116,60 @@ async fn wait_after(e: &io::Error) {
 /// HTTP; 414: a request line too long; 431: headers too many or too long), which no route
 /// sees, the `{"error": "..."}` body every other refusal has. Hyper writes them without a
 /// body or a type (every answer of the routes has a type), then closes the connection.
+/// Its writes have a deadline: one that makes no progress for [`ConnectionLimits::idle`]
+/// fails with `TimedOut`, and hyper closes the connection.
 struct Answering {
     stream: TcpStream,
     /// An answer rewritten, still to be written.
     pending: Vec<u8>,
+    /// How long a write may make no progress.
+    deadline: Duration,
+    /// Since when the write under way has made no progress: running while it waits.
+    stalled: Option<Pin<Box<Sleep>>>,
 }
 
 impl Answering {
+    /// `poll`, a write, flush or shutdown of the stream, within the deadline: its progress
+    /// stops the clock; while it waits the clock runs, and past the deadline it fails.
+    fn within_deadline<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        if poll.is_ready() {
+            self.stalled = None;
+            return poll;
+        }
+        let deadline = self.deadline;
+        let stalled = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(deadline)));
+        if stalled.as_mut().poll(cx).is_ready() {
+            self.stalled = None;
+            return Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "the client took none of its answer for {} s",
+                    deadline.as_secs_f64()
+                ),
+            )));
+        }
+        Poll::Pending
+    }
+
+    /// Writes some of `buf` to the stream, within the deadline.
+    fn write_some(&mut self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let poll = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.within_deadline(cx, poll)
+    }
+
     /// Writes what is pending; ready once all is written.
     fn poll_pending(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         while !self.pending.is_empty() {
-            let n = ready!(Pin::new(&mut self.stream).poll_write(cx, &self.pending))?;
+            let pending = std::mem::take(&mut self.pending);
+            let written = self.write_some(cx, &pending);
+            self.pending = pending;
+            let n = ready!(written)?;
             if n == 0 {
                 return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
             }
@@ -155,19 +205,21 @@ impl AsyncWrite for Answering {
             }
             return Poll::Ready(Ok(buf.len()));
         }
-        Pin::new(&mut this.stream).poll_write(cx, buf)
+        this.write_some(cx, buf)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         ready!(this.poll_pending(cx))?;
-        Pin::new(&mut this.stream).poll_flush(cx)
+        let poll = Pin::new(&mut this.stream).poll_flush(cx);
+        this.within_deadline(cx, poll)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         ready!(this.poll_pending(cx))?;
-        Pin::new(&mut this.stream).poll_shutdown(cx)
+        let poll = Pin::new(&mut this.stream).poll_shutdown(cx);
+        this.within_deadline(cx, poll)
     }
 }
 

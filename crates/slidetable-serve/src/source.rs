@@ -3,11 +3,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, TryLockError};
 
 use slidetable_core::{Board, Layout, Move};
 use slidetable_query::{
-    CostModel, Encoding, HistogramStats, LayerError, MappedTable, QueryError, SplitMix64,
+    CostModel, Encoding, HistogramStats, LayerError, MappedTable, PassOptions, QueryError,
+    SplitMix64,
 };
 use slidetable_search::{Limits, PatternError, Symmetric};
 
@@ -64,6 +65,11 @@ pub enum SourceError {
         /// What is wrong with them.
         problem: PatternError,
     },
+    /// The source cannot answer now but may later (status 503): a draw at a depth on a
+    /// 14-cell table goes through its levels in one bit a state, which needs memory the
+    /// machine lacks, or another such draw is under way.
+    #[error("{0}")]
+    Unavailable(String),
     /// A search failed in a way a good source never does (status 500).
     #[error("{origin}: {message}")]
     Search {
@@ -78,6 +84,11 @@ impl SourceError {
     /// Whether the request is at fault (status 400) rather than the source (status 500).
     pub fn is_bad_request(&self) -> bool {
         matches!(self, SourceError::BadParameter { .. })
+    }
+
+    /// Whether the source cannot answer now but may later (status 503).
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, SourceError::Unavailable(_))
     }
 }
 
@@ -208,11 +219,14 @@ impl TableSource {
     /// the 30-move puzzles of 3×4), then the same `k`-th state in rank order that
     /// [`slidetable_query::Layer::sample`] picks once they are, and that the command line's
     /// `random --depth` picks.
+    /// With `bottom_up`, the late levels go bottom-up in a second bitmap
+    /// ([`PassOptions::bottom_up`]).
     fn draw_by_levels(
         &self,
         goal: &slidetable_query::Goal<'_>,
         depth: u32,
         seed: u64,
+        bottom_up: bool,
     ) -> Result<Layout, SourceError> {
         let len = goal
             .layer_len(depth..=depth)
@@ -230,7 +244,11 @@ impl TableSource {
             total,
         );
         let mut drawn = None;
-        let passed = goal.level_pass(depth, &|n| self.passing.add(n), &mut |level| {
+        let options = PassOptions {
+            bottom_up,
+            stop: None,
+        };
+        let passed = goal.level_pass_with(depth, options, &|n| self.passing.add(n), &mut |level| {
             if level.depth() == depth {
                 drawn = level.select(&[k]).pop().flatten();
             }
@@ -240,6 +258,52 @@ impl TableSource {
         drawn.ok_or_else(|| SourceError::NoPath {
             path: self.path.clone(),
         })
+    }
+
+    /// A draw on a table whose distances are never recovered (14 cells: 43.6 GB a byte a
+    /// state on 2×7; any 2-bit table with [`slidetable_query::LEVEL_PASS_ENV`]): every draw
+    /// goes through the levels up to `depth` ([`TableSource::draw_by_levels`], minutes and
+    /// 5.45 GB beside the mapped entries on 2×7), as the command line's `random --depth`
+    /// does. A depth the table has no state at is the request's fault (400); while another
+    /// such draw runs, or when the machine lacks the memory the pass needs, the draw is
+    /// refused for now (503), never queued behind minutes of work or started to fail.
+    fn random_by_levels(
+        &self,
+        goal: &slidetable_query::Goal<'_>,
+        depth: u32,
+        seed: u64,
+    ) -> Result<(Layout, Vec<Move>), SourceError> {
+        let board = self.board();
+        goal.layer_len(depth..=depth)
+            .map_err(|e| SourceError::BadParameter {
+                parameter: "depth",
+                message: e.to_string(),
+            })?;
+        let bitmap = goal.level_pass_memory();
+        let _one = match self.passes.try_lock() {
+            Ok(one) => one,
+            // Another draw panicked while holding it: nothing it guards is left half done.
+            Err(TryLockError::Poisoned(one)) => one.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                return Err(SourceError::Unavailable(format!(
+                    "another draw at a depth is going through the {board} table's levels (one \
+                     at a time: each takes {} of memory); ask again when it ends",
+                    slidetable_gen::room::human(bitmap)
+                )))
+            }
+        };
+        let entries = goal.state_count().div_ceil(4);
+        let bottom_up =
+            slidetable_gen::room::check_level_pass(board, "a draw at a depth", bitmap, entries)
+                .map_err(SourceError::Unavailable)?;
+        let puzzle = self.draw_by_levels(goal, depth, seed, bottom_up)?;
+        let path = goal
+            .path(&puzzle)
+            .map_err(|e| self.failed(e))?
+            .ok_or_else(|| SourceError::NoPath {
+                path: self.path.clone(),
+            })?;
+        Ok((puzzle, path))
     }
 
     fn failed(&self, problem: QueryError) -> SourceError {
@@ -292,11 +356,8 @@ impl Source for TableSource {
         // distance. Once they are recovered ([`Source::prepare`], in the background after
         // the first draw) a draw counts them; until then it takes the level pass up to the
         // depth asked for, one at a time.
-        if goal.needs_level_pass() {
-            // 14 cells: a level pass takes gigabytes and minutes, too much for a page's
-            // request; refused with the recovery's own message, which names the command line.
-            goal.recover_distances(goal.max_distance(), &|_| {})
-                .map_err(|e| self.failed(e))?;
+        if goal.wants_level_pass() {
+            return self.random_by_levels(&goal, depth, seed);
         }
         let known = self.known(&goal);
         let recovered = match &known {
@@ -307,7 +368,16 @@ impl Source for TableSource {
                     let _one = self.passes.lock().unwrap_or_else(|e| e.into_inner());
                     recovered = known.distances.get();
                     if recovered.is_none() {
-                        let puzzle = self.draw_by_levels(&goal, depth, seed)?;
+                        // 30 MB a bitmap on 12 cells: the late levels bottom-up when a
+                        // second one fits.
+                        let bottom_up = slidetable_gen::room::check_level_pass(
+                            self.board(),
+                            "a draw at a depth",
+                            goal.level_pass_memory(),
+                            goal.state_count().div_ceil(4),
+                        )
+                        .unwrap_or(false);
+                        let puzzle = self.draw_by_levels(&goal, depth, seed, bottom_up)?;
                         let path =
                             goal.path(&puzzle)
                                 .map_err(|e| self.failed(e))?
@@ -360,7 +430,7 @@ impl Source for TableSource {
 
     fn prepare(&self, goal: &Layout) {
         let Ok(goal) = self.goal(goal) else { return };
-        let Some(known) = self.known(&goal).filter(|_| !goal.needs_level_pass()) else {
+        let Some(known) = self.known(&goal).filter(|_| !goal.wants_level_pass()) else {
             return;
         };
         if known.started.swap(true, Ordering::AcqRel) {

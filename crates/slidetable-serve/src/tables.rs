@@ -32,6 +32,8 @@ impl Order {
 struct Slot {
     board: Board,
     source: OnceCell<Arc<dyn Source>>,
+    /// Whether the source is the board's default table, opened on first use.
+    default: bool,
     /// The default being made, while it is.
     opening: Arc<Progress>,
 }
@@ -52,6 +54,7 @@ impl Tables {
             let slot = Slot {
                 board,
                 source: OnceCell::new_with(Some(source)),
+                default: false,
                 opening: Arc::default(),
             };
             if let Some(old) = slots.insert(Order::of(board), slot) {
@@ -89,6 +92,7 @@ impl Tables {
             tables.slots.entry(Order::of(board)).or_insert(Slot {
                 board,
                 source: OnceCell::new(),
+                default: true,
                 opening: Arc::default(),
             });
         }
@@ -107,6 +111,25 @@ impl Tables {
     /// Every board answered for, smallest first.
     pub fn boards(&self) -> impl Iterator<Item = Board> + '_ {
         self.slots.values().map(|s| s.board)
+    }
+
+    /// Why `board`'s default table will be refused on its first use, told before it (its
+    /// file holds another board, or weighted costs: [`cache::misnamed`]), in the words the
+    /// request gets; `None` for a board whose source is open, named, or not known to be
+    /// refused. Read from the file's first bytes at each call: a file put right is served.
+    pub fn refused(&self, board: Board) -> Option<String> {
+        let slot = self.slots.get(&Order::of(board))?;
+        if !slot.default || slot.source.get().is_some() {
+            return None;
+        }
+        let problem = cache::misnamed(board)?;
+        Some(
+            ServeError::Opening {
+                board,
+                message: problem.to_string(),
+            }
+            .to_string(),
+        )
     }
 
     /// The source already open for `board`, if any.

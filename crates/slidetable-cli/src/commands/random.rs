@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use slidetable_core::Layout;
-use slidetable_query::{Goal, MappedTable, SplitMix64};
+use slidetable_query::{Goal, LevelPicks, MappedTable, SplitMix64};
 
 use crate::answers::write_state;
 use crate::error::UsageError;
@@ -109,39 +109,18 @@ fn by_levels(
     let size = goal
         .layer_len(depth.clone())
         .map_err(|e| UsageError(format!("--depth: {e}")))?;
-    let (low, high) = (*depth.start(), (*depth.end()).min(goal.max_distance()));
     let draws: Vec<u64> = draws(random, &depth, size)?.collect();
-    // Each draw as (distance, k-th state at that distance).
-    let histogram = goal.histogram();
-    let mut wanted: Vec<Vec<(usize, u64)>> = vec![Vec::new(); (high - low + 1) as usize];
-    for (i, &k) in draws.iter().enumerate() {
-        let mut left = k;
-        for (d, picks) in (low..=high).zip(wanted.iter_mut()) {
-            let n = histogram[d as usize];
-            if left < n {
-                picks.push((i, left));
-                break;
-            }
-            left -= n;
-        }
-    }
-    let mut puzzles: Vec<Option<Layout>> = vec![None; draws.len()];
-    levels::pass(table, goal, high, "random --depth", &mut |level| {
-        let Some(picks) = level
-            .depth()
-            .checked_sub(low)
-            .and_then(|at| wanted.get(at as usize))
-        else {
-            return;
-        };
-        let ks: Vec<u64> = picks.iter().map(|&(_, k)| k).collect();
-        for (&(i, _), layout) in picks.iter().zip(level.select(&ks)) {
-            puzzles[i] = layout;
-        }
-    })?;
+    let mut picks = LevelPicks::new(goal.histogram(), depth, &draws);
+    levels::pass(
+        table,
+        goal,
+        picks.deepest(),
+        "random --depth",
+        &mut |level| picks.take(level),
+    )?;
     write_puzzles(
         random,
-        puzzles.into_iter().flatten(),
+        picks.into_layouts().into_iter().flatten(),
         goal,
         goal_layout,
         table,

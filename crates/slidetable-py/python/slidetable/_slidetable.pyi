@@ -1,7 +1,7 @@
 """Type stubs of the native module (see ``slidetable``'s docstring)."""
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -53,9 +53,12 @@ class Table:
         seed: Optional[int] = None,
         distinct: bool = False,
         goal: Optional[Puzzle] = None,
+        progress: Optional[Callable[[int, int], Any]] = None,
     ) -> npt.NDArray[np.uint8]: ...
     def histogram(self, goal: Optional[Puzzle] = None) -> npt.NDArray[np.uint64]: ...
-    def hardest(self, goal: Optional[Puzzle] = None) -> npt.NDArray[np.uint8]: ...
+    def hardest(
+        self, goal: Optional[Puzzle] = None, progress: Optional[Callable[[int, int], Any]] = None
+    ) -> npt.NDArray[np.uint8]: ...
     def dataset(
         self, goal: Optional[Puzzle] = None, start: int = 0, stop: Optional[int] = None
     ) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.int16], npt.NDArray[np.int8]]: ...

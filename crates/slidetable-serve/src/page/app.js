@@ -672,8 +672,9 @@ function showEffort(effort) {
 async function fromUrl() {
   const params = new URLSearchParams(location.search);
   let board = params.get("board") || "3x3";
-  if (!state.boards.some((b) => b.board === board)) {
-    status(`no ${board} board here; showing 3x3`, true);
+  const info = state.boards.find((b) => b.board === board);
+  if (!info || info.refused) {
+    status(info ? `${info.refused}; showing 3x3` : `no ${board} board here; showing 3x3`, true);
     board = "3x3";
   }
   const puzzle = params.get("puzzle") ? parseTokens(params.get("puzzle")) : null;
@@ -691,6 +692,12 @@ async function start() {
       const option = document.createElement("option");
       option.value = b.board;
       option.textContent = b.board.replace("x", "×");
+      // A board whose default table the server refuses: shown, not offered, with the reason.
+      if (b.refused) {
+        option.disabled = true;
+        option.title = b.refused;
+        option.textContent += " (refused)";
+      }
       select.appendChild(option);
     }
   } catch (e) {

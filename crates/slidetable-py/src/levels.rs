@@ -1,0 +1,105 @@
+//! Whole-table questions on a table too large to recover a byte a state of (14 cells: 2x7's
+//! 43.6 GB), from Python: the query crate's level pass over the mapped table, as the command
+//! line runs it (the same memory check before it, its late levels bottom-up when a second
+//! bitmap fits), on a thread of its own without the GIL. The calling thread wakes every tenth
+//! of a second to tell `progress(done, total)` and to let Python handle its signals: Ctrl-C
+//! (`KeyboardInterrupt`), or any exception `progress` raises, stops the pass and is raised.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError};
+use pyo3::prelude::*;
+use slidetable_gen::room::{check_level_pass, human};
+use slidetable_query::{Goal, Level, PassOptions};
+
+use crate::errors::query_error;
+
+/// How often the calling thread wakes while a pass runs.
+const TICK: Duration = Duration::from_millis(100);
+
+/// The level pass over `goal`'s section up to `upto` (at most its maximum distance) for the
+/// call `what`, each level handed to `at` (see the module's text). `MemoryError` before it
+/// starts when the machine has less memory than the level bitmap and the entries need.
+pub(crate) fn pass(
+    py: Python<'_>,
+    goal: &Goal<'_>,
+    upto: u32,
+    what: &str,
+    progress: Option<&Bound<'_, PyAny>>,
+    at: &mut (dyn FnMut(&Level<'_>) + Send),
+) -> PyResult<()> {
+    let board = goal.layout().board();
+    let upto = upto.min(goal.max_distance());
+    let bitmap = goal.level_pass_memory();
+    let entries = goal.state_count().div_ceil(4);
+    let bottom_up =
+        check_level_pass(board, what, bitmap, entries).map_err(PyMemoryError::new_err)?;
+    let total: u64 = goal.histogram()[..=upto as usize].iter().sum();
+    if goal.needs_level_pass() && progress.is_none() {
+        let bitmaps = if bottom_up { 2 * bitmap } else { bitmap };
+        let note = format!(
+            "slidetable: {what} on a {board} table goes through its states level by level, up to \
+             {upto} moves: this may take minutes, with {} of memory ({} of level bitmaps beside \
+             the {} table); Ctrl-C stops it, progress=callable(done, total) follows it\n",
+            human(bitmaps + entries),
+            human(bitmaps),
+            human(entries)
+        );
+        py.import("sys")?
+            .getattr("stderr")?
+            .call_method1("write", (note,))?;
+    }
+    let stop = AtomicBool::new(false);
+    let done = AtomicU64::new(0);
+    let options = PassOptions {
+        bottom_up,
+        stop: Some(&stop),
+    };
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            goal.level_pass_with(
+                upto,
+                options,
+                &|n| {
+                    done.fetch_add(n, Relaxed);
+                },
+                at,
+            )
+        });
+        // Ctrl-C, or an exception from `progress`: the pass is stopped and waited for (a
+        // piece of a level at most), then the exception raised.
+        let interrupted = loop {
+            if worker.is_finished() {
+                break None;
+            }
+            py.detach(|| std::thread::sleep(TICK));
+            if let Err(e) = py.check_signals() {
+                break Some(e);
+            }
+            if let Some(progress) = progress {
+                if let Err(e) = progress.call1((done.load(Relaxed), total)) {
+                    break Some(e);
+                }
+            }
+        };
+        if let Some(e) = interrupted {
+            stop.store(true, Relaxed);
+            let _ = py.detach(|| worker.join());
+            return Err(e);
+        }
+        let finished = py
+            .detach(|| worker.join())
+            .map_err(|_| PyRuntimeError::new_err(format!("{what}: the level pass panicked")))?
+            .map_err(query_error)?;
+        if !finished {
+            return Err(PyRuntimeError::new_err(format!(
+                "{what}: the level pass stopped unasked"
+            )));
+        }
+        if let Some(progress) = progress {
+            progress.call1((total, total))?;
+        }
+        Ok(())
+    })
+}
