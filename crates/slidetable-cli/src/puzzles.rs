@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable_core::{is_blank_or_comment, parse_layout, Board, Layout};
+use slidetable_core::{counted, is_blank_or_comment, parse_layout, Board, Layout};
 
 use crate::error::{UsageError, EXIT_BAD_INPUT};
 use crate::input;
@@ -245,11 +245,7 @@ impl BadLines {
         out.flush()?;
         let bad = self.count;
         if bad > 0 {
-            warning!(
-                "{bad} invalid line{} in {}",
-                if bad == 1 { "" } else { "s" },
-                input.name()
-            );
+            warning!("{} in {}", counted(bad, "invalid line"), input.name());
             return Ok(ExitCode::from(EXIT_BAD_INPUT));
         }
         Ok(ExitCode::SUCCESS)

@@ -372,6 +372,22 @@ fn weighted_tables_say_cost_and_moves() {
     );
     let report = with(&h, b"").stdout;
     assert!(report.contains("\n    cost    states"), "{report}");
+    // The ratio's column names the cost too (it was "mean h/d"), its cells as wide as it.
+    assert!(
+        report.contains("    cost    states   mean h  min h  max h     exact  mean h/cost\n"),
+        "{report}"
+    );
+    assert!(!report.contains("h/d"), "{report}");
+    let last = report
+        .lines()
+        .find(|l| l.trim_start().starts_with("all "))
+        .unwrap();
+    assert!(last.ends_with(&format!("{:>11}", last.split_whitespace().last().unwrap())));
+    let head = report.lines().find(|l| l.contains("mean h/cost")).unwrap();
+    assert_eq!(last.len(), head.len(), "{report}");
+    let three = with(&["heuristic"], b"").stdout;
+    assert!(!three.contains("h/d"), "{three}");
+    assert!(three.contains("exact  mean h/cost"), "{three}");
     assert!(
         report.contains("is at cost 61 from the goal, estimated 5 (56 under)"),
         "{report}"
@@ -401,6 +417,14 @@ fn weighted_tables_say_cost_and_moves() {
         r.stdout,
         "{\"puzzle\":[4,1,2,5,0,3],\"distance\":5,\"path\":\"lurrd\",\"solvable\":true}\n"
     );
+    // One state at the largest distance (the standard goal's 21 moves): "(1 state)".
+    let info = Run::process(process(dir.path()).arg("info").arg(&unit));
+    assert!(
+        info.stdout.contains("  max distance  21 (1 state)\n"),
+        "{}",
+        info.stdout
+    );
+    assert!(!info.stdout.contains("(1 states)"), "{}", info.stdout);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ mod neighbors;
 mod parse;
 mod rank;
 mod symmetry;
+mod words;
 
 pub use bits::{each_set_bit, expand_level, mask_tiles, AtomicBitmap, Expand, SCAN_CHUNK};
 pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
@@ -35,3 +36,4 @@ pub use neighbors::{slide, Neighbors};
 pub use parse::{is_blank_or_comment, parse_layout, parse_tile, ParseError, Token};
 pub use rank::{PlacementError, PlacementRanker, Ranker, Scan, ScanCursor};
 pub use symmetry::Symmetry;
+pub use words::counted;

@@ -175,17 +175,23 @@ impl Tally {
         counts: Vec::new(),
     };
 
-    fn add(&mut self, distance: u32, estimate: u32) {
-        self.states += 1;
-        self.sum += u64::from(estimate);
-        self.min = self.min.min(estimate);
-        self.max = self.max.max(estimate);
-        self.exact += u64::from(estimate == distance);
-        let at = estimate as usize;
-        if at >= self.counts.len() {
-            self.counts.resize(at + 1, 0);
+    /// The sums of the states at `distance` whose estimates `counts` holds (`counts[e]`:
+    /// the states estimated `e`; nothing after its last non-zero count).
+    fn of_counts(distance: u32, counts: Vec<u64>) -> Tally {
+        let mut t = Tally::EMPTY;
+        for (e, &c) in counts.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            let e = e as u32;
+            t.states += c;
+            t.sum += u64::from(e) * c;
+            t.min = t.min.min(e);
+            t.max = t.max.max(e);
         }
-        self.counts[at] += 1;
+        t.exact = counts.get(distance as usize).copied().unwrap_or(0);
+        t.counts = counts;
+        t
     }
 
     fn merge(&mut self, other: &Tally) {
@@ -235,64 +241,86 @@ fn mean_ratio(by_distance: &[Tally]) -> Option<f64> {
 /// Ranks per part of a parallel measurement.
 const PART: u64 = 1 << 16;
 
-/// What one part of the ranks gave.
-struct Part {
-    by_distance: Vec<Tally>,
+/// What one heuristic gave over a part of the ranks: per distance, the states at each
+/// estimate (every other figure of an [`Accuracy`] follows from these counts, so a state
+/// costs one increment), and the worst cases with the gaps that a later state must beat.
+#[derive(Clone)]
+struct Meter {
+    /// `counts[d][e]`: the states at distance `d` estimated `e`.
+    counts: Vec<Vec<u64>>,
     over: Option<Witness>,
     under: Option<Witness>,
     steep: Option<Inconsistency>,
-    moves_checked: u64,
+    /// `over`'s estimate − distance (0 while none).
+    over_gap: u32,
+    /// `under`'s distance − estimate (0 while none).
+    under_gap: u32,
+    /// `steep`'s drop of the estimate (1 while none: a drop of one is consistent).
+    steep_gap: u32,
 }
 
-impl Part {
-    fn new(max_distance: u32) -> Part {
-        Part {
-            by_distance: vec![Tally::EMPTY; max_distance as usize + 1],
+impl Meter {
+    fn new(max_distance: u32) -> Meter {
+        Meter {
+            counts: vec![Vec::new(); max_distance as usize + 1],
             over: None,
             under: None,
             steep: None,
-            moves_checked: 0,
+            over_gap: 0,
+            under_gap: 0,
+            steep_gap: 1,
         }
     }
 
-    /// Measures `heuristic` over the states of `goal` with these ranks.
-    fn of<H: Heuristic + ?Sized>(
-        goal: &Goal<'_>,
-        heuristic: &H,
-        ranks: std::ops::Range<u64>,
-    ) -> Result<Part, QueryError> {
-        let mut part = Part::new(goal.max_distance());
-        for (layout, distance) in goal.states_in(ranks)? {
-            let estimate = heuristic.estimate(&layout);
-            // The header's maximum bounds every stored distance unless the table is corrupt:
-            // refused, never a tally sized by a damaged entry.
-            let Some(tally) = part.by_distance.get_mut(distance as usize) else {
-                return Err(QueryError::Corrupt { layout });
-            };
-            tally.add(distance, estimate);
-            let witness = Witness {
-                layout,
+    /// One state at `distance` (at most the maximum `Meter::new` was given) estimated
+    /// `estimate`.
+    #[inline]
+    fn count(&mut self, layout: &Layout, distance: u32, estimate: u32) {
+        let counts = &mut self.counts[distance as usize];
+        let at = estimate as usize;
+        if at >= counts.len() {
+            counts.resize(at + 1, 0);
+        }
+        counts[at] += 1;
+        // Strictly worse than the worst so far: the earlier state wins a tie.
+        if estimate > distance && estimate - distance > self.over_gap {
+            self.over_gap = estimate - distance;
+            self.over = Some(Witness {
+                layout: *layout,
                 distance,
                 estimate,
-            };
-            part.note_over(Some(witness));
-            part.note_under(Some(witness));
-            for step in layout.moves() {
-                let to = layout.moved(step).expect("a legal move");
-                // As searches see it: updated from the state's estimate (Manhattan
-                // distance changes by the moved tile alone).
-                let estimate_to = heuristic.update(estimate, &layout, step, &to);
-                part.moves_checked += 1;
-                part.note_steep(Some(Inconsistency {
-                    from: layout,
-                    step,
-                    to,
-                    estimate_from: estimate,
-                    estimate_to,
-                }));
-            }
+            });
         }
-        Ok(part)
+        if estimate < distance && distance - estimate > self.under_gap {
+            self.under_gap = distance - estimate;
+            self.under = Some(Witness {
+                layout: *layout,
+                distance,
+                estimate,
+            });
+        }
+    }
+
+    /// The move `step` from `from` (estimated `estimate_from`) to `to` (`estimate_to`).
+    #[inline]
+    fn check(
+        &mut self,
+        from: &Layout,
+        step: Move,
+        to: &Layout,
+        estimate_from: u32,
+        estimate_to: u32,
+    ) {
+        if estimate_from > estimate_to && estimate_from - estimate_to > self.steep_gap {
+            self.steep_gap = estimate_from - estimate_to;
+            self.steep = Some(Inconsistency {
+                from: *from,
+                step,
+                to: *to,
+                estimate_from,
+                estimate_to,
+            });
+        }
     }
 
     /// Keeps `w` if it over-estimates more than the worst so far (the earlier on a tie).
@@ -331,18 +359,79 @@ impl Part {
         }
     }
 
-    /// Adds `later`, the part of the ranks that follows this one's.
-    fn add(&mut self, later: Part) {
-        if self.by_distance.len() < later.by_distance.len() {
-            self.by_distance
-                .resize(later.by_distance.len(), Tally::EMPTY);
+    /// Adds `later`, the same heuristic over the part of the ranks that follows this one's.
+    fn add(&mut self, later: Meter) {
+        if self.counts.len() < later.counts.len() {
+            self.counts.resize(later.counts.len(), Vec::new());
         }
-        for (t, l) in self.by_distance.iter_mut().zip(&later.by_distance) {
-            t.merge(l);
+        for (c, l) in self.counts.iter_mut().zip(&later.counts) {
+            if c.len() < l.len() {
+                c.resize(l.len(), 0);
+            }
+            for (a, b) in c.iter_mut().zip(l) {
+                *a += b;
+            }
         }
         self.note_over(later.over);
         self.note_under(later.under);
         self.note_steep(later.steep);
+    }
+}
+
+/// What one part of the ranks gave: each heuristic's [`Meter`], and the moves checked.
+struct Part {
+    meters: Vec<Meter>,
+    moves_checked: u64,
+}
+
+impl Part {
+    /// Measures every heuristic of `heuristics` over the states of `goal` with these ranks:
+    /// each state unranked, its distance read and its neighbours made once for all of them.
+    fn of<H: Heuristic + ?Sized>(
+        goal: &Goal<'_>,
+        heuristics: &[&H],
+        ranks: std::ops::Range<u64>,
+    ) -> Result<Part, QueryError> {
+        let max = goal.max_distance();
+        let mut meters = vec![Meter::new(max); heuristics.len()];
+        let mut moves_checked = 0u64;
+        let mut next = [(Move::Up, *goal.layout()); 4];
+        for (layout, distance) in goal.states_in(ranks)? {
+            // The header's maximum bounds every stored distance unless the table is corrupt:
+            // refused, never a tally sized by a damaged entry.
+            if distance > max {
+                return Err(QueryError::Corrupt { layout });
+            }
+            let mut moves = 0;
+            for step in Move::ALL {
+                if let Some(to) = layout.moved(step) {
+                    next[moves] = (step, to);
+                    moves += 1;
+                }
+            }
+            moves_checked += moves as u64;
+            for (heuristic, meter) in heuristics.iter().zip(&mut meters) {
+                let estimate = heuristic.estimate(&layout);
+                meter.count(&layout, distance, estimate);
+                for (step, to) in &next[..moves] {
+                    // As searches see it: updated from the state's estimate (Manhattan
+                    // distance changes by the moved tile alone).
+                    let estimate_to = heuristic.update(estimate, &layout, *step, to);
+                    meter.check(&layout, *step, to, estimate, estimate_to);
+                }
+            }
+        }
+        Ok(Part {
+            meters,
+            moves_checked,
+        })
+    }
+
+    /// Adds `later`, the part of the ranks that follows this one's.
+    fn add(&mut self, later: Part) {
+        for (m, l) in self.meters.iter_mut().zip(later.meters) {
+            m.add(l);
+        }
         self.moves_checked += later.moves_checked;
     }
 }
@@ -366,6 +455,20 @@ pub fn measure_goal<H>(goal: &Goal<'_>, heuristic: &H) -> Result<HeuristicReport
 where
     H: Heuristic + Sync + ?Sized,
 {
+    let mut reports = measure_each(goal, &[heuristic])?;
+    Ok(reports.remove(0))
+}
+
+/// [`measure_goal`] of each of `heuristics` (all towards `goal`), in one pass over the
+/// states: each state is unranked, its distance read and its neighbours made once for all of
+/// them. The reports are those [`measure_goal`] gives one at a time, in the same order.
+pub fn measure_each<H>(
+    goal: &Goal<'_>,
+    heuristics: &[&H],
+) -> Result<Vec<HeuristicReport>, QueryError>
+where
+    H: Heuristic + Sync + ?Sized,
+{
     let goal = *goal;
     // Fixed parts of the ranks, measured on every core and added up in rank order, so the
     // report is the same whatever the threads (the first worst case in rank order wins).
@@ -376,41 +479,51 @@ where
         .collect();
     let measured: Vec<Part> = parts
         .into_par_iter()
-        .map(|ranks| Part::of(&goal, heuristic, ranks))
+        .map(|ranks| Part::of(&goal, heuristics, ranks))
         .collect::<Result<_, _>>()?;
-    let mut all = Part::new(goal.max_distance());
+    let mut all = Part {
+        meters: vec![Meter::new(goal.max_distance()); heuristics.len()],
+        moves_checked: 0,
+    };
     for part in measured {
         all.add(part);
     }
-    let Part {
-        by_distance,
-        over,
-        under,
-        steep,
-        moves_checked,
-    } = all;
-    let mut overall = Tally::EMPTY;
-    for t in &by_distance {
-        overall.merge(t);
-    }
-    Ok(HeuristicReport {
-        goal: *goal.layout(),
-        overall: overall.accuracy(mean_ratio(&by_distance)),
-        by_distance: by_distance
-            .iter()
-            .enumerate()
-            .map(|(d, t)| {
-                let ratio =
-                    (d > 0 && t.states > 0).then(|| t.sum as f64 / d as f64 / t.states as f64);
-                t.accuracy(ratio)
-            })
-            .collect(),
-        worst_overestimate: over,
-        worst_underestimate: under,
-        worst_inconsistency: steep,
-        moves_checked,
-        claims_consistent: heuristic.is_consistent(),
-    })
+    let moves_checked = all.moves_checked;
+    Ok(all
+        .meters
+        .into_iter()
+        .zip(heuristics)
+        .map(|(meter, heuristic)| {
+            let by_distance: Vec<Tally> = meter
+                .counts
+                .into_iter()
+                .enumerate()
+                .map(|(d, counts)| Tally::of_counts(d as u32, counts))
+                .collect();
+            let mut overall = Tally::EMPTY;
+            for t in &by_distance {
+                overall.merge(t);
+            }
+            HeuristicReport {
+                goal: *goal.layout(),
+                overall: overall.accuracy(mean_ratio(&by_distance)),
+                by_distance: by_distance
+                    .iter()
+                    .enumerate()
+                    .map(|(d, t)| {
+                        let ratio = (d > 0 && t.states > 0)
+                            .then(|| t.sum as f64 / d as f64 / t.states as f64);
+                        t.accuracy(ratio)
+                    })
+                    .collect(),
+                worst_overestimate: meter.over,
+                worst_underestimate: meter.under,
+                worst_inconsistency: meter.steep,
+                moves_checked,
+                claims_consistent: heuristic.is_consistent(),
+            }
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -420,11 +533,15 @@ mod tests {
     #[test]
     fn quartiles_are_nearest_ranks_of_the_counts() {
         let tally = |estimates: &[u32]| {
-            let mut t = Tally::EMPTY;
+            let mut counts = Vec::new();
             for &e in estimates {
-                t.add(5, e);
+                let at = e as usize;
+                if at >= counts.len() {
+                    counts.resize(at + 1, 0);
+                }
+                counts[at] += 1;
             }
-            t.accuracy(None)
+            Tally::of_counts(5, counts).accuracy(None)
         };
         // Sorted 0 2 2 3: ranks 1, 2, 3 of 4.
         let q = tally(&[2, 3, 0, 2]).quartiles().unwrap();

@@ -2,9 +2,11 @@
 
 use std::sync::OnceLock;
 
-use slidetable_core::{parse_layout, Board, Layout};
+use slidetable_core::{parse_layout, Board, Layout, Move, Ranker};
 use slidetable_gen::{default_goals, solve_sections, table_bytes};
-use slidetable_heuristic::measure;
+use slidetable_heuristic::{
+    measure, measure_each, Accuracy, HeuristicReport, Inconsistency, Witness,
+};
 use slidetable_query::Table;
 use slidetable_search::{Heuristic, HeuristicKind, Manhattan};
 
@@ -148,4 +150,158 @@ fn an_inconsistent_admissible_heuristic_is_told_apart() {
     let jump = report.worst_inconsistency.unwrap();
     assert_eq!(jump.estimate_from - jump.estimate_to, 4);
     assert_eq!(jump.from.moved(jump.step), Some(jump.to));
+}
+
+/// Every figure of a report worked out the plain way: each rank of the goal's class unranked
+/// by the ranker, its distance asked of the table, every heuristic's estimate of it and of
+/// each neighbour made from scratch; the first worst case in rank order kept.
+fn reference(goal: &Layout, heuristic: &dyn Heuristic) -> HeuristicReport {
+    let ranker = Ranker::new(goal.board()).unwrap();
+    let answers = table().goal(goal).unwrap();
+    let section_goal = *answers.section().goal();
+    let max = answers.max_distance() as usize;
+    let mut counts = vec![vec![0u64; 0]; max + 1];
+    let (mut over, mut under, mut steep) = (None::<Witness>, None::<Witness>, None);
+    let mut moves_checked = 0;
+    for r in 0..ranker.states() {
+        // The section's rank r, in the goal's labels.
+        let in_section = ranker.unrank(r, section_goal.class());
+        let layout = relabel(&in_section, &section_goal, goal);
+        let distance = answers.distance(&layout).unwrap().unwrap();
+        let estimate = heuristic.estimate(&layout);
+        let c = &mut counts[distance as usize];
+        if c.len() <= estimate as usize {
+            c.resize(estimate as usize + 1, 0);
+        }
+        c[estimate as usize] += 1;
+        let w = Witness {
+            layout,
+            distance,
+            estimate,
+        };
+        if estimate > distance && over.is_none_or(|o| estimate - distance > o.estimate - o.distance)
+        {
+            over = Some(w);
+        }
+        if estimate < distance
+            && under.is_none_or(|u| distance - estimate > u.distance - u.estimate)
+        {
+            under = Some(w);
+        }
+        for step in Move::ALL {
+            let Some(to) = layout.moved(step) else {
+                continue;
+            };
+            moves_checked += 1;
+            let estimate_to = heuristic.estimate(&to);
+            if estimate > estimate_to + 1
+                && steep.is_none_or(|s: Inconsistency| {
+                    estimate - estimate_to > s.estimate_from - s.estimate_to
+                })
+            {
+                steep = Some(Inconsistency {
+                    from: layout,
+                    step,
+                    to,
+                    estimate_from: estimate,
+                    estimate_to,
+                });
+            }
+        }
+    }
+    let accuracy = |rows: &[(usize, &Vec<u64>)], ratio: Option<f64>| {
+        let mut all = vec![0u64; 0];
+        let (mut exact, mut states, mut sum) = (0, 0, 0);
+        for (d, c) in rows {
+            if all.len() < c.len() {
+                all.resize(c.len(), 0);
+            }
+            for (e, &n) in c.iter().enumerate() {
+                all[e] += n;
+                states += n;
+                sum += e as u64 * n;
+            }
+            exact += c.get(*d).copied().unwrap_or(0);
+        }
+        let first = all.iter().position(|&n| n > 0);
+        let n = states.max(1) as f64;
+        Accuracy {
+            states,
+            mean_estimate: sum as f64 / n,
+            min_estimate: first.unwrap_or(0) as u32,
+            max_estimate: all.len().saturating_sub(1) as u32,
+            exact,
+            exact_share: exact as f64 / n,
+            mean_ratio: ratio,
+            estimates: all,
+        }
+    };
+    let sum_of = |c: &Vec<u64>| -> u64 { c.iter().enumerate().map(|(e, &n)| e as u64 * n).sum() };
+    let by_distance: Vec<Accuracy> = counts
+        .iter()
+        .enumerate()
+        .map(|(d, c)| {
+            let states: u64 = c.iter().sum();
+            let ratio = (d > 0 && states > 0).then(|| sum_of(c) as f64 / d as f64 / states as f64);
+            accuracy(&[(d, c)], ratio)
+        })
+        .collect();
+    let far: u64 = counts.iter().skip(1).flatten().sum();
+    let ratios: f64 = counts
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(d, c)| sum_of(c) as f64 / d as f64)
+        .sum();
+    let rows: Vec<(usize, &Vec<u64>)> = counts.iter().enumerate().collect();
+    HeuristicReport {
+        goal: *goal,
+        overall: accuracy(&rows, (far > 0).then(|| ratios / far as f64)),
+        by_distance,
+        worst_overestimate: over,
+        worst_underestimate: under,
+        worst_inconsistency: steep,
+        moves_checked,
+        claims_consistent: heuristic.is_consistent(),
+    }
+}
+
+/// `layout` (labelled as `from` is) with each tile renamed to the tile `to` has in the
+/// same cell.
+fn relabel(layout: &Layout, from: &Layout, to: &Layout) -> Layout {
+    let mut map = [0u8; 16];
+    for (&f, &t) in from.tiles().iter().zip(to.tiles()) {
+        map[f as usize] = t;
+    }
+    let tiles: Vec<u8> = layout.tiles().iter().map(|&t| map[t as usize]).collect();
+    Layout::new(layout.board(), &tiles).unwrap()
+}
+
+/// Several heuristics measured in one pass give, each, the report worked out the plain way
+/// (every figure, the first worst cases), for the standard goal and for a goal answered by
+/// relabelling another's section; good and bad heuristics alike.
+#[test]
+fn heuristics_measured_together_each_give_the_plain_report() {
+    for goal in [
+        Board::EIGHT.standard_goal(),
+        eight("8 7 6 5 4 3 2 1 0"),
+        eight("1 2 3 4 0 5 6 7 8"),
+    ] {
+        let doubled = Doubled(Manhattan::new(&goal));
+        let spiky = Spiky(Manhattan::new(&goal));
+        let shipped: Vec<_> = HeuristicKind::ALL.iter().map(|k| k.build(&goal)).collect();
+        let mut all: Vec<&(dyn Heuristic + Sync)> = shipped
+            .iter()
+            .map(|h| &**h as &(dyn Heuristic + Sync))
+            .collect();
+        all.push(&doubled);
+        all.push(&spiky);
+        let answers = table().goal(&goal).unwrap();
+        let together = measure_each(&answers, &all).unwrap();
+        assert_eq!(together.len(), all.len());
+        for (report, heuristic) in together.iter().zip(&all) {
+            assert_eq!(*report, reference(&goal, *heuristic), "{goal}");
+            assert_eq!(*report, measure(table(), *heuristic).unwrap(), "{goal}");
+        }
+    }
 }

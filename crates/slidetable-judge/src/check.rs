@@ -10,7 +10,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use slidetable_core::{Board, Layout, Move, Token};
+use slidetable_core::{counted, Board, Layout, Move, Token};
 use slidetable_query::Table;
 
 use crate::fifteen::{answer_fifteen, NOT_SOLVABLE, UVA_MOST};
@@ -125,15 +125,6 @@ fn lines(text: &[u8]) -> Vec<&[u8]> {
     lines
 }
 
-/// `n` and the noun, plural unless `n` is 1: `1 move`, `19 moves`.
-fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
 /// `text` without the spaces, tabs and carriage returns around it.
 fn trim(text: &[u8]) -> &[u8] {
     text.trim_ascii()
@@ -158,7 +149,7 @@ impl<'a> Their<'a> {
         self.next().ok_or_else(|| {
             format!(
                 "no answer: the output ends after {}, before case {k}",
-                count(self.lines.len(), "line")
+                counted(self.lines.len() as u64, "line")
             )
         })
     }
@@ -275,7 +266,7 @@ fn replay(
             None => Ok(none.to_string()),
             Some(m) => Err(format!(
                 "says '{none}', but the puzzle is solved in {}",
-                count(m, "move")
+                counted(m as u64, "move")
             )),
         };
     }
@@ -286,20 +277,23 @@ fn replay(
         return Err(match optimum {
             None if !start.can_reach(&board.standard_goal()) => format!(
                 "the puzzle cannot be solved (expected '{none}'), but the output gives {}",
-                count(n, "move")
+                counted(n as u64, "move")
             ),
-            _ => format!("{} do not reach the goal", count(n, "move")),
+            _ => format!("{} do not reach the goal", counted(n as u64, "move")),
         });
     }
     if let Some(most) = most.filter(|&most| n > most) {
         return Err(format!(
             "{}, more than the {most} the problem allows",
-            count(n, "move")
+            counted(n as u64, "move")
         ));
     }
     match optimum {
-        Some(m) if n > m => Err(format!("{} where the optimum is {m}", count(n, "move"))),
-        _ => Ok(format!("{}, optimal", count(n, "move"))),
+        Some(m) if n > m => Err(format!(
+            "{} where the optimum is {m}",
+            counted(n as u64, "move")
+        )),
+        _ => Ok(format!("{}, optimal", counted(n as u64, "move"))),
     }
 }
 
@@ -394,7 +388,7 @@ fn farthest(
             if walk(start, &moves)? != far {
                 return Err(format!(
                     "{} do not reach the state printed",
-                    count(moves.len(), "move")
+                    counted(moves.len() as u64, "move")
                 ));
             }
             match their.next() {
@@ -413,12 +407,14 @@ fn farthest(
         let judged = match read {
             Ok((far, n)) => match distance(&far, start)? {
                 Some(d) if (d as usize) < most => Err(format!(
-                    "the state printed is {d} moves from the start; the farthest are {most}"
+                    "the state printed is {} from the start; the farthest are {most}",
+                    counted(u64::from(d), "move")
                 )),
-                Some(d) if n > d as usize => {
-                    Err(format!("{} where the optimum is {d}", count(n, "move")))
-                }
-                _ => Ok(format!("{} to a farthest state", count(n, "move"))),
+                Some(d) if n > d as usize => Err(format!(
+                    "{} where the optimum is {d}",
+                    counted(n as u64, "move")
+                )),
+                _ => Ok(format!("{} to a farthest state", counted(n as u64, "move"))),
             },
             Err(why) => Err(why),
         };
@@ -443,7 +439,7 @@ fn exact(ours: &[&[u8]], theirs: &[&[u8]], report: &mut impl Write) -> io::Resul
         writeln!(
             report,
             "Accepted: {} of output, the expected output byte for byte",
-            count(ours.len(), "line")
+            counted(ours.len() as u64, "line")
         )?;
         return Ok(Verdict {
             cases,

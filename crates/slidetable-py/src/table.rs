@@ -9,7 +9,7 @@ use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use slidetable_core::{path_string, Board, Layout, Move, MAX_TABLE_CELLS};
+use slidetable_core::{counted, path_string, Board, Layout, Move, MAX_TABLE_CELLS};
 use slidetable_gen::{default_goals, solve, table_bytes};
 use slidetable_query::{
     AnyTable, CostModel, Goal, LayerError, LevelPicks, MappedTable, SplitMix64, TableBytes,
@@ -480,12 +480,14 @@ fn draws(
     if distinct && count > size {
         let (low, high) = (*depths.start(), *depths.end());
         let depths = if low == high {
-            format!("{low} moves")
+            counted(u64::from(low), "move")
         } else {
             format!("{low} to {high} moves")
         };
         return Err(value_error(format!(
-            "count {count} with distinct: only {size} states are {depths} from the goal"
+            "count {count} with distinct: only {} {} {depths} from the goal",
+            counted(size, "state"),
+            if size == 1 { "is" } else { "are" },
         )));
     }
     let mut rng = SplitMix64::new(seed.unwrap_or_else(SplitMix64::fresh_seed));

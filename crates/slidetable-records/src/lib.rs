@@ -232,7 +232,7 @@ impl Measure {
     /// A value in words: `15 moves`, `1 move`; `cost 15`.
     pub fn amount(self, value: u32) -> String {
         match self {
-            Measure::Distance => format!("{value} move{}", if value == 1 { "" } else { "s" }),
+            Measure::Distance => slidetable_core::counted(u64::from(value), "move"),
             Measure::Cost => format!("cost {value}"),
         }
     }

@@ -6,6 +6,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use slidetable_core::{Layout, Move, MAX_CELLS};
 
@@ -178,16 +179,69 @@ impl Heuristic for Manhattan {
 #[derive(Clone, Debug)]
 pub struct LinearConflict {
     cells: GoalCells,
+    /// `row_places[r][t]`: tile `t`'s goal column if its goal row is `r`, else the row's
+    /// length (the tile does not count in that row); the blank never counts.
+    row_places: [[u8; MAX_CELLS]; MAX_LINE],
+    /// `col_places[c][t]`: likewise for columns, the goal row.
+    col_places: [[u8; MAX_CELLS]; MAX_LINE],
+    /// The removals of a row by its key ([`removals_by_key`]), when rows are short enough.
+    row_table: Option<&'static [u8]>,
+    /// The same for columns.
+    col_table: Option<&'static [u8]>,
 }
 
 /// The longest line a board can have (a 2×8 board's rows).
 const MAX_LINE: usize = MAX_CELLS / 2;
 
+/// The longest line whose removals are looked up by key instead of sorted: 5⁴ = 625 keys.
+const KEYED_LINE: usize = 4;
+
+/// Every line of `len` cells (at most [`KEYED_LINE`]) by its key, the removals its tiles
+/// need: the key is the cells' places read as digits in base `len + 1`, first cell most
+/// significant, where a place is the tile's position along the line if this is its goal line
+/// and `len` if not. The table depends on the length alone, so it is made once per process.
+fn removals_by_key(len: usize) -> &'static [u8] {
+    static TABLES: [OnceLock<Vec<u8>>; KEYED_LINE + 1] =
+        [const { OnceLock::new() }; KEYED_LINE + 1];
+    TABLES[len].get_or_init(|| {
+        let base = len + 1;
+        (0..base.pow(len as u32))
+            .map(|key| {
+                let mut places = [0usize; KEYED_LINE];
+                let mut rest = key;
+                for place in places[..len].iter_mut().rev() {
+                    *place = rest % base;
+                    rest /= base;
+                }
+                let mut line = Line::default();
+                for &place in places[..len].iter().filter(|&&p| p < len) {
+                    line.push(place as u8);
+                }
+                line.removals() as u8
+            })
+            .collect()
+    })
+}
+
 impl LinearConflict {
     /// The heuristic towards `goal`.
     pub fn new(goal: &Layout) -> LinearConflict {
+        let cells = GoalCells::new(goal);
+        let board = goal.board();
+        let (rows, cols) = (board.rows(), board.cols());
+        let mut row_places = [[cols as u8; MAX_CELLS]; MAX_LINE];
+        let mut col_places = [[rows as u8; MAX_CELLS]; MAX_LINE];
+        for &t in goal.tiles().iter().filter(|&&t| t != 0) {
+            let (row, col) = (cells.goal_row[t as usize], cells.goal_col[t as usize]);
+            row_places[row as usize][t as usize] = col;
+            col_places[col as usize][t as usize] = row;
+        }
         LinearConflict {
-            cells: GoalCells::new(goal),
+            cells,
+            row_places,
+            col_places,
+            row_table: (cols <= KEYED_LINE).then(|| removals_by_key(cols)),
+            col_table: (rows <= KEYED_LINE).then(|| removals_by_key(rows)),
         }
     }
 
@@ -197,26 +251,33 @@ impl LinearConflict {
     fn row_removals(&self, layout: &Layout, row: usize) -> u32 {
         let cols = layout.board().cols();
         let tiles = &layout.tiles()[row * cols..(row + 1) * cols];
-        let mut line = Line::default();
-        for &t in tiles {
-            if t != 0 && usize::from(self.cells.goal_row[t as usize]) == row {
-                line.push(self.cells.goal_col[t as usize]);
+        let places = &self.row_places[row];
+        match self.row_table {
+            Some(table) => {
+                let key = tiles.iter().fold(0, |key, &t| {
+                    key * (cols + 1) + usize::from(places[t as usize])
+                });
+                u32::from(table[key])
             }
+            None => sorted_removals(tiles.iter().map(|&t| places[t as usize]), cols),
         }
-        line.removals()
     }
 
     /// Tiles that must leave column `col`, as [`LinearConflict::row_removals`] for rows.
     #[inline]
     fn col_removals(&self, layout: &Layout, col: usize) -> u32 {
-        let cols = layout.board().cols();
-        let mut line = Line::default();
-        for &t in layout.tiles().iter().skip(col).step_by(cols) {
-            if t != 0 && usize::from(self.cells.goal_col[t as usize]) == col {
-                line.push(self.cells.goal_row[t as usize]);
+        let (rows, cols) = (layout.board().rows(), layout.board().cols());
+        let tiles = layout.tiles().iter().skip(col).step_by(cols);
+        let places = &self.col_places[col];
+        match self.col_table {
+            Some(table) => {
+                let key = tiles.fold(0, |key, &t| {
+                    key * (rows + 1) + usize::from(places[t as usize])
+                });
+                u32::from(table[key])
             }
+            None => sorted_removals(tiles.map(|&t| places[t as usize]), rows),
         }
-        line.removals()
     }
 
     fn conflicts(&self, layout: &Layout) -> u32 {
@@ -229,6 +290,17 @@ impl LinearConflict {
             .sum();
         2 * (rows + cols)
     }
+}
+
+/// The removals of a line whose cells hold tiles of these places (a tile's position along
+/// the line if it is its goal line, else `len`): sorted as they come.
+#[inline]
+fn sorted_removals(places: impl Iterator<Item = u8>, len: usize) -> u32 {
+    let mut line = Line::default();
+    for place in places.filter(|&p| usize::from(p) < len) {
+        line.push(place);
+    }
+    line.removals()
 }
 
 /// The goal positions of the tiles in one line, in their current order, kept as the tails
@@ -464,6 +536,73 @@ mod tests {
         // Tile 6 is in its goal column, below tile 3 as in the goal: no conflict.
         let l = eight("1 2 3 4 5 0 7 8 6");
         assert_eq!(lc.estimate(&l), 1);
+    }
+
+    /// Rows and columns of up to four cells are looked up by key; every line of every board
+    /// that has them gives the removals of sorting it, on random layouts of each board and
+    /// every layout of 3x3.
+    #[test]
+    fn keyed_lines_give_the_removals_of_sorting() {
+        // Each line's tiles whose goal line it is, by their goal places, sorted as they come.
+        let sorted = |lc: &LinearConflict, l: &Layout| {
+            let (goal_row, goal_col) = (&lc.cells.goal_row, &lc.cells.goal_col);
+            let cols = l.board().cols();
+            let mut total = 0;
+            for row in 0..l.board().rows() {
+                let mut line = Line::default();
+                for &t in &l.tiles()[row * cols..(row + 1) * cols] {
+                    if t != 0 && usize::from(goal_row[t as usize]) == row {
+                        line.push(goal_col[t as usize]);
+                    }
+                }
+                total += line.removals();
+            }
+            for col in 0..cols {
+                let mut line = Line::default();
+                for &t in l.tiles().iter().skip(col).step_by(cols) {
+                    if t != 0 && usize::from(goal_col[t as usize]) == col {
+                        line.push(goal_row[t as usize]);
+                    }
+                }
+                total += line.removals();
+            }
+            lc.cells.manhattan(l) + 2 * total
+        };
+        let ranker = slidetable_core::Ranker::new(Board::EIGHT).unwrap();
+        let lc = LinearConflict::new(&Board::EIGHT.standard_goal());
+        for rank in 0..ranker.states() {
+            for class in 0..2 {
+                let l = ranker.unrank(rank, class);
+                assert_eq!(lc.estimate(&l), sorted(&lc, &l), "{l}");
+            }
+        }
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for (rows, cols) in [
+            (2, 2),
+            (2, 4),
+            (4, 2),
+            (3, 4),
+            (4, 3),
+            (4, 4),
+            (2, 6),
+            (2, 8),
+        ] {
+            let board = Board::new(rows, cols).unwrap();
+            for blank in [0, board.cells() - 1, board.cells() / 2] {
+                let lc = LinearConflict::new(&board.goal_with_blank(blank));
+                for _ in 0..2000 {
+                    let mut tiles: Vec<u8> = (0..board.cells() as u8).collect();
+                    for i in (1..tiles.len()).rev() {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        tiles.swap(i, (seed >> 33) as usize % (i + 1));
+                    }
+                    let l = Layout::new(board, &tiles).unwrap();
+                    assert_eq!(lc.estimate(&l), sorted(&lc, &l), "{l}");
+                }
+            }
+        }
     }
 
     #[test]

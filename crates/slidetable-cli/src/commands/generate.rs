@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use slidetable_core::Board;
+use slidetable_core::{counted, Board};
 use slidetable_gen::cache::{self, PatternPlan};
 use slidetable_gen::parts::{solve_in_parts, Exchange, PartsEvent, PartsPlan};
 
@@ -63,10 +63,9 @@ fn table(plan: &tables::Plan, to: Destination, restart: bool) -> Result<ExitCode
 fn write_report(out: &mut impl Write, board: Board, done: &tables::Generated) -> io::Result<()> {
     writeln!(
         out,
-        "board {}: {} section{} x {} states, {} bytes",
+        "board {}: {} x {} states, {} bytes",
         board,
-        done.sections,
-        if done.sections == 1 { "" } else { "s" },
+        counted(done.sections as u64, "section"),
         done.states,
         done.bytes
     )?;
@@ -115,12 +114,11 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration) -> Result<ExitCode> {
             note!("resuming from level {level}, the last level every part finished")
         }
         PartsEvent::LevelDone(r) if me == 0 => note!(
-            "level {}: {} states, {} bytes sent in {} round{}, {:.1} ms",
+            "level {}: {}, {} bytes sent in {}, {:.1} ms",
             r.level,
-            r.states,
+            counted(r.states, "state"),
             r.bytes_sent,
-            r.rounds,
-            if r.rounds == 1 { "" } else { "s" },
+            counted(r.rounds as u64, "round"),
             r.elapsed.as_secs_f64() * 1e3
         ),
         _ => {}
@@ -143,9 +141,9 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration) -> Result<ExitCode> {
         let mut out = streams::stdout();
         writeln!(
             out,
-            "wrote {} ({parts} part{} and {})",
+            "wrote {} ({} and {})",
             plan.dir.display(),
-            if parts == 1 { "" } else { "s" },
+            counted(parts as u64, "part"),
             manifest.display()
         )?;
         writeln!(

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use slidetable_core::Layout;
-use slidetable_heuristic::{measure_goal, Accuracy, HeuristicReport, Inconsistency, Witness};
+use slidetable_heuristic::{measure_each, Accuracy, HeuristicReport, Inconsistency, Witness};
 use slidetable_query::CostModel;
 use slidetable_search::Heuristic;
 
@@ -165,11 +165,13 @@ pub(crate) fn run(measured: Heuristics<'_>) -> Result<ExitCode> {
     };
     let sources = sources(&kinds, &goal)?;
     let measure = Measure::of(table.header().cost() != CostModel::Unit);
-    let mut reports = Vec::with_capacity(kinds.len());
-    for (name, heuristic) in build(&kinds, &sources, &goal)? {
-        let report = measure_goal(&answers, &*heuristic)?;
-        reports.push((name, report));
-    }
+    let built = build(&kinds, &sources, &goal)?;
+    let heuristics: Vec<_> = built.iter().map(|(_, h)| &**h).collect();
+    let reports: Vec<(String, HeuristicReport)> = built
+        .iter()
+        .map(|(name, _)| name.clone())
+        .zip(measure_each(&answers, &heuristics)?)
+        .collect();
     if let Some(path) = svg {
         let labels = charts::Labels {
             table: &table_name,
@@ -365,8 +367,18 @@ fn estimate_puzzles(measured: Heuristics<'_>) -> Result<ExitCode> {
     )
 }
 
+/// The head of the column of mean estimate / true value: `mean h/d`, or on a weighted table
+/// `mean h/cost` (the measure's name, as every other column and field says it); its cells are
+/// as wide as it.
+fn ratio_head(measure: Measure) -> &'static str {
+    match measure {
+        Measure::Distance => "mean h/d",
+        Measure::Cost => "mean h/cost",
+    }
+}
+
 /// Several heuristics' figures side by side: per distance each one's mean estimate, share
-/// exact and mean h/d; then each one's admissibility and consistency.
+/// exact and mean h/d (h/cost); then each one's admissibility and consistency.
 fn side_by_side(
     out: &mut impl Write,
     table: &str,
@@ -384,20 +396,23 @@ fn side_by_side(
         first.overall.states, first.moves_checked
     )?;
     writeln!(out)?;
-    const WIDTH: usize = 28;
+    let ratio = ratio_head(measure);
+    let ratio_width = ratio.len();
+    // Each heuristic's columns, and the room they take with two spaces after.
+    let width = 20 + ratio_width;
     let mut line = format!("{:18}", "");
     for name in &names {
-        line += &format!("  {name:<WIDTH$}");
+        line += &format!("  {name:<width$}");
     }
     writeln!(out, "{}", line.trim_end())?;
     let mut line = format!("{:>8}    states", measure.name());
     for _ in &names {
-        line += &format!("  {:<WIDTH$}", " mean h     exact  mean h/d");
+        line += &format!("  {:<width$}", format!(" mean h     exact  {ratio}"));
     }
     writeln!(out, "{}", line.trim_end())?;
     let cells = |a: &Accuracy| {
         format!(
-            "{:>7.3}  {:>7.3}%  {:>8}",
+            "{:>7.3}  {:>7.3}%  {:>ratio_width$}",
             a.mean_estimate,
             a.exact_share * 100.0,
             a.mean_ratio.map_or("-".to_string(), |r| format!("{r:.3}"))
@@ -407,13 +422,13 @@ fn side_by_side(
         let mut line = format!("{d:>8}  {:>8}", a.states);
         for (_, r) in reports {
             let a = r.by_distance.get(d).unwrap_or(a);
-            line += &format!("  {:<WIDTH$}", cells(a));
+            line += &format!("  {:<width$}", cells(a));
         }
         writeln!(out, "{}", line.trim_end())?;
     }
     let mut line = format!("{:>8}  {:>8}", "all", first.overall.states);
     for (_, r) in reports {
-        line += &format!("  {:<WIDTH$}", cells(&r.overall));
+        line += &format!("  {:<width$}", cells(&r.overall));
     }
     writeln!(out, "{}", line.trim_end())?;
     for (name, report) in reports {
@@ -439,15 +454,17 @@ fn text(
         report.overall.states, report.moves_checked
     )?;
     writeln!(out)?;
+    let ratio = ratio_head(measure);
+    let ratio_width = ratio.len();
     writeln!(
         out,
-        "{:>8}    states   mean h  min h  max h     exact  mean h/d",
+        "{:>8}    states   mean h  min h  max h     exact  {ratio}",
         measure.name()
     )?;
     let row = |out: &mut dyn Write, label: &str, a: &Accuracy| {
         writeln!(
             out,
-            "{label:>8}  {:>8}  {:>7.3}  {:>5}  {:>5}  {:>7.3}%  {:>8}",
+            "{label:>8}  {:>8}  {:>7.3}  {:>5}  {:>5}  {:>7.3}%  {:>ratio_width$}",
             a.states,
             a.mean_estimate,
             a.min_estimate,

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use serde::Serialize;
+use slidetable_core::counted;
 use slidetable_query::{AnyTable, CostModel, Encoding, MappedPatternTable, TableError};
 
 use crate::json::Measure;
@@ -108,7 +109,7 @@ pub(crate) fn run(info: Info) -> Result<ExitCode> {
             writeln!(out, "section {i}: goal {}", s.goal())?;
             writeln!(out, "  entries       {}", s.entries())?;
             let max = s.max_distance();
-            write_histogram(&mut out, measure.max_name(), max, "states", s.histogram())?;
+            write_histogram(&mut out, measure.max_name(), max, "state", s.histogram())?;
         }
     }
     end(out, checksum)
@@ -126,19 +127,19 @@ fn write_checksum(
     }
 }
 
-/// A section's largest value (`max distance` or `max value`), how many `units` have it, and
-/// the whole histogram.
+/// A section's largest value (`max distance` or `max value`), how many of `unit` have it
+/// (`1 state`, `2 states`), and the whole histogram.
 fn write_histogram(
     out: &mut impl Write,
     max_label: &str,
     max: u32,
-    units: &str,
+    unit: &str,
     histogram: &[u64],
 ) -> io::Result<()> {
     writeln!(
         out,
-        "  {max_label:<14}{max} ({} {units})",
-        histogram[max as usize]
+        "  {max_label:<14}{max} ({})",
+        counted(histogram[max as usize], unit)
     )?;
     let hist: Vec<String> = histogram.iter().map(u64::to_string).collect();
     writeln!(out, "  histogram     {}", hist.join(" "))
@@ -228,7 +229,7 @@ fn pattern_database(table: &MappedPatternTable, verify: bool, as_json: bool) -> 
                 &mut out,
                 "max value",
                 s.max_value(),
-                "placements",
+                "placement",
                 s.histogram(),
             )?;
         }

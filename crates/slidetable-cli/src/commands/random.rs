@@ -7,7 +7,7 @@ use std::ops::RangeInclusive;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use slidetable_core::Layout;
+use slidetable_core::{counted, Layout};
 use slidetable_query::{Goal, LevelPicks, MappedTable, SplitMix64};
 
 use crate::answers::write_state;
@@ -73,13 +73,15 @@ fn draws(
     if random.distinct && random.count > size {
         let (low, high) = (*depth.start(), *depth.end());
         let depths = if low == high {
-            format!("{low} moves")
+            counted(u64::from(low), "move")
         } else {
             format!("{low} to {high} moves")
         };
         return Err(UsageError(format!(
-            "--count {} --distinct: only {size} states are {depths} from the goal",
+            "--count {} --distinct: only {} {} {depths} from the goal",
             random.count,
+            counted(size, "state"),
+            if size == 1 { "is" } else { "are" },
         ))
         .into());
     }

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use slidetable_core::counted;
 use slidetable_query::CostModel;
 
 use crate::charts;
@@ -62,14 +63,9 @@ pub(crate) fn run(stats: Statistics<'_>) -> Result<ExitCode> {
         writeln!(out, "median   {}{unit}", stats.median)?;
         writeln!(
             out,
-            "maximum  {}{unit} ({} state{})",
+            "maximum  {}{unit} ({})",
             stats.max,
-            stats.states_at(stats.max),
-            if stats.states_at(stats.max) == 1 {
-                ""
-            } else {
-                "s"
-            }
+            counted(stats.states_at(stats.max), "state")
         )?;
         writeln!(out)?;
         writeln!(
