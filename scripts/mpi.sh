@@ -3,7 +3,11 @@
 #
 #   scripts/mpi.sh            # CI: 2x5 on 1-4 processes, 3x4 on 2, a killed run resumed,
 #                             #     a stopped process ended by the level timeout
-#   scripts/mpi.sh --measure  # docs/SCALE.md: 3x4 on 1, 2 and 4 processes, per-level figures
+#   scripts/mpi.sh --measure [BEFORE]
+#                             # docs/SCALE.md: 3x4 on 1, 2 and 4 processes, per-level figures;
+#                             # with BEFORE (another slidetable built with the mpi feature),
+#                             # each run of it beside a run of this one, $MPI_ROUNDS rounds
+#                             # (default 3), medians
 #
 # Each run's parts are merged and compared byte for byte with `generate` on one process.
 # Needs: mpirun and an MPI library (Debian: openmpi-bin libopenmpi-dev), clang (to build
@@ -18,6 +22,10 @@ done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # No network interfaces to probe on one machine: shared memory and loopback only.
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+# Each process searches its slice on every core (rayon threads): no binding of a process to
+# one core (Open MPI's default for as many processes as cores), and a process waiting in a
+# collective call yields its core to the others' threads instead of polling.
+export OMPI_MCA_hwloc_base_binding_policy=none OMPI_MCA_mpi_yield_when_idle=1
 
 cargo build --release --locked -q -p slidetable-cli
 plain=$root/target/release/slidetable
@@ -64,10 +72,39 @@ same() {
 }
 
 if [ "${1:-}" = "--measure" ]; then
+    before=${2:-}
+    if [ -z "$before" ]; then
+        for np in 1 2 4; do
+            same 3x4 "$np"
+            echo "== 3x4, $np process(es): per level"
+            cat "$work/3x4-$np.err"
+        done
+        exit 0
+    fi
+    [ -x "$before" ] || fail "$before is not an executable"
+    cp "$before" "$work/slidetable-before"
+    after=$mst
+    # Old and new alternate in each round, so that both see the same load; medians of 3.
     for np in 1 2 4; do
-        same 3x4 "$np"
-        echo "== 3x4, $np process(es): per level"
-        cat "$work/3x4-$np.err"
+        for round in $(seq 1 "${MPI_ROUNDS:-3}"); do
+            for which in before after; do
+                if [ "$which" = before ]; then mst=$work/slidetable-before; else mst=$after; fi
+                line=$(same 3x4 "$np")
+                secs=$(echo "$line" | sed -n 's/.*(\([0-9.]*\) s)$/\1/p')
+                echo "$which $np $round $secs" >>"$work/times"
+                cp "$work/3x4-$np.err" "$work/3x4-$np-$which.err"
+                echo "mpi: 3x4 -np $np round $round $which: $secs s (load $(cut -d' ' -f1 /proc/loadavg))"
+            done
+        done
+    done
+    mst=$after
+    for np in 1 2 4; do
+        for which in before after; do
+            median=$(awk -v w="$which" -v n="$np" '$1 == w && $2 == n { print $4 }' "$work/times" \
+                | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+            echo "== 3x4, $np process(es), $which: median $median s; per level (last round)"
+            cat "$work/3x4-$np-$which.err"
+        done
     done
     exit 0
 fi

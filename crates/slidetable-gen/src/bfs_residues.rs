@@ -25,9 +25,14 @@
 //! checkpoint (`resume.rs`) keeps the entries only, and a resumed top-down pass finds the same
 //! states, counts and entries as the pass it replaces.
 //!
-//! A level's pass works on a contiguous slice of ranks ([`Residues`] of `first..end`); a
-//! neighbour outside the slice is handed to the caller (`remote`), who marks it in the slice
-//! that owns it with [`Residues::reach`]: one machine owns every rank, a cluster one slice each.
+//! A level's pass works on a contiguous slice of ranks ([`Residues`] of `first..end`), a
+//! window of it at a time if the caller likes: one machine owns every rank in one window, a
+//! search in parts (`parts.rs`) one slice a process, in windows between which it exchanges
+//! with the other processes. A top-down pass hands a neighbour outside the slice to the
+//! caller (`remote`), who sends it to the slice that owns it to be marked with
+//! [`Residues::reach`]; a bottom-up pass hands the caller each unseen state with no
+//! neighbour at `d mod 3` in the slice together with its neighbours outside it (`ask`), for
+//! their owners to say whether one is at `d mod 3`.
 //!
 //! Entries are deterministic whatever the threads do (a state's entry is its distance mod 3),
 //! so the file is the same as the one `bfs_scan.rs` writes, byte for byte.
@@ -39,6 +44,7 @@ use rayon::prelude::*;
 use slidetable_core::{each_set_bit, Layout, Scan, SCAN_CHUNK};
 use slidetable_format::{CostModel, Encoding};
 
+use crate::mapped::MappedWords;
 use crate::{GenError, SolvedSection};
 
 /// Every entry of a word not reached yet: value 3 in each of its 32 entries.
@@ -66,11 +72,31 @@ pub(crate) fn frontier_words(states: u64) -> usize {
     states.div_ceil(64) as usize
 }
 
+/// Where a search's words live: in memory (the one-machine search), or in a working file's
+/// mapping (a search in parts, whose slice a killed process leaves on disk).
+#[derive(Debug)]
+pub(crate) enum Store {
+    /// The process's own memory.
+    Heap(Vec<AtomicU64>),
+    /// A working file, mapped shared.
+    Mapped(MappedWords),
+}
+
+impl Store {
+    /// The words.
+    pub(crate) fn words(&self) -> &[AtomicU64] {
+        match self {
+            Store::Heap(words) => words,
+            Store::Mapped(mapped) => mapped.words(),
+        }
+    }
+}
+
 /// The 2-bit entries of a contiguous slice of ranks during a search: value 3 for a state not
 /// reached yet, else its distance mod 3.
 #[derive(Debug)]
 pub struct Residues {
-    words: Vec<AtomicU64>,
+    store: Store,
     first: u64,
     end: u64,
 }
@@ -80,10 +106,32 @@ impl Residues {
     pub fn new(slice: Range<u64>) -> Residues {
         debug_assert_eq!(slice.start % 64, 0);
         Residues {
-            words: words_of(entry_words(slice.end - slice.start), UNSEEN),
+            store: Store::Heap(words_of(entry_words(slice.end - slice.start), UNSEEN)),
             first: slice.start,
             end: slice.end,
         }
+    }
+
+    /// Entries for ranks `slice` (its start a multiple of 64) in a mapped working file of
+    /// [`entry_words`] words, as they are.
+    pub(crate) fn mapped(words: MappedWords, slice: Range<u64>) -> Residues {
+        debug_assert_eq!(slice.start % 64, 0);
+        debug_assert_eq!(words.words().len(), entry_words(slice.end - slice.start));
+        Residues {
+            store: Store::Mapped(words),
+            first: slice.start,
+            end: slice.end,
+        }
+    }
+
+    /// The words' store (a search in parts syncs and finally reads its mapped file).
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The store, the search over.
+    pub(crate) fn into_store(self) -> Store {
+        self.store
     }
 
     /// Entries for ranks `0..states` from `words` ([`entry_words`] of them, as
@@ -98,7 +146,7 @@ impl Residues {
         let whole = states.div_ceil(32) as usize;
         words[whole..].iter().for_each(|w| w.store(UNSEEN, Relaxed));
         Residues {
-            words,
+            store: Store::Heap(words),
             first: 0,
             end: states,
         }
@@ -106,7 +154,7 @@ impl Residues {
 
     /// The entries' words as they are (a checkpoint's copy).
     pub(crate) fn words(&self) -> &[AtomicU64] {
-        &self.words
+        self.store.words()
     }
 
     /// The ranks these entries hold.
@@ -131,7 +179,7 @@ impl Residues {
     #[inline]
     fn view(&self) -> View<'_> {
         View {
-            words: &self.words,
+            words: self.store.words(),
             first: self.first,
         }
     }
@@ -141,7 +189,10 @@ impl Residues {
     /// Entries past the slice's end are 0, as in a payload.
     pub fn into_words(self) -> Vec<u64> {
         let len = self.end - self.first;
-        let mut words: Vec<u64> = self.words.into_iter().map(AtomicU64::into_inner).collect();
+        let mut words: Vec<u64> = match self.store {
+            Store::Heap(words) => words.into_iter().map(AtomicU64::into_inner).collect(),
+            Store::Mapped(mapped) => mapped.words().iter().map(|w| w.load(Relaxed)).collect(),
+        };
         let used = (len % 32) as u32;
         if let (Some(last), true) = (words.get_mut((len / 32) as usize), used != 0) {
             *last &= (1u64 << (2 * used)) - 1;
@@ -154,7 +205,7 @@ impl Residues {
     /// The states still unseen.
     pub fn unseen(&self) -> u64 {
         let len = self.end - self.first;
-        self.words
+        self.words()
             .par_iter()
             .enumerate()
             .map(|(k, w)| {
@@ -207,56 +258,26 @@ impl View<'_> {
 
 /// Level `depth`'s top-down pass over the slice of `residues`: `frontier` (bit `i` for rank
 /// `first + i`) holds every state of level `depth` not expanded yet, and ends holding exactly
-/// level `depth + 1`. Neighbours outside the slice go to `remote` (their
-/// owner marks them with [`Residues::reach`] and `(depth + 1) % 3`). `found` is told the
-/// states reached as each piece of the pass ends. Returns the states reached in the slice.
+/// level `depth + 1`. Neighbours outside the slice go to `remote`, a piece of the pass's at a
+/// time (their owner marks them with [`Residues::reach`] and `(depth + 1) % 3`). `found` is
+/// told the states reached as each piece of the pass ends. Returns the states reached in the
+/// slice.
 pub fn expand_top_down(
     scan: &Scan,
     residues: &Residues,
     frontier: &[AtomicU64],
     depth: u32,
-    remote: &(dyn Fn(u64) + Sync),
+    remote: &(dyn Fn(&mut Vec<u64>) + Sync),
     found: &(dyn Fn(u64) + Sync),
 ) -> u64 {
-    let (want, new) = (depth % 3, (depth + 1) % 3);
-    let Range { start: first, end } = residues.slice();
-    let entries = residues.view();
-    frontier
-        .par_chunks(SCAN_CHUNK)
-        .enumerate()
-        .map(|(chunk, words)| {
-            let mut cursor = scan.cursor();
-            let mut reached = 0u64;
-            for (i, w) in words.iter().enumerate() {
-                let index = chunk * SCAN_CHUNK + i;
-                let bits = w.load(Relaxed);
-                if bits == 0 {
-                    continue;
-                }
-                let mut expanded = 0u64;
-                each_set_bit(index, bits, |local| {
-                    let r = first + local;
-                    if entries.value(r) != want {
-                        return;
-                    }
-                    expanded |= 1 << (local & 63);
-                    scan.any_neighbor(&mut cursor, r, |_, n| {
-                        if n < first || n >= end {
-                            remote(n);
-                        } else if entries.reach(n, new, frontier) {
-                            reached += 1;
-                        }
-                        false
-                    });
-                });
-                if expanded != 0 {
-                    w.fetch_and(!expanded, Relaxed);
-                }
-            }
-            found(reached);
-            reached
-        })
-        .sum()
+    let pass = Pass {
+        scan,
+        residues,
+        depth,
+        window: 0..frontier.len(),
+        piece: SCAN_CHUNK,
+    };
+    pass.top_down(frontier, Bits::Cleared, remote, found)
 }
 
 /// Level `depth`'s bottom-up pass over every rank of `scan`'s class (`residues` must hold
@@ -269,46 +290,167 @@ pub fn expand_bottom_up(
     depth: u32,
     found: &(dyn Fn(u64) + Sync),
 ) -> u64 {
-    let (want, new) = (depth % 3, (depth + 1) % 3);
-    let states = residues.end;
-    let entries = residues.view();
-    // 64 ranks per pair of words, as many as a frontier chunk covers.
-    residues
-        .words()
-        .par_chunks(SCAN_CHUNK * 2)
-        .enumerate()
-        .map(|(chunk, words)| {
-            let mut cursor = scan.cursor();
-            let mut reached = 0u64;
-            for (i, w) in words.iter().enumerate() {
-                let mut word = w.load(Relaxed);
-                let mut unseen = word & (word >> 1) & LOW;
-                if unseen == 0 {
-                    continue;
-                }
-                let base = ((chunk * SCAN_CHUNK * 2 + i) as u64) * 32;
-                let mut changed = false;
-                while unseen != 0 {
-                    let bit = unseen.trailing_zeros();
-                    unseen &= unseen - 1;
-                    let r = base + u64::from(bit / 2);
-                    if r >= states {
-                        break;
+    let pass = Pass {
+        scan,
+        residues,
+        depth,
+        window: 0..frontier_words(residues.end - residues.first),
+        piece: SCAN_CHUNK,
+    };
+    pass.bottom_up(None, &|_| {}, found)
+}
+
+/// What a top-down pass does with the frontier bits it expands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bits {
+    /// Cleared once a word's are expanded: the frontier ends holding the next level only.
+    Cleared,
+    /// Kept: the frontier ends holding this level and the next, and the caller clears this
+    /// level's bits when it likes (a search in parts, once every process has saved the next
+    /// level, so that a killed run can undo it exactly).
+    Kept,
+}
+
+/// One pass of a level over a window of the slice of `residues`: the ranks of frontier words
+/// `window` (64 ranks a word, counted from the slice's first rank), in pieces of `piece`
+/// words, each piece one thread's at a time.
+pub(crate) struct Pass<'a> {
+    pub(crate) scan: &'a Scan,
+    pub(crate) residues: &'a Residues,
+    pub(crate) depth: u32,
+    pub(crate) window: Range<usize>,
+    pub(crate) piece: usize,
+}
+
+impl Pass<'_> {
+    /// The top-down pass of the window (see [`expand_top_down`]), its expanded bits
+    /// `bits`; returns the states reached in the slice.
+    pub(crate) fn top_down(
+        &self,
+        frontier: &[AtomicU64],
+        bits: Bits,
+        remote: &(dyn Fn(&mut Vec<u64>) + Sync),
+        found: &(dyn Fn(u64) + Sync),
+    ) -> u64 {
+        let (want, new) = (self.depth % 3, (self.depth + 1) % 3);
+        let Range { start: first, end } = self.residues.slice();
+        let entries = self.residues.view();
+        let scan = self.scan;
+        let at = self.window.start;
+        frontier[self.window.clone()]
+            .par_chunks(self.piece.max(1))
+            .enumerate()
+            .map(|(chunk, words)| {
+                let mut cursor = scan.cursor();
+                let mut reached = 0u64;
+                let mut far = Vec::new();
+                for (i, w) in words.iter().enumerate() {
+                    let index = at + chunk * self.piece.max(1) + i;
+                    let set = w.load(Relaxed);
+                    if set == 0 {
+                        continue;
                     }
-                    if scan.any_neighbor(&mut cursor, r, |_, n| entries.value(n) == want) {
-                        word &= !(u64::from(3 ^ new) << bit);
-                        reached += 1;
-                        changed = true;
+                    let mut expanded = 0u64;
+                    each_set_bit(index, set, |local| {
+                        let r = first + local;
+                        if entries.value(r) != want {
+                            return;
+                        }
+                        expanded |= 1 << (local & 63);
+                        scan.any_neighbor(&mut cursor, r, |_, n| {
+                            if n < first || n >= end {
+                                far.push(n);
+                            } else if entries.reach(n, new, frontier) {
+                                reached += 1;
+                            }
+                            false
+                        });
+                    });
+                    if expanded != 0 && bits == Bits::Cleared {
+                        w.fetch_and(!expanded, Relaxed);
                     }
                 }
-                if changed {
-                    w.store(word, Relaxed);
+                if !far.is_empty() {
+                    remote(&mut far);
                 }
-            }
-            found(reached);
-            reached
-        })
-        .sum()
+                found(reached);
+                reached
+            })
+            .sum()
+    }
+
+    /// The bottom-up pass of the window (see [`expand_bottom_up`]): each state it reaches
+    /// gets its bit in `frontier` too, if any (a search in parts keeps one, to undo a level);
+    /// an unseen state with no neighbour at `depth mod 3` in the slice but some outside it
+    /// goes to `ask` as a `[state, neighbour]` pair for each of those, a piece of the pass's
+    /// at a time. Returns the states reached.
+    pub(crate) fn bottom_up(
+        &self,
+        frontier: Option<&[AtomicU64]>,
+        ask: &(dyn Fn(&mut Vec<[u64; 2]>) + Sync),
+        found: &(dyn Fn(u64) + Sync),
+    ) -> u64 {
+        let (want, new) = (self.depth % 3, (self.depth + 1) % 3);
+        let Range { start: first, end } = self.residues.slice();
+        let entries = self.residues.view();
+        let scan = self.scan;
+        let piece = self.piece.max(1);
+        // 64 ranks per pair of words, as many as a frontier word covers.
+        let words = &self.residues.words()[self.window.start * 2..self.window.end * 2];
+        words
+            .par_chunks(piece * 2)
+            .enumerate()
+            .map(|(chunk, words)| {
+                let mut cursor = scan.cursor();
+                let mut reached = 0u64;
+                let mut pairs = Vec::new();
+                for (i, w) in words.iter().enumerate() {
+                    let mut word = w.load(Relaxed);
+                    let mut unseen = word & (word >> 1) & LOW;
+                    if unseen == 0 {
+                        continue;
+                    }
+                    let base = first + ((self.window.start + chunk * piece) * 2 + i) as u64 * 32;
+                    let mut changed = false;
+                    while unseen != 0 {
+                        let bit = unseen.trailing_zeros();
+                        unseen &= unseen - 1;
+                        let r = base + u64::from(bit / 2);
+                        if r >= end {
+                            break;
+                        }
+                        let asked = pairs.len();
+                        let hit = scan.any_neighbor(&mut cursor, r, |_, n| {
+                            if n < first || n >= end {
+                                pairs.push([r, n]);
+                                false
+                            } else {
+                                entries.value(n) == want
+                            }
+                        });
+                        if hit {
+                            pairs.truncate(asked);
+                            word &= !(u64::from(3 ^ new) << bit);
+                            if let Some(f) = frontier {
+                                let i = r - first;
+                                f[(i >> 6) as usize].fetch_or(1 << (i & 63), Relaxed);
+                            }
+                            reached += 1;
+                            changed = true;
+                        }
+                    }
+                    if changed {
+                        w.store(word, Relaxed);
+                    }
+                }
+                if !pairs.is_empty() {
+                    ask(&mut pairs);
+                }
+                found(reached);
+                reached
+            })
+            .sum()
+    }
 }
 
 /// Where a search of one class stands between two levels: the histogram so far (the last

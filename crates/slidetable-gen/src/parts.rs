@@ -1,19 +1,25 @@
 //! The table search across processes: each process owns one contiguous slice of the ranks
 //! ([`Slices`]), keeps that slice's 2-bit entries and one frontier bit a rank in files it maps,
 //! and the processes meet once a level (`generate --parts DIR`; over MPI with the `mpi`
-//! feature, see [`mpi`]).
+//! feature, see [`mpi`]). Each process runs the one-machine search's passes
+//! (`bfs_residues.rs`: every core, top-down or bottom-up by the same rule) on its slice.
 //!
-//! A level, from `d` to `d + 1` (entries hold `d mod 3`; 3 = not reached yet):
+//! A level, from `d` to `d + 1` (entries hold `d mod 3`; 3 = not reached yet), a window of the
+//! slice at a time:
 //!
-//! 1. each process walks its frontier bits in rank order, skipping those whose entry is not
-//!    `d mod 3` (states it marked earlier in this pass); a neighbour in its own slice that is
-//!    not reached yet gets `(d + 1) mod 3` and a frontier bit; a neighbour in another slice
-//!    goes, as its offset in that slice (`u64`), into a buffer for its owner;
-//! 2. when any buffer holds [`PartsPlan::batch`] offsets, or the frontier is done, the
-//!    processes swap buffers all to all ([`encode_offsets`]: sorted, without repeats, as
-//!    LEB128 deltas) and mark what they received the same way; they go on
-//!    in such rounds until every frontier is done (so a round's memory is bounded whatever
-//!    the level's size);
+//! 1. **top-down** (until the level outnumbers the states unseen): the window's frontier
+//!    states whose entry is `d mod 3` mark their unreached neighbours in the slice with
+//!    `(d + 1) mod 3` and a frontier bit, and hand the others over; their bits are kept (see
+//!    step 3). **Bottom-up** (from then on): each unseen state of the window with a
+//!    neighbour at `d mod 3` in the slice gets `(d + 1) mod 3` and a frontier bit; one whose
+//!    only candidates are in other slices hands those neighbours over as questions;
+//! 2. after each window the processes swap what was handed over, all to all, as offsets in
+//!    the owner's slice ([`encode_offsets`]: sorted, without repeats, as LEB128 deltas): the
+//!    owner marks them (top-down), or answers one bit an offset, whether its entry is
+//!    `d mod 3`, and a state with a yes is marked (bottom-up, a second all to all). A
+//!    window grows or shrinks so that it hands over about [`PartsPlan::batch`] neighbours
+//!    (so a round's memory is bounded whatever the level's size); the processes go on in
+//!    such rounds until every slice is done;
 //! 3. the new states are counted everywhere (the level's size); an empty level ends the
 //!    search. Then each process syncs its files and saves the level in a small state file,
 //!    and, once all have, clears the bits of level `d`.
@@ -28,19 +34,25 @@
 //! process of part 0 writes the manifest last (`slidetable_format::Manifest`).
 
 use std::fs::{self, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use memmap2::MmapMut;
-use slidetable_core::{Layout, Scan, ScanCursor};
+use rayon::prelude::*;
+use slidetable_core::{Layout, Scan, SCAN_CHUNK};
 use slidetable_format::{
     block_count, is_part_name, joined_crc, part_name, slice_payload_len, BlockSums, CostModel,
     Encoding, Header, Manifest, PartFooter, PartRecord, PayloadHasher, PayloadSums, SectionSpec,
     Slices, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
-use crate::mapped::{create_allocated, map};
+use crate::bfs_residues::{
+    entry_words, frontier_words, Bits, Levels, Pass, Residues, Store, UNSEEN,
+};
+use crate::mapped::{create_allocated, map, MappedWords};
 use crate::state_file::{self, write_durably, ReadError};
 use crate::GenError;
 
@@ -99,12 +111,13 @@ pub struct PartsPlan {
     pub dir: PathBuf,
     /// Start over even if an earlier run's state is there.
     pub restart: bool,
-    /// Offsets a buffer for one process holds before a round of exchange.
+    /// About how many neighbours a window of the slice hands to other processes before a
+    /// round of exchange (the window grows or shrinks to it).
     pub batch: usize,
 }
 
-/// Offsets a buffer for one process holds before a round, by default: 1 Mi (8 MiB before
-/// they are encoded).
+/// Neighbours a window of the slice hands to other processes before a round, about, by
+/// default: 1 Mi (8 MiB before they are encoded).
 pub const DEFAULT_BATCH: usize = 1 << 20;
 
 /// What a run tells as it goes.
@@ -136,6 +149,9 @@ pub struct LevelReport {
     pub bytes_sent: u64,
     /// Rounds of exchange.
     pub rounds: u32,
+    /// Whether the level was found bottom-up (unseen states asking for a neighbour in the
+    /// level before) rather than top-down (that level's states marking their neighbours).
+    pub bottom_up: bool,
     /// Wall time, from the level's start to its save.
     pub elapsed: Duration,
 }
@@ -262,16 +278,14 @@ pub fn solve_in_parts(
     })?;
     let ranks = slices.part(me);
     let mut histogram = saved.map(|s| s.histogram).unwrap_or_default();
-    let mut slice;
+    let slice;
     let level = match resume {
         Resume::Fresh => {
             files.remove_all()?;
             slice = Slice::create(&files, ranks.clone())?;
             let goal_rank = scan.ranker().rank(&goal);
             if ranks.contains(&goal_rank) {
-                let i = goal_rank - ranks.start;
-                slice.set_entry(i, 0);
-                slice.set_bit(i);
+                slice.mark(goal_rank - ranks.start, 0);
             }
             histogram = vec![1];
             slice.sync(&files)?;
@@ -306,10 +320,10 @@ pub fn solve_in_parts(
             // marked, and so did every process that went on into that level before meeting
             // the killed one (it may have saved `level` as found, the others as done): the
             // frontier bits with the next level's value, which no other bit has now.
-            slice.clear_where(((level + 1) % 3) as u8, true);
+            slice.clear_where((level + 1) % 3, true);
             if let Resume::RollForward(level) = resume {
                 // The bits of the level before `level`, which a process saved as found still has.
-                slice.clear_where(((level + 2) % 3) as u8, false);
+                slice.clear_where((level + 2) % 3, false);
             }
             slice.sync(&files)?;
             files.write_state(
@@ -335,7 +349,7 @@ pub fn solve_in_parts(
             &scan,
             &slices,
             &files,
-            &mut slice,
+            &slice,
             &mut histogram,
             level,
         )?,
@@ -362,63 +376,45 @@ fn search(
     scan: &Scan,
     slices: &Slices,
     files: &Files,
-    slice: &mut Slice,
+    slice: &Slice,
     histogram: &mut Vec<u64>,
     mut level: u32,
 ) -> Result<u32, GenError> {
     let (me, parts) = (exchange.rank(), exchange.size());
-    let batch = plan.batch.max(1);
-    let mut out: Vec<Vec<u64>> = (0..parts).map(|_| Vec::with_capacity(batch + 4)).collect();
-    let mut wire: Vec<Vec<u8>> = (0..parts).map(|_| Vec::new()).collect();
+    let mut level_pass = LevelPass {
+        exchange,
+        scan,
+        slices,
+        slice,
+        batch: plan.batch.max(1),
+        window: if parts == 1 {
+            slice.frontier_len()
+        } else {
+            (plan.batch / 64).max(1)
+        },
+    };
     loop {
         let start = Instant::now();
         events(PartsEvent::LevelStarted { level: level + 1 });
-        let (cur, next) = ((level % 3) as u8, ((level + 1) % 3) as u8);
-        let mut found = 0u64;
-        let mut sent = 0u64;
-        let mut rounds = 0u32;
-        let mut walk = Walk::default();
-        let mut cursor = scan.cursor();
-        loop {
-            let done = slice.expand(
-                &mut walk,
-                cur,
-                next,
-                &mut found,
-                scan,
-                &mut cursor,
-                |rank| {
-                    let o = slices.owner(rank);
-                    let to = &mut out[o as usize];
-                    to.push(rank - slices.part(o).start);
-                    to.len() >= batch
-                },
-            );
-            for (o, w) in out.iter_mut().zip(&mut wire) {
-                encode_offsets(o, w);
-                sent += w.len() as u64;
-            }
-            let received = exchange.all_to_all(&wire)?;
-            rounds += 1;
-            for (from, bytes) in received.iter().enumerate() {
-                decode_offsets(bytes, |i| found += u64::from(slice.mark(i, next))).map_err(
-                    |problem| {
-                        ExchangeError(format!(
-                            "the offsets process {from} sent to process {me} {problem}"
-                        ))
-                    },
-                )?;
-            }
-            let busy = exchange.all_gather(u64::from(!done))?;
-            if busy.iter().all(|&b| b == 0) {
-                break;
-            }
+        // The one-machine search's rule, from the histogram alone: every process takes the
+        // same passes, and so does a resumed run.
+        let bottom_up = Levels {
+            histogram: histogram.clone(),
+            states: scan.ranker().states(),
         }
-        let states: u64 = exchange.all_gather(found)?.iter().sum();
-        let bytes_sent: u64 = exchange.all_gather(sent)?.iter().sum();
+        .bottom_up();
+        let step = if bottom_up {
+            level_pass.bottom_up(level)?
+        } else {
+            level_pass.top_down(level)?
+        };
+        let exchange = &mut *level_pass.exchange;
+        let states: u64 = exchange.all_gather(step.found)?.iter().sum();
+        let bytes_sent: u64 = exchange.all_gather(step.sent)?.iter().sum();
         if states == 0 {
             return Ok(level);
         }
+        let cur = level % 3;
         level += 1;
         histogram.push(states);
         slice.sync(files)?;
@@ -451,10 +447,222 @@ fn search(
             level,
             states,
             bytes_sent,
-            rounds,
+            rounds: step.rounds,
+            bottom_up,
             elapsed: start.elapsed(),
         }));
     }
+}
+
+/// What one process did in a level.
+#[derive(Default)]
+struct Step {
+    /// States it reached in its slice.
+    found: u64,
+    /// Bytes it sent to others.
+    sent: u64,
+    /// Rounds of exchange.
+    rounds: u32,
+}
+
+/// One process's passes of a level over its slice, a window of its frontier words at a time
+/// (`bfs_residues.rs`' passes, every core), with a round of exchange after each window until
+/// every process's slice is done.
+struct LevelPass<'a> {
+    exchange: &'a mut dyn Exchange,
+    scan: &'a Scan,
+    slices: &'a Slices,
+    slice: &'a Slice,
+    /// About how many neighbours a window hands to other processes.
+    batch: usize,
+    /// Frontier words (64 ranks each) of the next window, sized by [`LevelPass::resize`].
+    window: usize,
+}
+
+impl LevelPass<'_> {
+    /// The pass over frontier words `at..` of a window, and where the next window starts.
+    fn pass(&self, depth: u32, at: usize) -> (Pass<'_>, usize) {
+        let end = at
+            .saturating_add(self.window)
+            .min(self.slice.frontier_len());
+        // Pieces for every thread, in a window smaller than the one-machine search's pieces.
+        let threads = rayon::current_num_threads().max(1);
+        let piece = SCAN_CHUNK.min(((end - at) / (4 * threads)).max(1));
+        let pass = Pass {
+            scan: self.scan,
+            residues: &self.slice.residues,
+            depth,
+            window: at..end,
+            piece,
+        };
+        (pass, end)
+    }
+
+    /// The next window's size, after one that handed out `handed` neighbours: scaled toward
+    /// a batch (at most doubled, at least quartered), never past the slice.
+    fn resize(&mut self, handed: usize) {
+        let w = self.window as u128;
+        let scaled = if handed == 0 {
+            2 * w
+        } else {
+            (w * self.batch as u128 / handed as u128).clamp(w / 4, 2 * w)
+        };
+        let most = self.slice.frontier_len().max(1) as u128;
+        self.window = scaled.clamp(1, most) as usize;
+    }
+
+    /// Whether any process is not done with its slice (this one is when `done`).
+    fn busy(&mut self, done: bool) -> Result<bool, ExchangeError> {
+        let busy = self.exchange.all_gather(u64::from(!done))?;
+        Ok(busy.iter().any(|&b| b != 0))
+    }
+
+    /// Each of `neighbours` (ranks in other slices), as its offset in its owner's slice, into
+    /// `out[owner]` (emptied).
+    fn by_owner(&self, neighbours: impl Iterator<Item = u64>, out: &mut [Vec<u64>]) {
+        for n in neighbours {
+            let o = self.slices.owner(n);
+            out[o as usize].push(n - self.slices.part(o).start);
+        }
+    }
+
+    /// Level `depth`'s top-down pass: the frontier's states of level `depth` (their bits
+    /// kept until every process has saved the next level) mark their neighbours in this slice
+    /// and send the others to their owners, who mark them.
+    fn top_down(&mut self, depth: u32) -> Result<Step, GenError> {
+        let (me, parts) = (self.exchange.rank(), self.exchange.size());
+        let next = (depth + 1) % 3;
+        let far = Mutex::new(Vec::new());
+        let mut out: Vec<Vec<u64>> = vec![Vec::new(); parts as usize];
+        let mut wire: Vec<Vec<u8>> = vec![Vec::new(); parts as usize];
+        let mut marks = Vec::new();
+        let mut step = Step::default();
+        let mut at = 0;
+        loop {
+            let (pass, end) = self.pass(depth, at);
+            step.found += pass.top_down(
+                self.slice.frontier.words(),
+                Bits::Kept,
+                &|ranks| lock(&far).append(ranks),
+                &|_| {},
+            );
+            at = end;
+            let neighbours = std::mem::take(&mut *lock(&far));
+            let handed = neighbours.len();
+            self.by_owner(neighbours.into_iter(), &mut out);
+            for (o, w) in out.iter_mut().zip(&mut wire) {
+                encode_offsets(o, w);
+                step.sent += w.len() as u64;
+            }
+            let received = self.exchange.all_to_all(&wire)?;
+            step.rounds += 1;
+            for (from, bytes) in received.iter().enumerate() {
+                decode(bytes, &mut marks, from, me)?;
+                let slice = self.slice;
+                step.found += marks.par_iter().filter(|&&i| slice.mark(i, next)).count() as u64;
+            }
+            self.resize(handed);
+            if !self.busy(at >= self.slice.frontier_len())? {
+                return Ok(step);
+            }
+        }
+    }
+
+    /// Level `depth`'s bottom-up pass: each unseen state of this slice with a neighbour at
+    /// `depth mod 3` gets `(depth + 1) mod 3` and a frontier bit; a state whose neighbours at
+    /// `depth mod 3` could only be in other slices asks their owners (the offsets, encoded as
+    /// the top-down pass sends them), who answer one bit an offset, in the order of the
+    /// offsets sorted.
+    fn bottom_up(&mut self, depth: u32) -> Result<Step, GenError> {
+        let (me, parts) = (self.exchange.rank(), self.exchange.size());
+        let (want, next) = (depth % 3, (depth + 1) % 3);
+        let asked = Mutex::new(Vec::new());
+        let mut out: Vec<Vec<u64>> = vec![Vec::new(); parts as usize];
+        let mut wire: Vec<Vec<u8>> = vec![Vec::new(); parts as usize];
+        let mut questions = Vec::new();
+        let mut step = Step::default();
+        let mut at = 0;
+        loop {
+            let (pass, end) = self.pass(depth, at);
+            step.found += pass.bottom_up(
+                Some(self.slice.frontier.words()),
+                &|pairs| lock(&asked).append(pairs),
+                &|_| {},
+            );
+            at = end;
+            let pairs = std::mem::take(&mut *lock(&asked));
+            self.by_owner(pairs.iter().map(|&[_, n]| n), &mut out);
+            for (o, w) in out.iter_mut().zip(&mut wire) {
+                o.sort_unstable();
+                o.dedup();
+                encode_sorted(o, w);
+                step.sent += w.len() as u64;
+            }
+            let received = self.exchange.all_to_all(&wire)?;
+            let slice = self.slice;
+            let mut answers = Vec::with_capacity(received.len());
+            for (from, bytes) in received.iter().enumerate() {
+                decode(bytes, &mut questions, from, me)?;
+                let bits: Vec<u8> = questions
+                    .par_chunks(8)
+                    .map(|eight| {
+                        eight.iter().enumerate().fold(0u8, |byte, (k, &i)| {
+                            let at_want =
+                                i < slice.ranks.end - slice.ranks.start && slice.entry(i) == want;
+                            byte | u8::from(at_want) << k
+                        })
+                    })
+                    .collect();
+                step.sent += bits.len() as u64;
+                answers.push(bits);
+            }
+            let replies = self.exchange.all_to_all(&answers)?;
+            step.rounds += 1;
+            for (from, (bits, offsets)) in replies.iter().zip(&out).enumerate() {
+                if bits.len() != offsets.len().div_ceil(8) {
+                    return Err(ExchangeError(format!(
+                        "process {from} answered {} offsets of process {me} in {} bytes",
+                        offsets.len(),
+                        bits.len()
+                    ))
+                    .into());
+                }
+            }
+            let slices = self.slices;
+            let first = slice.ranks.start;
+            step.found += pairs
+                .par_iter()
+                .filter(|&&[r, n]| {
+                    let o = slices.owner(n) as usize;
+                    let offset = n - slices.part(o as u32).start;
+                    let yes = out[o]
+                        .binary_search(&offset)
+                        .is_ok_and(|k| replies[o][k / 8] >> (k % 8) & 1 == 1);
+                    yes && slice.mark(r - first, next)
+                })
+                .count() as u64;
+            out.iter_mut().for_each(Vec::clear);
+            self.resize(pairs.len());
+            if !self.busy(at >= self.slice.frontier_len())? {
+                return Ok(step);
+            }
+        }
+    }
+}
+
+/// The offsets process `from` sent to process `me`, decoded into `into` (replaced).
+fn decode(bytes: &[u8], into: &mut Vec<u64>, from: usize, me: u32) -> Result<(), ExchangeError> {
+    into.clear();
+    decode_offsets(bytes, |i| into.push(i)).map_err(|problem| {
+        ExchangeError(format!(
+            "the offsets process {from} sent to process {me} {problem}"
+        ))
+    })
+}
+
+/// The vector behind `m`, even if a thread panicked holding it (the panic is the error).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Writes this process's part file (unless it is there from a run that got this far), then,
@@ -534,11 +742,17 @@ fn finish_part(
 /// from the previous one (the first from 0). 64-bit offsets, so a slice may hold any number of
 /// ranks, in fewer bytes than fixed 32-bit ones: a round's offsets are close together.
 pub fn encode_offsets(offsets: &mut Vec<u64>, into: &mut Vec<u8>) {
-    into.clear();
     offsets.sort_unstable();
     offsets.dedup();
+    encode_sorted(offsets, into);
+    offsets.clear();
+}
+
+/// [`encode_offsets`] of `offsets` sorted and without repeats already, kept.
+fn encode_sorted(offsets: &[u64], into: &mut Vec<u8>) {
+    into.clear();
     let mut last = 0u64;
-    for &o in offsets.iter() {
+    for &o in offsets {
         let mut d = o - last;
         last = o;
         while d >= 0x80 {
@@ -547,7 +761,6 @@ pub fn encode_offsets(offsets: &mut Vec<u64>, into: &mut Vec<u8>) {
         }
         into.push(d as u8);
     }
-    offsets.clear();
 }
 
 /// Calls `each` with every offset [`encode_offsets`] wrote into `bytes`, in order; says what
@@ -575,62 +788,76 @@ pub fn decode_offsets(bytes: &[u8], mut each: impl FnMut(u64)) -> Result<(), Str
     Ok(())
 }
 
-/// Where a process is in its frontier: the next bitmap word and the bits of the current word
-/// still to expand.
-#[derive(Default)]
-struct Walk {
-    word: usize,
-    bits: u64,
-    base: u64,
+/// This process's slice: its 2-bit entries and its frontier bits, in files it maps, seen as
+/// the words the one-machine search's passes change (`bfs_residues.rs`).
+struct Slice {
+    ranks: Range<u64>,
+    residues: Residues,
+    frontier: MappedWords,
 }
 
-/// This process's slice: its 2-bit entries and its frontier bits, in files it maps.
-struct Slice {
-    ranks: std::ops::Range<u64>,
-    entries: MmapMut,
-    frontier: MmapMut,
+/// The bytes of the working entries file of `ranks`: the payload's, rounded up to whole
+/// 64-rank pairs of words (as many as a frontier word covers).
+fn entries_file_len(ranks: &Range<u64>) -> u64 {
+    8 * entry_words(ranks.end - ranks.start) as u64
+}
+
+/// The bytes of the working frontier file of `ranks`.
+fn frontier_file_len(ranks: &Range<u64>) -> u64 {
+    8 * frontier_words(ranks.end - ranks.start) as u64
 }
 
 impl Slice {
-    fn create(files: &Files, ranks: std::ops::Range<u64>) -> Result<Slice, GenError> {
-        let len = slice_payload_len(&ranks);
-        let words = (ranks.end - ranks.start).div_ceil(64);
+    fn create(files: &Files, ranks: Range<u64>) -> Result<Slice, GenError> {
+        let len = entries_file_len(&ranks);
+        let bits = frontier_file_len(&ranks);
         let entries =
             create_allocated(&files.entries, len).map_err(|e| files.io(&files.entries, e))?;
-        let frontier = create_allocated(&files.frontier, 8 * words)
-            .map_err(|e| files.io(&files.frontier, e))?;
-        let mut slice = Slice {
-            entries: map(&entries, 0, len).map_err(|e| files.io(&files.entries, e))?,
-            frontier: map(&frontier, 0, 8 * words).map_err(|e| files.io(&files.frontier, e))?,
+        let frontier =
+            create_allocated(&files.frontier, bits).map_err(|e| files.io(&files.frontier, e))?;
+        let words = |file: &fs::File, len: u64, path: &Path| {
+            map(file, 0, len)
+                .and_then(MappedWords::new)
+                .map_err(|e| files.io(path, e))
+        };
+        let slice = Slice {
+            residues: Residues::mapped(words(&entries, len, &files.entries)?, ranks.clone()),
+            frontier: words(&frontier, bits, &files.frontier)?,
             ranks,
         };
         // 3 in every entry: not reached yet.
-        slice.entries.fill(0xFF);
+        slice
+            .residues
+            .words()
+            .par_iter()
+            .for_each(|w| w.store(UNSEEN, Relaxed));
         Ok(slice)
     }
 
     /// The slice a run left; `finishing`: every level is done, and a run killed while it
-    /// wrote its part may have appended some of the part's block checksums and footer to the
-    /// entries before the rename.
-    fn open(
-        files: &Files,
-        ranks: std::ops::Range<u64>,
-        finishing: bool,
-    ) -> Result<Slice, GenError> {
-        let len = slice_payload_len(&ranks);
-        let words = (ranks.end - ranks.start).div_ceil(64);
-        let open = |path: &Path, want: u64| -> Result<MmapMut, GenError> {
+    /// wrote its part may have cut the entries to the payload and appended some of the
+    /// part's block checksums and footer before the rename.
+    fn open(files: &Files, ranks: Range<u64>, finishing: bool) -> Result<Slice, GenError> {
+        let payload = slice_payload_len(&ranks);
+        let open = |path: &Path, want: u64| -> Result<MappedWords, GenError> {
             let file = OpenOptions::new()
                 .read(true)
                 .write(true)
                 .open(path)
                 .map_err(|e| files.io(path, e))?;
             let mut have = file.metadata().map_err(|e| files.io(path, e))?.len();
-            let tail = 4 * block_count(want) + PART_FOOTER_LEN as u64;
-            if finishing && path == files.entries && have > want && have <= want + tail {
+            let tail = 4 * block_count(payload) + PART_FOOTER_LEN as u64;
+            if finishing
+                && path == files.entries
+                && have != want
+                && have >= payload
+                && have <= payload + tail
+            {
                 // The checksums and the footer are written again, from the entries, when the
-                // part is.
-                file.set_len(want).map_err(|e| files.io(path, e))?;
+                // part is; the entries past the payload are none of the table's.
+                file.set_len(payload)
+                    .and_then(|()| file.set_len(want))
+                    .map_err(|e| files.io(path, e))?;
                 have = want;
             }
             if have != want {
@@ -639,129 +866,74 @@ impl Slice {
                     path.display()
                 )));
             }
-            map(&file, 0, want).map_err(|e| files.io(path, e))
+            map(&file, 0, want)
+                .and_then(MappedWords::new)
+                .map_err(|e| files.io(path, e))
         };
         Ok(Slice {
-            entries: open(&files.entries, len)?,
-            frontier: open(&files.frontier, 8 * words)?,
+            residues: Residues::mapped(
+                open(&files.entries, entries_file_len(&ranks))?,
+                ranks.clone(),
+            ),
+            frontier: open(&files.frontier, frontier_file_len(&ranks))?,
             ranks,
         })
     }
 
-    #[inline]
-    fn entry(&self, i: u64) -> u8 {
-        (self.entries[(i >> 2) as usize] >> ((i & 3) * 2)) & 3
+    /// Local rank `i`'s entry: 3 if not reached yet, else its distance mod 3.
+    fn entry(&self, i: u64) -> u32 {
+        self.residues.value(self.ranks.start + i)
     }
 
+    /// Marks local rank `i` at value `v` (and its frontier bit) if it is not reached yet;
+    /// whether it was new.
     #[inline]
-    fn set_entry(&mut self, i: u64, v: u8) {
-        let b = &mut self.entries[(i >> 2) as usize];
-        let s = (i & 3) * 2;
-        *b = (*b & !(3 << s)) | (v << s);
-    }
-
-    #[inline]
-    fn word(&self, w: usize) -> u64 {
-        let at = 8 * w;
-        u64::from_le_bytes(self.frontier[at..at + 8].try_into().unwrap_or_default())
-    }
-
-    #[inline]
-    fn set_word(&mut self, w: usize, value: u64) {
-        self.frontier[8 * w..8 * w + 8].copy_from_slice(&value.to_le_bytes());
-    }
-
-    #[inline]
-    fn set_bit(&mut self, i: u64) {
-        self.frontier[(i >> 3) as usize] |= 1 << (i & 7);
-    }
-
-    /// Marks local rank `i` at value `v` if it is not reached yet; whether it was new.
-    #[inline]
-    fn mark(&mut self, i: u64, v: u8) -> bool {
-        if i >= self.ranks.end - self.ranks.start || self.entry(i) != 3 {
-            return false;
-        }
-        self.set_entry(i, v);
-        self.set_bit(i);
-        true
+    fn mark(&self, i: u64, v: u32) -> bool {
+        i < self.ranks.end - self.ranks.start
+            && self
+                .residues
+                .reach(self.ranks.start + i, v, self.frontier.words())
     }
 
     /// Clears the frontier bits whose entry is `v`, and with `forget` makes those entries
     /// unreached again (undoing a level).
-    fn clear_where(&mut self, v: u8, forget: bool) {
-        for w in 0..self.frontier.len() / 8 {
-            let bits = self.word(w);
-            if bits == 0 {
-                continue;
-            }
-            let mut keep = bits;
-            let mut rest = bits;
-            while rest != 0 {
-                let i = (w as u64) * 64 + u64::from(rest.trailing_zeros());
-                rest &= rest - 1;
-                if self.entry(i) == v {
-                    keep &= !(1 << (i & 63));
-                    if forget {
-                        self.set_entry(i, 3);
+    fn clear_where(&self, v: u32, forget: bool) {
+        let words = self.residues.words();
+        self.frontier
+            .words()
+            .par_iter()
+            .enumerate()
+            .for_each(|(w, bits)| {
+                let set = bits.load(Relaxed);
+                if set == 0 {
+                    return;
+                }
+                let mut keep = set;
+                let mut rest = set;
+                while rest != 0 {
+                    let i = (w as u64) * 64 + u64::from(rest.trailing_zeros());
+                    rest &= rest - 1;
+                    if self.entry(i) == v {
+                        keep &= !(1 << (i & 63));
+                        if forget {
+                            // Each frontier word's 64 ranks are two entry words of their own.
+                            words[(i >> 5) as usize].fetch_or(3 << ((i & 31) * 2), Relaxed);
+                        }
                     }
                 }
-            }
-            self.set_word(w, keep);
-        }
+                bits.store(keep, Relaxed);
+            });
     }
 
-    /// Expands frontier states (entry `cur`) from where `walk` is: neighbours in this slice
-    /// are marked `next` (counted in `found`), others handed to `send(rank, owner)`, which
-    /// says when a buffer is full. Returns whether the frontier is done.
-    #[allow(clippy::too_many_arguments)]
-    fn expand(
-        &mut self,
-        walk: &mut Walk,
-        cur: u8,
-        next: u8,
-        found: &mut u64,
-        scan: &Scan,
-        cursor: &mut ScanCursor,
-        mut send: impl FnMut(u64) -> bool,
-    ) -> bool {
-        let words = self.frontier.len() / 8;
-        let lo = self.ranks.start;
-        let hi = self.ranks.end;
-        loop {
-            while walk.bits == 0 {
-                if walk.word >= words {
-                    return true;
-                }
-                walk.bits = self.word(walk.word);
-                walk.base = walk.word as u64 * 64;
-                walk.word += 1;
-            }
-            let i = walk.base + u64::from(walk.bits.trailing_zeros());
-            walk.bits &= walk.bits - 1;
-            if self.entry(i) != cur {
-                continue;
-            }
-            let mut full = false;
-            let rank = lo + i;
-            scan.any_neighbor(cursor, rank, |_, n| {
-                if n >= lo && n < hi {
-                    *found += u64::from(self.mark(n - lo, next));
-                } else {
-                    full |= send(n);
-                }
-                false
-            });
-            if full {
-                return false;
-            }
-        }
+    /// Frontier words: one per 64 ranks.
+    fn frontier_len(&self) -> usize {
+        self.frontier.words().len()
     }
 
     fn sync(&self, files: &Files) -> Result<(), GenError> {
-        self.entries
-            .flush()
-            .map_err(|e| files.io(&files.entries, e))?;
+        if let Store::Mapped(words) = self.residues.store() {
+            words.flush().map_err(|e| files.io(&files.entries, e))?;
+        }
         self.sync_frontier(files)
     }
 
@@ -771,8 +943,8 @@ impl Slice {
             .map_err(|e| files.io(&files.frontier, e))
     }
 
-    /// The entries as a part file: their block checksums and the footer appended, synced,
-    /// renamed into place; the frontier file removed.
+    /// The entries as a part file: cut to the payload, their block checksums and the footer
+    /// appended, synced, renamed into place; the frontier file removed.
     fn into_part(
         self,
         files: &Files,
@@ -780,7 +952,28 @@ impl Slice {
         me: u32,
         parts: u32,
     ) -> Result<PartFooter, GenError> {
-        let sums = BlockSums::of([&self.entries[..]]);
+        self.sync(files)?;
+        let Slice {
+            ranks,
+            residues,
+            frontier,
+        } = self;
+        drop(frontier);
+        let payload = slice_payload_len(&ranks);
+        let Store::Mapped(words) = residues.into_store() else {
+            return Err(files.bad_state("its entries are not its working file's"));
+        };
+        if cfg!(target_endian = "big") {
+            // The payload's words are little-endian; the search kept the machine's order.
+            words
+                .words()
+                .par_iter()
+                .for_each(|w| w.store(w.load(Relaxed).to_le(), Relaxed));
+            words.flush().map_err(|e| files.io(&files.entries, e))?;
+        }
+        let map = words.into_map();
+        let sums = BlockSums::of([&map[..payload as usize]]);
+        drop(map);
         let sums_bytes = sums.to_bytes();
         let mut sums_crc = PayloadHasher::new();
         sums_crc.update(&sums_bytes);
@@ -790,19 +983,19 @@ impl Slice {
             cost: CostModel::Unit,
             goal: *goal,
             entries: goal.board().reachable_states(),
-            ranks: self.ranks.clone(),
+            ranks,
             part: me,
             parts,
             payload_crc: sums.payload,
             block_sums_crc: Some(sums_crc.finalize()),
         };
-        self.sync(files)?;
-        drop(self);
         let mut file = OpenOptions::new()
-            .append(true)
+            .write(true)
             .open(&files.entries)
             .map_err(|e| files.io(&files.entries, e))?;
-        file.write_all(&sums_bytes)
+        file.set_len(payload)
+            .and_then(|()| file.seek(io::SeekFrom::End(0)).map(drop))
+            .and_then(|()| file.write_all(&sums_bytes))
             .and_then(|()| file.write_all(&footer.to_bytes()))
             .and_then(|()| file.sync_all())
             .map_err(|e| files.io(&files.entries, e))?;

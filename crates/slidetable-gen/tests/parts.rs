@@ -57,11 +57,11 @@ fn run(
     fail_at: usize,
 ) -> Vec<(Result<PartsDone, GenError>, Vec<u32>)> {
     // A thread that fails alone leaves the others waiting for it at a barrier: end the tests
-    // instead of hanging (they take seconds).
+    // instead of hanging (they take seconds, minutes on a loaded machine).
     static WATCHDOG: std::sync::Once = std::sync::Once::new();
     WATCHDOG.call_once(|| {
         thread::spawn(|| {
-            thread::sleep(std::time::Duration::from_secs(120));
+            thread::sleep(std::time::Duration::from_secs(600));
             eprintln!("a run hung: one process failed while the others waited for it");
             std::process::abort();
         });
@@ -240,4 +240,57 @@ fn a_run_killed_while_it_wrote_a_part_resumes_into_the_same_bytes() {
         assert!(done.is_ok(), "{:?}", done.err());
     }
     assert_eq!(joined(dir.path()), expected);
+}
+
+/// The levels each process finds take the one-machine search's passes: top-down while a level
+/// is smaller than the states unseen, bottom-up from the first that outnumbers them on, and
+/// the bottom-up levels of several parts ask other processes (bytes sent); the same bytes.
+#[test]
+fn parts_take_the_one_machine_passes_and_bottom_up_levels_ask_other_parts() {
+    let board = Board::new(2, 5).unwrap();
+    let goal = board.standard_goal();
+    let expected = one_process(goal);
+    for parts in [1, 3] {
+        let dir = tempfile::tempdir().unwrap();
+        let p = plan(goal, dir.path(), 4096);
+        let ends = threads::group(parts);
+        let reports: Vec<Vec<slidetable_gen::parts::LevelReport>> = thread::scope(|s| {
+            let handles: Vec<_> = ends
+                .into_iter()
+                .map(|mut ex| {
+                    let p = &p;
+                    s.spawn(move || {
+                        let mut levels = Vec::new();
+                        solve_in_parts(p, &mut ex, &mut |e| {
+                            if let PartsEvent::LevelDone(r) = e {
+                                levels.push(r)
+                            }
+                        })
+                        .unwrap();
+                        levels
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(joined(dir.path()), expected, "{parts} parts");
+        let levels = &reports[0];
+        let states = board.reachable_states();
+        let mut reached = 1u64;
+        let mut bottom_up = false;
+        for r in levels {
+            // The rule of the level before: it outnumbered the states unseen after it.
+            assert_eq!(r.bottom_up, bottom_up, "level {} of {parts} parts", r.level);
+            reached += r.states;
+            bottom_up |= r.states > states - reached;
+        }
+        let late: Vec<_> = levels.iter().filter(|r| r.bottom_up).collect();
+        assert!(
+            !late.is_empty() && late.len() < levels.len(),
+            "{parts} parts"
+        );
+        if parts > 1 {
+            assert!(late.iter().any(|r| r.bytes_sent > 0), "{parts} parts");
+        }
+    }
 }

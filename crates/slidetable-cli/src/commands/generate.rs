@@ -114,12 +114,13 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration) -> Result<ExitCode> {
             note!("resuming from level {level}, the last level every part finished")
         }
         PartsEvent::LevelDone(r) if me == 0 => note!(
-            "level {}: {}, {} bytes sent in {}, {:.1} ms",
+            "level {}: {}, {} bytes sent in {}, {:.1} ms{}",
             r.level,
             counted(r.states, "state"),
             r.bytes_sent,
             counted(r.rounds as u64, "round"),
-            r.elapsed.as_secs_f64() * 1e3
+            r.elapsed.as_secs_f64() * 1e3,
+            if r.bottom_up { " (bottom-up)" } else { "" }
         ),
         _ => {}
     });
