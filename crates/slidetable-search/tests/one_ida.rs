@@ -1,6 +1,8 @@
 //! `solve_with_patterns`, what `search --heuristic pdb` runs: IDA* through the pattern
 //! databases' own search finds the paths the generic IDA* finds with the same databases as
-//! its heuristic, with the same work (nodes expanded and generated, iterations, last bound).
+//! its heuristic, at the same last bound, with no more work (nodes expanded and generated,
+//! iterations): it also skips the move sequences that others do better, which the generic
+//! search does not.
 
 use slidetable_core::{Board, Layout, Move};
 use slidetable_gen::{solve_partition, Partition, SolvedPattern};
@@ -41,11 +43,11 @@ fn same_work(board: Board, partition: &str, goal: Layout, starts: usize) {
         assert_eq!(fast.path, generic.path, "{start}");
         assert_eq!(start.after(&fast.path), Some(goal), "{start}");
         let (a, b) = (&fast.stats, &generic.stats);
-        assert_eq!(
-            (a.expanded, a.generated, a.iterations, a.bound, a.peak_open),
-            (b.expanded, b.generated, b.iterations, b.bound, b.peak_open),
-            "{start}"
-        );
+        assert_eq!(a.bound, b.bound, "{start}");
+        assert!(a.expanded <= b.expanded, "{start}");
+        assert!(a.generated <= b.generated, "{start}");
+        assert!(a.iterations <= b.iterations, "{start}");
+        assert!(a.peak_open <= b.peak_open, "{start}");
     }
     // Another parity class: refused alike.
     let mut tiles = goal.tiles().to_vec();

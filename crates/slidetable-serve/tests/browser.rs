@@ -23,7 +23,8 @@ use slidetable_core::{Board, Layout, Move};
 use slidetable_query::{MappedTable, Table};
 use slidetable_query::{PatternTable, SplitMix64};
 use slidetable_search::{
-    astar, idastar, solve, Heuristic, HeuristicKind, Limits, Method, PatternHeuristic, Symmetric,
+    solve, solve_with_patterns, Heuristic, HeuristicKind, Limits, Method, PatternHeuristic,
+    Symmetric,
 };
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -542,10 +543,7 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
         .collect();
         expected.push((
             "pdb".to_string(),
-            match method {
-                Method::Astar => astar(&start, &databases, &limits),
-                _ => idastar(&start, &databases, &limits),
-            },
+            solve_with_patterns(method, &databases, &start, &limits),
         ));
         for (heuristic, outcome) in expected {
             let row = &rows[i];

@@ -18,7 +18,7 @@ use layout::layout_of;
 use slidetable_core::{parse_layout, parse_path, path_string, Board, Layout, Move};
 use slidetable_query::{PatternTable, SplitMix64, Table};
 use slidetable_search::{
-    astar, idastar, solve, Heuristic, HeuristicKind, Limits, LinearConflict, Method,
+    idastar, solve, solve_with_patterns, Heuristic, HeuristicKind, Limits, LinearConflict, Method,
     PatternHeuristic, Symmetric,
 };
 use slidetable_serve::{router_with, SearchLimits};
@@ -342,10 +342,8 @@ async fn effort_runs_every_method_and_heuristic_as_search_does() {
                 ));
             }
             if board == Board::FIFTEEN {
-                let run = with_databases(&goal, |h| match method {
-                    Method::Astar => astar(&layout, h, &limits),
-                    _ => idastar(&layout, h, &limits),
-                });
+                let run =
+                    with_databases(&goal, |h| solve_with_patterns(method, h, &layout, &limits));
                 expected.push((method, "pdb", run));
             }
         }
