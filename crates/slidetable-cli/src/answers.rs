@@ -7,10 +7,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use slidetable_core::{path_string, Layout, Move};
-use slidetable_query::{CostModel, Goal, MappedTable, QueryError};
+use slidetable_query::{CostModel, Goal, Lockstep, MappedTable, QueryError};
 
 use crate::json::{self, Measure, Record};
-use crate::puzzles::each_puzzle;
+use crate::puzzles::{each_block, each_puzzle};
 use crate::resolved::{Answer, Batch, Output};
 use crate::streams::{self, Sink};
 use crate::{show, tables};
@@ -25,6 +25,11 @@ pub(crate) fn run(table: &MappedTable, batch: &Batch<'_>) -> Result<ExitCode> {
         Some(goal) => table.goal(goal)?,
     };
     let mut out = streams::stdout();
+    if output == Output::Text && matches!(answer, Answer::Distance | Answer::Path) {
+        if let Some(lockstep) = goal.lockstep() {
+            return in_blocks(table, &lockstep, batch, &mut out);
+        }
+    }
     let mut scratch = Scratch::default();
     if output == Output::Csv {
         let weighted = goal.section().cost() != CostModel::Unit;
@@ -41,6 +46,51 @@ pub(crate) fn run(table: &MappedTable, batch: &Batch<'_>) -> Result<ExitCode> {
                 .with_context(|| format!("table {}", tables::name(table)))
         },
         |line, what, out| write_invalid_answer(out, answer, output, line, what),
+    )
+}
+
+/// [`run`]'s plain answers (`distance` and `path` without `--json`, `--csv` or `--show`)
+/// given a block of puzzles at a time by `lockstep`: the same text, written into the
+/// output's buffer as it comes.
+fn in_blocks(
+    table: &MappedTable,
+    lockstep: &Lockstep<'_>,
+    batch: &Batch<'_>,
+    out: &mut Sink<impl Write>,
+) -> Result<ExitCode> {
+    let answer = batch.answer;
+    let mut values = Vec::new();
+    let mut ends = Vec::new();
+    let stopped =
+        |e: QueryError| anyhow::Error::new(e).context(format!("table {}", tables::name(table)));
+    each_block(
+        batch.input,
+        table.board(),
+        batch.keep_going,
+        out,
+        |starts, out| match answer {
+            Answer::Distance => {
+                values.clear();
+                let done = lockstep.distances(starts, &mut values);
+                for value in &values {
+                    let text = out.buffer();
+                    match value {
+                        Some(d) => push_number(text, *d),
+                        None => text.extend_from_slice(b"-1"),
+                    }
+                    text.push(b'\n');
+                    out.written()?;
+                }
+                done.map_err(|(_, e)| stopped(e))
+            }
+            _ => {
+                ends.clear();
+                let done = lockstep.paths(starts, b"unsolvable\n", out.buffer(), &mut ends);
+                out.written_after(&ends)?;
+                done.map_err(|(_, e)| stopped(e))
+            }
+        },
+        |line, what, out| write_invalid_answer(out, answer, Output::Text, line, what),
     )
 }
 

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable_core::{counted, is_blank_or_comment, parse_layout, Board, Layout};
+use slidetable_core::{
+    counted, is_blank_or_comment, parse_layout, parse_spaced_packed, Board, Layout,
+};
 
 use crate::error::{UsageError, EXIT_BAD_INPUT};
 use crate::input;
@@ -52,7 +54,71 @@ pub(crate) fn each_puzzle<W: Write>(
     })
 }
 
-/// Puzzles read and answered at a time by [`each_chunk`].
+/// [`each_puzzle`] a block at a time, for answers given together ([`Lockstep`]): the
+/// puzzles in [`Layout::packed`] form with their blank's cell, up to [`CHUNK`] at a time,
+/// the commonest spelling read straight from the input's bytes ([`PuzzleLines::spaced_into`]),
+/// any other through [`PuzzleLines::next`]; `answer` writes the answers of each block in
+/// input order. Every block is answered before a bad line (or a read error) after it is
+/// reported, so the output and the messages come as from [`each_puzzle`].
+///
+/// [`Lockstep`]: slidetable_query::Lockstep
+pub(crate) fn each_block<W: Write>(
+    inputs: &[PathBuf],
+    board: Board,
+    keep_going: bool,
+    out: &mut W,
+    mut answer: impl FnMut(&[(u64, usize)], &mut W) -> Result<()>,
+    mut invalid: impl FnMut(u64, &str, &mut W) -> io::Result<()>,
+) -> Result<ExitCode> {
+    let mut starts = Vec::with_capacity(CHUNK);
+    each_input(inputs, keep_going, |input| {
+        let mut puzzles = PuzzleLines::open(input, board)?;
+        let mut bad = BadLines::new(keep_going);
+        loop {
+            starts.clear();
+            // What ends the block early: the input's end, or a bad line.
+            let mut stop = None;
+            while starts.len() < CHUNK {
+                puzzles.spaced_into(&mut starts, CHUNK);
+                if starts.len() == CHUNK {
+                    break;
+                }
+                match puzzles.next() {
+                    Ok(Some((_, Ok(layout)))) => starts.push((layout.packed(), layout.blank())),
+                    Ok(Some((number, Err(what)))) => {
+                        stop = Some(Some((number, what)));
+                        break;
+                    }
+                    Ok(None) => {
+                        stop = Some(None);
+                        break;
+                    }
+                    Err(e) => {
+                        if !starts.is_empty() {
+                            answer(&starts, out)?;
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+            if !starts.is_empty() {
+                answer(&starts, out)?;
+            }
+            match stop {
+                None => {}
+                Some(None) => break,
+                Some(Some((number, what))) => {
+                    if let Some(stop) = bad.report(&puzzles, number, &what, out, &mut invalid)? {
+                        return Ok(stop);
+                    }
+                }
+            }
+        }
+        bad.end(&puzzles, out)
+    })
+}
+
+/// Puzzles read and answered at a time by [`each_chunk`] and [`each_block`].
 const CHUNK: usize = 256;
 
 /// [`each_puzzle`] a chunk at a time, for answers found on every core: reads up to [`CHUNK`]
@@ -159,6 +225,35 @@ impl PuzzleLines {
             hints: false,
             ..self
         }
+    }
+
+    /// Appends to `starts`, until it holds `max`, the puzzles of the lines already read that
+    /// are written the commonest way ([`parse_spaced_packed`]: one digit per tile, single
+    /// spaces, a `\n` right after), in [`Layout::packed`] form with their blank's cell, read
+    /// straight from the input's bytes; stops at the first line that is not (or not read
+    /// whole yet), which [`PuzzleLines::next`] then reads.
+    #[inline]
+    pub(crate) fn spaced_into(&mut self, starts: &mut Vec<(u64, usize)>, max: usize) {
+        let board = self.board;
+        // A line and its end.
+        let len = 2 * board.cells();
+        let bytes = self.lines.buffered();
+        let (mut at, mut lines) = (0, 0);
+        while starts.len() < max {
+            let Some(line) = bytes.get(at..at + len) else {
+                break;
+            };
+            let Some((&b'\n', text)) = line.split_last() else {
+                break;
+            };
+            let Some(start) = parse_spaced_packed(board, text) else {
+                break;
+            };
+            starts.push(start);
+            at += len;
+            lines += 1;
+        }
+        self.lines.consume(at, lines);
     }
 
     /// The input's name in messages: its path, or `<stdin>`.

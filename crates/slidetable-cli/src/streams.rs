@@ -158,6 +158,29 @@ impl<W: Write> Sink<W> {
         Ok(())
     }
 
+    /// [`Sink::written`] after answers appended together, not one at a time: `ends` holds
+    /// where each ends in the buffer, in order. The buffer is written out where
+    /// [`Sink::written`] after each answer would have: at the end of the first answer that
+    /// fills a block, then likewise from there; the rest is kept. After a failed write
+    /// nothing of the buffer is kept, as after [`Sink::written`].
+    pub(crate) fn written_after(&mut self, ends: &[usize]) -> io::Result<()> {
+        if self.buf.len() < SINK_BLOCK {
+            return Ok(());
+        }
+        let mut from = 0;
+        for &end in ends {
+            if end - from >= SINK_BLOCK {
+                if let Err(e) = self.inner.write_all(&self.buf[from..end]) {
+                    self.buf.clear();
+                    return Err(e);
+                }
+                from = end;
+            }
+        }
+        self.buf.drain(..from);
+        Ok(())
+    }
+
     /// Writes the buffer out; it is empty afterwards even when the write failed (nothing is
     /// written twice).
     fn drain(&mut self) -> io::Result<()> {
@@ -195,5 +218,55 @@ impl<W: Write> Write for Sink<W> {
 impl<W: Write> Drop for Sink<W> {
     fn drop(&mut self) {
         let _ = self.drain();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer that keeps each write apart.
+    #[derive(Default)]
+    struct Writes(Vec<Vec<u8>>);
+
+    impl Write for Writes {
+        fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+            self.0.push(data.to_vec());
+            Ok(data.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn answers_appended_together_are_written_where_one_at_a_time_would_be() {
+        // Answers of 1 to 300 bytes, given in groups of 1 to 700.
+        let answers: Vec<Vec<u8>> = (0..5000u32)
+            .map(|i| vec![b'a' + (i % 26) as u8; 1 + (i as usize * 7919) % 300])
+            .collect();
+        let mut one = Sink::new(Writes::default());
+        for a in &answers {
+            one.buffer().extend_from_slice(a);
+            one.written().unwrap();
+        }
+        let mut together = Sink::new(Writes::default());
+        let mut rest = &answers[..];
+        let mut group = 1;
+        while !rest.is_empty() {
+            let (now, later) = rest.split_at(group.min(rest.len()));
+            let mut ends = Vec::new();
+            for a in now {
+                together.buffer().extend_from_slice(a);
+                ends.push(together.buffer().len());
+            }
+            together.written_after(&ends).unwrap();
+            rest = later;
+            group = group * 3 % 701;
+        }
+        assert_eq!(together.buffer(), one.buffer());
+        assert_eq!(together.inner.0, one.inner.0);
+        assert!(one.inner.0.len() > 5);
     }
 }

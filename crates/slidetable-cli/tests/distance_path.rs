@@ -310,6 +310,77 @@ fn distance_and_path_csv() {
     assert_eq!(rows[2][1..], ["0", "", "true"]);
 }
 
+/// A long input of every kind of line: mostly the commonest spelling (which plain answers
+/// read a block at a time, straight from the input's bytes), between them other spellings,
+/// CRLF line ends, comments, blank lines, puzzles that cannot reach the goal and, when
+/// `bad`, bad lines; a byte-order mark first.
+fn mixed_input(lines: usize, bad: bool) -> Vec<u8> {
+    let mut rng = Rng(2026);
+    let mut input = b"\xEF\xBB\xBF".to_vec();
+    for i in 0..lines {
+        let l = rng.layout(Board::EIGHT);
+        let spaced = l.to_string();
+        let line = match rng.below(40) {
+            0 => spaced.replace('0', "x"),
+            1 => l.tiles().iter().map(|t| t.to_string()).collect(),
+            2 => format!("{spaced}\r"),
+            3 => "# a comment".to_string(),
+            4 => String::new(),
+            5 => spaced.replace(' ', ","),
+            6 if bad => "1 2 3".to_string(),
+            7 if bad && i % 3 == 0 => spaced.replace('8', "9"),
+            _ => spaced,
+        };
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    input
+}
+
+/// What `--csv` says of each line, in the plain answers' words: `-1` or the distance (or the
+/// path, or `unsolvable`), or `invalid`.
+fn csv_as_text(run: &Run, path: bool) -> String {
+    let (_, rows) = csv(run);
+    rows.iter()
+        .map(
+            |row| match (row[0].as_str(), row.last().unwrap().as_str()) {
+                ("invalid", _) => "invalid\n".to_string(),
+                (_, "false") if path => "unsolvable\n".to_string(),
+                (_, "false") => "-1\n".to_string(),
+                _ if path => format!("{}\n", row[2]),
+                _ => format!("{}\n", row[1]),
+            },
+        )
+        .collect()
+}
+
+#[test]
+fn plain_answers_given_in_blocks_are_the_csv_answers_given_one_at_a_time() {
+    // 40,000 lines: several input blocks and output blocks, and bad lines within them.
+    for (bad, args) in [
+        (false, &[][..]),
+        (true, &["--keep-going"][..]),
+        (true, &[][..]),
+    ] {
+        let input = mixed_input(40_000, bad);
+        for command in ["distance", "path"] {
+            let plain = query(command, args, input.as_slice());
+            let csv_args: Vec<&str> = args.iter().copied().chain(["--csv"]).collect();
+            let one_by_one = query(command, &csv_args, input.as_slice());
+            assert_eq!(plain.code, one_by_one.code, "{command} {args:?}");
+            assert_eq!(plain.code, Some(if bad { BAD_INPUT } else { 0 }));
+            assert!(
+                plain.stdout == csv_as_text(&one_by_one, command == "path"),
+                "{command} {args:?}: the answers differ"
+            );
+            assert_eq!(plain.stderr, one_by_one.stderr, "{command} {args:?}");
+            if !bad {
+                assert!(plain.stdout.lines().count() > 30_000);
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad lines
 

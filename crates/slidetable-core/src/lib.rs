@@ -33,7 +33,9 @@ pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use layout::{Layout, LayoutError};
 pub use moves::{parse_path, path_string, Move};
 pub use neighbors::{slide, Neighbors};
-pub use parse::{is_blank_or_comment, parse_layout, parse_tile, ParseError, Token};
-pub use rank::{PlacementError, PlacementRanker, Ranker, Scan, ScanCursor};
+pub use parse::{
+    is_blank_or_comment, parse_layout, parse_spaced_packed, parse_tile, ParseError, Token,
+};
+pub use rank::{PlacementError, PlacementRanker, Ranker, Scan, ScanCursor, Steps, TileOrder};
 pub use symmetry::Symmetry;
 pub use words::counted;

@@ -68,6 +68,24 @@ impl<R: Read> Lines<R> {
         self.number
     }
 
+    /// The bytes read and not yet returned as lines: for a reader that takes the lines it
+    /// recognises straight from them, then tells how many with [`Lines::consume`]. What
+    /// [`Lines::next_line`] would return next starts here.
+    #[inline]
+    pub fn buffered(&self) -> &[u8] {
+        &self.buf[self.start..self.end]
+    }
+
+    /// The first `bytes` of [`Lines::buffered`], which hold exactly `lines` whole lines (each
+    /// with its `\n`, none longer than the limit), are read: the next line comes after them,
+    /// numbered after them.
+    #[inline]
+    pub fn consume(&mut self, bytes: usize, lines: u64) {
+        debug_assert!(self.start + bytes <= self.end);
+        self.start += bytes;
+        self.number += lines;
+    }
+
     /// The next line, or `None` at the end of the input.
     #[inline]
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {

@@ -10,9 +10,9 @@ use crate::{Encoding, QueryError, Section};
 /// A position during a path walk.
 #[derive(Clone, Copy)]
 pub(crate) struct Walk {
-    packed: u64,
-    blank: usize,
-    rank: u64,
+    pub(crate) packed: u64,
+    pub(crate) blank: usize,
+    pub(crate) rank: u64,
 }
 
 impl Section<'_> {
@@ -21,6 +21,19 @@ impl Section<'_> {
     fn step(&self, at: Walk, to: usize, m: Move) -> Walk {
         let packed = slide(at.packed, at.blank, to);
         let rank = self.ranker.step(at.rank, m, packed, to);
+        Walk {
+            packed,
+            blank: to,
+            rank,
+        }
+    }
+
+    /// [`Section::step`] along stored moves, which a branch predictor cannot guess: no
+    /// branch on the move ([`slidetable_core::Ranker::step_unpredictable`]).
+    #[inline]
+    pub(crate) fn step_stored(&self, at: Walk, to: usize, m: Move) -> Walk {
+        let packed = slide(at.packed, at.blank, to);
+        let rank = self.ranker.step_unpredictable(at.rank, m, packed, to);
         Walk {
             packed,
             blank: to,
@@ -182,7 +195,7 @@ impl Section<'_> {
                 .neighbors
                 .of(at.blank, m)
                 .ok_or_else(|| self.corrupt(at))?;
-            let next = self.step(at, to, m);
+            let next = self.step_stored(at, to, m);
             let (v, next_move) = stored(next.rank)?;
             if v + self.step_cost(at, to) != value {
                 return Err(self.corrupt(at));

@@ -16,6 +16,7 @@
 mod placement;
 mod quick;
 mod scan;
+mod steps;
 
 use std::sync::OnceLock;
 
@@ -24,6 +25,7 @@ use crate::{factorial, Board, BoardError, Layout, Move, MAX_CELLS, MAX_TABLE_CEL
 pub use placement::{PlacementError, PlacementRanker};
 use quick::QuickTables;
 pub use scan::{Scan, ScanCursor};
+pub use steps::{Steps, TileOrder};
 
 /// Rank and unrank layouts of one board. Cheap to copy; build once, use in hot loops.
 #[derive(Clone, Copy, Debug)]
@@ -35,6 +37,9 @@ pub struct Ranker {
     weights: [u32; MAX_TABLE_CELLS],
     /// The look-up tables of boards of at most 9 cells, shared by every ranker of that size.
     quick: Option<&'static QuickTables>,
+    /// Bit `cell`: a blank in `cell` flips the class (the row term of `class_of`), so that classing a
+    /// layout takes no division by the board's width.
+    flips: u32,
 }
 
 impl Ranker {
@@ -57,11 +62,15 @@ impl Ranker {
                 [const { OnceLock::new() }; QuickTables::MAX_TILES + 1];
             TABLES[m].get_or_init(|| QuickTables::new(m, &weights))
         });
+        let flips = (0..board.cells())
+            .map(|cell| u32::from(class_of(board, 0, cell)) << cell)
+            .sum();
         Ok(Ranker {
             board,
             block: (factorial(m) / 2) as u32,
             weights,
             quick,
+            flips,
         })
     }
 
@@ -96,14 +105,20 @@ impl Ranker {
     #[inline]
     pub fn rank_and_class(&self, layout: &Layout) -> (u64, u8) {
         debug_assert_eq!(layout.board(), self.board);
-        let blank = layout.blank();
+        self.rank_and_class_packed(layout.packed(), layout.blank())
+    }
+
+    /// [`Ranker::rank_and_class`] of a layout in [`Layout::packed`] form with its blank in
+    /// `blank`.
+    #[inline]
+    pub fn rank_and_class_packed(&self, packed: u64, blank: usize) -> (u64, u8) {
         let (r, inversions) = match self.quick {
-            Some(quick) => quick.rank_and_parity(layout.packed(), blank),
-            None => self.rank_and_inversions(layout.packed(), blank),
+            Some(quick) => quick.rank_and_parity(packed, blank),
+            None => self.rank_and_inversions(packed, blank),
         };
         (
             blank as u64 * self.block() + u64::from(r),
-            class_of(self.board, inversions, blank),
+            ((inversions ^ (self.flips >> blank)) & 1) as u8,
         )
     }
 
@@ -170,6 +185,23 @@ impl Ranker {
             Move::Right => rank.wrapping_add(self.block()),
             Move::Up | Move::Down => self.rank_packed(moved, to),
         }
+    }
+
+    /// [`Ranker::step`] for walks whose moves no branch predictor can guess (a path walk's
+    /// stored moves): on boards of at most 9 cells both ranks, the horizontal move's and the
+    /// vertical one's, are worked out and one is chosen, with no branch on the move.
+    #[inline]
+    pub fn step_unpredictable(&self, rank: u64, m: Move, moved: u64, to: usize) -> u64 {
+        if self.quick.is_none() {
+            return self.step(rank, m, moved, to);
+        }
+        // One block over, back for a move left.
+        let block = self.block();
+        let along = rank
+            .wrapping_add(block)
+            .wrapping_sub(u64::from(m == Move::Left) * 2 * block);
+        let across = self.rank_packed(moved, to);
+        std::hint::select_unpredictable(matches!(m, Move::Left | Move::Right), along, across)
     }
 
     /// [`Ranker::unrank`] in the packed form hot loops use: the layout's
@@ -318,6 +350,28 @@ mod tests {
         for (rows, cols) in [(2, 5), (3, 4), (2, 6)] {
             let r = Ranker::new(Board::new(rows, cols).unwrap()).unwrap();
             assert!(r.quick.is_none());
+        }
+    }
+
+    #[test]
+    fn a_step_without_a_branch_is_the_step() {
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (3, 3), (2, 5), (3, 4)] {
+            let board = Board::new(rows, cols).unwrap();
+            let r = Ranker::new(board).unwrap();
+            let neighbors = crate::Neighbors::new(board);
+            for rank in (0..r.states()).step_by((r.states() / 5000).max(1) as usize) {
+                for class in 0..2 {
+                    let (packed, blank) = r.unrank_packed(rank, class);
+                    for &(m, to) in neighbors.from(blank) {
+                        let to = usize::from(to);
+                        let moved = crate::slide(packed, blank, to);
+                        let want = r.step(rank, m, moved, to);
+                        assert_eq!(r.step_unpredictable(rank, m, moved, to), want);
+                        let layout = r.unrank(rank, class).moved(m).unwrap();
+                        assert_eq!(want, r.rank(&layout), "{rows}x{cols} {rank} {m:?}");
+                    }
+                }
+            }
         }
     }
 

@@ -14,9 +14,9 @@ use super::drop_nibble;
 /// inversions, so the class comes with the rank.
 pub(super) struct QuickTables {
     /// Nibble value 1 in each position past the last tile, so every position reads as a tile.
-    pad: u64,
-    head: [u16; 4096],
-    tail: [u16; 4096],
+    pub(super) pad: u64,
+    pub(super) head: [u16; 4096],
+    pub(super) tail: [u16; 4096],
 }
 
 impl std::fmt::Debug for QuickTables {
@@ -62,7 +62,7 @@ impl QuickTables {
 
     /// Four tiles (1..=8, one per nibble of the low 16 bits) as a 12-bit index.
     #[inline]
-    fn index(nibbles: u64) -> usize {
+    pub(super) fn index(nibbles: u64) -> usize {
         let y = nibbles.wrapping_sub(0x1111) & 0x7777;
         ((y & 0x7) | (y >> 1 & 0x38) | (y >> 2 & 0x1C0) | (y >> 3 & 0xE00)) as usize
     }
