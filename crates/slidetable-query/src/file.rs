@@ -112,7 +112,6 @@ fn read_or_map_at(path: &Path) -> Result<TableBytes, TableErrorKind> {
         return Ok(TableBytes(Bytes::Read(bytes)));
     }
     let map = map(&file)?;
-    crate::readahead::random(&map);
     let guard = guard::guard(&map, &file, path);
     Ok(TableBytes(Bytes::Mapped(guard, map)))
 }

@@ -305,7 +305,6 @@ fn map_parts(
         len += trailer.len();
     }
     let map = map.make_read_only().map_err(TableErrorKind::Io)?;
-    crate::readahead::random(&map[start..start + len]);
     let guards = parts
         .iter()
         .zip(&spans)

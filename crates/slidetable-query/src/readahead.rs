@@ -19,10 +19,10 @@ fn blockwise(header: &Header, len: usize) -> bool {
     header.block_count() > 0 && len as u64 >= crate::READ_BELOW
 }
 
-/// Maps of `bytes` (a whole mapped table, its header first) read without read-ahead around
-/// a fault, if the table has block checksums.
-pub(crate) fn random(bytes: &[u8]) {
-    if Header::parse(bytes).is_ok_and(|h| blockwise(&h, bytes.len())) {
+/// Maps of `bytes` (a whole mapped table, `header` its parsed header) read without
+/// read-ahead around a fault, if the table has block checksums.
+pub(crate) fn random(header: &Header, bytes: &[u8]) {
+    if blockwise(header, bytes.len()) {
         advise(bytes, 0..bytes.len() as u64, Advice::Random);
     }
 }

@@ -64,6 +64,9 @@ impl Table<TableBytes> {
         let spans = bytes.spans();
         let mut table = Table::with_file(bytes, Some(path))?;
         table.set_spans(spans);
+        if table.data.is_mapped() {
+            readahead::random(&table.header, table.data.as_ref());
+        }
         Ok(table)
     }
 }
