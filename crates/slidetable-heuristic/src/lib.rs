@@ -25,7 +25,9 @@
 use rayon::prelude::*;
 use slidetable_core::{Layout, Move};
 use slidetable_query::{Goal, QueryError, Table};
-use slidetable_search::Heuristic;
+use slidetable_search::{Heuristic, HeuristicKind};
+
+mod shipped;
 
 /// How a heuristic's estimates compare with the true distances over a set of states.
 #[derive(Clone, Debug, PartialEq)]
@@ -276,6 +278,12 @@ impl Meter {
     /// `estimate`.
     #[inline]
     fn count(&mut self, layout: &Layout, distance: u32, estimate: u32) {
+        self.count_with(distance, estimate, || *layout);
+    }
+
+    /// [`Meter::count`] of the state `layout()` builds, only when it is a worst case.
+    #[inline]
+    fn count_with(&mut self, distance: u32, estimate: u32, layout: impl Fn() -> Layout) {
         let counts = &mut self.counts[distance as usize];
         let at = estimate as usize;
         if at >= counts.len() {
@@ -286,7 +294,7 @@ impl Meter {
         if estimate > distance && estimate - distance > self.over_gap {
             self.over_gap = estimate - distance;
             self.over = Some(Witness {
-                layout: *layout,
+                layout: layout(),
                 distance,
                 estimate,
             });
@@ -294,7 +302,7 @@ impl Meter {
         if estimate < distance && distance - estimate > self.under_gap {
             self.under_gap = distance - estimate;
             self.under = Some(Witness {
-                layout: *layout,
+                layout: layout(),
                 distance,
                 estimate,
             });
@@ -311,12 +319,26 @@ impl Meter {
         estimate_from: u32,
         estimate_to: u32,
     ) {
+        self.check_with(step, estimate_from, estimate_to, || (*from, *to));
+    }
+
+    /// [`Meter::check`] of the move whose two states `states()` builds, only when it is the
+    /// worst so far.
+    #[inline]
+    fn check_with(
+        &mut self,
+        step: Move,
+        estimate_from: u32,
+        estimate_to: u32,
+        states: impl FnOnce() -> (Layout, Layout),
+    ) {
         if estimate_from > estimate_to && estimate_from - estimate_to > self.steep_gap {
             self.steep_gap = estimate_from - estimate_to;
+            let (from, to) = states();
             self.steep = Some(Inconsistency {
-                from: *from,
+                from,
                 step,
-                to: *to,
+                to,
                 estimate_from,
                 estimate_to,
             });
@@ -472,28 +494,61 @@ where
     let goal = *goal;
     // Fixed parts of the ranks, measured on every core and added up in rank order, so the
     // report is the same whatever the threads (the first worst case in rank order wins).
-    let n = goal.state_count();
-    let parts: Vec<std::ops::Range<u64>> = (0..n)
-        .step_by(PART as usize)
-        .map(|start| start..start.saturating_add(PART).min(n))
-        .collect();
+    let parts = ranges(&goal);
     let measured: Vec<Part> = parts
         .into_par_iter()
         .map(|ranks| Part::of(&goal, heuristics, ranks))
         .collect::<Result<_, _>>()?;
+    let claims: Vec<bool> = heuristics.iter().map(|h| h.is_consistent()).collect();
+    Ok(reports(&goal, measured, &claims))
+}
+
+/// [`measure_each`] of the heuristics the search crate ships, each built towards `goal`'s
+/// layout from its kind: the same reports, in the order of `kinds`, from a pass that works on
+/// the section's tiles instead of a [`Layout`] per state and per move (see the `shipped`
+/// module) on boards whose lines have at most four cells (up to 4×4); through
+/// [`measure_each`] on the others.
+pub fn measure_kinds(
+    goal: &Goal<'_>,
+    kinds: &[HeuristicKind],
+) -> Result<Vec<HeuristicReport>, QueryError> {
+    let built: Vec<_> = kinds.iter().map(|k| k.build(goal.layout())).collect();
+    let Some(tables) = shipped::Tables::new(goal) else {
+        let heuristics: Vec<_> = built.iter().map(|h| &**h).collect();
+        return measure_each(goal, &heuristics);
+    };
+    let measured: Vec<Part> = ranges(goal)
+        .into_par_iter()
+        .map(|ranks| shipped::part(&tables, goal, kinds, ranks))
+        .collect::<Result<_, _>>()?;
+    let claims: Vec<bool> = built.iter().map(|h| h.is_consistent()).collect();
+    Ok(reports(goal, measured, &claims))
+}
+
+/// The fixed parts of `goal`'s ranks that are measured on every core, in rank order.
+fn ranges(goal: &Goal<'_>) -> Vec<std::ops::Range<u64>> {
+    let n = goal.state_count();
+    (0..n)
+        .step_by(PART as usize)
+        .map(|start| start..start.saturating_add(PART).min(n))
+        .collect()
+}
+
+/// Each heuristic's report from the parts of the ranks `measured` (in rank order), the
+/// heuristics saying of themselves that they are consistent as `claims` says.
+fn reports(goal: &Goal<'_>, measured: Vec<Part>, claims: &[bool]) -> Vec<HeuristicReport> {
     let mut all = Part {
-        meters: vec![Meter::new(goal.max_distance()); heuristics.len()],
+        meters: vec![Meter::new(goal.max_distance()); claims.len()],
         moves_checked: 0,
     };
     for part in measured {
         all.add(part);
     }
     let moves_checked = all.moves_checked;
-    Ok(all
-        .meters
+    all.meters
         .into_iter()
-        .zip(heuristics)
-        .map(|(meter, heuristic)| {
+        .zip(claims)
+        .map(|(meter, &claims_consistent)| {
             let by_distance: Vec<Tally> = meter
                 .counts
                 .into_iter()
@@ -520,10 +575,10 @@ where
                 worst_underestimate: meter.under,
                 worst_inconsistency: meter.steep,
                 moves_checked,
-                claims_consistent: heuristic.is_consistent(),
+                claims_consistent,
             }
         })
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use slidetable_core::{parse_layout, Board, Layout, Move, Ranker};
 use slidetable_gen::{default_goals, solve_sections, table_bytes};
 use slidetable_heuristic::{
-    measure, measure_each, Accuracy, HeuristicReport, Inconsistency, Witness,
+    measure, measure_each, measure_kinds, Accuracy, HeuristicReport, Inconsistency, Witness,
 };
 use slidetable_query::Table;
 use slidetable_search::{Heuristic, HeuristicKind, Manhattan};
@@ -302,6 +302,48 @@ fn heuristics_measured_together_each_give_the_plain_report() {
         for (report, heuristic) in together.iter().zip(&all) {
             assert_eq!(*report, reference(&goal, *heuristic), "{goal}");
             assert_eq!(*report, measure(table(), *heuristic).unwrap(), "{goal}");
+        }
+    }
+}
+
+/// The shipped heuristics measured on the section's tiles ([`measure_kinds`]) give, every
+/// figure and every worst case, the reports of the heuristics built and measured state by
+/// state, on every board of up to nine cells whose lines are keyed (2×2 to 3×3), for goals
+/// of their own section and relabelled ones, any kinds in any order, repeats too.
+#[test]
+fn the_shipped_heuristics_on_the_tiles_give_the_built_ones_reports() {
+    use HeuristicKind::{LinearConflict, Manhattan as M, Misplaced};
+    for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
+        let board = Board::new(rows, cols).unwrap();
+        let sections = solve_sections(&default_goals(board)).unwrap();
+        let table = Table::new(table_bytes(board, &sections).unwrap()).unwrap();
+        let standard = board.standard_goal();
+        let cells = board.cells() as u8;
+        let reversed: Vec<u8> = (1..cells).rev().chain([0]).collect();
+        let middle: Vec<u8> = (1..=cells / 2)
+            .chain([0])
+            .chain(cells / 2 + 1..cells)
+            .collect();
+        for goal in [
+            standard,
+            Layout::new(board, &reversed).unwrap(),
+            Layout::new(board, &middle).unwrap(),
+        ] {
+            let answers = table.goal(&goal).unwrap();
+            for kinds in [
+                &[LinearConflict, M, Misplaced][..],
+                &[Misplaced, LinearConflict][..],
+                &[M][..],
+                &[M, M][..],
+            ] {
+                let built: Vec<_> = kinds.iter().map(|k| k.build(&goal)).collect();
+                let heuristics: Vec<_> = built.iter().map(|h| &**h).collect();
+                assert_eq!(
+                    measure_kinds(&answers, kinds).unwrap(),
+                    measure_each(&answers, &heuristics).unwrap(),
+                    "{board} goal {goal} {kinds:?}"
+                );
+            }
         }
     }
 }

@@ -154,6 +154,44 @@ impl<'a> Goal<'a> {
         }))
     }
 
+    /// [`Goal::states_in`] in the section's own form, for passes that work on the tiles
+    /// themselves instead of on [`Layout`]s: `f(packed, blank, distance)` for each rank of
+    /// `ranks` in order, where `packed` holds the tile of cell `i` in nibble `i` (as
+    /// [`Layout::packed`]) in the section's labels ([`Goal::goal_labels`] names them in the
+    /// goal's), `blank` is the blank's cell and `distance` is as [`Goal::states_in`] gives
+    /// it. Once every block of the section is verified.
+    pub fn packed_states_in(
+        &self,
+        ranks: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, usize, u32),
+    ) -> Result<(), QueryError> {
+        self.section.verify_entries()?;
+        let ranker = self.section.ranker;
+        let class = self.section.goal_class;
+        let section = self.section;
+        let scan = slidetable_core::Scan::new(ranker.board(), class).ok();
+        let mut cursor = scan.as_ref().map(slidetable_core::Scan::cursor);
+        for r in ranks.start..ranks.end.min(ranker.states()) {
+            let (packed, blank) = match (&scan, &mut cursor) {
+                (Some(scan), Some(cursor)) => scan.unrank(cursor, r),
+                _ => ranker.unrank_packed(r, class),
+            };
+            // A 2-bit table that contradicts itself has no distance to give: u32::MAX.
+            f(packed, blank, section.distance_at(r).unwrap_or(u32::MAX));
+        }
+        Ok(())
+    }
+
+    /// The goal's label of each tile in the section's labels (`goal_labels()[t]` for tile
+    /// `t` of [`Goal::packed_states_in`]'s layouts): the identity when the section is the
+    /// goal's own.
+    pub fn goal_labels(&self) -> [u8; MAX_CELLS] {
+        match self.back().0 {
+            Some(map) => map,
+            None => std::array::from_fn(|t| t as u8),
+        }
+    }
+
     /// Every state's distance from this goal up to `upto` (one byte per rank of the section,
     /// 255 beyond `upto`), for sections whose 2-bit entries hold only
     /// residues: recovered in one breadth-first pass over the entries (see the `distances`

@@ -223,6 +223,15 @@ fn removals_by_key(len: usize) -> &'static [u8] {
     })
 }
 
+/// The removals [`LinearConflict`] counts for a line of `len` cells, by the line's key (each
+/// cell's place, read as digits in base `len + 1`, first cell most significant: a tile's
+/// place is its position along the line if this is its goal line, else `len`, as is the
+/// blank's), for lines of up to four cells; `None` for longer lines, which it sorts. How a
+/// pass over whole tables can keep each line's key as it goes and look its removals up.
+pub fn line_removals(len: usize) -> Option<&'static [u8]> {
+    (len <= KEYED_LINE).then(|| removals_by_key(len))
+}
+
 impl LinearConflict {
     /// The heuristic towards `goal`.
     pub fn new(goal: &Layout) -> LinearConflict {

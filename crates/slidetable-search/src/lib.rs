@@ -60,7 +60,9 @@ pub use astar::astar;
 pub use bfs::{bfs, bidir};
 pub use branching::effective_branching_factor;
 pub use dijkstra::{dijkstra, dijkstra_with, MoveCost, TileCost, UnitCost};
-pub use heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, UnknownName};
+pub use heuristic::{
+    line_removals, Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, UnknownName,
+};
 pub use idastar::idastar;
 pub use pdb::{PatternError, PatternHeuristic, PatternSearch, Symmetric};
 

@@ -9,9 +9,11 @@ use anyhow::{Context, Result};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use slidetable_core::Layout;
-use slidetable_heuristic::{measure_each, Accuracy, HeuristicReport, Inconsistency, Witness};
+use slidetable_heuristic::{
+    measure_each, measure_kinds, Accuracy, HeuristicReport, Inconsistency, Witness,
+};
 use slidetable_query::CostModel;
-use slidetable_search::Heuristic;
+use slidetable_search::{Heuristic, HeuristicKind};
 
 use crate::charts;
 use crate::cli::HeuristicChoice;
@@ -166,11 +168,25 @@ pub(crate) fn run(measured: Heuristics<'_>) -> Result<ExitCode> {
     let sources = sources(&kinds, &goal)?;
     let measure = Measure::of(table.header().cost() != CostModel::Unit);
     let built = build(&kinds, &sources, &goal)?;
-    let heuristics: Vec<_> = built.iter().map(|(_, h)| &**h).collect();
+    // The shipped heuristics alone are measured on the tiles, without a layout per state.
+    let shipped: Option<Vec<HeuristicKind>> = kinds
+        .iter()
+        .map(|k| match k {
+            HeuristicChoice::Kind(kind) => Some(*kind),
+            HeuristicChoice::Pattern(_) => None,
+        })
+        .collect();
+    let measured = match shipped {
+        Some(shipped) => measure_kinds(&answers, &shipped)?,
+        None => {
+            let heuristics: Vec<_> = built.iter().map(|(_, h)| &**h).collect();
+            measure_each(&answers, &heuristics)?
+        }
+    };
     let reports: Vec<(String, HeuristicReport)> = built
         .iter()
         .map(|(name, _)| name.clone())
-        .zip(measure_each(&answers, &heuristics)?)
+        .zip(measured)
         .collect();
     if let Some(path) = svg {
         let labels = charts::Labels {
