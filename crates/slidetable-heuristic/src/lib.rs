@@ -278,18 +278,19 @@ impl Meter {
     /// `estimate`.
     #[inline]
     fn count(&mut self, layout: &Layout, distance: u32, estimate: u32) {
-        self.count_with(distance, estimate, || *layout);
-    }
-
-    /// [`Meter::count`] of the state `layout()` builds, only when it is a worst case.
-    #[inline]
-    fn count_with(&mut self, distance: u32, estimate: u32, layout: impl Fn() -> Layout) {
         let counts = &mut self.counts[distance as usize];
         let at = estimate as usize;
         if at >= counts.len() {
             counts.resize(at + 1, 0);
         }
         counts[at] += 1;
+        self.witness(distance, estimate, || *layout);
+    }
+
+    /// The worst cases of [`Meter::count`] alone, of the state `layout()` builds (only when
+    /// it is one), for a caller that counts the states itself.
+    #[inline]
+    fn witness(&mut self, distance: u32, estimate: u32, layout: impl Fn() -> Layout) {
         // Strictly worse than the worst so far: the earlier state wins a tie.
         if estimate > distance && estimate - distance > self.over_gap {
             self.over_gap = estimate - distance;

@@ -29,12 +29,33 @@ pub(crate) struct Tables {
     rows: [[u64; 16]; MAX_CELLS],
     /// `cols[cell][tile]`: the same for the cell's column's key (at `KEY_BITS · col`).
     cols: [[u64; 16]; MAX_CELLS],
-    /// For each blank cell, the moves in [`Move::ALL`] order and the cell the blank goes to.
-    moves: Vec<Vec<(Move, usize)>>,
+    /// For each blank cell, the moves in [`Move::ALL`] order and the cell the blank goes
+    /// to, and how many there are.
+    moves: [([(Move, u8); 4], u8); MAX_CELLS],
+    /// `slides[blank][i][tile]`: what the sums gain (wrapping) when `tile` slides into the
+    /// blank's cell `blank` by the blank's `i`-th move of `moves[blank]`.
+    slides: [[[Sums; 16]; 4]; MAX_CELLS],
     row_removals: &'static [u8],
     col_removals: &'static [u8],
     /// The goal's label of each of the section's tiles.
     labels: [u8; MAX_CELLS],
+}
+
+/// One state's removals, line by line (a board's lines have at most four cells, so it has
+/// at most four rows and four columns).
+struct Lines {
+    rows: [u32; 4],
+    cols: [u32; 4],
+    sum: u32,
+}
+
+impl Lines {
+    /// No removals (when linear conflict is not measured).
+    const NONE: Lines = Lines {
+        rows: [0; 4],
+        cols: [0; 4],
+        sum: 0,
+    };
 }
 
 /// One state's sums: the row word and the column word.
@@ -48,7 +69,12 @@ impl Tables {
     /// The tables for `goal`, or `None` when a line of its board is longer than
     /// [`line_removals`] reaches (2×5 and longer), or its tiles do not fit a nibble.
     pub(crate) fn new(goal: &Goal<'_>) -> Option<Tables> {
-        let layout = goal.layout();
+        Tables::of(goal.layout(), goal.goal_labels())
+    }
+
+    /// The tables towards `layout`, for tiles labelled as `labels` maps them onto the
+    /// goal's.
+    fn of(layout: &Layout, labels: [u8; MAX_CELLS]) -> Option<Tables> {
         let board = layout.board();
         let (rows, cols) = (board.rows(), board.cols());
         let row_removals = line_removals(cols)?;
@@ -56,7 +82,6 @@ impl Tables {
         if board.cells() > 16 || rows > 4 || cols > 4 {
             return None;
         }
-        let labels = goal.goal_labels();
         let mut home = [0usize; MAX_CELLS];
         for (cell, &t) in layout.tiles().iter().enumerate() {
             home[usize::from(t)] = cell;
@@ -90,19 +115,39 @@ impl Tables {
                 col_table[cell][s] = (col_place as u64 * col_weight) << (KEY_BITS * col as u32);
             }
         }
-        let moves = (0..board.cells())
-            .map(|blank| {
-                Move::ALL
-                    .into_iter()
-                    .filter_map(|m| board.neighbor(blank, m).map(|to| (m, to)))
-                    .collect()
-            })
-            .collect();
+        let mut moves = [([(Move::Up, 0u8); 4], 0u8); MAX_CELLS];
+        for (blank, (to, n)) in moves.iter_mut().enumerate().take(board.cells()) {
+            for m in Move::ALL {
+                if let Some(cell) = board.neighbor(blank, m) {
+                    to[usize::from(*n)] = (m, cell as u8);
+                    *n += 1;
+                }
+            }
+        }
+        let mut slides = [[[Sums { rows: 0, cols: 0 }; 16]; 4]; MAX_CELLS];
+        for (blank, (to, n)) in moves.iter().enumerate().take(board.cells()) {
+            for (i, &(_, from)) in to[..usize::from(*n)].iter().enumerate() {
+                let from = usize::from(from);
+                for (t, slide) in slides[blank][i].iter_mut().enumerate() {
+                    let gain = |table: &[[u64; 16]; MAX_CELLS]| {
+                        table[blank][t]
+                            .wrapping_add(table[from][0])
+                            .wrapping_sub(table[blank][0])
+                            .wrapping_sub(table[from][t])
+                    };
+                    *slide = Sums {
+                        rows: gain(&row_table),
+                        cols: gain(&col_table),
+                    };
+                }
+            }
+        }
         Some(Tables {
             board,
             rows: row_table,
             cols: col_table,
             moves,
+            slides,
             row_removals,
             col_removals,
             labels,
@@ -121,24 +166,33 @@ impl Tables {
         sums
     }
 
-    /// The sums after tile `t` slides from cell `from` into the blank's cell `blank`.
+    /// The sums of the state whose tiles are `packed`, from `last`'s (the tiles and sums of
+    /// another state of the board, or `u64::MAX` for none): only the cells whose tile differs
+    /// change their shares.
     #[inline]
-    fn slid(&self, sums: Sums, blank: usize, from: usize, t: usize) -> Sums {
-        let (r, c) = (&self.rows, &self.cols);
-        Sums {
-            rows: sums
-                .rows
-                .wrapping_sub(r[blank][0])
-                .wrapping_sub(r[from][t])
-                .wrapping_add(r[blank][t])
-                .wrapping_add(r[from][0]),
-            cols: sums
-                .cols
-                .wrapping_sub(c[blank][0])
-                .wrapping_sub(c[from][t])
-                .wrapping_add(c[blank][t])
-                .wrapping_add(c[from][0]),
+    fn after(&self, last: (u64, Sums), packed: u64) -> Sums {
+        let (before, mut sums) = last;
+        if before == u64::MAX {
+            return self.sums(packed);
         }
+        let mut changed = before ^ packed;
+        while changed != 0 {
+            let cell = (changed.trailing_zeros() / 4) as usize;
+            let (old, new) = (
+                ((before >> (4 * cell)) & 0xF) as usize,
+                ((packed >> (4 * cell)) & 0xF) as usize,
+            );
+            sums.rows = sums
+                .rows
+                .wrapping_sub(self.rows[cell][old])
+                .wrapping_add(self.rows[cell][new]);
+            sums.cols = sums
+                .cols
+                .wrapping_sub(self.cols[cell][old])
+                .wrapping_add(self.cols[cell][new]);
+            changed &= !(0xF << (4 * cell));
+        }
+        sums
     }
 
     #[inline]
@@ -151,15 +205,57 @@ impl Tables {
         u32::from(self.col_removals[((sums.cols >> (KEY_BITS * col as u32)) & KEY_MASK) as usize])
     }
 
-    /// Every line's removals.
+    /// Each row's removals (`rows[r]`), each column's (`cols[c]`), and their sum.
     #[inline]
-    fn removals(&self, sums: Sums) -> u32 {
-        (0..self.board.rows())
-            .map(|r| self.row_removals(sums, r))
-            .sum::<u32>()
-            + (0..self.board.cols())
-                .map(|c| self.col_removals(sums, c))
-                .sum::<u32>()
+    fn removals(&self, sums: Sums) -> Lines {
+        let mut lines = Lines::NONE;
+        for r in 0..self.board.rows() {
+            lines.rows[r] = self.row_removals(sums, r);
+            lines.sum += lines.rows[r];
+        }
+        for c in 0..self.board.cols() {
+            lines.cols[c] = self.col_removals(sums, c);
+            lines.sum += lines.cols[c];
+        }
+        lines
+    }
+
+    /// The estimates after the blank's `i`-th move of `moves[blank]` from the state whose
+    /// tiles are `packed` and whose sums and removals (when `conflicts`) are `sums` and
+    /// `lines`.
+    #[inline]
+    fn moved(
+        &self,
+        packed: u64,
+        blank: usize,
+        i: usize,
+        sums: Sums,
+        lines: &Lines,
+        conflicts: bool,
+    ) -> Estimates {
+        let to = usize::from(self.moves[blank].0[i].1);
+        let slide = self.slides[blank][i][((packed >> (4 * to)) & 0xF) as usize];
+        let next = Sums {
+            rows: sums.rows.wrapping_add(slide.rows),
+            cols: sums.cols.wrapping_add(slide.cols),
+        };
+        let cols = self.board.cols();
+        // A vertical move changes the two rows' keys only (the column keeps its tiles'
+        // order), a horizontal one the two columns'.
+        let removals = if !conflicts {
+            0
+        } else if blank % cols == to % cols {
+            let (a, b) = (blank / cols, to / cols);
+            lines.sum + self.row_removals(next, a) + self.row_removals(next, b)
+                - lines.rows[a]
+                - lines.rows[b]
+        } else {
+            let (a, b) = (blank % cols, to % cols);
+            lines.sum + self.col_removals(next, a) + self.col_removals(next, b)
+                - lines.cols[a]
+                - lines.cols[b]
+        };
+        Estimates::of(next, removals)
     }
 
     /// The layout of `packed` in the goal's labels (for a worst case, rarely).
@@ -202,8 +298,35 @@ impl Estimates {
     }
 }
 
+/// The states of one part at each distance and estimate, for one heuristic: `at[d · width
+/// + e]` (a part has at most [`crate::PART`] states, so 32 bits count them), handed to its
+/// [`Meter`] when the part is done.
+struct Counts {
+    width: usize,
+    at: Vec<u32>,
+}
+
+impl Counts {
+    /// `Meter::counts` of these: each distance's counts up to its largest estimate seen.
+    fn into_meter(self, meter: &mut Meter) {
+        for (d, counts) in meter.counts.iter_mut().enumerate() {
+            let row = &self.at[d * self.width..(d + 1) * self.width];
+            let Some(last) = row.iter().rposition(|&c| c != 0) else {
+                continue;
+            };
+            if counts.len() <= last {
+                counts.resize(last + 1, 0);
+            }
+            for (c, &n) in counts.iter_mut().zip(row) {
+                *c += u64::from(n);
+            }
+        }
+    }
+}
+
 /// Measures `kinds` over the states of `goal` with these ranks, as [`Part::of`] does the
-/// heuristics `kinds` build.
+/// heuristics `kinds` build. Consecutive ranks share most of their tiles, so each state's
+/// sums are the last one's plus the shares of the cells whose tile changed.
 pub(crate) fn part(
     tables: &Tables,
     goal: &Goal<'_>,
@@ -212,9 +335,21 @@ pub(crate) fn part(
 ) -> Result<Part, QueryError> {
     let max = goal.max_distance();
     let mut meters = vec![Meter::new(max); kinds.len()];
+    // Every estimate is below this: Manhattan at most rows + cols − 2 a tile, and at most
+    // two removals a cell (one in its row, one in its column) count twice.
+    let width = tables.board.cells() * (tables.board.rows() + tables.board.cols() + 2) + 1;
+    let mut counts: Vec<Counts> = kinds
+        .iter()
+        .map(|_| Counts {
+            width,
+            at: vec![0; (max as usize + 1) * width],
+        })
+        .collect();
     let mut moves_checked = 0u64;
     let conflicts = kinds.contains(&HeuristicKind::LinearConflict);
     let mut corrupt = None;
+    // The last state's tiles and sums (none yet: every cell differs from the first).
+    let mut last = (u64::MAX, Sums { rows: 0, cols: 0 });
     goal.packed_states_in(ranks, |packed, blank, distance| {
         if corrupt.is_some() {
             return;
@@ -225,34 +360,26 @@ pub(crate) fn part(
             corrupt = Some(tables.layout(packed));
             return;
         }
-        let sums = tables.sums(packed);
-        let removals = if conflicts { tables.removals(sums) } else { 0 };
+        let sums = tables.after(last, packed);
+        last = (packed, sums);
+        let lines = if conflicts {
+            tables.removals(sums)
+        } else {
+            Lines::NONE
+        };
+        let removals = lines.sum;
         let here = Estimates::of(sums, removals);
-        for (kind, meter) in kinds.iter().zip(&mut meters) {
-            meter.count_with(distance, here.of_kind(*kind), || tables.layout(packed));
+        let row = distance as usize * width;
+        for ((kind, meter), counts) in kinds.iter().zip(&mut meters).zip(&mut counts) {
+            let estimate = here.of_kind(*kind);
+            counts.at[row + estimate as usize] += 1;
+            meter.witness(distance, estimate, || tables.layout(packed));
         }
-        let moves = &tables.moves[blank];
+        let (moves, n) = &tables.moves[blank];
+        let moves = &moves[..usize::from(*n)];
         moves_checked += moves.len() as u64;
-        let cols = tables.board.cols();
-        for &(step, to) in moves {
-            let t = ((packed >> (4 * to)) & 0xF) as usize;
-            let next = tables.slid(sums, blank, to, t);
-            // A vertical move changes the two rows' keys only (the column keeps its tiles'
-            // order), a horizontal one the two columns'.
-            let removals = if !conflicts {
-                0
-            } else if matches!(step, Move::Up | Move::Down) {
-                let (a, b) = (blank / cols, to / cols);
-                removals + tables.row_removals(next, a) + tables.row_removals(next, b)
-                    - tables.row_removals(sums, a)
-                    - tables.row_removals(sums, b)
-            } else {
-                let (a, b) = (blank % cols, to % cols);
-                removals + tables.col_removals(next, a) + tables.col_removals(next, b)
-                    - tables.col_removals(sums, a)
-                    - tables.col_removals(sums, b)
-            };
-            let there = Estimates::of(next, removals);
+        for (i, &(step, _)) in moves.iter().enumerate() {
+            let there = tables.moved(packed, blank, i, sums, &lines, conflicts);
             for (kind, meter) in kinds.iter().zip(&mut meters) {
                 meter.check_with(step, here.of_kind(*kind), there.of_kind(*kind), || {
                     let from = tables.layout(packed);
@@ -265,8 +392,68 @@ pub(crate) fn part(
     if let Some(layout) = corrupt {
         return Err(QueryError::Corrupt { layout });
     }
+    for (c, meter) in counts.into_iter().zip(&mut meters) {
+        c.into_meter(meter);
+    }
     Ok(Part {
         meters,
         moves_checked,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slidetable_core::Ranker;
+
+    /// Every state's estimates, and every neighbour's as a move changes them, are the built
+    /// heuristics' estimates of those layouts: every state of 2×3, 2×4 and 3×3 and a stride
+    /// of 3×4's and 4×3's, towards the standard goal and one with the blank inside.
+    #[test]
+    fn estimates_on_the_tiles_are_the_built_heuristics() {
+        for (rows, cols, stride) in [
+            (2, 3, 1),
+            (2, 4, 1),
+            (3, 3, 1),
+            (3, 4, 9_973),
+            (4, 3, 9_973),
+        ] {
+            let board = Board::new(rows, cols).unwrap();
+            let cells = board.cells() as u8;
+            let inside: Vec<u8> = (1..=cells / 2)
+                .chain([0])
+                .chain(cells / 2 + 1..cells)
+                .collect();
+            for goal in [board.standard_goal(), Layout::new(board, &inside).unwrap()] {
+                let built = HeuristicKind::ALL.map(|k| k.build(&goal));
+                let identity = std::array::from_fn(|t| t as u8);
+                let tables = Tables::of(&goal, identity).unwrap();
+                let ranker = Ranker::new(board).unwrap();
+                for class in 0..2 {
+                    for rank in (0..ranker.states()).step_by(stride) {
+                        let layout = ranker.unrank(rank, class);
+                        let (packed, blank) = (layout.packed(), layout.blank());
+                        let sums = tables.sums(packed);
+                        let lines = tables.removals(sums);
+                        let here = Estimates::of(sums, lines.sum);
+                        for (k, h) in HeuristicKind::ALL.iter().zip(&built) {
+                            assert_eq!(here.of_kind(*k), h.estimate(&layout), "{k} {layout}");
+                        }
+                        let (moves, n) = &tables.moves[blank];
+                        for (i, &(step, _)) in moves[..usize::from(*n)].iter().enumerate() {
+                            let after = layout.moved(step).unwrap();
+                            let there = tables.moved(packed, blank, i, sums, &lines, true);
+                            for (k, h) in HeuristicKind::ALL.iter().zip(&built) {
+                                assert_eq!(there.of_kind(*k), h.estimate(&after), "{k} {after}");
+                            }
+                            // And the sums stepped over a change of tiles are the sums.
+                            let stepped = tables.after((packed, sums), after.packed());
+                            let fresh = tables.sums(after.packed());
+                            assert_eq!((stepped.rows, stepped.cols), (fresh.rows, fresh.cols));
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
