@@ -32,6 +32,13 @@ pub(crate) struct Tables {
     /// For each blank cell, the moves in [`Move::ALL`] order and the cell the blank goes
     /// to, and how many there are.
     moves: [([(Move, u8); 4], u8); MAX_CELLS],
+    /// For each blank cell and move of `moves`: whether it is vertical, and the two lines
+    /// whose keys it changes (the rows of a vertical move, else the columns).
+    lines: [[(bool, u8, u8); 4]; MAX_CELLS],
+    /// The first cells whose shares [`Tables::sums_after`] keeps from state to state (all
+    /// but the last seven: a 12-cell scan's prefix of five tiles), and their nibbles' mask.
+    low: usize,
+    low_mask: u64,
     /// `slides[blank][i][tile]`: what the sums gain (wrapping) when `tile` slides into the
     /// blank's cell `blank` by the blank's `i`-th move of `moves[blank]`.
     slides: [[[Sums; 16]; 4]; MAX_CELLS],
@@ -142,8 +149,23 @@ impl Tables {
                 }
             }
         }
+        let mut lines = [[(false, 0u8, 0u8); 4]; MAX_CELLS];
+        for (blank, (to, n)) in moves.iter().enumerate().take(board.cells()) {
+            for (i, &(_, to)) in to[..usize::from(*n)].iter().enumerate() {
+                let to = usize::from(to);
+                lines[blank][i] = if blank % cols == to % cols {
+                    (true, (blank / cols) as u8, (to / cols) as u8)
+                } else {
+                    (false, (blank % cols) as u8, (to % cols) as u8)
+                };
+            }
+        }
+        let low = board.cells().saturating_sub(7);
         Some(Tables {
             board,
+            lines,
+            low,
+            low_mask: (1u64 << (4 * low)) - 1,
             rows: row_table,
             cols: col_table,
             moves,
@@ -154,8 +176,9 @@ impl Tables {
         })
     }
 
-    /// The sums of the state whose tiles are `packed`.
-    #[inline]
+    /// The sums of the state whose tiles are `packed`, cell by cell (what
+    /// [`Tables::sums_after`] keeps part of).
+    #[cfg(test)]
     fn sums(&self, packed: u64) -> Sums {
         let mut sums = Sums { rows: 0, cols: 0 };
         for cell in 0..self.board.cells() {
@@ -166,31 +189,27 @@ impl Tables {
         sums
     }
 
-    /// The sums of the state whose tiles are `packed`, from `last`'s (the tiles and sums of
-    /// another state of the board, or `u64::MAX` for none): only the cells whose tile differs
-    /// change their shares.
+    /// The sums of the state whose tiles are `packed`, with the shares of its first `low`
+    /// cells from `first` when they hold the same tiles as there (`first`: those cells'
+    /// tiles and shares, updated when they differ). A scan's consecutive ranks keep their
+    /// first tiles for hundreds of ranks, so most states add up the last cells only.
     #[inline]
-    fn after(&self, last: (u64, Sums), packed: u64) -> Sums {
-        let (before, mut sums) = last;
-        if before == u64::MAX {
-            return self.sums(packed);
+    fn sums_after(&self, first: &mut (u64, Sums), packed: u64) -> Sums {
+        let key = packed & self.low_mask;
+        if key != first.0 {
+            let mut sums = Sums { rows: 0, cols: 0 };
+            for cell in 0..self.low {
+                let t = ((packed >> (4 * cell)) & 0xF) as usize;
+                sums.rows = sums.rows.wrapping_add(self.rows[cell][t]);
+                sums.cols = sums.cols.wrapping_add(self.cols[cell][t]);
+            }
+            *first = (key, sums);
         }
-        let mut changed = before ^ packed;
-        while changed != 0 {
-            let cell = (changed.trailing_zeros() / 4) as usize;
-            let (old, new) = (
-                ((before >> (4 * cell)) & 0xF) as usize,
-                ((packed >> (4 * cell)) & 0xF) as usize,
-            );
-            sums.rows = sums
-                .rows
-                .wrapping_sub(self.rows[cell][old])
-                .wrapping_add(self.rows[cell][new]);
-            sums.cols = sums
-                .cols
-                .wrapping_sub(self.cols[cell][old])
-                .wrapping_add(self.cols[cell][new]);
-            changed &= !(0xF << (4 * cell));
+        let mut sums = first.1;
+        for cell in self.low..self.board.cells() {
+            let t = ((packed >> (4 * cell)) & 0xF) as usize;
+            sums.rows = sums.rows.wrapping_add(self.rows[cell][t]);
+            sums.cols = sums.cols.wrapping_add(self.cols[cell][t]);
         }
         sums
     }
@@ -239,18 +258,17 @@ impl Tables {
             rows: sums.rows.wrapping_add(slide.rows),
             cols: sums.cols.wrapping_add(slide.cols),
         };
-        let cols = self.board.cols();
         // A vertical move changes the two rows' keys only (the column keeps its tiles'
         // order), a horizontal one the two columns'.
+        let (vertical, a, b) = self.lines[blank][i];
+        let (a, b) = (usize::from(a), usize::from(b));
         let removals = if !conflicts {
             0
-        } else if blank % cols == to % cols {
-            let (a, b) = (blank / cols, to / cols);
+        } else if vertical {
             lines.sum + self.row_removals(next, a) + self.row_removals(next, b)
                 - lines.rows[a]
                 - lines.rows[b]
         } else {
-            let (a, b) = (blank % cols, to % cols);
             lines.sum + self.col_removals(next, a) + self.col_removals(next, b)
                 - lines.cols[a]
                 - lines.cols[b]
@@ -348,8 +366,8 @@ pub(crate) fn part(
     let mut moves_checked = 0u64;
     let conflicts = kinds.contains(&HeuristicKind::LinearConflict);
     let mut corrupt = None;
-    // The last state's tiles and sums (none yet: every cell differs from the first).
-    let mut last = (u64::MAX, Sums { rows: 0, cols: 0 });
+    // The first cells' tiles and shares (none yet).
+    let mut first = (u64::MAX, Sums { rows: 0, cols: 0 });
     goal.packed_states_in(ranks, |packed, blank, distance| {
         if corrupt.is_some() {
             return;
@@ -360,8 +378,7 @@ pub(crate) fn part(
             corrupt = Some(tables.layout(packed));
             return;
         }
-        let sums = tables.after(last, packed);
-        last = (packed, sums);
+        let sums = tables.sums_after(&mut first, packed);
         let lines = if conflicts {
             tables.removals(sums)
         } else {
@@ -446,10 +463,13 @@ mod tests {
                             for (k, h) in HeuristicKind::ALL.iter().zip(&built) {
                                 assert_eq!(there.of_kind(*k), h.estimate(&after), "{k} {after}");
                             }
-                            // And the sums stepped over a change of tiles are the sums.
-                            let stepped = tables.after((packed, sums), after.packed());
-                            let fresh = tables.sums(after.packed());
-                            assert_eq!((stepped.rows, stepped.cols), (fresh.rows, fresh.cols));
+                            // And the sums kept from another state's first cells are the sums.
+                            let mut first = (u64::MAX, Sums { rows: 0, cols: 0 });
+                            for packed in [packed, after.packed()] {
+                                let kept = tables.sums_after(&mut first, packed);
+                                let fresh = tables.sums(packed);
+                                assert_eq!((kept.rows, kept.cols), (fresh.rows, fresh.cols));
+                            }
                         }
                     }
                 }
