@@ -41,7 +41,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{each_set_bit, Layout, Scan, SCAN_CHUNK};
+use slidetable_core::{each_set_bit, Layout, Move, Scan, SCAN_CHUNK};
 use slidetable_format::{CostModel, Encoding};
 
 use crate::mapped::MappedWords;
@@ -254,6 +254,117 @@ impl View<'_> {
         frontier[(i >> 6) as usize].fetch_or(1 << (i & 63), Relaxed);
         true
     }
+
+    /// The bits of frontier word `index` (64 ranks from `first + 64·index`) whose entry is
+    /// `value`.
+    #[inline]
+    fn equal_bits(self, index: usize, value: u32) -> u64 {
+        let low = equal_lanes(self.words[2 * index].load(Relaxed), value);
+        let high = equal_lanes(self.words[2 * index + 1].load(Relaxed), value);
+        gather(low) | gather(high) << 32
+    }
+
+    /// Gives every unseen entry of entry word `index` among `lanes` (low bits of 2-bit
+    /// entries) the value `value`; the lanes it changed (each state is reached once,
+    /// whatever the threads: a top-down pass only ever turns unseen entries into `value`).
+    #[inline]
+    fn reach_lanes(self, index: usize, lanes: u64, value: u32) -> u64 {
+        let word = &self.words[index];
+        let w = word.load(Relaxed);
+        let fresh = lanes & w & (w >> 1) & LOW;
+        if fresh == 0 {
+            return 0;
+        }
+        // Each lane is 1 in its low bit only, so the product puts `3 ^ value` in the lane.
+        let old = word.fetch_and(!(fresh * u64::from(3 ^ value)), Relaxed);
+        fresh & old & (old >> 1) & LOW
+    }
+}
+
+/// The low bit of each 2-bit entry of `word` that equals `value`.
+#[inline]
+fn equal_lanes(word: u64, value: u32) -> u64 {
+    let x = word ^ (LOW * u64::from(value));
+    !(x | (x >> 1)) & LOW
+}
+
+/// The low 32 bits of `bits`, bit `k` moved to bit `2k` (the low bit of entry `k`).
+#[inline]
+fn spread(bits: u64) -> u64 {
+    let mut x = bits & 0xFFFF_FFFF;
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & LOW
+}
+
+/// The inverse of [`spread`]: bit `2k` of `lanes` moved to bit `k`.
+#[inline]
+fn gather(lanes: u64) -> u64 {
+    let mut x = lanes & LOW;
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+    (x | x >> 16) & 0xFFFF_FFFF
+}
+
+/// The horizontal moves of a whole word of states at once. A horizontal move leaves the
+/// tiles' reading order alone, so it is exactly one block of ranks over
+/// ([`slidetable_core::Ranker::block`]). When a block is a whole number of frontier words
+/// ((n − 1)!/2 a multiple of 64: boards of 9 cells or more), the states of a frontier word
+/// (64 ranks) or of an entry word (32) share their blank cell, and their neighbours one move
+/// left or right are the same bits of the word one block away: a level pass reads and writes
+/// those a word at a time, and ranks and unranks states for their vertical moves only.
+#[derive(Clone, Copy)]
+struct Sideways<'a> {
+    scan: &'a Scan,
+    block: u64,
+    on: bool,
+}
+
+impl<'a> Sideways<'a> {
+    fn new(scan: &'a Scan) -> Sideways<'a> {
+        let block = scan.ranker().block();
+        Sideways {
+            scan,
+            block,
+            on: block.is_multiple_of(64),
+        }
+    }
+
+    /// The rank offsets of a move left and a move right (in that order) from the states of
+    /// the word of `lanes` (bit `k` for local rank `start + k`, `k < 64`; the ranks counted
+    /// from the slice's `first`), where the move is legal and every neighbour it reaches
+    /// lies in the slice's `len` ranks.
+    #[inline]
+    fn steps(self, first: u64, len: u64, start: u64, lanes: u64) -> [Option<i64>; 2] {
+        if !self.on || lanes == 0 {
+            return [None, None];
+        }
+        let blank = ((first + start) / self.block) as usize;
+        let (lo, hi) = (
+            (start + u64::from(lanes.trailing_zeros())) as i64,
+            (start + 63 - u64::from(lanes.leading_zeros())) as i64,
+        );
+        let block = self.block as i64;
+        let step = |m: Move, by: i64| {
+            let inside = lo + by >= 0 && hi + by < len as i64;
+            (self.scan.moves().of(blank, m).is_some() && inside).then_some(by)
+        };
+        [step(Move::Left, -block), step(Move::Right, block)]
+    }
+}
+
+/// Whether a move is one [`Sideways::steps`] handled (`done[0]` left, `done[1]` right).
+#[inline]
+fn handled(done: [bool; 2], m: Move) -> bool {
+    match m {
+        Move::Left => done[0],
+        Move::Right => done[1],
+        Move::Up | Move::Down => false,
+    }
 }
 
 /// Level `depth`'s top-down pass over the slice of `residues`: `frontier` (bit `i` for rank
@@ -336,6 +447,7 @@ impl Pass<'_> {
         let Range { start: first, end } = self.residues.slice();
         let entries = self.residues.view();
         let scan = self.scan;
+        let sideways = Sideways::new(scan);
         let at = self.window.start;
         frontier[self.window.clone()]
             .par_chunks(self.piece.max(1))
@@ -350,15 +462,37 @@ impl Pass<'_> {
                     if set == 0 {
                         continue;
                     }
-                    let mut expanded = 0u64;
-                    each_set_bit(index, set, |local| {
-                        let r = first + local;
-                        if entries.value(r) != want {
-                            return;
+                    // A set bit whose entry is not `want` was reached in this pass.
+                    let expanded = set & entries.equal_bits(index, want);
+                    if expanded == 0 {
+                        continue;
+                    }
+                    let start = index as u64 * 64;
+                    let mut done = [false; 2];
+                    let steps = sideways.steps(first, end - first, start, expanded);
+                    for (k, step) in steps.into_iter().enumerate() {
+                        let Some(by) = step else { continue };
+                        let target = (index as i64 + by / 64) as usize;
+                        let mut fresh = 0u64;
+                        for half in 0..2 {
+                            let lanes = spread(expanded >> (32 * half));
+                            if lanes != 0 {
+                                let got = entries.reach_lanes(2 * target + half, lanes, new);
+                                fresh |= gather(got) << (32 * half);
+                            }
                         }
-                        expanded |= 1 << (local & 63);
-                        scan.any_neighbor(&mut cursor, r, |_, n| {
-                            if n < first || n >= end {
+                        if fresh != 0 {
+                            frontier[target].fetch_or(fresh, Relaxed);
+                            reached += u64::from(fresh.count_ones());
+                        }
+                        done[k] = true;
+                    }
+                    each_set_bit(index, expanded, |local| {
+                        let r = first + local;
+                        scan.any_neighbor(&mut cursor, r, |m, n| {
+                            if handled(done, m) {
+                                // Made above, a word at a time.
+                            } else if n < first || n >= end {
                                 far.push(n);
                             } else if entries.reach(n, new, frontier) {
                                 reached += 1;
@@ -366,7 +500,7 @@ impl Pass<'_> {
                             false
                         });
                     });
-                    if expanded != 0 && bits == Bits::Cleared {
+                    if bits == Bits::Cleared {
                         w.fetch_and(!expanded, Relaxed);
                     }
                 }
@@ -394,6 +528,7 @@ impl Pass<'_> {
         let Range { start: first, end } = self.residues.slice();
         let entries = self.residues.view();
         let scan = self.scan;
+        let sideways = Sideways::new(scan);
         let piece = self.piece.max(1);
         // 64 ranks per pair of words, as many as a frontier word covers.
         let words = &self.residues.words()[self.window.start * 2..self.window.end * 2];
@@ -405,23 +540,50 @@ impl Pass<'_> {
                 let mut reached = 0u64;
                 let mut pairs = Vec::new();
                 for (i, w) in words.iter().enumerate() {
-                    let mut word = w.load(Relaxed);
-                    let mut unseen = word & (word >> 1) & LOW;
+                    let old = w.load(Relaxed);
+                    let mut unseen = old & (old >> 1) & LOW;
                     if unseen == 0 {
                         continue;
                     }
-                    let base = first + ((self.window.start + chunk * piece) * 2 + i) as u64 * 32;
-                    let mut changed = false;
+                    let index = (self.window.start + chunk * piece) * 2 + i;
+                    let start = index as u64 * 32;
+                    let base = first + start;
+                    // Entries past the slice's end are unseen too: not states.
+                    let states = (end - first).saturating_sub(start).min(32);
+                    if states < 32 {
+                        unseen &= (1u64 << (2 * states)) - 1;
+                    }
+                    let mut word = old;
+                    let mut mark = |lanes: u64, word: &mut u64| {
+                        *word &= !(lanes * u64::from(3 ^ new));
+                        if let Some(f) = frontier {
+                            let bits = gather(lanes) << (32 * (index & 1));
+                            f[index / 2].fetch_or(bits, Relaxed);
+                        }
+                        reached += u64::from(lanes.count_ones());
+                    };
+                    let mut done = [false; 2];
+                    let steps = sideways.steps(first, end - first, start, gather(unseen));
+                    for (k, step) in steps.into_iter().enumerate() {
+                        let Some(by) = step else { continue };
+                        let target = (index as i64 + by / 32) as usize;
+                        let there = entries.words[target].load(Relaxed);
+                        let hits = unseen & equal_lanes(there, want);
+                        if hits != 0 {
+                            mark(hits, &mut word);
+                            unseen &= !hits;
+                        }
+                        done[k] = true;
+                    }
                     while unseen != 0 {
                         let bit = unseen.trailing_zeros();
                         unseen &= unseen - 1;
                         let r = base + u64::from(bit / 2);
-                        if r >= end {
-                            break;
-                        }
                         let asked = pairs.len();
-                        let hit = scan.any_neighbor(&mut cursor, r, |_, n| {
-                            if n < first || n >= end {
+                        let hit = scan.any_neighbor(&mut cursor, r, |m, n| {
+                            if handled(done, m) {
+                                false
+                            } else if n < first || n >= end {
                                 pairs.push([r, n]);
                                 false
                             } else {
@@ -430,16 +592,10 @@ impl Pass<'_> {
                         });
                         if hit {
                             pairs.truncate(asked);
-                            word &= !(u64::from(3 ^ new) << bit);
-                            if let Some(f) = frontier {
-                                let i = r - first;
-                                f[(i >> 6) as usize].fetch_or(1 << (i & 63), Relaxed);
-                            }
-                            reached += 1;
-                            changed = true;
+                            mark(1 << bit, &mut word);
                         }
                     }
-                    if changed {
+                    if word != old {
                         w.store(word, Relaxed);
                     }
                 }
@@ -518,9 +674,7 @@ pub(crate) fn rebuild_frontier(
                 let mut set = 0u64;
                 for half in 0..2u64 {
                     let w = entries.words[(index * 2 + half) as usize].load(Relaxed);
-                    // Entries equal to `want`: both bits of (w XOR want-pattern) clear.
-                    let x = w ^ (LOW * u64::from(want));
-                    let mut hits = !(x | (x >> 1)) & LOW;
+                    let mut hits = equal_lanes(w, want);
                     while hits != 0 {
                         let bit = hits.trailing_zeros();
                         hits &= hits - 1;
@@ -746,6 +900,74 @@ mod tests {
                     assert_eq!(got.histogram, want.histogram, "{goal} after {level}");
                     assert!(got.entries == want.entries, "{goal} after {level}");
                     search.step(&|_| {});
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn spread_and_gather_move_bits_to_entries_and_back() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            assert_eq!(gather(spread(x)), x & 0xFFFF_FFFF);
+            assert_eq!(spread(gather(x)), x & LOW);
+            for k in [0, 5, 31] {
+                assert_eq!(spread(x) >> (2 * k) & 3, x >> k & 1);
+            }
+        }
+    }
+
+    /// The word-at-a-time horizontal moves are the moves the scan makes, state by state,
+    /// and are left to the states' own moves when the block is not whole words or the
+    /// neighbours fall outside the slice.
+    #[test]
+    fn sideways_steps_are_the_scans_horizontal_moves() {
+        for (rows, cols, on) in [(3, 3, true), (2, 5, true), (2, 4, false), (2, 3, false)] {
+            let board = Board::new(rows, cols).unwrap();
+            let scan = Scan::new(board, 0).unwrap();
+            let states = scan.ranker().states();
+            let sideways = Sideways::new(&scan);
+            assert_eq!(sideways.on, on, "{board}");
+            let mut cursor = scan.cursor();
+            for start in (0..states).step_by(64) {
+                let lanes = if states - start < 64 {
+                    (1u64 << (states - start)) - 1
+                } else {
+                    u64::MAX
+                };
+                let steps = sideways.steps(0, states, start, lanes);
+                if !on {
+                    assert_eq!(steps, [None, None]);
+                    continue;
+                }
+                for r in start..(start + 64).min(states) {
+                    let mut seen = [None, None];
+                    scan.any_neighbor(&mut cursor, r, |m, n| {
+                        match m {
+                            Move::Left => seen[0] = Some(n as i64 - r as i64),
+                            Move::Right => seen[1] = Some(n as i64 - r as i64),
+                            Move::Up | Move::Down => {}
+                        }
+                        false
+                    });
+                    assert_eq!(seen, steps, "{board} rank {r}");
+                }
+                // A slice that starts with the word's block has no room for a move left
+                // from it, and one that ends a rank short of the last neighbour none for a
+                // move right.
+                let block = scan.ranker().block();
+                if steps[0].is_some() {
+                    let first = start / block * block;
+                    let inside = sideways.steps(first, states - first, start - first, lanes);
+                    assert_eq!(inside, [None, steps[1]], "{board} rank {start}");
+                }
+                if steps[1].is_some() {
+                    let short = start + block + 64 - 1;
+                    assert_eq!(sideways.steps(0, short, start, lanes)[1], None);
+                    assert_eq!(sideways.steps(0, short + 1, start, lanes)[1], steps[1]);
                 }
             }
         }
