@@ -121,6 +121,7 @@ impl Scan {
 
     /// The packed layout and blank of `rank` (as [`Ranker::unrank_packed`] with the scan's
     /// class), reusing the cursor's prefix when it can.
+    #[inline]
     pub fn unrank(&self, cursor: &mut ScanCursor, rank: u64) -> (u64, usize) {
         let State { seq, blank, .. } = self.state(cursor, rank);
         let below = (1u64 << (4 * blank)) - 1;
