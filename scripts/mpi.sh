@@ -116,11 +116,13 @@ done
 same 3x4 2
 
 # A process killed midway: mpirun ends with an error, no manifest; the same command resumes
-# from the last level every part finished, into the same bytes.
+# from the last level every part has a checkpoint of (one at the end of every level here),
+# into the same bytes.
 dir=$work/killed
 rm -rf "$dir"
 mkdir -p "$dir"
-mpirun --oversubscribe -np 2 "$mst" generate --board 2x5 --parts "$dir" >"$dir.out" 2>"$dir.err" &
+SLIDETABLE_CHECKPOINT_SECONDS=0 mpirun --oversubscribe -np 2 -x SLIDETABLE_CHECKPOINT_SECONDS \
+    "$mst" generate --board 2x5 --parts "$dir" >"$dir.out" 2>"$dir.err" &
 launcher=$!
 state=$dir/part-0001-of-0002.state
 for _ in $(seq 1 600); do

@@ -23,6 +23,7 @@ fn three_parts(dir: &Path, goal: &str) {
         dir: dir.to_path_buf(),
         restart: false,
         batch: 4096,
+        checkpoints: slidetable_gen::resume::Pace::Measured,
     };
     thread::scope(|s| {
         for mut end in threads::group(3) {

@@ -44,7 +44,6 @@ use rayon::prelude::*;
 use slidetable_core::{each_set_bit, Layout, Move, Scan, SCAN_CHUNK};
 use slidetable_format::{CostModel, Encoding};
 
-use crate::mapped::MappedWords;
 use crate::{GenError, SolvedSection};
 
 /// Every entry of a word not reached yet: value 3 in each of its 32 entries.
@@ -72,31 +71,11 @@ pub(crate) fn frontier_words(states: u64) -> usize {
     states.div_ceil(64) as usize
 }
 
-/// Where a search's words live: in memory (the one-machine search), or in a working file's
-/// mapping (a search in parts, whose slice a killed process leaves on disk).
-#[derive(Debug)]
-pub(crate) enum Store {
-    /// The process's own memory.
-    Heap(Vec<AtomicU64>),
-    /// A working file, mapped shared.
-    Mapped(MappedWords),
-}
-
-impl Store {
-    /// The words.
-    pub(crate) fn words(&self) -> &[AtomicU64] {
-        match self {
-            Store::Heap(words) => words,
-            Store::Mapped(mapped) => mapped.words(),
-        }
-    }
-}
-
 /// The 2-bit entries of a contiguous slice of ranks during a search: value 3 for a state not
 /// reached yet, else its distance mod 3.
 #[derive(Debug)]
 pub struct Residues {
-    store: Store,
+    words: Vec<AtomicU64>,
     first: u64,
     end: u64,
 }
@@ -106,55 +85,48 @@ impl Residues {
     pub fn new(slice: Range<u64>) -> Residues {
         debug_assert_eq!(slice.start % 64, 0);
         Residues {
-            store: Store::Heap(words_of(entry_words(slice.end - slice.start), UNSEEN)),
+            words: words_of(entry_words(slice.end - slice.start), UNSEEN),
             first: slice.start,
             end: slice.end,
         }
     }
 
-    /// Entries for ranks `slice` (its start a multiple of 64) in a mapped working file of
-    /// [`entry_words`] words, as they are.
-    pub(crate) fn mapped(words: MappedWords, slice: Range<u64>) -> Residues {
+    /// Entries for ranks `slice` (its start a multiple of 64) from `words` ([`entry_words`]
+    /// of them, as [`Residues::into_words`] left them or a checkpoint kept them): entries past
+    /// the end are made unseen again, as a search has them.
+    pub(crate) fn from_words(words: Vec<AtomicU64>, slice: Range<u64>) -> Residues {
         debug_assert_eq!(slice.start % 64, 0);
-        debug_assert_eq!(words.words().len(), entry_words(slice.end - slice.start));
-        Residues {
-            store: Store::Mapped(words),
-            first: slice.start,
-            end: slice.end,
-        }
-    }
-
-    /// The words' store (a search in parts syncs and finally reads its mapped file).
-    pub(crate) fn store(&self) -> &Store {
-        &self.store
-    }
-
-    /// The store, the search over.
-    pub(crate) fn into_store(self) -> Store {
-        self.store
-    }
-
-    /// Entries for ranks `0..states` from `words` ([`entry_words`] of them, as
-    /// [`Residues::into_words`] left them or a checkpoint kept them): entries past the end are
-    /// made unseen again, as a search has them.
-    pub(crate) fn from_words(words: Vec<AtomicU64>, states: u64) -> Residues {
-        debug_assert_eq!(words.len(), entry_words(states));
-        let used = (states % 32) as u32;
-        if let (Some(last), true) = (words.get((states / 32) as usize), used != 0) {
+        let len = slice.end - slice.start;
+        debug_assert_eq!(words.len(), entry_words(len));
+        let used = (len % 32) as u32;
+        if let (Some(last), true) = (words.get((len / 32) as usize), used != 0) {
             last.fetch_or(!((1u64 << (2 * used)) - 1), Relaxed);
         }
-        let whole = states.div_ceil(32) as usize;
+        let whole = len.div_ceil(32) as usize;
         words[whole..].iter().for_each(|w| w.store(UNSEEN, Relaxed));
         Residues {
-            store: Store::Heap(words),
-            first: 0,
-            end: states,
+            words,
+            first: slice.start,
+            end: slice.end,
         }
     }
 
     /// The entries' words as they are (a checkpoint's copy).
     pub(crate) fn words(&self) -> &[AtomicU64] {
-        self.store.words()
+        &self.words
+    }
+
+    /// The word holding the slice's last entry, and the mask of its entries in the slice
+    /// (all of them if the slice ends on a word): what a payload keeps of the words.
+    pub(crate) fn last_word_mask(&self) -> (usize, u64) {
+        let len = self.end - self.first;
+        let used = (len % 32) as u32;
+        let mask = if used == 0 {
+            u64::MAX
+        } else {
+            (1u64 << (2 * used)) - 1
+        };
+        ((len.saturating_sub(1) / 32) as usize, mask)
     }
 
     /// The ranks these entries hold.
@@ -175,11 +147,18 @@ impl Residues {
         self.view().reach(rank, value, frontier)
     }
 
+    /// Gives the unseen state `rank` (in the slice) the value `value`, without a frontier
+    /// bit (a bottom-up level's states); whether it was unseen.
+    #[inline]
+    pub(crate) fn settle(&self, rank: u64, value: u32) -> bool {
+        self.view().settle(rank, value)
+    }
+
     /// The words and the first rank, taken once for a pass's inner loops.
     #[inline]
     fn view(&self) -> View<'_> {
         View {
-            words: self.store.words(),
+            words: &self.words,
             first: self.first,
         }
     }
@@ -189,10 +168,7 @@ impl Residues {
     /// Entries past the slice's end are 0, as in a payload.
     pub fn into_words(self) -> Vec<u64> {
         let len = self.end - self.first;
-        let mut words: Vec<u64> = match self.store {
-            Store::Heap(words) => words.into_iter().map(AtomicU64::into_inner).collect(),
-            Store::Mapped(mapped) => mapped.words().iter().map(|w| w.load(Relaxed)).collect(),
-        };
+        let mut words: Vec<u64> = self.words.into_iter().map(AtomicU64::into_inner).collect();
         let used = (len % 32) as u32;
         if let (Some(last), true) = (words.get_mut((len / 32) as usize), used != 0) {
             *last &= (1u64 << (2 * used)) - 1;
@@ -239,7 +215,7 @@ impl View<'_> {
     }
 
     #[inline]
-    fn reach(self, rank: u64, value: u32, frontier: &[AtomicU64]) -> bool {
+    fn settle(self, rank: u64, value: u32) -> bool {
         let i = rank - self.first;
         let word = &self.words[(i >> 5) as usize];
         let shift = (i & 31) * 2;
@@ -248,9 +224,15 @@ impl View<'_> {
         }
         // 3 AND value = value: one atomic AND writes it.
         let old = word.fetch_and(!(u64::from(3 ^ value) << shift), Relaxed);
-        if (old >> shift) & 3 != 3 {
+        (old >> shift) & 3 == 3
+    }
+
+    #[inline]
+    fn reach(self, rank: u64, value: u32, frontier: &[AtomicU64]) -> bool {
+        if !self.settle(rank, value) {
             return false;
         }
+        let i = rank - self.first;
         frontier[(i >> 6) as usize].fetch_or(1 << (i & 63), Relaxed);
         true
     }
@@ -388,7 +370,7 @@ pub fn expand_top_down(
         window: 0..frontier.len(),
         piece: SCAN_CHUNK,
     };
-    pass.top_down(frontier, Bits::Cleared, remote, found)
+    pass.top_down(frontier, remote, found)
 }
 
 /// Level `depth`'s bottom-up pass over every rank of `scan`'s class (`residues` must hold
@@ -408,18 +390,7 @@ pub fn expand_bottom_up(
         window: 0..frontier_words(residues.end - residues.first),
         piece: SCAN_CHUNK,
     };
-    pass.bottom_up(None, &|_| {}, found)
-}
-
-/// What a top-down pass does with the frontier bits it expands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Bits {
-    /// Cleared once a word's are expanded: the frontier ends holding the next level only.
-    Cleared,
-    /// Kept: the frontier ends holding this level and the next, and the caller clears this
-    /// level's bits when it likes (a search in parts, once every process has saved the next
-    /// level, so that a killed run can undo it exactly).
-    Kept,
+    pass.bottom_up(&|_| {}, found)
 }
 
 /// One pass of a level over a window of the slice of `residues`: the ranks of frontier words
@@ -434,12 +405,11 @@ pub(crate) struct Pass<'a> {
 }
 
 impl Pass<'_> {
-    /// The top-down pass of the window (see [`expand_top_down`]), its expanded bits
-    /// `bits`; returns the states reached in the slice.
+    /// The top-down pass of the window (see [`expand_top_down`]): the bits of a word are
+    /// cleared once they are expanded; returns the states reached in the slice.
     pub(crate) fn top_down(
         &self,
         frontier: &[AtomicU64],
-        bits: Bits,
         remote: &(dyn Fn(&mut Vec<u64>) + Sync),
         found: &(dyn Fn(u64) + Sync),
     ) -> u64 {
@@ -500,9 +470,7 @@ impl Pass<'_> {
                             false
                         });
                     });
-                    if bits == Bits::Cleared {
-                        w.fetch_and(!expanded, Relaxed);
-                    }
+                    w.fetch_and(!expanded, Relaxed);
                 }
                 if !far.is_empty() {
                     remote(&mut far);
@@ -513,14 +481,11 @@ impl Pass<'_> {
             .sum()
     }
 
-    /// The bottom-up pass of the window (see [`expand_bottom_up`]): each state it reaches
-    /// gets its bit in `frontier` too, if any (a search in parts keeps one, to undo a level);
-    /// an unseen state with no neighbour at `depth mod 3` in the slice but some outside it
+    /// The bottom-up pass of the window (see [`expand_bottom_up`]): an unseen state with no neighbour at `depth mod 3` in the slice but some outside it
     /// goes to `ask` as a `[state, neighbour]` pair for each of those, a piece of the pass's
     /// at a time. Returns the states reached.
     pub(crate) fn bottom_up(
         &self,
-        frontier: Option<&[AtomicU64]>,
         ask: &(dyn Fn(&mut Vec<[u64; 2]>) + Sync),
         found: &(dyn Fn(u64) + Sync),
     ) -> u64 {
@@ -556,10 +521,6 @@ impl Pass<'_> {
                     let mut word = old;
                     let mut mark = |lanes: u64, word: &mut u64| {
                         *word &= !(lanes * u64::from(3 ^ new));
-                        if let Some(f) = frontier {
-                            let bits = gather(lanes) << (32 * (index & 1));
-                            f[index / 2].fetch_or(bits, Relaxed);
-                        }
                         reached += u64::from(lanes.count_ones());
                     };
                     let mut done = [false; 2];
@@ -653,8 +614,10 @@ impl Levels {
 /// `(depth + 1) mod 3`. The entries must be those between levels `depth` and `depth + 1` (every
 /// state up to level `depth` reached, none beyond). That is every state of level `depth`, and
 /// besides only states of earlier levels whose neighbours are all reached already, which a
-/// top-down pass expands without reaching anything (the module's text). Each thread writes
-/// only its own words.
+/// top-down pass expands without reaching anything (the module's text). On a slice of the
+/// ranks, a neighbour outside it counts as not holding `(depth + 1) mod 3`: the bitmap may
+/// then hold more such states, which reach nothing either. Each thread writes only its own
+/// words.
 pub(crate) fn rebuild_frontier(
     scan: &Scan,
     residues: &Residues,
@@ -662,7 +625,8 @@ pub(crate) fn rebuild_frontier(
     depth: u32,
 ) {
     let (want, next) = (depth % 3, (depth + 1) % 3);
-    let states = residues.end;
+    let (first, end) = (residues.first, residues.end);
+    let len = end - first;
     let entries = residues.view();
     frontier
         .par_chunks(SCAN_CHUNK)
@@ -678,12 +642,13 @@ pub(crate) fn rebuild_frontier(
                     while hits != 0 {
                         let bit = hits.trailing_zeros();
                         hits &= hits - 1;
-                        let r = index * 64 + half * 32 + u64::from(bit / 2);
-                        if r >= states {
+                        let local = index * 64 + half * 32 + u64::from(bit / 2);
+                        if local >= len {
                             break;
                         }
-                        if !scan.any_neighbor(&mut cursor, r, |_, n| entries.value(n) == next) {
-                            set |= 1 << (r & 63);
+                        let near = |n: u64| n >= first && n < end && entries.value(n) == next;
+                        if !scan.any_neighbor(&mut cursor, first + local, |_, n| near(n)) {
+                            set |= 1 << (local & 63);
                         }
                     }
                 }
@@ -735,7 +700,7 @@ impl Search {
     ) -> Result<Search, GenError> {
         let scan = Scan::new(goal.board(), goal.class())?;
         let states = scan.ranker().states();
-        let residues = Residues::from_words(words, states);
+        let residues = Residues::from_words(words, 0..states);
         let levels = Levels { histogram, states };
         let frontier = (!levels.over() && !levels.bottom_up()).then(|| {
             let frontier = words_of(frontier_words(states), 0);

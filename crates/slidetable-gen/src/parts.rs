@@ -1,5 +1,5 @@
 //! The table search across processes: each process owns one contiguous slice of the ranks
-//! ([`Slices`]), keeps that slice's 2-bit entries and one frontier bit a rank in files it maps,
+//! ([`Slices`]), keeps that slice's 2-bit entries and one frontier bit a rank in its memory,
 //! and the processes meet once a level (`generate --parts DIR`; over MPI with the `mpi`
 //! feature, see [`mpi`]). Each process runs the one-machine search's passes
 //! (`bfs_residues.rs`: every core, top-down or bottom-up by the same rule) on its slice.
@@ -9,10 +9,11 @@
 //!
 //! 1. **top-down** (until the level outnumbers the states unseen): the window's frontier
 //!    states whose entry is `d mod 3` mark their unreached neighbours in the slice with
-//!    `(d + 1) mod 3` and a frontier bit, and hand the others over; their bits are kept (see
-//!    step 3). **Bottom-up** (from then on): each unseen state of the window with a
-//!    neighbour at `d mod 3` in the slice gets `(d + 1) mod 3` and a frontier bit; one whose
-//!    only candidates are in other slices hands those neighbours over as questions;
+//!    `(d + 1) mod 3` and a frontier bit, and hand the others over; their own bits are
+//!    cleared, as on one machine. **Bottom-up** (from then on, the frontier dropped): each
+//!    unseen state of the window with a neighbour at `d mod 3` in the slice gets
+//!    `(d + 1) mod 3`; one whose only candidates are in other slices hands those neighbours
+//!    over as questions;
 //! 2. after each window the processes swap what was handed over, all to all, as offsets in
 //!    the owner's slice ([`encode_offsets`]: sorted, without repeats, as LEB128 deltas): the
 //!    owner marks them (top-down), or answers one bit an offset, whether its entry is
@@ -21,23 +22,25 @@
 //!    (so a round's memory is bounded whatever the level's size); the processes go on in
 //!    such rounds until every slice is done;
 //! 3. the new states are counted everywhere (the level's size); an empty level ends the
-//!    search. Then each process syncs its files and saves the level in a small state file,
-//!    and, once all have, clears the bits of level `d`.
+//!    search.
 //!
-//! Resuming (after a process or the machine died) reads every process's state file: a level
-//! whose step 3 some processes finished and others did not is undone (its new states are
-//! exactly the frontier bits with entry `(d + 1) mod 3`) or, once every process saved it,
-//! finished (its old bits are exactly those with entry `d mod 3`) — see [`resume_point`].
+//! **Checkpoints**, as the one-machine search keeps them (`resume.rs`, [`PartsPlan::checkpoints`]):
+//! at the end of a level that any process finds one due (ten times its cost since the last),
+//! every process writes its entries (not the frontier: the entries give it back,
+//! `bfs_residues::rebuild_frontier`) to `part-K-of-N.next` (a temporary file, synced,
+//! renamed), and once every process has, renames it over its `part-K-of-N.checkpoint`. A run
+//! killed at any moment leaves every process a checkpoint of one level in one of the two
+//! files: a rerun goes on from the last level every process has ([`resume_point`]).
 //!
-//! At the end each process turns its entries into a part file (payload, block checksums,
-//! footer) and the
-//! process of part 0 writes the manifest last (`slidetable_format::Manifest`).
+//! At the end each process writes its part file (payload, block checksums, footer; a
+//! temporary file renamed), and the process of part 0 writes the manifest last
+//! (`slidetable_format::Manifest`).
 
-use std::fs::{self, OpenOptions};
-use std::io::{self, Seek, Write};
+use std::fs::{self, File};
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -50,9 +53,10 @@ use slidetable_format::{
 };
 
 use crate::bfs_residues::{
-    entry_words, frontier_words, Bits, Levels, Pass, Residues, Store, UNSEEN,
+    entry_words, frontier_words, rebuild_frontier, words_of, Levels, Pass, Residues,
 };
-use crate::mapped::{create_allocated, map, MappedWords};
+use crate::mapped::{create_allocated, map};
+use crate::resume::{probe_disk, Pace, Pacer};
 use crate::state_file::{self, write_durably, ReadError};
 use crate::GenError;
 
@@ -109,11 +113,14 @@ pub struct PartsPlan {
     pub goal: Layout,
     /// The directory of the parts and the manifest (seen by every process).
     pub dir: PathBuf,
-    /// Start over even if an earlier run's state is there.
+    /// Start over even if an earlier run's checkpoints are there.
     pub restart: bool,
     /// About how many neighbours a window of the slice hands to other processes before a
     /// round of exchange (the window grows or shrinks to it).
     pub batch: usize,
+    /// When the processes write checkpoints (at the end of a level that any process finds
+    /// one due; `Pace::from_env()` is the one-machine search's rule).
+    pub checkpoints: Pace,
 }
 
 /// Neighbours a window of the slice hands to other processes before a round, about, by
@@ -124,9 +131,10 @@ pub const DEFAULT_BATCH: usize = 1 << 20;
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum PartsEvent {
-    /// An earlier run's state was found: the search goes on from this level.
+    /// An earlier run's checkpoints were found: the search goes on from this level.
     Resumed {
-        /// The last level every part finished.
+        /// The last level every part has a checkpoint of (or, every part written, the last
+        /// level of the search).
         level: u32,
     },
     /// A level begins (for a watchdog: each level should end in bounded time).
@@ -134,8 +142,25 @@ pub enum PartsEvent {
         /// The level being found (its distance).
         level: u32,
     },
-    /// A level is found and saved.
+    /// A level is found.
     LevelDone(LevelReport),
+    /// Every process's checkpoint of a level is in place.
+    CheckpointSaved {
+        /// The level.
+        level: u32,
+        /// This process's checkpoint's bytes.
+        bytes: u64,
+        /// What writing it took this process, the wait for the others included.
+        took: Duration,
+    },
+    /// Some process could not write its checkpoint (a full disk, say): the search goes on
+    /// from the checkpoints before it, which stay.
+    CheckpointFailed {
+        /// The level.
+        level: u32,
+        /// This process's error, if it had one.
+        error: Option<String>,
+    },
 }
 
 /// One level's figures.
@@ -166,74 +191,81 @@ pub struct PartsDone {
     /// The manifest, for the process that wrote it (part 0's).
     pub manifest: Option<PathBuf>,
 }
-
-/// How far a run got, as saved in a state file: a level and a phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Progress {
-    /// The last level found.
-    pub level: u32,
-    /// How far its saving got.
-    pub phase: Phase,
+/// What one process of an earlier run left in the directory, as it tells the others before a
+/// run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Left {
+    /// Its part file is in place and its state file says the search ended.
+    pub finished: bool,
+    /// The level of its checkpoint (`part-K-of-N.checkpoint`), if it has one.
+    pub checkpoint: Option<u32>,
+    /// The level of its newer checkpoint not yet put in place (`part-K-of-N.next`), if any.
+    pub next: Option<u32>,
 }
 
-/// The phases of saving a level (in order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Phase {
-    /// The level's states are marked and saved; the level before still has its bits.
-    Found,
-    /// Only the level's own states have bits: ready for the next level.
-    Done,
-    /// The search ended at this level; the part file is written.
-    Finished,
+impl Left {
+    /// As one number (for an all-gather).
+    fn key(self) -> u64 {
+        let level = |l: Option<u32>| l.map_or(0, |l| u64::from(l) + 1);
+        u64::from(self.finished) | level(self.checkpoint) << 1 | level(self.next) << 33
+    }
+
+    fn of_key(key: u64) -> Left {
+        let level = |k: u64| k.checked_sub(1).and_then(|l| u32::try_from(l).ok());
+        Left {
+            finished: key & 1 == 1,
+            checkpoint: level((key >> 1) & 0xffff_ffff),
+            next: level(key >> 33),
+        }
+    }
 }
 
-/// What a run does first, given every process's saved progress.
+/// What a run does first, given what every process left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resume {
     /// From the goal.
     Fresh,
-    /// From level `0`'s end, as saved.
-    Continue(u32),
-    /// Undo the partly saved level after `0`, then continue from `0`.
-    RollBack(u32),
-    /// Clear the bits of the level before `0` (saved everywhere), then continue from `0`.
-    RollForward(u32),
-    /// The search ended at level `0`: write the parts again and the manifest.
-    Finish(u32),
+    /// From every process's checkpoint of this level.
+    From(u32),
+    /// Every part is written: the manifest again.
+    Finish,
 }
 
-/// The one rule of resuming: from every process's saved progress (`None`: nothing saved),
-/// what to do, or why it cannot be done.
-pub fn resume_point(saved: &[Option<Progress>]) -> Result<Resume, String> {
-    if saved.iter().any(Option::is_none) || saved.is_empty() {
+/// The one rule of resuming: from what every process left, what to do, or why it cannot be
+/// done. Every process has a checkpoint of the level it chooses: each renames its newer
+/// checkpoint over the older only once every process has written its newer one.
+pub fn resume_point(left: &[Left]) -> Result<Resume, String> {
+    if left.is_empty() {
         return Ok(Resume::Fresh);
     }
-    let all: Vec<Progress> = saved.iter().flatten().copied().collect();
-    let (lo, hi) = (all.iter().min().copied(), all.iter().max().copied());
-    let (Some(lo), Some(hi)) = (lo, hi) else {
+    if left.iter().all(|l| l.finished) {
+        return Ok(Resume::Finish);
+    }
+    if left
+        .iter()
+        .any(|l| l.checkpoint.is_none() && l.next.is_none())
+    {
         return Ok(Resume::Fresh);
-    };
-    let at = |level, phase| Progress { level, phase };
-    let mixed = || {
-        format!(
-            "the parts' saved states are at levels {} ({:?}) and {} ({:?}), which no run leaves: \
-             start over with --restart",
-            lo.level, lo.phase, hi.level, hi.phase
-        )
-    };
-    if hi.phase == Phase::Finished {
-        return if lo >= at(hi.level, Phase::Done) {
-            Ok(Resume::Finish(hi.level))
-        } else {
-            Err(mixed())
-        };
     }
-    match (lo.phase, hi) {
-        (Phase::Done, hi) if hi == lo => Ok(Resume::Continue(lo.level)),
-        (Phase::Done, hi) if hi == at(lo.level + 1, Phase::Found) => Ok(Resume::RollBack(lo.level)),
-        (Phase::Found, hi) if hi.level == lo.level => Ok(Resume::RollForward(lo.level)),
-        _ => Err(mixed()),
-    }
+    let has = |l: &Left, level: u32| l.checkpoint == Some(level) || l.next == Some(level);
+    left.iter()
+        .flat_map(|l| [l.checkpoint, l.next])
+        .flatten()
+        .filter(|&level| left.iter().all(|l| has(l, level)))
+        .max()
+        .map(Resume::From)
+        .ok_or_else(|| {
+            let levels: Vec<String> = left
+                .iter()
+                .enumerate()
+                .map(|(k, l)| format!("part {k}: {:?} and {:?}", l.checkpoint, l.next))
+                .collect();
+            format!(
+                "the parts' checkpoints share no level ({}), which no run leaves: start over \
+                 with --restart",
+                levels.join(", ")
+            )
+        })
 }
 
 /// Runs this process's share of the search of `plan.goal`'s class and writes its part; the
@@ -269,188 +301,183 @@ pub fn solve_in_parts(
     if plan.restart {
         files.remove_all()?;
     }
-    let saved = files.read_state(&goal)?;
-    let keys = exchange.all_gather(saved.as_ref().map_or(u64::MAX, |s| key(s.progress)))?;
-    let all: Vec<Option<Progress>> = keys.iter().map(|&k| progress_of(k)).collect();
+    let (left, finished_histogram) = files.left(&goal, me, parts)?;
+    let keys = exchange.all_gather(left.key())?;
+    let all: Vec<Left> = keys.iter().map(|&k| Left::of_key(k)).collect();
     let resume = resume_point(&all).map_err(|problem| GenError::Parts {
         path: plan.dir.clone(),
         problem,
     })?;
     let ranks = slices.part(me);
-    let mut histogram = saved.map(|s| s.histogram).unwrap_or_default();
-    let slice;
-    let level = match resume {
+    let ctx = Context {
+        plan,
+        scan: &scan,
+        slices: &slices,
+        files: &files,
+        me,
+        parts,
+    };
+    let mut pacer = Pacer::new(plan.checkpoints);
+    let (mut slice, mut histogram) = match resume {
+        Resume::Finish => {
+            let histogram = finished_histogram
+                .ok_or_else(|| files.bad_state("it says finished but holds no histogram"))?;
+            events(PartsEvent::Resumed {
+                level: histogram.len() as u32 - 1,
+            });
+            return finish_part(&ctx, exchange, None, &histogram);
+        }
         Resume::Fresh => {
             files.remove_all()?;
-            slice = Slice::create(&files, ranks.clone())?;
+            let slice = Slice::new(ranks.clone());
             let goal_rank = scan.ranker().rank(&goal);
             if ranks.contains(&goal_rank) {
                 slice.mark(goal_rank - ranks.start, 0);
             }
-            histogram = vec![1];
-            slice.sync(&files)?;
-            files.write_state(
-                &goal,
-                me,
-                parts,
-                Progress {
-                    level: 0,
-                    phase: Phase::Done,
-                },
-                &histogram,
-            )?;
-            0
+            let histogram = vec![1];
+            files.write_state(&goal, me, parts, 0, false, &histogram)?;
+            ctx.checkpoint_if_due(exchange, events, &mut pacer, &slice, &histogram)?;
+            (slice, histogram)
         }
-        Resume::Continue(level)
-        | Resume::RollBack(level)
-        | Resume::RollForward(level)
-        | Resume::Finish(level) => {
+        Resume::From(level) => {
             events(PartsEvent::Resumed { level });
-            histogram.truncate(level as usize + 1);
-            if histogram.len() != level as usize + 1 {
-                return Err(files.bad_state("its histogram is shorter than its level"));
-            }
-            if let Resume::Finish(_) = resume {
-                if files.part.exists() {
-                    return finish_part(plan, exchange, &files, None, &slices, &histogram);
-                }
-            }
-            slice = Slice::open(&files, ranks.clone(), matches!(resume, Resume::Finish(_)))?;
-            // A process killed during the level after `level` left some of its states
-            // marked, and so did every process that went on into that level before meeting
-            // the killed one (it may have saved `level` as found, the others as done): the
-            // frontier bits with the next level's value, which no other bit has now.
-            slice.clear_where((level + 1) % 3, true);
-            if let Resume::RollForward(level) = resume {
-                // The bits of the level before `level`, which a process saved as found still has.
-                slice.clear_where((level + 2) % 3, false);
-            }
-            slice.sync(&files)?;
-            files.write_state(
-                &goal,
-                me,
-                parts,
-                Progress {
-                    level,
-                    phase: Phase::Done,
-                },
-                &histogram,
-            )?;
-            level
+            let (slice, histogram) = files.load(&goal, me, parts, level, ranks.clone(), &left)?;
+            files.write_state(&goal, me, parts, level, false, &histogram)?;
+            (slice, histogram)
         }
     };
-    let level = match resume {
-        // Every part found the last level empty already.
-        Resume::Finish(level) => level,
-        _ => search(
-            plan,
-            exchange,
-            events,
-            &scan,
-            &slices,
-            &files,
-            &slice,
-            &mut histogram,
-            level,
-        )?,
+    let levels = Levels {
+        histogram: histogram.clone(),
+        states: entries,
     };
-    files.write_state(
-        &goal,
-        me,
-        parts,
-        Progress {
-            level,
-            phase: Phase::Finished,
-        },
-        &histogram,
-    )?;
-    finish_part(plan, exchange, &files, Some(slice), &slices, &histogram)
+    if slice.frontier.is_none() && !levels.bottom_up() {
+        // Resumed before a top-down level: the frontier from the entries.
+        let frontier = words_of(slice.frontier_len(), 0);
+        rebuild_frontier(&scan, &slice.residues, &frontier, levels.depth());
+        slice.frontier = Some(frontier);
+    }
+    let level = ctx.search(exchange, events, &mut pacer, &mut slice, &mut histogram)?;
+    let footer = slice.write_part(&files, &goal, me, parts)?;
+    files.write_state(&goal, me, parts, level, true, &histogram)?;
+    finish_part(&ctx, exchange, Some(footer), &histogram)
 }
 
-/// The levels after `level`, until one is empty everywhere; returns the last level.
-#[allow(clippy::too_many_arguments)]
-fn search(
-    plan: &PartsPlan,
-    exchange: &mut dyn Exchange,
-    events: &mut dyn FnMut(PartsEvent),
-    scan: &Scan,
-    slices: &Slices,
-    files: &Files,
-    slice: &Slice,
-    histogram: &mut Vec<u64>,
-    mut level: u32,
-) -> Result<u32, GenError> {
-    let (me, parts) = (exchange.rank(), exchange.size());
-    let mut level_pass = LevelPass {
-        exchange,
-        scan,
-        slices,
-        slice,
-        batch: plan.batch.max(1),
-        window: if parts == 1 {
+/// What every step of a process's run reads.
+struct Context<'a> {
+    plan: &'a PartsPlan,
+    scan: &'a Scan,
+    slices: &'a Slices,
+    files: &'a Files,
+    me: u32,
+    parts: u32,
+}
+
+impl Context<'_> {
+    /// The levels after the histogram's last, until one is empty everywhere; returns the last
+    /// level.
+    fn search(
+        &self,
+        exchange: &mut dyn Exchange,
+        events: &mut dyn FnMut(PartsEvent),
+        pacer: &mut Pacer,
+        slice: &mut Slice,
+        histogram: &mut Vec<u64>,
+    ) -> Result<u32, GenError> {
+        let mut level = histogram.len() as u32 - 1;
+        let mut window = if self.parts == 1 {
             slice.frontier_len()
         } else {
-            (plan.batch / 64).max(1)
-        },
-    };
-    loop {
-        let start = Instant::now();
-        events(PartsEvent::LevelStarted { level: level + 1 });
-        // The one-machine search's rule, from the histogram alone: every process takes the
-        // same passes, and so does a resumed run.
-        let bottom_up = Levels {
-            histogram: histogram.clone(),
-            states: scan.ranker().states(),
-        }
-        .bottom_up();
-        let step = if bottom_up {
-            level_pass.bottom_up(level)?
-        } else {
-            level_pass.top_down(level)?
+            (self.plan.batch / 64).max(1)
         };
-        let exchange = &mut *level_pass.exchange;
-        let states: u64 = exchange.all_gather(step.found)?.iter().sum();
-        let bytes_sent: u64 = exchange.all_gather(step.sent)?.iter().sum();
-        if states == 0 {
-            return Ok(level);
+        loop {
+            let start = Instant::now();
+            events(PartsEvent::LevelStarted { level: level + 1 });
+            // The one-machine search's rule, from the histogram alone: every process takes
+            // the same passes, and so does a resumed run.
+            let bottom_up = Levels {
+                histogram: histogram.clone(),
+                states: self.scan.ranker().states(),
+            }
+            .bottom_up();
+            if bottom_up {
+                // Bottom-up from here on: the bitmap is no longer needed.
+                slice.frontier = None;
+            }
+            let slice_ref: &Slice = slice;
+            let mut level_pass = LevelPass {
+                exchange: &mut *exchange,
+                scan: self.scan,
+                slices: self.slices,
+                slice: slice_ref,
+                batch: self.plan.batch.max(1),
+                window,
+            };
+            let step = match slice_ref.frontier.as_deref() {
+                Some(frontier) => level_pass.top_down(level, frontier)?,
+                None => level_pass.bottom_up(level)?,
+            };
+            window = level_pass.window;
+            let states: u64 = exchange.all_gather(step.found)?.iter().sum();
+            let bytes_sent: u64 = exchange.all_gather(step.sent)?.iter().sum();
+            if states == 0 {
+                return Ok(level);
+            }
+            level += 1;
+            histogram.push(states);
+            let elapsed = start.elapsed();
+            events(PartsEvent::LevelDone(LevelReport {
+                level,
+                states,
+                bytes_sent,
+                rounds: step.rounds,
+                bottom_up,
+                elapsed,
+            }));
+            self.checkpoint_if_due(exchange, events, pacer, slice, histogram)?;
         }
-        let cur = level % 3;
-        level += 1;
-        histogram.push(states);
-        slice.sync(files)?;
-        files.write_state(
-            &plan.goal,
-            me,
-            parts,
-            Progress {
+    }
+
+    /// Writes every process's checkpoint of the histogram's last level if any process finds
+    /// one due (every process takes part: the decision is an all-gather).
+    fn checkpoint_if_due(
+        &self,
+        exchange: &mut dyn Exchange,
+        events: &mut dyn FnMut(PartsEvent),
+        pacer: &mut Pacer,
+        slice: &Slice,
+        histogram: &[u64],
+    ) -> Result<(), GenError> {
+        let bytes = slice.checkpoint_bytes();
+        let due = pacer.due(bytes, &mut || {
+            probe_disk(&self.plan.dir, &self.files.prefix)
+        });
+        if !exchange.all_gather(u64::from(due))?.iter().any(|&d| d != 0) {
+            return Ok(());
+        }
+        let level = histogram.len() as u32 - 1;
+        let started = Instant::now();
+        let goal = &self.plan.goal;
+        let written = self
+            .files
+            .write_next(slice, goal, self.me, self.parts, histogram);
+        let everywhere = exchange.all_gather(u64::from(written.is_ok()))?;
+        if everywhere.iter().all(|&ok| ok != 0) {
+            // Every process's checkpoint of `level` is in place: the older ones may go.
+            self.files.put_next_in_place()?;
+            self.files
+                .write_state(goal, self.me, self.parts, level, false, histogram)?;
+            let took = started.elapsed();
+            pacer.saved(took, bytes);
+            events(PartsEvent::CheckpointSaved { level, bytes, took });
+        } else {
+            remove_if_there(&self.files.next).map_err(|e| self.files.io(&self.files.next, e))?;
+            pacer.failed();
+            events(PartsEvent::CheckpointFailed {
                 level,
-                phase: Phase::Found,
-            },
-            histogram,
-        )?;
-        // Every part has saved the level before any forgets the level before it.
-        exchange.all_gather(0)?;
-        slice.clear_where(cur, false);
-        // Only the frontier changed since the entries were synced.
-        slice.sync_frontier(files)?;
-        files.write_state(
-            &plan.goal,
-            me,
-            parts,
-            Progress {
-                level,
-                phase: Phase::Done,
-            },
-            histogram,
-        )?;
-        events(PartsEvent::LevelDone(LevelReport {
-            level,
-            states,
-            bytes_sent,
-            rounds: step.rounds,
-            bottom_up,
-            elapsed: start.elapsed(),
-        }));
+                error: written.err().map(|e| e.to_string()),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -526,10 +553,9 @@ impl LevelPass<'_> {
         }
     }
 
-    /// Level `depth`'s top-down pass: the frontier's states of level `depth` (their bits
-    /// kept until every process has saved the next level) mark their neighbours in this slice
-    /// and send the others to their owners, who mark them.
-    fn top_down(&mut self, depth: u32) -> Result<Step, GenError> {
+    /// Level `depth`'s top-down pass: the states of level `depth` in `frontier` mark their
+    /// neighbours in this slice and send the others to their owners, who mark them.
+    fn top_down(&mut self, depth: u32, frontier: &[AtomicU64]) -> Result<Step, GenError> {
         let (me, parts) = (self.exchange.rank(), self.exchange.size());
         let next = (depth + 1) % 3;
         let far = Mutex::new(Vec::new());
@@ -540,12 +566,7 @@ impl LevelPass<'_> {
         let mut at = 0;
         loop {
             let (pass, end) = self.pass(depth, at);
-            step.found += pass.top_down(
-                self.slice.frontier.words(),
-                Bits::Kept,
-                &|ranks| lock(&far).append(ranks),
-                &|_| {},
-            );
+            step.found += pass.top_down(frontier, &|ranks| lock(&far).append(ranks), &|_| {});
             at = end;
             let neighbours = std::mem::take(&mut *lock(&far));
             let handed = neighbours.len();
@@ -569,7 +590,7 @@ impl LevelPass<'_> {
     }
 
     /// Level `depth`'s bottom-up pass: each unseen state of this slice with a neighbour at
-    /// `depth mod 3` gets `(depth + 1) mod 3` and a frontier bit; a state whose neighbours at
+    /// `depth mod 3` gets `(depth + 1) mod 3`; a state whose neighbours at
     /// `depth mod 3` could only be in other slices asks their owners (the offsets, encoded as
     /// the top-down pass sends them), who answer one bit an offset, in the order of the
     /// offsets sorted.
@@ -584,16 +605,12 @@ impl LevelPass<'_> {
         let mut at = 0;
         loop {
             let (pass, end) = self.pass(depth, at);
-            step.found += pass.bottom_up(
-                Some(self.slice.frontier.words()),
-                &|pairs| lock(&asked).append(pairs),
-                &|_| {},
-            );
+            step.found += pass.bottom_up(&|pairs| lock(&asked).append(pairs), &|_| {});
             at = end;
             let pairs = std::mem::take(&mut *lock(&asked));
             self.by_owner(pairs.iter().map(|&[_, n]| n), &mut out);
             for (o, w) in out.iter_mut().zip(&mut wire) {
-                o.sort_unstable();
+                o.par_sort_unstable();
                 o.dedup();
                 encode_sorted(o, w);
                 step.sent += w.len() as u64;
@@ -665,21 +682,20 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Writes this process's part file (unless it is there from a run that got this far), then,
-/// once every part is, the manifest (part 0's process), and removes the state file.
+/// Once every part is written (`footer`: this process's, or `None` to read it from its part
+/// file, written by a run that got this far), the manifest (part 0's process); then removes
+/// this process's state file and checkpoints.
 fn finish_part(
-    plan: &PartsPlan,
+    ctx: &Context<'_>,
     exchange: &mut dyn Exchange,
-    files: &Files,
-    slice: Option<Slice>,
-    slices: &Slices,
+    footer: Option<PartFooter>,
     histogram: &[u64],
 ) -> Result<PartsDone, GenError> {
-    let (me, parts) = (exchange.rank(), exchange.size());
+    let (me, files, plan) = (ctx.me, ctx.files, ctx.plan);
     let goal = plan.goal;
     let board = goal.board();
-    let footer = match slice {
-        Some(slice) => slice.into_part(files, &goal, me, parts)?,
+    let footer = match footer {
+        Some(footer) => footer,
         None => {
             let bytes = fs::read(&files.part).map_err(|e| files.io(&files.part, e))?;
             let footer = PartFooter::parse(&bytes).map_err(|e| files.bad_part(e.to_string()))?;
@@ -697,7 +713,7 @@ fn finish_part(
             .iter()
             .enumerate()
             .map(|(k, &c)| PartRecord {
-                ranks: slices.part(k as u32),
+                ranks: ctx.slices.part(k as u32),
                 payload_crc: c as u32,
                 footer_crc: (c >> 32) as u32,
             })
@@ -729,7 +745,7 @@ fn finish_part(
         manifest = Some(path);
     }
     exchange.all_gather(0)?;
-    remove_if_there(&files.state).map_err(|e| files.io(&files.state, e))?;
+    files.remove_working()?;
     Ok(PartsDone {
         histogram: histogram.to_vec(),
         part: files.part.clone(),
@@ -742,7 +758,8 @@ fn finish_part(
 /// from the previous one (the first from 0). 64-bit offsets, so a slice may hold any number of
 /// ranks, in fewer bytes than fixed 32-bit ones: a round's offsets are close together.
 pub fn encode_offsets(offsets: &mut Vec<u64>, into: &mut Vec<u8>) {
-    offsets.sort_unstable();
+    // On every core: a round's millions of offsets are sorted while no pass runs.
+    offsets.par_sort_unstable();
     offsets.dedup();
     encode_sorted(offsets, into);
     offsets.clear();
@@ -788,96 +805,32 @@ pub fn decode_offsets(bytes: &[u8], mut each: impl FnMut(u64)) -> Result<(), Str
     Ok(())
 }
 
-/// This process's slice: its 2-bit entries and its frontier bits, in files it maps, seen as
-/// the words the one-machine search's passes change (`bfs_residues.rs`).
+/// This process's slice: its 2-bit entries and, for top-down levels, its frontier bits, in
+/// its memory: the words the one-machine search's passes change (`bfs_residues.rs`).
 struct Slice {
     ranks: Range<u64>,
     residues: Residues,
-    frontier: MappedWords,
+    /// `None` once the levels are bottom-up (or until a resumed run rebuilds it).
+    frontier: Option<Vec<AtomicU64>>,
 }
 
-/// The bytes of the working entries file of `ranks`: the payload's, rounded up to whole
-/// 64-rank pairs of words (as many as a frontier word covers).
-fn entries_file_len(ranks: &Range<u64>) -> u64 {
-    8 * entry_words(ranks.end - ranks.start) as u64
-}
-
-/// The bytes of the working frontier file of `ranks`.
-fn frontier_file_len(ranks: &Range<u64>) -> u64 {
-    8 * frontier_words(ranks.end - ranks.start) as u64
-}
+/// The bytes a checkpoint or a part is written in at a time.
+const PIECE: usize = 1 << 20;
 
 impl Slice {
-    fn create(files: &Files, ranks: Range<u64>) -> Result<Slice, GenError> {
-        let len = entries_file_len(&ranks);
-        let bits = frontier_file_len(&ranks);
-        let entries =
-            create_allocated(&files.entries, len).map_err(|e| files.io(&files.entries, e))?;
-        let frontier =
-            create_allocated(&files.frontier, bits).map_err(|e| files.io(&files.frontier, e))?;
-        let words = |file: &fs::File, len: u64, path: &Path| {
-            map(file, 0, len)
-                .and_then(MappedWords::new)
-                .map_err(|e| files.io(path, e))
-        };
-        let slice = Slice {
-            residues: Residues::mapped(words(&entries, len, &files.entries)?, ranks.clone()),
-            frontier: words(&frontier, bits, &files.frontier)?,
+    /// Every state of `ranks` unseen, no frontier bit set.
+    fn new(ranks: Range<u64>) -> Slice {
+        let frontier = words_of(frontier_words(ranks.end - ranks.start), 0);
+        Slice {
+            residues: Residues::new(ranks.clone()),
+            frontier: Some(frontier),
             ranks,
-        };
-        // 3 in every entry: not reached yet.
-        slice
-            .residues
-            .words()
-            .par_iter()
-            .for_each(|w| w.store(UNSEEN, Relaxed));
-        Ok(slice)
+        }
     }
 
-    /// The slice a run left; `finishing`: every level is done, and a run killed while it
-    /// wrote its part may have cut the entries to the payload and appended some of the
-    /// part's block checksums and footer before the rename.
-    fn open(files: &Files, ranks: Range<u64>, finishing: bool) -> Result<Slice, GenError> {
-        let payload = slice_payload_len(&ranks);
-        let open = |path: &Path, want: u64| -> Result<MappedWords, GenError> {
-            let file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(path)
-                .map_err(|e| files.io(path, e))?;
-            let mut have = file.metadata().map_err(|e| files.io(path, e))?.len();
-            let tail = 4 * block_count(payload) + PART_FOOTER_LEN as u64;
-            if finishing
-                && path == files.entries
-                && have != want
-                && have >= payload
-                && have <= payload + tail
-            {
-                // The checksums and the footer are written again, from the entries, when the
-                // part is; the entries past the payload are none of the table's.
-                file.set_len(payload)
-                    .and_then(|()| file.set_len(want))
-                    .map_err(|e| files.io(path, e))?;
-                have = want;
-            }
-            if have != want {
-                return Err(files.bad_state(&format!(
-                    "{} is {have} bytes, not {want}: start over with --restart",
-                    path.display()
-                )));
-            }
-            map(&file, 0, want)
-                .and_then(MappedWords::new)
-                .map_err(|e| files.io(path, e))
-        };
-        Ok(Slice {
-            residues: Residues::mapped(
-                open(&files.entries, entries_file_len(&ranks))?,
-                ranks.clone(),
-            ),
-            frontier: open(&files.frontier, frontier_file_len(&ranks))?,
-            ranks,
-        })
+    /// Frontier words: one per 64 ranks (whether or not the frontier is kept now).
+    fn frontier_len(&self) -> usize {
+        frontier_words(self.ranks.end - self.ranks.start)
     }
 
     /// Local rank `i`'s entry: 3 if not reached yet, else its distance mod 3.
@@ -885,95 +838,80 @@ impl Slice {
         self.residues.value(self.ranks.start + i)
     }
 
-    /// Marks local rank `i` at value `v` (and its frontier bit) if it is not reached yet;
-    /// whether it was new.
+    /// Marks local rank `i` at value `v` (and its frontier bit, if there is a frontier) if it
+    /// is not reached yet; whether it was new.
     #[inline]
     fn mark(&self, i: u64, v: u32) -> bool {
-        i < self.ranks.end - self.ranks.start
-            && self
-                .residues
-                .reach(self.ranks.start + i, v, self.frontier.words())
-    }
-
-    /// Clears the frontier bits whose entry is `v`, and with `forget` makes those entries
-    /// unreached again (undoing a level).
-    fn clear_where(&self, v: u32, forget: bool) {
-        let words = self.residues.words();
-        self.frontier
-            .words()
-            .par_iter()
-            .enumerate()
-            .for_each(|(w, bits)| {
-                let set = bits.load(Relaxed);
-                if set == 0 {
-                    return;
-                }
-                let mut keep = set;
-                let mut rest = set;
-                while rest != 0 {
-                    let i = (w as u64) * 64 + u64::from(rest.trailing_zeros());
-                    rest &= rest - 1;
-                    if self.entry(i) == v {
-                        keep &= !(1 << (i & 63));
-                        if forget {
-                            // Each frontier word's 64 ranks are two entry words of their own.
-                            words[(i >> 5) as usize].fetch_or(3 << ((i & 31) * 2), Relaxed);
-                        }
-                    }
-                }
-                bits.store(keep, Relaxed);
-            });
-    }
-
-    /// Frontier words: one per 64 ranks.
-    fn frontier_len(&self) -> usize {
-        self.frontier.words().len()
-    }
-
-    fn sync(&self, files: &Files) -> Result<(), GenError> {
-        if let Store::Mapped(words) = self.residues.store() {
-            words.flush().map_err(|e| files.io(&files.entries, e))?;
+        if i >= self.ranks.end - self.ranks.start {
+            return false;
         }
-        self.sync_frontier(files)
+        let rank = self.ranks.start + i;
+        match &self.frontier {
+            Some(frontier) => self.residues.reach(rank, v, frontier),
+            None => self.residues.settle(rank, v),
+        }
     }
 
-    fn sync_frontier(&self, files: &Files) -> Result<(), GenError> {
-        self.frontier
-            .flush()
-            .map_err(|e| files.io(&files.frontier, e))
+    /// The bytes of the entries a checkpoint holds: every word, as the search keeps them.
+    fn checkpoint_bytes(&self) -> u64 {
+        8 * self.residues.words().len() as u64
     }
 
-    /// The entries as a part file: cut to the payload, their block checksums and the footer
-    /// appended, synced, renamed into place; the frontier file removed.
-    fn into_part(
-        self,
+    /// The entries' words, little-endian, a piece at a time: every word (a checkpoint), or
+    /// with `payload` only the part's payload (entries past the slice 0).
+    fn each_piece(
+        &self,
+        payload: bool,
+        out: &mut dyn FnMut(&[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let words = self.residues.words();
+        let (last, mask) = self.residues.last_word_mask();
+        let len = if payload {
+            slice_payload_len(&self.ranks) as usize
+        } else {
+            words.len() * 8
+        };
+        let mut buffer = Vec::with_capacity(PIECE);
+        for (k, piece) in words.chunks(PIECE / 8).enumerate() {
+            buffer.clear();
+            for (i, w) in piece.iter().enumerate() {
+                let index = k * (PIECE / 8) + i;
+                let mut word = w.load(Relaxed);
+                if payload && index >= last {
+                    word = if index == last { word & mask } else { 0 };
+                }
+                buffer.extend_from_slice(&word.to_le_bytes());
+            }
+            let at = k * PIECE;
+            let take = buffer.len().min(len.saturating_sub(at));
+            if take == 0 {
+                break;
+            }
+            out(&buffer[..take])?;
+        }
+        Ok(())
+    }
+
+    /// Writes the part file: the payload, its block checksums and the footer, into a
+    /// temporary file, synced, then renamed into place.
+    fn write_part(
+        &self,
         files: &Files,
         goal: &Layout,
         me: u32,
         parts: u32,
     ) -> Result<PartFooter, GenError> {
-        self.sync(files)?;
-        let Slice {
-            ranks,
-            residues,
-            frontier,
-        } = self;
-        drop(frontier);
-        let payload = slice_payload_len(&ranks);
-        let Store::Mapped(words) = residues.into_store() else {
-            return Err(files.bad_state("its entries are not its working file's"));
+        let tmp = &files.part_tmp;
+        let failed = |e| files.io(tmp, e);
+        let payload = slice_payload_len(&self.ranks);
+        let tail = 4 * block_count(payload) + PART_FOOTER_LEN as u64;
+        let mut file = create_allocated(tmp, payload + tail).map_err(failed)?;
+        self.each_piece(true, &mut |piece| file.write_all(piece))
+            .map_err(failed)?;
+        let sums = {
+            let written = map(&file, 0, payload).map_err(failed)?;
+            BlockSums::of([&written[..]])
         };
-        if cfg!(target_endian = "big") {
-            // The payload's words are little-endian; the search kept the machine's order.
-            words
-                .words()
-                .par_iter()
-                .for_each(|w| w.store(w.load(Relaxed).to_le(), Relaxed));
-            words.flush().map_err(|e| files.io(&files.entries, e))?;
-        }
-        let map = words.into_map();
-        let sums = BlockSums::of([&map[..payload as usize]]);
-        drop(map);
         let sums_bytes = sums.to_bytes();
         let mut sums_crc = PayloadHasher::new();
         sums_crc.update(&sums_bytes);
@@ -983,46 +921,82 @@ impl Slice {
             cost: CostModel::Unit,
             goal: *goal,
             entries: goal.board().reachable_states(),
-            ranks,
+            ranks: self.ranks.clone(),
             part: me,
             parts,
             payload_crc: sums.payload,
             block_sums_crc: Some(sums_crc.finalize()),
         };
-        let mut file = OpenOptions::new()
-            .write(true)
-            .open(&files.entries)
-            .map_err(|e| files.io(&files.entries, e))?;
-        file.set_len(payload)
-            .and_then(|()| file.seek(io::SeekFrom::End(0)).map(drop))
-            .and_then(|()| file.write_all(&sums_bytes))
-            .and_then(|()| file.write_all(&footer.to_bytes()))
+        let footer_bytes = footer.to_bytes();
+        debug_assert_eq!(PART_FOOTER_LEN, footer_bytes.len());
+        file.write_all(&sums_bytes)
+            .and_then(|()| file.write_all(&footer_bytes))
+            .and_then(|()| file.set_len(payload + tail))
             .and_then(|()| file.sync_all())
-            .map_err(|e| files.io(&files.entries, e))?;
-        fs::rename(&files.entries, &files.part).map_err(|e| files.io(&files.part, e))?;
-        remove_if_there(&files.frontier).map_err(|e| files.io(&files.frontier, e))?;
-        debug_assert_eq!(PART_FOOTER_LEN, footer.to_bytes().len());
+            .map_err(failed)?;
+        drop(file);
+        fs::rename(tmp, &files.part).map_err(|e| files.io(&files.part, e))?;
+        sync_dir(&files.part);
         Ok(footer)
     }
 }
 
-/// The files of one process's part: the working entries and frontier, the saved state, and
-/// the part file they become.
-struct Files {
-    entries: PathBuf,
-    frontier: PathBuf,
-    state: PathBuf,
-    part: PathBuf,
+/// Syncs the directory of `path` (a rename in it made durable; not every filesystem can).
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent() {
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
 }
+
+/// The files of one process's part: its state (what it got to, its process), its
+/// checkpoints, and the part file.
+struct Files {
+    state: PathBuf,
+    /// The checkpoint every process has.
+    checkpoint: PathBuf,
+    /// A newer checkpoint, in place once every process has written its own.
+    next: PathBuf,
+    /// The checkpoint being written.
+    tmp: PathBuf,
+    part: PathBuf,
+    /// The part being written.
+    part_tmp: PathBuf,
+    /// What an older slidetable kept instead of checkpoints: its slice in working files
+    /// mapped shared (not resumed: removed when a run starts over).
+    older: [PathBuf; 2],
+    /// The start of this process's temporary files' names (the disk probe's).
+    prefix: String,
+}
+
+/// What a checkpoint's lines say.
+struct CheckpointLines {
+    level: u32,
+    histogram: Vec<u64>,
+    /// The bytes of entries after the lines, and their CRC-32.
+    bytes: u64,
+    crc: u32,
+    /// The lines' own length, CRC line included.
+    len: u64,
+}
+
+/// The most bytes a checkpoint's lines take (read whole before the entries).
+const MAX_LINES: u64 = 1 << 20;
 
 impl Files {
     fn new(dir: &Path, me: u32, parts: u32) -> Files {
-        let part = dir.join(part_name(me, parts));
+        let name = part_name(me, parts);
+        let part = dir.join(&name);
         let with = |ext: &str| part.with_extension(ext);
         Files {
-            entries: with("entries"),
-            frontier: with("frontier"),
             state: with("state"),
+            checkpoint: with("checkpoint"),
+            next: with("next"),
+            tmp: with("checkpoint.tmp"),
+            part_tmp: with("part.tmp"),
+            older: [with("entries"), with("frontier")],
+            prefix: format!("{}.", name.trim_end_matches(".slp")),
             part,
         }
     }
@@ -1048,102 +1022,305 @@ impl Files {
         }
     }
 
-    fn remove_all(&self) -> Result<(), GenError> {
-        for path in [&self.entries, &self.frontier, &self.state, &self.part] {
+    fn remove(&self, paths: &[&PathBuf]) -> Result<(), GenError> {
+        for path in paths {
             remove_if_there(path).map_err(|e| self.io(path, e))?;
         }
         Ok(())
     }
 
-    /// The saved state, if any: checked to be this run's (board, goal, part and parts).
-    fn read_state(&self, goal: &Layout) -> Result<Option<Saved>, GenError> {
-        let text =
+    /// Every file of this part: a run that starts over.
+    fn remove_all(&self) -> Result<(), GenError> {
+        self.remove(&[&self.part])?;
+        self.remove(&self.older.iter().collect::<Vec<_>>())?;
+        self.remove_working()
+    }
+
+    /// The files of a run, once the table is whole: all but the part.
+    fn remove_working(&self) -> Result<(), GenError> {
+        self.remove(&[
+            &self.tmp,
+            &self.next,
+            &self.checkpoint,
+            &self.part_tmp,
+            &self.state,
+        ])
+    }
+
+    /// What an earlier run of this part left, and if its search ended, the histogram.
+    fn left(
+        &self,
+        goal: &Layout,
+        me: u32,
+        parts: u32,
+    ) -> Result<(Left, Option<Vec<u64>>), GenError> {
+        let finished = self.read_finished(goal)?.filter(|_| self.part.exists());
+        let level = |path: &Path| -> Result<Option<u32>, GenError> {
+            Ok(self
+                .read_lines(path, goal, me, parts)?
+                .map(|lines| lines.level))
+        };
+        let left = Left {
+            finished: finished.is_some(),
+            checkpoint: level(&self.checkpoint)?,
+            next: level(&self.next)?,
+        };
+        Ok((left, finished))
+    }
+
+    /// The histogram of the state file, if it says the search ended (checked to be this
+    /// run's goal).
+    fn read_finished(&self, goal: &Layout) -> Result<Option<Vec<u64>>, GenError> {
+        let read =
             match state_file::read(&self.state) {
-                Ok(Some(read)) => read.text,
+                Ok(Some(read)) => read,
                 Ok(None) => return Ok(None),
                 Err(ReadError::Io(e)) => return Err(self.io(&self.state, e)),
                 Err(ReadError::Damaged) => return Err(self.bad_state(
                     "it is damaged (its CRC does not match its lines); start over with --restart",
                 )),
             };
-        let mut saved = Saved {
-            progress: Progress {
-                level: 0,
-                phase: Phase::Done,
-            },
-            histogram: Vec::new(),
-        };
-        let mut seen_goal = false;
-        for line in text.lines() {
-            let (name, value) = line.split_once(' ').unwrap_or((line, ""));
-            match name {
-                "goal" => {
-                    if value != goal_text(goal) {
-                        return Err(self.bad_state(&format!(
-                            "it was saved by a run for goal {value} on another board or goal; \
-                             start over with --restart"
-                        )));
-                    }
-                    seen_goal = true;
-                }
-                "level" => {
-                    saved.progress.level = value
-                        .parse()
-                        .map_err(|_| self.bad_state("its level is not a number"))?
-                }
-                "phase" => {
-                    saved.progress.phase = match value {
-                        "found" => Phase::Found,
-                        "done" => Phase::Done,
-                        "finished" => Phase::Finished,
-                        _ => return Err(self.bad_state("its phase is not found, done or finished")),
-                    }
-                }
-                "histogram" => {
-                    saved.histogram = value
-                        .split_whitespace()
-                        .map(str::parse)
-                        .collect::<Result<_, _>>()
-                        .map_err(|_| self.bad_state("its histogram is not numbers"))?
-                }
-                _ => {}
-            }
+        let theirs = read.get("goal").unwrap_or("");
+        if theirs != goal_text(goal) {
+            return Err(self.bad_state(&format!(
+                "it was saved by a run for goal {theirs:?}, not this one's; start over with \
+                 --restart"
+            )));
         }
-        if !seen_goal {
-            return Err(self.bad_state("it names no goal"));
+        match read.get("phase") {
+            Some("finished") => {}
+            Some("done") => return Ok(None),
+            _ => return Err(self.bad_state("its phase is not done or finished")),
         }
-        Ok(Some(saved))
+        let histogram: Vec<u64> = read
+            .get("histogram")
+            .unwrap_or("")
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|_| self.bad_state("its histogram is not numbers"))?;
+        if histogram.is_empty() {
+            return Err(self.bad_state("its histogram is empty"));
+        }
+        Ok(Some(histogram))
     }
 
+    /// What this process has got to, for a person or a script watching the run (its
+    /// process, its last checkpoint's level) and, once `finished`, for the run that writes
+    /// the manifest again (the histogram).
     fn write_state(
         &self,
         goal: &Layout,
         me: u32,
         parts: u32,
-        progress: Progress,
+        level: u32,
+        finished: bool,
         histogram: &[u64],
     ) -> Result<(), GenError> {
-        let phase = match progress.phase {
-            Phase::Found => "found",
-            Phase::Done => "done",
-            Phase::Finished => "finished",
-        };
-        let histogram: Vec<String> = histogram.iter().map(u64::to_string).collect();
         let text = format!(
-            "board {}\ngoal {}\npart {me} of {parts}\nlevel {}\nphase {phase}\nhistogram {}\npid {}\n",
+            "board {}\ngoal {}\npart {me} of {parts}\nlevel {level}\nphase {}\nhistogram {}\npid {}\n",
             goal.board(),
             goal_text(goal),
-            progress.level,
-            histogram.join(" "),
+            if finished { "finished" } else { "done" },
+            join(histogram),
             std::process::id(),
         );
         state_file::write(&self.state, &text).map_err(|e| self.io(&self.state, e))
     }
-}
 
-struct Saved {
-    progress: Progress,
-    histogram: Vec<u64>,
+    /// The lines that name a checkpoint's run: a run resumes only its own part's.
+    fn identity(goal: &Layout, me: u32, parts: u32) -> String {
+        format!(
+            "slidetable parts checkpoint 1\nboard {}\ngoal {}\npart {me} of {parts}\n",
+            goal.board(),
+            goal_text(goal)
+        )
+    }
+
+    /// Reads the lines of the checkpoint at `path`: `None` if there is none.
+    fn read_lines(
+        &self,
+        path: &Path,
+        goal: &Layout,
+        me: u32,
+        parts: u32,
+    ) -> Result<Option<CheckpointLines>, GenError> {
+        let bad = |problem: &str| GenError::Parts {
+            path: path.to_path_buf(),
+            problem: format!("{problem}: start over with --restart"),
+        };
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(self.io(path, e)),
+        };
+        let mut head = Vec::new();
+        file.take(MAX_LINES)
+            .read_to_end(&mut head)
+            .map_err(|e| self.io(path, e))?;
+        let damaged = || bad("it is damaged (its lines do not match their CRC)");
+        let len = state_file::sealed_len(&head).ok_or_else(damaged)?;
+        head.truncate(len);
+        let text = String::from_utf8(head).map_err(|_| damaged())?;
+        let read = match state_file::parse(text) {
+            Ok(read) if read.had_crc => read,
+            Ok(_) | Err(ReadError::Damaged) => return Err(damaged()),
+            Err(ReadError::Io(e)) => return Err(self.io(path, e)),
+        };
+        if !read.text.starts_with(&Files::identity(goal, me, parts)) {
+            return Err(bad(
+                "it is a checkpoint of another run (board, goal or part of how many)",
+            ));
+        }
+        let number = |name: &str| -> Result<u64, GenError> {
+            read.get(name)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| bad(&format!("its {name} line is not a number")))
+        };
+        let level = u32::try_from(number("level")?).map_err(|_| bad("its level is too large"))?;
+        let histogram: Vec<u64> = read
+            .get("histogram")
+            .unwrap_or("")
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad("its histogram is not numbers"))?;
+        if histogram.len() != level as usize + 1 {
+            return Err(bad("its histogram does not end at its level"));
+        }
+        let crc = u32::from_str_radix(read.get("entries-crc").unwrap_or(""), 16)
+            .map_err(|_| bad("its entries-crc line is not a CRC"))?;
+        Ok(Some(CheckpointLines {
+            level,
+            histogram,
+            bytes: number("entries-bytes")?,
+            crc,
+            len: len as u64,
+        }))
+    }
+
+    /// The slice and histogram of this process's checkpoint of `level` (in `.checkpoint` or
+    /// `.next`, as `left` says), its entries' CRC checked; the newer file put in place.
+    fn load(
+        &self,
+        goal: &Layout,
+        me: u32,
+        parts: u32,
+        level: u32,
+        ranks: Range<u64>,
+        left: &Left,
+    ) -> Result<(Slice, Vec<u64>), GenError> {
+        let path = if left.checkpoint == Some(level) {
+            &self.checkpoint
+        } else {
+            &self.next
+        };
+        let failed = |e| self.io(path, e);
+        let lines = self
+            .read_lines(path, goal, me, parts)?
+            .filter(|l| l.level == level)
+            .ok_or_else(|| GenError::Parts {
+                path: path.to_path_buf(),
+                problem: format!("its checkpoint of level {level} is gone"),
+            })?;
+        let words = entry_words(ranks.end - ranks.start);
+        let want = 8 * words as u64;
+        let mut file = File::open(path).map_err(failed)?;
+        let have = file.metadata().map_err(failed)?.len();
+        if lines.bytes != want || have != lines.len + want {
+            return Err(GenError::Parts {
+                path: path.to_path_buf(),
+                problem: format!(
+                    "it is {have} bytes, not {}: start over with --restart",
+                    lines.len + want
+                ),
+            });
+        }
+        file.seek(SeekFrom::Start(lines.len)).map_err(failed)?;
+        let mut input = BufReader::with_capacity(PIECE, file);
+        let mut crc = crc32fast::Hasher::new();
+        let mut entries: Vec<AtomicU64> = Vec::new();
+        entries.reserve_exact(words);
+        let mut buffer = vec![0u8; PIECE];
+        while entries.len() < words {
+            let n = ((words - entries.len()) * 8).min(PIECE);
+            input.read_exact(&mut buffer[..n]).map_err(failed)?;
+            crc.update(&buffer[..n]);
+            entries.extend(buffer[..n].chunks_exact(8).map(|b| {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(b);
+                AtomicU64::new(u64::from_le_bytes(word))
+            }));
+        }
+        if crc.finalize() != lines.crc {
+            return Err(GenError::Parts {
+                path: path.to_path_buf(),
+                problem: "its entries are damaged (they do not match their CRC): start over \
+                          with --restart"
+                    .into(),
+            });
+        }
+        if path == &self.next {
+            // Every process has a checkpoint of `level`: the older one may go.
+            self.put_next_in_place()?;
+        } else {
+            // A newer checkpoint some other process never wrote: of no use.
+            remove_if_there(&self.next).map_err(|e| self.io(&self.next, e))?;
+        }
+        let slice = Slice {
+            residues: Residues::from_words(entries, ranks.clone()),
+            frontier: None,
+            ranks,
+        };
+        Ok((slice, lines.histogram))
+    }
+
+    /// Writes the checkpoint of `slice` (between two levels, the histogram's last found) to
+    /// a temporary file, synced, renamed to `.next`.
+    fn write_next(
+        &self,
+        slice: &Slice,
+        goal: &Layout,
+        me: u32,
+        parts: u32,
+        histogram: &[u64],
+    ) -> Result<(), GenError> {
+        let tmp = &self.tmp;
+        let failed = |e| self.io(tmp, e);
+        let bytes = slice.checkpoint_bytes();
+        let mut crc = crc32fast::Hasher::new();
+        slice
+            .each_piece(false, &mut |piece| {
+                crc.update(piece);
+                Ok(())
+            })
+            .map_err(failed)?;
+        let text = format!(
+            "{}level {}\nhistogram {}\nentries-bytes {bytes}\nentries-crc {:08x}\n",
+            Files::identity(goal, me, parts),
+            histogram.len() - 1,
+            join(histogram),
+            crc.finalize()
+        );
+        let lines = state_file::seal(&text);
+        let mut file = create_allocated(tmp, lines.len() as u64 + bytes).map_err(failed)?;
+        file.write_all(lines.as_bytes()).map_err(failed)?;
+        slice
+            .each_piece(false, &mut |piece| file.write_all(piece))
+            .map_err(failed)?;
+        file.sync_all().map_err(failed)?;
+        drop(file);
+        fs::rename(tmp, &self.next).map_err(|e| self.io(&self.next, e))?;
+        sync_dir(&self.next);
+        Ok(())
+    }
+
+    /// Renames `.next` over `.checkpoint` (every process has its `.next`).
+    fn put_next_in_place(&self) -> Result<(), GenError> {
+        fs::rename(&self.next, &self.checkpoint).map_err(|e| self.io(&self.checkpoint, e))?;
+        sync_dir(&self.checkpoint);
+        Ok(())
+    }
 }
 
 fn goal_text(goal: &Layout) -> String {
@@ -1151,22 +1328,12 @@ fn goal_text(goal: &Layout) -> String {
     format!("{} {}", goal.board(), tiles.join(" "))
 }
 
-/// Progress as one number that orders as progress does (for an all-gather).
-fn key(p: Progress) -> u64 {
-    u64::from(p.level) * 4 + p.phase as u64
-}
-
-fn progress_of(key: u64) -> Option<Progress> {
-    let phase = match key % 4 {
-        0 => Phase::Found,
-        1 => Phase::Done,
-        2 => Phase::Finished,
-        _ => return None,
-    };
-    Some(Progress {
-        level: u32::try_from(key / 4).ok()?,
-        phase,
-    })
+fn join(numbers: &[u64]) -> String {
+    numbers
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn remove_if_there(path: &Path) -> io::Result<()> {
@@ -1185,9 +1352,17 @@ fn remove_other_runs(dir: &Path, parts: u32) -> io::Result<()> {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let working = name.starts_with("part-")
-            && [".entries", ".frontier", ".state"]
-                .iter()
-                .any(|e| name.ends_with(e));
+            && [
+                ".entries",
+                ".frontier",
+                ".state",
+                ".checkpoint",
+                ".next",
+                ".tmp",
+                ".new",
+            ]
+            .iter()
+            .any(|e| name.ends_with(e));
         if (is_part_name(name) || working) && !name.contains(&ours) {
             remove_if_there(&entry.path())?;
         }
@@ -1274,10 +1449,6 @@ pub mod threads {
 mod tests {
     use super::*;
 
-    fn at(level: u32, phase: Phase) -> Option<Progress> {
-        Some(Progress { level, phase })
-    }
-
     #[test]
     fn offsets_go_on_the_wire_sorted_once_and_come_back() {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
@@ -1330,34 +1501,58 @@ mod tests {
 
     #[test]
     fn resuming_follows_the_one_rule() {
-        use Phase::*;
-        assert_eq!(resume_point(&[None, at(3, Done)]), Ok(Resume::Fresh));
+        let left = |checkpoint, next| Left {
+            finished: false,
+            checkpoint,
+            next,
+        };
+        let done = Left {
+            finished: true,
+            ..left(Some(9), None)
+        };
+        assert_eq!(resume_point(&[]), Ok(Resume::Fresh));
         assert_eq!(
-            resume_point(&[at(3, Done), at(3, Done)]),
-            Ok(Resume::Continue(3))
+            resume_point(&[left(None, None), left(Some(3), None)]),
+            Ok(Resume::Fresh)
+        );
+        // The first checkpoint, written by one process only.
+        assert_eq!(
+            resume_point(&[left(None, Some(3)), left(None, None)]),
+            Ok(Resume::Fresh)
         );
         assert_eq!(
-            resume_point(&[at(3, Done), at(4, Found)]),
-            Ok(Resume::RollBack(3))
+            resume_point(&[left(Some(3), None), left(Some(3), None)]),
+            Ok(Resume::From(3))
+        );
+        // Killed while the processes wrote their checkpoints of level 5: not every one did.
+        assert_eq!(
+            resume_point(&[left(Some(3), Some(5)), left(Some(3), None)]),
+            Ok(Resume::From(3))
+        );
+        // Killed while they put them in place: every one has level 5.
+        assert_eq!(
+            resume_point(&[left(Some(5), None), left(Some(3), Some(5))]),
+            Ok(Resume::From(5))
         );
         assert_eq!(
-            resume_point(&[at(4, Found), at(4, Done)]),
-            Ok(Resume::RollForward(4))
+            resume_point(&[left(Some(3), Some(5)), left(Some(3), Some(5))]),
+            Ok(Resume::From(5))
         );
+        assert_eq!(resume_point(&[done, done]), Ok(Resume::Finish));
+        // Killed while the parts were written: the search again from the checkpoints.
         assert_eq!(
-            resume_point(&[at(4, Found), at(4, Found)]),
-            Ok(Resume::RollForward(4))
+            resume_point(&[done, left(Some(9), None)]),
+            Ok(Resume::From(9))
         );
-        assert_eq!(
-            resume_point(&[at(9, Done), at(9, Finished)]),
-            Ok(Resume::Finish(9))
-        );
-        assert!(resume_point(&[at(3, Done), at(4, Done)]).is_err());
-        assert!(resume_point(&[at(3, Found), at(4, Found)]).is_err());
-        assert!(resume_point(&[at(8, Done), at(9, Finished)]).is_err());
-        for k in [at(0, Found), at(7, Done), at(80, Finished)] {
-            assert_eq!(progress_of(key(k.unwrap())), k);
+        assert!(resume_point(&[left(Some(3), None), left(Some(4), None)]).is_err());
+        for l in [
+            left(None, None),
+            left(Some(0), None),
+            left(Some(7), Some(80)),
+            done,
+            left(Some(1 << 20), Some(1 << 30)),
+        ] {
+            assert_eq!(Left::of_key(l.key()), l);
         }
-        assert_eq!(progress_of(u64::MAX), None);
     }
 }

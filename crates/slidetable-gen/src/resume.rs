@@ -565,7 +565,7 @@ fn take_lock(path: &Path, target: &Path) -> Result<File, GenError> {
 }
 
 /// When the next checkpoint is due (see [`Pace`]).
-struct Pacer {
+pub(crate) struct Pacer {
     pace: Pace,
     /// The end of the last checkpoint (or the start).
     since: Instant,
@@ -578,7 +578,7 @@ struct Pacer {
 const FASTEST: f64 = 2e9;
 
 impl Pacer {
-    fn new(pace: Pace) -> Pacer {
+    pub(crate) fn new(pace: Pace) -> Pacer {
         Pacer {
             pace,
             since: Instant::now(),
@@ -588,7 +588,7 @@ impl Pacer {
 
     /// Whether a checkpoint of `bytes` is due now; `probe` measures the disk's seconds a
     /// byte when nothing has yet.
-    fn due(&mut self, bytes: u64, probe: &mut dyn FnMut() -> io::Result<f64>) -> bool {
+    pub(crate) fn due(&mut self, bytes: u64, probe: &mut dyn FnMut() -> io::Result<f64>) -> bool {
         let elapsed = self.since.elapsed().as_secs_f64();
         match self.pace {
             Pace::Every(every) => elapsed >= every.as_secs_f64(),
@@ -612,13 +612,13 @@ impl Pacer {
     }
 
     /// A checkpoint of `bytes` took `took`.
-    fn saved(&mut self, took: Duration, bytes: u64) {
+    pub(crate) fn saved(&mut self, took: Duration, bytes: u64) {
         self.per_byte = Some(took.as_secs_f64() / bytes.max(1) as f64);
         self.since = Instant::now();
     }
 
     /// A checkpoint could not be written: the next one is tried after as long again.
-    fn failed(&mut self) {
+    pub(crate) fn failed(&mut self) {
         self.since = Instant::now();
     }
 }
@@ -645,22 +645,12 @@ impl Checkpoints<'_> {
     }
 
     fn temporary(&self) -> io::Result<Temporary> {
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(&self.prefix).suffix(".tmp");
-        Temporary::create(&builder, self.dir)
+        temporary(self.dir, &self.prefix)
     }
 
-    /// The disk's seconds a byte: a few megabytes written to a temporary file and synced.
+    /// The disk's seconds a byte (see [`probe_disk`]).
     fn probe(&self) -> io::Result<f64> {
-        const PIECES: usize = 16;
-        let mut tmp = self.temporary()?;
-        let buffer = vec![0x5au8; PIECE];
-        let started = Instant::now();
-        for _ in 0..PIECES {
-            tmp.file().write_all(&buffer)?;
-        }
-        tmp.file().sync_all()?;
-        Ok(started.elapsed().as_secs_f64() / (PIECES * PIECE) as f64)
+        probe_disk(self.dir, &self.prefix)
     }
 
     /// Writes the checkpoint of `finished` and `search` (between two levels) to a temporary
@@ -712,6 +702,27 @@ impl Checkpoints<'_> {
         }
         Ok(())
     }
+}
+
+/// A temporary file in `dir`, its name `prefix…tmp` (removed when dropped).
+fn temporary(dir: &Path, prefix: &str) -> io::Result<Temporary> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(prefix).suffix(".tmp");
+    Temporary::create(&builder, dir)
+}
+
+/// The disk's seconds a byte in `dir`: a few megabytes written to a temporary file (its name
+/// starting `prefix`) and synced.
+pub(crate) fn probe_disk(dir: &Path, prefix: &str) -> io::Result<f64> {
+    const PIECES: usize = 16;
+    let mut tmp = temporary(dir, prefix)?;
+    let buffer = vec![0x5au8; PIECE];
+    let started = Instant::now();
+    for _ in 0..PIECES {
+        tmp.file().write_all(&buffer)?;
+    }
+    tmp.file().sync_all()?;
+    Ok(started.elapsed().as_secs_f64() / (PIECES * PIECE) as f64)
 }
 
 /// The bytes of a checkpoint's entries, a piece at a time: each finished section's payload,

@@ -111,8 +111,17 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration) -> Result<ExitCode> {
     let done = solve_in_parts(&plan, exchange.as_mut(), &mut |event| match event {
         PartsEvent::LevelStarted { level } => watch.start(level),
         PartsEvent::Resumed { level } if me == 0 => {
-            note!("resuming from level {level}, the last level every part finished")
+            note!("resuming from level {level}, the last level every part has a checkpoint of")
         }
+        PartsEvent::CheckpointSaved { level, bytes, took } if me == 0 => note!(
+            "checkpoint of level {level}: {bytes} bytes a part, {:.1} s",
+            took.as_secs_f64()
+        ),
+        PartsEvent::CheckpointFailed { level, error } => warning!(
+            "part {me} of {parts}: the checkpoint of level {level} was not written{}; the \
+             search goes on from the one before",
+            error.map(|e| format!(" ({e})")).unwrap_or_default()
+        ),
         PartsEvent::LevelDone(r) if me == 0 => note!(
             "level {}: {}, {} bytes sent in {}, {:.1} ms{}",
             r.level,

@@ -194,6 +194,7 @@ fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<Generation> {
             dir: dir.to_path_buf(),
             restart: args.restart,
             batch: args.batch,
+            checkpoints: slidetable_gen::resume::Pace::from_env(),
         },
         level_timeout: Duration::from_secs(args.level_timeout),
     })
