@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use slidetable_core::{Board, Move, MAX_CELLS};
+use slidetable_core::{Board, Move, Symmetry, MAX_CELLS};
 
 /// The longest sequences compared.
 pub(crate) const LONGEST: usize = 10;
@@ -82,8 +82,9 @@ impl Pruner {
     }
 
     /// The automaton of `board` under `order`, made once per process and kept: read from
-    /// [`STORED`] for 4×4 under [`Move::ALL`], built from sequences of at most [`LONGEST`]
-    /// moves otherwise.
+    /// [`STORED`] for 4×4 under [`Move::ALL`] or its image under a symmetry of the board
+    /// (the orders of the goals that the databases serve through a symmetry), built from
+    /// sequences of at most [`LONGEST`] moves otherwise.
     pub(crate) fn of(board: Board, order: [Move; 4]) -> Arc<Pruner> {
         type Built = Vec<((Board, [Move; 4]), Arc<Pruner>)>;
         static BUILT: Mutex<Built> = Mutex::new(Vec::new());
@@ -91,15 +92,43 @@ impl Pruner {
         if let Some((_, p)) = built.iter().find(|(k, _)| *k == (board, order)) {
             return Arc::clone(p);
         }
-        let p = Arc::new(
-            if (board.rows(), board.cols(), order) == (4, 4, Move::ALL) {
-                Pruner::decode(STORED)
-            } else {
-                Pruner::build(board, order, LONGEST)
-            },
-        );
+        let stored = if (board.rows(), board.cols()) == (4, 4) {
+            Symmetry::all(board)
+                .into_iter()
+                .find(|s| Move::ALL.map(|m| s.apply_move(m)) == order)
+        } else {
+            None
+        };
+        let p = Arc::new(match stored {
+            Some(symmetry) => Pruner::decode(STORED).image(&symmetry, board.cells()),
+            None => Pruner::build(board, order, LONGEST),
+        });
         built.push(((board, order), Arc::clone(&p)));
         p
+    }
+
+    /// The automaton of the image under `symmetry` (of a board of `cells` cells): its
+    /// patterns are the images of this one's (start cell and moves mapped), which are the
+    /// redundant sequences under the image of the order, since a symmetry maps equivalent
+    /// sequences to equivalent ones and keeps each move's place in the order. The states
+    /// keep their numbers but the roots, which are the blank's cells.
+    fn image(&self, symmetry: &Symmetry, cells: usize) -> Pruner {
+        let state = |s: u32| {
+            if (s as usize) < cells {
+                symmetry.cell(s as usize) as u32
+            } else {
+                s
+            }
+        };
+        let mut next = vec![PRUNED; self.next.len()];
+        for (s, row) in self.next.chunks_exact(4).enumerate() {
+            for (code, &to) in row.iter().enumerate() {
+                let m = symmetry.apply_move(Move::from_code(code as u8)).code() as usize;
+                next[state(s as u32) as usize * 4 + m] =
+                    if to == PRUNED { PRUNED } else { state(to) };
+            }
+        }
+        Pruner { next }
     }
 
     /// The automaton of [`encode`](Self::encode)'s bytes.
@@ -480,6 +509,52 @@ mod tests {
     #[ignore = "writes the stored automaton into the source tree"]
     fn write_the_stored_automaton() {
         std::fs::write(STORED_PATH, four_by_four().unwrap()).unwrap();
+    }
+
+    /// Whether `a` and `b` prune the same move sequences from every start cell: their
+    /// states walked in pairs.
+    fn same_language(a: &Pruner, b: &Pruner, cells: usize) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        let mut queue: VecDeque<(u32, u32)> = (0..cells as u32).map(|c| (c, c)).collect();
+        while let Some((x, y)) = queue.pop_front() {
+            if !seen.insert((x, y)) {
+                continue;
+            }
+            for code in 0..4 {
+                match (a.next(x, code), b.next(y, code)) {
+                    (PRUNED, PRUNED) => {}
+                    (PRUNED, _) | (_, PRUNED) => return false,
+                    pair => queue.push_back(pair),
+                }
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn an_image_under_a_symmetry_is_the_automaton_of_the_image_order() {
+        let board = Board::new(4, 4).unwrap();
+        let base = Pruner::build(board, Move::ALL, 10);
+        let symmetries = Symmetry::all(board);
+        assert_eq!(symmetries.len(), 8);
+        for s in &symmetries {
+            let order = Move::ALL.map(|m| s.apply_move(m));
+            let built = Pruner::build(board, order, 10);
+            assert!(same_language(&base.image(s, 16), &built, 16), "{order:?}");
+            // The comparison can fail: the image is not the automaton of another order.
+            if *s != symmetries[0] {
+                assert!(!same_language(&base.image(s, 16), &base, 16), "{order:?}");
+            }
+        }
+        // The stored automaton's image, as the search takes it, for the goal with the blank
+        // in the opposite corner (a half turn).
+        let half_turn = symmetries
+            .iter()
+            .find(|s| s.cell(0) == 15 && s.cell(3) == 12)
+            .unwrap();
+        let order = Move::ALL.map(|m| half_turn.apply_move(m));
+        let built = Pruner::build(board, order, STORED_LONGEST);
+        assert!(same_language(&Pruner::of(board, order), &built, 16));
     }
 
     #[test]
