@@ -124,8 +124,9 @@ pub struct PartsPlan {
 }
 
 /// Neighbours a window of the slice hands to other processes before a round, about, by
-/// default: 1 Mi (8 MiB before they are encoded).
-pub const DEFAULT_BATCH: usize = 1 << 20;
+/// default: 8 Mi (64 MiB before they are encoded): fewer, larger rounds in the middle levels,
+/// measured faster than 1 Mi on 3×4 (docs/SCALE.md, round 4).
+pub const DEFAULT_BATCH: usize = 1 << 23;
 
 /// What a run tells as it goes.
 #[derive(Clone, Debug)]
