@@ -255,9 +255,7 @@ impl TableSource {
         });
         self.passing.finish();
         passed.map_err(|e| self.failed(e))?;
-        drawn.ok_or_else(|| SourceError::NoPath {
-            path: self.path.clone(),
-        })
+        drawn.ok_or_else(|| self.no_path())
     }
 
     /// A draw on a table whose distances are never recovered (14 cells: 43.6 GB a byte a
@@ -297,13 +295,26 @@ impl TableSource {
             slidetable_gen::room::check_level_pass(board, "a draw at a depth", bitmap, entries)
                 .map_err(SourceError::Unavailable)?;
         let puzzle = self.draw_by_levels(goal, depth, seed, bottom_up)?;
+        self.with_path(goal, puzzle)
+    }
+
+    /// A drawn puzzle with its optimal path; a drawn puzzle with none is a bad table.
+    fn with_path(
+        &self,
+        goal: &slidetable_query::Goal<'_>,
+        puzzle: Layout,
+    ) -> Result<(Layout, Vec<Move>), SourceError> {
         let path = goal
             .path(&puzzle)
             .map_err(|e| self.failed(e))?
-            .ok_or_else(|| SourceError::NoPath {
-                path: self.path.clone(),
-            })?;
+            .ok_or_else(|| self.no_path())?;
         Ok((puzzle, path))
+    }
+
+    fn no_path(&self) -> SourceError {
+        SourceError::NoPath {
+            path: self.path.clone(),
+        }
     }
 
     fn failed(&self, problem: QueryError) -> SourceError {
@@ -378,13 +389,7 @@ impl Source for TableSource {
                         )
                         .unwrap_or(false);
                         let puzzle = self.draw_by_levels(&goal, depth, seed, bottom_up)?;
-                        let path =
-                            goal.path(&puzzle)
-                                .map_err(|e| self.failed(e))?
-                                .ok_or_else(|| SourceError::NoPath {
-                                    path: self.path.clone(),
-                                })?;
-                        return Ok((puzzle, path));
+                        return self.with_path(&goal, puzzle);
                     }
                 }
                 match recovered {
@@ -415,13 +420,7 @@ impl Source for TableSource {
                     parameter: "depth",
                     message: format!("no puzzle is {depth} moves from the goal"),
                 })?;
-        let path = goal
-            .path(&puzzle)
-            .map_err(|e| self.failed(e))?
-            .ok_or_else(|| SourceError::NoPath {
-                path: self.path.clone(),
-            })?;
-        Ok((puzzle, path))
+        self.with_path(&goal, puzzle)
     }
 
     fn stats(&self, goal: &Layout) -> Result<HistogramStats, SourceError> {
