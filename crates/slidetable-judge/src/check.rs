@@ -130,13 +130,24 @@ fn trim(text: &[u8]) -> &[u8] {
     text.trim_ascii()
 }
 
-/// Another program's output read a line at a time, knowing the line number.
+/// Another program's output read a line at a time, knowing the line number, and the cases
+/// accepted so far: what the answer-per-case formats (`paths`, `farthest`) share.
 struct Their<'a> {
     lines: &'a [&'a [u8]],
     at: usize,
+    accepted: u64,
 }
 
 impl<'a> Their<'a> {
+    /// `lines`, none read yet.
+    fn new(lines: &'a [&'a [u8]]) -> Their<'a> {
+        Their {
+            lines,
+            at: 0,
+            accepted: 0,
+        }
+    }
+
     /// The next line and its number (from 1), if any.
     fn next(&mut self) -> Option<(usize, &'a [u8])> {
         let line = self.lines.get(self.at)?;
@@ -167,6 +178,31 @@ impl<'a> Their<'a> {
             }
         }
         Ok(false)
+    }
+
+    /// Counts and reports case `k`'s outcome, answered on line `line` (0: none).
+    fn judged(
+        &mut self,
+        report: &mut impl Write,
+        k: usize,
+        line: usize,
+        outcome: &Result<String, String>,
+    ) -> io::Result<()> {
+        if outcome.is_ok() {
+            self.accepted += 1;
+        }
+        case_line(report, k, line, outcome)
+    }
+
+    /// The verdict over `cases` cases, once the last was judged: anything but blank lines
+    /// after it is reported.
+    fn verdict(mut self, report: &mut impl Write, cases: usize) -> io::Result<Verdict> {
+        let extra_output = self.rest(report)?;
+        Ok(Verdict {
+            cases: cases as u64,
+            accepted: self.accepted,
+            extra_output,
+        })
     }
 }
 
@@ -203,12 +239,8 @@ fn paths(
     };
     // UVa 652 puts a blank line between two answers.
     let between = format == Format::Uva652;
-    let mut their = Their {
-        lines: theirs,
-        at: 0,
-    };
+    let mut their = Their::new(theirs);
     let mut ours = ours.iter();
-    let mut accepted = 0;
     for (i, start) in starts.iter().enumerate() {
         let k = i + 1;
         if between && k > 1 {
@@ -238,17 +270,9 @@ fn paths(
             line = n;
             replay(board, start, optimum, trim(text), upper, none, most)
         })();
-        if outcome.is_ok() {
-            accepted += 1;
-        }
-        case_line(report, k, line, &outcome)?;
+        their.judged(report, k, line, &outcome)?;
     }
-    let extra_output = their.rest(report)?;
-    Ok(Verdict {
-        cases: starts.len() as u64,
-        accepted,
-        extra_output,
-    })
+    Ok(their.verdict(report, starts.len())?)
 }
 
 /// Replays `text`, a move string (or `none`) from `start` to `board`'s standard goal.
@@ -341,11 +365,7 @@ fn farthest(
     report: &mut impl Write,
 ) -> Result<Verdict, JudgeError> {
     let board = Format::Uva10085.board();
-    let mut their = Their {
-        lines: theirs,
-        at: 0,
-    };
-    let mut accepted = 0;
+    let mut their = Their::new(theirs);
     for (i, start) in starts.iter().enumerate() {
         let k = i + 1;
         // Our answer's path (its fifth line) is as long as the farthest state is far.
@@ -418,17 +438,9 @@ fn farthest(
             },
             Err(why) => Err(why),
         };
-        if judged.is_ok() {
-            accepted += 1;
-        }
-        case_line(report, k, line, &judged)?;
+        their.judged(report, k, line, &judged)?;
     }
-    let extra_output = their.rest(report)?;
-    Ok(Verdict {
-        cases: starts.len() as u64,
-        accepted,
-        extra_output,
-    })
+    Ok(their.verdict(report, starts.len())?)
 }
 
 /// A format compared byte for byte: the first line that differs, if any.
