@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use numpy::{PyArray1, PyArray2};
+use numpy::PyArray2;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use slidetable_core::{path_string, Board, Layout, Move};
@@ -82,6 +82,10 @@ fn solve_one(
     }
 }
 
+// `distance`, `path`-like and `estimate` methods take `Table`'s arguments under its names
+// (`puzzle`, `goal`, `order`) on purpose, so that Python written for one runs on the other:
+// the signatures share their shape, the answers come from another solver (IDA* here, the
+// table's entries there).
 #[pymethods]
 impl PyFifteen {
     /// Opens the pattern database file at `path` (written by `slidetable generate --board
@@ -245,17 +249,17 @@ impl PyFifteen {
     ) -> PyResult<Bound<'py, PyAny>> {
         let solver = self.solver(goal)?;
         let length = |p: &Option<Vec<Move>>| p.as_ref().map_or(-1, |p| p.len() as i32);
-        match Given::of(self.board(), puzzle)? {
-            Given::One(layout) => {
-                let path = py.detach(|| solve_one(&solver, &layout, Move::ALL))?;
-                Ok(i64::from(length(&path)).into_pyobject(py)?.into_any())
-            }
-            Given::Many(layouts) => {
-                let paths = self.solve_all(py, &solver, &layouts, Move::ALL)?;
-                let distances: Vec<i32> = paths.iter().map(length).collect();
-                Ok(PyArray1::from_vec(py, distances).into_any())
-            }
-        }
+        Given::of(self.board(), puzzle)?.ints(
+            py,
+            |layout| {
+                let path = py.detach(|| solve_one(&solver, layout, Move::ALL))?;
+                Ok(i64::from(length(&path)))
+            },
+            |layouts| {
+                let paths = self.solve_all(py, &solver, layouts, Move::ALL)?;
+                Ok(paths.iter().map(length).collect())
+            },
+        )
     }
 
     /// Optimal paths for every puzzle of `puzzles` (a 2-D integer array, one puzzle per row,

@@ -3,7 +3,6 @@
 //! 2-D array of them (an `int32` array, on every core without the GIL), for comparing them
 //! with the true distances of a table or a dataset.
 
-use numpy::PyArray1;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use slidetable_core::{Board, Layout};
@@ -18,20 +17,18 @@ pub(crate) fn estimates<'py, H: Heuristic + Sync + ?Sized>(
     heuristic: &H,
     given: Given,
 ) -> PyResult<Bound<'py, PyAny>> {
-    match given {
-        Given::One(layout) => Ok(i64::from(heuristic.estimate(&layout))
-            .into_pyobject(py)?
-            .into_any()),
-        Given::Many(layouts) => {
-            let values: Vec<i32> = py.detach(|| {
+    given.ints(
+        py,
+        |layout| Ok(i64::from(heuristic.estimate(layout))),
+        |layouts| {
+            Ok(py.detach(|| {
                 layouts
                     .par_iter()
                     .map(|l| heuristic.estimate(l) as i32)
                     .collect()
-            });
-            Ok(PyArray1::from_vec(py, values).into_any())
-        }
-    }
+            }))
+        },
+    )
 }
 
 /// The board of `puzzles`: `board` when given, else the square board with as many cells as

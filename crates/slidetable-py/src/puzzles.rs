@@ -6,7 +6,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use numpy::{Element, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -29,6 +29,21 @@ impl Given {
         match many(board, obj)? {
             Some(layouts) => Ok(Given::Many(layouts)),
             None => Ok(Given::One(one(board, obj)?)),
+        }
+    }
+
+    /// An integer answer to what was given, as every per-puzzle number is returned (a
+    /// distance, an estimate): `one`'s as an `int` for one puzzle, `many`'s as an `int32`
+    /// array for the rows of an array, in row order.
+    pub(crate) fn ints<'py>(
+        self,
+        py: Python<'py>,
+        one: impl FnOnce(&Layout) -> PyResult<i64>,
+        many: impl FnOnce(&[Layout]) -> PyResult<Vec<i32>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Given::One(layout) => Ok(one(&layout)?.into_pyobject(py)?.into_any()),
+            Given::Many(layouts) => Ok(PyArray1::from_vec(py, many(&layouts)?).into_any()),
         }
     }
 }

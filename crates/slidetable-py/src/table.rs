@@ -193,23 +193,22 @@ impl PyTable {
         goal: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let goal = self.goal_of(goal)?;
-        match Given::of(self.board(), puzzle)? {
-            Given::One(layout) => {
-                let d = goal.distance(&layout).map_err(query_error)?;
-                Ok(d.map_or(-1, i64::from).into_pyobject(py)?.into_any())
-            }
-            Given::Many(layouts) => {
-                let distances = py
-                    .detach(|| {
-                        layouts
-                            .par_iter()
-                            .map(|l| goal.distance(l).map(|d| d.map_or(-1, |d| d as i32)))
-                            .collect::<Result<Vec<i32>, _>>()
-                    })
-                    .map_err(query_error)?;
-                Ok(PyArray1::from_vec(py, distances).into_any())
-            }
-        }
+        Given::of(self.board(), puzzle)?.ints(
+            py,
+            |layout| {
+                let d = goal.distance(layout).map_err(query_error)?;
+                Ok(d.map_or(-1, i64::from))
+            },
+            |layouts| {
+                py.detach(|| {
+                    layouts
+                        .par_iter()
+                        .map(|l| goal.distance(l).map(|d| d.map_or(-1, |d| d as i32)))
+                        .collect::<Result<Vec<i32>, _>>()
+                })
+                .map_err(query_error)
+            },
+        )
     }
 
     /// An optimal path from `puzzle` to the goal as a string of moves (`u d l r`: the way the
@@ -338,30 +337,17 @@ impl PyTable {
     ) -> PyResult<Bound<'py, PyArray2<u8>>> {
         let goal = self.goal_of(goal)?;
         let max = goal.max_distance();
-        let by_levels = goal.wants_level_pass();
-        let mut far = Vec::new();
-        if by_levels {
-            levels::pass(py, &goal, max, "hardest", progress, &mut |level| {
-                if level.depth() == max {
-                    far.extend(level.layouts());
-                }
-            })?;
-        }
-        let known = if by_levels {
-            None
-        } else {
-            self.known_distances(py, &goal)?
-        };
+        let (farthest, known) = goal.farthest(
+            |upto, at| levels::pass(py, &goal, upto, "hardest", progress, at),
+            || self.known_distances(py, &goal),
+        )?;
         let goal = match &known {
             Some(distances) => goal.knowing(distances),
             None => goal,
         };
-        let layouts: Vec<Layout> = if by_levels {
-            far
-        } else {
-            py.detach(|| goal.layouts_at(max).map(Iterator::collect))
-                .map_err(query_error)?
-        };
+        let layouts: Vec<Layout> = py
+            .detach(|| farthest.layouts(&goal).map(Iterator::collect))
+            .map_err(query_error)?;
         let counted = goal.histogram().get(max as usize).copied().unwrap_or(0);
         if layouts.len() as u64 != counted {
             return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(

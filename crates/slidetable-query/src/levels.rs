@@ -216,6 +216,30 @@ impl LevelPicks {
     }
 }
 
+/// Where the states at a goal's greatest distance come from, as [`Goal::farthest`] decided:
+/// how the command line's `hardest` and the Python package's `Table.hardest` find them.
+#[derive(Debug)]
+pub enum Farthest {
+    /// Gathered from the level pass's last level, in rank order.
+    Gathered(Vec<Layout>),
+    /// To be read from the table ([`Goal::layouts_at`] at the maximum distance).
+    Read,
+}
+
+impl Farthest {
+    /// The states, in rank order: those gathered, or those `goal` (the goal of
+    /// [`Goal::farthest`], knowing any distances it recovered) reads at its greatest distance.
+    pub fn layouts<'a>(
+        self,
+        goal: &Goal<'a>,
+    ) -> Result<Box<dyn Iterator<Item = Layout> + 'a>, QueryError> {
+        Ok(match self {
+            Farthest::Gathered(far) => Box::new(far.into_iter()),
+            Farthest::Read => Box::new(goal.layouts_at(goal.max_distance())?),
+        })
+    }
+}
+
 /// How [`Goal::level_pass_with`] goes beyond [`Goal::level_pass`]'s top-down pass.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PassOptions<'a> {
@@ -240,6 +264,30 @@ impl PassOptions<'_> {
 pub const LEVEL_PASS_ENV: &str = "SLIDETABLE_LEVEL_PASS";
 
 impl Goal<'_> {
+    /// How the states at this goal's greatest distance are found: when it
+    /// [`Goal::wants_level_pass`], gathered from the last level of the level pass that `pass`
+    /// runs up to the given distance (the caller's memory check, note and progress around
+    /// [`Goal::level_pass_with`]); otherwise read from the table, with the distances
+    /// `recover` gives ([`Goal::recover_distances`]: `None` where the entries hold them),
+    /// returned beside for [`Goal::knowing`].
+    pub fn farthest<K, E>(
+        &self,
+        pass: impl FnOnce(u32, &mut (dyn FnMut(&Level<'_>) + Send)) -> Result<(), E>,
+        recover: impl FnOnce() -> Result<Option<K>, E>,
+    ) -> Result<(Farthest, Option<K>), E> {
+        let max = self.max_distance();
+        if !self.wants_level_pass() {
+            return Ok((Farthest::Read, recover()?));
+        }
+        let mut far = Vec::new();
+        pass(max, &mut |level| {
+            if level.depth() == max {
+                far.extend(level.layouts());
+            }
+        })?;
+        Ok((Farthest::Gathered(far), None))
+    }
+
     /// Whether whole-table questions go through [`Goal::level_pass`]: when they need it
     /// ([`Goal::needs_level_pass`]), or on any 2-bit section when [`LEVEL_PASS_ENV`] is `1`.
     pub fn wants_level_pass(&self) -> bool {

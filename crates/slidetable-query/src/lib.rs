@@ -45,7 +45,7 @@ pub use goal::Goal;
 pub use guard::{exit_if_tables_changed, exit_on_changed_table};
 pub use histogram::{HistogramStats, LayerStats};
 pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
-pub use levels::{Level, LevelPicks, PassOptions, LEVEL_PASS_ENV};
+pub use levels::{Farthest, Level, LevelPicks, PassOptions, LEVEL_PASS_ENV};
 pub use lockstep::Lockstep;
 pub use pattern::{MappedPatternTable, PatternTable};
 pub use section::Section;

@@ -5,7 +5,6 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use slidetable_core::Layout;
 
 use crate::answers::write_state;
 use crate::resolved::{Hardest, Output, Target};
@@ -21,20 +20,10 @@ pub(crate) fn run(hardest: Hardest) -> Result<ExitCode> {
     let max = goal.max_distance();
     // A table too large to recover a byte a state of (2x7): the last level of the level
     // pass; it holds few states (one on 2x7).
-    let mut far = Vec::new();
-    let by_levels = levels::wanted(&goal);
-    if by_levels {
-        levels::pass(&table, &goal, max, "hardest", &mut |level| {
-            if level.depth() == max {
-                far.extend(level.layouts());
-            }
-        })?;
-    }
-    let known = if by_levels {
-        None
-    } else {
-        tables::known_distances(&table, &goal, max)?
-    };
+    let (farthest, known) = goal.farthest(
+        |upto, at| levels::pass(&table, &goal, upto, "hardest", at),
+        || tables::known_distances(&table, &goal, max),
+    )?;
     let goal = match &known {
         Some(distances) => goal.knowing(distances),
         None => goal,
@@ -45,14 +34,9 @@ pub(crate) fn run(hardest: Hardest) -> Result<ExitCode> {
         crate::answers::write_states_csv_header(&mut out, &table)?;
     }
     let mut found = 0u64;
-    let layouts: Box<dyn Iterator<Item = Layout>> = if by_levels {
-        Box::new(far.into_iter())
-    } else {
-        Box::new(
-            goal.layouts_at(max)
-                .with_context(|| format!("table {}", tables::name(&table)))?,
-        )
-    };
+    let layouts = farthest
+        .layouts(&goal)
+        .with_context(|| format!("table {}", tables::name(&table)))?;
     for layout in layouts {
         write_state(&mut out, &mut buf, &goal, &layout, output, &table)?;
         found += 1;
