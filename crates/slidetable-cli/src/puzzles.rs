@@ -365,19 +365,11 @@ pub(crate) fn with_board_hint(board: Board, line: &[u8], what: String) -> String
         format!("expected {} tiles, found {tiles}", board.cells())
     };
     // The squarest first: 3x4 before 2x6.
-    let mut shapes: Vec<(usize, usize)> = (2..=tiles / 2)
-        .filter(|r| tiles.is_multiple_of(*r) && tiles / r >= 2)
-        .map(|r| (r, tiles / r))
-        .collect();
-    shapes.sort_by_key(|&(r, c)| (r.abs_diff(c), r));
-    let fits: Vec<String> = shapes.iter().map(|(r, c)| format!("{r}x{c}")).collect();
-    let Some(first) = fits.first() else {
+    let shapes = slidetable_core::shapes_of(tiles);
+    let Some(first) = shapes.first() else {
         return what;
     };
-    let fits = match fits.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => first.clone(),
-    };
+    let fits = slidetable_core::one_of(&shapes);
     if tiles <= slidetable_core::MAX_TABLE_CELLS {
         format!("{what}: {tiles} tiles fit a {fits} board (add --board {first})")
     } else if tiles == 16 {

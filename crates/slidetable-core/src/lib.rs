@@ -38,4 +38,4 @@ pub use parse::{
 };
 pub use rank::{PlacementError, PlacementRanker, Ranker, Scan, ScanCursor, Steps, TileOrder};
 pub use symmetry::Symmetry;
-pub use words::counted;
+pub use words::{counted, one_of, shapes_of};

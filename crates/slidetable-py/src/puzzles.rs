@@ -104,16 +104,8 @@ fn with_board_hint(board: Board, tiles: usize, what: String) -> String {
         return format!("{count}: 16 tiles are the 15-puzzle (slidetable.Fifteen answers it)");
     }
     // The squarest first (3x4 before 2x6), as the command names them.
-    let mut shapes: Vec<(usize, usize)> = (2..=tiles / 2)
-        .filter(|r| tiles.is_multiple_of(*r) && tiles / r >= 2)
-        .map(|r| (r, tiles / r))
-        .collect();
-    shapes.sort_by_key(|&(r, c)| (r.abs_diff(c), r));
-    let names: Vec<String> = shapes.iter().map(|(r, c)| format!("{r}x{c}")).collect();
-    let fits = match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => names.concat(),
-    };
+    let names = slidetable_core::shapes_of(tiles);
+    let fits = slidetable_core::one_of(&names);
     match names.first() {
         Some(first) if tiles <= slidetable_core::MAX_TABLE_CELLS => format!(
             "{count}: {tiles} tiles fit a {fits} board (slidetable.Table.default(\"{first}\"))"
