@@ -92,14 +92,12 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// Every encoding, in the order of their codes.
+    pub const ALL: [Encoding; 3] = [Encoding::Byte, Encoding::TwoBit, Encoding::Wide16];
+
     /// The encoding with this code in the header's encoding field, if there is one.
     pub fn from_code(code: u8) -> Option<Encoding> {
-        match code {
-            1 => Some(Encoding::Byte),
-            2 => Some(Encoding::TwoBit),
-            3 => Some(Encoding::Wide16),
-            _ => None,
-        }
+        Encoding::ALL.into_iter().find(|e| *e as u8 == code)
     }
 
     /// The name the command line and `info` use: `byte`, `2bit`, `wide16`.
@@ -113,9 +111,7 @@ impl Encoding {
 
     /// The encoding called `name` (see [`Encoding::name`]).
     pub fn from_name(name: &str) -> Option<Encoding> {
-        [Encoding::Byte, Encoding::TwoBit, Encoding::Wide16]
-            .into_iter()
-            .find(|e| e.name() == name)
+        Encoding::ALL.into_iter().find(|e| e.name() == name)
     }
 
     /// The largest distance (or cost) an entry can hold.
@@ -161,13 +157,12 @@ pub enum CostModel {
 }
 
 impl CostModel {
+    /// Every cost model, in the order of their codes.
+    pub const ALL: [CostModel; 2] = [CostModel::Unit, CostModel::Tile];
+
     /// The cost model with this code in the header's cost field, if there is one.
     pub fn from_code(code: u8) -> Option<CostModel> {
-        match code {
-            0 => Some(CostModel::Unit),
-            1 => Some(CostModel::Tile),
-            _ => None,
-        }
+        CostModel::ALL.into_iter().find(|c| *c as u8 == code)
     }
 
     /// The name the command line and `info` use: `unit`, `tile`.
@@ -180,9 +175,7 @@ impl CostModel {
 
     /// The cost model called `name` (see [`CostModel::name`]).
     pub fn from_name(name: &str) -> Option<CostModel> {
-        [CostModel::Unit, CostModel::Tile]
-            .into_iter()
-            .find(|c| c.name() == name)
+        CostModel::ALL.into_iter().find(|c| c.name() == name)
     }
 
     /// What sliding `tile` costs.

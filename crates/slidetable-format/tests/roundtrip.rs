@@ -201,3 +201,32 @@ fn the_writer_refuses_what_the_reader_would() {
         "section count 5 is out of range (1..=4 for this board)"
     );
 }
+
+#[test]
+fn every_code_and_name_reads_back_as_its_encoding_or_cost_model() {
+    // Every byte a header's field can hold: the documented codes and no others.
+    for code in 0..=u8::MAX {
+        let encoding = Encoding::from_code(code);
+        assert_eq!(
+            encoding.is_some(),
+            (1..=3).contains(&code),
+            "encoding code {code}"
+        );
+        if let Some(e) = encoding {
+            assert_eq!(e as u8, code);
+            assert_eq!(Encoding::from_name(e.name()), Some(e));
+        }
+        let cost = CostModel::from_code(code);
+        assert_eq!(cost.is_some(), code <= 1, "cost code {code}");
+        if let Some(c) = cost {
+            assert_eq!(c as u8, code);
+            assert_eq!(CostModel::from_name(c.name()), Some(c));
+        }
+    }
+    let names: Vec<&str> = Encoding::ALL.iter().map(|e| e.name()).collect();
+    assert_eq!(names, ["byte", "2bit", "wide16"]);
+    let names: Vec<&str> = CostModel::ALL.iter().map(|c| c.name()).collect();
+    assert_eq!(names, ["unit", "tile"]);
+    assert_eq!(Encoding::from_name("bytes"), None);
+    assert_eq!(CostModel::from_name(""), None);
+}
