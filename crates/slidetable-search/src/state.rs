@@ -90,6 +90,27 @@ impl Keyer {
         }
     }
 
+    /// The child of `parent` (keyed `key`) by `m` with its key, counted in
+    /// `stats.generated`: how every search that keeps its states in a [`StateMap`] expands a
+    /// node. `None` when `m` leaves the board or undoes `via`, the code of the move that
+    /// reached `parent` (the parent is already seen: the way back is never a child).
+    #[inline]
+    pub(crate) fn forward(
+        &self,
+        parent: &Layout,
+        key: u64,
+        via: u8,
+        m: Move,
+        stats: &mut Stats,
+    ) -> Option<(Layout, u64)> {
+        if m.code() ^ 1 == via {
+            return None;
+        }
+        let child = parent.moved(m)?;
+        stats.generated += 1;
+        Some((child, self.child(key, parent, m, &child)))
+    }
+
     /// The number of keys, if small enough for a flat array.
     fn dense_len(&self) -> Option<usize> {
         match self {
