@@ -321,6 +321,12 @@ impl Params {
             .transpose()
     }
 
+    /// The required `puzzle`, for `board`.
+    fn puzzle(&self, board: Board) -> Result<Layout, ApiError> {
+        let text = self.required("puzzle")?;
+        parse_layout(board, text.as_bytes()).map_err(|e| ApiError::bad("puzzle", e))
+    }
+
     fn goal(&self, board: Board) -> Result<Layout, ApiError> {
         Ok(self
             .layout("goal", board)?
@@ -456,8 +462,7 @@ fn letters(found: &Found) -> Option<String> {
 async fn solve(State(app): Shared, request: Request) -> Result<Response, ApiError> {
     let params = Params::parse(request.uri().query(), &["board", "puzzle", "goal"])?;
     let (board, source) = params.board(&app.tables).await?;
-    let puzzle = params.required("puzzle")?;
-    let puzzle = parse_layout(board, puzzle.as_bytes()).map_err(|e| ApiError::bad("puzzle", e))?;
+    let puzzle = params.puzzle(board)?;
     let goal = params.goal(board)?;
     let found = find(&app, source.clone(), puzzle, goal).await?;
     let letters = letters(&found);
@@ -549,8 +554,7 @@ const EFFORT_MEMORY: u64 = 512 << 20;
 async fn effort(State(app): Shared, request: Request) -> Result<Response, ApiError> {
     let params = Params::parse(request.uri().query(), &["board", "puzzle", "goal"])?;
     let (board, source) = params.board(&app.tables).await?;
-    let puzzle = params.required("puzzle")?;
-    let puzzle = parse_layout(board, puzzle.as_bytes()).map_err(|e| ApiError::bad("puzzle", e))?;
+    let puzzle = params.puzzle(board)?;
     let goal = params.goal(board)?;
     let limits = Limits {
         max_expanded: Some(app.limits.effort_expanded),
