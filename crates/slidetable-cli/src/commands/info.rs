@@ -1,5 +1,6 @@
 //! `info`: what a table file holds.
 
+use std::fmt::Display;
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -79,11 +80,9 @@ pub(crate) fn run(info: Info) -> Result<ExitCode> {
                 .collect(),
             checksum_ok,
         };
-        serde_json::to_writer(&mut out, &info)?;
-        writeln!(out)?;
+        write_json(&mut out, &info)?;
     } else {
-        writeln!(out, "table     {}", path.display())?;
-        writeln!(out, "board     {}", header.board())?;
+        write_file(&mut out, &path, header.board())?;
         let (what, first) = match header.cost() {
             CostModel::Unit => ("distance", "an optimal path"),
             CostModel::Tile => ("cheapest cost", "a cheapest path"),
@@ -113,6 +112,19 @@ pub(crate) fn run(info: Info) -> Result<ExitCode> {
         }
     }
     end(out, checksum)
+}
+
+/// `info --json`'s record, on one line, for every kind of file.
+fn write_json(out: &mut impl Write, record: &impl Serialize) -> Result<()> {
+    serde_json::to_writer(&mut *out, record)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// The first lines of `info`'s text, for every kind of file: where it is and its board.
+fn write_file(out: &mut impl Write, path: &Path, board: impl Display) -> io::Result<()> {
+    writeln!(out, "table     {}", path.display())?;
+    writeln!(out, "board     {board}")
 }
 
 /// The checksum line of `info`'s text: not checked, ok, or what failed.
@@ -207,11 +219,9 @@ fn pattern_database(table: &MappedPatternTable, verify: bool, as_json: bool) -> 
                 .collect(),
             checksum_ok,
         };
-        serde_json::to_writer(&mut out, &info)?;
-        writeln!(out)?;
+        write_json(&mut out, &info)?;
     } else {
-        writeln!(out, "table     {}", path.display())?;
-        writeln!(out, "board     {}", header.board())?;
+        write_file(&mut out, path, header.board())?;
         writeln!(
             out,
             "encoding  pattern4 (pattern database {partition}: 4 bits per placement, the moves of the group's tiles above their Manhattan distance, halved)"

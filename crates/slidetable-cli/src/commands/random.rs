@@ -139,15 +139,11 @@ fn write_puzzles(
     table: &MappedTable,
 ) -> Result<ExitCode> {
     let output = random.output;
+    if output == Output::Show {
+        return write_sheet(puzzles, goal_layout);
+    }
     let mut out = streams::stdout();
     let mut buf = Vec::new();
-    if output == Output::Show {
-        let all: Vec<Layout> = puzzles.collect();
-        show::sheet(&mut buf, &all, goal_layout);
-        out.write_all(&buf)?;
-        out.flush()?;
-        return Ok(ExitCode::SUCCESS);
-    }
     if output == Output::Csv {
         crate::answers::write_states_csv_header(&mut out, table)?;
     }
@@ -165,6 +161,18 @@ fn write_puzzles(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--show`: the puzzles drawn on one sheet toward `goal` (it lines up every puzzle it holds,
+/// so it holds them all).
+fn write_sheet(puzzles: impl Iterator<Item = Layout>, goal: &Layout) -> Result<ExitCode> {
+    let all: Vec<Layout> = puzzles.collect();
+    let mut buf = Vec::new();
+    show::sheet(&mut buf, &all, goal);
+    let mut out = streams::stdout();
+    out.write_all(&buf)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `random` on a board with no table (over 14 cells: the 15-puzzle), or without `--depth` on
 /// one whose table cannot draw at a distance (2x7): puzzles drawn uniformly
 /// from every layout that can reach the goal ([`SplitMix64::layout_reaching`]), the same for
@@ -174,15 +182,11 @@ fn without_table(random: &Random, goal: &Layout) -> Result<ExitCode> {
         .layouts_reaching(*goal, random.distinct)
         .take(usize::try_from(random.count).unwrap_or(usize::MAX));
     let output = random.output;
+    if output == Output::Show {
+        return write_sheet(puzzles, goal);
+    }
     let mut out = streams::stdout();
     let mut buf = Vec::new();
-    if output == Output::Show {
-        let all: Vec<Layout> = puzzles.collect();
-        show::sheet(&mut buf, &all, goal);
-        out.write_all(&buf)?;
-        out.flush()?;
-        return Ok(ExitCode::SUCCESS);
-    }
     if output == Output::Csv {
         out.write_all(b"puzzle\n")?;
     }
