@@ -107,6 +107,11 @@ Choices where the statements leave room:
                than the 50 moves it allows.
 Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer written.";
 
+// Each command's arguments below declare their own `--json`, `--csv`, `--table`, `--board`
+// and `--goal`: the flags share names and shape, but each help text says what that command
+// reads or prints (one object or one per line, which columns), which one flattened struct of
+// shared flags could not. What they mean is decided in one place: `resolved` turns every
+// command's flags into one `Output` and one table choice.
 #[derive(Args, Debug)]
 pub(crate) struct GenerateArgs {
     /// Board size, rows x columns: 2x2 up to 14 cells (3x4, 4x3, 2x6, 6x2, 2x7, 7x2), and 4x4 (a

@@ -42,6 +42,9 @@ impl Relabelling {
     }
 }
 
+// The per-puzzle questions below (`distance`, `path_into`, `first_move`, `ordered_path_into`)
+// take [`Section`]'s signatures on purpose: each relabels the start into the section's goal
+// and asks the section, which answers in the section's labels (moves carry over unchanged).
 impl<'a> Goal<'a> {
     /// The goal asked about.
     pub fn layout(&self) -> &Layout {

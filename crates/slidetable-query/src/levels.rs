@@ -435,6 +435,13 @@ impl Goal<'_> {
 
 /// Level `depth` to level `depth + 1` in `bits` (see the module's text), each expanded word
 /// of level `depth` added to `seen` when there is one; the states found.
+///
+/// [`expand_bottom_up`] goes over the words in the same chunks (a stop check, a cursor and a
+/// count per chunk, progress per chunk); what each does with a word differs (here the states
+/// of level `depth` are expanded to their neighbours, there each unseen state looks for a
+/// seen neighbour). The scaffolding is written out in both so that each inner loop stays as
+/// measured on 2x7 (BENCHMARKS.md), which a shared closure-taking helper would need measuring
+/// again to replace.
 fn expand(
     scan: &Scan,
     entries: &[u8],

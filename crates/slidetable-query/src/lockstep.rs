@@ -267,6 +267,9 @@ impl Lockstep<'_> {
                 };
                 let entry = self.entry(next_rank);
                 let v = byte_distance(entry);
+                // The three failures (no move, a value that does not drop by one, a walk that
+                // ends off the goal) are each written out where they are found: this is
+                // `path`'s batch loop, kept as measured by callgrind (BENCHMARKS.md).
                 if v + 1 != value {
                     fail(
                         lane.index as usize,

@@ -29,7 +29,9 @@ impl Section<'_> {
     }
 
     /// [`Section::step`] along stored moves, which a branch predictor cannot guess: no
-    /// branch on the move ([`slidetable_core::Ranker::step_unpredictable`]).
+    /// branch on the move ([`slidetable_core::Ranker::step_unpredictable`]). Its own function,
+    /// the same shape as `step`, rather than a flag: each of `path`'s walks calls the one it
+    /// needs with nothing to decide per step.
     #[inline]
     pub(crate) fn step_stored(&self, at: Walk, to: usize, m: Move) -> Walk {
         let packed = slide(at.packed, at.blank, to);
