@@ -90,9 +90,14 @@ pub fn astar<H: Heuristic + ?Sized>(
         let h = f - g;
         let child_g = g + 1;
         for m in Move::ALL {
-            let Some((child, child_key)) = keyer.forward(&layout, key, via, m, &mut stats) else {
+            if m.code() ^ 1 == via {
+                continue;
+            }
+            let Some(child) = layout.moved(m) else {
                 continue;
             };
+            stats.generated += 1;
+            let child_key = keyer.child(key, &layout, m, &child);
             if let Some(known) = seen.get(child_key) {
                 if known.g <= child_g {
                     continue;

@@ -66,9 +66,12 @@ fn from_start(
                 seen.bytes() + vec_bytes(&level) + vec_bytes(&next)
             })?;
             for m in Move::ALL {
-                let Some((child, child_key)) = keyer.forward(&node, key, via, m, &mut stats) else {
+                if m.code() ^ 1 == via {
                     continue;
-                };
+                }
+                let Some(child) = node.moved(m) else { continue };
+                stats.generated += 1;
+                let child_key = keyer.child(key, &node, m, &child);
                 if !seen.insert_new(child_key, Via::reached(m)) {
                     continue;
                 }
@@ -176,9 +179,12 @@ fn from_both_ends(
                     + vec_bytes(&next)
             })?;
             for m in Move::ALL {
-                let Some((child, child_key)) = keyer.forward(&node, key, via, m, &mut stats) else {
+                if m.code() ^ 1 == via {
                     continue;
-                };
+                }
+                let Some(child) = node.moved(m) else { continue };
+                stats.generated += 1;
+                let child_key = keyer.child(key, &node, m, &child);
                 if !this.seen.insert_new(child_key, Visit::reached(depth, m)) {
                     continue;
                 }

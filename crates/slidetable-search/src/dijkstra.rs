@@ -113,12 +113,16 @@ pub fn dijkstra_with<C: MoveCost + ?Sized>(
             seen.bytes() + (open.capacity() * size_of::<Open>()) as u64
         })?;
         for m in Move::ALL {
-            // The parent is already closed: the move straight back to it is skipped.
-            let Some((child, child_key)) = keyer.forward(&layout, key, visit.via, m, &mut stats)
-            else {
+            // The parent is already closed: skip the move straight back to it.
+            if m.code() ^ 1 == visit.via {
+                continue;
+            }
+            let Some(child) = layout.moved(m) else {
                 continue;
             };
+            stats.generated += 1;
             let child_g = g.saturating_add(cost.cost(&layout, m, &child));
+            let child_key = keyer.child(key, &layout, m, &child);
             if let Some(known) = seen.get(child_key) {
                 if known.closed || known.g <= child_g {
                     continue;

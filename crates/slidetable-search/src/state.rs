@@ -76,7 +76,12 @@ impl Keyer {
         }
     }
 
-    /// The key of `child` = `parent` moved by `m`, from the parent's key. A horizontal move
+    /// The key of `child` = `parent` moved by `m`, from the parent's key.
+    ///
+    /// BFS, bidirectional BFS, A* and Dijkstra each write out their expansion around it (skip
+    /// the move back, move, count, key): a shared `fn` returning the child and its key cost
+    /// 1-5% more instructions in each (callgrind, 3x3, BENCHMARKS.md issue 19's last round),
+    /// so the four loops stay as they are. A horizontal move
     /// keeps the tiles' reading order, so its rank is one block away and needs no ranking;
     /// a packed key changes in the two cells the blank and the tile swap.
     #[inline]
@@ -88,27 +93,6 @@ impl Keyer {
                 key ^ (t << (4 * parent.blank())) ^ (t << (4 * child.blank()))
             }
         }
-    }
-
-    /// The child of `parent` (keyed `key`) by `m` with its key, counted in
-    /// `stats.generated`: how every search that keeps its states in a [`StateMap`] expands a
-    /// node. `None` when `m` leaves the board or undoes `via`, the code of the move that
-    /// reached `parent` (the parent is already seen: the way back is never a child).
-    #[inline]
-    pub(crate) fn forward(
-        &self,
-        parent: &Layout,
-        key: u64,
-        via: u8,
-        m: Move,
-        stats: &mut Stats,
-    ) -> Option<(Layout, u64)> {
-        if m.code() ^ 1 == via {
-            return None;
-        }
-        let child = parent.moved(m)?;
-        stats.generated += 1;
-        Some((child, self.child(key, parent, m, &child)))
     }
 
     /// The number of keys, if small enough for a flat array.
