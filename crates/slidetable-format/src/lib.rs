@@ -312,37 +312,28 @@ impl Header {
         let payloads: Vec<&[u8]> = (0..self.sections().len())
             .filter_map(|i| self.payload(file, i))
             .collect();
-        Ok(Header {
-            encoding: self.encoding,
-            cost: self.cost,
-            frame: self
-                .frame
-                .clone()
-                .with_sums(PayloadSums::Blocks(BlockSums::of(payloads)))?,
-        })
+        self.with_sums(PayloadSums::Blocks(BlockSums::of(payloads)))
     }
 
     /// This header with the block checksums `sums` of its payload (version 2), computed
     /// elsewhere: a table in parts joined where it lies, each part bringing its blocks' sums.
     pub fn with_block_sums(&self, sums: BlockSums) -> Result<Header, FormatError> {
-        Ok(Header {
-            encoding: self.encoding,
-            cost: self.cost,
-            frame: self.frame.clone().with_sums(PayloadSums::Blocks(sums))?,
-        })
+        self.with_sums(PayloadSums::Blocks(sums))
     }
 
     /// This header as version 1, with the one checksum of the payload of `file` (the file it
     /// was read from): how a table written before version 2 looks, which readers still read.
     pub fn version_1(&self, file: &[u8]) -> Result<Header, FormatError> {
         let sums = BlockSums::of((0..self.sections().len()).filter_map(|i| self.payload(file, i)));
+        self.with_sums(PayloadSums::Whole(sums.payload))
+    }
+
+    /// This header with the payload checksums `sums` (the version they imply).
+    fn with_sums(&self, sums: PayloadSums) -> Result<Header, FormatError> {
         Ok(Header {
             encoding: self.encoding,
             cost: self.cost,
-            frame: self
-                .frame
-                .clone()
-                .with_sums(PayloadSums::Whole(sums.payload))?,
+            frame: self.frame.clone().with_sums(sums)?,
         })
     }
 
