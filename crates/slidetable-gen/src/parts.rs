@@ -56,7 +56,7 @@ use crate::bfs_residues::{
     entry_words, frontier_words, rebuild_frontier, words_of, Levels, Pass, Residues,
 };
 use crate::mapped::{create_allocated, map};
-use crate::resume::{probe_disk, Pace, Pacer};
+use crate::resume::{probe_disk, read_words, Pace, Pacer};
 use crate::state_file::{self, write_durably, ReadError};
 use crate::GenError;
 
@@ -560,9 +560,7 @@ impl LevelPass<'_> {
         let (me, parts) = (self.exchange.rank(), self.exchange.size());
         let next = (depth + 1) % 3;
         let far = Mutex::new(Vec::new());
-        let mut spare = Vec::new();
-        let mut out: Vec<Vec<u64>> = vec![Vec::new(); parts as usize];
-        let mut wire: Vec<Vec<u8>> = vec![Vec::new(); parts as usize];
+        let mut out = Outbox::new(parts);
         let mut marks = Vec::new();
         let mut step = Step::default();
         let mut at = 0;
@@ -572,12 +570,10 @@ impl LevelPass<'_> {
             at = end;
             let neighbours = std::mem::take(&mut *lock(&far));
             let handed = neighbours.len();
-            self.by_owner(neighbours.into_iter(), &mut out);
-            for (o, w) in out.iter_mut().zip(&mut wire) {
-                encode_offsets_with(o, w, &mut spare);
-                step.sent += w.len() as u64;
-            }
-            let received = self.exchange.all_to_all(&wire)?;
+            self.by_owner(neighbours.into_iter(), &mut out.offsets);
+            step.sent += out.seal();
+            out.clear();
+            let received = self.exchange.all_to_all(&out.wire)?;
             step.rounds += 1;
             for (from, bytes) in received.iter().enumerate() {
                 decode(bytes, &mut marks, from, me)?;
@@ -600,9 +596,7 @@ impl LevelPass<'_> {
         let (me, parts) = (self.exchange.rank(), self.exchange.size());
         let (want, next) = (depth % 3, (depth + 1) % 3);
         let asked = Mutex::new(Vec::new());
-        let mut spare = Vec::new();
-        let mut out: Vec<Vec<u64>> = vec![Vec::new(); parts as usize];
-        let mut wire: Vec<Vec<u8>> = vec![Vec::new(); parts as usize];
+        let mut out = Outbox::new(parts);
         let mut questions = Vec::new();
         let mut step = Step::default();
         let mut at = 0;
@@ -611,14 +605,9 @@ impl LevelPass<'_> {
             step.found += pass.bottom_up(&|pairs| lock(&asked).append(pairs), &|_| {});
             at = end;
             let pairs = std::mem::take(&mut *lock(&asked));
-            self.by_owner(pairs.iter().map(|&[_, n]| n), &mut out);
-            for (o, w) in out.iter_mut().zip(&mut wire) {
-                radix_sort(o, &mut spare);
-                o.dedup();
-                encode_sorted(o, w);
-                step.sent += w.len() as u64;
-            }
-            let received = self.exchange.all_to_all(&wire)?;
+            self.by_owner(pairs.iter().map(|&[_, n]| n), &mut out.offsets);
+            step.sent += out.seal();
+            let received = self.exchange.all_to_all(&out.wire)?;
             let slice = self.slice;
             let mut answers = Vec::with_capacity(received.len());
             for (from, bytes) in received.iter().enumerate() {
@@ -638,7 +627,7 @@ impl LevelPass<'_> {
             }
             let replies = self.exchange.all_to_all(&answers)?;
             step.rounds += 1;
-            for (from, (bits, offsets)) in replies.iter().zip(&out).enumerate() {
+            for (from, (bits, offsets)) in replies.iter().zip(&out.offsets).enumerate() {
                 if bits.len() != offsets.len().div_ceil(8) {
                     return Err(ExchangeError(format!(
                         "process {from} answered {} offsets of process {me} in {} bytes",
@@ -655,13 +644,13 @@ impl LevelPass<'_> {
                 .filter(|&&[r, n]| {
                     let o = slices.owner(n) as usize;
                     let offset = n - slices.part(o as u32).start;
-                    let yes = out[o]
+                    let yes = out.offsets[o]
                         .binary_search(&offset)
                         .is_ok_and(|k| replies[o][k / 8] >> (k % 8) & 1 == 1);
                     yes && slice.mark(r - first, next)
                 })
                 .count() as u64;
-            out.iter_mut().for_each(Vec::clear);
+            out.clear();
             self.resize(pairs.len());
             if !self.busy(at >= self.slice.frontier_len())? {
                 return Ok(step);
@@ -761,15 +750,50 @@ fn finish_part(
 /// from the previous one (the first from 0). 64-bit offsets, so a slice may hold any number of
 /// ranks, in fewer bytes than fixed 32-bit ones: a round's offsets are close together.
 pub fn encode_offsets(offsets: &mut Vec<u64>, into: &mut Vec<u8>) {
-    encode_offsets_with(offsets, into, &mut Vec::new());
+    sort_and_encode(offsets, into, &mut Vec::new());
+    offsets.clear();
 }
 
-/// [`encode_offsets`], sorting through `spare` (kept from round to round).
-fn encode_offsets_with(offsets: &mut Vec<u64>, into: &mut Vec<u8>, spare: &mut Vec<u64>) {
+/// Sorts `offsets` (through `spare`, kept from round to round), drops the repeats and
+/// encodes them into `into` (replaced); `offsets` keeps them, sorted, each once.
+fn sort_and_encode(offsets: &mut Vec<u64>, into: &mut Vec<u8>, spare: &mut Vec<u64>) {
     radix_sort(offsets, spare);
     offsets.dedup();
     encode_sorted(offsets, into);
-    offsets.clear();
+}
+
+/// A round's outgoing offsets, one list for each process (its owner), and their bytes on
+/// the wire; kept from round to round, so their buffers are allocated once a level.
+struct Outbox {
+    offsets: Vec<Vec<u64>>,
+    wire: Vec<Vec<u8>>,
+    spare: Vec<u64>,
+}
+
+impl Outbox {
+    fn new(parts: u32) -> Outbox {
+        Outbox {
+            offsets: vec![Vec::new(); parts as usize],
+            wire: vec![Vec::new(); parts as usize],
+            spare: Vec::new(),
+        }
+    }
+
+    /// Each owner's offsets sorted, each once, and encoded into its bytes on the wire (see
+    /// [`encode_offsets`]); the bytes in all.
+    fn seal(&mut self) -> u64 {
+        let mut sent = 0;
+        for (o, w) in self.offsets.iter_mut().zip(&mut self.wire) {
+            sort_and_encode(o, w, &mut self.spare);
+            sent += w.len() as u64;
+        }
+        sent
+    }
+
+    /// Every owner's offsets dropped, for the next round.
+    fn clear(&mut self) {
+        self.offsets.iter_mut().for_each(Vec::clear);
+    }
 }
 
 /// Sorts `values` in place, least significant digit first, 11 bits a pass (as many passes as
@@ -1286,19 +1310,7 @@ impl Files {
         file.seek(SeekFrom::Start(lines.len)).map_err(failed)?;
         let mut input = BufReader::with_capacity(PIECE, file);
         let mut crc = crc32fast::Hasher::new();
-        let mut entries: Vec<AtomicU64> = Vec::new();
-        entries.reserve_exact(words);
-        let mut buffer = vec![0u8; PIECE];
-        while entries.len() < words {
-            let n = ((words - entries.len()) * 8).min(PIECE);
-            input.read_exact(&mut buffer[..n]).map_err(failed)?;
-            crc.update(&buffer[..n]);
-            entries.extend(buffer[..n].chunks_exact(8).map(|b| {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(b);
-                AtomicU64::new(u64::from_le_bytes(word))
-            }));
-        }
+        let entries = read_words(&mut input, words, &mut crc).map_err(failed)?;
         if crc.finalize() != lines.crc {
             return Err(GenError::Parts {
                 path: path.to_path_buf(),

@@ -637,6 +637,30 @@ struct Checkpoints<'a> {
 /// The bytes of entries a checkpoint copies at a time (what it adds to the search's memory).
 const PIECE: usize = 1 << 20;
 
+/// `words` little-endian entry words read from `input` (a checkpoint's entries, after its
+/// lines), a piece at a time, each piece added to `crc`: the one-machine resume's and the
+/// search in parts' checkpoints alike.
+pub(crate) fn read_words(
+    input: &mut impl Read,
+    words: usize,
+    crc: &mut crc32fast::Hasher,
+) -> io::Result<Vec<AtomicU64>> {
+    let mut entries: Vec<AtomicU64> = Vec::new();
+    entries.reserve_exact(words);
+    let mut buffer = vec![0u8; PIECE];
+    while entries.len() < words {
+        let n = ((words - entries.len()) * 8).min(PIECE);
+        input.read_exact(&mut buffer[..n])?;
+        crc.update(&buffer[..n]);
+        entries.extend(
+            buffer[..n]
+                .chunks_exact(8)
+                .map(|b| AtomicU64::new(u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))),
+        );
+    }
+    Ok(entries)
+}
+
 impl Checkpoints<'_> {
     /// The bytes of entries a checkpoint of `finished` and `search` holds.
     fn len(&self, finished: &[SolvedSection], search: &Search) -> u64 {
@@ -787,19 +811,7 @@ fn read_entries(
             cost: CostModel::Unit,
         });
     }
-    let mut entries: Vec<AtomicU64> = Vec::new();
-    entries.reserve_exact(words);
-    let mut buffer = vec![0u8; PIECE];
-    while entries.len() < words {
-        let n = ((words - entries.len()) * 8).min(PIECE);
-        input.read_exact(&mut buffer[..n]).map_err(failed)?;
-        crc.update(&buffer[..n]);
-        entries.extend(
-            buffer[..n]
-                .chunks_exact(8)
-                .map(|b| AtomicU64::new(u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))),
-        );
-    }
+    let entries = read_words(&mut input, words, &mut crc).map_err(failed)?;
     if crc.finalize() != lines.crc {
         return Err(bad(
             "its entries are damaged (they do not match their CRC): start over with --restart"
