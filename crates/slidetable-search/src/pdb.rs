@@ -321,6 +321,46 @@ struct Node {
     mirror_sum: u32,
 }
 
+/// What a move changes in a [`Node`] besides its tiles: the Manhattan distance, the moved
+/// tile's group (`gi`) and mirrored group (`mi`) ranks and excesses, and the sums; saved
+/// before the move and put back after the search below it.
+#[derive(Clone, Copy)]
+struct Undo {
+    md: u32,
+    rank: u32,
+    excess: u8,
+    sum: u32,
+    mirror_rank: u32,
+    mirror_excess: u8,
+    mirror_sum: u32,
+}
+
+impl Undo {
+    #[inline(always)]
+    fn save(node: &Node, gi: usize, mi: usize) -> Undo {
+        Undo {
+            md: node.md,
+            rank: node.rank[gi],
+            excess: node.excess[gi],
+            sum: node.sum,
+            mirror_rank: node.mirror_rank[mi],
+            mirror_excess: node.mirror_excess[mi],
+            mirror_sum: node.mirror_sum,
+        }
+    }
+
+    #[inline(always)]
+    fn restore(self, node: &mut Node, gi: usize, mi: usize) {
+        node.md = self.md;
+        node.rank[gi] = self.rank;
+        node.excess[gi] = self.excess;
+        node.sum = self.sum;
+        node.mirror_rank[mi] = self.mirror_rank;
+        node.mirror_excess[mi] = self.mirror_excess;
+        node.mirror_sum = self.mirror_sum;
+    }
+}
+
 impl PatternHeuristic<'_> {
     fn node(&self, layout: &Layout) -> Node {
         let mut node = Node {
@@ -620,15 +660,7 @@ impl Run<'_, '_, '_> {
                 continue;
             }
             // The move, made in place and undone after the search below it.
-            let saved = (
-                self.node.md,
-                self.node.rank[gi],
-                self.node.excess[gi],
-                self.node.sum,
-                self.node.mirror_rank[mi],
-                self.node.mirror_excess[mi],
-                self.node.mirror_sum,
-            );
+            let saved = Undo::save(&self.node, gi, mi);
             self.node.tiles[from] = tile as u8;
             self.node.tiles[to] = 0;
             self.node.blank = to as u8;
@@ -656,15 +688,7 @@ impl Run<'_, '_, '_> {
             self.node.tiles[to] = tile as u8;
             self.node.tiles[from] = 0;
             self.node.blank = from as u8;
-            (
-                self.node.md,
-                self.node.rank[gi],
-                self.node.excess[gi],
-                self.node.sum,
-                self.node.mirror_rank[mi],
-                self.node.mirror_excess[mi],
-                self.node.mirror_sum,
-            ) = saved;
+            saved.restore(&mut self.node, gi, mi);
         }
         Pass::Exceeded(exceeded)
     }

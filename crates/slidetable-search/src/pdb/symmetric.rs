@@ -103,6 +103,8 @@ impl<'a> Symmetric<'a> {
     }
 }
 
+// The same shape as `PatternHeuristic`'s impl (pdb.rs), by the trait: both refuse a layout
+// of another board with 0 (the trait's "no estimate"), then estimate their own way.
 impl Heuristic for Symmetric<'_> {
     fn goal(&self) -> &Layout {
         &self.goal
