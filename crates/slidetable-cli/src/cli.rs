@@ -224,7 +224,7 @@ pub(crate) struct PathArgs {
     pub(crate) csv: bool,
     /// Print the lexicographically smallest optimal path under this letter order, a
     /// permutation of d l r u (e.g. `dlru`); without it, any optimal path (the fastest).
-    #[arg(long, value_name = "PERM", value_parser = parse_order)]
+    #[arg(long, value_name = "PERM", value_parser = Move::parse_order)]
     pub(crate) order: Option<[Move; 4]>,
     /// Draw the boards of each solution one after another, several per row (for people;
     /// programs want the move string).
@@ -548,20 +548,6 @@ fn parse_depths(s: &str) -> Result<RangeInclusive<u32>, String> {
     Ok(low..=high)
 }
 
-fn parse_order(s: &str) -> Result<[Move; 4], String> {
-    let moves: Vec<Move> = s.chars().filter_map(Move::from_letter).collect();
-    let mut seen = [false; 4];
-    for m in &moves {
-        seen[m.code() as usize] = true;
-    }
-    if s.chars().count() != 4 || moves.len() != 4 || seen.contains(&false) {
-        return Err(format!(
-            "'{s}' is not an order of the four moves: give each of d, l, r, u once (e.g. dlru)"
-        ));
-    }
-    Ok([moves[0], moves[1], moves[2], moves[3]])
-}
-
 fn parse_method(s: &str) -> Result<Method, String> {
     s.parse()
         .map_err(|e: slidetable_search::UnknownName| e.to_string())
@@ -786,18 +772,6 @@ mod tests {
     #[test]
     fn the_command_line_is_well_formed() {
         Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn orders_are_permutations_of_the_four_moves() {
-        assert_eq!(
-            parse_order("dlru").unwrap(),
-            [Move::Down, Move::Left, Move::Right, Move::Up]
-        );
-        assert!(parse_order("dlr").is_err());
-        assert!(parse_order("dlrr").is_err());
-        assert!(parse_order("dlrux").is_err());
-        assert!(parse_order("abcd").is_err());
     }
 
     #[test]

@@ -31,7 +31,7 @@ mod words;
 pub use bits::{each_set_bit, expand_level, mask_tiles, AtomicBitmap, Expand, SCAN_CHUNK};
 pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use layout::{Layout, LayoutError};
-pub use moves::{parse_path, path_string, Move};
+pub use moves::{parse_path, path_string, Move, OrderError};
 pub use neighbors::{slide, Neighbors};
 pub use parse::{
     is_blank_or_comment, parse_layout, parse_spaced_packed, parse_tile, ParseError, Token,

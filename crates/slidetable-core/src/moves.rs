@@ -57,7 +57,26 @@ impl Move {
             _ => None,
         }
     }
+
+    /// Reads an order of the four moves, each letter once, in either case (`dlru`): the
+    /// order in which a search tries them (`path --order`, Python's `order=`).
+    pub fn parse_order(s: &str) -> Result<[Move; 4], OrderError> {
+        let moves: Vec<Move> = s.chars().filter_map(Move::from_letter).collect();
+        let mut seen = [false; 4];
+        for m in &moves {
+            seen[m.code() as usize] = true;
+        }
+        if s.chars().count() != 4 || moves.len() != 4 || seen.contains(&false) {
+            return Err(OrderError(s.to_string()));
+        }
+        Ok([moves[0], moves[1], moves[2], moves[3]])
+    }
 }
+
+/// Text that is not an order of the four moves (see [`Move::parse_order`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not an order of the four moves: give each of d, l, r, u once (e.g. dlru)")]
+pub struct OrderError(pub String);
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -502,15 +502,5 @@ fn parse_depth(depth: &Bound<'_, PyAny>) -> PyResult<RangeInclusive<u32>> {
 
 /// A letter order of the four moves, as `slidetable path --order` reads it.
 pub(crate) fn parse_order(s: &str) -> PyResult<[Move; 4]> {
-    let moves: Vec<Move> = s.chars().filter_map(Move::from_letter).collect();
-    let mut seen = [false; 4];
-    for m in &moves {
-        seen[m.code() as usize] = true;
-    }
-    if s.chars().count() != 4 || moves.len() != 4 || seen.contains(&false) {
-        return Err(value_error(format!(
-            "'{s}' is not an order of the four moves: give each of d, l, r, u once (e.g. dlru)"
-        )));
-    }
-    Ok([moves[0], moves[1], moves[2], moves[3]])
+    Move::parse_order(s).map_err(value_error)
 }
