@@ -606,3 +606,44 @@ pub(crate) fn histogram_sum(histogram: &[u64]) -> Result<u64, FormatError> {
         .try_fold(0u64, |acc, &h| acc.checked_add(h))
         .ok_or(FormatError::Overflow("histogram sum"))
 }
+
+/// What a section's histogram counts: states by distance (a table) or placements by value (a
+/// pattern database).
+#[derive(Clone, Copy)]
+pub(crate) enum Counted {
+    Distances,
+    Values,
+}
+
+/// The checks a table's histogram and a pattern database's share, in this order: some
+/// entries, the last of them not empty, and as many as the maximum `max` plus one.
+pub(crate) fn histogram_shape(
+    histogram: &[u64],
+    max: u32,
+    counted: Counted,
+) -> Result<(), SectionProblem> {
+    let Some(&last) = histogram.last() else {
+        return Err(SectionProblem::EmptyHistogram);
+    };
+    let len = histogram.len() as u64;
+    if last == 0 {
+        let last = len - 1;
+        return Err(match counted {
+            Counted::Distances => SectionProblem::EmptyLastDistance { last },
+            Counted::Values => SectionProblem::EmptyLastValue { last },
+        });
+    }
+    if len != u64::from(max) + 1 {
+        return Err(match counted {
+            Counted::Distances => SectionProblem::MaxDistanceLength {
+                max_distance: max,
+                histogram_len: len,
+            },
+            Counted::Values => SectionProblem::MaxValueLength {
+                max_value: max,
+                histogram_len: len,
+            },
+        });
+    }
+    Ok(())
+}

@@ -56,7 +56,7 @@ pub use parts::{
 };
 
 pub use frame::{claimed_board, PayloadSums, FIXED_HEADER_LEN, SECTION_LEN};
-use frame::{histogram_sum, Descriptor, Frame, Part, Section};
+use frame::{histogram_shape, histogram_sum, Counted, Descriptor, Frame, Part, Section};
 
 mod entries;
 
@@ -862,20 +862,7 @@ impl Header {
                         states,
                     }));
                 }
-                let Some(&last) = s.histogram.last() else {
-                    return Err(bad(SectionProblem::EmptyHistogram));
-                };
-                if last == 0 {
-                    return Err(bad(SectionProblem::EmptyLastDistance {
-                        last: s.histogram.len() as u64 - 1,
-                    }));
-                }
-                if s.histogram.len() as u64 != u64::from(s.max) + 1 {
-                    return Err(bad(SectionProblem::MaxDistanceLength {
-                        max_distance: s.max,
-                        histogram_len: s.histogram.len() as u64,
-                    }));
-                }
+                histogram_shape(&s.histogram, s.max, Counted::Distances).map_err(bad)?;
                 if s.max > encoding.max_distance() {
                     return Err(bad(SectionProblem::MaxDistanceEncoding {
                         max_distance: s.max,

@@ -30,7 +30,10 @@
 
 use slidetable_core::{mask_tiles, Board, Layout, PlacementRanker};
 
-use crate::frame::{histogram_sum, Descriptor, Frame, Part, PayloadSums, Section, OFF_ENCODING};
+use crate::frame::{
+    histogram_shape, histogram_sum, Counted, Descriptor, Frame, Part, PayloadSums, Section,
+    OFF_ENCODING,
+};
 use crate::{FormatError, GroupCover, GroupError, SectionProblem, FIXED_HEADER_LEN, MAGIC};
 
 /// The header's encoding code of a pattern database: 4-bit excess entries, one section per
@@ -297,20 +300,7 @@ impl PatternHeader {
                         placements: entries,
                     }));
                 }
-                let Some(&last) = s.histogram.last() else {
-                    return Err(bad(SectionProblem::EmptyHistogram));
-                };
-                if last == 0 {
-                    return Err(bad(SectionProblem::EmptyLastValue {
-                        last: s.histogram.len() as u64 - 1,
-                    }));
-                }
-                if s.histogram.len() as u64 != u64::from(s.max) + 1 {
-                    return Err(bad(SectionProblem::MaxValueLength {
-                        max_value: s.max,
-                        histogram_len: s.histogram.len() as u64,
-                    }));
-                }
+                histogram_shape(&s.histogram, s.max, Counted::Values).map_err(bad)?;
                 if s.histogram[0] != 1 {
                     return Err(bad(SectionProblem::HomeCount {
                         found: s.histogram[0],

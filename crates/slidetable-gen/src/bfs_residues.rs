@@ -404,31 +404,16 @@ pub(crate) struct Pass<'a> {
     pub(crate) piece: usize,
 }
 
-/// What both passes of a window work with: the residue of the level expanded (`want`) and of
-/// the next (`new`), the slice's ranks (`first..end`), its entries, the scan and its
-/// sideways moves.
-struct Setup<'a> {
-    want: u32,
-    new: u32,
-    first: u64,
-    end: u64,
-    entries: View<'a>,
-    scan: &'a Scan,
-    sideways: Sideways<'a>,
-}
-
 impl Pass<'_> {
-    fn setup(&self) -> Setup<'_> {
+    /// What both passes of the window work with: the residue of the level expanded (`want`)
+    /// and of the next (`new`), the slice's ranks (`first..end`), its entries, the scan and
+    /// its sideways moves.
+    #[allow(clippy::type_complexity)]
+    fn setup(&self) -> (u32, u32, u64, u64, View<'_>, &Scan, Sideways<'_>) {
         let Range { start: first, end } = self.residues.slice();
-        Setup {
-            want: self.depth % 3,
-            new: (self.depth + 1) % 3,
-            first,
-            end,
-            entries: self.residues.view(),
-            scan: self.scan,
-            sideways: Sideways::new(self.scan),
-        }
+        let (want, new) = (self.depth % 3, (self.depth + 1) % 3);
+        let (entries, scan) = (self.residues.view(), self.scan);
+        (want, new, first, end, entries, scan, Sideways::new(scan))
     }
 
     /// The top-down pass of the window (see [`expand_top_down`]): the bits of a word are
@@ -439,15 +424,7 @@ impl Pass<'_> {
         remote: &(dyn Fn(&mut Vec<u64>) + Sync),
         found: &(dyn Fn(u64) + Sync),
     ) -> u64 {
-        let Setup {
-            want,
-            new,
-            first,
-            end,
-            entries,
-            scan,
-            sideways,
-        } = self.setup();
+        let (want, new, first, end, entries, scan, sideways) = self.setup();
         let at = self.window.start;
         frontier[self.window.clone()]
             .par_chunks(self.piece.max(1))
@@ -519,15 +496,7 @@ impl Pass<'_> {
         ask: &(dyn Fn(&mut Vec<[u64; 2]>) + Sync),
         found: &(dyn Fn(u64) + Sync),
     ) -> u64 {
-        let Setup {
-            want,
-            new,
-            first,
-            end,
-            entries,
-            scan,
-            sideways,
-        } = self.setup();
+        let (want, new, first, end, entries, scan, sideways) = self.setup();
         let piece = self.piece.max(1);
         // 64 ranks per pair of words, as many as a frontier word covers.
         let words = &self.residues.words()[self.window.start * 2..self.window.end * 2];

@@ -37,7 +37,7 @@
 //! (`slidetable_format::Manifest`).
 
 use std::fs::{self, File};
-use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -1050,9 +1050,6 @@ struct CheckpointLines {
     len: u64,
 }
 
-/// The most bytes a checkpoint's lines take (read whole before the entries).
-const MAX_LINES: u64 = 1 << 20;
-
 impl Files {
     fn new(dir: &Path, me: u32, parts: u32) -> Files {
         let name = part_name(me, parts);
@@ -1220,22 +1217,12 @@ impl Files {
             path: path.to_path_buf(),
             problem: format!("{problem}: start over with --restart"),
         };
-        let file = match File::open(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(self.io(path, e)),
-        };
-        let mut head = Vec::new();
-        file.take(MAX_LINES)
-            .read_to_end(&mut head)
-            .map_err(|e| self.io(path, e))?;
-        let damaged = || bad("it is damaged (its lines do not match their CRC)");
-        let len = state_file::sealed_len(&head).ok_or_else(damaged)?;
-        head.truncate(len);
-        let text = String::from_utf8(head).map_err(|_| damaged())?;
-        let read = match state_file::parse(text) {
-            Ok(read) if read.had_crc => read,
-            Ok(_) | Err(ReadError::Damaged) => return Err(damaged()),
+        let (read, len) = match state_file::read_head(path) {
+            Ok(Some(head)) => head,
+            Ok(None) => return Ok(None),
+            Err(ReadError::Damaged) => {
+                return Err(bad("it is damaged (its lines do not match their CRC)"))
+            }
             Err(ReadError::Io(e)) => return Err(self.io(path, e)),
         };
         if !read.text.starts_with(&Files::identity(goal, me, parts)) {
@@ -1266,7 +1253,7 @@ impl Files {
             histogram,
             bytes: number("entries-bytes")?,
             crc,
-            len: len as u64,
+            len,
         }))
     }
 
@@ -1508,25 +1495,23 @@ pub mod threads {
 mod tests {
     use super::*;
 
+    /// `n` pseudo-random values of `bits` bits (1..=64), from the xorshift `state`.
+    fn random_values(state: &mut u64, n: usize, bits: u32) -> Vec<u64> {
+        (0..n)
+            .map(|_| {
+                *state ^= *state << 13;
+                *state ^= *state >> 7;
+                *state ^= *state << 17;
+                *state >> (64 - bits)
+            })
+            .collect()
+    }
+
     #[test]
     fn offsets_go_on_the_wire_sorted_once_and_come_back() {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
         for (n, bits) in [(0usize, 8u32), (1, 64), (1000, 20), (5000, 34), (300, 64)] {
-            let mut offsets: Vec<u64> = (0..n)
-                .map(|_| {
-                    if bits == 64 {
-                        next()
-                    } else {
-                        next() >> (64 - bits)
-                    }
-                })
-                .collect();
+            let mut offsets = random_values(&mut state, n, bits);
             offsets.extend_from_within(..n / 3);
             offsets.push(u64::MAX);
             offsets.push(0);
@@ -1561,12 +1546,6 @@ mod tests {
     #[test]
     fn the_radix_sort_sorts_as_a_comparison_sort_does() {
         let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
         let mut spare = vec![9; 3];
         for (n, bits) in [
             (0usize, 8u32),
@@ -1576,15 +1555,7 @@ mod tests {
             (20_000, 12),
         ] {
             for bits in [bits, 22, 35, 64] {
-                let mut values: Vec<u64> = (0..n)
-                    .map(|_| {
-                        if bits == 64 {
-                            next()
-                        } else {
-                            next() >> (64 - bits)
-                        }
-                    })
-                    .collect();
+                let mut values = random_values(&mut state, n, bits);
                 let mut want = values.clone();
                 want.sort_unstable();
                 radix_sort(&mut values, &mut spare);

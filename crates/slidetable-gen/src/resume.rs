@@ -210,9 +210,6 @@ fn set_in_progress(saving: Option<Saving>) {
     *IN_PROGRESS.lock().unwrap_or_else(|e| e.into_inner()) = saving;
 }
 
-/// The most bytes a checkpoint's lines take (read whole before the entries).
-const MAX_LINES: usize = 1 << 20;
-
 /// The bytes of `plan`'s largest checkpoint: the entries of every section but the last in
 /// their payload's bytes, the last section's as the search keeps them, and the lines.
 pub fn checkpoint_bytes(plan: &Plan) -> u64 {
@@ -284,24 +281,15 @@ fn read_lines(path: &Path, plan: &Plan) -> Result<Option<Lines>, GenError> {
         path: path.to_path_buf(),
         problem,
     };
-    let file = match File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io_error(path, e)),
-    };
-    let mut head = Vec::new();
-    file.take(MAX_LINES as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| io_error(path, e))?;
-    let damaged = || {
-        bad("it is damaged (its lines do not match their CRC): start over with --restart".into())
-    };
-    let len = state_file::sealed_len(&head).ok_or_else(damaged)?;
-    head.truncate(len);
-    let text = String::from_utf8(head).map_err(|_| damaged())?;
-    let read = match state_file::parse(text) {
-        Ok(read) if read.had_crc => read,
-        Ok(_) | Err(ReadError::Damaged) => return Err(damaged()),
+    let (read, len) = match state_file::read_head(path) {
+        Ok(Some(head)) => head,
+        Ok(None) => return Ok(None),
+        Err(ReadError::Damaged) => {
+            return Err(bad(
+                "it is damaged (its lines do not match their CRC): start over with --restart"
+                    .into(),
+            ))
+        }
         Err(ReadError::Io(e)) => return Err(io_error(path, e)),
     };
     if !read.text.starts_with(&identity(plan)) {
@@ -355,7 +343,7 @@ fn read_lines(path: &Path, plan: &Plan) -> Result<Option<Lines>, GenError> {
         saved: UNIX_EPOCH + Duration::from_secs(one("saved")?),
         bytes: one("entries-bytes")?,
         crc,
-        len: len as u64,
+        len,
     }))
 }
 

@@ -5,7 +5,7 @@
 //! file beside it, synced, then renamed over it).
 
 use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io::{self, Read as _, Write};
 use std::path::Path;
 
 /// Writes the lines `text` (each ending in a newline) and their CRC line to `path`, durably.
@@ -75,6 +75,30 @@ pub(crate) fn sealed_len(bytes: &[u8]) -> Option<usize> {
     };
     let end = bytes[at..].iter().position(|&b| b == b'\n')?;
     Some(at + end + 1)
+}
+
+/// The most bytes a checkpoint's lines take (read whole before its entries).
+pub(crate) const MAX_LINES: u64 = 1 << 20;
+
+/// The lines that start the checkpoint at `path` (its entries follow them), which must end
+/// in their CRC line, and the lines' length with it: `None` if there is no file.
+pub(crate) fn read_head(path: &Path) -> Result<Option<(Read, u64)>, ReadError> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(ReadError::Io(e)),
+    };
+    let mut head = Vec::new();
+    file.take(MAX_LINES)
+        .read_to_end(&mut head)
+        .map_err(ReadError::Io)?;
+    let len = sealed_len(&head).ok_or(ReadError::Damaged)?;
+    head.truncate(len);
+    let text = String::from_utf8(head).map_err(|_| ReadError::Damaged)?;
+    match parse(text)? {
+        read if read.had_crc => Ok(Some((read, len as u64))),
+        _ => Err(ReadError::Damaged),
+    }
 }
 
 /// What the lines `text` say, their CRC line checked (see [`read`]).

@@ -20,6 +20,9 @@ pub struct PatternTable<D: AsRef<[u8]>> {
 /// (see [`TableBytes`]).
 pub type MappedPatternTable = PatternTable<TableBytes>;
 
+// `open` and `open_header` have `Table`'s shape on purpose (one way to open a file, for the
+// command line's `AnyTable`), but not its verification: a pattern database is checked whole
+// at open, a table block by block as questions read it.
 impl PatternTable<TableBytes> {
     /// Reads or maps the file at `path` (as [`crate::Table::open`] does: anything but a
     /// regular file is refused without reading from it), checks its header and verifies its
