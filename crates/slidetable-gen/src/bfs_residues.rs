@@ -364,11 +364,8 @@ pub fn expand_top_down(
     found: &(dyn Fn(u64) + Sync),
 ) -> u64 {
     let pass = Pass {
-        scan,
-        residues,
-        depth,
         window: 0..frontier.len(),
-        piece: SCAN_CHUNK,
+        ..Pass::whole(scan, residues, depth)
     };
     pass.top_down(frontier, remote, found)
 }
@@ -383,13 +380,7 @@ pub fn expand_bottom_up(
     depth: u32,
     found: &(dyn Fn(u64) + Sync),
 ) -> u64 {
-    let pass = Pass {
-        scan,
-        residues,
-        depth,
-        window: 0..frontier_words(residues.end - residues.first),
-        piece: SCAN_CHUNK,
-    };
+    let pass = Pass::whole(scan, residues, depth);
     pass.bottom_up(&|_| {}, found)
 }
 
@@ -402,6 +393,20 @@ pub(crate) struct Pass<'a> {
     pub(crate) depth: u32,
     pub(crate) window: Range<usize>,
     pub(crate) piece: usize,
+}
+
+impl<'a> Pass<'a> {
+    /// The pass of level `depth` over every rank of `residues` (the one-machine search), in
+    /// pieces of [`SCAN_CHUNK`] frontier words.
+    fn whole(scan: &'a Scan, residues: &'a Residues, depth: u32) -> Pass<'a> {
+        Pass {
+            scan,
+            residues,
+            depth,
+            window: 0..frontier_words(residues.end - residues.first),
+            piece: SCAN_CHUNK,
+        }
+    }
 }
 
 impl Pass<'_> {

@@ -57,7 +57,7 @@ use crate::bfs_residues::{
 };
 use crate::mapped::{create_allocated, map};
 use crate::resume::{probe_disk, read_words, Pace, Pacer};
-use crate::state_file::{self, write_durably, ReadError};
+use crate::state_file::{self, join, write_durably, ReadError};
 use crate::GenError;
 
 #[cfg(feature = "mpi")]
@@ -1372,14 +1372,6 @@ impl Files {
 fn goal_text(goal: &Layout) -> String {
     let tiles: Vec<String> = goal.tiles().iter().map(u8::to_string).collect();
     format!("{} {}", goal.board(), tiles.join(" "))
-}
-
-fn join(numbers: &[u64]) -> String {
-    numbers
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn remove_if_there(path: &Path) -> io::Result<()> {

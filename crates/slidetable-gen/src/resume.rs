@@ -31,7 +31,7 @@ use slidetable_format::{CostModel, Encoding};
 use crate::bfs_residues::Search;
 use crate::mapped::allocate;
 use crate::plan::Plan;
-use crate::state_file::{self, ReadError};
+use crate::state_file::{self, join, ReadError};
 use crate::write::temporary::Temporary;
 use crate::{Destination, GenError, SolvedSection, Written};
 
@@ -239,14 +239,6 @@ fn identity(plan: &Plan) -> String {
         text.push_str(&format!("goal {}\n", tiles.join(" ")));
     }
     text
-}
-
-fn join(numbers: &[u64]) -> String {
-    numbers
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// What a checkpoint's lines say.

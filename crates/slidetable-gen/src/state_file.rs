@@ -77,6 +77,15 @@ pub(crate) fn sealed_len(bytes: &[u8]) -> Option<usize> {
     Some(at + end + 1)
 }
 
+/// `numbers` as a line's value: in decimal, one space apart (a histogram).
+pub(crate) fn join(numbers: &[u64]) -> String {
+    numbers
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The most bytes a checkpoint's lines take (read whole before its entries).
 pub(crate) const MAX_LINES: u64 = 1 << 20;
 
