@@ -52,11 +52,14 @@ impl Temporary {
     /// Makes a temporary file in `dir` with `builder`, locks it, and registers it.
     pub(crate) fn create(builder: &tempfile::Builder, dir: &Path) -> io::Result<Temporary> {
         loop {
+            // Made while the list is held, so that a signal's handler (which takes the list)
+            // never finds the file on disk and not in the list.
+            let mut list = writing();
             let file = builder.tempfile_in(dir)?;
             file.as_file().lock()?;
             // Another `generate` may have found it unlocked and removed it before our lock.
             if !unlinked(file.as_file())? {
-                writing().push(file.path().to_path_buf());
+                list.push(file.path().to_path_buf());
                 return Ok(Temporary { file: Some(file) });
             }
         }
@@ -86,9 +89,13 @@ impl Temporary {
 
 impl Drop for Temporary {
     fn drop(&mut self) {
-        if let Some(file) = &self.file {
-            let tmp = file.path();
-            writing().retain(|p| p != tmp);
+        if let Some(file) = self.file.take() {
+            // Removed from the disk, then from the list, while the list is held (see
+            // `create`).
+            let mut list = writing();
+            let tmp = file.path().to_path_buf();
+            drop(file);
+            list.retain(|p| p != &tmp);
         }
     }
 }
@@ -190,6 +197,45 @@ pub(crate) fn remove_stale(dir: &Path, old_prefix: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a signal's handler sees ([`abandon_writes`] takes the list's lock): every
+    /// temporary file of ours on disk is named in the list, while temporaries are created,
+    /// persisted and dropped beside it. A file created before it was listed, or still there
+    /// after it was taken off, would be left behind by a signal landing then.
+    #[test]
+    fn a_temporary_on_disk_is_always_listed() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_path_buf();
+        let pre = prefix("race.slt");
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                for i in 0..3000 {
+                    let t = Temporary::create(&builder(&pre), &d).unwrap();
+                    if i % 2 == 0 {
+                        t.persist(&d.join("whole.slt")).unwrap();
+                    }
+                }
+                done.store(true, Ordering::SeqCst);
+            });
+            let mut checks = 0u64;
+            while !done.load(Ordering::SeqCst) || checks < 1000 {
+                let list = writing();
+                for entry in fs::read_dir(&d).unwrap().flatten() {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    if name.starts_with(&pre) {
+                        assert!(
+                            list.contains(&entry.path()),
+                            "{name} is on disk but not listed (check {checks})"
+                        );
+                    }
+                }
+                drop(list);
+                checks += 1;
+            }
+        });
+    }
 
     #[test]
     fn the_writer_is_read_back_from_the_name() {
