@@ -154,6 +154,29 @@ impl Residues {
         self.view().settle(rank, value)
     }
 
+    /// At most how many states of frontier word `index` (64 ranks) a pass of level `depth`
+    /// expands: top-down (with the `frontier`) its bits whose entry is `depth mod 3`,
+    /// bottom-up its unseen entries (each at most one a move to hand to other slices).
+    pub(crate) fn expanding(
+        &self,
+        index: usize,
+        depth: u32,
+        frontier: Option<&[AtomicU64]>,
+    ) -> u32 {
+        match frontier {
+            Some(bits) => {
+                (bits[index].load(Relaxed) & self.view().equal_bits(index, depth % 3)).count_ones()
+            }
+            None => self.words[2 * index..2 * index + 2]
+                .iter()
+                .map(|w| {
+                    let w = w.load(Relaxed);
+                    (w & (w >> 1) & LOW).count_ones()
+                })
+                .sum(),
+        }
+    }
+
     /// The words and the first rank, taken once for a pass's inner loops.
     #[inline]
     fn view(&self) -> View<'_> {

@@ -45,7 +45,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use slidetable_core::{Layout, Scan, SCAN_CHUNK};
+use slidetable_core::{Board, Layout, Scan, SCAN_CHUNK};
 use slidetable_format::{
     block_count, is_part_name, joined_crc, part_name, slice_payload_len, BlockSums, CostModel,
     Encoding, Header, Manifest, PartFooter, PartRecord, PayloadHasher, PayloadSums, SectionSpec,
@@ -385,11 +385,6 @@ impl Context<'_> {
         histogram: &mut Vec<u64>,
     ) -> Result<u32, GenError> {
         let mut level = histogram.len() as u32 - 1;
-        let mut window = if self.parts == 1 {
-            slice.frontier_len()
-        } else {
-            (self.plan.batch / 64).max(1)
-        };
         loop {
             let start = Instant::now();
             events(PartsEvent::LevelStarted { level: level + 1 });
@@ -410,14 +405,13 @@ impl Context<'_> {
                 scan: self.scan,
                 slices: self.slices,
                 slice: slice_ref,
+                board: self.plan.goal.board(),
                 batch: self.plan.batch.max(1),
-                window,
             };
             let step = match slice_ref.frontier.as_deref() {
                 Some(frontier) => level_pass.top_down(level, frontier)?,
                 None => level_pass.bottom_up(level)?,
             };
-            window = level_pass.window;
             let states: u64 = exchange.all_gather(step.found)?.iter().sum();
             let bytes_sent: u64 = exchange.all_gather(step.sent)?.iter().sum();
             if states == 0 {
@@ -501,42 +495,110 @@ struct LevelPass<'a> {
     scan: &'a Scan,
     slices: &'a Slices,
     slice: &'a Slice,
-    /// About how many neighbours a window hands to other processes.
+    board: Board,
+    /// At most how many neighbours a window hands to other processes (see
+    /// [`LevelPass::window_end`]).
     batch: usize,
-    /// Frontier words (64 ranks each) of the next window, sized by [`LevelPass::resize`].
-    window: usize,
+}
+
+/// The most neighbours a state of `board` hands to other slices in a pass: one a move, of
+/// the blank's moves at most (3 on two rows, 4 from a middle cell).
+fn moves(board: Board) -> usize {
+    (board.rows() - 1).min(2) + (board.cols() - 1).min(2)
+}
+
+/// The most neighbours one round of a process hands to other processes with `batch`
+/// ([`PartsPlan::batch`]) on `board`: a window holds at least one frontier word, 64 states.
+pub fn round_bound(board: Board, batch: usize) -> usize {
+    batch.max(64 * moves(board))
+}
+
+/// A round's outgoing neighbours and their bytes on the wire, and the offsets that come back:
+/// a level's buffers, allocated once and reused by every round, sized to the round's bound,
+/// so a round neither grows nor frees them.
+struct Outbox {
+    /// The neighbours (ranks) a round hands over, sorted in place.
+    ranks: Vec<u64>,
+    /// The radix sort's other half.
+    spare: Vec<u64>,
+    /// The offsets another process sent, decoded.
+    offsets: Vec<u64>,
+    /// The encoded offsets (or answers) for each process.
+    wire: Vec<Vec<u8>>,
+}
+
+impl Outbox {
+    fn new(most: usize, parts: u32) -> Outbox {
+        Outbox {
+            ranks: Vec::with_capacity(most),
+            spare: Vec::with_capacity(most),
+            offsets: Vec::with_capacity(most),
+            wire: vec![Vec::new(); parts as usize],
+        }
+    }
+
+    /// Sorts the ranks in `self.ranks`, drops repeats, and encodes each owner's as offsets in
+    /// its slice into `self.wire[owner]`; where each owner's ranks begin in `self.ranks`
+    /// (and their end, last), and the bytes encoded.
+    fn encode(&mut self, slices: &Slices) -> (Vec<usize>, u64) {
+        radix_sort(&mut self.ranks, &mut self.spare);
+        self.ranks.dedup();
+        let parts = self.wire.len();
+        let mut bounds = Vec::with_capacity(parts + 1);
+        bounds.push(0);
+        let mut sent = 0;
+        for (o, w) in self.wire.iter_mut().enumerate() {
+            let part = slices.part(o as u32);
+            let from = *bounds.last().unwrap_or(&0);
+            let to = from + self.ranks[from..].partition_point(|&r| r < part.end);
+            encode_sorted(&self.ranks[from..to], part.start, w);
+            sent += w.len() as u64;
+            bounds.push(to);
+        }
+        (bounds, sent)
+    }
 }
 
 impl LevelPass<'_> {
-    /// The pass over frontier words `at..` of a window, and where the next window starts.
-    fn pass(&self, depth: u32, at: usize) -> (Pass<'_>, usize) {
-        let end = at
-            .saturating_add(self.window)
-            .min(self.slice.frontier_len());
+    /// [`round_bound`] of this search.
+    fn round_bound(&self) -> usize {
+        round_bound(self.board, self.batch)
+    }
+
+    /// The window of frontier words from `at`: as many words as keep the states its pass
+    /// expands, one neighbour a move each, within the batch (at least one word), so that no
+    /// round hands over more than [`round_bound`] neighbours whatever the level's size. The
+    /// count is a popcount of the words the pass reads anyway.
+    fn window_end(&self, at: usize, depth: u32) -> usize {
+        let len = self.slice.frontier_len();
+        let frontier = self.slice.frontier.as_deref();
+        let residues = &self.slice.residues;
+        let most = (self.batch / moves(self.board)).max(1) as u64;
+        let mut states = 0u64;
+        let mut end = at;
+        while end < len {
+            let here = u64::from(residues.expanding(end, depth, frontier));
+            if end > at && states + here > most {
+                break;
+            }
+            states += here;
+            end += 1;
+        }
+        end
+    }
+
+    /// The pass over frontier words `at..end`.
+    fn pass(&self, depth: u32, window: Range<usize>) -> Pass<'_> {
         // Pieces for every thread, in a window smaller than the one-machine search's pieces.
         let threads = rayon::current_num_threads().max(1);
-        let piece = SCAN_CHUNK.min(((end - at) / (4 * threads)).max(1));
-        let pass = Pass {
+        let piece = SCAN_CHUNK.min((window.len() / (4 * threads)).max(1));
+        Pass {
             scan: self.scan,
             residues: &self.slice.residues,
             depth,
-            window: at..end,
+            window,
             piece,
-        };
-        (pass, end)
-    }
-
-    /// The next window's size, after one that handed out `handed` neighbours: scaled toward
-    /// a batch (at most doubled, at least quartered), never past the slice.
-    fn resize(&mut self, handed: usize) {
-        let w = self.window as u128;
-        let scaled = if handed == 0 {
-            2 * w
-        } else {
-            (w * self.batch as u128 / handed as u128).clamp(w / 4, 2 * w)
-        };
-        let most = self.slice.frontier_len().max(1) as u128;
-        self.window = scaled.clamp(1, most) as usize;
+        }
     }
 
     /// Whether any process is not done with its slice (this one is when `done`).
@@ -545,42 +607,38 @@ impl LevelPass<'_> {
         Ok(busy.iter().any(|&b| b != 0))
     }
 
-    /// Each of `neighbours` (ranks in other slices), as its offset in its owner's slice, into
-    /// `out[owner]` (emptied).
-    fn by_owner(&self, neighbours: impl Iterator<Item = u64>, out: &mut [Vec<u64>]) {
-        for n in neighbours {
-            let o = self.slices.owner(n);
-            out[o as usize].push(n - self.slices.part(o).start);
-        }
-    }
-
     /// Level `depth`'s top-down pass: the states of level `depth` in `frontier` mark their
     /// neighbours in this slice and send the others to their owners, who mark them.
     fn top_down(&mut self, depth: u32, frontier: &[AtomicU64]) -> Result<Step, GenError> {
         let (me, parts) = (self.exchange.rank(), self.exchange.size());
         let next = (depth + 1) % 3;
-        let far = Mutex::new(Vec::new());
-        let mut out = Outbox::new(parts);
-        let mut marks = Vec::new();
+        let mut out = Outbox::new(self.round_bound(), parts);
+        let mut far = Mutex::new(std::mem::take(&mut out.ranks));
         let mut step = Step::default();
         let mut at = 0;
         loop {
-            let (pass, end) = self.pass(depth, at);
+            let end = self.window_end(at, depth);
+            let pass = self.pass(depth, at..end);
             step.found += pass.top_down(frontier, &|ranks| lock(&far).append(ranks), &|_| {});
             at = end;
-            let neighbours = std::mem::take(&mut *lock(&far));
-            let handed = neighbours.len();
-            self.by_owner(neighbours.into_iter(), &mut out.offsets);
-            step.sent += out.seal();
-            out.clear();
+            // The neighbours collected are the outbox's (their capacity kept for the next).
+            let collected = far.get_mut().unwrap_or_else(PoisonError::into_inner);
+            std::mem::swap(&mut out.ranks, collected);
+            let (_, sent) = out.encode(self.slices);
+            step.sent += sent;
+            out.ranks.clear();
+            std::mem::swap(&mut out.ranks, collected);
             let received = self.exchange.all_to_all(&out.wire)?;
             step.rounds += 1;
             for (from, bytes) in received.iter().enumerate() {
-                decode(bytes, &mut marks, from, me)?;
+                decode(bytes, &mut out.offsets, from, me)?;
                 let slice = self.slice;
-                step.found += marks.par_iter().filter(|&&i| slice.mark(i, next)).count() as u64;
+                step.found += out
+                    .offsets
+                    .par_iter()
+                    .filter(|&&i| slice.mark(i, next))
+                    .count() as u64;
             }
-            self.resize(handed);
             if !self.busy(at >= self.slice.frontier_len())? {
                 return Ok(step);
             }
@@ -595,24 +653,26 @@ impl LevelPass<'_> {
     fn bottom_up(&mut self, depth: u32) -> Result<Step, GenError> {
         let (me, parts) = (self.exchange.rank(), self.exchange.size());
         let (want, next) = (depth % 3, (depth + 1) % 3);
-        let asked = Mutex::new(Vec::new());
-        let mut out = Outbox::new(parts);
-        let mut questions = Vec::new();
+        let mut out = Outbox::new(self.round_bound(), parts);
+        let mut asked = Mutex::new(Vec::with_capacity(self.round_bound()));
+        let mut answers: Vec<Vec<u8>> = vec![Vec::new(); parts as usize];
         let mut step = Step::default();
         let mut at = 0;
         loop {
-            let (pass, end) = self.pass(depth, at);
+            let end = self.window_end(at, depth);
+            let pass = self.pass(depth, at..end);
             step.found += pass.bottom_up(&|pairs| lock(&asked).append(pairs), &|_| {});
             at = end;
-            let pairs = std::mem::take(&mut *lock(&asked));
-            self.by_owner(pairs.iter().map(|&[_, n]| n), &mut out.offsets);
-            step.sent += out.seal();
+            let pairs = asked.get_mut().unwrap_or_else(PoisonError::into_inner);
+            out.ranks.clear();
+            out.ranks.extend(pairs.iter().map(|&[_, n]| n));
+            let (bounds, sent) = out.encode(self.slices);
+            step.sent += sent;
             let received = self.exchange.all_to_all(&out.wire)?;
             let slice = self.slice;
-            let mut answers = Vec::with_capacity(received.len());
-            for (from, bytes) in received.iter().enumerate() {
-                decode(bytes, &mut questions, from, me)?;
-                let bits: Vec<u8> = questions
+            for ((from, bytes), bits) in received.iter().enumerate().zip(&mut answers) {
+                decode(bytes, &mut out.offsets, from, me)?;
+                out.offsets
                     .par_chunks(8)
                     .map(|eight| {
                         eight.iter().enumerate().fold(0u8, |byte, (k, &i)| {
@@ -621,37 +681,35 @@ impl LevelPass<'_> {
                             byte | u8::from(at_want) << k
                         })
                     })
-                    .collect();
+                    .collect_into_vec(bits);
                 step.sent += bits.len() as u64;
-                answers.push(bits);
             }
             let replies = self.exchange.all_to_all(&answers)?;
             step.rounds += 1;
-            for (from, (bits, offsets)) in replies.iter().zip(&out.offsets).enumerate() {
-                if bits.len() != offsets.len().div_ceil(8) {
+            for (from, bits) in replies.iter().enumerate() {
+                let offsets = bounds[from + 1] - bounds[from];
+                if bits.len() != offsets.div_ceil(8) {
                     return Err(ExchangeError(format!(
-                        "process {from} answered {} offsets of process {me} in {} bytes",
-                        offsets.len(),
+                        "process {from} answered {offsets} offsets of process {me} in {} bytes",
                         bits.len()
                     ))
                     .into());
                 }
             }
-            let slices = self.slices;
+            let (slices, ranks) = (self.slices, &out.ranks);
             let first = slice.ranks.start;
             step.found += pairs
                 .par_iter()
                 .filter(|&&[r, n]| {
                     let o = slices.owner(n) as usize;
-                    let offset = n - slices.part(o as u32).start;
-                    let yes = out.offsets[o]
-                        .binary_search(&offset)
-                        .is_ok_and(|k| replies[o][k / 8] >> (k % 8) & 1 == 1);
+                    let yes = ranks.binary_search(&n).is_ok_and(|k| {
+                        let k = k - bounds[o];
+                        replies[o][k / 8] >> (k % 8) & 1 == 1
+                    });
                     yes && slice.mark(r - first, next)
                 })
                 .count() as u64;
-            out.clear();
-            self.resize(pairs.len());
+            pairs.clear();
             if !self.busy(at >= self.slice.frontier_len())? {
                 return Ok(step);
             }
@@ -750,50 +808,10 @@ fn finish_part(
 /// from the previous one (the first from 0). 64-bit offsets, so a slice may hold any number of
 /// ranks, in fewer bytes than fixed 32-bit ones: a round's offsets are close together.
 pub fn encode_offsets(offsets: &mut Vec<u64>, into: &mut Vec<u8>) {
-    sort_and_encode(offsets, into, &mut Vec::new());
-    offsets.clear();
-}
-
-/// Sorts `offsets` (through `spare`, kept from round to round), drops the repeats and
-/// encodes them into `into` (replaced); `offsets` keeps them, sorted, each once.
-fn sort_and_encode(offsets: &mut Vec<u64>, into: &mut Vec<u8>, spare: &mut Vec<u64>) {
-    radix_sort(offsets, spare);
+    radix_sort(offsets, &mut Vec::new());
     offsets.dedup();
-    encode_sorted(offsets, into);
-}
-
-/// A round's outgoing offsets, one list for each process (its owner), and their bytes on
-/// the wire; kept from round to round, so their buffers are allocated once a level.
-struct Outbox {
-    offsets: Vec<Vec<u64>>,
-    wire: Vec<Vec<u8>>,
-    spare: Vec<u64>,
-}
-
-impl Outbox {
-    fn new(parts: u32) -> Outbox {
-        Outbox {
-            offsets: vec![Vec::new(); parts as usize],
-            wire: vec![Vec::new(); parts as usize],
-            spare: Vec::new(),
-        }
-    }
-
-    /// Each owner's offsets sorted, each once, and encoded into its bytes on the wire (see
-    /// [`encode_offsets`]); the bytes in all.
-    fn seal(&mut self) -> u64 {
-        let mut sent = 0;
-        for (o, w) in self.offsets.iter_mut().zip(&mut self.wire) {
-            sort_and_encode(o, w, &mut self.spare);
-            sent += w.len() as u64;
-        }
-        sent
-    }
-
-    /// Every owner's offsets dropped, for the next round.
-    fn clear(&mut self) {
-        self.offsets.iter_mut().for_each(Vec::clear);
-    }
+    encode_sorted(offsets, 0, into);
+    offsets.clear();
 }
 
 /// Sorts `values` in place, least significant digit first, 11 bits a pass (as many passes as
@@ -834,11 +852,12 @@ fn radix_sort(values: &mut Vec<u64>, spare: &mut Vec<u64>) {
     }
 }
 
-/// [`encode_offsets`] of `offsets` sorted and without repeats already, kept.
-fn encode_sorted(offsets: &[u64], into: &mut Vec<u8>) {
+/// [`encode_offsets`] of `values` sorted and without repeats already, kept, as offsets from
+/// `base` (each at least `base`: a slice's first rank, for ranks of that slice).
+fn encode_sorted(values: &[u64], base: u64, into: &mut Vec<u8>) {
     into.clear();
     let mut last = 0u64;
-    for &o in offsets {
+    for o in values.iter().map(|v| v - base) {
         let mut d = o - last;
         last = o;
         while d >= 0x80 {

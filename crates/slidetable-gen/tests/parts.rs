@@ -315,3 +315,80 @@ fn parts_take_the_one_machine_passes_and_bottom_up_levels_ask_other_parts() {
         }
     }
 }
+
+/// Counts, for every round, the offsets a thread sends (varints: bytes with the high bit
+/// clear; a bottom-up round's answers, one bit an offset, count their bytes, fewer).
+struct Counting<E> {
+    inner: E,
+    most: usize,
+    rounds: usize,
+}
+
+impl<E: Exchange> Exchange for Counting<E> {
+    fn rank(&self) -> u32 {
+        self.inner.rank()
+    }
+    fn size(&self) -> u32 {
+        self.inner.size()
+    }
+    fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError> {
+        let offsets: usize = outgoing
+            .iter()
+            .map(|o| o.iter().filter(|&&b| b & 0x80 == 0).count())
+            .sum();
+        self.most = self.most.max(offsets);
+        self.rounds += 1;
+        self.inner.all_to_all(outgoing)
+    }
+    fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError> {
+        self.inner.all_gather(value)
+    }
+}
+
+#[test]
+fn no_round_hands_over_more_than_the_batch_and_the_parts_join_into_the_table() {
+    for (board, batch) in [
+        (Board::new(2, 5).unwrap(), 300),
+        (Board::new(2, 5).unwrap(), 5000),
+    ] {
+        let goal = board.standard_goal();
+        let expected = one_process(goal);
+        for parts in 2..=3 {
+            let dir = tempfile::tempdir().unwrap();
+            let plan = plan(goal, dir.path(), batch);
+            let ends = threads::group(parts);
+            let counts: Vec<(usize, usize)> = thread::scope(|s| {
+                let handles: Vec<_> = ends
+                    .into_iter()
+                    .map(|inner| {
+                        let plan = &plan;
+                        s.spawn(move || {
+                            let mut ex = Counting {
+                                inner,
+                                most: 0,
+                                rounds: 0,
+                            };
+                            solve_in_parts(plan, &mut ex, &mut |_| {}).unwrap();
+                            (ex.most, ex.rounds)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            let bound = slidetable_gen::parts::round_bound(board, batch);
+            for &(most, rounds) in &counts {
+                assert!(
+                    most <= bound,
+                    "{board}, {parts} parts: {most} offsets > {bound}"
+                );
+                // The bound is met by rounds, not by a level that never fills one.
+                assert!(rounds > 40, "{board}, {parts} parts: {rounds} rounds");
+            }
+            assert!(
+                counts.iter().any(|&(most, _)| most > bound / 4),
+                "{board}, {parts} parts: rounds far below the batch {counts:?}"
+            );
+            assert_eq!(joined(dir.path()), expected, "{board}, {parts} parts");
+        }
+    }
+}
