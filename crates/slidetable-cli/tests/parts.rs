@@ -383,3 +383,32 @@ fn parts_are_checked_a_block_at_a_time_and_old_parts_still_read() {
         "{err}"
     );
 }
+
+/// A process of the search in parts that the machine's memory cannot hold (its slice, its
+/// frontier and its round buffers, against the memory available shared by the processes the
+/// launcher put on this machine) refuses to start, naming the figures, and writes nothing.
+#[test]
+fn a_search_in_parts_too_large_for_the_memory_refuses_to_start() {
+    let scratch = tempfile::tempdir().unwrap();
+    let run = slidetable()
+        .args(["generate", "--board", "3x4", "--parts"])
+        .arg(scratch.path())
+        .env("SLIDETABLE_AVAILABLE_MEMORY", "100000000")
+        .env("OMPI_COMM_WORLD_LOCAL_SIZE", "2")
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
+    assert_eq!(
+        text(&run.stderr),
+        "slidetable: part 0 of 1: a process of the 3x4 search in parts needs 559.6 MB of \
+         memory (slice entries 59.9 MB, frontier 29.9 MB, exchange buffers 469.8 MB for \
+         --batch 8388608), but 50.0 MB is available to it ($SLIDETABLE_AVAILABLE_MEMORY, \
+         shared by 2 processes on this machine): run on more machines or processes, or with \
+         a smaller --batch\n"
+    );
+    assert_eq!(
+        fs::read_dir(scratch.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}

@@ -200,6 +200,34 @@ pub enum GenError {
         /// Where the available figure comes from.
         origin: String,
     },
+    /// The machine has less memory than a process of the search in parts needs (checked by
+    /// each process before its slice is allocated).
+    #[error(
+        "part {part} of {parts}: a process of the {board} search in parts needs {} of memory \
+         (slice entries {}, frontier {}, exchange buffers {} for --batch {batch}), but {} is \
+         available to it ({origin}): run on more machines or processes, or with a smaller --batch",
+        room::human(needs.total()),
+        room::human(needs.entries),
+        room::human(needs.frontier),
+        room::human(needs.buffers),
+        room::human(*available)
+    )]
+    NoRoomForParts {
+        /// The board.
+        board: Board,
+        /// This process's part.
+        part: u32,
+        /// The parts of the run.
+        parts: u32,
+        /// `--batch`.
+        batch: usize,
+        /// What the process needs.
+        needs: room::PartsNeeds,
+        /// Bytes available to this process.
+        available: u64,
+        /// Where the available figure comes from.
+        origin: String,
+    },
     /// The machine has less memory or disk space than a partition's pattern databases need
     /// (checked before the first group's search).
     #[error(

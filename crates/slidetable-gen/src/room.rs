@@ -94,6 +94,103 @@ fn check(plan: &Plan, needs: Needs, dir: Option<&Path>, allocated: u64) -> Resul
     Ok(needs)
 }
 
+/// Bytes a process of the search in parts keeps for each neighbour a round may hand over
+/// ([`crate::parts::round_bound`]), at its peak (a bottom-up round): the `[state, neighbour]`
+/// pairs (16), the ranks sorted and the radix sort's other half (16), the offsets decoded
+/// (8), the encoded bytes on the wire, sent and received, and what the allocator keeps:
+/// measured on 3×4 with 2 processes (docs/SCALE.md).
+pub const PARTS_BYTES_PER_NEIGHBOUR: u64 = 48;
+
+/// Bytes a process of the search in parts needs besides its slice and its buffers: the
+/// program, its threads and the MPI library (measured with a tiny `--batch`, docs/SCALE.md).
+pub const PARTS_FIXED_BYTES: u64 = 64 << 20;
+
+/// The environment variables MPI launchers set to the number of processes of a run on this
+/// machine (Open MPI, MPICH/Hydra).
+const LOCAL_PROCESSES_ENV: [&str; 2] = ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"];
+
+/// What one process of the search in parts needs at its peak, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartsNeeds {
+    /// Its slice's 2-bit entries.
+    pub entries: u64,
+    /// Its slice's frontier bitmap (top-down levels).
+    pub frontier: u64,
+    /// The round's buffers ([`PARTS_BYTES_PER_NEIGHBOUR`] a neighbour of the round's bound)
+    /// and the program ([`PARTS_FIXED_BYTES`]).
+    pub buffers: u64,
+}
+
+impl PartsNeeds {
+    /// The whole.
+    pub fn total(&self) -> u64 {
+        self.entries
+            .saturating_add(self.frontier)
+            .saturating_add(self.buffers)
+    }
+}
+
+/// What the process of the largest slice of a `board` search in `parts` parts with `batch`
+/// needs (see [`PartsNeeds`]).
+pub fn parts_needs(board: Board, parts: u32, batch: usize) -> PartsNeeds {
+    let slices = slidetable_format::Slices::new(board.reachable_states(), parts.max(1));
+    let largest = (0..parts.max(1))
+        .map(|k| {
+            let r = slices.part(k);
+            r.end - r.start
+        })
+        .max()
+        .unwrap_or(0);
+    let words = largest.div_ceil(64).saturating_mul(8);
+    let bound = crate::parts::round_bound(board, batch) as u64;
+    PartsNeeds {
+        entries: words.saturating_mul(2),
+        frontier: words,
+        buffers: bound
+            .saturating_mul(PARTS_BYTES_PER_NEIGHBOUR)
+            .saturating_add(PARTS_FIXED_BYTES),
+    }
+}
+
+/// Refuses part `part` of a `board` search in `parts` parts with `batch` with
+/// [`GenError::NoRoomForParts`] when the memory available to it ([`available_memory`],
+/// shared by the processes of the run on this machine when the MPI launcher says how many)
+/// is less than [`parts_needs`]: better at the start than killed for memory an hour in.
+pub fn check_parts_room(
+    board: Board,
+    part: u32,
+    parts: u32,
+    batch: usize,
+) -> Result<PartsNeeds, GenError> {
+    let needs = parts_needs(board, parts, batch);
+    let Some((available, origin)) = available_memory() else {
+        return Ok(needs);
+    };
+    let here = LOCAL_PROCESSES_ENV
+        .iter()
+        .find_map(|name| std::env::var(name).ok()?.trim().parse::<u64>().ok())
+        .filter(|&n| n > 1);
+    let (available, origin) = match here {
+        Some(n) => (
+            available / n,
+            format!("{origin}, shared by {n} processes on this machine"),
+        ),
+        None => (available, origin),
+    };
+    if needs.total() > available {
+        return Err(GenError::NoRoomForParts {
+            board,
+            part,
+            parts,
+            batch,
+            needs,
+            available,
+            origin,
+        });
+    }
+    Ok(needs)
+}
+
 /// Refuses a level pass (`what`, a whole-table question answered level by level on a
 /// `board` table too large to recover a byte a state of) when the machine has less memory
 /// than its bitmap (`bitmap` bytes) and the table's entries it reads (`entries` bytes, mapped)
