@@ -18,8 +18,9 @@
 //!    the owner's slice ([`encode_offsets`]: sorted, without repeats, as LEB128 deltas): the
 //!    owner marks them (top-down), or answers one bit an offset, whether its entry is
 //!    `d mod 3`, and a state with a yes is marked (bottom-up, a second all to all). A
-//!    window grows or shrinks so that it hands over about [`PartsPlan::batch`] neighbours
-//!    (so a round's memory is bounded whatever the level's size); the processes go on in
+//!    window ends where the states its pass expands, one neighbour a move each, would pass
+//!    [`PartsPlan::batch`] ([`round_bound`]: a round's memory is bounded whatever the
+//!    level's size, its buffers allocated once a level); the processes go on in
 //!    such rounds until every slice is done;
 //! 3. the new states are counted everywhere (the level's size); an empty level ends the
 //!    search.
@@ -115,17 +116,17 @@ pub struct PartsPlan {
     pub dir: PathBuf,
     /// Start over even if an earlier run's checkpoints are there.
     pub restart: bool,
-    /// About how many neighbours a window of the slice hands to other processes before a
-    /// round of exchange (the window grows or shrinks to it).
+    /// At most how many neighbours a window of the slice hands to other processes before a
+    /// round of exchange ([`round_bound`]: at least one frontier word a window).
     pub batch: usize,
     /// When the processes write checkpoints (at the end of a level that any process finds
     /// one due; `Pace::from_env()` is the one-machine search's rule).
     pub checkpoints: Pace,
 }
 
-/// Neighbours a window of the slice hands to other processes before a round, about, by
-/// default: 8 Mi (64 MiB before they are encoded): fewer, larger rounds in the middle levels,
-/// measured faster than 1 Mi on 3×4 (docs/SCALE.md, round 4).
+/// Neighbours a window of the slice hands to other processes before a round, at most, by
+/// default: 8 Mi (about 0.4 GB of buffers at worst, `room::parts_needs`): fewer, larger
+/// rounds in the middle levels, measured faster than 1 Mi on 3×4 (docs/SCALE.md, round 4).
 pub const DEFAULT_BATCH: usize = 1 << 23;
 
 /// What a run tells as it goes.
