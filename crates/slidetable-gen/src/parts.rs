@@ -283,7 +283,8 @@ pub fn solve_in_parts(
     let (me, parts) = (exchange.rank(), exchange.size());
     let entries = board.reachable_states();
     let slices = Slices::new(entries, parts);
-    crate::room::check_parts_room(board, me, parts, plan.batch)?;
+    let round = round_bound(board, plan.batch);
+    crate::room::check_parts_room(board, me, parts, plan.batch, round)?;
     let files = Files::new(&plan.dir, me, parts);
     let dir_error = |source| GenError::Io {
         path: plan.dir.clone(),

@@ -95,7 +95,7 @@ fn check(plan: &Plan, needs: Needs, dir: Option<&Path>, allocated: u64) -> Resul
 }
 
 /// Bytes a process of the search in parts keeps for each neighbour a round may hand over
-/// ([`crate::parts::round_bound`]), at its peak (a bottom-up round): the `[state, neighbour]`
+/// (`parts::round_bound`), at its peak (a bottom-up round): the `[state, neighbour]`
 /// pairs (16), the ranks sorted and the radix sort's other half (16), the offsets decoded
 /// (8), the encoded bytes on the wire, sent and received, and what the allocator keeps:
 /// measured on 3×4 with 2 processes (docs/SCALE.md).
@@ -130,9 +130,10 @@ impl PartsNeeds {
     }
 }
 
-/// What the process of the largest slice of a `board` search in `parts` parts with `batch`
-/// needs (see [`PartsNeeds`]).
-pub fn parts_needs(board: Board, parts: u32, batch: usize) -> PartsNeeds {
+/// What the process of the largest slice of a `board` search in `parts` parts needs when a
+/// round hands over at most `round` neighbours (`parts::round_bound` of the batch; see
+/// [`PartsNeeds`]).
+pub fn parts_needs(board: Board, parts: u32, round: usize) -> PartsNeeds {
     let slices = slidetable_format::Slices::new(board.reachable_states(), parts.max(1));
     let largest = (0..parts.max(1))
         .map(|k| {
@@ -142,7 +143,7 @@ pub fn parts_needs(board: Board, parts: u32, batch: usize) -> PartsNeeds {
         .max()
         .unwrap_or(0);
     let words = largest.div_ceil(64).saturating_mul(8);
-    let bound = crate::parts::round_bound(board, batch) as u64;
+    let bound = round as u64;
     PartsNeeds {
         entries: words.saturating_mul(2),
         frontier: words,
@@ -152,8 +153,8 @@ pub fn parts_needs(board: Board, parts: u32, batch: usize) -> PartsNeeds {
     }
 }
 
-/// Refuses part `part` of a `board` search in `parts` parts with `batch` with
-/// [`GenError::NoRoomForParts`] when the memory available to it ([`available_memory`],
+/// Refuses part `part` of a `board` search in `parts` parts with `batch` (a round handing
+/// over at most `round` neighbours) with [`GenError::NoRoomForParts`] when the memory available to it ([`available_memory`],
 /// shared by the processes of the run on this machine when the MPI launcher says how many)
 /// is less than [`parts_needs`]: better at the start than killed for memory an hour in.
 pub fn check_parts_room(
@@ -161,8 +162,9 @@ pub fn check_parts_room(
     part: u32,
     parts: u32,
     batch: usize,
+    round: usize,
 ) -> Result<PartsNeeds, GenError> {
-    let needs = parts_needs(board, parts, batch);
+    let needs = parts_needs(board, parts, round);
     let Some((available, origin)) = available_memory() else {
         return Ok(needs);
     };
