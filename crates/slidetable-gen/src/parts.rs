@@ -1182,13 +1182,9 @@ impl Files {
             Some("done") => return Ok(None),
             _ => return Err(self.bad_state("its phase is not done or finished")),
         }
-        let histogram: Vec<u64> = read
-            .get("histogram")
-            .unwrap_or("")
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .map_err(|_| self.bad_state("its histogram is not numbers"))?;
+        let histogram = read
+            .numbers("histogram")
+            .ok_or_else(|| self.bad_state("its histogram is not numbers"))?;
         if histogram.is_empty() {
             return Err(self.bad_state("its histogram is empty"));
         }
@@ -1258,13 +1254,9 @@ impl Files {
                 .ok_or_else(|| bad(&format!("its {name} line is not a number")))
         };
         let level = u32::try_from(number("level")?).map_err(|_| bad("its level is too large"))?;
-        let histogram: Vec<u64> = read
-            .get("histogram")
-            .unwrap_or("")
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .map_err(|_| bad("its histogram is not numbers"))?;
+        let histogram = read
+            .numbers("histogram")
+            .ok_or_else(|| bad("its histogram is not numbers"))?;
         if histogram.len() != level as usize + 1 {
             return Err(bad("its histogram does not end at its level"));
         }

@@ -36,6 +36,17 @@ impl Read {
         })
     }
 
+    /// The numbers of the first line named `name` (a histogram; none if there is no such
+    /// line), or `None` if a word of it is not a number.
+    pub(crate) fn numbers(&self, name: &str) -> Option<Vec<u64>> {
+        self.get(name)
+            .unwrap_or("")
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .ok()
+    }
+
     /// The values of every line named `name`, in order.
     pub(crate) fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         self.text.lines().filter_map(move |line| {
