@@ -453,16 +453,16 @@ impl Pass<'_> {
         found: &(dyn Fn(u64) + Sync),
     ) -> u64 {
         let (want, new, first, end, entries, scan, sideways) = self.setup();
-        let at = self.window.start;
+        let (at, piece) = (self.window.start, self.piece.max(1));
         frontier[self.window.clone()]
-            .par_chunks(self.piece.max(1))
+            .par_chunks(piece)
             .enumerate()
             .map(|(chunk, words)| {
                 let mut cursor = scan.cursor();
                 let mut reached = 0u64;
                 let mut far = Vec::new();
                 for (i, w) in words.iter().enumerate() {
-                    let index = at + chunk * self.piece.max(1) + i;
+                    let index = at + chunk * piece + i;
                     let set = w.load(Relaxed);
                     if set == 0 {
                         continue;

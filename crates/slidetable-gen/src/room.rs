@@ -11,6 +11,7 @@ use std::path::Path;
 use slidetable_core::{Board, PlacementRanker};
 use slidetable_format::{pattern_payload_len, Encoding};
 
+use crate::bfs_residues::{entry_words, frontier_words};
 use crate::plan::Plan;
 use crate::{check_plan, GenError, Partition};
 
@@ -142,11 +143,10 @@ pub fn parts_needs(board: Board, parts: u32, round: usize) -> PartsNeeds {
         })
         .max()
         .unwrap_or(0);
-    let words = largest.div_ceil(64).saturating_mul(8);
     let bound = round as u64;
     PartsNeeds {
-        entries: words.saturating_mul(2),
-        frontier: words,
+        entries: (entry_words(largest) as u64).saturating_mul(8),
+        frontier: (frontier_words(largest) as u64).saturating_mul(8),
         buffers: bound
             .saturating_mul(PARTS_BYTES_PER_NEIGHBOUR)
             .saturating_add(PARTS_FIXED_BYTES),
