@@ -817,41 +817,108 @@ pub fn encode_offsets(offsets: &mut Vec<u64>, into: &mut Vec<u8>) {
     offsets.clear();
 }
 
-/// Sorts `values` in place, least significant digit first, 11 bits a pass (as many passes as
-/// the largest value needs; `spare` is the other buffer): a round's offsets are millions of
-/// numbers below the slice's length, which this sorts in a few linear passes where a
-/// comparison sort took a sixth of a 3×4 search in parts (docs/SCALE.md).
+/// Sorts `values` in place (`spare` is scratch, left as long): a round's offsets are
+/// millions of numbers below the slice's length, which a comparison sort took a sixth of a
+/// 3×4 search in parts to sort, and an LSD radix sort of 11-bit digits (each pass scattering
+/// over all memory, on one thread) a fifth (docs/SCALE.md). So: the most significant
+/// [`TOP_BITS`] first, every thread scattering its share of `values` into buckets of
+/// `spare` (the buckets' pieces handed out beforehand, so no two threads write one), then
+/// each bucket, a few thousand numbers that fit a core's cache, by 8-bit digits from the
+/// least significant, the buckets on every thread.
 fn radix_sort(values: &mut Vec<u64>, spare: &mut Vec<u64>) {
-    const BITS: u32 = 11;
     const SMALL: usize = 1 << 12;
     if values.len() <= SMALL {
         values.sort_unstable();
         return;
     }
-    let largest = values.iter().copied().max().unwrap_or(0);
+    let largest = values.par_iter().copied().max().unwrap_or(0);
     let bits = u64::BITS - largest.leading_zeros();
+    let shift = bits.saturating_sub(TOP_BITS);
+    let buckets = 1usize << (bits - shift);
+    let bucket = |v: u64| (v >> shift) as usize;
     spare.clear();
     spare.resize(values.len(), 0);
-    let mut shift = 0;
-    while shift < bits {
-        let mut counts = [0usize; 1 << BITS];
-        let digit = |v: u64| ((v >> shift) & ((1 << BITS) - 1)) as usize;
-        for &v in values.iter() {
-            counts[digit(v)] += 1;
+    let share = values.len().div_ceil(rayon::current_num_threads().max(1));
+    let counts: Vec<Vec<usize>> = values
+        .par_chunks(share)
+        .map(|chunk| {
+            let mut n = vec![0usize; buckets];
+            chunk.iter().for_each(|&v| n[bucket(v)] += 1);
+            n
+        })
+        .collect();
+    // Bucket by bucket, each share's piece of it, in share order (so equal buckets keep the
+    // shares' order, which sorting the bucket then disregards).
+    let mut pieces: Vec<Vec<&mut [u64]>> = counts.iter().map(|_| Vec::new()).collect();
+    let mut ends = Vec::with_capacity(buckets);
+    let mut rest = &mut spare[..];
+    let mut at = 0;
+    for b in 0..buckets {
+        for (n, to) in counts.iter().zip(&mut pieces) {
+            let (piece, after) = std::mem::take(&mut rest).split_at_mut(n[b]);
+            to.push(piece);
+            rest = after;
+            at += n[b];
         }
+        ends.push(at);
+    }
+    values
+        .par_chunks(share)
+        .zip(pieces)
+        .for_each(|(chunk, mut to)| {
+            let mut filled = vec![0usize; buckets];
+            for &v in chunk {
+                let b = bucket(v);
+                to[b][filled[b]] = v;
+                filled[b] += 1;
+            }
+        });
+    split_at_ends(&mut spare[..], &ends)
+        .into_par_iter()
+        .zip(split_at_ends(&mut values[..], &ends))
+        .for_each(|(from, to)| sort_low_bits(from, to, shift));
+}
+
+/// `all` cut into the pieces that end at `ends` (ascending, the last `all.len()`).
+fn split_at_ends<'a>(mut all: &'a mut [u64], ends: &[usize]) -> Vec<&'a mut [u64]> {
+    let mut last = 0;
+    ends.iter()
+        .map(|&end| {
+            let (here, after) = std::mem::take(&mut all).split_at_mut(end - last);
+            all = after;
+            last = end;
+            here
+        })
+        .collect()
+}
+
+/// The most significant bits [`radix_sort`] sorts by first: 1,024 buckets, a few thousand
+/// numbers each in a round of millions.
+const TOP_BITS: u32 = 10;
+
+/// Sorts `from` (numbers equal above their `bits` low bits) into `to` (as long; `from` is
+/// then scratch), 8 bits a pass from the least significant.
+fn sort_low_bits(from: &mut [u64], to: &mut [u64], bits: u32) {
+    let passes = bits.div_ceil(8);
+    let (mut a, mut b) = (from, to);
+    for pass in 0..passes {
+        let digit = |v: u64| ((v >> (8 * pass)) & 0xff) as usize;
+        let mut counts = [0usize; 256];
+        a.iter().for_each(|&v| counts[digit(v)] += 1);
         let mut at = 0;
         for c in counts.iter_mut() {
-            let n = *c;
-            *c = at;
-            at += n;
+            (*c, at) = (at, at + *c);
         }
-        for &v in values.iter() {
+        for &v in a.iter() {
             let d = digit(v);
-            spare[counts[d]] = v;
+            b[counts[d]] = v;
             counts[d] += 1;
         }
-        std::mem::swap(values, spare);
-        shift += BITS;
+        std::mem::swap(&mut a, &mut b);
+    }
+    // After an even number of passes the numbers are back in `from`.
+    if passes.is_multiple_of(2) {
+        b.copy_from_slice(a);
     }
 }
 
@@ -1559,14 +1626,27 @@ mod tests {
             (5000, 1),
             (5000, 11),
             (20_000, 12),
+            (100_000, 3),
+            (300_000, 40),
         ] {
-            for bits in [bits, 22, 35, 64] {
+            for bits in [bits, 10, 11, 18, 22, 35, 64] {
                 let mut values = random_values(&mut state, n, bits);
                 let mut want = values.clone();
                 want.sort_unstable();
                 radix_sort(&mut values, &mut spare);
                 assert_eq!(values, want, "{n} values of {bits} bits");
             }
+        }
+        // Every number in one bucket of the most significant bits, or in a few.
+        for spread in [0xffu64, 0xfff_ffff] {
+            let mut values: Vec<u64> = random_values(&mut state, 50_000, 64)
+                .into_iter()
+                .map(|v| (1 << 40) + (v & spread))
+                .collect();
+            let mut want = values.clone();
+            want.sort_unstable();
+            radix_sort(&mut values, &mut spare);
+            assert_eq!(values, want, "spread {spread:#x}");
         }
     }
 

@@ -4,11 +4,17 @@
 //!
 //! MPI's default error handler ends the whole job on a communication error, so the calls
 //! below return no error of their own; a process that dies makes `mpirun` end the others.
+//!
+//! A process that reaches a collective call before the others waits for them asleep
+//! ([`Mpi::meet`]): Open MPI's blocking calls poll, and a poller on a machine whose cores the
+//! processes share takes the core the process still working needs (docs/SCALE.md, round 6).
 
+use std::time::Duration;
+
+use mpi::collective::CommunicatorCollectives;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::environment::Universe;
 use mpi::topology::{Communicator, SimpleCommunicator};
-use mpi::traits::CommunicatorCollectives;
 
 use super::{Exchange, ExchangeError};
 
@@ -29,11 +35,36 @@ impl Mpi {
         })
     }
 
+    /// Returns once every process has called it, sleeping between looks at a non-blocking
+    /// barrier (first after [`FIRST_PAUSE`], each pause twice the last, at most
+    /// [`LONGEST_PAUSE`]), so that a process waiting for another leaves its core to it. The
+    /// collective call that follows then finds every process there and polls only while the
+    /// bytes move.
+    fn meet(&self) {
+        let mut barrier = self.world.immediate_barrier();
+        let mut pause = FIRST_PAUSE;
+        loop {
+            match barrier.test() {
+                Ok(_) => return,
+                Err(waiting) => barrier = waiting,
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(LONGEST_PAUSE);
+        }
+    }
+
     /// The MPI library's version text, for reports.
     pub fn library() -> String {
         mpi::environment::library_version().unwrap_or_default()
     }
 }
+
+/// The first sleep of a process waiting for the others ([`Mpi::meet`]).
+const FIRST_PAUSE: Duration = Duration::from_micros(20);
+
+/// The longest: how late a process can notice that the others have come, against rounds of
+/// tens of milliseconds to seconds.
+const LONGEST_PAUSE: Duration = Duration::from_millis(1);
 
 impl Exchange for Mpi {
     fn rank(&self) -> u32 {
@@ -54,6 +85,7 @@ impl Exchange for Mpi {
             .map(|v| count(v.len()))
             .collect::<Result<Vec<i32>, _>>()?;
         let mut incoming = vec![0i32; outgoing.len()];
+        self.meet();
         self.world.all_to_all_into(&counts[..], &mut incoming[..]);
         let starts = |c: &[i32]| -> Vec<i32> {
             c.iter()
@@ -87,6 +119,7 @@ impl Exchange for Mpi {
 
     fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError> {
         let mut all = vec![0u64; self.world.size() as usize];
+        self.meet();
         self.world.all_gather_into(&value, &mut all[..]);
         Ok(all)
     }
