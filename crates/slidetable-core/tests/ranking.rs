@@ -42,12 +42,16 @@ fn bijective_on_every_board_up_to_nine_cells() {
     }
 }
 
-/// Every neighbour's rank, stepped by [`Ranker::step`] and by a [`Scan`] in rank order, is
-/// the rank of the layout the move makes.
+/// Every neighbour's rank, stepped by [`Ranker::step`] and by a [`Scan`] in rank order (with
+/// its suffixes gathered and tabulated), is the rank of the layout the move makes.
 fn check_steps(board: Board, ranks: impl Iterator<Item = u64> + Clone) {
     let ranker = Ranker::new(board).unwrap();
-    for class in 0..2u8 {
-        let scan = Scan::new(board, class).unwrap();
+    for (class, tabulated) in [(0u8, false), (1, false), (0, true), (1, true)] {
+        let scan = if tabulated {
+            Scan::tabulated(board, class).unwrap()
+        } else {
+            Scan::new(board, class).unwrap()
+        };
         let mut cursor = scan.cursor();
         for r in ranks.clone() {
             let l = ranker.unrank(r, class);
@@ -181,6 +185,16 @@ proptest! {
             got.push((m, n));
             false
         });
+        // The tabulated suffixes unrank every prefix's tile set alike.
+        let table = Scan::tabulated(l.board(), l.class()).unwrap();
+        let mut at = table.cursor();
+        prop_assert_eq!(table.unrank(&mut at, r), (l.packed(), l.blank()));
+        let mut tabulated = Vec::new();
+        table.any_neighbor(&mut at, r, |m, n| {
+            tabulated.push((m, n));
+            false
+        });
+        prop_assert_eq!(&tabulated, &got);
         let mut want = Vec::new();
         for m in Move::ALL {
             if let Some(next) = l.moved(m) {

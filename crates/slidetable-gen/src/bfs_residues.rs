@@ -703,7 +703,7 @@ pub(crate) struct Search {
 impl Search {
     /// A search from `goal`: level 0 found (`progress` told its one state).
     pub(crate) fn new(goal: &Layout, progress: &(dyn Fn(u64) + Sync)) -> Result<Search, GenError> {
-        let scan = Scan::new(goal.board(), goal.class())?;
+        let scan = Scan::tabulated(goal.board(), goal.class())?;
         let states = scan.ranker().states();
         let residues = Residues::new(0..states);
         let frontier = words_of(frontier_words(states), 0);
@@ -729,7 +729,7 @@ impl Search {
         words: Vec<AtomicU64>,
         histogram: Vec<u64>,
     ) -> Result<Search, GenError> {
-        let scan = Scan::new(goal.board(), goal.class())?;
+        let scan = Scan::tabulated(goal.board(), goal.class())?;
         let states = scan.ranker().states();
         let residues = Residues::from_words(words, 0..states);
         let levels = Levels { histogram, states };

@@ -47,7 +47,7 @@ pub fn solve_by_scan(
     encoding: Encoding,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SolvedSection, GenError> {
-    let space = Scan::new(goal.board(), goal.class())?;
+    let space = Scan::tabulated(goal.board(), goal.class())?;
     let ranker = *space.ranker();
     let states = ranker.states() as usize;
     let mut entries = match encoding {

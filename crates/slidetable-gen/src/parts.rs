@@ -279,7 +279,7 @@ pub fn solve_in_parts(
 ) -> Result<PartsDone, GenError> {
     let goal = plan.goal;
     let board = goal.board();
-    let scan = Scan::new(board, goal.class())?;
+    let scan = Scan::tabulated(board, goal.class())?;
     let (me, parts) = (exchange.rank(), exchange.size());
     let entries = board.reachable_states();
     let slices = Slices::new(entries, parts);
