@@ -516,6 +516,15 @@ pub fn round_bound(board: Board, batch: usize) -> usize {
     batch.max(64 * moves(board))
 }
 
+/// [`LevelPass::counts`]: the states to expand in each block of [`COUNTED`] frontier words.
+struct Counts {
+    blocks: Vec<u64>,
+}
+
+/// Frontier words a block of [`Counts`]: 4,096 (262,144 ranks), so that a 2×7 slice's
+/// counts take a megabyte and a window is found in a few hundred steps.
+const COUNTED: usize = 1 << 12;
+
 /// A round's outgoing neighbours and their bytes on the wire, and the offsets that come back:
 /// a level's buffers, allocated once and reused by every round, sized to the round's bound,
 /// so a round neither grows nor frees them.
@@ -571,23 +580,55 @@ impl LevelPass<'_> {
     /// The window of frontier words from `at`: as many words as keep the states its pass
     /// expands, one neighbour a move each, within the batch (at least one word), so that no
     /// round hands over more than [`round_bound`] neighbours whatever the level's size. The
-    /// count is a popcount of the words the pass reads anyway.
-    fn window_end(&self, at: usize, depth: u32) -> usize {
+    /// counts are [`Counts`] of whole blocks where a block fits, of words within the block
+    /// where the window ends.
+    fn window_end(&self, at: usize, depth: u32, counts: &Counts) -> usize {
         let len = self.slice.frontier_len();
-        let frontier = self.slice.frontier.as_deref();
-        let residues = &self.slice.residues;
         let most = (self.batch / moves(self.board)).max(1) as u64;
+        let word = |w: usize| u64::from(self.slice.expanding(w, depth));
         let mut states = 0u64;
         let mut end = at;
         while end < len {
-            let here = u64::from(residues.expanding(end, depth, frontier));
-            if end > at && states + here > most {
-                break;
+            let here = if end.is_multiple_of(COUNTED) {
+                counts.blocks[end / COUNTED]
+            } else {
+                word(end)
+            };
+            if states + here <= most {
+                states += here;
+                end = if end.is_multiple_of(COUNTED) {
+                    (end + COUNTED).min(len)
+                } else {
+                    end + 1
+                };
+                continue;
             }
-            states += here;
-            end += 1;
+            // The block does not fit: word by word, at least one word a window.
+            while end < len && (end == at || states + word(end) <= most) {
+                states += word(end);
+                end += 1;
+            }
+            break;
         }
         end
+    }
+
+    /// The level's counts of states to expand, a block of [`COUNTED`] words at a time, on
+    /// every thread: taken once at the level's start, they stay upper bounds through it (a
+    /// pass only clears frontier bits and settles unseen states; what it marks is of the
+    /// next level).
+    fn counts(&self, depth: u32) -> Counts {
+        let slice = self.slice;
+        let len = slice.frontier_len();
+        let blocks = (0..len.div_ceil(COUNTED))
+            .into_par_iter()
+            .map(|b| {
+                (b * COUNTED..((b + 1) * COUNTED).min(len))
+                    .map(|w| u64::from(slice.expanding(w, depth)))
+                    .sum()
+            })
+            .collect();
+        Counts { blocks }
     }
 
     /// The pass over frontier words `at..end`.
@@ -618,9 +659,10 @@ impl LevelPass<'_> {
         let mut out = Outbox::new(self.round_bound(), parts);
         let mut far = Mutex::new(std::mem::take(&mut out.ranks));
         let mut step = Step::default();
+        let counts = self.counts(depth);
         let mut at = 0;
         loop {
-            let end = self.window_end(at, depth);
+            let end = self.window_end(at, depth, &counts);
             let pass = self.pass(depth, at..end);
             step.found += pass.top_down(frontier, &|ranks| lock(&far).append(ranks), &|_| {});
             at = end;
@@ -660,9 +702,10 @@ impl LevelPass<'_> {
         let mut asked = Mutex::new(Vec::with_capacity(self.round_bound()));
         let mut answers: Vec<Vec<u8>> = vec![Vec::new(); parts as usize];
         let mut step = Step::default();
+        let counts = self.counts(depth);
         let mut at = 0;
         loop {
-            let end = self.window_end(at, depth);
+            let end = self.window_end(at, depth, &counts);
             let pass = self.pass(depth, at..end);
             step.found += pass.bottom_up(&|pairs| lock(&asked).append(pairs), &|_| {});
             at = end;
@@ -989,6 +1032,11 @@ impl Slice {
     /// Frontier words: one per 64 ranks (whether or not the frontier is kept now).
     fn frontier_len(&self) -> usize {
         frontier_words(self.ranks.end - self.ranks.start)
+    }
+
+    /// At most how many states of frontier word `w` the pass of level `depth` expands.
+    fn expanding(&self, w: usize, depth: u32) -> u32 {
+        self.residues.expanding(w, depth, self.frontier.as_deref())
     }
 
     /// Local rank `i`'s entry: 3 if not reached yet, else its distance mod 3.
