@@ -26,10 +26,20 @@ pub struct Scan {
     /// the j-th tile; last two ascending) in bits 0..32, its Lehmer digits (nibble j = digit
     /// of suffix position j) in bits 32..56, and bit 63 = the parity of those digits.
     suffixes: Vec<u64>,
-    /// Optional ([`Scan::tabulated`]): for each set of suffix tiles (by its combinatorial
-    /// rank) and each suffix rank, the suffix's tiles as nibbles (last two ascending), so a
-    /// state is one look-up from its prefix instead of a nibble gather.
-    tiles: Option<Vec<u32>>,
+    /// Optional ([`Scan::tabulated`]): each suffix of each set of suffix tiles.
+    tiles: Option<Tiles>,
+}
+
+/// Every suffix's tiles of every set of suffix tiles, so a state is one look-up from its
+/// prefix instead of a nibble gather.
+#[derive(Clone, Debug)]
+struct Tiles {
+    /// For each set of suffix tiles (bit `t − 1` for tile t), where its suffixes start in
+    /// `tiles`.
+    row: Vec<u32>,
+    /// For each set, for each suffix rank: the suffix's tiles as nibbles (last two
+    /// ascending).
+    tiles: Vec<u32>,
 }
 
 /// A thread's place in a [`Scan`]: the last prefix it unranked, which the ranks that follow
@@ -72,27 +82,6 @@ fn sorted_nibbles(mut set: u32) -> u64 {
         j += 1;
     }
     sorted
-}
-
-/// The combinatorial rank of a set of tiles (bit t for tile t ≥ 1) among the sets of as many
-/// tiles: the sum of C(t − 1, j + 1) over its j-th smallest tile t.
-fn set_rank(mut set: u32) -> u64 {
-    let (mut rank, mut j) = (0, 0);
-    while set != 0 {
-        let t = set.trailing_zeros() as usize;
-        rank += binomial(t - 1, j + 1);
-        set &= set - 1;
-        j += 1;
-    }
-    rank
-}
-
-/// C(n, k).
-fn binomial(n: usize, k: usize) -> u64 {
-    if k > n {
-        return 0;
-    }
-    (0..k).fold(1, |c, i| c * (n - i) as u64 / (i + 1) as u64)
 }
 
 /// A state as the neighbour ranking needs it: the tiles in reading order without the blank
@@ -148,24 +137,24 @@ impl Scan {
     }
 
     /// The scan of `board`'s class `class` with every suffix of every set of suffix tiles
-    /// tabulated: C(cells − 1, tail) · span words (665 KB on 12 cells, 2.5 MB on 14), made
-    /// once, for a pass over every rank, where unranking is one look-up a state.
+    /// tabulated: C(cells − 1, tail) · span words (665 KB on 12 cells, 2.5 MB on 14) and a
+    /// word for each set of tiles, made once, for a pass over every rank, where unranking is
+    /// then one look-up a state.
     pub fn tabulated(board: Board, class: u8) -> Result<Scan, BoardError> {
         let mut scan = Scan::new(board, class)?;
         let m = board.cells() - 1;
-        let span = scan.span as usize;
-        let mut tiles = vec![0u32; binomial(m, scan.tail) as usize * span];
-        for set in 0u32..1 << m {
+        let mut row = vec![0u32; 1 << m];
+        let mut tiles = Vec::new();
+        for (set, at) in row.iter_mut().enumerate() {
             if set.count_ones() as usize != scan.tail {
                 continue;
             }
-            let sorted = sorted_nibbles(set << 1);
-            let row = set_rank(set << 1) as usize * span;
-            for (lo, t) in tiles[row..row + span].iter_mut().enumerate() {
-                *t = gather(scan.suffixes[lo], sorted, scan.tail) as u32;
-            }
+            *at = tiles.len() as u32;
+            let sorted = sorted_nibbles((set as u32) << 1);
+            let suffixes = scan.suffixes.iter();
+            tiles.extend(suffixes.map(|&e| gather(e, sorted, scan.tail) as u32));
         }
-        scan.tiles = Some(tiles);
+        scan.tiles = Some(Tiles { row, tiles });
         Ok(scan)
     }
 
@@ -224,7 +213,7 @@ impl Scan {
         let lo = (rank - key * u64::from(self.span)) as usize;
         let entry = self.suffixes[lo];
         let mut suffix = match &self.tiles {
-            Some(tiles) => u64::from(tiles[cursor.row + lo]),
+            Some(t) => u64::from(t.tiles[cursor.row + lo]),
             None => gather(entry, cursor.sorted, self.tail),
         };
         let top = 4 * (self.tail - 2);
@@ -281,32 +270,26 @@ impl Scan {
 
     #[cold]
     fn load_prefix(&self, cursor: &mut ScanCursor, key: u64) {
-        // The prefix is the layout of the first rank that has it, minus its suffix.
+        // The prefix is that of the first rank that has it: its Lehmer digits are that
+        // rank's leading digits (the suffix's are all zero, its tiles ascending).
         let first = key * u64::from(self.span);
-        let (packed, blank) = self.ranker.unrank_packed(first, 0);
-        let below = (1u64 << (4 * blank)) - 1;
-        let seq = (packed & below) | ((packed >> 4) & !below);
-        let cut = 4 * self.prefix_digits;
-        let prefix = seq & ((1u64 << cut) - 1);
-        let mut inversions = 0u32;
-        let mut placed = 0u32;
-        let mut digits = 0u64;
-        let all = (1u32 << (self.board.cells())) - 2;
-        for i in 0..self.prefix_digits {
-            let t = ((prefix >> (4 * i)) & 0xF) as u32;
-            inversions += (placed >> t).count_ones();
-            // Tiles smaller than t that come later: not yet placed.
-            digits |= u64::from((all & !placed & ((1 << t) - 1)).count_ones()) << (4 * i);
-            placed |= 1 << t;
+        let block = self.ranker.block();
+        let blank = (first / block) as usize;
+        let mut r = (first % block) as u32;
+        let mut rest = (1u32 << self.board.cells()) - 2;
+        let (mut prefix, mut digits, mut inversions) = (0u64, 0u64, 0u32);
+        for (i, &w) in self.ranker.weights[..self.prefix_digits].iter().enumerate() {
+            let d = r / w;
+            r %= w;
+            // Every later tile smaller than this one is one inversion with it.
+            inversions += d;
+            let t = super::nth_set_bit(rest, d);
+            rest ^= 1 << t;
+            prefix |= u64::from(t) << (4 * i);
+            digits |= u64::from(d) << (4 * i);
         }
-        let rest = all & !placed;
-        // Every suffix tile smaller than a prefix tile is one inversion with it.
-        for i in 0..self.prefix_digits {
-            let t = ((prefix >> (4 * i)) & 0xF) as u32;
-            inversions += (rest & ((1 << t) - 1)).count_ones();
-        }
-        let row = match self.tiles {
-            Some(_) => set_rank(rest) as usize * self.span as usize,
+        let row = match &self.tiles {
+            Some(t) => t.row[(rest >> 1) as usize] as usize,
             None => 0,
         };
         let sorted = sorted_nibbles(rest);
