@@ -657,6 +657,14 @@ impl Run<'_, '_, '_> {
             if f > self.bound {
                 // Pruned: the node was not changed.
                 exceeded = exceeded.min(f);
+                if f > self.bound + 2 {
+                    // Pathmax from a child: the child is one move away, so this node is at
+                    // least the child's estimate less one from the goal, and any path through
+                    // it costs at least f − 2, over the bound: the remaining children are not
+                    // searched. (The child's own estimate, never a value returned from below
+                    // it, which the pruning automaton makes a bound of the kept paths only.)
+                    return Pass::Exceeded(f - 2);
+                }
                 continue;
             }
             // The move, made in place and undone after the search below it.
