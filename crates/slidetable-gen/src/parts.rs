@@ -537,6 +537,8 @@ struct Outbox {
     offsets: Vec<u64>,
     /// The encoded offsets (or answers) for each process.
     wire: Vec<Vec<u8>>,
+    /// [`encode_sorted`]'s pieces.
+    pieces: Vec<Vec<u8>>,
 }
 
 impl Outbox {
@@ -546,6 +548,7 @@ impl Outbox {
             spare: Vec::with_capacity(most),
             offsets: Vec::with_capacity(most),
             wire: vec![Vec::new(); parts as usize],
+            pieces: Vec::new(),
         }
     }
 
@@ -563,7 +566,7 @@ impl Outbox {
             let part = slices.part(o as u32);
             let from = *bounds.last().unwrap_or(&0);
             let to = from + self.ranks[from..].partition_point(|&r| r < part.end);
-            encode_sorted(&self.ranks[from..to], part.start, w);
+            encode_sorted(&self.ranks[from..to], part.start, w, &mut self.pieces);
             sent += w.len() as u64;
             bounds.push(to);
         }
@@ -675,14 +678,10 @@ impl LevelPass<'_> {
             std::mem::swap(&mut out.ranks, collected);
             let received = self.exchange.all_to_all(&out.wire)?;
             step.rounds += 1;
+            let slice = self.slice;
             for (from, bytes) in received.iter().enumerate() {
-                decode(bytes, &mut out.offsets, from, me)?;
-                let slice = self.slice;
-                step.found += out
-                    .offsets
-                    .par_iter()
-                    .filter(|&&i| slice.mark(i, next))
-                    .count() as u64;
+                step.found += mark_offsets(bytes, |i| slice.mark(i, next))
+                    .map_err(|p| sent_to(p, from, me))?;
             }
             if !self.busy(at >= self.slice.frontier_len())? {
                 return Ok(step);
@@ -766,11 +765,14 @@ impl LevelPass<'_> {
 /// The offsets process `from` sent to process `me`, decoded into `into` (replaced).
 fn decode(bytes: &[u8], into: &mut Vec<u64>, from: usize, me: u32) -> Result<(), ExchangeError> {
     into.clear();
-    decode_offsets(bytes, |i| into.push(i)).map_err(|problem| {
-        ExchangeError(format!(
-            "the offsets process {from} sent to process {me} {problem}"
-        ))
-    })
+    decode_offsets(bytes, |i| into.push(i)).map_err(|problem| sent_to(problem, from, me))
+}
+
+/// What is wrong with the offsets process `from` sent to process `me`.
+fn sent_to(problem: String, from: usize, me: u32) -> ExchangeError {
+    ExchangeError(format!(
+        "the offsets process {from} sent to process {me} {problem}"
+    ))
 }
 
 /// The vector behind `m`, even if a thread panicked holding it (the panic is the error).
@@ -856,7 +858,7 @@ fn finish_part(
 pub fn encode_offsets(offsets: &mut Vec<u64>, into: &mut Vec<u8>) {
     radix_sort(offsets, &mut Vec::new());
     offsets.dedup();
-    encode_sorted(offsets, 0, into);
+    encode_sorted(offsets, 0, into, &mut Vec::new());
     offsets.clear();
 }
 
@@ -966,10 +968,46 @@ fn sort_low_bits(from: &mut [u64], to: &mut [u64], bits: u32) {
 }
 
 /// [`encode_offsets`] of `values` sorted and without repeats already, kept, as offsets from
-/// `base` (each at least `base`: a slice's first rank, for ranks of that slice).
-fn encode_sorted(values: &[u64], base: u64, into: &mut Vec<u8>) {
+/// `base` (each at least `base`: a slice's first rank, for ranks of that slice); a long list
+/// in pieces on every thread (`pieces`: their bytes, kept for the next round), each piece's
+/// first difference from the number before it, then joined.
+fn encode_sorted(values: &[u64], base: u64, into: &mut Vec<u8>, pieces: &mut Vec<Vec<u8>>) {
     into.clear();
-    let mut last = 0u64;
+    let piece = values
+        .len()
+        .div_ceil(4 * rayon::current_num_threads().max(1))
+        .max(PIECE_OFFSETS);
+    if values.len() <= piece {
+        encode_differences(values, base, 0, into);
+        return;
+    }
+    let n = values.len().div_ceil(piece);
+    pieces.resize_with(n.max(pieces.len()), Vec::new);
+    values
+        .par_chunks(piece)
+        .zip(&mut pieces[..n])
+        .enumerate()
+        .for_each(|(k, (these, bytes))| {
+            bytes.clear();
+            let last = if k == 0 {
+                0
+            } else {
+                values[k * piece - 1] - base
+            };
+            encode_differences(these, base, last, bytes);
+        });
+    pieces[..n]
+        .iter()
+        .for_each(|bytes| into.extend_from_slice(bytes));
+}
+
+/// Offsets a piece of [`encode_sorted`] or [`mark_offsets`] takes at least: 64 Ki (fewer go
+/// on one thread).
+const PIECE_OFFSETS: usize = 1 << 16;
+
+/// Appends to `into` the varints of the differences of `values − base` (sorted), the first
+/// from `last`.
+fn encode_differences(values: &[u64], base: u64, mut last: u64, into: &mut Vec<u8>) {
     for o in values.iter().map(|v| v - base) {
         let mut d = o - last;
         last = o;
@@ -983,8 +1021,14 @@ fn encode_sorted(values: &[u64], base: u64, into: &mut Vec<u8>) {
 
 /// Calls `each` with every offset [`encode_offsets`] wrote into `bytes`, in order; says what
 /// is wrong with bytes it did not write (a varint cut short or too long, an offset past 2⁶⁴).
-pub fn decode_offsets(bytes: &[u8], mut each: impl FnMut(u64)) -> Result<(), String> {
-    let (mut last, mut d, mut shift) = (0u64, 0u64, 0u32);
+pub fn decode_offsets(bytes: &[u8], each: impl FnMut(u64)) -> Result<(), String> {
+    add_differences(bytes, 0, each).map(|_| ())
+}
+
+/// Calls `each` with `last` plus the differences that `bytes` (whole varints, cut where one
+/// ends) hold, added up in order; the last sum.
+fn add_differences(bytes: &[u8], mut last: u64, mut each: impl FnMut(u64)) -> Result<u64, String> {
+    let (mut d, mut shift) = (0u64, 0u32);
     for &b in bytes {
         if shift > 63 || (shift == 63 && b > 1) {
             return Err("hold a varint longer than 64 bits".to_string());
@@ -1003,7 +1047,46 @@ pub fn decode_offsets(bytes: &[u8], mut each: impl FnMut(u64)) -> Result<(), Str
     if shift != 0 {
         return Err("end in the middle of a varint".to_string());
     }
-    Ok(())
+    Ok(last)
+}
+
+/// Calls `mark` with every offset [`encode_offsets`] wrote into `bytes`, on every thread,
+/// and counts its yeses: the bytes cut into pieces where a varint ends, each piece's sum
+/// of differences taken first, then each piece decoded from the sum of those before it.
+/// Says what [`decode_offsets`] says of bytes it did not write.
+fn mark_offsets(bytes: &[u8], mark: impl Fn(u64) -> bool + Sync) -> Result<u64, String> {
+    let n = (bytes.len() / PIECE_OFFSETS).clamp(1, 4 * rayon::current_num_threads().max(1));
+    let mut cuts = vec![0];
+    for k in 1..n {
+        let mut at = (bytes.len() * k / n).max(*cuts.last().unwrap_or(&0));
+        while at < bytes.len() && at > 0 && bytes[at - 1] & 0x80 != 0 {
+            at += 1;
+        }
+        cuts.push(at);
+    }
+    cuts.push(bytes.len());
+    let pieces: Vec<&[u8]> = cuts.windows(2).map(|c| &bytes[c[0]..c[1]]).collect();
+    let sums = pieces
+        .par_iter()
+        .map(|piece| add_differences(piece, 0, |_| {}))
+        .collect::<Result<Vec<u64>, String>>()?;
+    let mut starts = Vec::with_capacity(sums.len());
+    let mut at = 0u64;
+    for sum in sums {
+        starts.push(at);
+        at = at
+            .checked_add(sum)
+            .ok_or_else(|| "add up past 2^64".to_string())?;
+    }
+    pieces
+        .par_iter()
+        .zip(starts)
+        .map(|(piece, start)| {
+            let mut yes = 0u64;
+            add_differences(piece, start, |i| yes += u64::from(mark(i)))?;
+            Ok(yes)
+        })
+        .sum()
 }
 
 /// This process's slice: its 2-bit entries and, for top-down levels, its frontier bits, in
@@ -1662,6 +1745,45 @@ mod tests {
         encode_offsets(&mut vec![u64::MAX], &mut past);
         let twice: Vec<u8> = past.iter().chain(&past).copied().collect();
         assert!(decode_offsets(&twice, |_| {}).is_err());
+    }
+
+    #[test]
+    fn long_lists_of_offsets_go_on_the_wire_and_come_back_in_pieces_as_in_one() {
+        let mut state = 0x1234_5678_9ABC_DEF1u64;
+        for (n, bits) in [(70_000usize, 20u32), (1_000_000, 35), (300_000, 64), (5, 8)] {
+            let mut values = random_values(&mut state, n, bits);
+            values.sort_unstable();
+            values.dedup();
+            let base = values[0] / 2;
+            let mut pieces = Vec::new();
+            let mut wire = Vec::new();
+            encode_sorted(&values, base, &mut wire, &mut pieces);
+            let mut one = Vec::new();
+            encode_differences(&values, base, 0, &mut one);
+            assert_eq!(wire, one, "{n} offsets of {bits} bits");
+            let marked = Mutex::new(Vec::new());
+            let yes = mark_offsets(&wire, |i| {
+                lock(&marked).push(i);
+                i % 3 == 0
+            })
+            .unwrap();
+            let mut marked = marked.into_inner().unwrap();
+            marked.sort_unstable();
+            let want: Vec<u64> = values.iter().map(|v| v - base).collect();
+            assert_eq!(marked, want, "{n} offsets of {bits} bits");
+            assert_eq!(yes, want.iter().filter(|&&i| i % 3 == 0).count() as u64);
+            // Cut short in the middle of a varint, or past 2^64, wherever the pieces fall.
+            let mut cut = wire.clone();
+            cut.push(0x80);
+            assert!(mark_offsets(&cut, |_| false).is_err());
+            let mut past = wire.clone();
+            past.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+            assert!(
+                mark_offsets(&past, |_| false).is_err(),
+                "{n} offsets of {bits} bits"
+            );
+        }
+        assert_eq!(mark_offsets(&[], |_| true), Ok(0));
     }
 
     #[test]
