@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::Scan;
+use crate::{Scan, Sideways};
 
 /// `len` bits in 64-bit atomic words, bit `i` in bit `i mod 64` of word `i / 64`.
 #[derive(Debug, Default)]
@@ -131,7 +131,13 @@ pub enum Expand {
 ///   words of `next`, so nothing is shared.
 /// * [`Expand::TopDown`]: every state of `frontier` marks each neighbour `n` for which
 ///   `admit(n, k, bit)` holds (`k`, `bit`: its word and bit in a bitmap) and that `next` does
-///   not hold yet (an atomic OR: marking twice from two threads is harmless).
+///   not hold yet (an atomic OR: marking twice from two threads is harmless). `admit_word(k)`
+///   is the mask of the ranks of word `k` that `admit` admits: a word's moves left and right
+///   ([`Sideways`]) are marked with it a word at a time.
+///
+/// In both, the horizontal moves of a word of states go a word at a time where the board
+/// allows it ([`Sideways`]); the states are unranked for their other moves only. The next
+/// level is the same set of states either way.
 ///
 /// The generator's scan search and the query crate's recovery of distances from 2-bit entries
 /// are this step with their own `candidates` and `admit`.
@@ -148,7 +154,16 @@ pub fn expand_level(
     how: Expand,
     candidates: impl Fn(usize) -> u64 + Sync,
     admit: impl Fn(u64, usize, u64) -> bool + Sync,
+    admit_word: impl Fn(usize) -> u64 + Sync,
 ) {
+    let sideways = Sideways::new(scan);
+    let states = scan.ranker().states();
+    // The word one move left or right of word `index` (64 ranks from `64·index`), for each
+    // move `steps` gives.
+    let targets = move |index: usize, lanes: u64| {
+        let steps = sideways.steps(0, states, index as u64 * 64, lanes);
+        steps.map(|step| step.map(|by| (index as i64 + by / 64) as usize))
+    };
     match how {
         Expand::BottomUp => {
             next.words()
@@ -158,9 +173,19 @@ pub fn expand_level(
                     let mut cursor = scan.cursor();
                     for (i, out) in out.iter().enumerate() {
                         let index = chunk * SCAN_CHUNK + i;
+                        let mut left = candidates(index);
                         let mut found = 0u64;
-                        each_set_bit(index, candidates(index), |r| {
-                            if scan.any_neighbor(&mut cursor, r, |_, n| frontier.test(n)) {
+                        let mut done = [false; 2];
+                        for (k, target) in targets(index, left).into_iter().enumerate() {
+                            let Some(target) = target else { continue };
+                            let hits = left & frontier.word(target);
+                            found |= hits;
+                            left &= !hits;
+                            done[k] = true;
+                        }
+                        each_set_bit(index, left, |r| {
+                            let near = |m, n| !Sideways::handled(done, m) && frontier.test(n);
+                            if scan.any_neighbor(&mut cursor, r, near) {
                                 found |= 1 << (r & 63);
                             }
                         });
@@ -175,10 +200,27 @@ pub fn expand_level(
             .for_each(|(chunk, words)| {
                 let mut cursor = scan.cursor();
                 for (i, w) in words.iter().enumerate() {
-                    each_set_bit(chunk * SCAN_CHUNK + i, w.load(Relaxed), |r| {
-                        scan.any_neighbor(&mut cursor, r, |_, n| {
+                    let index = chunk * SCAN_CHUNK + i;
+                    let set = w.load(Relaxed);
+                    if set == 0 {
+                        continue;
+                    }
+                    let mut done = [false; 2];
+                    for (k, target) in targets(index, set).into_iter().enumerate() {
+                        let Some(target) = target else { continue };
+                        let fresh = set & admit_word(target) & !next.word(target);
+                        if fresh != 0 {
+                            next.or_word(target, fresh);
+                        }
+                        done[k] = true;
+                    }
+                    each_set_bit(index, set, |r| {
+                        scan.any_neighbor(&mut cursor, r, |m, n| {
                             let (k, bit) = (n as usize >> 6, 1u64 << (n & 63));
-                            if admit(n, k, bit) && next.word(k) & bit == 0 {
+                            if !Sideways::handled(done, m)
+                                && admit(n, k, bit)
+                                && next.word(k) & bit == 0
+                            {
                                 next.or_word(k, bit);
                             }
                             false
@@ -294,6 +336,13 @@ mod tests {
                     own & next.in_range(index)
                 },
                 |n, _, _| n != goal_rank,
+                |k| {
+                    if k == goal_rank as usize >> 6 {
+                        !(1 << (goal_rank & 63))
+                    } else {
+                        u64::MAX
+                    }
+                },
             );
             assert_eq!(set_bits(&next), two, "{how:?}");
         }

@@ -36,6 +36,8 @@ pub use neighbors::{slide, Neighbors};
 pub use parse::{
     is_blank_or_comment, parse_layout, parse_spaced_packed, parse_tile, ParseError, Token,
 };
-pub use rank::{PlacementError, PlacementRanker, Ranker, Scan, ScanCursor, Steps, TileOrder};
+pub use rank::{
+    PlacementError, PlacementRanker, Ranker, Scan, ScanCursor, Sideways, Steps, TileOrder,
+};
 pub use symmetry::Symmetry;
 pub use words::{counted, one_of, shapes_of};

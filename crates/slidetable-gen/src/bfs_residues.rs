@@ -41,7 +41,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{each_set_bit, Layout, Move, Scan, SCAN_CHUNK};
+use slidetable_core::{each_set_bit, Layout, Scan, Sideways, SCAN_CHUNK};
 use slidetable_format::{CostModel, Encoding};
 
 use crate::{GenError, SolvedSection};
@@ -315,63 +315,6 @@ fn gather(lanes: u64) -> u64 {
     (x | x >> 16) & 0xFFFF_FFFF
 }
 
-/// The horizontal moves of a whole word of states at once. A horizontal move leaves the
-/// tiles' reading order alone, so it is exactly one block of ranks over
-/// ([`slidetable_core::Ranker::block`]). When a block is a whole number of frontier words
-/// ((n − 1)!/2 a multiple of 64: boards of 9 cells or more), the states of a frontier word
-/// (64 ranks) or of an entry word (32) share their blank cell, and their neighbours one move
-/// left or right are the same bits of the word one block away: a level pass reads and writes
-/// those a word at a time, and ranks and unranks states for their vertical moves only.
-#[derive(Clone, Copy)]
-struct Sideways<'a> {
-    scan: &'a Scan,
-    block: u64,
-    on: bool,
-}
-
-impl<'a> Sideways<'a> {
-    fn new(scan: &'a Scan) -> Sideways<'a> {
-        let block = scan.ranker().block();
-        Sideways {
-            scan,
-            block,
-            on: block.is_multiple_of(64),
-        }
-    }
-
-    /// The rank offsets of a move left and a move right (in that order) from the states of
-    /// the word of `lanes` (bit `k` for local rank `start + k`, `k < 64`; the ranks counted
-    /// from the slice's `first`), where the move is legal and every neighbour it reaches
-    /// lies in the slice's `len` ranks.
-    #[inline]
-    fn steps(self, first: u64, len: u64, start: u64, lanes: u64) -> [Option<i64>; 2] {
-        if !self.on || lanes == 0 {
-            return [None, None];
-        }
-        let blank = ((first + start) / self.block) as usize;
-        let (lo, hi) = (
-            (start + u64::from(lanes.trailing_zeros())) as i64,
-            (start + 63 - u64::from(lanes.leading_zeros())) as i64,
-        );
-        let block = self.block as i64;
-        let step = |m: Move, by: i64| {
-            let inside = lo + by >= 0 && hi + by < len as i64;
-            (self.scan.moves().of(blank, m).is_some() && inside).then_some(by)
-        };
-        [step(Move::Left, -block), step(Move::Right, block)]
-    }
-}
-
-/// Whether a move is one [`Sideways::steps`] handled (`done[0]` left, `done[1]` right).
-#[inline]
-fn handled(done: [bool; 2], m: Move) -> bool {
-    match m {
-        Move::Left => done[0],
-        Move::Right => done[1],
-        Move::Up | Move::Down => false,
-    }
-}
-
 /// Level `depth`'s top-down pass over the slice of `residues`: `frontier` (bit `i` for rank
 /// `first + i`) holds every state of level `depth` not expanded yet, and ends holding exactly
 /// level `depth + 1`. Neighbours outside the slice go to `remote`, a piece of the pass's at a
@@ -495,7 +438,7 @@ impl Pass<'_> {
                     each_set_bit(index, expanded, |local| {
                         let r = first + local;
                         scan.any_neighbor(&mut cursor, r, |m, n| {
-                            if handled(done, m) {
+                            if Sideways::handled(done, m) {
                                 // Made above, a word at a time.
                             } else if n < first || n >= end {
                                 far.push(n);
@@ -573,7 +516,7 @@ impl Pass<'_> {
                         let r = base + u64::from(bit / 2);
                         let asked = pairs.len();
                         let hit = scan.any_neighbor(&mut cursor, r, |m, n| {
-                            if handled(done, m) {
+                            if Sideways::handled(done, m) {
                                 false
                             } else if n < first || n >= end {
                                 pairs.push([r, n]);
@@ -912,59 +855,6 @@ mod tests {
             assert_eq!(spread(gather(x)), x & LOW);
             for k in [0, 5, 31] {
                 assert_eq!(spread(x) >> (2 * k) & 3, x >> k & 1);
-            }
-        }
-    }
-
-    /// The word-at-a-time horizontal moves are the moves the scan makes, state by state,
-    /// and are left to the states' own moves when the block is not whole words or the
-    /// neighbours fall outside the slice.
-    #[test]
-    fn sideways_steps_are_the_scans_horizontal_moves() {
-        for (rows, cols, on) in [(3, 3, true), (2, 5, true), (2, 4, false), (2, 3, false)] {
-            let board = Board::new(rows, cols).unwrap();
-            let scan = Scan::new(board, 0).unwrap();
-            let states = scan.ranker().states();
-            let sideways = Sideways::new(&scan);
-            assert_eq!(sideways.on, on, "{board}");
-            let mut cursor = scan.cursor();
-            for start in (0..states).step_by(64) {
-                let lanes = if states - start < 64 {
-                    (1u64 << (states - start)) - 1
-                } else {
-                    u64::MAX
-                };
-                let steps = sideways.steps(0, states, start, lanes);
-                if !on {
-                    assert_eq!(steps, [None, None]);
-                    continue;
-                }
-                for r in start..(start + 64).min(states) {
-                    let mut seen = [None, None];
-                    scan.any_neighbor(&mut cursor, r, |m, n| {
-                        match m {
-                            Move::Left => seen[0] = Some(n as i64 - r as i64),
-                            Move::Right => seen[1] = Some(n as i64 - r as i64),
-                            Move::Up | Move::Down => {}
-                        }
-                        false
-                    });
-                    assert_eq!(seen, steps, "{board} rank {r}");
-                }
-                // A slice that starts with the word's block has no room for a move left
-                // from it, and one that ends a rank short of the last neighbour none for a
-                // move right.
-                let block = scan.ranker().block();
-                if steps[0].is_some() {
-                    let first = start / block * block;
-                    let inside = sideways.steps(first, states - first, start - first, lanes);
-                    assert_eq!(inside, [None, steps[1]], "{board} rank {start}");
-                }
-                if steps[1].is_some() {
-                    let short = start + block + 64 - 1;
-                    assert_eq!(sideways.steps(0, short, start, lanes)[1], None);
-                    assert_eq!(sideways.steps(0, short + 1, start, lanes)[1], steps[1]);
-                }
             }
         }
     }

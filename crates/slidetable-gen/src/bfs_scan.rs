@@ -83,6 +83,7 @@ pub fn solve_by_scan(
             how,
             |index| !seen.word(index) & seen.in_range(index),
             |_, k, bit| seen.word(k) & bit == 0,
+            |k| !seen.word(k),
         );
         depth += 1;
         let found = settle(&mut entries, &space, &seen, &frontier, &next, depth);

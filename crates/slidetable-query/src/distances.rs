@@ -97,6 +97,7 @@ pub(crate) fn recover(
             how,
             |index| residues_equal(entries, index, want) & !seen.word(index) & seen.in_range(index),
             |n, _, _| residue(entries, n) == want,
+            |k| residues_equal(entries, k, want),
         );
         // Settle the level: its distances, `seen`, and the count, checked.
         let found: u64 = distances

@@ -332,3 +332,122 @@ impl Scan {
         false
     }
 }
+
+/// The horizontal moves of a whole word of states at once. A horizontal move leaves the
+/// tiles' reading order alone, so it is exactly one block of ranks over
+/// ([`Ranker::block`]). When a block is a whole number of bitmap words ((n − 1)!/2 a multiple
+/// of 64: boards of 9 cells or more), the states of a bitmap word (64 ranks) or of a word of
+/// 2-bit entries (32) share their blank cell, and their neighbours one move left or right are
+/// the same bits of the word one block away: a level pass of a breadth-first search reads and
+/// writes those a word at a time, and ranks and unranks states for their vertical moves only.
+/// The generator's searches and the query crate's recovery of distances all take their
+/// horizontal moves from here.
+#[derive(Clone, Copy)]
+pub struct Sideways<'a> {
+    scan: &'a Scan,
+    block: u64,
+    on: bool,
+}
+
+impl<'a> Sideways<'a> {
+    /// The word-at-a-time moves of `scan`'s class (none when a block is not whole words).
+    pub fn new(scan: &'a Scan) -> Sideways<'a> {
+        let block = scan.ranker().block();
+        Sideways {
+            scan,
+            block,
+            on: block.is_multiple_of(64),
+        }
+    }
+
+    /// The rank offsets of a move left and a move right (in that order) from the states of
+    /// the word of `lanes` (bit `k` for local rank `start + k`, `k < 64`; the ranks counted
+    /// from a slice's `first` rank), where the move is legal and every neighbour it reaches
+    /// lies in the slice's `len` ranks.
+    #[inline]
+    pub fn steps(self, first: u64, len: u64, start: u64, lanes: u64) -> [Option<i64>; 2] {
+        if !self.on || lanes == 0 {
+            return [None, None];
+        }
+        let blank = ((first + start) / self.block) as usize;
+        let (lo, hi) = (
+            (start + u64::from(lanes.trailing_zeros())) as i64,
+            (start + 63 - u64::from(lanes.leading_zeros())) as i64,
+        );
+        let block = self.block as i64;
+        let step = |m: Move, by: i64| {
+            let inside = lo + by >= 0 && hi + by < len as i64;
+            (self.scan.moves().of(blank, m).is_some() && inside).then_some(by)
+        };
+        [step(Move::Left, -block), step(Move::Right, block)]
+    }
+
+    /// Whether move `m` is one that [`Sideways::steps`] gave (`done[0]` left, `done[1]`
+    /// right), so a state's own moves skip it.
+    #[inline]
+    pub fn handled(done: [bool; 2], m: Move) -> bool {
+        match m {
+            Move::Left => done[0],
+            Move::Right => done[1],
+            Move::Up | Move::Down => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-at-a-time horizontal moves are the moves the scan makes, state by state,
+    /// and are left to the states' own moves when the block is not whole words or the
+    /// neighbours fall outside the slice.
+    #[test]
+    fn sideways_steps_are_the_scans_horizontal_moves() {
+        for (rows, cols, on) in [(3, 3, true), (2, 5, true), (2, 4, false), (2, 3, false)] {
+            let board = Board::new(rows, cols).unwrap();
+            let scan = Scan::new(board, 0).unwrap();
+            let states = scan.ranker().states();
+            let sideways = Sideways::new(&scan);
+            assert_eq!(sideways.on, on, "{board}");
+            let mut cursor = scan.cursor();
+            for start in (0..states).step_by(64) {
+                let lanes = if states - start < 64 {
+                    (1u64 << (states - start)) - 1
+                } else {
+                    u64::MAX
+                };
+                let steps = sideways.steps(0, states, start, lanes);
+                if !on {
+                    assert_eq!(steps, [None, None]);
+                    continue;
+                }
+                for r in start..(start + 64).min(states) {
+                    let mut seen = [None, None];
+                    scan.any_neighbor(&mut cursor, r, |m, n| {
+                        match m {
+                            Move::Left => seen[0] = Some(n as i64 - r as i64),
+                            Move::Right => seen[1] = Some(n as i64 - r as i64),
+                            Move::Up | Move::Down => {}
+                        }
+                        false
+                    });
+                    assert_eq!(seen, steps, "{board} rank {r}");
+                }
+                // A slice that starts with the word's block has no room for a move left
+                // from it, and one that ends a rank short of the last neighbour none for a
+                // move right.
+                let block = scan.ranker().block();
+                if steps[0].is_some() {
+                    let first = start / block * block;
+                    let inside = sideways.steps(first, states - first, start - first, lanes);
+                    assert_eq!(inside, [None, steps[1]], "{board} rank {start}");
+                }
+                if steps[1].is_some() {
+                    let short = start + block + 64 - 1;
+                    assert_eq!(sideways.steps(0, short, start, lanes)[1], None);
+                    assert_eq!(sideways.steps(0, short + 1, start, lanes)[1], steps[1]);
+                }
+            }
+        }
+    }
+}
