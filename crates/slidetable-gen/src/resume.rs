@@ -32,7 +32,7 @@ use crate::bfs_residues::Search;
 use crate::mapped::allocate;
 use crate::plan::Plan;
 use crate::state_file::{self, join, ReadError};
-use crate::write::temporary::Temporary;
+use crate::write::temporary::{hold_writes, Temporary};
 use crate::{Destination, GenError, SolvedSection, Written};
 
 /// Environment variable: seconds between checkpoints instead of the measured pace (`0`: at the
@@ -428,12 +428,13 @@ impl Work {
                     pid: saved.pid,
                     checkpoint: self.files.checkpoint.clone(),
                 };
-                let found = read_entries(&self.files.checkpoint, plan, &saved)?;
-                let settled = resumed.settled;
+                // Told first: a signal while its entries are read keeps it too.
                 set_in_progress(Some(Saving {
                     checkpoint: self.files.checkpoint.clone(),
                     saved: Some((resumed.section, resumed.level, resumed.saved)),
                 }));
+                let found = read_entries(&self.files.checkpoint, plan, &saved)?;
+                let settled = resumed.settled;
                 let _ = (run.events)(&RunEvent::Resumed(resumed));
                 (run.progress)(settled);
                 found
@@ -466,14 +467,17 @@ impl Work {
                 if pacer.due(bytes, &mut || writer.probe()) {
                     let level = search.histogram().len() as u32 - 1;
                     let started = Instant::now();
-                    match writer.write(&finished, &search) {
+                    // Recorded as the checkpoint is renamed into place (see `Checkpoints::write`).
+                    let placed = |at| {
+                        set_in_progress(Some(Saving {
+                            checkpoint: self.files.checkpoint.clone(),
+                            saved: Some((section, level, at)),
+                        }))
+                    };
+                    match writer.write(&finished, &search, placed) {
                         Ok(()) => {
                             let took = started.elapsed();
                             pacer.saved(took, bytes);
-                            set_in_progress(Some(Saving {
-                                checkpoint: self.files.checkpoint.clone(),
-                                saved: Some((section, level, SystemTime::now())),
-                            }));
                             let told = (run.events)(&RunEvent::CheckpointSaved {
                                 section,
                                 level,
@@ -501,7 +505,12 @@ impl Work {
             finished.push(search.into_section());
         }
         let written = destination.write_table(plan.board, &finished)?;
-        remove_if_there(&self.files.checkpoint)?;
+        // Removed and no longer told as one step, as a signal's handler sees it.
+        hold_writes(|| {
+            let removed = remove_if_there(&self.files.checkpoint);
+            set_in_progress(None);
+            removed
+        })?;
         Ok(written)
     }
 }
@@ -658,8 +667,15 @@ impl Checkpoints<'_> {
     }
 
     /// Writes the checkpoint of `finished` and `search` (between two levels) to a temporary
-    /// file, syncs it and renames it over the checkpoint.
-    fn write(&self, finished: &[SolvedSection], search: &Search) -> Result<(), GenError> {
+    /// file, syncs it and renames it over the checkpoint; `placed` is told the time its lines
+    /// say it was written, right after the rename and before a signal's handler can look
+    /// ([`Temporary::persist_then`]): what [`in_progress`] tells is the checkpoint on disk.
+    fn write(
+        &self,
+        finished: &[SolvedSection],
+        search: &Search,
+        placed: impl FnOnce(SystemTime),
+    ) -> Result<(), GenError> {
         let path = self.path;
         let failed = |e| io_error(path, e);
         let bytes = self.len(finished, search);
@@ -684,6 +700,7 @@ impl Checkpoints<'_> {
             .duration_since(UNIX_EPOCH)
             .unwrap_or_default()
             .as_secs();
+        let at = UNIX_EPOCH + Duration::from_secs(secs);
         text.push_str(&format!(
             "pid {}\nsaved {secs}\nentries-bytes {bytes}\nentries-crc {:08x}\n",
             std::process::id(),
@@ -699,7 +716,7 @@ impl Checkpoints<'_> {
             each_piece(finished, search, &mut |piece| out.write_all(piece)).map_err(failed)?;
         }
         tmp.file().sync_all().map_err(failed)?;
-        tmp.persist(path).map_err(failed)?;
+        tmp.persist_then(path, || placed(at)).map_err(failed)?;
         if let Ok(d) = File::open(self.dir) {
             // Not every filesystem syncs a directory.
             let _ = d.sync_all();
@@ -801,4 +818,62 @@ fn read_entries(
     let goal = plan.goals[finished.len()];
     let search = Search::resume(&goal, entries, lines.current.clone())?;
     Ok((finished, Some(search)))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+
+    use slidetable_core::Board;
+
+    use super::*;
+
+    /// What a signal's handler tells (`slidetable-cli`'s `signals.rs`: it takes the list of
+    /// temporary files, `abandon_writes`, then asks [`in_progress`]) is the checkpoint on
+    /// disk, checked again and again as a run writes one at the end of every level: a handler
+    /// coming between a checkpoint's rename and its record would say "nothing is kept", or an
+    /// older level, while the new one is there (Ctrl-C in the CLI's interrupt test under load).
+    #[test]
+    fn a_signals_handler_is_told_the_checkpoint_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let board = Board::new(2, 5).unwrap();
+        let plan = Plan {
+            board,
+            goals: vec![board.goal_with_blank(board.cells() - 1)],
+            encoding: Some(Encoding::TwoBit),
+            cost: CostModel::Unit,
+        };
+        let path = dir.path().join("2x5.slt");
+        let checkpoint = WorkFiles::beside(&path).checkpoint;
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let run = Run {
+                    restart: false,
+                    pace: Pace::Every(Duration::ZERO),
+                    progress: &|_| {},
+                    events: &|_| ControlFlow::Continue(()),
+                };
+                let done_ = crate::cache::generate_resumable(&plan, &path, &run);
+                done.store(true, SeqCst);
+                done_.unwrap();
+            });
+            let mut checks = 0u64;
+            let mut seen = 0u64;
+            while !done.load(SeqCst) {
+                hold_writes(|| {
+                    let on_disk = read_lines(&checkpoint, &plan).unwrap().map(|l| l.level());
+                    let told = in_progress()
+                        .and_then(|s| s.saved)
+                        .map(|(_, level, _)| level);
+                    assert_eq!(told, on_disk, "check {checks}");
+                    seen += u64::from(on_disk.is_some());
+                });
+                checks += 1;
+            }
+            // The check ran while checkpoints were there, not only before and after.
+            assert!(seen > 0, "{checks} checks, none with a checkpoint");
+        });
+        assert!(path.exists() && !checkpoint.exists());
+    }
 }

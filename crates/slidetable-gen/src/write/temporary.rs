@@ -41,6 +41,16 @@ pub fn abandon_writes() {
     std::mem::forget(list);
 }
 
+/// Runs `f` while no signal's handler can begin [`abandon_writes`]: a handler that comes
+/// sees all that `f` did or none of it (one that has begun makes `f` wait for the end of the
+/// process).
+pub(crate) fn hold_writes<R>(f: impl FnOnce() -> R) -> R {
+    let list = writing();
+    let r = f();
+    drop(list);
+    r
+}
+
 /// A temporary file being written, locked and registered; unregistered when dropped (the
 /// file itself is removed by `NamedTempFile` unless it was persisted).
 pub(crate) struct Temporary {
@@ -75,7 +85,13 @@ impl Temporary {
 
     /// Renames the file over `path`, unless [`abandon_writes`] has begun (then it waits for
     /// the end of the process).
-    pub(crate) fn persist(mut self, path: &Path) -> io::Result<()> {
+    pub(crate) fn persist(self, path: &Path) -> io::Result<()> {
+        self.persist_then(path, || {})
+    }
+
+    /// [`persist`](Self::persist), then `then` once the file is in place, the list still
+    /// held: a signal's handler sees the file renamed and what `then` records, or neither.
+    pub(crate) fn persist_then(mut self, path: &Path, then: impl FnOnce()) -> io::Result<()> {
         let Some(file) = self.file.take() else {
             return Ok(());
         };
@@ -83,7 +99,10 @@ impl Temporary {
         let tmp = file.path().to_path_buf();
         list.retain(|p| p != &tmp);
         // On failure the returned `NamedTempFile` is dropped, which removes it.
-        file.persist(path).map(drop).map_err(|e| e.error)
+        file.persist(path).map_err(|e| e.error)?;
+        then();
+        drop(list);
+        Ok(())
     }
 }
 
