@@ -854,9 +854,11 @@ mod tests {
                     progress: &|_| {},
                     events: &|_| ControlFlow::Continue(()),
                 };
-                let done_ = crate::cache::generate_resumable(&plan, &path, &run);
+                let destination = Destination::prepare(&path).unwrap();
+                let work = Work::open(&plan, destination.target(), false, run.events).unwrap();
+                let result = work.run(&plan, &run, destination);
                 done.store(true, SeqCst);
-                done_.unwrap();
+                result.unwrap();
             });
             let mut checks = 0u64;
             let mut seen = 0u64;

@@ -282,6 +282,54 @@ pub(crate) fn generate_into(dir: &Path, board: &str, extra: &[&str], path: &Path
 // ---------------------------------------------------------------------------------------------
 // A process watched while it runs
 
+/// Sends `signal` (a name: `STOP`, `CONT`, `INT`...) to `child`.
+pub(crate) fn send(child: &Child, signal: &str) {
+    let sent = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{signal}");
+}
+
+/// Stops `child` (SIGSTOP) and waits until every thread of it is stopped, so that its files
+/// stay as they are while they are looked at again; `false` if it had ended. A loaded machine
+/// can run a process on from a test's look at its files to the signal the test then sends
+/// (past a rename, say); a stopped one goes nowhere, and SIGKILL still ends it.
+pub(crate) fn freeze(child: &mut Child) -> bool {
+    send(child, "STOP");
+    let tasks = PathBuf::from(format!("/proc/{}/task", child.id()));
+    let began = Instant::now();
+    loop {
+        // The state is the first field after the command's closing parenthesis.
+        let states: Vec<char> = fs::read_dir(&tasks)
+            .map(|d| {
+                d.flatten()
+                    .filter_map(|t| {
+                        let stat = fs::read_to_string(t.path().join("stat")).ok()?;
+                        stat.rsplit_once(')')?.1.trim_start().chars().next()
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        if states.is_empty() || states.iter().any(|s| matches!(s, 'Z' | 'X' | 'x')) {
+            return false;
+        }
+        if states.iter().all(|s| matches!(s, 'T' | 't')) {
+            return true;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "not stopped: {states:?}"
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Lets a child [`freeze`] stopped go on (SIGCONT).
+pub(crate) fn thaw(child: &Child) {
+    send(child, "CONT");
+}
+
 /// Waits for `child` at most `limit`; kills it and fails if it is still running.
 pub(crate) fn wait_at_most(child: &mut Child, limit: Duration, what: &str) -> ExitStatus {
     let began = Instant::now();
