@@ -64,7 +64,7 @@ pub(crate) fn recover(
         return Err(RecoverError::TooDeep);
     }
     debug_assert!(entries.len() * 4 >= states);
-    let steps = Scan::new(ranker.board(), class).map_err(|_| RecoverError::TooDeep)?;
+    let steps = Scan::tabulated(ranker.board(), class).map_err(|_| RecoverError::TooDeep)?;
     let mut distances = vec![UNREACHED; states];
     let seen = AtomicBitmap::new(states);
     let mut frontier = AtomicBitmap::new(states);
