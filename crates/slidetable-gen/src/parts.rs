@@ -619,15 +619,21 @@ impl LevelPass<'_> {
     /// The level's counts of states to expand, a block of [`COUNTED`] words at a time, on
     /// every thread: taken once at the level's start, they stay upper bounds through it (a
     /// pass only clears frontier bits and settles unseen states; what it marks is of the
-    /// next level).
+    /// next level). Top-down, a frontier word's bits alone (not its entries: a third of the
+    /// bytes, which a level of a few states is all about), each of them a state that the
+    /// level's pass expands or one that it skips.
     fn counts(&self, depth: u32) -> Counts {
         let slice = self.slice;
         let len = slice.frontier_len();
+        let bound = |w: usize| match &slice.frontier {
+            Some(bits) => bits[w].load(Relaxed).count_ones(),
+            None => slice.expanding(w, depth),
+        };
         let blocks = (0..len.div_ceil(COUNTED))
             .into_par_iter()
             .map(|b| {
                 (b * COUNTED..((b + 1) * COUNTED).min(len))
-                    .map(|w| u64::from(slice.expanding(w, depth)))
+                    .map(|w| u64::from(bound(w)))
                     .sum()
             })
             .collect();
