@@ -588,30 +588,24 @@ impl LevelPass<'_> {
     fn window_end(&self, at: usize, depth: u32, counts: &Counts) -> usize {
         let len = self.slice.frontier_len();
         let most = (self.batch / moves(self.board)).max(1) as u64;
-        let word = |w: usize| u64::from(self.slice.expanding(w, depth));
         let mut states = 0u64;
         let mut end = at;
         while end < len {
-            let here = if end.is_multiple_of(COUNTED) {
-                counts.blocks[end / COUNTED]
-            } else {
-                word(end)
-            };
-            if states + here <= most {
-                states += here;
-                end = if end.is_multiple_of(COUNTED) {
-                    (end + COUNTED).min(len)
-                } else {
-                    end + 1
-                };
-                continue;
+            // A whole block at once where it fits, else word by word.
+            if end.is_multiple_of(COUNTED) {
+                let block = counts.blocks[end / COUNTED];
+                if states + block <= most {
+                    states += block;
+                    end = (end + COUNTED).min(len);
+                    continue;
+                }
             }
-            // The block does not fit: word by word, at least one word a window.
-            while end < len && (end == at || states + word(end) <= most) {
-                states += word(end);
-                end += 1;
+            let here = u64::from(self.slice.expanding(end, depth));
+            if end > at && states + here > most {
+                break;
             }
-            break;
+            states += here;
+            end += 1;
         }
         end
     }
