@@ -518,9 +518,10 @@ pub fn measure_kinds(
         let heuristics: Vec<_> = built.iter().map(|h| &**h).collect();
         return measure_each(goal, &heuristics);
     };
+    let scan = goal.packed_scan();
     let measured: Vec<Part> = ranges(goal)
         .into_par_iter()
-        .map(|ranks| shipped::part(&tables, goal, kinds, ranks))
+        .map(|ranks| shipped::part(&tables, goal, scan.as_ref(), kinds, ranks))
         .collect::<Result<_, _>>()?;
     let claims: Vec<bool> = built.iter().map(|h| h.is_consistent()).collect();
     Ok(reports(goal, measured, &claims))

@@ -5,7 +5,7 @@
 //! removals are looked up by key, for the lines the move changes only. The same figures as
 //! [`crate::measure_each`] over the built heuristics, which the tests check state by state.
 
-use slidetable_core::{Board, Layout, Move, MAX_CELLS};
+use slidetable_core::{Board, Layout, Move, Scan, MAX_CELLS};
 use slidetable_query::{Goal, QueryError};
 use slidetable_search::{line_removals, HeuristicKind};
 
@@ -46,6 +46,59 @@ pub(crate) struct Tables {
     col_removals: &'static [u8],
     /// The goal's label of each of the section's tiles.
     labels: [u8; MAX_CELLS],
+    /// The most one move lowers each estimate by (see [`Steepest`]).
+    steepest: Steepest,
+}
+
+/// The most one move can lower each kind's estimate, from the tables: exact for Manhattan
+/// and misplaced (a move changes one tile's shares), an upper bound for linear conflict (each
+/// of the two lines a move changes at its worst over every key of distinct places). A kind
+/// whose moves cannot drop by more than the gap a worst inconsistency must beat has no
+/// inconsistency to find, so a pass checks no move of it.
+#[derive(Clone, Copy, Debug)]
+struct Steepest {
+    manhattan: i64,
+    misplaced: i64,
+    conflict: i64,
+}
+
+impl Steepest {
+    fn of_kind(&self, kind: HeuristicKind) -> i64 {
+        match kind {
+            HeuristicKind::Manhattan => self.manhattan,
+            HeuristicKind::LinearConflict => self.conflict,
+            HeuristicKind::Misplaced => self.misplaced,
+        }
+    }
+}
+
+/// The most a line's removals (`removals`, by key: places in base `len + 1`, first cell most
+/// significant, `len` for none) can fall when the place of its cell `pos` changes from
+/// `before` to `after`, over every key whose places, before and after, are distinct (as
+/// every state's are).
+fn line_drop(removals: &[u8], len: usize, pos: usize, before: usize, after: usize) -> i64 {
+    let base = len + 1;
+    let weight = |j: usize| base.pow((len - 1 - j) as u32);
+    let distinct = |key: usize| {
+        let mut used = 0u32;
+        (0..len).all(|j| {
+            let place = key / weight(j) % base;
+            let fresh = place == len || used & (1 << place) == 0;
+            used |= 1 << place;
+            fresh
+        })
+    };
+    let mut most = i64::MIN;
+    for key in 0..removals.len() {
+        if key / weight(pos) % base != before || !distinct(key) {
+            continue;
+        }
+        let changed = key - before * weight(pos) + after * weight(pos);
+        if distinct(changed) {
+            most = most.max(i64::from(removals[key]) - i64::from(removals[changed]));
+        }
+    }
+    most
 }
 
 /// One state's removals, line by line (a board's lines have at most four cells, so it has
@@ -160,6 +213,39 @@ impl Tables {
                 };
             }
         }
+        let mut steepest = Steepest {
+            manhattan: i64::MIN,
+            misplaced: i64::MIN,
+            conflict: i64::MIN,
+        };
+        for (blank, (to, n)) in moves.iter().enumerate().take(board.cells()) {
+            for (i, &(_, from)) in to[..usize::from(*n)].iter().enumerate() {
+                let from = usize::from(from);
+                let (vertical, a, b) = lines[blank][i];
+                // The changed lines' keys, and the cell's position along them.
+                let (table, removals, len, pos) = if vertical {
+                    (&row_table, row_removals, cols, blank % cols)
+                } else {
+                    (&col_table, col_removals, rows, blank / cols)
+                };
+                let weight = power(len + 1, len - 1 - pos);
+                for t in 1..board.cells() {
+                    let share = |cell: usize, at: u32| ((row_table[cell][t] >> at) & 0xFF) as i64;
+                    let place = |cell: usize, line: u8| {
+                        ((table[cell][t] >> (KEY_BITS * u32::from(line))) & KEY_MASK) / weight
+                    };
+                    // The tile leaves `from` for the blank's cell `blank`: the blank's line
+                    // `a` gains it, the tile's line `b` loses it.
+                    let manhattan = share(from, MANHATTAN_AT) - share(blank, MANHATTAN_AT);
+                    let misplaced = share(from, MISPLACED_AT) - share(blank, MISPLACED_AT);
+                    let gains = line_drop(removals, len, pos, len, place(blank, a) as usize);
+                    let loses = line_drop(removals, len, pos, place(from, b) as usize, len);
+                    steepest.manhattan = steepest.manhattan.max(manhattan);
+                    steepest.misplaced = steepest.misplaced.max(misplaced);
+                    steepest.conflict = steepest.conflict.max(manhattan + 2 * (gains + loses));
+                }
+            }
+        }
         let low = board.cells().saturating_sub(7);
         Some(Tables {
             board,
@@ -173,6 +259,7 @@ impl Tables {
             row_removals,
             col_removals,
             labels,
+            steepest,
         })
     }
 
@@ -348,6 +435,7 @@ impl Counts {
 pub(crate) fn part(
     tables: &Tables,
     goal: &Goal<'_>,
+    scan: Option<&Scan>,
     kinds: &[HeuristicKind],
     ranks: std::ops::Range<u64>,
 ) -> Result<Part, QueryError> {
@@ -366,9 +454,17 @@ pub(crate) fn part(
     let mut moves_checked = 0u64;
     let conflicts = kinds.contains(&HeuristicKind::LinearConflict);
     let mut corrupt = None;
+    // The kinds some move may lower by more than a worst inconsistency's gap (`Meter::new`'s,
+    // which only grows): the others' moves cannot be inconsistent and are not checked.
+    let checked: Vec<bool> = kinds
+        .iter()
+        .zip(&meters)
+        .map(|(kind, meter)| tables.steepest.of_kind(*kind) > i64::from(meter.steep_gap))
+        .collect();
+    let any_checked = checked.contains(&true);
     // The first cells' tiles and shares (none yet).
     let mut first = (u64::MAX, Sums { rows: 0, cols: 0 });
-    goal.packed_states_in(ranks, |packed, blank, distance| {
+    goal.packed_states_in(scan, ranks, |packed, blank, distance| {
         if corrupt.is_some() {
             return;
         }
@@ -395,9 +491,12 @@ pub(crate) fn part(
         let (moves, n) = &tables.moves[blank];
         let moves = &moves[..usize::from(*n)];
         moves_checked += moves.len() as u64;
+        if !any_checked {
+            return;
+        }
         for (i, &(step, _)) in moves.iter().enumerate() {
             let there = tables.moved(packed, blank, i, sums, &lines, conflicts);
-            for (kind, meter) in kinds.iter().zip(&mut meters) {
+            for ((kind, meter), _) in kinds.iter().zip(&mut meters).zip(&checked).filter(|x| *x.1) {
                 meter.check_with(step, here.of_kind(*kind), there.of_kind(*kind), || {
                     let from = tables.layout(packed);
                     let after = from.moved(step).expect("a legal move");
@@ -445,6 +544,11 @@ mod tests {
                 let built = HeuristicKind::ALL.map(|k| k.build(&goal));
                 let identity = std::array::from_fn(|t| t as u8);
                 let tables = Tables::of(&goal, identity).unwrap();
+                // Every kind is consistent, and the bounds find it so: a move lowers each
+                // estimate by one at most (and some move does).
+                for k in HeuristicKind::ALL {
+                    assert_eq!(tables.steepest.of_kind(k), 1, "{k} {goal}");
+                }
                 let ranker = Ranker::new(board).unwrap();
                 for class in 0..2 {
                     for rank in (0..ranker.states()).step_by(stride) {
@@ -462,6 +566,13 @@ mod tests {
                             let there = tables.moved(packed, blank, i, sums, &lines, true);
                             for (k, h) in HeuristicKind::ALL.iter().zip(&built) {
                                 assert_eq!(there.of_kind(*k), h.estimate(&after), "{k} {after}");
+                                // No move lowers an estimate by more than its bound.
+                                let drop =
+                                    i64::from(here.of_kind(*k)) - i64::from(there.of_kind(*k));
+                                assert!(
+                                    drop <= tables.steepest.of_kind(*k),
+                                    "{k} {layout} {step:?}"
+                                );
                             }
                             // And the sums kept from another state's first cells are the sums.
                             let mut first = (u64::MAX, Sums { rows: 0, cols: 0 });

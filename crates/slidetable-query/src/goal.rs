@@ -2,7 +2,7 @@
 //! own, or the one whose goal has the blank in the same cell, with the tiles relabelled
 //! (moves act on cells, not labels, so distances and paths carry over unchanged).
 
-use slidetable_core::{Layout, Move, MAX_CELLS};
+use slidetable_core::{Layout, Move, Scan, MAX_CELLS};
 
 use crate::{distances, Encoding, HistogramStats, QueryError, Section};
 
@@ -144,8 +144,8 @@ impl<'a> Goal<'a> {
         let section = self.section;
         // Consecutive ranks share their first tiles: a scan cursor unranks them from a
         // table of suffixes (the generator's way) instead of digit by digit.
-        let scan = slidetable_core::Scan::new(ranker.board(), class).ok();
-        let mut cursor = scan.as_ref().map(slidetable_core::Scan::cursor);
+        let scan = Scan::new(ranker.board(), class).ok();
+        let mut cursor = scan.as_ref().map(Scan::cursor);
         Ok((ranks.start..ranks.end.min(ranker.states())).map(move |r| {
             let layout = match (&scan, &mut cursor) {
                 (Some(scan), Some(cursor)) => scan.layout(cursor, r),
@@ -162,9 +162,11 @@ impl<'a> Goal<'a> {
     /// `ranks` in order, where `packed` holds the tile of cell `i` in nibble `i` (as
     /// [`Layout::packed`]) in the section's labels ([`Goal::goal_labels`] names them in the
     /// goal's), `blank` is the blank's cell and `distance` is as [`Goal::states_in`] gives
-    /// it. Once every block of the section is verified.
+    /// it. `scan` is [`Goal::packed_scan`]'s, made once for every part of a pass. Once every
+    /// block of the section is verified.
     pub fn packed_states_in(
         &self,
+        scan: Option<&Scan>,
         ranks: std::ops::Range<u64>,
         mut f: impl FnMut(u64, usize, u32),
     ) -> Result<(), QueryError> {
@@ -172,10 +174,9 @@ impl<'a> Goal<'a> {
         let ranker = self.section.ranker;
         let class = self.section.goal_class;
         let section = self.section;
-        let scan = slidetable_core::Scan::new(ranker.board(), class).ok();
-        let mut cursor = scan.as_ref().map(slidetable_core::Scan::cursor);
+        let mut cursor = scan.map(Scan::cursor);
         for r in ranks.start..ranks.end.min(ranker.states()) {
-            let (packed, blank) = match (&scan, &mut cursor) {
+            let (packed, blank) = match (scan, &mut cursor) {
                 (Some(scan), Some(cursor)) => scan.unrank(cursor, r),
                 _ => ranker.unrank_packed(r, class),
             };
@@ -183,6 +184,15 @@ impl<'a> Goal<'a> {
             f(packed, blank, section.distance_at(r).unwrap_or(u32::MAX));
         }
         Ok(())
+    }
+
+    /// The scan that unranks the section's states for [`Goal::packed_states_in`], each by one
+    /// look-up ([`Scan::tabulated`]: 665 KB on 12 cells), shared by every part of a pass;
+    /// `None` where the board is too large to scan (each rank is then unranked digit by
+    /// digit).
+    pub fn packed_scan(&self) -> Option<Scan> {
+        let ranker = self.section.ranker;
+        Scan::tabulated(ranker.board(), self.section.goal_class).ok()
     }
 
     /// The goal's label of each tile in the section's labels (`goal_labels()[t]` for tile
