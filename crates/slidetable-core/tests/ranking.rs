@@ -195,6 +195,24 @@ proptest! {
             false
         });
         prop_assert_eq!(&tabulated, &got);
+        // Leaving out the moves to some cells leaves out those neighbours alone.
+        let cells = l.board().cells();
+        for away in [0u32, 1 << l.blank(), 0b1010_0101_1010_0101, !0, r as u32] {
+            let mut off = Vec::new();
+            table.any_neighbor_off(&mut at, r, l.blank(), away, |m, n| {
+                off.push((m, n));
+                false
+            });
+            let kept: Vec<_> = got
+                .iter()
+                .copied()
+                .filter(|&(m, _)| {
+                    let to = scan.moves().of(l.blank(), m).unwrap_or(cells);
+                    away >> to & 1 == 0
+                })
+                .collect();
+            prop_assert_eq!(&off, &kept);
+        }
         let mut want = Vec::new();
         for m in Move::ALL {
             if let Some(next) = l.moved(m) {

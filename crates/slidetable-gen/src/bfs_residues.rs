@@ -28,9 +28,12 @@
 //! A level's pass works on a contiguous slice of ranks ([`Residues`] of `first..end`), a
 //! window of it at a time if the caller likes: one machine owns every rank in one window, a
 //! search in parts (`parts.rs`) one slice a process, in windows between which it exchanges
-//! with the other processes. A top-down pass hands a neighbour outside the slice to the
-//! caller (`remote`), who sends it to the slice that owns it to be marked with
-//! [`Residues::reach`]; a bottom-up pass hands the caller each unseen state with no
+//! with the other processes. A top-down pass hands the caller (`remote`) each state it
+//! expands that has a neighbour outside the slice, paired with that neighbour (or, for a move
+//! into a block of ranks that lies in one other slice, [`Pass::away`], with the block's first
+//! rank, the neighbour not made): the caller sends the state to the slice that owns the
+//! neighbour, whose process makes the state's moves into its slice and marks what they reach
+//! with [`Residues::reach`]; a bottom-up pass hands the caller each unseen state with no
 //! neighbour at `d mod 3` in the slice together with its neighbours outside it (`ask`), for
 //! their owners to say whether one is at `d mod 3`.
 //!
@@ -317,8 +320,8 @@ fn gather(lanes: u64) -> u64 {
 
 /// Level `depth`'s top-down pass over the slice of `residues`: `frontier` (bit `i` for rank
 /// `first + i`) holds every state of level `depth` not expanded yet, and ends holding exactly
-/// level `depth + 1`. Neighbours outside the slice go to `remote`, a piece of the pass's at a
-/// time (their owner marks them with [`Residues::reach`] and `(depth + 1) % 3`). `found` is
+/// level `depth + 1`. States with neighbours outside the slice go to `remote` as
+/// [`Pass::top_down`] hands them. `found` is
 /// told the states reached as each piece of the pass ends. Returns the states reached in the
 /// slice.
 pub fn expand_top_down(
@@ -326,7 +329,7 @@ pub fn expand_top_down(
     residues: &Residues,
     frontier: &[AtomicU64],
     depth: u32,
-    remote: &(dyn Fn(&mut Vec<u64>) + Sync),
+    remote: &(dyn Fn(usize, &mut Vec<[u64; 2]>) + Sync),
     found: &(dyn Fn(u64) + Sync),
 ) -> u64 {
     let pass = Pass {
@@ -359,6 +362,10 @@ pub(crate) struct Pass<'a> {
     pub(crate) depth: u32,
     pub(crate) window: Range<usize>,
     pub(crate) piece: usize,
+    /// The cells (bit `c` for cell `c`) whose block of ranks (those with the blank in `c`)
+    /// lies wholly in one other slice: a top-down pass does not make a move there, it hands
+    /// the state over with the block's first rank. None on one machine.
+    pub(crate) away: u32,
 }
 
 impl<'a> Pass<'a> {
@@ -371,6 +378,7 @@ impl<'a> Pass<'a> {
             depth,
             window: 0..frontier_words(residues.end - residues.first),
             piece: SCAN_CHUNK,
+            away: 0,
         }
     }
 }
@@ -388,15 +396,30 @@ impl Pass<'_> {
     }
 
     /// The top-down pass of the window (see [`expand_top_down`]): the bits of a word are
-    /// cleared once they are expanded; returns the states reached in the slice.
+    /// cleared once they are expanded; returns the states reached in the slice. Each piece
+    /// of the window (numbered from 0, in rank order) hands `remote` its `[state, neighbour]`
+    /// pairs for the neighbours outside the slice, in the order of the states: a state's
+    /// neighbour that is not made (its move into a cell of [`Pass::away`]) is that cell's
+    /// block's first rank, in the same slice.
     pub(crate) fn top_down(
         &self,
         frontier: &[AtomicU64],
-        remote: &(dyn Fn(&mut Vec<u64>) + Sync),
+        remote: &(dyn Fn(usize, &mut Vec<[u64; 2]>) + Sync),
         found: &(dyn Fn(u64) + Sync),
     ) -> u64 {
         let (want, new, first, end, entries, scan, sideways) = self.setup();
         let (at, piece) = (self.window.start, self.piece.max(1));
+        let (block, away) = (scan.ranker().block(), self.away);
+        // The moves a state with its blank in each cell leaves to other slices.
+        let leaves: Vec<u32> = (0..scan.ranker().board().cells())
+            .map(|c| {
+                scan.moves()
+                    .from(c)
+                    .iter()
+                    .fold(0, |cells, &(_, to)| cells | (away & 1 << to))
+            })
+            .collect();
+        let whole_words = block.is_multiple_of(64);
         frontier[self.window.clone()]
             .par_chunks(piece)
             .enumerate()
@@ -416,6 +439,8 @@ impl Pass<'_> {
                         continue;
                     }
                     let start = index as u64 * 64;
+                    // The blank of the word's states, when they share it.
+                    let word_blank = ((first + start) / block) as usize;
                     let mut done = [false; 2];
                     let steps = sideways.steps(first, end - first, start, expanded);
                     for (k, step) in steps.into_iter().enumerate() {
@@ -437,21 +462,32 @@ impl Pass<'_> {
                     }
                     each_set_bit(index, expanded, |local| {
                         let r = first + local;
-                        scan.any_neighbor(&mut cursor, r, |m, n| {
+                        let blank = if whole_words {
+                            word_blank
+                        } else {
+                            (r / block) as usize
+                        };
+                        scan.any_neighbor_off(&mut cursor, r, blank, away, |m, n| {
                             if Sideways::handled(done, m) {
                                 // Made above, a word at a time.
                             } else if n < first || n >= end {
-                                far.push(n);
+                                far.push([r, n]);
                             } else if entries.reach(n, new, frontier) {
                                 reached += 1;
                             }
                             false
                         });
+                        let mut left = leaves[blank];
+                        while left != 0 {
+                            let to = u64::from(left.trailing_zeros());
+                            left &= left - 1;
+                            far.push([r, to * block]);
+                        }
                     });
                     w.fetch_and(!expanded, Relaxed);
                 }
                 if !far.is_empty() {
-                    remote(&mut far);
+                    remote(chunk, &mut far);
                 }
                 found(reached);
                 reached
@@ -720,7 +756,7 @@ impl Search {
             self.frontier = None;
         }
         let found = match &self.frontier {
-            Some(f) => expand_top_down(&self.scan, &self.residues, f, depth, &|_| {}, progress),
+            Some(f) => expand_top_down(&self.scan, &self.residues, f, depth, &|_, _| {}, progress),
             None => expand_bottom_up(&self.scan, &self.residues, depth, progress),
         };
         self.levels.histogram.push(found);

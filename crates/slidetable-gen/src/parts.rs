@@ -46,7 +46,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use slidetable_core::{Board, Layout, Scan, SCAN_CHUNK};
+use slidetable_core::{Board, Layout, Scan, ScanCursor, SCAN_CHUNK};
 use slidetable_format::{
     block_count, is_part_name, joined_crc, part_name, slice_payload_len, BlockSums, CostModel,
     Encoding, Header, Manifest, PartFooter, PartRecord, PayloadHasher, PayloadSums, SectionSpec,
@@ -574,6 +574,75 @@ impl Outbox {
     }
 }
 
+/// A piece of a top-down pass's states handed to one process: the offsets in this slice of
+/// the states with a neighbour in the owner's slice, sorted, each once, encoded as they go
+/// on the wire ([`encode_offsets`]) but for the first, kept apart, so that the pieces are
+/// joined in order into one list of differences.
+struct Handed {
+    owner: u32,
+    piece: usize,
+    first: u64,
+    last: u64,
+    rest: Vec<u8>,
+}
+
+impl Handed {
+    /// The `[state, neighbour]` pairs of piece `piece` of a pass over a slice that begins at
+    /// rank `mine` ([`Pass::top_down`]: the states in order), one [`Handed`] for each owner
+    /// of a neighbour.
+    fn of(piece: usize, pairs: &[[u64; 2]], slices: &Slices, mine: u64) -> Vec<Handed> {
+        let mut lists: Vec<(u32, Vec<u64>)> = Vec::new();
+        for &[r, n] in pairs {
+            let owner = slices.owner(n);
+            let k = match lists.iter().position(|(o, _)| *o == owner) {
+                Some(k) => k,
+                None => {
+                    lists.push((owner, Vec::with_capacity(pairs.len())));
+                    lists.len() - 1
+                }
+            };
+            let list = &mut lists[k].1;
+            // A state's pairs come together: a state goes to an owner once.
+            if list.last() != Some(&r) {
+                list.push(r);
+            }
+        }
+        lists
+            .into_iter()
+            .map(|(owner, list)| {
+                let (first, last) = (list[0] - mine, list[list.len() - 1] - mine);
+                let mut rest = Vec::with_capacity(list.len() + 8);
+                encode_differences(&list[1..], mine, first, &mut rest);
+                Handed {
+                    owner,
+                    piece,
+                    first,
+                    last,
+                    rest,
+                }
+            })
+            .collect()
+    }
+
+    /// Joins `pieces` into each owner's bytes on the wire (`wire[owner]`, replaced), the
+    /// pieces in order; the bytes.
+    fn join(pieces: &mut [Handed], wire: &mut [Vec<u8>]) -> u64 {
+        pieces.sort_unstable_by_key(|h| (h.owner, h.piece));
+        let mut sent = 0;
+        for (owner, bytes) in wire.iter_mut().enumerate() {
+            bytes.clear();
+            let mut last = 0;
+            for h in pieces.iter().filter(|h| h.owner as usize == owner) {
+                encode_differences(&[h.first], 0, last, bytes);
+                bytes.extend_from_slice(&h.rest);
+                last = h.last;
+            }
+            sent += bytes.len() as u64;
+        }
+        sent
+    }
+}
+
 impl LevelPass<'_> {
     /// [`round_bound`] of this search.
     fn round_bound(&self) -> usize {
@@ -645,7 +714,26 @@ impl LevelPass<'_> {
             depth,
             window,
             piece,
+            away: 0,
         }
+    }
+
+    /// The cells (bit `c` for cell `c`) whose block of ranks (the states with the blank in
+    /// `c`) lies wholly outside this process's slice: in one other process's slice alone
+    /// (`one`: a move there is that process's to make), or in any others.
+    fn away(&self, one: bool) -> u32 {
+        let block = self.scan.ranker().block();
+        let mine = &self.slice.ranks;
+        (0..self.board.cells() as u64)
+            .filter(|&c| {
+                let (lo, hi) = (c * block, (c + 1) * block);
+                let outside = hi <= mine.start || lo >= mine.end;
+                let owner = self.slices.owner(lo);
+                outside
+                    && (!one
+                        || self.slices.part(owner).contains(&(hi - 1)))
+            })
+            .fold(0, |cells, c| cells | 1 << c)
     }
 
     /// Whether any process is not done with its slice (this one is when `done`).
@@ -655,38 +743,78 @@ impl LevelPass<'_> {
     }
 
     /// Level `depth`'s top-down pass: the states of level `depth` in `frontier` mark their
-    /// neighbours in this slice and send the others to their owners, who mark them.
+    /// neighbours in this slice; a state with neighbours in other slices is sent to their
+    /// owners (as an offset in this slice, [`Handed`]), who make its moves into their
+    /// slices and mark what they reach ([`LevelPass::take`]). The states go out in the
+    /// order of the pass, sorted already: nothing is sorted, and no neighbour is made
+    /// twice.
     fn top_down(&mut self, depth: u32, frontier: &[AtomicU64]) -> Result<Step, GenError> {
         let (me, parts) = (self.exchange.rank(), self.exchange.size());
         let next = (depth + 1) % 3;
-        let mut out = Outbox::new(self.round_bound(), parts);
-        let mut far = Mutex::new(std::mem::take(&mut out.ranks));
+        let (mine, slices) = (self.slice.ranks.start, self.slices);
+        let mut handed = Mutex::new(Vec::new());
+        let mut wire = vec![Vec::new(); parts as usize];
         let mut step = Step::default();
         let counts = self.counts(depth);
+        let (hand, take) = (self.away(true), self.away(false));
         let mut at = 0;
         loop {
             let end = self.window_end(at, depth, &counts);
-            let pass = self.pass(depth, at..end);
-            step.found += pass.top_down(frontier, &|ranks| lock(&far).append(ranks), &|_| {});
+            let pass = Pass {
+                away: hand,
+                ..self.pass(depth, at..end)
+            };
+            step.found += pass.top_down(
+                frontier,
+                &|piece, pairs| {
+                    let these = Handed::of(piece, pairs, slices, mine);
+                    lock(&handed).extend(these);
+                },
+                &|_| {},
+            );
             at = end;
-            // The neighbours collected are the outbox's (their capacity kept for the next).
-            let collected = far.get_mut().unwrap_or_else(PoisonError::into_inner);
-            std::mem::swap(&mut out.ranks, collected);
-            let (_, sent) = out.encode(self.slices);
-            step.sent += sent;
-            out.ranks.clear();
-            std::mem::swap(&mut out.ranks, collected);
-            let received = self.exchange.all_to_all(&out.wire)?;
+            let pieces = handed.get_mut().unwrap_or_else(PoisonError::into_inner);
+            step.sent += Handed::join(pieces, &mut wire);
+            pieces.clear();
+            let received = self.exchange.all_to_all(&wire)?;
             step.rounds += 1;
-            let slice = self.slice;
             for (from, bytes) in received.iter().enumerate() {
-                step.found += mark_offsets(bytes, |i| slice.mark(i, next))
+                step.found += self
+                    .take(bytes, slices.part(from as u32), take, next)
                     .map_err(|p| sent_to(p, from, me))?;
             }
             if !self.busy(at >= self.slice.frontier_len())? {
                 return Ok(step);
             }
         }
+    }
+
+    /// Makes the moves into this slice (the cells not in `away`) of the states of the
+    /// sender's slice `theirs` whose offsets are in `bytes`, on every thread, and marks what
+    /// they reach with `next`; the states reached.
+    fn take(&self, bytes: &[u8], theirs: Range<u64>, away: u32, next: u32) -> Result<u64, String> {
+        let (scan, slice) = (self.scan, self.slice);
+        let block = scan.ranker().block();
+        let Range { start: first, end } = slice.ranks;
+        // Each piece's cursor, and the blank of the block its last state was in (and where
+        // that block ends): the states come sorted.
+        let start = || (scan.cursor(), 0usize, 0u64);
+        let expand = |(cursor, blank, ends): &mut (ScanCursor, usize, u64), o: u64| {
+            let r = theirs.start + o;
+            if r >= *ends {
+                *blank = (r / block) as usize;
+                *ends = (*blank as u64 + 1) * block;
+            }
+            let mut reached = 0;
+            scan.any_neighbor_off(cursor, r, *blank, away, |_, n| {
+                if n >= first && n < end && slice.mark(n - first, next) {
+                    reached += 1;
+                }
+                false
+            });
+            reached
+        };
+        mark_offsets(bytes, theirs.end - theirs.start, start, expand)
     }
 
     /// Level `depth`'s bottom-up pass: each unseen state of this slice with a neighbour at
@@ -1051,10 +1179,17 @@ fn add_differences(bytes: &[u8], mut last: u64, mut each: impl FnMut(u64)) -> Re
 }
 
 /// Calls `mark` with every offset [`encode_offsets`] wrote into `bytes`, on every thread,
-/// and counts its yeses: the bytes cut into pieces where a varint ends, each piece's sum
-/// of differences taken first, then each piece decoded from the sum of those before it.
-/// Says what [`decode_offsets`] says of bytes it did not write.
-fn mark_offsets(bytes: &[u8], mark: impl Fn(u64) -> bool + Sync) -> Result<u64, String> {
+/// and adds up what it returns: the bytes cut into pieces where a varint ends, each piece's
+/// sum of differences taken first, then each piece decoded from the sum of those before it,
+/// with its own state (`start()`, then passed to `mark` with each offset, in order). Says
+/// what [`decode_offsets`] says of bytes it did not write, and refuses an offset from
+/// `limit` on before any is marked.
+fn mark_offsets<S>(
+    bytes: &[u8],
+    limit: u64,
+    start: impl Fn() -> S + Sync,
+    mark: impl Fn(&mut S, u64) -> u64 + Sync,
+) -> Result<u64, String> {
     let n = (bytes.len() / PIECE_OFFSETS).clamp(1, 4 * rayon::current_num_threads().max(1));
     let mut cuts = vec![0];
     for k in 1..n {
@@ -1078,12 +1213,18 @@ fn mark_offsets(bytes: &[u8], mark: impl Fn(u64) -> bool + Sync) -> Result<u64, 
             .checked_add(sum)
             .ok_or_else(|| "add up past 2^64".to_string())?;
     }
+    // The offsets ascend: the last is the sum of every difference.
+    if !bytes.is_empty() && at >= limit {
+        return Err(format!(
+            "reach offset {at}, past the sender's slice of {limit} ranks"
+        ));
+    }
     pieces
         .par_iter()
         .zip(starts)
-        .map(|(piece, start)| {
-            let mut yes = 0u64;
-            add_differences(piece, start, |i| yes += u64::from(mark(i)))?;
+        .map(|(piece, from)| {
+            let (mut yes, mut state) = (0u64, start());
+            add_differences(piece, from, |i| yes += mark(&mut state, i))?;
             Ok(yes)
         })
         .sum()
@@ -1762,9 +1903,9 @@ mod tests {
             encode_differences(&values, base, 0, &mut one);
             assert_eq!(wire, one, "{n} offsets of {bits} bits");
             let marked = Mutex::new(Vec::new());
-            let yes = mark_offsets(&wire, |i| {
+            let yes = mark_offsets(&wire, u64::MAX, || (), |_, i| {
                 lock(&marked).push(i);
-                i % 3 == 0
+                u64::from(i % 3 == 0)
             })
             .unwrap();
             let mut marked = marked.into_inner().unwrap();
@@ -1775,15 +1916,19 @@ mod tests {
             // Cut short in the middle of a varint, or past 2^64, wherever the pieces fall.
             let mut cut = wire.clone();
             cut.push(0x80);
-            assert!(mark_offsets(&cut, |_| false).is_err());
+            assert!(mark_offsets(&cut, u64::MAX, || (), |_, _| 0).is_err());
+            // An offset past the sender's slice.
+            let last = want[want.len() - 1];
+            assert!(mark_offsets(&wire, last, || (), |_, _| 0).is_err());
+            assert!(mark_offsets(&wire, last + 1, || (), |_, _| 0).is_ok());
             let mut past = wire.clone();
             past.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
             assert!(
-                mark_offsets(&past, |_| false).is_err(),
+                mark_offsets(&past, u64::MAX, || (), |_, _| 0).is_err(),
                 "{n} offsets of {bits} bits"
             );
         }
-        assert_eq!(mark_offsets(&[], |_| true), Ok(0));
+        assert_eq!(mark_offsets(&[], 0, || (), |_, _| 1), Ok(0));
     }
 
     #[test]

@@ -333,6 +333,44 @@ impl Scan {
     }
 }
 
+impl Scan {
+    /// [`Scan::any_neighbor`] of `rank`, whose blank is in cell `blank` (`rank / block`),
+    /// without the moves to the cells of `away` (bit `c` for cell `c`): those neighbours are
+    /// neither made nor passed to `f`, and a state whose other moves are all horizontal is
+    /// not unranked. The search in parts leaves out the moves whose neighbours lie in
+    /// another process's slice: their blocks of ranks are that process's.
+    #[inline]
+    pub fn any_neighbor_off(
+        &self,
+        cursor: &mut ScanCursor,
+        rank: u64,
+        blank: usize,
+        away: u32,
+        mut f: impl FnMut(Move, u64) -> bool,
+    ) -> bool {
+        let block = self.ranker.block();
+        debug_assert_eq!(rank / block, blank as u64);
+        let mut at = None;
+        for &(m, to) in self.moves.from(blank) {
+            if away >> to & 1 != 0 {
+                continue;
+            }
+            let next = match m {
+                Move::Left => rank - block,
+                Move::Right => rank + block,
+                Move::Up | Move::Down => {
+                    let at = at.get_or_insert_with(|| self.state(cursor, rank));
+                    self.vertical(at, rank, to as usize)
+                }
+            };
+            if f(m, next) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// The horizontal moves of a whole word of states at once. A horizontal move leaves the
 /// tiles' reading order alone, so it is exactly one block of ranks over
 /// ([`Ranker::block`]). When a block is a whole number of bitmap words ((n − 1)!/2 a multiple
