@@ -162,10 +162,10 @@ pub(crate) struct GenerateArgs {
     /// seconds (a process that stopped answering).
     #[arg(long, value_name = "SECONDS", default_value_t = 3600, requires = "parts", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) level_timeout: u64,
-    /// With --parts: at most how many neighbours' ranks a process hands to the others before
-    /// the processes exchange them (it searches its slice in windows of at most this many
-    /// neighbours; sent sorted, each once, as LEB128 deltas of 64-bit offsets). Its buffers
-    /// take about 48 bytes a neighbour.
+    /// With --parts: at most how many neighbours in other slices a process's window of its
+    /// slice may reach before the processes exchange (top-down, the states that reach them;
+    /// bottom-up, the questions; sent sorted, each once, as LEB128 deltas of 64-bit
+    /// offsets). Its buffers take at most about 48 bytes a neighbour.
     #[arg(long, value_name = "RANKS", default_value_t = slidetable_gen::parts::DEFAULT_BATCH, requires = "parts", value_parser = parse_batch)]
     pub(crate) batch: usize,
 }

@@ -28,12 +28,12 @@
 //! A level's pass works on a contiguous slice of ranks ([`Residues`] of `first..end`), a
 //! window of it at a time if the caller likes: one machine owns every rank in one window, a
 //! search in parts (`parts.rs`) one slice a process, in windows between which it exchanges
-//! with the other processes. A top-down pass hands the caller (`remote`) each state it
-//! expands that has a neighbour outside the slice, paired with that neighbour (or, for a move
-//! into a block of ranks that lies in one other slice, [`Pass::away`], with the block's first
-//! rank, the neighbour not made): the caller sends the state to the slice that owns the
-//! neighbour, whose process makes the state's moves into its slice and marks what they reach
-//! with [`Residues::reach`]; a bottom-up pass hands the caller each unseen state with no
+//! with the other processes. A top-down pass hands the caller ([`Handover`]) each state it
+//! expands that has a neighbour outside the slice, with that neighbour (or, for a move into
+//! a block of ranks that lies in one other slice, [`Pass::away`], the state alone, the
+//! neighbour not made): the caller sends the state to the slice that owns the neighbour,
+//! whose process makes the state's moves into its slice and marks what they reach with
+//! [`Residues::reach`]; a bottom-up pass hands the caller each unseen state with no
 //! neighbour at `d mod 3` in the slice together with its neighbours outside it (`ask`), for
 //! their owners to say whether one is at `d mod 3`.
 //!
@@ -320,23 +320,46 @@ fn gather(lanes: u64) -> u64 {
 
 /// Level `depth`'s top-down pass over the slice of `residues`: `frontier` (bit `i` for rank
 /// `first + i`) holds every state of level `depth` not expanded yet, and ends holding exactly
-/// level `depth + 1`. States with neighbours outside the slice go to `remote` as
-/// [`Pass::top_down`] hands them. `found` is
-/// told the states reached as each piece of the pass ends. Returns the states reached in the
-/// slice.
+/// level `depth + 1`. `found` is told the states reached as each piece of the pass ends.
+/// Returns the states reached in the slice.
 pub fn expand_top_down(
     scan: &Scan,
     residues: &Residues,
     frontier: &[AtomicU64],
     depth: u32,
-    remote: &(dyn Fn(usize, &mut Vec<[u64; 2]>) + Sync),
     found: &(dyn Fn(u64) + Sync),
 ) -> u64 {
     let pass = Pass {
         window: 0..frontier.len(),
         ..Pass::whole(scan, residues, depth)
     };
-    pass.top_down(frontier, remote, found)
+    pass.top_down(frontier, &Nowhere, found)
+}
+
+/// Where a top-down pass over a slice hands the states it expands that have neighbours in
+/// other slices (the search in parts, `parts.rs`), a piece of the pass at a time: each
+/// piece keeps its own record ([`Handover::Piece`]), given the states in rank order.
+pub(crate) trait Handover: Sync {
+    type Piece: Send;
+    /// A piece's record, before its first state.
+    fn start(&self) -> Self::Piece;
+    /// State `r`, its blank in cell `blank`, has moves into cells of [`Pass::away`].
+    fn away(&self, piece: &mut Self::Piece, r: u64, blank: usize);
+    /// State `r` has neighbour `n` outside the slice.
+    fn far(&self, piece: &mut Self::Piece, r: u64, n: u64);
+    /// Piece `number` of the window (from 0, in rank order) is done.
+    fn end(&self, number: usize, piece: Self::Piece);
+}
+
+/// One machine's pass: every neighbour is in the slice.
+struct Nowhere;
+
+impl Handover for Nowhere {
+    type Piece = ();
+    fn start(&self) {}
+    fn away(&self, _: &mut (), _: u64, _: usize) {}
+    fn far(&self, _: &mut (), _: u64, _: u64) {}
+    fn end(&self, _: usize, _: ()) {}
 }
 
 /// Level `depth`'s bottom-up pass over every rank of `scan`'s class (`residues` must hold
@@ -364,7 +387,7 @@ pub(crate) struct Pass<'a> {
     pub(crate) piece: usize,
     /// The cells (bit `c` for cell `c`) whose block of ranks (those with the blank in `c`)
     /// lies wholly in one other slice: a top-down pass does not make a move there, it hands
-    /// the state over with the block's first rank. None on one machine.
+    /// the state over ([`Handover::away`]). None on one machine.
     pub(crate) away: u32,
 }
 
@@ -396,15 +419,12 @@ impl Pass<'_> {
     }
 
     /// The top-down pass of the window (see [`expand_top_down`]): the bits of a word are
-    /// cleared once they are expanded; returns the states reached in the slice. Each piece
-    /// of the window (numbered from 0, in rank order) hands `remote` its `[state, neighbour]`
-    /// pairs for the neighbours outside the slice, in the order of the states: a state's
-    /// neighbour that is not made (its move into a cell of [`Pass::away`]) is that cell's
-    /// block's first rank, in the same slice.
-    pub(crate) fn top_down(
+    /// cleared once they are expanded; returns the states reached in the slice. The states
+    /// with neighbours outside the slice go to `handover`.
+    pub(crate) fn top_down<H: Handover>(
         &self,
         frontier: &[AtomicU64],
-        remote: &(dyn Fn(usize, &mut Vec<[u64; 2]>) + Sync),
+        handover: &H,
         found: &(dyn Fn(u64) + Sync),
     ) -> u64 {
         let (want, new, first, end, entries, scan, sideways) = self.setup();
@@ -426,7 +446,7 @@ impl Pass<'_> {
             .map(|(chunk, words)| {
                 let mut cursor = scan.cursor();
                 let mut reached = 0u64;
-                let mut far = Vec::new();
+                let mut far = handover.start();
                 for (i, w) in words.iter().enumerate() {
                     let index = at + chunk * piece + i;
                     let set = w.load(Relaxed);
@@ -471,24 +491,19 @@ impl Pass<'_> {
                             if Sideways::handled(done, m) {
                                 // Made above, a word at a time.
                             } else if n < first || n >= end {
-                                far.push([r, n]);
+                                handover.far(&mut far, r, n);
                             } else if entries.reach(n, new, frontier) {
                                 reached += 1;
                             }
                             false
                         });
-                        let mut left = leaves[blank];
-                        while left != 0 {
-                            let to = u64::from(left.trailing_zeros());
-                            left &= left - 1;
-                            far.push([r, to * block]);
+                        if leaves[blank] != 0 {
+                            handover.away(&mut far, r, blank);
                         }
                     });
                     w.fetch_and(!expanded, Relaxed);
                 }
-                if !far.is_empty() {
-                    remote(chunk, &mut far);
-                }
+                handover.end(chunk, far);
                 found(reached);
                 reached
             })
@@ -756,7 +771,7 @@ impl Search {
             self.frontier = None;
         }
         let found = match &self.frontier {
-            Some(f) => expand_top_down(&self.scan, &self.residues, f, depth, &|_, _| {}, progress),
+            Some(f) => expand_top_down(&self.scan, &self.residues, f, depth, progress),
             None => expand_bottom_up(&self.scan, &self.residues, depth, progress),
         };
         self.levels.histogram.push(found);

@@ -9,15 +9,19 @@
 //!
 //! 1. **top-down** (until the level outnumbers the states unseen): the window's frontier
 //!    states whose entry is `d mod 3` mark their unreached neighbours in the slice with
-//!    `(d + 1) mod 3` and a frontier bit, and hand the others over; their own bits are
-//!    cleared, as on one machine. **Bottom-up** (from then on, the frontier dropped): each
+//!    `(d + 1) mod 3` and a frontier bit, and are handed over themselves to the owners of
+//!    their other neighbours (a move into a block of ranks wholly another slice's is not
+//!    even made: its owner makes it); their own bits are cleared, as on one machine.
+//!    **Bottom-up** (from then on, the frontier dropped): each
 //!    unseen state of the window with a neighbour at `d mod 3` in the slice gets
 //!    `(d + 1) mod 3`; one whose only candidates are in other slices hands those neighbours
 //!    over as questions;
-//! 2. after each window the processes swap what was handed over, all to all, as offsets in
-//!    the owner's slice ([`encode_offsets`]: sorted, without repeats, as LEB128 deltas): the
-//!    owner marks them (top-down), or answers one bit an offset, whether its entry is
-//!    `d mod 3`, and a state with a yes is marked (bottom-up, a second all to all). A
+//! 2. after each window the processes swap what was handed over, all to all, as offsets
+//!    ([`encode_offsets`]: sorted, without repeats, as LEB128 deltas). Top-down they are the
+//!    sender's states, in its slice, sorted as its pass found them: the owner makes their
+//!    moves into its slice and marks what they reach ([`LevelPass::take`]). Bottom-up they
+//!    are the questions, in the owner's slice: it answers one bit an offset, whether its
+//!    entry is `d mod 3`, and a state with a yes is marked (a second all to all). A
 //!    window ends where the states its pass expands, one neighbour a move each, would pass
 //!    [`PartsPlan::batch`] ([`round_bound`]: a round's memory is bounded whatever the
 //!    level's size, its buffers allocated once a level); the processes go on in
@@ -54,7 +58,7 @@ use slidetable_format::{
 };
 
 use crate::bfs_residues::{
-    entry_words, frontier_words, rebuild_frontier, words_of, Levels, Pass, Residues,
+    entry_words, frontier_words, rebuild_frontier, words_of, Handover, Levels, Pass, Residues,
 };
 use crate::mapped::{create_allocated, map};
 use crate::resume::{probe_disk, read_words, Pace, Pacer};
@@ -586,44 +590,74 @@ struct Handed {
     rest: Vec<u8>,
 }
 
-impl Handed {
-    /// The `[state, neighbour]` pairs of piece `piece` of a pass over a slice that begins at
-    /// rank `mine` ([`Pass::top_down`]: the states in order), one [`Handed`] for each owner
-    /// of a neighbour.
-    fn of(piece: usize, pairs: &[[u64; 2]], slices: &Slices, mine: u64) -> Vec<Handed> {
-        let mut lists: Vec<(u32, Vec<u64>)> = Vec::new();
-        for &[r, n] in pairs {
-            let owner = slices.owner(n);
-            let k = match lists.iter().position(|(o, _)| *o == owner) {
-                Some(k) => k,
-                None => {
-                    lists.push((owner, Vec::with_capacity(pairs.len())));
-                    lists.len() - 1
-                }
-            };
-            let list = &mut lists[k].1;
-            // A state's pairs come together: a state goes to an owner once.
-            if list.last() != Some(&r) {
-                list.push(r);
-            }
+/// A piece's states for one owner, as the pass finds them.
+#[derive(Default)]
+struct Handing {
+    first: Option<u64>,
+    last: u64,
+    rest: Vec<u8>,
+}
+
+impl Handing {
+    /// Adds offset `o` (at least the last one): a state goes to an owner once.
+    #[inline]
+    fn add(&mut self, o: u64) {
+        match self.first {
+            None => self.first = Some(o),
+            Some(_) if o == self.last => return,
+            Some(_) => varint(o - self.last, &mut self.rest),
         }
-        lists
-            .into_iter()
-            .map(|(owner, list)| {
-                let (first, last) = (list[0] - mine, list[list.len() - 1] - mine);
-                let mut rest = Vec::with_capacity(list.len() + 8);
-                encode_differences(&list[1..], mine, first, &mut rest);
-                Handed {
-                    owner,
-                    piece,
-                    first,
-                    last,
-                    rest,
-                }
-            })
+        self.last = o;
+    }
+}
+
+/// Where a process's top-down pass hands its states ([`Handover`]): for each owner, a piece
+/// at a time, into `handed`.
+struct HandOver<'a> {
+    slices: &'a Slices,
+    /// This slice's first rank.
+    mine: u64,
+    /// For each blank cell, the owners of the cells of [`Pass::away`] its moves reach.
+    owners: Vec<Vec<u32>>,
+    handed: Mutex<Vec<Handed>>,
+}
+
+impl Handover for HandOver<'_> {
+    type Piece = Vec<Handing>;
+
+    fn start(&self) -> Vec<Handing> {
+        (0..self.slices.parts())
+            .map(|_| Handing::default())
             .collect()
     }
 
+    #[inline]
+    fn away(&self, piece: &mut Vec<Handing>, r: u64, blank: usize) {
+        for &o in &self.owners[blank] {
+            piece[o as usize].add(r - self.mine);
+        }
+    }
+
+    #[inline]
+    fn far(&self, piece: &mut Vec<Handing>, r: u64, n: u64) {
+        piece[self.slices.owner(n) as usize].add(r - self.mine);
+    }
+
+    fn end(&self, number: usize, piece: Vec<Handing>) {
+        let these = piece.into_iter().enumerate().filter_map(|(owner, h)| {
+            h.first.map(|first| Handed {
+                owner: owner as u32,
+                piece: number,
+                first,
+                last: h.last,
+                rest: h.rest,
+            })
+        });
+        lock(&self.handed).extend(these);
+    }
+}
+
+impl Handed {
     /// Joins `pieces` into each owner's bytes on the wire (`wire[owner]`, replaced), the
     /// pieces in order; the bytes.
     fn join(pieces: &mut [Handed], wire: &mut [Vec<u8>]) -> u64 {
@@ -633,7 +667,7 @@ impl Handed {
             bytes.clear();
             let mut last = 0;
             for h in pieces.iter().filter(|h| h.owner as usize == owner) {
-                encode_differences(&[h.first], 0, last, bytes);
+                varint(h.first - last, bytes);
                 bytes.extend_from_slice(&h.rest);
                 last = h.last;
             }
@@ -729,9 +763,7 @@ impl LevelPass<'_> {
                 let (lo, hi) = (c * block, (c + 1) * block);
                 let outside = hi <= mine.start || lo >= mine.end;
                 let owner = self.slices.owner(lo);
-                outside
-                    && (!one
-                        || self.slices.part(owner).contains(&(hi - 1)))
+                outside && (!one || self.slices.part(owner).contains(&(hi - 1)))
             })
             .fold(0, |cells, c| cells | 1 << c)
     }
@@ -751,12 +783,29 @@ impl LevelPass<'_> {
     fn top_down(&mut self, depth: u32, frontier: &[AtomicU64]) -> Result<Step, GenError> {
         let (me, parts) = (self.exchange.rank(), self.exchange.size());
         let next = (depth + 1) % 3;
-        let (mine, slices) = (self.slice.ranks.start, self.slices);
-        let mut handed = Mutex::new(Vec::new());
+        let slices = self.slices;
+        let (hand, take) = (self.away(true), self.away(false));
+        let block = self.scan.ranker().block();
+        let owners = (0..self.board.cells())
+            .map(|c| {
+                let mut owners: Vec<u32> = (self.scan.moves().from(c).iter())
+                    .filter(|&&(_, to)| hand >> to & 1 != 0)
+                    .map(|&(_, to)| slices.owner(u64::from(to) * block))
+                    .collect();
+                owners.sort_unstable();
+                owners.dedup();
+                owners
+            })
+            .collect();
+        let mut handover = HandOver {
+            slices,
+            mine: self.slice.ranks.start,
+            owners,
+            handed: Mutex::new(Vec::new()),
+        };
         let mut wire = vec![Vec::new(); parts as usize];
         let mut step = Step::default();
         let counts = self.counts(depth);
-        let (hand, take) = (self.away(true), self.away(false));
         let mut at = 0;
         loop {
             let end = self.window_end(at, depth, &counts);
@@ -764,16 +813,12 @@ impl LevelPass<'_> {
                 away: hand,
                 ..self.pass(depth, at..end)
             };
-            step.found += pass.top_down(
-                frontier,
-                &|piece, pairs| {
-                    let these = Handed::of(piece, pairs, slices, mine);
-                    lock(&handed).extend(these);
-                },
-                &|_| {},
-            );
+            step.found += pass.top_down(frontier, &handover, &|_| {});
             at = end;
-            let pieces = handed.get_mut().unwrap_or_else(PoisonError::into_inner);
+            let pieces = handover
+                .handed
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner);
             step.sent += Handed::join(pieces, &mut wire);
             pieces.clear();
             let received = self.exchange.all_to_all(&wire)?;
@@ -1137,14 +1182,19 @@ const PIECE_OFFSETS: usize = 1 << 16;
 /// from `last`.
 fn encode_differences(values: &[u64], base: u64, mut last: u64, into: &mut Vec<u8>) {
     for o in values.iter().map(|v| v - base) {
-        let mut d = o - last;
+        varint(o - last, into);
         last = o;
-        while d >= 0x80 {
-            into.push((d as u8) | 0x80);
-            d >>= 7;
-        }
-        into.push(d as u8);
     }
+}
+
+/// Appends the LEB128 varint of `d` to `into`.
+#[inline]
+fn varint(mut d: u64, into: &mut Vec<u8>) {
+    while d >= 0x80 {
+        into.push((d as u8) | 0x80);
+        d >>= 7;
+    }
+    into.push(d as u8);
 }
 
 /// Calls `each` with every offset [`encode_offsets`] wrote into `bytes`, in order; says what
@@ -1903,10 +1953,15 @@ mod tests {
             encode_differences(&values, base, 0, &mut one);
             assert_eq!(wire, one, "{n} offsets of {bits} bits");
             let marked = Mutex::new(Vec::new());
-            let yes = mark_offsets(&wire, u64::MAX, || (), |_, i| {
-                lock(&marked).push(i);
-                u64::from(i % 3 == 0)
-            })
+            let yes = mark_offsets(
+                &wire,
+                u64::MAX,
+                || (),
+                |_, i| {
+                    lock(&marked).push(i);
+                    u64::from(i % 3 == 0)
+                },
+            )
             .unwrap();
             let mut marked = marked.into_inner().unwrap();
             marked.sort_unstable();
