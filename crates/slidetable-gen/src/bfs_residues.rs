@@ -44,7 +44,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{each_set_bit, Layout, Scan, Sideways, SCAN_CHUNK};
+use slidetable_core::{each_set_bit, Layout, Move, Scan, Sideways, SCAN_CHUNK};
 use slidetable_format::{CostModel, Encoding};
 
 use crate::{GenError, SolvedSection};
@@ -345,6 +345,14 @@ pub(crate) trait Handover: Sync {
     fn start(&self) -> Self::Piece;
     /// State `r`, its blank in cell `blank`, has moves into cells of [`Pass::away`].
     fn away(&self, piece: &mut Self::Piece, r: u64, blank: usize);
+    /// The states `base + k` for the bits `k` of `lanes`, their blank in cell `blank`,
+    /// have moves into cells of [`Pass::away`] (and none but those to make).
+    fn word(&self, piece: &mut Self::Piece, base: u64, mut lanes: u64, blank: usize) {
+        while lanes != 0 {
+            self.away(piece, base + u64::from(lanes.trailing_zeros()), blank);
+            lanes &= lanes - 1;
+        }
+    }
     /// State `r` has neighbour `n` outside the slice.
     fn far(&self, piece: &mut Self::Piece, r: u64, n: u64);
     /// Piece `number` of the window (from 0, in rank order) is done.
@@ -430,13 +438,24 @@ impl Pass<'_> {
         let (want, new, first, end, entries, scan, sideways) = self.setup();
         let (at, piece) = (self.window.start, self.piece.max(1));
         let (block, away) = (scan.ranker().block(), self.away);
-        // The moves a state with its blank in each cell leaves to other slices.
-        let leaves: Vec<u32> = (0..scan.ranker().board().cells())
+        // The cells that the moves of a state with its blank in each cell reach in other
+        // slices' blocks, and the moves (bit `code`) it makes itself.
+        let cells = scan.ranker().board().cells();
+        let leaves: Vec<u32> = (0..cells)
             .map(|c| {
                 scan.moves()
                     .from(c)
                     .iter()
                     .fold(0, |cells, &(_, to)| cells | (away & 1 << to))
+            })
+            .collect();
+        let own: Vec<u8> = (0..cells)
+            .map(|c| {
+                scan.moves()
+                    .from(c)
+                    .iter()
+                    .filter(|&&(_, to)| away >> to & 1 == 0)
+                    .fold(0, |moves, &(m, _)| moves | 1 << m.code())
             })
             .collect();
         let whole_words = block.is_multiple_of(64);
@@ -479,6 +498,17 @@ impl Pass<'_> {
                             reached += u64::from(fresh.count_ones());
                         }
                         done[k] = true;
+                    }
+                    // A word whose states have no move left to make here but into other
+                    // slices' blocks goes to them whole.
+                    let sideways_done = u8::from(done[0]) << Move::Left.code()
+                        | u8::from(done[1]) << Move::Right.code();
+                    if whole_words && own[word_blank] & !sideways_done == 0 {
+                        if leaves[word_blank] != 0 {
+                            handover.word(&mut far, first + start, expanded, word_blank);
+                        }
+                        w.fetch_and(!expanded, Relaxed);
+                        continue;
                     }
                     each_set_bit(index, expanded, |local| {
                         let r = first + local;

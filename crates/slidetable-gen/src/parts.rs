@@ -639,6 +639,18 @@ impl Handover for HandOver<'_> {
     }
 
     #[inline]
+    fn word(&self, piece: &mut Vec<Handing>, base: u64, lanes: u64, blank: usize) {
+        for &o in &self.owners[blank] {
+            let handing = &mut piece[o as usize];
+            let mut lanes = lanes;
+            while lanes != 0 {
+                handing.add(base - self.mine + u64::from(lanes.trailing_zeros()));
+                lanes &= lanes - 1;
+            }
+        }
+    }
+
+    #[inline]
     fn far(&self, piece: &mut Vec<Handing>, r: u64, n: u64) {
         piece[self.slices.owner(n) as usize].add(r - self.mine);
     }
