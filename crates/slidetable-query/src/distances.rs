@@ -18,6 +18,7 @@
 
 use rayon::prelude::*;
 use slidetable_core::{expand_level, AtomicBitmap, Expand, Ranker, Scan, SCAN_CHUNK};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Bitmap words per parallel work item (4096 words = 262,144 ranks).
 const CHUNK: usize = SCAN_CHUNK;
@@ -90,15 +91,19 @@ pub(crate) fn recover(
         } else {
             Expand::TopDown
         };
+        // Top-down marks every neighbour of the frontier, without reading its entry (a
+        // cache miss a move): those of the wrong residue (the level before) are dropped a
+        // word at a time below.
         expand_level(
             &steps,
             &frontier,
             &next,
             how,
             |index| residues_equal(entries, index, want) & !seen.word(index) & seen.in_range(index),
-            |n, _, _| residue(entries, n) == want,
-            |k| residues_equal(entries, k, want),
+            |_, _, _| true,
+            |_| u64::MAX,
         );
+        let top_down = how == Expand::TopDown;
         // Settle the level: its distances, `seen`, and the count, checked.
         let found: u64 = distances
             .par_chunks_mut(CHUNK * 64)
@@ -108,9 +113,13 @@ pub(crate) fn recover(
                 let mut twice = false;
                 for (i, cells) in out.chunks_mut(64).enumerate() {
                     let index = chunk * CHUNK + i;
-                    let level = next.word(index);
+                    let mut level = next.word(index);
                     if level == 0 {
                         continue;
+                    }
+                    if top_down {
+                        level &= residues_equal(entries, index, want);
+                        next.words()[index].store(level, Relaxed);
                     }
                     twice |= seen.or_word(index, level) & level != 0;
                     count += u64::from(level.count_ones());
