@@ -49,6 +49,9 @@ use slidetable_format::{CostModel, Encoding};
 
 use crate::{GenError, SolvedSection};
 
+/// How many neighbours by one move a top-down pass gathers before it reaches them.
+const BATCH: usize = 64;
+
 /// Every entry of a word not reached yet: value 3 in each of its 32 entries.
 pub(crate) const UNSEEN: u64 = u64::MAX;
 
@@ -263,6 +266,34 @@ impl View<'_> {
         true
     }
 
+    /// [`View::reach`] for each of `ranks` (in the slice), those in the same word of
+    /// entries one after the other reached with one write to the entries and one to the
+    /// frontier; how many were unseen.
+    #[inline]
+    fn reach_runs(self, ranks: &[u64], value: u32, frontier: &[AtomicU64]) -> u64 {
+        let mut reached = 0;
+        let mut at = 0;
+        while let Some(&rank) = ranks.get(at) {
+            let index = (rank - self.first) >> 5;
+            let mut lanes = 0u64;
+            while let Some(&r) = ranks.get(at) {
+                let i = r - self.first;
+                if i >> 5 != index {
+                    break;
+                }
+                lanes |= 1 << (2 * (i & 31));
+                at += 1;
+            }
+            let got = self.reach_lanes(index as usize, lanes, value);
+            if got != 0 {
+                frontier[(index >> 1) as usize]
+                    .fetch_or(gather(got) << (32 * (index & 1)), Relaxed);
+                reached += u64::from(got.count_ones());
+            }
+        }
+        reached
+    }
+
     /// The bits of frontier word `index` (64 ranks from `first + 64·index`) whose entry is
     /// `value`.
     #[inline]
@@ -466,6 +497,19 @@ impl Pass<'_> {
                 let mut cursor = scan.cursor();
                 let mut reached = 0u64;
                 let mut far = handover.start();
+                // Neighbours in the slice by a move up and by a move down, reached a batch at
+                // a time (an unseen state stays unseen and unexpanded until it is reached,
+                // whenever that is in the pass): the states of a word that share the move's
+                // rank offset have neighbours next to each other, reached together.
+                let mut near = [Vec::with_capacity(2 * BATCH), Vec::with_capacity(2 * BATCH)];
+                let reach = |near: &mut [Vec<u64>; 2]| {
+                    let got: u64 = near
+                        .iter()
+                        .map(|ranks| entries.reach_runs(ranks, new, frontier))
+                        .sum();
+                    near.iter_mut().for_each(Vec::clear);
+                    got
+                };
                 for (i, w) in words.iter().enumerate() {
                     let index = at + chunk * piece + i;
                     let set = w.load(Relaxed);
@@ -522,8 +566,8 @@ impl Pass<'_> {
                                 // Made above, a word at a time.
                             } else if n < first || n >= end {
                                 handover.far(&mut far, r, n);
-                            } else if entries.reach(n, new, frontier) {
-                                reached += 1;
+                            } else {
+                                near[usize::from(m == Move::Down)].push(n);
                             }
                             false
                         });
@@ -532,7 +576,11 @@ impl Pass<'_> {
                         }
                     });
                     w.fetch_and(!expanded, Relaxed);
+                    if near[0].len().max(near[1].len()) >= BATCH {
+                        reached += reach(&mut near);
+                    }
                 }
+                reached += reach(&mut near);
                 handover.end(chunk, far);
                 found(reached);
                 reached
@@ -961,5 +1009,57 @@ mod tests {
         assert!(!r.reach(99, 2, &f));
         assert_eq!((r.value(99), r.unseen()), (1, 99));
         assert_eq!(f[1].load(Relaxed), 1 << 35);
+    }
+
+    /// Ranks reached in runs (those in one word of entries one after the other, as a
+    /// top-down pass gathers a move's neighbours) end as reached one at a time: the same
+    /// count, entries and frontier, with ranks already reached, repeated, or in words of
+    /// their own among them.
+    #[test]
+    fn reaching_in_runs_is_reaching_one_at_a_time() {
+        let (first, len) = (128u64, 1000u64);
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..500 {
+            let value = round % 3;
+            let (one, runs) = (
+                Residues::new(first..first + len),
+                Residues::new(first..first + len),
+            );
+            let (f_one, f_runs) = (
+                words_of(frontier_words(len), 0),
+                words_of(frontier_words(len), 0),
+            );
+            for _ in 0..next() % 300 {
+                let r = first + next() % len;
+                let earlier = (value + 1 + (next() % 2) as u32) % 3;
+                one.settle(r, earlier);
+                runs.settle(r, earlier);
+            }
+            let mut ranks = Vec::new();
+            let mut r = first + next() % len;
+            for _ in 0..next() % 200 {
+                ranks.push(r);
+                r = match next() % 8 {
+                    0 => first + next() % len,
+                    1 => r,
+                    _ => (r + 1 + next() % 3).min(first + len - 1),
+                };
+            }
+            let want = ranks
+                .iter()
+                .filter(|&&r| one.reach(r, value, &f_one))
+                .count();
+            let got = runs.view().reach_runs(&ranks, value, &f_runs);
+            assert_eq!(got, want as u64, "round {round}");
+            let words = |w: &[AtomicU64]| w.iter().map(|w| w.load(Relaxed)).collect::<Vec<_>>();
+            assert_eq!(words(runs.words()), words(one.words()), "round {round}");
+            assert_eq!(words(&f_runs), words(&f_one), "round {round}");
+        }
     }
 }

@@ -42,11 +42,16 @@ struct Tiles {
     tiles: Vec<u32>,
 }
 
+/// A cursor's first rank before it holds a prefix: beyond every rank (a table has fewer
+/// than 2^63 states), so that no rank is within a span of it.
+const NO_PREFIX: u64 = 1 << 63;
+
 /// A thread's place in a [`Scan`]: the last prefix it unranked, which the ranks that follow
 /// in a scan nearly always share (a prefix covers 360 consecutive ranks).
 #[derive(Clone, Copy, Debug)]
 pub struct ScanCursor {
-    key: u64,
+    /// The first rank of the prefix (past every rank before the first prefix is loaded).
+    first: u64,
     blank: usize,
     /// The prefix's tiles in sequence order, first in the lowest nibble.
     prefix: u64,
@@ -173,7 +178,7 @@ impl Scan {
     /// A fresh cursor, for one thread.
     pub fn cursor(&self) -> ScanCursor {
         ScanCursor {
-            key: u64::MAX,
+            first: NO_PREFIX,
             blank: 0,
             prefix: 0,
             sorted: 0,
@@ -206,11 +211,14 @@ impl Scan {
     /// The state of `rank`, reusing the cursor's prefix when it can.
     #[inline]
     fn state(&self, cursor: &mut ScanCursor, rank: u64) -> State {
-        let key = rank / u64::from(self.span);
-        if key != cursor.key {
-            self.load_prefix(cursor, key);
+        // A rank below the prefix's first wraps far past the span, as does every rank
+        // before the first prefix is loaded: one subtraction, no division, the same prefix.
+        let mut lo = rank.wrapping_sub(cursor.first);
+        if lo >= u64::from(self.span) {
+            self.load_prefix(cursor, rank / u64::from(self.span));
+            lo = rank - cursor.first;
         }
-        let lo = (rank - key * u64::from(self.span)) as usize;
+        let lo = lo as usize;
         let entry = self.suffixes[lo];
         let mut suffix = match &self.tiles {
             Some(t) => u64::from(t.tiles[cursor.row + lo]),
@@ -297,7 +305,7 @@ impl Scan {
         // ascending, the class would be this.
         let base = crate::layout::class_of(self.board, inversions, blank);
         *cursor = ScanCursor {
-            key,
+            first,
             blank,
             prefix,
             sorted,
@@ -484,6 +492,39 @@ mod tests {
                     let short = start + block + 64 - 1;
                     assert_eq!(sideways.steps(0, short, start, lanes)[1], None);
                     assert_eq!(sideways.steps(0, short + 1, start, lanes)[1], steps[1]);
+                }
+            }
+        }
+    }
+
+    /// A cursor taken through ranks in any order (backwards within a prefix's span, from
+    /// one prefix to the one before, rank 0 first) unranks each as the ranker does.
+    #[test]
+    fn a_cursor_unranks_ranks_in_any_order() {
+        for (rows, cols) in [(3, 3), (2, 5), (3, 4)] {
+            let board = Board::new(rows, cols).unwrap();
+            for class in 0..2 {
+                for scan in [
+                    Scan::new(board, class).unwrap(),
+                    Scan::tabulated(board, class).unwrap(),
+                ] {
+                    let states = scan.ranker().states();
+                    let span = u64::from(scan.span);
+                    let mut ranks = vec![0, 1, span - 1, span, span - 1, span + 1, 0, span];
+                    ranks.extend([states - 1, states - span - 1, states - span, states - 1]);
+                    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+                    for _ in 0..2_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let r = x % states;
+                        ranks.extend([r, r.saturating_sub(x >> 40 & 7), (r + 1).min(states - 1)]);
+                    }
+                    let mut cursor = scan.cursor();
+                    for r in ranks {
+                        let want = scan.ranker().unrank_packed(r, class);
+                        assert_eq!(scan.unrank(&mut cursor, r), want, "{board} rank {r}");
+                    }
                 }
             }
         }
