@@ -554,6 +554,13 @@ impl Pass<'_> {
                         w.fetch_and(!expanded, Relaxed);
                         continue;
                     }
+                    // The states' own moves leave out those made above, a word at a time.
+                    let mut skip = away;
+                    for (k, m) in [Move::Left, Move::Right].into_iter().enumerate() {
+                        if let (true, Some(to)) = (done[k], scan.moves().of(word_blank, m)) {
+                            skip |= 1 << to;
+                        }
+                    }
                     each_set_bit(index, expanded, |local| {
                         let r = first + local;
                         let blank = if whole_words {
@@ -561,10 +568,8 @@ impl Pass<'_> {
                         } else {
                             (r / block) as usize
                         };
-                        scan.any_neighbor_off(&mut cursor, r, blank, away, |m, n| {
-                            if Sideways::handled(done, m) {
-                                // Made above, a word at a time.
-                            } else if n < first || n >= end {
+                        scan.any_neighbor_off(&mut cursor, r, blank, skip, |m, n| {
+                            if n < first || n >= end {
                                 handover.far(&mut far, r, n);
                             } else {
                                 near[usize::from(m == Move::Down)].push(n);
