@@ -529,9 +529,10 @@ struct Counts {
 /// counts take a megabyte and a window is found in a few hundred steps.
 const COUNTED: usize = 1 << 12;
 
-/// A round's outgoing neighbours and their bytes on the wire, and the offsets that come back:
-/// a level's buffers, allocated once and reused by every round, sized to the round's bound,
-/// so a round neither grows nor frees them.
+/// A bottom-up round's questions (neighbours in other slices) and their bytes on the wire,
+/// and the offsets that come back: a level's buffers, allocated once and reused by every
+/// round, sized to the round's bound, so a round neither grows nor frees them. (A top-down
+/// round's states go out as its pass finds them: [`Handed`].)
 struct Outbox {
     /// The neighbours (ranks) a round hands over, sorted in place.
     ranks: Vec<u64>,
