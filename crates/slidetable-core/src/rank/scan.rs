@@ -322,26 +322,12 @@ impl Scan {
         &self,
         cursor: &mut ScanCursor,
         rank: u64,
-        mut f: impl FnMut(Move, u64) -> bool,
+        f: impl FnMut(Move, u64) -> bool,
     ) -> bool {
         let at = self.state(cursor, rank);
-        let block = self.ranker.block();
-        for &(m, to) in self.moves.from(at.blank) {
-            let next = match m {
-                // A horizontal move keeps the tiles' reading order: one block over.
-                Move::Left => rank - block,
-                Move::Right => rank + block,
-                Move::Up | Move::Down => self.vertical(&at, rank, to as usize),
-            };
-            if f(m, next) {
-                return true;
-            }
-        }
-        false
+        self.neighbors(cursor, rank, at.blank, 0, Some(at), f)
     }
-}
 
-impl Scan {
     /// [`Scan::any_neighbor`] of `rank`, whose blank is in cell `blank` (`rank / block`),
     /// without the moves to the cells of `away` (bit `c` for cell `c`): those neighbours are
     /// neither made nor passed to `f`, and a state whose other moves are all horizontal is
@@ -354,16 +340,32 @@ impl Scan {
         rank: u64,
         blank: usize,
         away: u32,
+        f: impl FnMut(Move, u64) -> bool,
+    ) -> bool {
+        debug_assert_eq!(rank / self.ranker.block(), blank as u64);
+        self.neighbors(cursor, rank, blank, away, None, f)
+    }
+
+    /// The one loop over a state's moves of [`Scan::any_neighbor`] and
+    /// [`Scan::any_neighbor_off`]: `at` is the state of `rank` if it is unranked already,
+    /// else it is unranked at its first vertical move.
+    #[inline(always)]
+    fn neighbors(
+        &self,
+        cursor: &mut ScanCursor,
+        rank: u64,
+        blank: usize,
+        away: u32,
+        mut at: Option<State>,
         mut f: impl FnMut(Move, u64) -> bool,
     ) -> bool {
         let block = self.ranker.block();
-        debug_assert_eq!(rank / block, blank as u64);
-        let mut at = None;
         for &(m, to) in self.moves.from(blank) {
             if away >> to & 1 != 0 {
                 continue;
             }
             let next = match m {
+                // A horizontal move keeps the tiles' reading order: one block over.
                 Move::Left => rank - block,
                 Move::Right => rank + block,
                 Move::Up | Move::Down => {
