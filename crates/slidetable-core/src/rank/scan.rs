@@ -5,7 +5,10 @@
 //! prefix it unranked and a table holds every suffix. A neighbour's rank is stepped from the
 //! state's own: a horizontal move is one block over ([`Ranker::step`]); a vertical move makes
 //! one tile jump over `cols − 1` others in the reading order, so only those positions' Lehmer
-//! digits change, and the rank changes by their weights.
+//! digits change, and the rank changes by their weights. Where those positions all lie in the
+//! prefix, the change is the same for the whole prefix (the cursor keeps it); where they all lie
+//! in the suffix, it depends on the suffix rank alone (a table holds it); only a move across
+//! the prefix's end unranks the state.
 
 use super::Ranker;
 use crate::{factorial, Board, BoardError, Layout, Move, Neighbors, MAX_CELLS};
@@ -28,6 +31,36 @@ pub struct Scan {
     suffixes: Vec<u64>,
     /// Optional ([`Scan::tabulated`]): each suffix of each set of suffix tiles.
     tiles: Option<Tiles>,
+    /// For each blank cell, for each of its moves (in [`Neighbors::from`]'s order): how the
+    /// move changes a rank.
+    steps: [[Step; 4]; MAX_CELLS],
+    /// The Lehmer part of the rank change of each [`Kind::Suffix`] move: `2 · span` values
+    /// from the move's offset, for each parity a cursor can ask for ([`ScanCursor`]'s
+    /// `parity`), for each suffix rank.
+    suffix_deltas: Vec<i32>,
+}
+
+/// How a move from a blank cell changes a rank: `offset` (the blank's blocks over) plus a
+/// part that depends on the tiles the move passes, by [`Kind`].
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    offset: i64,
+    kind: Kind,
+}
+
+/// Where the Lehmer digits a move changes lie, and so what its rank change depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A horizontal move: the tiles' reading order stays, the offset is all.
+    Sideways,
+    /// A vertical move whose tile and the tiles it passes are all in the prefix: the change
+    /// is the same for every rank of a prefix ([`ScanCursor`]'s `shift`).
+    Prefix,
+    /// A vertical move within the suffix: the change depends on the suffix rank alone
+    /// ([`Scan`]'s `suffix_deltas` from this index).
+    Suffix(u32),
+    /// A vertical move across the prefix's end: computed from the state.
+    Across,
 }
 
 /// Every suffix's tiles of every set of suffix tiles, so a state is one look-up from its
@@ -63,6 +96,9 @@ pub struct ScanCursor {
     row: usize,
     /// The prefix's Lehmer digits, as nibbles.
     digits: u64,
+    /// The Lehmer part of the rank change of each of the blank's [`Kind::Prefix`] moves
+    /// (by their index in [`Neighbors::from`]).
+    shift: [i64; 4],
 }
 
 /// The suffix's tiles of suffix `entry` (nibble j = index of the j-th tile) among the tiles
@@ -128,7 +164,7 @@ impl Scan {
                 pattern | digits << 32 | (parity & 1) << 63
             })
             .collect();
-        Ok(Scan {
+        let mut scan = Scan {
             ranker,
             moves: Neighbors::new(board),
             class: class & 1,
@@ -138,7 +174,65 @@ impl Scan {
             prefix_digits,
             suffixes,
             tiles: None,
-        })
+            steps: [[Step {
+                offset: 0,
+                kind: Kind::Sideways,
+            }; 4]; MAX_CELLS],
+            suffix_deltas: Vec::new(),
+        };
+        scan.classify();
+        Ok(scan)
+    }
+
+    /// Fills in `steps` and `suffix_deltas`: each move's offset and [`Kind`], and each
+    /// suffix move's Lehmer change for each parity and suffix rank, from the same formula
+    /// ([`Scan::lehmer`]) on the suffix's tiles as indices (their order is all it reads).
+    fn classify(&mut self) {
+        let block = self.ranker.block() as i64;
+        let cut = 4 * self.prefix_digits;
+        let top = 4 * (self.tail - 2);
+        for blank in 0..self.board.cells() {
+            for (i, &(m, to)) in self.moves.from(blank).iter().enumerate() {
+                let to = to as usize;
+                // The positions whose digits the move changes: p..=q in the reading order
+                // without the blank.
+                let (p, q) = if to > blank {
+                    (blank, to - 1)
+                } else {
+                    (to, blank - 1)
+                };
+                let kind = match m {
+                    Move::Left | Move::Right => Kind::Sideways,
+                    _ if q < self.prefix_digits => Kind::Prefix,
+                    _ if p >= self.prefix_digits => {
+                        let at = self.suffix_deltas.len() as u32;
+                        for parity in 0..2u64 {
+                            for &entry in &self.suffixes {
+                                let mut pattern = entry & 0xFFFF_FFFF;
+                                let mut last = 0;
+                                if entry >> 63 != parity {
+                                    let two = (pattern >> top) & 0xFF;
+                                    pattern = (pattern & !(0xFF << top))
+                                        | ((two >> 4) | (two & 0xF) << 4) << top;
+                                    last = 1;
+                                }
+                                let digits = (entry >> 32) & ((1u64 << top) - 1);
+                                let seq = pattern << cut;
+                                let digits = (digits | last << top) << cut;
+                                let delta = self.lehmer(seq, digits, blank, to);
+                                self.suffix_deltas.push(delta as i32);
+                            }
+                        }
+                        Kind::Suffix(at)
+                    }
+                    _ => Kind::Across,
+                };
+                self.steps[blank][i] = Step {
+                    offset: (to as i64 - blank as i64) * block,
+                    kind,
+                };
+            }
+        }
     }
 
     /// The scan of `board`'s class `class` with every suffix of every set of suffix tiles
@@ -185,6 +279,7 @@ impl Scan {
             parity: 0,
             row: 0,
             digits: 0,
+            shift: [0; 4],
         }
     }
 
@@ -211,14 +306,7 @@ impl Scan {
     /// The state of `rank`, reusing the cursor's prefix when it can.
     #[inline]
     fn state(&self, cursor: &mut ScanCursor, rank: u64) -> State {
-        // A rank below the prefix's first wraps far past the span, as does every rank
-        // before the first prefix is loaded: one subtraction, no division, the same prefix.
-        let mut lo = rank.wrapping_sub(cursor.first);
-        if lo >= u64::from(self.span) {
-            self.load_prefix(cursor, rank / u64::from(self.span));
-            lo = rank - cursor.first;
-        }
-        let lo = lo as usize;
+        let lo = self.locate(cursor, rank);
         let entry = self.suffixes[lo];
         let mut suffix = match &self.tiles {
             Some(t) => u64::from(t.tiles[cursor.row + lo]),
@@ -241,22 +329,23 @@ impl Scan {
         }
     }
 
-    /// The rank of the state `at` (of rank `rank`) after the blank moves vertically to `to`:
-    /// one tile jumps over `cols − 1` others in the reading order, so only those positions'
-    /// Lehmer digits change, by one each, and the jumping tile's by how many it passed.
+    /// The Lehmer part of the rank change when the blank of a state (its tiles `seq` in
+    /// reading order without the blank, their digits `digits`, as nibbles) moves vertically
+    /// from `b` to `to`: one tile jumps over `cols − 1` others in the reading order, so only
+    /// those positions' digits change, by one each, and the jumping tile's by how many it
+    /// passed. It reads positions `min(b, to)..max(b, to)` only.
     #[inline(always)]
-    fn vertical(&self, at: &State, rank: u64, to: usize) -> u64 {
+    fn lehmer(&self, seq: u64, digits: u64, b: usize, to: usize) -> i64 {
         let nib = |x: u64, i: usize| ((x >> (4 * i)) & 0xF) as i64;
         let w = |i: usize| i64::from(self.ranker.weights[i]);
-        let b = at.blank;
-        let mut delta = (to as i64 - b as i64) * self.ranker.block() as i64;
+        let mut delta = 0;
         if to > b {
             // Down: the tile at position to − 1 moves to position b; b..to−1 shift right.
             let (p, q) = (b, to - 1);
-            let (x, xc) = (nib(at.seq, q), nib(at.digits, q));
+            let (x, xc) = (nib(seq, q), nib(digits, q));
             let mut smaller = 0;
             for j in p..q {
-                let (e, ce) = (nib(at.seq, j), nib(at.digits, j));
+                let (e, ce) = (nib(seq, j), nib(digits, j));
                 delta += (ce - i64::from(x < e)) * w(j + 1) - ce * w(j);
                 smaller += i64::from(e < x);
             }
@@ -264,16 +353,16 @@ impl Scan {
         } else {
             // Up: the tile at position to moves to position b − 1; to+1..b−1 shift left.
             let (p, q) = (to, b - 1);
-            let (x, xc) = (nib(at.seq, p), nib(at.digits, p));
+            let (x, xc) = (nib(seq, p), nib(digits, p));
             let mut smaller = 0;
             for j in p + 1..=q {
-                let (e, ce) = (nib(at.seq, j), nib(at.digits, j));
+                let (e, ce) = (nib(seq, j), nib(digits, j));
                 delta += (ce + i64::from(x < e)) * w(j - 1) - ce * w(j);
                 smaller += i64::from(e < x);
             }
             delta += (xc - smaller) * w(q) - xc * w(p);
         }
-        (rank as i64 + delta) as u64
+        delta
     }
 
     #[cold]
@@ -304,6 +393,13 @@ impl Scan {
         // With the suffix's own digits summing to an even number and its last two tiles
         // ascending, the class would be this.
         let base = crate::layout::class_of(self.board, inversions, blank);
+        // The prefix's moves change every one of its ranks alike.
+        let mut shift = [0i64; 4];
+        for (i, &(_, to)) in self.moves.from(blank).iter().enumerate() {
+            if self.steps[blank][i].kind == Kind::Prefix {
+                shift[i] = self.lehmer(prefix, digits, blank, to as usize);
+            }
+        }
         *cursor = ScanCursor {
             first,
             blank,
@@ -312,7 +408,22 @@ impl Scan {
             parity: base ^ self.class,
             row,
             digits,
+            shift,
         };
+    }
+
+    /// The suffix rank of `rank` (its place in its prefix's span), the cursor moved to its
+    /// prefix if it holds another: one subtraction and a compare when it does not.
+    #[inline(always)]
+    fn locate(&self, cursor: &mut ScanCursor, rank: u64) -> usize {
+        // A rank below the prefix's first wraps far past the span, as does every rank
+        // before the first prefix is loaded: one subtraction, no division, the same prefix.
+        let mut lo = rank.wrapping_sub(cursor.first);
+        if lo >= u64::from(self.span) {
+            self.load_prefix(cursor, rank / u64::from(self.span));
+            lo = rank - cursor.first;
+        }
+        lo as usize
     }
 
     /// Calls `f(move, neighbour rank)` for each legal move from `rank` (which must be below
@@ -324,8 +435,9 @@ impl Scan {
         rank: u64,
         f: impl FnMut(Move, u64) -> bool,
     ) -> bool {
-        let at = self.state(cursor, rank);
-        self.neighbors(cursor, rank, at.blank, 0, Some(at), f)
+        self.locate(cursor, rank);
+        let blank = cursor.blank;
+        self.neighbors(cursor, rank, blank, 0, f)
     }
 
     /// [`Scan::any_neighbor`] of `rank`, whose blank is in cell `blank` (`rank / block`),
@@ -343,12 +455,13 @@ impl Scan {
         f: impl FnMut(Move, u64) -> bool,
     ) -> bool {
         debug_assert_eq!(rank / self.ranker.block(), blank as u64);
-        self.neighbors(cursor, rank, blank, away, None, f)
+        self.neighbors(cursor, rank, blank, away, f)
     }
 
     /// The one loop over a state's moves of [`Scan::any_neighbor`] and
-    /// [`Scan::any_neighbor_off`]: `at` is the state of `rank` if it is unranked already,
-    /// else it is unranked at its first vertical move.
+    /// [`Scan::any_neighbor_off`], each neighbour by its move's [`Kind`]: a horizontal move
+    /// is its offset; a move within the prefix, the prefix's shift; a move within the suffix,
+    /// one look-up by the suffix rank; only a move across the prefix's end unranks the state.
     #[inline(always)]
     fn neighbors(
         &self,
@@ -356,24 +469,31 @@ impl Scan {
         rank: u64,
         blank: usize,
         away: u32,
-        mut at: Option<State>,
         mut f: impl FnMut(Move, u64) -> bool,
     ) -> bool {
-        let block = self.ranker.block();
-        for &(m, to) in self.moves.from(blank) {
+        let mut at: Option<State> = None;
+        for (i, &(m, to)) in self.moves.from(blank).iter().enumerate() {
             if away >> to & 1 != 0 {
                 continue;
             }
-            let next = match m {
-                // A horizontal move keeps the tiles' reading order: one block over.
-                Move::Left => rank - block,
-                Move::Right => rank + block,
-                Move::Up | Move::Down => {
+            let step = self.steps[blank][i];
+            let delta = match step.kind {
+                Kind::Sideways => 0,
+                Kind::Prefix => {
+                    self.locate(cursor, rank);
+                    cursor.shift[i]
+                }
+                Kind::Suffix(from) => {
+                    let lo = self.locate(cursor, rank);
+                    let parity = usize::from(cursor.parity) * self.span as usize;
+                    i64::from(self.suffix_deltas[from as usize + parity + lo])
+                }
+                Kind::Across => {
                     let at = at.get_or_insert_with(|| self.state(cursor, rank));
-                    self.vertical(at, rank, to as usize)
+                    self.lehmer(at.seq, at.digits, blank, to as usize)
                 }
             };
-            if f(m, next) {
+            if f(m, (rank as i64 + step.offset + delta) as u64) {
                 return true;
             }
         }
@@ -496,6 +616,35 @@ mod tests {
                     assert_eq!(sideways.steps(0, short + 1, start, lanes)[1], steps[1]);
                 }
             }
+        }
+    }
+
+    /// The boards the neighbour tests step through have moves of every kind, so each way
+    /// of making a vertical neighbour is checked against the ranker.
+    #[test]
+    fn larger_boards_have_moves_of_every_kind() {
+        for (rows, cols) in [(3, 3), (2, 5), (3, 4), (4, 3), (2, 6)] {
+            let scan = Scan::new(Board::new(rows, cols).unwrap(), 0).unwrap();
+            let mut kinds = [0; 4];
+            for blank in 0..scan.board.cells() {
+                for i in 0..scan.moves.from(blank).len() {
+                    kinds[match scan.steps[blank][i].kind {
+                        Kind::Sideways => 0,
+                        Kind::Prefix => 1,
+                        Kind::Suffix(_) => 2,
+                        Kind::Across => 3,
+                    }] += 1;
+                }
+            }
+            let vertical = 2 * (rows - 1) * cols;
+            assert_eq!(kinds[0], 2 * rows * (cols - 1), "{rows}x{cols}");
+            assert_eq!(kinds[1] + kinds[2] + kinds[3], vertical, "{rows}x{cols}");
+            assert!(kinds[2] > 0 && kinds[3] > 0, "{rows}x{cols}: {kinds:?}");
+            assert_eq!(
+                kinds[1] > 0,
+                scan.prefix_digits >= cols,
+                "{rows}x{cols}: {kinds:?}"
+            );
         }
     }
 
