@@ -37,7 +37,8 @@ pub use parse::{
     is_blank_or_comment, parse_layout, parse_spaced_packed, parse_tile, ParseError, Token,
 };
 pub use rank::{
-    PlacementError, PlacementRanker, Ranker, Scan, ScanCursor, Sideways, Steps, TileOrder,
+    PlacementError, PlacementRanker, PrefixMoves, Ranker, Scan, ScanCursor, Sideways, Steps,
+    TileOrder,
 };
 pub use symmetry::Symmetry;
 pub use words::{counted, one_of, shapes_of};

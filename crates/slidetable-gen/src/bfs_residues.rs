@@ -44,7 +44,9 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{each_set_bit, Layout, Move, Scan, Sideways, SCAN_CHUNK};
+use slidetable_core::{
+    each_set_bit, Layout, Move, PrefixMoves, Scan, ScanCursor, Sideways, SCAN_CHUNK,
+};
 use slidetable_format::{CostModel, Encoding};
 
 use crate::{GenError, SolvedSection};
@@ -294,6 +296,36 @@ impl View<'_> {
         reached
     }
 
+    /// [`View::reach`] for the ranks `first + at + k` for each bit `k` of `bits` (`at`, `at +
+    /// 63` in the slice): the states of one frontier word moved by one rank change at once,
+    /// with a write to each of the (at most three) words of entries they fall in and to
+    /// their frontier words; how many were unseen.
+    #[inline]
+    fn reach_shifted(self, at: u64, bits: u64, value: u32, frontier: &[AtomicU64]) -> u64 {
+        let (word, off) = (at / 32, (at % 32) as u32);
+        let mut reached = 0;
+        for j in 0..3u32 {
+            // The bits that land in entry word `word + j`: ranks `at + k` with
+            // `32·j ≤ off + k < 32·(j + 1)`.
+            let part = if 32 * j >= off {
+                bits.checked_shr(32 * j - off).unwrap_or(0)
+            } else {
+                bits << (off - 32 * j)
+            } & 0xFFFF_FFFF;
+            if part == 0 {
+                continue;
+            }
+            let index = word + u64::from(j);
+            let got = self.reach_lanes(index as usize, spread(part), value);
+            if got != 0 {
+                frontier[(index >> 1) as usize]
+                    .fetch_or(gather(got) << (32 * (index & 1)), Relaxed);
+                reached += u64::from(got.count_ones());
+            }
+        }
+        reached
+    }
+
     /// The bits of frontier word `index` (64 ranks from `first + 64·index`) whose entry is
     /// `value`.
     #[inline]
@@ -347,6 +379,35 @@ fn gather(lanes: u64) -> u64 {
     x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
     x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
     (x | x >> 16) & 0xFFFF_FFFF
+}
+
+/// The states of the frontier word of ranks `base..base + 64` in `bits`, by prefix (at most
+/// two: a prefix spans more than 64 ranks), each with its prefix's moves within the prefix.
+#[inline]
+fn prefix_moves(
+    scan: &Scan,
+    cursor: &mut ScanCursor,
+    base: u64,
+    bits: u64,
+) -> [Option<(u64, PrefixMoves)>; 2] {
+    let mut moves = [None, None];
+    let mut rest = bits;
+    for slot in &mut moves {
+        if rest == 0 {
+            break;
+        }
+        let pm = scan.prefix_moves(cursor, base + u64::from(rest.trailing_zeros()));
+        let upto = pm.end - base;
+        let these = if upto >= 64 {
+            rest
+        } else {
+            rest & ((1u64 << upto) - 1)
+        };
+        *slot = Some((these, pm));
+        rest &= !these;
+    }
+    debug_assert_eq!(rest, 0, "a prefix spans more than 64 ranks");
+    moves
 }
 
 /// Level `depth`'s top-down pass over the slice of `residues`: `frontier` (bit `i` for rank
@@ -543,11 +604,44 @@ impl Pass<'_> {
                         }
                         done[k] = true;
                     }
+                    let mut made = u8::from(done[0]) << Move::Left.code()
+                        | u8::from(done[1]) << Move::Right.code();
+                    // The moves within the prefix, a word at a time, when every neighbour
+                    // they reach is in the slice.
+                    let mut prefix_done = 0u32;
+                    if whole_words && scan.prefix_cells(word_blank) & !away != 0 {
+                        let moves = prefix_moves(scan, &mut cursor, first + start, expanded);
+                        let inside = moves.iter().flatten().all(|&(bits, pm)| {
+                            let (lo, hi) = (
+                                start + u64::from(bits.trailing_zeros()),
+                                start + 63 - u64::from(bits.leading_zeros()),
+                            );
+                            pm.moves[..pm.count].iter().all(|&(_, to, by)| {
+                                away >> to & 1 != 0
+                                    || (lo as i64 + by >= 0
+                                        && ((hi as i64 + by) as u64) < end - first)
+                            })
+                        });
+                        if inside {
+                            for &(bits, pm) in moves.iter().flatten() {
+                                for &(m, to, by) in &pm.moves[..pm.count] {
+                                    if away >> to & 1 == 0 {
+                                        // From the lowest state: the word's start may
+                                        // move to before the slice's first rank.
+                                        let low = bits.trailing_zeros();
+                                        let at = (start as i64 + by) as u64 + u64::from(low);
+                                        let bits = bits >> low;
+                                        reached += entries.reach_shifted(at, bits, new, frontier);
+                                        prefix_done |= 1 << to;
+                                        made |= 1 << m.code();
+                                    }
+                                }
+                            }
+                        }
+                    }
                     // A word whose states have no move left to make here but into other
                     // slices' blocks goes to them whole.
-                    let sideways_done = u8::from(done[0]) << Move::Left.code()
-                        | u8::from(done[1]) << Move::Right.code();
-                    if whole_words && own[word_blank] & !sideways_done == 0 {
+                    if whole_words && own[word_blank] & !made == 0 {
                         if leaves[word_blank] != 0 {
                             handover.word(&mut far, first + start, expanded, word_blank);
                         }
@@ -555,7 +649,7 @@ impl Pass<'_> {
                         continue;
                     }
                     // The states' own moves leave out those made above, a word at a time.
-                    let mut skip = away;
+                    let mut skip = away | prefix_done;
                     for (k, m) in [Move::Left, Move::Right].into_iter().enumerate() {
                         if let (true, Some(to)) = (done[k], scan.moves().of(word_blank, m)) {
                             skip |= 1 << to;
@@ -1065,6 +1159,49 @@ mod tests {
             let words = |w: &[AtomicU64]| w.iter().map(|w| w.load(Relaxed)).collect::<Vec<_>>();
             assert_eq!(words(runs.words()), words(one.words()), "round {round}");
             assert_eq!(words(&f_runs), words(&f_one), "round {round}");
+        }
+    }
+
+    /// A word of states reached at once at any offset is each of them reached alone.
+    #[test]
+    fn reaching_a_shifted_word_is_reaching_one_at_a_time() {
+        let (first, len) = (192u64, 700u64);
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..2000 {
+            let value = round % 3;
+            let (one, word) = (
+                Residues::new(first..first + len),
+                Residues::new(first..first + len),
+            );
+            let (f_one, f_word) = (
+                words_of(frontier_words(len), 0),
+                words_of(frontier_words(len), 0),
+            );
+            for _ in 0..next() % 300 {
+                let r = first + next() % len;
+                one.settle(r, (value + 1) % 3);
+                word.settle(r, (value + 1) % 3);
+            }
+            // Every alignment, the lowest bit set, the word's last rank at the slice's end.
+            let at = match round % 4 {
+                0 => len - 64,
+                _ => next() % (len - 63),
+            };
+            let bits = next() & next() | 1;
+            let want = (0..64)
+                .filter(|&k| bits >> k & 1 != 0 && one.reach(first + at + k, value, &f_one))
+                .count();
+            let got = word.view().reach_shifted(at, bits, value, &f_word);
+            assert_eq!(got, want as u64, "round {round}");
+            let words = |w: &[AtomicU64]| w.iter().map(|w| w.load(Relaxed)).collect::<Vec<_>>();
+            assert_eq!(words(word.words()), words(one.words()), "round {round}");
+            assert_eq!(words(&f_word), words(&f_one), "round {round}");
         }
     }
 }

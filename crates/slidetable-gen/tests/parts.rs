@@ -144,6 +144,8 @@ fn parts_of_one_to_four_processes_join_into_the_one_process_table() {
     for (board, goal_blank) in [
         (Board::new(2, 5).unwrap(), None),
         (Board::new(3, 3).unwrap(), Some(4)),
+        // Moves within the prefix, made a word at a time, into slices cut within a block.
+        (Board::new(5, 2).unwrap(), None),
     ] {
         let goal = goal_blank.map_or(board.standard_goal(), |b| board.goal_with_blank(b));
         let expected = one_process(goal);

@@ -24,7 +24,7 @@ use crate::layout::class_of;
 use crate::{factorial, Board, BoardError, Layout, Move, MAX_CELLS, MAX_TABLE_CELLS};
 pub use placement::{PlacementError, PlacementRanker};
 use quick::QuickTables;
-pub use scan::{Scan, ScanCursor, Sideways};
+pub use scan::{PrefixMoves, Scan, ScanCursor, Sideways};
 pub use steps::{Steps, TileOrder};
 
 /// Rank and unrank layouts of one board. Cheap to copy; build once, use in hot loops.

@@ -38,6 +38,20 @@ pub struct Scan {
     /// from the move's offset, for each parity a cursor can ask for ([`ScanCursor`]'s
     /// `parity`), for each suffix rank.
     suffix_deltas: Vec<i32>,
+    /// For each blank cell, the cells (bit `c` for cell `c`) its [`Kind::Prefix`] moves reach.
+    prefix_cells: [u32; MAX_CELLS],
+}
+
+/// The moves within the prefix from the ranks of one prefix ([`Scan::prefix_moves`]): each
+/// changes every one of those ranks alike, so a pass can make it for a word of them at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrefixMoves {
+    /// The first rank past the prefix's.
+    pub end: u64,
+    /// Each move, the cell it takes the blank to, and the rank change: `count` of them.
+    pub moves: [(Move, u8, i64); 2],
+    /// How many of `moves` there are.
+    pub count: usize,
 }
 
 /// How a move from a blank cell changes a rank: `offset` (the blank's blocks over) plus a
@@ -73,7 +87,16 @@ struct Tiles {
     /// For each set, for each suffix rank: the suffix's tiles as nibbles (last two
     /// ascending).
     tiles: Vec<u32>,
+    /// For each prefix of a block (by its first rank counted from the block's, over the
+    /// span), when there are at most [`PREFIXES_TABULATED`]: its tiles and digits (as
+    /// nibbles, in bits 0..32 and 32..64 of the first word), its suffix's tiles sorted (bits
+    /// 0..24), where their suffixes start in `tiles` (bits 24..56) and its inversions (bits
+    /// 56..64 of the second).
+    prefixes: Vec<[u64; 2]>,
 }
+
+/// The most prefixes a block may have for [`Tiles`] to hold each of them.
+const PREFIXES_TABULATED: u64 = 1 << 17;
 
 /// A cursor's first rank before it holds a prefix: beyond every rank (a table has fewer
 /// than 2^63 states), so that no rank is within a span of it.
@@ -179,6 +202,7 @@ impl Scan {
                 kind: Kind::Sideways,
             }; 4]; MAX_CELLS],
             suffix_deltas: Vec::new(),
+            prefix_cells: [0; MAX_CELLS],
         };
         scan.classify();
         Ok(scan)
@@ -227,6 +251,9 @@ impl Scan {
                     }
                     _ => Kind::Across,
                 };
+                if kind == Kind::Prefix {
+                    self.prefix_cells[blank] |= 1 << to;
+                }
                 self.steps[blank][i] = Step {
                     offset: (to as i64 - blank as i64) * block,
                     kind,
@@ -253,7 +280,28 @@ impl Scan {
             let suffixes = scan.suffixes.iter();
             tiles.extend(suffixes.map(|&e| gather(e, sorted, scan.tail) as u32));
         }
-        scan.tiles = Some(Tiles { row, tiles });
+        // Each prefix of a block, while they are few enough to stay in cache (12 cells:
+        // 55,440 of them, 887 KB).
+        let keys = scan.ranker.block() / u64::from(scan.span);
+        let prefixes = if keys <= PREFIXES_TABULATED {
+            (0..keys as u32)
+                .map(|k| {
+                    let (prefix, digits, rest, inversions) = scan.prefix_of(k * scan.span);
+                    let at = u64::from(row[(rest >> 1) as usize]);
+                    [
+                        prefix | digits << 32,
+                        sorted_nibbles(rest) | at << 24 | u64::from(inversions) << 56,
+                    ]
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        scan.tiles = Some(Tiles {
+            row,
+            tiles,
+            prefixes,
+        });
         Ok(scan)
     }
 
@@ -365,14 +413,11 @@ impl Scan {
         delta
     }
 
-    #[cold]
-    fn load_prefix(&self, cursor: &mut ScanCursor, key: u64) {
-        // The prefix is that of the first rank that has it: its Lehmer digits are that
-        // rank's leading digits (the suffix's are all zero, its tiles ascending).
-        let first = key * u64::from(self.span);
-        let block = self.ranker.block();
-        let blank = (first / block) as usize;
-        let mut r = (first % block) as u32;
+    /// The prefix of the ranks from `within` (the first rank of a prefix, counted from its
+    /// block's first): its tiles and Lehmer digits as nibbles, the set of the suffix's tiles
+    /// (bit `t` for tile `t`) and the prefix's inversions.
+    fn prefix_of(&self, within: u32) -> (u64, u64, u32, u32) {
+        let mut r = within;
         let mut rest = (1u32 << self.board.cells()) - 2;
         let (mut prefix, mut digits, mut inversions) = (0u64, 0u64, 0u32);
         for (i, &w) in self.ranker.weights[..self.prefix_digits].iter().enumerate() {
@@ -385,11 +430,38 @@ impl Scan {
             prefix |= u64::from(t) << (4 * i);
             digits |= u64::from(d) << (4 * i);
         }
-        let row = match &self.tiles {
-            Some(t) => t.row[(rest >> 1) as usize] as usize,
-            None => 0,
+        (prefix, digits, rest, inversions)
+    }
+
+    #[cold]
+    fn load_prefix(&self, cursor: &mut ScanCursor, key: u64) {
+        // The prefix is that of the first rank that has it: its Lehmer digits are that
+        // rank's leading digits (the suffix's are all zero, its tiles ascending).
+        let first = key * u64::from(self.span);
+        let block = self.ranker.block();
+        let blank = (first / block) as usize;
+        let within = (first % block) as u32;
+        let (prefix, digits, sorted, row, inversions) = match &self.tiles {
+            Some(t) if !t.prefixes.is_empty() => {
+                let [a, b] = t.prefixes[(within / self.span) as usize];
+                let row = (b >> 24) as u32 as usize;
+                (
+                    a & 0xFFFF_FFFF,
+                    a >> 32,
+                    b & 0xFF_FFFF,
+                    row,
+                    (b >> 56) as u32,
+                )
+            }
+            _ => {
+                let (prefix, digits, rest, inversions) = self.prefix_of(within);
+                let row = match &self.tiles {
+                    Some(t) => t.row[(rest >> 1) as usize] as usize,
+                    None => 0,
+                };
+                (prefix, digits, sorted_nibbles(rest), row, inversions)
+            }
         };
-        let sorted = sorted_nibbles(rest);
         // With the suffix's own digits summing to an even number and its last two tiles
         // ascending, the class would be this.
         let base = crate::layout::class_of(self.board, inversions, blank);
@@ -424,6 +496,34 @@ impl Scan {
             lo = rank - cursor.first;
         }
         lo as usize
+    }
+
+    /// The cells (bit `c` for cell `c`) that the moves within the prefix take the blank to
+    /// from `blank` ([`Scan::prefix_moves`]).
+    #[inline]
+    pub fn prefix_cells(&self, blank: usize) -> u32 {
+        self.prefix_cells[blank]
+    }
+
+    /// The moves within the prefix from the ranks of `rank`'s prefix (the ranks from the
+    /// prefix's first to [`PrefixMoves::end`]): the cursor moved to that prefix.
+    #[inline]
+    pub fn prefix_moves(&self, cursor: &mut ScanCursor, rank: u64) -> PrefixMoves {
+        self.locate(cursor, rank);
+        let blank = cursor.blank;
+        let mut moves = PrefixMoves {
+            end: cursor.first + u64::from(self.span),
+            moves: [(Move::Up, 0, 0); 2],
+            count: 0,
+        };
+        for (i, &(m, to)) in self.moves.from(blank).iter().enumerate() {
+            let step = self.steps[blank][i];
+            if step.kind == Kind::Prefix {
+                moves.moves[moves.count] = (m, to, step.offset + cursor.shift[i]);
+                moves.count += 1;
+            }
+        }
+        moves
     }
 
     /// Calls `f(move, neighbour rank)` for each legal move from `rank` (which must be below
@@ -645,6 +745,42 @@ mod tests {
                 scan.prefix_digits >= cols,
                 "{rows}x{cols}: {kinds:?}"
             );
+        }
+    }
+
+    /// A prefix's moves within the prefix are the moves every one of its ranks makes to
+    /// those cells, and end where the next prefix starts.
+    #[test]
+    fn prefix_moves_are_each_ranks_moves_within_the_prefix() {
+        for (rows, cols) in [(4, 3), (3, 4), (2, 4), (5, 2)] {
+            let board = Board::new(rows, cols).unwrap();
+            for class in 0..2 {
+                let scan = Scan::tabulated(board, class).unwrap();
+                let states = scan.ranker().states();
+                let span = u64::from(scan.span);
+                let (mut cursor, mut other) = (scan.cursor(), scan.cursor());
+                let mut some = 0;
+                for r in (0..states).step_by(97) {
+                    let pm = scan.prefix_moves(&mut cursor, r);
+                    assert_eq!(pm.end, (r / span + 1) * span, "{board} rank {r}");
+                    let cells = scan.prefix_cells(r as usize / scan.ranker().block() as usize);
+                    let made: Vec<_> = pm.moves[..pm.count].to_vec();
+                    assert_eq!(made.iter().fold(0, |c, &(_, to, _)| c | 1 << to), cells);
+                    for s in [r - r % span, r, pm.end - 1] {
+                        let mut want = Vec::new();
+                        scan.any_neighbor(&mut other, s, |m, n| {
+                            if let Some(&(_, to, d)) = made.iter().find(|x| x.0 == m) {
+                                want.push((m, to, s as i64 + d));
+                                assert_eq!(n as i64, s as i64 + d, "{board} rank {s} {m:?}");
+                            }
+                            false
+                        });
+                        assert_eq!(want.len(), made.len(), "{board} rank {s}");
+                    }
+                    some += pm.count;
+                }
+                assert_eq!(some > 0, scan.prefix_digits >= cols, "{board}");
+            }
         }
     }
 
