@@ -42,7 +42,7 @@ pub(crate) fn clean_up_on_signals() {
                             None => warning!(
                                 "interrupted before the search's first checkpoint: nothing \
                                  is kept (a search writes one once it has run ten times as \
-                                 long as writing one takes)"
+                                 long as writing one takes, and ten seconds)"
                             ),
                         }
                     }

@@ -5,7 +5,7 @@
 //! The search runs in the process's memory, as [`crate::solve`]'s does (`bfs_residues.rs`).
 //! At the end of a level, once the time since the last checkpoint exceeds ten times what
 //! writing one costs ([`Pace::Measured`]: the last checkpoint's time, or before the first, the
-//! disk's speed measured by a short write), the search writes a **checkpoint**,
+//! disk's speed measured by a short write) and ten seconds, the search writes a **checkpoint**,
 //! `.NAME.checkpoint` beside the table: a few lines (the plan, the histograms so far, the
 //! process, the time, the length and CRC-32 of what follows, and their own CRC), then the
 //! finished sections' entries and the entries of the section being searched. It is written
@@ -15,8 +15,8 @@
 //! which halves what a 2×7 checkpoint writes and keeps (10.9 GB, not 16.3).
 //!
 //! `generate` with the same plan reads the checkpoint, checks both CRCs, and goes on from its
-//! level; `--restart` removes it first; a finished run removes it. A small board's search ends
-//! before its first checkpoint is due, and keeps none.
+//! level; `--restart` removes it first; a finished run removes it. A search of less than ten
+//! seconds (every board up to 12 cells) ends before its first checkpoint is due, and keeps none.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
@@ -43,8 +43,9 @@ pub const CHECKPOINT_ENV: &str = "SLIDETABLE_CHECKPOINT_SECONDS";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pace {
     /// Once the time since the last checkpoint (or the start) exceeds ten times what writing
-    /// one costs: the last one's time per byte, or before the first, the disk's, measured by
-    /// writing a few megabytes. A checkpoint then costs at most a tenth of the run.
+    /// one costs (the last one's time per byte, or before the first, the disk's, measured by
+    /// writing a few megabytes) and ten seconds. A checkpoint then costs at most a tenth of
+    /// the run, and a run killed loses at most ten seconds and a tenth of its time.
     Measured,
     /// Once this long has passed since the last checkpoint (or the start); zero: every level.
     Every(Duration),
@@ -566,6 +567,11 @@ pub(crate) struct Pacer {
 /// times its checkpoint at this speed makes none, and does not measure the disk either.
 const FASTEST: f64 = 2e9;
 
+/// The least time between two checkpoints at the measured pace (or from the start to the
+/// first): what a run killed before it loses is cheaper to search again than to save, on a
+/// disk however fast. A search of a few seconds (12 cells) keeps none.
+const SOONEST: Duration = Duration::from_secs(10);
+
 impl Pacer {
     pub(crate) fn new(pace: Pace) -> Pacer {
         Pacer {
@@ -582,7 +588,7 @@ impl Pacer {
         match self.pace {
             Pace::Every(every) => elapsed >= every.as_secs_f64(),
             Pace::Measured => {
-                if elapsed <= 10.0 * bytes as f64 / FASTEST {
+                if elapsed < SOONEST.as_secs_f64() || elapsed <= 10.0 * bytes as f64 / FASTEST {
                     return false;
                 }
                 let per_byte = match self.per_byte {
@@ -827,6 +833,38 @@ mod tests {
     use slidetable_core::Board;
 
     use super::*;
+
+    /// At the measured pace a checkpoint is due once ten times its cost and ten seconds have
+    /// passed, whichever is later; a fast disk alone does not make one due sooner.
+    #[test]
+    fn the_measured_pace_waits_ten_times_the_cost_and_ten_seconds() {
+        let ago = |secs: f64| Instant::now() - Duration::from_secs_f64(secs);
+        let bytes = 60_000_000;
+        // A disk that writes the checkpoint in a tenth of a second.
+        let fast = 0.1 / bytes as f64;
+        for (since, per_byte, due) in [
+            (2.0, fast, false),
+            (9.5, fast, false),
+            (10.5, fast, true),
+            // A checkpoint of 1.5 s: fifteen seconds between two.
+            (10.5, 1.5 / bytes as f64, false),
+            (15.5, 1.5 / bytes as f64, true),
+        ] {
+            let mut probed = false;
+            let mut pacer = Pacer {
+                pace: Pace::Measured,
+                since: ago(since),
+                per_byte: None,
+            };
+            let got = pacer.due(bytes, &mut || {
+                probed = true;
+                Ok(per_byte)
+            });
+            assert_eq!(got, due, "{since} s since, {per_byte} s a byte");
+            // The disk is not measured before a checkpoint could be due.
+            assert_eq!(probed, since >= 10.0, "{since} s since");
+        }
+    }
 
     /// What a signal's handler tells (`slidetable-cli`'s `signals.rs`: it takes the list of
     /// temporary files, `abandon_writes`, then asks [`in_progress`]) is the checkpoint on
