@@ -296,8 +296,8 @@ impl View<'_> {
         reached
     }
 
-    /// [`View::reach`] for the ranks `first + at + k` for each bit `k` of `bits` (`at`, `at +
-    /// 63` in the slice): the states of one frontier word moved by one rank change at once,
+    /// [`View::reach`] for the ranks `first + at + k` for each bit `k` of `bits` (each of
+    /// those in the slice): the states of one frontier word moved by one rank change at once,
     /// with a write to each of the (at most three) words of entries they fall in and to
     /// their frontier words; how many were unseen.
     #[inline]
@@ -629,7 +629,7 @@ impl Pass<'_> {
                                         // From the lowest state: the word's start may
                                         // move to before the slice's first rank.
                                         let low = bits.trailing_zeros();
-                                        let at = (start as i64 + by) as u64 + u64::from(low);
+                                        let at = (start as i64 + by + i64::from(low)) as u64;
                                         let bits = bits >> low;
                                         reached += entries.reach_shifted(at, bits, new, frontier);
                                         prefix_done |= 1 << to;

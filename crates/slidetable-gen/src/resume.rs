@@ -16,7 +16,8 @@
 //!
 //! `generate` with the same plan reads the checkpoint, checks both CRCs, and goes on from its
 //! level; `--restart` removes it first; a finished run removes it. A search of less than ten
-//! seconds (every board up to 12 cells) ends before its first checkpoint is due, and keeps none.
+//! seconds (every board up to 12 cells on the machine of BENCHMARKS.md) ends before its first
+//! checkpoint is due, and keeps none.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
@@ -45,7 +46,7 @@ pub enum Pace {
     /// Once the time since the last checkpoint (or the start) exceeds ten times what writing
     /// one costs (the last one's time per byte, or before the first, the disk's, measured by
     /// writing a few megabytes) and ten seconds. A checkpoint then costs at most a tenth of
-    /// the run, and a run killed loses at most ten seconds and a tenth of its time.
+    /// the run, and a run killed loses at most the longer of the two and a level.
     Measured,
     /// Once this long has passed since the last checkpoint (or the start); zero: every level.
     Every(Duration),

@@ -78,7 +78,7 @@ enum Kind {
 }
 
 /// Every suffix's tiles of every set of suffix tiles, so a state is one look-up from its
-/// prefix instead of a nibble gather.
+/// prefix instead of a nibble gather; and, where they are few, every prefix of a block.
 #[derive(Clone, Debug)]
 struct Tiles {
     /// For each set of suffix tiles (bit `t − 1` for tile t), where its suffixes start in
@@ -264,8 +264,9 @@ impl Scan {
 
     /// The scan of `board`'s class `class` with every suffix of every set of suffix tiles
     /// tabulated: C(cells − 1, tail) · span words (665 KB on 12 cells, 2.5 MB on 14) and a
-    /// word for each set of tiles, made once, for a pass over every rank, where unranking is
-    /// then one look-up a state.
+    /// word for each set of tiles, and on up to 12 cells each prefix of a block (887 KB),
+    /// made once, for a pass over every rank, where unranking is then one look-up a state
+    /// and loading a prefix one more.
     pub fn tabulated(board: Board, class: u8) -> Result<Scan, BoardError> {
         let mut scan = Scan::new(board, class)?;
         let m = board.cells() - 1;
