@@ -286,14 +286,20 @@ impl View<'_> {
                 lanes |= 1 << (2 * (i & 31));
                 at += 1;
             }
-            let got = self.reach_lanes(index as usize, lanes, value);
-            if got != 0 {
-                frontier[(index >> 1) as usize]
-                    .fetch_or(gather(got) << (32 * (index & 1)), Relaxed);
-                reached += u64::from(got.count_ones());
-            }
+            reached += self.reach_word(index, lanes, value, frontier);
         }
         reached
+    }
+
+    /// [`View::reach_lanes`] on entry word `index`, and the frontier bits of the states it
+    /// reached set with one write; how many it reached.
+    #[inline]
+    fn reach_word(self, index: u64, lanes: u64, value: u32, frontier: &[AtomicU64]) -> u64 {
+        let got = self.reach_lanes(index as usize, lanes, value);
+        if got != 0 {
+            frontier[(index >> 1) as usize].fetch_or(gather(got) << (32 * (index & 1)), Relaxed);
+        }
+        u64::from(got.count_ones())
     }
 
     /// [`View::reach`] for the ranks `first + at + k` for each bit `k` of `bits` (each of
@@ -315,13 +321,7 @@ impl View<'_> {
             if part == 0 {
                 continue;
             }
-            let index = word + u64::from(j);
-            let got = self.reach_lanes(index as usize, spread(part), value);
-            if got != 0 {
-                frontier[(index >> 1) as usize]
-                    .fetch_or(gather(got) << (32 * (index & 1)), Relaxed);
-                reached += u64::from(got.count_ones());
-            }
+            reached += self.reach_word(word + u64::from(j), spread(part), value, frontier);
         }
         reached
     }
@@ -608,7 +608,6 @@ impl Pass<'_> {
                         | u8::from(done[1]) << Move::Right.code();
                     // The moves within the prefix, a word at a time, when every neighbour
                     // they reach is in the slice.
-                    let mut prefix_done = 0u32;
                     if whole_words && scan.prefix_cells(word_blank) & !away != 0 {
                         let moves = prefix_moves(scan, &mut cursor, first + start, expanded);
                         let inside = moves.iter().flatten().all(|&(bits, pm)| {
@@ -632,7 +631,6 @@ impl Pass<'_> {
                                         let at = (start as i64 + by + i64::from(low)) as u64;
                                         let bits = bits >> low;
                                         reached += entries.reach_shifted(at, bits, new, frontier);
-                                        prefix_done |= 1 << to;
                                         made |= 1 << m.code();
                                     }
                                 }
@@ -649,9 +647,9 @@ impl Pass<'_> {
                         continue;
                     }
                     // The states' own moves leave out those made above, a word at a time.
-                    let mut skip = away | prefix_done;
-                    for (k, m) in [Move::Left, Move::Right].into_iter().enumerate() {
-                        if let (true, Some(to)) = (done[k], scan.moves().of(word_blank, m)) {
+                    let mut skip = away;
+                    for &(m, to) in scan.moves().from(word_blank) {
+                        if made >> m.code() & 1 != 0 {
                             skip |= 1 << to;
                         }
                     }
@@ -1110,6 +1108,24 @@ mod tests {
         assert_eq!(f[1].load(Relaxed), 1 << 35);
     }
 
+    /// A xorshift generator from `seed`, for the tests' random cases.
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    /// Entries of ranks `first..first + len`, every one unseen, and an empty frontier.
+    fn unseen(first: u64, len: u64) -> (Residues, Vec<AtomicU64>) {
+        (
+            Residues::new(first..first + len),
+            words_of(frontier_words(len), 0),
+        )
+    }
+
     /// Ranks reached in runs (those in one word of entries one after the other, as a
     /// top-down pass gathers a move's neighbours) end as reached one at a time: the same
     /// count, entries and frontier, with ranks already reached, repeated, or in words of
@@ -1117,23 +1133,10 @@ mod tests {
     #[test]
     fn reaching_in_runs_is_reaching_one_at_a_time() {
         let (first, len) = (128u64, 1000u64);
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for round in 0..500 {
             let value = round % 3;
-            let (one, runs) = (
-                Residues::new(first..first + len),
-                Residues::new(first..first + len),
-            );
-            let (f_one, f_runs) = (
-                words_of(frontier_words(len), 0),
-                words_of(frontier_words(len), 0),
-            );
+            let ((one, f_one), (runs, f_runs)) = (unseen(first, len), unseen(first, len));
             for _ in 0..next() % 300 {
                 let r = first + next() % len;
                 let earlier = (value + 1 + (next() % 2) as u32) % 3;
@@ -1166,23 +1169,10 @@ mod tests {
     #[test]
     fn reaching_a_shifted_word_is_reaching_one_at_a_time() {
         let (first, len) = (192u64, 700u64);
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for round in 0..2000 {
             let value = round % 3;
-            let (one, word) = (
-                Residues::new(first..first + len),
-                Residues::new(first..first + len),
-            );
-            let (f_one, f_word) = (
-                words_of(frontier_words(len), 0),
-                words_of(frontier_words(len), 0),
-            );
+            let ((one, f_one), (word, f_word)) = (unseen(first, len), unseen(first, len));
             for _ in 0..next() % 300 {
                 let r = first + next() % len;
                 one.settle(r, (value + 1) % 3);

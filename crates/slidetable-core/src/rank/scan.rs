@@ -214,7 +214,6 @@ impl Scan {
     fn classify(&mut self) {
         let block = self.ranker.block() as i64;
         let cut = 4 * self.prefix_digits;
-        let top = 4 * (self.tail - 2);
         for blank in 0..self.board.cells() {
             for (i, &(m, to)) in self.moves.from(blank).iter().enumerate() {
                 let to = to as usize;
@@ -230,20 +229,11 @@ impl Scan {
                     _ if q < self.prefix_digits => Kind::Prefix,
                     _ if p >= self.prefix_digits => {
                         let at = self.suffix_deltas.len() as u32;
-                        for parity in 0..2u64 {
+                        for parity in 0..2u8 {
                             for &entry in &self.suffixes {
-                                let mut pattern = entry & 0xFFFF_FFFF;
-                                let mut last = 0;
-                                if entry >> 63 != parity {
-                                    let two = (pattern >> top) & 0xFF;
-                                    pattern = (pattern & !(0xFF << top))
-                                        | ((two >> 4) | (two & 0xF) << 4) << top;
-                                    last = 1;
-                                }
-                                let digits = (entry >> 32) & ((1u64 << top) - 1);
-                                let seq = pattern << cut;
-                                let digits = (digits | last << top) << cut;
-                                let delta = self.lehmer(seq, digits, blank, to);
+                                let pattern = entry & 0xFFFF_FFFF;
+                                let (seq, digits) = self.in_class(entry, pattern, parity);
+                                let delta = self.lehmer(seq << cut, digits << cut, blank, to);
                                 self.suffix_deltas.push(delta as i32);
                             }
                         }
@@ -357,25 +347,34 @@ impl Scan {
     fn state(&self, cursor: &mut ScanCursor, rank: u64) -> State {
         let lo = self.locate(cursor, rank);
         let entry = self.suffixes[lo];
-        let mut suffix = match &self.tiles {
+        let suffix = match &self.tiles {
             Some(t) => u64::from(t.tiles[cursor.row + lo]),
             None => gather(entry, cursor.sorted, self.tail),
         };
+        let (suffix, suffix_digits) = self.in_class(entry, suffix, cursor.parity);
+        let cut = 4 * self.prefix_digits;
+        State {
+            seq: cursor.prefix | suffix << cut,
+            digits: cursor.digits | suffix_digits << cut,
+            blank: cursor.blank,
+        }
+    }
+
+    /// Suffix `entry`'s tiles `suffix` (as nibbles, the last two ascending) and its Lehmer
+    /// digits (as nibbles, the last two positions' too), in the class that a cursor's
+    /// `parity` asks for: the last two tiles in the other order when the entry's own
+    /// parity differs.
+    #[inline(always)]
+    fn in_class(&self, entry: u64, mut suffix: u64, parity: u8) -> (u64, u64) {
         let top = 4 * (self.tail - 2);
         let mut last = 0u64;
-        if (entry >> 63) as u8 != cursor.parity {
+        if (entry >> 63) as u8 != parity {
             // The other order of the last two tiles lands in the class asked for.
             let two = (suffix >> top) & 0xFF;
             suffix = (suffix & !(0xFF << top)) | ((two >> 4) | (two & 0xF) << 4) << top;
             last = 1;
         }
-        let cut = 4 * self.prefix_digits;
-        let suffix_digits = (entry >> 32) & ((1u64 << top) - 1);
-        State {
-            seq: cursor.prefix | suffix << cut,
-            digits: cursor.digits | (suffix_digits | last << top) << cut,
-            blank: cursor.blank,
-        }
+        (suffix, (entry >> 32) & ((1u64 << top) - 1) | last << top)
     }
 
     /// The Lehmer part of the rank change when the blank of a state (its tiles `seq` in
