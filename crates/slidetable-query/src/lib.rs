@@ -21,6 +21,7 @@ pub use slidetable_format::{is_pattern_file, CostModel, Encoding};
 
 mod any;
 mod blocks;
+mod census;
 mod distances;
 mod error;
 mod file;
