@@ -135,7 +135,7 @@ mod tests {
     fn two_bit_residues_are_counted_in_whole_bytes_and_the_tail() {
         let goal = Board::EIGHT.standard_goal();
         // Six entries: 0 1 2 0 | 1 1 (bits 2·i of each byte).
-        let payload = [0b00_10_01_00u8, 0b0000_01_01];
+        let payload = [0b00_10_01_00u8, 0b00_00_01_01];
         let histogram = [1, 3, 1, 1]; // residues: 0 → 2, 1 → 3, 2 → 1
         assert!(check_section(0, goal, Encoding::TwoBit, &payload, 6, &histogram).is_ok());
         let err = check_section(0, goal, Encoding::TwoBit, &payload, 6, &[1, 3, 2]).unwrap_err();
