@@ -14,9 +14,9 @@
    Examples that write outside the scratch directory (`completions ... > ~/...`) or need a
    man reader (`man -l`) are run without their redirection or not at all.
 
-2. Paths. In README.md, docs/GUIDE.md and docs/ARCHITECTURE.md, every link to a file of the
+2. Paths. In README.md, docs/GUIDE.md, docs/ARCHITECTURE.md and BENCHMARKS.md, every link to a file of the
    repository (`[text](path)`, `![alt](path)`, relative to the document, with an optional
-   `#heading` that must be one of the target's headings) and every repository path written
+   `#heading` that must be one of the target's headings or `<a id>`s) and every repository path written
    in the text (`crates/...`, `data/...`, `docs/...`, `scripts/...`, `fuzz/...`, `.ci/...`,
    `.cargo/...`, from the repository's root; a component in capitals such as `NAME` stands
    for any name) must exist.
@@ -43,7 +43,7 @@ TIME = re.compile(r"\d+(\.\d+)?\s?(ms|µs|us|ns|s)\b")
 # The documents whose examples are run, in this order.
 EXAMPLES = ["README.md", "docs/GUIDE.md"]
 # The documents whose paths and links are checked.
-LINKED = ["README.md", "docs/GUIDE.md", "docs/ARCHITECTURE.md"]
+LINKED = ["README.md", "docs/GUIDE.md", "docs/ARCHITECTURE.md", "BENCHMARKS.md"]
 ARCHITECTURE = "docs/ARCHITECTURE.md"
 # A repository path in the text: a top-level directory, then the rest of the path.
 REPO_PATH = re.compile(
@@ -216,6 +216,8 @@ def anchors(document):
             n = seen.get(base, 0)
             seen[base] = n + 1
             out.add(base if n == 0 else f"{base}-{n}")
+        if not block:
+            out.update(re.findall(r'<a id="([^"]+)"', line))
     return out
 
 
