@@ -27,6 +27,10 @@
    crates in backticks, or "none") must list exactly the workspace crates each crate's
    Cargo.toml has under [dependencies].
 
+4. Sizes. README.md, the front door, has at most 300 lines, and BENCHMARKS.md's headline
+   (everything before its "## History") at most 100: the rest belongs in docs/GUIDE.md and
+   in the history.
+
 Usage: scripts/readme.py [--bin target/release]   (CI runs it after the tests)
 """
 
@@ -45,6 +49,8 @@ EXAMPLES = ["README.md", "docs/GUIDE.md"]
 # The documents whose paths and links are checked.
 LINKED = ["README.md", "docs/GUIDE.md", "docs/ARCHITECTURE.md", "BENCHMARKS.md"]
 ARCHITECTURE = "docs/ARCHITECTURE.md"
+# The most lines README.md, and BENCHMARKS.md before its history, may have.
+README_LINES, HEADLINE_LINES = 300, 100
 # A repository path in the text: a top-level directory, then the rest of the path.
 REPO_PATH = re.compile(
     r"(?<![\w./~$-])((?:crates|data|docs|scripts|fuzz|\.ci|\.cargo)/[\w.*…/-]*)"
@@ -117,10 +123,10 @@ def main():
     missing = [name for name in LINKED if not os.path.exists(os.path.join(ROOT, name))]
     if missing:
         sys.exit(f"readme: {', '.join(missing)} missing")
-    wrong = check_paths() + check_crates()
+    wrong = check_paths() + check_crates() + check_sizes()
     for problem in wrong:
         print(problem)
-    print(f"readme: {len(wrong)} wrong paths, links or crates in {', '.join(LINKED)}")
+    print(f"readme: {len(wrong)} wrong paths, links, crates or sizes in {', '.join(LINKED)}")
     if not os.path.exists(os.path.join(bindir, "slidetable")):
         sys.exit(f"readme: no slidetable in {bindir} (cargo build --release first)")
     scratch = tempfile.mkdtemp(prefix="slidetable-readme.")
@@ -250,6 +256,18 @@ def check_paths():
                 path = m.group(1).rstrip(".,;:")
                 if not exists(path.rstrip("/")):
                     wrong.append(f"{name}:{number}: {path} does not exist")
+    return wrong
+
+
+def check_sizes():
+    wrong = []
+    lines = len(read("README.md").splitlines())
+    if lines > README_LINES:
+        wrong.append(f"README.md: {lines} lines, over {README_LINES} (move the detail to docs/GUIDE.md)")
+    headline = read("BENCHMARKS.md").split("\n## History", 1)[0]
+    lines = len(headline.splitlines())
+    if lines > HEADLINE_LINES:
+        wrong.append(f"BENCHMARKS.md: {lines} lines before its History, over {HEADLINE_LINES}")
     return wrong
 
 
