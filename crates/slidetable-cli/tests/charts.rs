@@ -5,8 +5,8 @@
 use std::fs;
 use std::path::Path;
 
-mod common;
-use common::{generate_into, run, scratch_dir, table_3x3, Run, USAGE};
+use crate::common;
+use crate::common::{generate_into, run, scratch_dir, table_3x3, Run, USAGE};
 
 /// The bars' colour in charts.rs.
 const BAR: &str = "#1F77B4";

@@ -2,13 +2,12 @@
 //! (exit 1, the file named) or, where no checksum can see it, the answer is still right; no
 //! damage makes a query run forever.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{generate_into, slidetable, table_3x3, table_3x3_2bit, Run};
+use crate::common;
+use crate::common::{generate_into, slidetable, table_3x3, table_3x3_2bit, Run};
 use slidetable_core::{Board, Ranker};
 use slidetable_format::PayloadHasher;
 use tempfile::TempDir;

@@ -10,9 +10,8 @@ use slidetable_core::{parse_layout, parse_path, Board, Layout};
 use slidetable_testkit::swapped;
 use tempfile::TempDir;
 
-mod common;
-use common::layouts::{brute_force, distances_of, paths_of, replay, scrambles, Rng, SAMPLE};
-use common::{csv, dir, query, slidetable, table_3x3, Run, BAD_INPUT, USAGE};
+use crate::common::layouts::{brute_force, distances_of, paths_of, replay, scrambles, Rng, SAMPLE};
+use crate::common::{csv, dir, query, slidetable, table_3x3, Run, BAD_INPUT, USAGE};
 
 /// Checks that `path` is legal from `puzzle` and ends on the standard goal.
 fn assert_solves(puzzle: &str, path: &str) {

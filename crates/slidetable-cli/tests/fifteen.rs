@@ -7,8 +7,10 @@ use std::path::Path;
 
 use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
 
-mod common;
-use common::{generated_4x4_555, query_table, sandboxed, scratch_dir, slidetable, Run, USAGE};
+use crate::common;
+use crate::common::{
+    generated_4x4_555, query_table, sandboxed, scratch_dir, slidetable, Run, USAGE,
+};
 
 /// The 5-5-5 database for the goal 0 1 … 15, made once per test binary.
 fn database() -> &'static Path {

@@ -15,8 +15,7 @@ use slidetable_core::Board;
 use slidetable_query::Table;
 use tempfile::TempDir;
 
-mod common;
-use common::{
+use crate::common::{
     assert_sound, freeze, generate_into, generated_3x3, mkfifo, others, process, sandboxed,
     scratch_dir, temporaries, temporary_paths, thaw, wait_at_most, Run, BIN, STATES,
 };

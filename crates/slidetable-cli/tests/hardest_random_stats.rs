@@ -7,8 +7,8 @@ use std::collections::{HashMap, HashSet};
 
 use slidetable_core::parse_path;
 
-mod common;
-use common::{
+use crate::common;
+use crate::common::{
     assert_path, csv, eight, json_lines, query, run, sandboxed, scratch_dir, table_3x3,
     table_3x3_2bit, Run, HARDEST, STATES, USAGE,
 };

@@ -5,8 +5,7 @@
 use serde_json::Value;
 use slidetable_testkit::schema::{check, schemas};
 
-mod common;
-use common::{
+use crate::common::{
     assert_path, dir, json_lines, query, run, slidetable, table_3x3, table_4x4_555, tokens, Run,
     BAD_INPUT, HARDEST,
 };

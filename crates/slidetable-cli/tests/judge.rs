@@ -23,11 +23,10 @@ use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
 use slidetable_testkit::{for_each_permutation, swapped};
 use tempfile::TempDir;
 
-mod common;
-use common::layouts::{
+use crate::common::layouts::{
     brute_force, distances_of, grid, paths_of, replay, spelled, Rng, SAMPLE, SAMPLE_PATH,
 };
-use common::{
+use crate::common::{
     peak_rss, process, repo, sandboxed, slidetable, table_2x3, table_3x3, table_4x4_555, text,
     wait_at_most, Run, BAD_INPUT,
 };

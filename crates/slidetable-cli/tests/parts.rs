@@ -2,13 +2,11 @@
 //! processes run under MPI in .ci/run), `merge` into the bytes `generate` writes, queries with
 //! `--table DIR`, and every damaged directory refused with exit 1, naming the part.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::thread;
 
-use common::{slidetable, text};
+use crate::common::{slidetable, text};
 use slidetable_core::Board;
 use slidetable_gen::parts::{solve_in_parts, threads, PartsPlan};
 

@@ -11,8 +11,7 @@ use serde_json::Value;
 use slidetable_core::{parse_layout, parse_path, Board, Layout};
 use tempfile::TempDir;
 
-mod common;
-use common::{
+use crate::common::{
     csv, dir, eight, json_lines, process, query, run, slidetable, started_with, table_3x3,
     table_3x3_2bit, tokens, wait_at_most, Run, BIN, STATES, USAGE,
 };

@@ -11,8 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use slidetable_query::SplitMix64;
 
-mod common;
-use common::{dir, process, sandboxed, table_3x3, table_3x3_2bit, table_4x4_555, Run};
+use crate::common::{dir, process, sandboxed, table_3x3, table_3x3_2bit, table_4x4_555, Run};
 
 /// A running `slidetable serve`, killed if the test ends without stopping it.
 struct Served {

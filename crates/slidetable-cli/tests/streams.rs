@@ -14,8 +14,7 @@ use slidetable_query::Table;
 
 use tempfile::TempDir;
 
-mod common;
-use common::{
+use crate::common::{
     generate_into, peak_rss, process, slidetable, started_with, table_3x3, Run, BAD_INPUT,
 };
 

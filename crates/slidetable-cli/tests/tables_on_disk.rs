@@ -17,9 +17,8 @@ use slidetable_core::{parse_layout, Board, Layout};
 use slidetable_query::Table;
 use tempfile::TempDir;
 
-mod common;
-use common::layouts::scrambles;
-use common::{
+use crate::common::layouts::scrambles;
+use crate::common::{
     assert_sound, generate_into, mkfifo, process, sandboxed, slidetable, started_with, table_3x3,
     wait_at_most, Run, STATES,
 };

@@ -4,8 +4,7 @@
 
 use tempfile::TempDir;
 
-mod common;
-use common::{process, repo, slidetable, table_3x3, Run, USAGE};
+use crate::common::{process, repo, slidetable, table_3x3, Run, USAGE};
 
 #[test]
 fn help_works_and_bad_usage_exits_2() {

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use slidetable_core::Board;
 
-mod properties;
+use crate::properties;
 use properties::{check_line, puzzle_line, BOARDS};
 
 fn board() -> impl Strategy<Value = Board> {

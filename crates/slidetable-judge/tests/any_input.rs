@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use slidetable_judge::Format;
 
-mod properties;
+use crate::properties;
 use properties::{check_judge, judge_target};
 
 fn format() -> impl Strategy<Value = Format> {

@@ -4,7 +4,7 @@
 //! Dijkstra over `Layout`s in a `HashMap`, or the search crate's IDA* and Dijkstra.
 //!
 //! The 11- and 12-cell tables take 10–30 s each to generate, so their checks are ignored in
-//! the normal run: `cargo test --release -p slidetable-query --test boards -- --ignored`.
+//! the normal run: `cargo test --release -p slidetable-query --test integration boards -- --ignored`.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -16,8 +16,7 @@ use slidetable_query::{QueryError, Table};
 use slidetable_search::{dijkstra_with, idastar, Limits, LinearConflict, TileCost};
 use slidetable_testkit::{for_each_permutation, swapped};
 
-mod common;
-use common::{bfs, version_1};
+use crate::common::{bfs, version_1};
 
 /// The boards whose every permutation is checked.
 const SMALL: [(usize, usize); 5] = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2)];

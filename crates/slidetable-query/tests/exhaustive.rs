@@ -6,8 +6,7 @@
 use slidetable_core::{Board, Ranker};
 use slidetable_gen::default_goals;
 
-mod common;
-use common::{bfs, eight, table};
+use crate::common::{bfs, eight, table};
 
 const STATES: u64 = 181_440;
 

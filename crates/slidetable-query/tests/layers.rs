@@ -6,8 +6,7 @@ use std::collections::HashMap;
 use slidetable_core::Layout;
 use slidetable_query::{LayerError, SplitMix64};
 
-mod common;
-use common::{eight, table};
+use crate::common::{eight, table};
 
 #[test]
 fn stats_of_the_standard_goal() {

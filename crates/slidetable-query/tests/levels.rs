@@ -4,9 +4,9 @@
 //! every level's states, the k-th state of a level as `Layer::get` counts it, the stop at a
 //! depth and by the flag, and corrupt entries refused.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use crate::common;
 
-mod common;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use slidetable_core::{Board, Layout};
 use slidetable_format::{CostModel, Encoding};

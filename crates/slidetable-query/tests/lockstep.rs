@@ -9,8 +9,7 @@ use slidetable_gen::{default_goals, solve, table_bytes};
 use slidetable_query::{Goal, QueryError, Table};
 use slidetable_testkit::for_each_permutation;
 
-mod common;
-use common::{table, version_1};
+use crate::common::{table, version_1};
 
 const UNREACHABLE: &[u8] = b"unsolvable\n";
 

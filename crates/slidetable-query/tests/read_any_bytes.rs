@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use slidetable_query::Table;
 
-mod properties;
+use crate::properties;
 use properties::{small_tables, table_reader, table_tail, Outcome};
 
 proptest! {

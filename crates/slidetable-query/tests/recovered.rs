@@ -3,7 +3,7 @@
 //! every state's distance, the layers and their draws, a cut at a depth, and corrupt entries
 //! refused.
 
-mod common;
+use crate::common;
 
 use slidetable_core::{Board, Layout};
 use slidetable_format::{CostModel, Encoding};

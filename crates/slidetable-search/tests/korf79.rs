@@ -11,7 +11,7 @@
 //! the last iteration either stopped at the first solution, which depends on the order the
 //! moves are tried in (all 24 orders), or searched whole (which does not). The counter is
 //! checked against the library's `idastar` (order u d l r); the table is printed with
-//! `cargo test --release -p slidetable-search --test korf79 -- --nocapture`. One convention
+//! `cargo test --release -p slidetable-search --test integration korf79 -- --nocapture`. One convention
 //! gives the paper's figure exactly: `generated` in the order u l r d, plus the start.
 
 use slidetable_core::{parse_layout, Board, Layout, Move};

@@ -11,6 +11,8 @@
 //! steps 3 optimal moves, every answer checked), for `ROUNDS` rounds. Exits 1 if any request
 //! failed.
 
+#[path = "../tests/common/layout.rs"]
+mod common_layout;
 #[path = "../tests/common/load.rs"]
 mod load;
 

@@ -2,11 +2,9 @@
 //! makes) on random puzzles and goals; every bad parameter is refused with status 400 and a
 //! message naming it; unknown routes, other methods, long queries and bodies are refused.
 
-mod common;
-
+use crate::common::{app, get, send, table_file, BOARDS};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{app, get, send, table_file, BOARDS};
 use slidetable_core::{path_string, Board, Layout};
 use slidetable_query::{SplitMix64, Table};
 use slidetable_search::HeuristicKind;

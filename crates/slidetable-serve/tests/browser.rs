@@ -8,14 +8,12 @@
 //! without it the test prints a note and passes. `SLIDETABLE_SCREENSHOT=PATH` saves the
 //! screenshot there too (docs/serve.png is made so).
 
-mod common;
-
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{
+use crate::common::{
     pattern_file, serve_boards, serve_tables, table_dir, table_file, two_bit_file, BOARDS,
 };
 use fantoccini::{Client, ClientBuilder, Locator};

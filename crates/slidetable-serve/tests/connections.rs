@@ -2,11 +2,9 @@
 //! server's write makes no progress, and after the idle deadline the connection is closed, so
 //! it holds neither a connection's place nor a task for good.
 
-mod common;
-
 use std::time::Duration;
 
-use common::table_file;
+use crate::common::table_file;
 use slidetable_core::Board;
 use slidetable_serve::{Config, ConnectionLimits, Server};
 use std::io::{Read, Write};

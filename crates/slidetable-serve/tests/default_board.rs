@@ -2,11 +2,9 @@
 //! `$SLIDETABLE_TABLE` for another board is refused, named, instead of being presented as the
 //! 3×3 table. Alone in its binary: it sets the environment.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::get;
+use crate::common::get;
 use slidetable_core::Board;
 use slidetable_gen::cache::{generate, Plan};
 use slidetable_serve::{open_default, router, Progress, Tables};

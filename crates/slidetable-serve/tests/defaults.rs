@@ -1,12 +1,10 @@
 //! Boards without a named table get their default table from the cache, generated on the
 //! board's first request and then shared. Alone in its binary: it sets the environment.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::get;
+use crate::common::get;
 use slidetable_core::Board;
 use slidetable_serve::{open_default, router, Progress, Tables};
 

@@ -4,16 +4,14 @@
 //! the queue a request gets 503 with Retry-After; draws repeat by seed; a 2-bit table draws
 //! at a depth as a byte table does; the effort lesson's numbers are the search crate's.
 
-mod common;
-#[path = "common/layout.rs"]
-mod layout;
+use crate::common_layout as layout;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::common::{app_with, fifteen_tables, get, pattern_file, table_file};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{app_with, fifteen_tables, get, pattern_file, table_file};
 use layout::layout_of;
 use slidetable_core::{parse_layout, parse_path, path_string, Board, Layout, Move};
 use slidetable_query::{PatternTable, SplitMix64, Table};

@@ -1,11 +1,9 @@
 //! 1,000 requests at 25 at a time on loopback: every one answered, and answered right. (How
 //! fast, and the server's memory, are measured by `examples/load.rs`, never asserted.)
 
-mod common;
-#[path = "common/load.rs"]
-mod load;
+use crate::common_load as load;
 
-use common::{pattern_file, serve_boards, table_file, BOARDS};
+use crate::common::{pattern_file, serve_boards, table_file, BOARDS};
 use slidetable_serve::{Config, SearchLimits, Server};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,13 +1,11 @@
 //! Every `/api/*` response has the shape docs/JSON.md gives it, the schemas the command
 //! line's `--json` is checked against: one record for both surfaces.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{app, app_with, get, send, serve_boards};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{app, app_with, get, send, serve_boards};
 use slidetable_serve::SearchLimits;
 use slidetable_testkit::schema::matches;
 

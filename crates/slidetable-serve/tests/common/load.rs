@@ -11,8 +11,7 @@ use hyper_util::rt::TokioExecutor;
 use slidetable_core::{parse_path, Board, Layout, Move};
 use slidetable_query::SplitMix64;
 
-#[path = "layout.rs"]
-mod layout;
+use crate::common_layout as layout;
 use layout::layout_of;
 
 /// What a load did.
