@@ -315,12 +315,20 @@ pub(crate) struct JudgeArgs {
     /// site's judge accepts.
     #[arg(long, conflicts_with_all = ["input", "table", "check"])]
     pub(crate) list: bool,
-    /// Judge this file, another program's output for INPUT, instead of answering: per case
-    /// `Accepted` or `Wrong Answer` and why (a special judge's format: moves replayed, the
-    /// goal reached, the path optimal; any other: the first line that differs), then a
-    /// summary; exit 0 only when every case is accepted, 1 otherwise.
+    /// Judge this file (`-`: standard input, then INPUT must be a file), another program's
+    /// output for INPUT, instead of answering: per case `Accepted` or `Wrong Answer` and why
+    /// (a special judge's format: moves replayed, the goal reached, any valid path accepted
+    /// as the site does, a longer one noted; any other: the first line that differs, a
+    /// difference in whitespace alone a Presentation Error), then a summary. Read a line at
+    /// a time, never past the first line after the last case. Exit 0 Accepted, 1 Wrong
+    /// Answer or Output Limit Exceeded (a line over 64 KiB, endless blank lines), 3
+    /// Presentation Error.
     #[arg(long, value_name = "THEIR_OUTPUT")]
     pub(crate) check: Option<PathBuf>,
+    /// With --check: require optimal paths where the site accepts any valid one (poj1077,
+    /// hdu1043, uva652, uva10181).
+    #[arg(long, requires = "check")]
+    pub(crate) strict: bool,
 }
 
 /// The long help of `judge FORMAT`: every name with the problem it is.

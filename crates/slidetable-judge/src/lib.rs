@@ -36,7 +36,7 @@ use std::io::{self, BufRead, Write};
 use slidetable_core::{Board, Layout};
 use slidetable_query::{CostModel, QueryError, Table};
 
-pub use crate::check::{check, check_fifteen, Verdict};
+pub use crate::check::{check, check_fifteen, Outcome, Standard, Verdict};
 pub use crate::fifteen::{judge_fifteen, Solve};
 use crate::formats::Judge;
 pub use crate::names::UnknownFormat;
@@ -161,6 +161,9 @@ pub enum JudgeError {
     /// Reading the input failed.
     #[error("cannot read the input: {0}")]
     Read(io::Error),
+    /// Reading the output being checked failed.
+    #[error("cannot read the output to check: {0}")]
+    Output(io::Error),
     /// The table cannot answer: a table for another board, or a corrupt one.
     #[error(transparent)]
     Query(#[from] QueryError),

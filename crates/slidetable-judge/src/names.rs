@@ -151,7 +151,7 @@ impl Format {
 }
 
 /// The Levenshtein distance between `a` and `b`: insertions, deletions and substitutions.
-fn edits(a: &str, b: &str) -> usize {
+pub(crate) fn edits(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
