@@ -605,12 +605,13 @@ fn replay(
     }
     let moves = match moves(text, words.upper) {
         Ok(moves) => moves,
+        // Shown whole: a near miss is at most twice as long as the words.
         Err(_) if near(text, none) => {
             return Err(match optimum {
-                None => format!("format: expected '{none}', found '{}'", Token::new(text)),
+                None => format!("format: expected '{none}', found '{}'", text.escape_ascii()),
                 Some(m) => format!(
                     "says '{}' (for '{none}'), but the puzzle is solved in {}",
-                    Token::new(text),
+                    text.escape_ascii(),
                     counted(m as u64, "move")
                 ),
             });
@@ -812,6 +813,8 @@ fn exact<R: Read>(
     let mut i = 0;
     // The first difference in whitespace alone, as the report says it.
     let mut spacing: Option<String> = None;
+    // Bytes of blank lines skipped in a row: bounded as after the last case.
+    let mut blank_run = 0u64;
     let at = |n: u64, i: usize| {
         if n == i as u64 + 1 {
             format!("line {n} of {total}")
@@ -844,6 +847,9 @@ fn exact<R: Read>(
             Err(Stop::Failed(e)) => return Err(JudgeError::Output(e)),
         };
         let found = &out.text;
+        if !blank(found) {
+            blank_run = 0;
+        }
         let Some(&expected) = ours.get(i) else {
             if !blank(found) {
                 let why = format!(
@@ -891,6 +897,20 @@ fn exact<R: Read>(
             ));
             i += 1;
         } else if blank(found) {
+            blank_run += found.len() as u64 + 1;
+            if blank_run > MOST_BLANK {
+                writeln!(
+                    report,
+                    "line {n}: Output Limit Exceeded: more than {MOST_BLANK} bytes of blank lines \
+                     in a row; the output is not read further"
+                )?;
+                return Ok(Verdict {
+                    cases,
+                    accepted: i as u64,
+                    extra_output: false,
+                    outcome: Outcome::OutputLimitExceeded,
+                });
+            }
             spacing.get_or_insert(format!(
                 "{}: expected '{}', found a blank line",
                 at(n, i),
