@@ -105,7 +105,15 @@ Choices where the statements leave room:
                cache's 4x4.slt): the optimal path, alphabetically smallest (D < L < R < U);
                uva10181 prints `This puzzle is not solvable.` also when every path is longer
                than the 50 moves it allows.
-Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer written.";
+Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer written.
+
+--check THEIR_OUTPUT judges another program's output as the site would: a special judge's
+format accepts any valid path (`Accepted (valid, 21 moves; optimal is 19)`; uva10181 at most
+50 moves), --strict only optimal ones; a format compared byte for byte calls a difference in
+whitespace alone a Presentation Error (a last line without its line end is accepted). The
+output is read a line at a time, at most 64 KiB a line, and not past its first line after the
+last case. Exit codes: 0 Accepted, 1 Wrong Answer or Output Limit Exceeded, 3 Presentation
+Error.";
 
 // Each command's arguments below declare their own `--json`, `--csv`, `--table`, `--board`
 // and `--goal`: the flags share names and shape, but each help text says what that command
