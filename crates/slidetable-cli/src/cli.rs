@@ -105,7 +105,15 @@ Choices where the statements leave room:
                cache's 4x4.slt): the optimal path, alphabetically smallest (D < L < R < U);
                uva10181 prints `This puzzle is not solvable.` also when every path is longer
                than the 50 moves it allows.
-Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer written.";
+Bad input: `line N: <what is wrong>` on stderr, exit 65, every earlier answer written.
+
+--check THEIR_OUTPUT judges another program's output as the site would: a special judge's
+format accepts any valid path (`Accepted (valid, 21 moves; optimal is 19)`; uva10181 at most
+50 moves), --strict only optimal ones; a format compared byte for byte calls a difference in
+whitespace alone a Presentation Error (a last line without its line end is accepted). The
+output is read a line at a time, at most 64 KiB a line, and not past its first line after the
+last case. Exit codes: 0 Accepted, 1 Wrong Answer or Output Limit Exceeded, 3 Presentation
+Error.";
 
 // Each command's arguments below declare their own `--json`, `--csv`, `--table`, `--board`
 // and `--goal`: the flags share names and shape, but each help text says what that command
@@ -315,12 +323,20 @@ pub(crate) struct JudgeArgs {
     /// site's judge accepts.
     #[arg(long, conflicts_with_all = ["input", "table", "check"])]
     pub(crate) list: bool,
-    /// Judge this file, another program's output for INPUT, instead of answering: per case
-    /// `Accepted` or `Wrong Answer` and why (a special judge's format: moves replayed, the
-    /// goal reached, the path optimal; any other: the first line that differs), then a
-    /// summary; exit 0 only when every case is accepted, 1 otherwise.
+    /// Judge this file (`-`: standard input, then INPUT must be a file), another program's
+    /// output for INPUT, instead of answering: per case `Accepted` or `Wrong Answer` and why
+    /// (a special judge's format: moves replayed, the goal reached, any valid path accepted
+    /// as the site does, a longer one noted; any other: the first line that differs, a
+    /// difference in whitespace alone a Presentation Error), then a summary. Read a line at
+    /// a time, never past the first line after the last case. Exit 0 Accepted, 1 Wrong
+    /// Answer or Output Limit Exceeded (a line over 64 KiB, endless blank lines), 3
+    /// Presentation Error.
     #[arg(long, value_name = "THEIR_OUTPUT")]
     pub(crate) check: Option<PathBuf>,
+    /// With --check: require optimal paths where the site accepts any valid one (poj1077,
+    /// hdu1043, uva652, uva10181).
+    #[arg(long, requires = "check")]
+    pub(crate) strict: bool,
 }
 
 /// The long help of `judge FORMAT`: every name with the problem it is.

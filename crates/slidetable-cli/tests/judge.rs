@@ -1257,7 +1257,30 @@ fn judges_take_the_names_people_type_and_suggest_the_nearest_for_a_typo() {
         .ok();
         assert_eq!(run.stdout, expected, "{name}");
     }
+    // The same problem on other judges: ZOJ 1217 is HDU 1043's "Eight", LOJ 1121 LightOJ's.
+    let sample = fs::read_to_string(judges_dir().join("hdu1043/input.txt")).unwrap();
+    let expected = fs::read_to_string(judges_dir().join("hdu1043/expected.txt")).unwrap();
+    for name in ["zoj1217", "ZOJ 1217"] {
+        let run = Run::of(
+            slidetable()
+                .args(["judge", name, "--table"])
+                .arg(table_3x3())
+                .write_stdin(sample.as_bytes()),
+        )
+        .ok();
+        assert_eq!(run.stdout, expected, "{name}");
+    }
+    let list = Run::of(slidetable().args(["judge", "--list"])).ok();
+    assert!(
+        list.stdout
+            .lines()
+            .any(|l| l.starts_with("lightoj1121 ") && l.contains("loj1121")),
+        "{}",
+        list.stdout
+    );
     for (typo, hint) in [
+        ("zoj1271", "did you mean hdu1043?"),
+        ("loj1112", "did you mean lightoj1121?"),
         ("poj1707", "did you mean poj1077?"),
         ("hdu1034", "did you mean hdu1043?"),
         ("uva", "did you mean one of uva10085, uva652, uva10181?"),
@@ -1344,7 +1367,7 @@ fn check_accepts_every_sample_answer_and_exits_1_on_a_wrong_one() {
     }
     let dir = TempDir::new().unwrap();
     let theirs = dir.path().join("theirs.txt");
-    fs::write(&theirs, "ullddrurdllurdruldrud\n").unwrap();
+    fs::write(&theirs, "ullddrurdllurdruldrux\n").unwrap();
     let run = Run::of(
         slidetable()
             .args(["judge", "poj1077", "--table"])
@@ -1356,8 +1379,8 @@ fn check_accepts_every_sample_answer_and_exits_1_on_a_wrong_one() {
     assert_eq!(run.code, Some(1), "{run:?}");
     assert_eq!(
         run.stdout,
-        "case 1 (line 1): Wrong Answer: 21 moves where the optimum is 19\n\
-         Wrong Answer: 0 of 1 cases accepted\n"
+        "case 1 (line 1): Wrong Answer: format: 'x' (character 21) is not a move: the moves are \
+         u d l r\nWrong Answer: 0 of 1 cases accepted\n"
     );
     let missing = dir.path().join("missing.txt");
     let run = Run::of(
@@ -1369,5 +1392,208 @@ fn check_accepts_every_sample_answer_and_exits_1_on_a_wrong_one() {
             .arg(judges_dir().join("poj1077/input.txt")),
     );
     assert_eq!(run.code, Some(1), "{run:?}");
-    assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
+    assert!(run.stderr.contains("cannot open"), "{}", run.stderr);
+}
+
+/// `judge FORMAT --check THEIR_OUTPUT INPUT` with `args` after it, their output on standard
+/// input when THEIR_OUTPUT is `-`.
+fn check_run(format: &str, theirs: &str, input: &Path, args: &[&str], stdin: &str) -> Run {
+    Run::of(
+        slidetable()
+            .args(["judge", format, "--table"])
+            .arg(table_for(format))
+            .args(["--check", theirs])
+            .arg(input)
+            .args(args)
+            .write_stdin(stdin),
+    )
+}
+
+/// POJ 1077, HDU 1043 and UVa 652 accept any solution: a longer valid path is Accepted, with
+/// its length and the optimum, exit 0; `--strict` asks for the optimum.
+#[test]
+fn check_accepts_a_longer_valid_path_as_the_site_does_and_strict_refuses_it() {
+    let input = judges_dir().join("poj1077/input.txt");
+    let longer = "ullddrurdllurdruldrud\n";
+    let run = check_run("poj1077", "-", &input, &[], longer);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "case 1 (line 1): Accepted (valid, 21 moves; optimal is 19)\n\
+         Accepted: 1 of 1 cases (1 valid but not optimal)\n"
+    );
+    let run = check_run("poj1077", "-", &input, &["--strict"], longer);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "case 1 (line 1): Wrong Answer: 21 moves where the optimum is 19\n\
+         Wrong Answer: 0 of 1 cases accepted\n"
+    );
+    // --strict means nothing without --check.
+    let run = Run::of(slidetable().args(["judge", "poj1077", "--strict"]));
+    assert_eq!(run.code, Some(2), "{run:?}");
+}
+
+/// `--check -` reads the output to judge from standard input, as INPUT `-` does; both on
+/// standard input at once is refused, naming why.
+#[test]
+fn check_dash_reads_the_output_from_standard_input() {
+    let dir = judges_dir().join("hdu1043");
+    let expected = fs::read_to_string(dir.join("expected.txt")).unwrap();
+    let run = check_run("hdu1043", "-", &dir.join("input.txt"), &[], &expected);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout.lines().last().unwrap().starts_with("Accepted: "),
+        "{}",
+        run.stdout
+    );
+    // INPUT `-` still reads standard input.
+    let input = fs::read_to_string(dir.join("input.txt")).unwrap();
+    let run = check_run(
+        "hdu1043",
+        dir.join("expected.txt").to_str().unwrap(),
+        Path::new("-"),
+        &[],
+        &input,
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    for both in [&["-"][..], &[]] {
+        let run = Run::of(
+            slidetable()
+                .args(["judge", "hdu1043", "--table"])
+                .arg(table_3x3())
+                .args(["--check", "-"])
+                .args(both)
+                .write_stdin(input.as_bytes()),
+        );
+        assert_eq!(run.code, Some(2), "{both:?}: {run:?}");
+        assert!(
+            run.stderr.contains(
+                "--check - reads the output to judge from standard input, so INPUT must be a file"
+            ),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+/// A program that never stops printing, judged as a local judge must: at its first line
+/// after the last case (`yes uldr`), or at a line longer than 64 KiB (one endless line): at
+/// once, whatever it goes on writing (the check used to read it all into memory first).
+#[test]
+fn check_judges_an_endless_output_at_once() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in.txt");
+    fs::write(&input, "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 x 8\n").unwrap();
+    for (block, code, said) in [
+        (
+            "uldr\n".repeat(1 << 12),
+            1,
+            "line 3: Wrong Answer: the output continues after the last case: 'uldr' (not read \
+             further)",
+        ),
+        (
+            "u".repeat(1 << 14),
+            1,
+            "line 1: Output Limit Exceeded: a line longer than 65536 bytes; the output is not \
+             read further",
+        ),
+        (
+            "\n".repeat(1 << 12),
+            1,
+            "case 1 (line 1): Wrong Answer: 0 moves do not reach the goal",
+        ),
+    ] {
+        let mut child = process(dir.path())
+            .args(["judge", "hdu1043", "--table"])
+            .arg(table_3x3())
+            .args(["--check", "/dev/stdin"])
+            .arg(&input)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // Writes until the judge stops reading (a broken pipe), or 4 GB.
+        let writer = thread::spawn(move || {
+            for _ in 0..(1u64 << 32) / block.len() as u64 {
+                if stdin.write_all(block.as_bytes()).is_err() {
+                    return;
+                }
+            }
+        });
+        let status = wait_at_most(&mut child, Duration::from_secs(30), "judge --check");
+        let mut stdout = String::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut stdout)
+            .unwrap();
+        assert_eq!(status.code(), Some(code), "{stdout}");
+        assert!(stdout.lines().any(|l| l == said), "{stdout}");
+        writer.join().unwrap();
+    }
+}
+
+/// HDU 3567 compares bytes: CRLF line ends or a trailing space are a Presentation Error,
+/// exit 3, as HDU says; a missing last line end is accepted and said so.
+#[test]
+fn check_calls_a_difference_in_whitespace_a_presentation_error() {
+    let input = judges_dir().join("hdu3567/input.txt");
+    let expected = fs::read_to_string(judges_dir().join("hdu3567/expected.txt")).unwrap();
+    for (theirs, code, last) in [
+        (
+            expected.replace('\n', "\r\n"),
+            3,
+            "Presentation Error: line 1 of 4: expected 'Case 1: 2', found 'Case 1: 2\\r' (a \
+             CRLF line end: \\r before \\n); only whitespace differs",
+        ),
+        (
+            expected.replace("dd\n", "dd \n"),
+            3,
+            "Presentation Error: line 2 of 4: expected 'dd', found 'dd ' (whitespace at the end \
+             of the line); only whitespace differs",
+        ),
+        (
+            expected.trim_end().to_string(),
+            0,
+            "Accepted: 4 lines of output, the expected output byte for byte but for the line \
+             end the last line lacks (the sites accept that)",
+        ),
+        (
+            expected.replace("urrulldr", "urrulldl"),
+            1,
+            "Wrong Answer: line 4 of 4: expected 'urrulldr', found 'urrulldl'",
+        ),
+    ] {
+        let run = check_run("hdu3567", "-", &input, &[], &theirs);
+        assert_eq!(run.code, Some(code), "{theirs:?}: {run:?}");
+        assert_eq!(run.stdout.trim_end(), last, "{theirs:?}");
+    }
+}
+
+/// The files the other way round (`--check INPUT THEIR_OUTPUT`): the bad input's message says
+/// they look swapped.
+#[test]
+fn check_hints_that_the_files_look_swapped() {
+    let dir = judges_dir().join("hdu1043");
+    let run = Run::of(
+        slidetable()
+            .args(["judge", "hdu1043", "--table"])
+            .arg(table_3x3())
+            .arg("--check")
+            .arg(dir.join("input.txt"))
+            .arg(dir.join("expected.txt")),
+    );
+    assert_eq!(run.code, Some(BAD_INPUT), "{run:?}");
+    assert!(
+        run.stderr.contains(": line 1: ")
+            && run.stderr.contains(
+                "which looks like an answer: are the input and the output to check swapped?"
+            ),
+        "{}",
+        run.stderr
+    );
 }

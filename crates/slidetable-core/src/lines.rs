@@ -41,6 +41,10 @@ pub struct Lines<R> {
     number: u64,
     max: usize,
     unended: u64,
+    /// A `\r` before a `\n` stays part of the line.
+    keep_cr: bool,
+    /// The last line returned ended with `\n`.
+    ended: bool,
 }
 
 impl<R: Read> Lines<R> {
@@ -55,7 +59,25 @@ impl<R: Read> Lines<R> {
             number: 0,
             max,
             unended: MAX_UNENDED,
+            keep_cr: false,
+            ended: false,
         }
+    }
+
+    /// Keeping a `\r` before a line's `\n` as part of the line: for a reader that compares
+    /// bytes as they were written (a judge's check of another program's output, where a CRLF
+    /// line end is a difference to report).
+    pub fn keeping_cr(self) -> Lines<R> {
+        Lines {
+            keep_cr: true,
+            ..self
+        }
+    }
+
+    /// Whether the last line returned ended with `\n`: false only for a last line without its
+    /// end (and before the first line).
+    pub fn ended(&self) -> bool {
+        self.ended
     }
 
     /// With another bound than [`MAX_UNENDED`] on a line without its end (for tests).
@@ -93,6 +115,7 @@ impl<R: Read> Lines<R> {
         if let Some(i) = memchr::memchr(b'\n', &self.buf[self.start..self.end]) {
             let line = self.start..self.start + i;
             self.start += i + 1;
+            self.ended = true;
             return Ok(Some(self.lend(line)));
         }
         self.next_line_refilled()
@@ -104,7 +127,10 @@ impl<R: Read> Lines<R> {
     fn lend(&mut self, line: std::ops::Range<usize>) -> Line<'_> {
         self.number += 1;
         let text = &self.buf[line];
-        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let text = match text.strip_suffix(b"\r") {
+            Some(stripped) if !self.keep_cr => stripped,
+            _ => text,
+        };
         Line {
             number: self.number,
             text: if text.len() <= self.max {
@@ -142,6 +168,7 @@ impl<R: Read> Lines<R> {
                 // The last line, without an end.
                 let line = self.start..self.end;
                 self.start = self.end;
+                self.ended = false;
                 return Ok(Some(self.finish(line, skipped, last)));
             }
             if held > self.max + 1 {
@@ -155,6 +182,7 @@ impl<R: Read> Lines<R> {
             if let Some(i) = memchr::memchr(b'\n', &self.buf[self.start..self.end]) {
                 let line = self.start..self.start + i;
                 self.start += i + 1;
+                self.ended = true;
                 return Ok(Some(self.finish(line, skipped, last)));
             }
         }
@@ -168,10 +196,11 @@ impl<R: Read> Lines<R> {
         }
         self.number += 1;
         let held = &self.buf[line];
-        let ends_cr = match held.last() {
-            Some(&b) => b == b'\r',
-            None => last == b'\r',
-        };
+        let ends_cr = !self.keep_cr
+            && match held.last() {
+                Some(&b) => b == b'\r',
+                None => last == b'\r',
+            };
         let len = skipped + held.len() as u64 - u64::from(ends_cr);
         Line {
             number: self.number,
@@ -232,6 +261,17 @@ mod tests {
             ]
         );
         assert!(all(b"", 10).is_empty());
+    }
+
+    #[test]
+    fn keeping_cr_keeps_the_bytes_and_ended_tells_a_last_line_without_its_end() {
+        let mut lines = Lines::new(&b"a\r\nb \nc"[..], 10).keeping_cr();
+        assert!(!lines.ended());
+        for (text, ended) in [(&b"a\r"[..], true), (b"b ", true), (b"c", false)] {
+            assert_eq!(lines.next_line().unwrap().unwrap().text, Ok(text));
+            assert_eq!(lines.ended(), ended);
+        }
+        assert!(lines.next_line().unwrap().is_none());
     }
 
     #[test]

@@ -36,7 +36,7 @@ use std::io::{self, BufRead, Write};
 use slidetable_core::{Board, Layout};
 use slidetable_query::{CostModel, QueryError, Table};
 
-pub use crate::check::{check, check_fifteen, Verdict};
+pub use crate::check::{check, check_fifteen, Outcome, Standard, Verdict};
 pub use crate::fifteen::{judge_fifteen, Solve};
 use crate::formats::Judge;
 pub use crate::names::UnknownFormat;
@@ -51,7 +51,7 @@ pub enum Format {
     /// POJ 1077 / AcWing 179: one puzzle (1-8 and x); the move string or `unsolvable`
     /// [special judge: any solution is accepted].
     Poj,
-    /// HDU 1043: puzzles until end of input, 9 tiles each over any whitespace; a move string
+    /// HDU 1043 (also ZOJ 1217): puzzles until end of input, 9 tiles each over any whitespace; a move string
     /// or `unsolvable` each [special judge: any solution is accepted].
     Hdu,
     /// AcWing 845: one puzzle as in poj; the fewest moves, or -1 [checked byte for byte].
@@ -62,7 +62,7 @@ pub enum Format {
     /// Liu Rujia's textbook problem "eight numbers": start then goal, 9 integers each (0
     /// blank); the fewest moves, or -1 [checked byte for byte].
     Pair,
-    /// Luogu P1379: one 9-digit string (0 blank), goal 123804765; the fewest moves [checked
+    /// Luogu P1379 (also CodeVS 1225): one 9-digit string (0 blank), goal 123804765; the fewest moves [checked
     /// byte for byte].
     Luogu,
     /// HDU 3567 "Eight II": T, then T start/goal line pairs (X blank); `Case k: n` and the
@@ -161,6 +161,9 @@ pub enum JudgeError {
     /// Reading the input failed.
     #[error("cannot read the input: {0}")]
     Read(io::Error),
+    /// Reading the output being checked failed.
+    #[error("cannot read the output to check: {0}")]
+    Output(io::Error),
     /// The table cannot answer: a table for another board, or a corrupt one.
     #[error(transparent)]
     Query(#[from] QueryError),

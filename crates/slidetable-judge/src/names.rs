@@ -45,17 +45,17 @@ impl Format {
     pub fn aliases(self) -> &'static [&'static str] {
         match self {
             Format::Poj => &["poj", "acwing179", "pku1077"],
-            Format::Hdu => &["hdu", "hdoj1043"],
+            Format::Hdu => &["hdu", "hdoj1043", "zoj1217"],
             Format::Acwing845 => &[],
             Format::Hiho => &["hiho", "hiho1312"],
             Format::Pair => &[],
-            Format::Luogu => &["luogu", "p1379", "luogup1379"],
+            Format::Luogu => &["luogu", "p1379", "luogup1379", "codevs1225"],
             Format::Hdu3567 => &["hdoj3567"],
             Format::Uva10085 => &[],
             Format::Leetcode773 => &["lc773", "leetcode"],
             Format::Uva652 => &[],
             Format::Uva10181 => &[],
-            Format::Lightoj1121 => &["lightoj"],
+            Format::Lightoj1121 => &["lightoj", "loj1121"],
         }
     }
 
@@ -63,11 +63,11 @@ impl Format {
     pub fn problem(self) -> &'static str {
         match self {
             Format::Poj => "POJ 1077 / AcWing 179 \"Eight\"",
-            Format::Hdu => "HDU 1043 \"Eight\"",
+            Format::Hdu => "HDU 1043 / ZOJ 1217 \"Eight\"",
             Format::Acwing845 => "AcWing 845 \"Eight-puzzle\"",
             Format::Hiho => "HihoCoder 1312 \"Eight-puzzle\"",
             Format::Pair => "Liu Rujia's textbook \"eight numbers\" (start and goal)",
-            Format::Luogu => "Luogu P1379 \"Eight-puzzle\"",
+            Format::Luogu => "Luogu P1379 / CodeVS 1225 \"Eight-puzzle\"",
             Format::Hdu3567 => "HDU 3567 \"Eight II\"",
             Format::Uva10085 => "UVa 10085 \"The most distant state\"",
             Format::Leetcode773 => "LeetCode 773 \"Sliding Puzzle\" (2x3)",
@@ -151,7 +151,7 @@ impl Format {
 }
 
 /// The Levenshtein distance between `a` and `b`: insertions, deletions and substitutions.
-fn edits(a: &str, b: &str) -> usize {
+pub(crate) fn edits(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -201,6 +201,11 @@ mod tests {
             ("UVa_10181", Format::Uva10181),
             ("poj", Format::Poj),
             ("hdu", Format::Hdu),
+            ("zoj1217", Format::Hdu),
+            ("ZOJ-1217", Format::Hdu),
+            ("loj1121", Format::Lightoj1121),
+            ("LOJ 1121", Format::Lightoj1121),
+            ("codevs1225", Format::Luogu),
         ] {
             assert_eq!(Format::from_name(typed), Ok(f), "{typed}");
         }
@@ -226,6 +231,15 @@ mod tests {
         assert_eq!(
             Format::from_name("hidocoder1312").unwrap_err().nearest,
             [Format::Hiho]
+        );
+        // The other judges' ids of the same problems have their typos answered too.
+        assert_eq!(
+            Format::from_name("zoj1271").unwrap_err().nearest,
+            [Format::Hdu]
+        );
+        assert_eq!(
+            Format::from_name("loj1112").unwrap_err().nearest,
+            [Format::Lightoj1121]
         );
         let far = Format::from_name("codeforces").unwrap_err();
         assert_eq!(far.nearest, []);

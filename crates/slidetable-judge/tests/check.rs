@@ -4,12 +4,15 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::fs;
+use std::io::Read;
 use std::path::Path;
 use std::sync::OnceLock;
 
 use slidetable_core::{Board, Layout, Move};
 use slidetable_gen::{default_goals, solve_sections, table_bytes};
-use slidetable_judge::{check, check_fifteen, judge, Format, Verdict};
+use slidetable_judge::{
+    check, check_fifteen, judge, Format, JudgeError, Outcome, Standard, Verdict, MAX_LINE,
+};
 use slidetable_query::Table;
 
 /// The default 3×3 and 2×3 tables, made once.
@@ -24,14 +27,25 @@ fn table_for(format: Format) -> &'static Table<Vec<u8>> {
     &tables[usize::from(format == Format::Leetcode773)]
 }
 
-/// The report and verdict of checking `theirs` against `input`.
+/// The report and verdict of checking `theirs` against `input`, as the site judges.
 fn checked(format: Format, input: &str, theirs: &str) -> (String, Verdict) {
+    checked_by(format, input, theirs.as_bytes(), Standard::Site)
+}
+
+/// The report and verdict of checking `theirs` against `input` under `standard`.
+fn checked_by(
+    format: Format,
+    input: &str,
+    theirs: impl Read,
+    standard: Standard,
+) -> (String, Verdict) {
     let mut report = Vec::new();
     let verdict = check(
         format,
         input.as_bytes(),
-        theirs.as_bytes(),
+        theirs,
         table_for(format),
+        standard,
         &mut report,
     )
     .unwrap();
@@ -75,18 +89,13 @@ const THREE: &str = "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 x 8\n1 2 3 4 5 6 8 7 x\n";
 fn a_path_is_replayed_and_each_way_it_can_be_wrong_is_named() {
     for (theirs, line, why) in [
         (
-            "ullddrurdllurdruldrlr\nr\nunsolvable\n",
-            "case 1 (line 1): Wrong Answer: 21 moves where the optimum is 19",
-            "longer than the optimum",
-        ),
-        (
             "ullddrurdllurdruldr\nrr\nunsolvable\n",
             "case 2 (line 2): Wrong Answer: illegal move 2 ('r'): the blank would leave the board",
             "off the board",
         ),
         (
             "ullddrurdllurdruldr\nl\nunsolvable\n",
-            "case 2 (line 2): Wrong Answer: 1 move do not reach the goal",
+            "case 2 (line 2): Wrong Answer: 1 move does not reach the goal",
             "not at the goal",
         ),
         (
@@ -113,7 +122,7 @@ fn a_path_is_replayed_and_each_way_it_can_be_wrong_is_named() {
         ),
         (
             "ullddrurdllurdruldr\nr\nunsolvable\nr\n",
-            "line 4: Wrong Answer: output after the last case: 'r'",
+            "line 4: Wrong Answer: the output continues after the last case: 'r' (not read further)",
             "output after the last case",
         ),
     ] {
@@ -136,7 +145,8 @@ fn a_path_is_replayed_and_each_way_it_can_be_wrong_is_named() {
         Verdict {
             cases: 3,
             accepted: 3,
-            extra_output: false
+            extra_output: false,
+            outcome: Outcome::Accepted,
         },
         "{report}"
     );
@@ -155,13 +165,14 @@ fn the_verdict_counts_the_cases_accepted() {
         Verdict {
             cases: 3,
             accepted: 1,
-            extra_output: true
+            extra_output: true,
+            outcome: Outcome::WrongAnswer,
         },
         "{report}"
     );
     assert_eq!(
         report.lines().last().unwrap(),
-        "Wrong Answer: 1 of 3 cases accepted, and output after the last case"
+        "Wrong Answer: 1 of 3 cases accepted, and output continues after the last case"
     );
 }
 
@@ -194,7 +205,8 @@ fn a_format_compared_byte_for_byte_reports_its_first_differing_line() {
         (
             "1\nNo Solution!\n19",
             3,
-            "Accepted: 3 lines of output, the expected output byte for byte",
+            "Accepted: 3 lines of output, the expected output byte for byte but for the line \
+             end the last line lacks (the sites accept that)",
         ),
         (
             "1\n-1\n19\n",
@@ -203,9 +215,9 @@ fn a_format_compared_byte_for_byte_reports_its_first_differing_line() {
         ),
         (
             "1\nNo Solution! \n19\n",
-            1,
-            "Wrong Answer: line 2 of 3: expected 'No Solution!', found 'No Solution! ' (they \
-             differ only in spaces at the ends)",
+            3,
+            "Presentation Error: line 2 of 3: expected 'No Solution!', found 'No Solution! ' \
+             (whitespace at the end of the line); only whitespace differs",
         ),
         (
             "1\nNo Solution!\n",
@@ -223,6 +235,245 @@ fn a_format_compared_byte_for_byte_reports_its_first_differing_line() {
         assert_eq!(verdict.accepted, accepted, "{theirs:?}");
         assert_eq!(verdict.all_accepted(), last.starts_with("Accepted"));
     }
+}
+
+/// HDU 3567 compares bytes: an output right but for its whitespace is a Presentation Error,
+/// as HDU says, not a Wrong Answer; a missing final line end is accepted, and said so.
+#[test]
+fn a_difference_in_whitespace_alone_is_a_presentation_error() {
+    let input = "2\n12X453786\n12345678X\n564178X23\n7568X4123\n";
+    let right = "Case 1: 2\ndd\nCase 2: 8\nurrulldr\n";
+    assert_eq!(ours(Format::Hdu3567, input), right);
+    for (theirs, last) in [
+        (
+            right.replace('\n', "\r\n"),
+            "Presentation Error: line 1 of 4: expected 'Case 1: 2', found 'Case 1: 2\\r' (a \
+             CRLF line end: \\r before \\n); only whitespace differs",
+        ),
+        (
+            right.replace("dd\n", "dd \n"),
+            "Presentation Error: line 2 of 4: expected 'dd', found 'dd ' (whitespace at the end \
+             of the line); only whitespace differs",
+        ),
+        (
+            right.replace("Case 1: 2", "Case 1:  2"),
+            "Presentation Error: line 1 of 4: expected 'Case 1: 2', found 'Case 1:  2' \
+             (whitespace within the line); only whitespace differs",
+        ),
+        (
+            right.replace("dd\n", "dd\n\n"),
+            "Presentation Error: line 3 of 4: expected 'Case 2: 8', found a blank line; only \
+             whitespace differs",
+        ),
+        (
+            format!("{right}\n"),
+            "Presentation Error: line 5 of 4: expected the end of the output, found a blank \
+             line; only whitespace differs",
+        ),
+        // A real difference after a difference in whitespace is a Wrong Answer.
+        (
+            right
+                .replace("dd\n", "dd \n")
+                .replace("urrulldr", "urrulldl"),
+            "Wrong Answer: line 4 of 4: expected 'urrulldr', found 'urrulldl'",
+        ),
+        (
+            right.trim_end().to_string(),
+            "Accepted: 4 lines of output, the expected output byte for byte but for the line \
+             end the last line lacks (the sites accept that)",
+        ),
+        (
+            right.to_string(),
+            "Accepted: 4 lines of output, the expected output byte for byte",
+        ),
+    ] {
+        let (report, verdict) = checked(Format::Hdu3567, input, &theirs);
+        assert_eq!(report.trim_end(), last, "{theirs:?}");
+        let outcome = match last.split(':').next().unwrap() {
+            "Accepted" => Outcome::Accepted,
+            "Presentation Error" => Outcome::PresentationError,
+            _ => Outcome::WrongAnswer,
+        };
+        assert_eq!(verdict.outcome, outcome, "{theirs:?}");
+        assert!(!verdict.all_accepted() || outcome == Outcome::Accepted);
+    }
+}
+
+/// Where the site accepts any solution, a longer valid path is accepted with its length and
+/// the optimum; `Standard::Optimal` (the command line's `--strict`) refuses it.
+#[test]
+fn a_longer_valid_path_is_accepted_as_the_site_does_and_refused_when_strict() {
+    let theirs = "ullddrurdllurdruldrlr\nr\nunsolvable\n";
+    let (report, verdict) = checked(Format::Hdu, THREE, theirs);
+    assert!(verdict.all_accepted(), "{report}");
+    assert_eq!(
+        report,
+        "case 1 (line 1): Accepted (valid, 21 moves; optimal is 19)\ncase 2 (line 2): Accepted \
+         (1 move, optimal)\ncase 3 (line 3): Accepted (unsolvable)\nAccepted: 3 of 3 cases (1 \
+         valid but not optimal)\n"
+    );
+    let (report, verdict) = checked_by(Format::Hdu, THREE, theirs.as_bytes(), Standard::Optimal);
+    assert_eq!(verdict.outcome, Outcome::WrongAnswer);
+    assert!(
+        report.starts_with("case 1 (line 1): Wrong Answer: 21 moves where the optimum is 19\n"),
+        "{report}"
+    );
+    for format in [Format::Poj, Format::Uva652] {
+        let input = if format == Format::Poj {
+            "2 3 4 1 5 x 7 6 8\n"
+        } else {
+            "1\n2 3 4 1 5 x 7 6 8\n"
+        };
+        let (report, verdict) = checked(format, input, "ullddrurdllurdruldrlr\n");
+        assert!(verdict.all_accepted(), "{}: {report}", format.name());
+    }
+}
+
+/// `This puzzle is not solvable` without its period, `Unsolvable`: the message names the
+/// words expected instead of calling the first letter a bad move.
+#[test]
+fn a_near_miss_of_the_words_for_no_solution_names_the_words_expected() {
+    for theirs in ["Unsolvable", "unsolvable.", "un solvable", "unsolveable"] {
+        let (report, _) = checked(
+            Format::Hdu,
+            THREE,
+            &format!("ullddrurdllurdruldr\nr\n{theirs}\n"),
+        );
+        let line = format!(
+            "case 3 (line 3): Wrong Answer: format: expected 'unsolvable', found '{theirs}'"
+        );
+        assert!(report.lines().any(|l| l == line), "{theirs}: {report}");
+    }
+    // For a solvable puzzle the near miss is still a wrong claim.
+    let (report, _) = checked(
+        Format::Hdu,
+        THREE,
+        "ullddrurdllurdruldr\nUnsolvable\nunsolvable\n",
+    );
+    assert!(
+        report.lines().any(|l| l
+            == "case 2 (line 2): Wrong Answer: says 'Unsolvable' (for 'unsolvable'), but the \
+                puzzle is solved in 1 move"),
+        "{report}"
+    );
+    // Anything else is still named by its first bad character.
+    let (report, _) = checked(Format::Hdu, THREE, "ullddrurdllurdruldr\nr\nimpossible\n");
+    assert!(
+        report.contains("format: 'i' (character 1) is not a move"),
+        "{report}"
+    );
+}
+
+/// An output that never ends: endless answers after the last case, endless blank lines, a
+/// line that never ends. Each is judged at once, reading a bounded number of bytes.
+#[test]
+fn an_endless_output_is_judged_after_a_bounded_read() {
+    /// `pattern` repeated without end, counting the bytes read.
+    struct Endless {
+        pattern: &'static [u8],
+        at: usize,
+        read: u64,
+    }
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            for b in buf.iter_mut() {
+                *b = self.pattern[self.at];
+                self.at = (self.at + 1) % self.pattern.len();
+            }
+            self.read += buf.len() as u64;
+            Ok(buf.len())
+        }
+    }
+    for (pattern, outcome, line) in [
+        (
+            &b"uldr\n"[..],
+            Outcome::WrongAnswer,
+            "line 4: Wrong Answer: the output continues after the last case: 'uldr' (not read \
+             further)",
+        ),
+        (
+            b"\n",
+            Outcome::OutputLimitExceeded,
+            "line 65540: Output Limit Exceeded: the output continues after the last case with \
+             more than 65536 bytes of blank lines; it is not read further",
+        ),
+        (
+            b"u",
+            Outcome::OutputLimitExceeded,
+            "line 1: Output Limit Exceeded: a line longer than 65536 bytes; the output is not \
+             read further",
+        ),
+    ] {
+        let mut endless = Endless {
+            pattern,
+            at: 0,
+            read: 0,
+        };
+        let (report, verdict) = checked_by(Format::Hdu, THREE, &mut endless, Standard::Site);
+        assert_eq!(verdict.outcome, outcome, "{report}");
+        assert!(report.lines().any(|l| l == line), "{report}");
+        assert!(
+            endless.read <= 4 * MAX_LINE as u64 + (1 << 20),
+            "{} bytes read",
+            endless.read
+        );
+        // Byte for byte, the same bound.
+        let mut endless = Endless {
+            pattern,
+            at: 0,
+            read: 0,
+        };
+        let (report, verdict) = checked_by(
+            Format::Acwing845,
+            "2 3 4 1 5 x 7 6 8\n",
+            &mut endless,
+            Standard::Site,
+        );
+        assert_ne!(verdict.outcome, Outcome::Accepted, "{report}");
+        assert!(
+            endless.read <= 4 * MAX_LINE as u64 + (1 << 20),
+            "{} bytes read",
+            endless.read
+        );
+    }
+}
+
+/// The files given the other way round (the answers as the input): the error says they look
+/// swapped.
+#[test]
+fn an_input_that_looks_like_an_answer_gets_a_hint_that_the_files_are_swapped() {
+    let mut report = Vec::new();
+    let err = check(
+        Format::Hdu,
+        &b"ullddrurdllurdruldr\nr\nunsolvable\n"[..],
+        THREE.as_bytes(),
+        table_for(Format::Hdu),
+        Standard::Site,
+        &mut report,
+    )
+    .unwrap_err();
+    let JudgeError::Bad { line, what } = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(line, 1);
+    assert!(
+        what.ends_with(
+            "(the input begins 'ullddrurdllurdruldr', which looks like an answer: are the input \
+             and the output to check swapped?)"
+        ),
+        "{what}"
+    );
+    // A bad input that is no answer gets no such hint.
+    let err = check(
+        Format::Hdu,
+        &b"2 3 4 1 5 q 7 6 8\n"[..],
+        &b""[..],
+        table_for(Format::Hdu),
+        Standard::Site,
+        &mut Vec::new(),
+    )
+    .unwrap_err();
+    assert!(!err.to_string().contains("swapped"), "{err}");
 }
 
 #[test]
@@ -328,6 +579,7 @@ fn uva10181_allows_at_most_50_moves_and_checks_a_not_solvable() {
             input.as_bytes(),
             theirs.as_bytes(),
             &mut solve,
+            Standard::Site,
             &mut report,
         )
         .unwrap();
@@ -340,6 +592,22 @@ fn uva10181_allows_at_most_50_moves_and_checks_a_not_solvable() {
     assert!(
         report.starts_with(
             "case 1 (line 1): Wrong Answer: 51 moves, more than the 50 the problem allows"
+        ),
+        "{report}"
+    );
+    // Any solution within the 50 moves is accepted.
+    let (report, verdict) = check15("RLR\nThis puzzle is not solvable.\n");
+    assert!(verdict.all_accepted(), "{report}");
+    assert!(
+        report.starts_with("case 1 (line 1): Accepted (valid, 3 moves; optimal is 1)"),
+        "{report}"
+    );
+    // The sentence without its period is named, not read as moves.
+    let (report, _) = check15("R\nThis puzzle is not solvable\n");
+    assert!(
+        report.contains(
+            "case 2 (line 2): Wrong Answer: format: expected 'This puzzle is not solvable.', \
+             found 'This puzzle is not solvable'"
         ),
         "{report}"
     );

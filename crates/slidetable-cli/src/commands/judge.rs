@@ -3,17 +3,18 @@
 //! exit code.
 
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use slidetable_core::{Layout, Move};
-use slidetable_judge::{check, check_fifteen, judge, judge_fifteen, Format, JudgeError};
+use slidetable_judge::{
+    check, check_fifteen, judge, judge_fifteen, Format, JudgeError, Outcome, Standard, Verdict,
+};
 use slidetable_query::{MappedPatternTable, MappedTable};
 use slidetable_search::{Limits, SearchError};
 
 use crate::error::EXIT_BAD_INPUT;
-use crate::input;
+use crate::input::{self, Input};
 use crate::resolved::{JudgeFiles, Judgement};
 use crate::streams;
 use crate::streams::warning;
@@ -27,17 +28,28 @@ pub(crate) fn run(judgement: Judgement<'_>) -> Result<ExitCode> {
     }
 }
 
+/// Exit code of `--check` for a Presentation Error: every case right but for whitespace.
+const EXIT_PRESENTATION: u8 = 3;
+
 /// A format answered (or, with `--check`, judged) from `table`, a table of every state.
 fn with_table(format: Format, table: &MappedTable, io: JudgeFiles<'_>) -> Result<ExitCode> {
     // Streamed, a line at a time: memory does not grow with the input.
     let input = input::open(io.input)?;
     let name = input.name;
-    let theirs = their_output(io.check)?;
+    let theirs = their_output(&io)?;
+    let their_name = theirs.as_ref().map(|t| t.name.clone());
     let mut out = streams::stdout();
-    let result = match &theirs {
-        None => judge(format, input.reader, table, &mut out).map(|()| true),
-        Some(theirs) => check(format, input.reader, theirs, table, &mut out)
-            .map(|verdict| verdict.all_accepted()),
+    let result = match theirs {
+        None => judge(format, input.reader, table, &mut out).map(|()| None),
+        Some(theirs) => check(
+            format,
+            input.reader,
+            theirs.reader,
+            table,
+            standard(&io),
+            &mut out,
+        )
+        .map(Some),
     };
     out.flush()?;
     if let Err(JudgeError::NotMoveCounts { cost }) = result {
@@ -46,7 +58,7 @@ fn with_table(format: Format, table: &MappedTable, io: JudgeFiles<'_>) -> Result
             tables::name(table)
         );
     }
-    outcome(format, &name, result)
+    outcome(format, &name, their_name.as_deref(), result)
 }
 
 /// `judge --list`: every judge, one per line, in columns.
@@ -93,22 +105,44 @@ fn list() -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The output `--check` judges, read whole (a program's answers to one input), if given.
-fn their_output(path: Option<&Path>) -> Result<Option<Vec<u8>>> {
-    path.map(|path| std::fs::read(path).with_context(|| format!("cannot read {}", path.display())))
-        .transpose()
+/// The output `--check` judges (`-`: standard input), opened to be streamed, if given.
+fn their_output(io: &JudgeFiles<'_>) -> Result<Option<Input>> {
+    io.check.map(|path| input::open(Some(path))).transpose()
 }
 
-/// The exit code of a judge run (with `--check`: 0 only when every case is accepted), or its
-/// error: bad input is reported here.
-fn outcome(format: Format, name: &str, result: Result<bool, JudgeError>) -> Result<ExitCode> {
+/// What `--check` asks of a path: the site's rule, or `--strict`'s optimal paths.
+fn standard(io: &JudgeFiles<'_>) -> Standard {
+    if io.strict {
+        Standard::Optimal
+    } else {
+        Standard::Site
+    }
+}
+
+/// The exit code of a judge run (with `--check`, by the verdict: 0 Accepted, 3 Presentation
+/// Error, 1 any other), or its error: bad input is reported here. `name` is the input's,
+/// `their_name` the checked output's.
+fn outcome(
+    format: Format,
+    name: &str,
+    their_name: Option<&str>,
+    result: Result<Option<Verdict>, JudgeError>,
+) -> Result<ExitCode> {
     match result {
-        Ok(true) => Ok(ExitCode::SUCCESS),
-        Ok(false) => Ok(ExitCode::FAILURE),
+        Ok(None) => Ok(ExitCode::SUCCESS),
+        Ok(Some(verdict)) => Ok(match verdict.outcome {
+            Outcome::Accepted => ExitCode::SUCCESS,
+            Outcome::PresentationError => ExitCode::from(EXIT_PRESENTATION),
+            _ => ExitCode::FAILURE,
+        }),
         Err(JudgeError::Io(e)) => Err(e.into()),
         Err(JudgeError::Read(e)) => {
             Err(anyhow::Error::new(e).context(format!("cannot read {name}")))
         }
+        Err(JudgeError::Output(e)) => Err(anyhow::Error::new(e).context(format!(
+            "cannot read {}",
+            their_name.unwrap_or("the output to check")
+        ))),
         Err(JudgeError::Query(e)) => Err(e.into()),
         Err(JudgeError::Bad { line, what }) => {
             warning!("judge {}: {name}: line {line}: {what}", format.name());
@@ -126,7 +160,8 @@ fn fifteen(format: Format, table: &MappedPatternTable, io: JudgeFiles<'_>) -> Re
     let solver = patterns::solver(table, &board.standard_goal())?;
     let input = input::open(io.input)?;
     let name = input.name;
-    let theirs = their_output(io.check)?;
+    let theirs = their_output(&io)?;
+    let their_name = theirs.as_ref().map(|t| t.name.clone());
     let mut out = streams::stdout();
     let mut failure = None;
     let mut solve = |start: &Layout, order: [Move; 4], most: u32| match solver.solve_within(
@@ -142,14 +177,21 @@ fn fifteen(format: Format, table: &MappedPatternTable, io: JudgeFiles<'_>) -> Re
             None
         }
     };
-    let result = match &theirs {
-        None => judge_fifteen(format, input.reader, &mut solve, &mut out).map(|()| true),
-        Some(theirs) => check_fifteen(format, input.reader, theirs, &mut solve, &mut out)
-            .map(|verdict| verdict.all_accepted()),
+    let result = match theirs {
+        None => judge_fifteen(format, input.reader, &mut solve, &mut out).map(|()| None),
+        Some(theirs) => check_fifteen(
+            format,
+            input.reader,
+            theirs.reader,
+            &mut solve,
+            standard(&io),
+            &mut out,
+        )
+        .map(Some),
     };
     out.flush()?;
     if let Some(e) = failure {
         return Err(e.into());
     }
-    outcome(format, &name, result)
+    outcome(format, &name, their_name.as_deref(), result)
 }

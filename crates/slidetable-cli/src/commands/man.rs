@@ -54,6 +54,10 @@ Failure: an unreadable file, a bad or corrupt table, a search stopped at its lim
 \fB2\fR
 Bad arguments.
 .TP
+\fB3\fR
+\fBjudge --check\fR: a Presentation Error (every case right but for whitespace, in a format
+compared byte for byte). A Wrong Answer or an Output Limit Exceeded there exits 1.
+.TP
 \fB65\fR
 A bad line in the input (a puzzle or a judge's input); every earlier answer is written first.
 A closed standard output (\fBslidetable path big.txt | head\fR) ends quietly with 0.

@@ -317,7 +317,10 @@ pub(crate) enum Judgement<'a> {
 pub(crate) struct JudgeFiles<'a> {
     /// `None`: standard input.
     pub(crate) input: Option<&'a Path>,
+    /// `--check`: the output to judge (`-`: standard input).
     pub(crate) check: Option<&'a Path>,
+    /// `--strict`: optimal paths only.
+    pub(crate) strict: bool,
 }
 
 impl<'a> Judgement<'a> {
@@ -328,7 +331,17 @@ impl<'a> Judgement<'a> {
         let io = JudgeFiles {
             input: args.input.as_deref(),
             check: args.check.as_deref(),
+            strict: args.strict,
         };
+        let stdin = |path: Option<&Path>| path.is_none_or(|p| p.as_os_str() == "-");
+        if io.check.is_some_and(|p| p.as_os_str() == "-") && stdin(io.input) {
+            return Err(UsageError(
+                "--check - reads the output to judge from standard input, so INPUT must be a \
+                 file: both cannot be standard input"
+                    .to_string(),
+            )
+            .into());
+        }
         let choice = TableChoice::new(args.table.as_deref(), Some(format.board()));
         Ok(
             if matches!(format, Format::Uva10181 | Format::Lightoj1121) {
