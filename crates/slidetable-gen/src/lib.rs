@@ -27,6 +27,7 @@ mod bfs_queue;
 pub mod bfs_residues;
 mod bfs_scan;
 pub mod cache;
+pub mod environment;
 mod mapped;
 pub mod parts;
 mod pattern;
@@ -349,6 +350,16 @@ pub enum GenError {
         board: Board,
         /// Why the partition does not fit.
         source: PartitionError,
+    },
+    /// An environment variable the generator reads holds what it does not accept.
+    #[error("${name} is {value:?}, but it must be {accepts} (or unset)")]
+    Environment {
+        /// The variable.
+        name: &'static str,
+        /// Its value.
+        value: String,
+        /// What it accepts.
+        accepts: &'static str,
     },
     /// The directory the table would go in does not exist (it is not made: a mistyped path
     /// should not leave directories behind).

@@ -42,7 +42,7 @@
 //! (`slidetable_format::Manifest`).
 
 use std::fs::{self, File};
-use std::io::{self, BufReader, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, Read as _, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -52,7 +52,8 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use slidetable_core::{Board, Layout, Scan, ScanCursor, SCAN_CHUNK};
 use slidetable_format::{
-    block_count, is_part_name, joined_crc, part_name, slice_payload_len, BlockSums, CostModel,
+    block_count, is_part_name, joined_crc, open_regular, part_name, slice_payload_len, BlockSums,
+    CostModel,
     Encoding, Header, Manifest, PartFooter, PartRecord, PayloadHasher, PayloadSums, SectionSpec,
     Slices, MANIFEST_NAME, PART_FOOTER_LEN,
 };
@@ -981,7 +982,14 @@ fn finish_part(
     let footer = match footer {
         Some(footer) => footer,
         None => {
-            let bytes = fs::read(&files.part).map_err(|e| files.io(&files.part, e))?;
+            let bytes = open_regular(&files.part, u64::MAX, "part")
+                .map_err(|e| files.bad_part(format!("it {e}")))
+                .and_then(|(mut file, len)| {
+                    let mut bytes = Vec::with_capacity(len as usize);
+                    file.read_to_end(&mut bytes)
+                        .map_err(|e| files.io(&files.part, e))?;
+                    Ok(bytes)
+                })?;
             let footer = PartFooter::parse(&bytes).map_err(|e| files.bad_part(e.to_string()))?;
             footer
                 .verify(&bytes)
@@ -1569,6 +1577,9 @@ impl Files {
                 Err(ReadError::Damaged) => return Err(self.bad_state(
                     "it is damaged (its CRC does not match its lines); start over with --restart",
                 )),
+                Err(ReadError::Refused(e)) => return Err(self.bad_state(&format!(
+                    "it {e}: remove it, or start over with --restart"
+                ))),
             };
         let Some(theirs) = read.get("goal") else {
             return Err(self.bad_state("it names no goal; start over with --restart"));
@@ -1644,6 +1655,7 @@ impl Files {
                 return Err(bad("it is damaged (its lines do not match their CRC)"))
             }
             Err(ReadError::Io(e)) => return Err(self.io(path, e)),
+            Err(ReadError::Refused(e)) => return Err(bad(&format!("it {e}"))),
         };
         if !read.text.starts_with(&Files::identity(goal, me, parts)) {
             return Err(bad(
@@ -1699,8 +1711,11 @@ impl Files {
             })?;
         let words = entry_words(ranks.end - ranks.start);
         let want = 8 * words as u64;
-        let mut file = File::open(path).map_err(failed)?;
-        let have = file.metadata().map_err(failed)?.len();
+        let (mut file, have) = open_regular(path, u64::MAX, "checkpoint")
+            .map_err(|e| GenError::Parts {
+                path: path.to_path_buf(),
+                problem: format!("it {e}: start over with --restart"),
+            })?;
         if lines.bytes != want || have != lines.len + want {
             return Err(GenError::Parts {
                 path: path.to_path_buf(),

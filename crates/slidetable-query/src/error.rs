@@ -49,6 +49,12 @@ pub enum TableErrorKind {
          `generate --parts` has not finished"
     )]
     NoManifest,
+    /// The manifest of a table in parts, named where its directory should be.
+    #[error(
+        "is the manifest of a table in parts: name its directory ({}) instead",
+        .0.display()
+    )]
+    Manifest(PathBuf),
     /// A part of a table in parts (or its manifest) that is missing, extra, truncated or
     /// damaged.
     #[error("{}: {problem}", part.display())]
@@ -62,6 +68,16 @@ pub enum TableErrorKind {
     /// state is needed).
     #[error("{}{}", .0, regenerate(.0))]
     Format(#[from] FormatError),
+}
+
+impl From<slidetable_format::OpenError> for TableErrorKind {
+    fn from(e: slidetable_format::OpenError) -> TableErrorKind {
+        match e {
+            slidetable_format::OpenError::NotAFile(kind) => TableErrorKind::NotAFile(kind),
+            slidetable_format::OpenError::Io(e) => TableErrorKind::Io(e),
+            other => TableErrorKind::Io(std::io::Error::other(other.to_string())),
+        }
+    }
 }
 
 /// The advice after a format error: a damaged table is made again; a pattern database is
