@@ -3,7 +3,6 @@
 //! distance. The text is left to the viewer's sans-serif font (plotters only estimates its
 //! width), so drawing needs no font file and no system library.
 
-use std::fs;
 use std::io::Write;
 use std::path::Path;
 
@@ -70,7 +69,18 @@ pub(crate) fn save(path: &Path, svg: &str) -> Result<()> {
         out.flush()?;
         return Ok(());
     }
-    fs::write(path, svg).with_context(|| format!("cannot write the chart to {}", path.display()))
+    // As a table is written: only over a regular file (a FIFO nobody reads would block),
+    // through a temporary file renamed into place.
+    match slidetable_gen::write_file(path, svg.as_bytes()) {
+        Ok(_) => Ok(()),
+        Err(slidetable_gen::GenError::NotAFile { kind, .. }) => Err(anyhow::anyhow!(
+            "refusing to write the chart to {}: it is {kind}, not a regular file",
+            path.display()
+        )),
+        Err(e) => {
+            Err(e).with_context(|| format!("cannot write the chart to {}", path.display()))
+        }
+    }
 }
 
 /// Integers with thousands separators (`181,440`), the axes' numbers.

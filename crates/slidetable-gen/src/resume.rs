@@ -205,7 +205,7 @@ pub fn in_progress() -> Option<Saving> {
         .clone()
 }
 
-fn set_in_progress(saving: Option<Saving>) {
+pub(crate) fn set_in_progress(saving: Option<Saving>) {
     *IN_PROGRESS.lock().unwrap_or_else(|e| e.into_inner()) = saving;
 }
 
