@@ -80,6 +80,12 @@ impl From<slidetable_format::OpenError> for TableErrorKind {
     }
 }
 
+/// What can be done about a damaged part of a table in parts (one part cannot be made
+/// alone).
+pub(crate) const PARTS_ADVICE: &str = "make the table again with the same `slidetable \
+    generate --parts DIR` (same board, goal and number of processes): it resumes from the \
+    run's last checkpoint if one is left in DIR, or starts over with --restart";
+
 /// The advice after a format error: a damaged table is made again; a pattern database is
 /// whole, only asked the wrong question.
 fn regenerate(e: &FormatError) -> &'static str {
@@ -172,10 +178,10 @@ pub struct Damage {
 impl fmt::Display for Damage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.error)?;
-        if let Some(part) = &self.part {
-            write!(f, " (file {})", part.display())?;
+        match &self.part {
+            Some(part) => write!(f, " (file {}); {PARTS_ADVICE}", part.display()),
+            None => write!(f, "; generate it again with `slidetable generate`"),
         }
-        write!(f, "; generate it again with `slidetable generate`")
     }
 }
 

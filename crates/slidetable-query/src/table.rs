@@ -113,10 +113,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub fn verify(&self) -> Result<(), TableError> {
         let file = self.data.as_ref();
         readahead::sequentially(&self.header, file, || self.header.verify_payload(file)).map_err(
-            |e| {
-                let (file, e) = self.verified.locate(e);
-                TableError::new(file.as_deref(), e)
-            },
+            |e| self.verified.table_error(e),
         )?;
         self.verified.set_all();
         Ok(())
