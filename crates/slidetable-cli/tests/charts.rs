@@ -128,6 +128,7 @@ fn stats_svg_to_standard_output_and_errors() {
     // A FIFO nobody reads (or a device) is refused as `-o` refuses one, at once, and left
     // as it was; it blocked forever.
     let fifo = dir.join("chart.fifo");
+    let _ = fs::remove_file(&fifo);
     common::mkfifo(&fifo);
     for command in ["stats", "heuristic"] {
         let r = Run::of(
