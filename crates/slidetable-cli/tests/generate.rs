@@ -1234,14 +1234,30 @@ fn environment_values_are_checked_and_huge_ones_never_panic() {
         ("SLIDETABLE_CHECKPOINT_SECONDS", "NaN", Some(seconds)),
         ("SLIDETABLE_CHECKPOINT_SECONDS", "inf", Some(seconds)),
         ("SLIDETABLE_CHECKPOINT_SECONDS", " 1", Some(seconds)),
-        ("SLIDETABLE_CHECKPOINT_SECONDS", "18446744073709551615", None),
-        ("SLIDETABLE_CHECKPOINT_SECONDS", "18446744073709551616", None),
-        ("SLIDETABLE_CHECKPOINT_SECONDS", "99999999999999999999", None),
+        (
+            "SLIDETABLE_CHECKPOINT_SECONDS",
+            "18446744073709551615",
+            None,
+        ),
+        (
+            "SLIDETABLE_CHECKPOINT_SECONDS",
+            "18446744073709551616",
+            None,
+        ),
+        (
+            "SLIDETABLE_CHECKPOINT_SECONDS",
+            "99999999999999999999",
+            None,
+        ),
         ("SLIDETABLE_CHECKPOINT_SECONDS", "0.5", None),
         ("SLIDETABLE_AVAILABLE_MEMORY", "-1", Some(bytes)),
         ("SLIDETABLE_AVAILABLE_MEMORY", "abc", Some(bytes)),
         ("SLIDETABLE_AVAILABLE_MEMORY", "1e9", Some(bytes)),
-        ("SLIDETABLE_AVAILABLE_MEMORY", "99999999999999999999999", None),
+        (
+            "SLIDETABLE_AVAILABLE_MEMORY",
+            "99999999999999999999999",
+            None,
+        ),
         ("SLIDETABLE_AVAILABLE_DISK", "-1", Some(bytes)),
         ("SLIDETABLE_AVAILABLE_DISK", "abc", Some(bytes)),
         ("SLIDETABLE_AVAILABLE_DISK", "1e9", Some(bytes)),
@@ -1250,7 +1266,15 @@ fn environment_values_are_checked_and_huge_ones_never_panic() {
     for (name, value, refused) in cases {
         for args in [
             &["generate", "--board", "2x2", "-o", "t.slt"][..],
-            &["generate", "--board", "2x4", "--encoding", "2bit", "-o", "u.slt"],
+            &[
+                "generate",
+                "--board",
+                "2x4",
+                "--encoding",
+                "2bit",
+                "-o",
+                "u.slt",
+            ],
             &["generate", "--board", "2x3", "--parts", "."],
         ] {
             let run = Run::process(process(dir.path()).args(args).env(name, value));
@@ -1277,7 +1301,13 @@ fn a_refused_checkpoint_leaves_no_lock_file() {
     let checkpoint = dir.path().join(".t.slt.checkpoint");
     let cases: [(&dyn Fn(), &str); 4] = [
         (
-            &|| fs::write(&checkpoint, b"slidetable generate checkpoint 1\ncrc 00000000\n").unwrap(),
+            &|| {
+                fs::write(
+                    &checkpoint,
+                    b"slidetable generate checkpoint 1\ncrc 00000000\n",
+                )
+                .unwrap()
+            },
             "it is damaged",
         ),
         (
@@ -1285,23 +1315,35 @@ fn a_refused_checkpoint_leaves_no_lock_file() {
             "it is a character device, not a regular file",
         ),
         (&|| mkfifo(&checkpoint), "it is a FIFO, not a regular file"),
-        (&|| fs::create_dir(&checkpoint).unwrap(), "it is a directory, not a regular file"),
+        (
+            &|| fs::create_dir(&checkpoint).unwrap(),
+            "it is a directory, not a regular file",
+        ),
     ];
     for (make, says) in cases {
         make();
-        let run = Run::process(
-            process(dir.path())
-                .args(["generate", "--board", "2x4", "--encoding", "2bit", "-o", "t.slt"]),
-        );
+        let run = Run::process(process(dir.path()).args([
+            "generate",
+            "--board",
+            "2x4",
+            "--encoding",
+            "2bit",
+            "-o",
+            "t.slt",
+        ]));
         assert_eq!(run.code, Some(1), "{run:#?}");
         assert!(
-            run.stderr.starts_with(&format!(
-                "slidetable: {}: {says}",
-                checkpoint.display()
-            )) || run.stderr.starts_with(&format!("slidetable: .t.slt.checkpoint: {says}")),
+            run.stderr
+                .starts_with(&format!("slidetable: {}: {says}", checkpoint.display()))
+                || run
+                    .stderr
+                    .starts_with(&format!("slidetable: .t.slt.checkpoint: {says}")),
             "{run:#?}"
         );
-        assert!(!dir.path().join(".t.slt.checkpoint.lock").exists(), "{says}");
+        assert!(
+            !dir.path().join(".t.slt.checkpoint.lock").exists(),
+            "{says}"
+        );
         assert!(!dir.path().join("t.slt").exists());
         if checkpoint.is_dir() {
             fs::remove_dir(&checkpoint).unwrap();

@@ -449,7 +449,9 @@ fn one_part(dir: &Path, board: &str) {
 #[test]
 fn a_fifo_or_device_in_a_parts_directory_is_refused_at_once() {
     let part = |d: &Path| d.join("part-0002-of-0003.slp");
-    let cases: [(&dyn Fn(&Path), &str, &str); 3] = [
+    /// A damage, the file it makes refused, and what the refusal says.
+    type Case<'a> = (&'a dyn Fn(&Path), &'a str, &'a str);
+    let cases: [Case; 3] = [
         (
             &|d| {
                 fs::remove_file(part(d)).unwrap();
@@ -484,8 +486,17 @@ fn a_fifo_or_device_in_a_parts_directory_is_refused_at_once() {
         let out = scratch.path().join("out.slt");
         for args in [
             vec!["info".into(), dir.clone().into_os_string()],
-            vec!["distance".into(), "--table".into(), dir.clone().into_os_string()],
-            vec!["merge".into(), dir.clone().into_os_string(), "-o".into(), out.clone().into_os_string()],
+            vec![
+                "distance".into(),
+                "--table".into(),
+                dir.clone().into_os_string(),
+            ],
+            vec![
+                "merge".into(),
+                dir.clone().into_os_string(),
+                "-o".into(),
+                out.clone().into_os_string(),
+            ],
         ] {
             let run = slidetable()
                 .args(&args)
@@ -493,7 +504,12 @@ fn a_fifo_or_device_in_a_parts_directory_is_refused_at_once() {
                 .timeout(std::time::Duration::from_secs(60))
                 .output()
                 .unwrap();
-            assert_eq!(run.status.code(), Some(1), "{args:?}: {}", text(&run.stderr));
+            assert_eq!(
+                run.status.code(),
+                Some(1),
+                "{args:?}: {}",
+                text(&run.stderr)
+            );
             let err = text(&run.stderr);
             assert!(
                 err.contains(&format!("{}: {says}", dir.join(file).display())),

@@ -91,7 +91,9 @@ mod tests {
             e.to_string(),
             "is 5 bytes, more than a state file can be (4 at most)"
         );
-        assert!(open_regular(&dir.join("none"), 5, "x").unwrap_err().is_missing());
+        assert!(open_regular(&dir.join("none"), 5, "x")
+            .unwrap_err()
+            .is_missing());
         let e = open_regular(Path::new("/dev/zero"), u64::MAX, "x").unwrap_err();
         assert_eq!(e.to_string(), "is a character device, not a regular file");
         let e = open_regular(&dir, u64::MAX, "x").unwrap_err();

@@ -96,7 +96,11 @@ mod tests {
         assert_eq!(seconds_of("2.5"), Some(Duration::from_millis(2500)));
         assert_eq!(seconds_of("30"), Some(Duration::from_secs(30)));
         assert_eq!(seconds_of("0.0000000019"), Some(Duration::from_nanos(1)));
-        for huge in ["18446744073709551615", "18446744073709551616", "99999999999999999999"] {
+        for huge in [
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999",
+        ] {
             assert_eq!(seconds_of(huge), Some(Duration::new(u64::MAX, 0)), "{huge}");
         }
         assert_eq!(

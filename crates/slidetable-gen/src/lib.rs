@@ -46,8 +46,8 @@ pub use pattern::{
 pub use weighted::{narrow, solve_weighted};
 pub use write::temporary::abandon_writes;
 pub use write::{
-    pattern_bytes, replace_table, table_bytes, write_bytes, write_pattern_table, write_pattern_to,
-    write_file, write_table, write_to, Destination, Written,
+    check_replaceable, pattern_bytes, replace_table, table_bytes, write_bytes, write_file,
+    write_pattern_table, write_pattern_to, write_table, write_to, Destination, Written,
 };
 
 use rayon::prelude::*;

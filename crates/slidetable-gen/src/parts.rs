@@ -53,9 +53,8 @@ use rayon::prelude::*;
 use slidetable_core::{Board, Layout, Scan, ScanCursor, SCAN_CHUNK};
 use slidetable_format::{
     block_count, is_part_name, joined_crc, open_regular, part_name, slice_payload_len, BlockSums,
-    CostModel,
-    Encoding, Header, Manifest, PartFooter, PartRecord, PayloadHasher, PayloadSums, SectionSpec,
-    Slices, MANIFEST_NAME, PART_FOOTER_LEN,
+    CostModel, Encoding, Header, Manifest, PartFooter, PartRecord, PayloadHasher, PayloadSums,
+    SectionSpec, Slices, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
 use crate::bfs_residues::{
@@ -443,7 +442,11 @@ pub fn solve_in_parts(
 /// when not given).
 fn kept(files: &Files, level: u32, at: Option<std::time::SystemTime>) {
     let at = at
-        .or_else(|| fs::metadata(&files.checkpoint).and_then(|m| m.modified()).ok())
+        .or_else(|| {
+            fs::metadata(&files.checkpoint)
+                .and_then(|m| m.modified())
+                .ok()
+        })
         .unwrap_or_else(std::time::SystemTime::now);
     crate::resume::set_in_progress(Some(crate::resume::Saving {
         checkpoint: files.checkpoint.clone(),
@@ -1660,9 +1663,11 @@ impl Files {
                 Err(ReadError::Damaged) => return Err(self.bad_state(
                     "it is damaged (its CRC does not match its lines); start over with --restart",
                 )),
-                Err(ReadError::Refused(e)) => return Err(self.bad_state(&format!(
-                    "it {e}: remove it, or start over with --restart"
-                ))),
+                Err(ReadError::Refused(e)) => {
+                    return Err(
+                        self.bad_state(&format!("it {e}: remove it, or start over with --restart"))
+                    )
+                }
             };
         let Some(theirs) = read.get("goal") else {
             return Err(self.bad_state("it names no goal; start over with --restart"));
@@ -1794,8 +1799,8 @@ impl Files {
             })?;
         let words = entry_words(ranks.end - ranks.start);
         let want = 8 * words as u64;
-        let (mut file, have) = open_regular(path, u64::MAX, "checkpoint")
-            .map_err(|e| GenError::Parts {
+        let (mut file, have) =
+            open_regular(path, u64::MAX, "checkpoint").map_err(|e| GenError::Parts {
                 path: path.to_path_buf(),
                 problem: format!("it {e}: start over with --restart"),
             })?;
@@ -1929,9 +1934,7 @@ fn interrupted_elsewhere(dir: &Path, parts: u32) -> io::Result<Option<(u32, Path
             .iter()
             .any(|e| name.ends_with(e));
         match parts_in_name(name) {
-            Some(m) if interrupted && m != parts && m > 0 => {
-                return Ok(Some((m, entry.path())))
-            }
+            Some(m) if interrupted && m != parts && m > 0 => return Ok(Some((m, entry.path()))),
             _ => {}
         }
     }

@@ -153,6 +153,12 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<u64, GenError> {
     .map(|w| w.bytes)
 }
 
+/// Refuses `path` as [`write_file`] and every table writer would ([`GenError::NotAFile`]),
+/// without writing: for a front end to refuse before the work whose result goes there.
+pub fn check_replaceable(path: &Path) -> Result<(), GenError> {
+    replaceable(path).map(drop)
+}
+
 /// The one procedure behind [`replace_table`] and [`write_pattern_table`]: `write` streams the
 /// file's bytes into a temporary file beside `path`, which then replaces it (keeping a
 /// replaced file's owner and mode; stale temporaries of ours are removed first).

@@ -439,7 +439,11 @@ fn a_run_in_another_number_of_parts_is_refused_and_its_checkpoints_kept() {
                 other => panic!("{parts} parts: {:?}", other.as_ref().map(|_| ())),
             }
         }
-        assert_eq!(names(dir.path()), before, "{parts} parts changed the directory");
+        assert_eq!(
+            names(dir.path()),
+            before,
+            "{parts} parts changed the directory"
+        );
     }
     for (done, resumed) in run(&p, 2, usize::MAX) {
         assert!(done.is_ok(), "{:?}", done.err());
@@ -528,7 +532,9 @@ fn a_finished_table_stays_until_the_new_one_is_complete() {
     for (old_parts, parts) in [(1, 1), (3, 1), (1, 2)] {
         let dir = tempfile::tempdir().unwrap();
         let old = plan(old_board.standard_goal(), dir.path(), 500);
-        assert!(run(&old, old_parts, usize::MAX).iter().all(|(d, _)| d.is_ok()));
+        assert!(run(&old, old_parts, usize::MAX)
+            .iter()
+            .all(|(d, _)| d.is_ok()));
         let old_bytes = joined(dir.path());
         let p = plan(board.standard_goal(), dir.path(), 500);
         for fail_at in [30, 120] {
@@ -543,7 +549,12 @@ fn a_finished_table_stays_until_the_new_one_is_complete() {
             assert!(done.is_ok(), "{:?}", done.err());
         }
         assert_eq!(joined(dir.path()), expected);
-        assert_eq!(names(dir.path()).len(), parts as usize + 1, "{:?}", names(dir.path()));
+        assert_eq!(
+            names(dir.path()).len(),
+            parts as usize + 1,
+            "{:?}",
+            names(dir.path())
+        );
     }
 }
 
@@ -571,9 +582,16 @@ fn a_fifo_or_device_as_a_state_file_or_checkpoint_is_refused() {
                 .0
                 .unwrap_err()
                 .to_string();
-            let what = if kind == "fifo" { "a FIFO" } else { "a character device" };
+            let what = if kind == "fifo" {
+                "a FIFO"
+            } else {
+                "a character device"
+            };
             assert!(
-                e.starts_with(&format!("{}: it is {what}, not a regular file", path.display())),
+                e.starts_with(&format!(
+                    "{}: it is {what}, not a regular file",
+                    path.display()
+                )),
                 "{e}"
             );
         }

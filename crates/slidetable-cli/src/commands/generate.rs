@@ -118,9 +118,7 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration) -> Result<ExitCode> {
         PartsEvent::Resumed { level } => {
             kept = Some(level);
             if me == 0 {
-                note!(
-                    "resuming from level {level}, the last level every part has a checkpoint of"
-                )
+                note!("resuming from level {level}, the last level every part has a checkpoint of")
             }
         }
         PartsEvent::CheckpointSaved { level, bytes, took } => {
@@ -151,13 +149,22 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration) -> Result<ExitCode> {
     let done = match done {
         Ok(done) => done,
         // Refused by every process at once before the search: part 0's process says why,
-        // and every process ends (MPI finalized by all).
-        Err(GenError::EveryPart(e)) if me == 0 => return Err((*e).into()),
-        Err(GenError::EveryPart(_)) => return Ok(ExitCode::FAILURE),
+        // and the others end only once it has (mpirun may end the job at the first process
+        // that fails), every process finalizing MPI.
+        Err(GenError::EveryPart(e)) => {
+            if me == 0 {
+                warning!("{:#}", anyhow::Error::from(*e));
+            }
+            let _ = exchange.all_gather(0);
+            return Ok(ExitCode::FAILURE);
+        }
         // The others may be waiting for this process in a collective call, and MPI's
         // finalize would wait for them: say why here, then end every process of the run.
         Err(e) if parts > 1 => {
-            warning!("part {me} of {parts}: {e}; ending the run{}", kept_text(&plan, kept));
+            warning!(
+                "part {me} of {parts}: {e}; ending the run{}",
+                kept_text(&plan, kept)
+            );
             exchange.abort(1);
             return Err(e.into());
         }

@@ -61,7 +61,13 @@ fn refuse_own_file(dir: &Path, output: &Path) -> Result<()> {
         // A name in the directory that a table in parts reads.
         let into_dir = output
             .parent()
-            .map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p })
+            .map(|p| {
+                if p.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    p
+                }
+            })
             .is_some_and(|parent| same_file(parent, dir));
         let name = output.file_name().map(|n| n.to_string_lossy().into_owned());
         if into_dir && name.is_some_and(|n| n == MANIFEST_NAME || is_part_name(&n)) {
