@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The search in parts under MPI (Open MPI's mpirun, one machine, processes oversubscribed):
 #
-#   scripts/mpi.sh            # CI: 2x5 on 1-4 processes, 3x4 on 2, a killed run resumed,
-#                             #     a stopped process ended by the level timeout
+#   scripts/mpi.sh            # CI: 2x5 on 1-4 processes, 3x4 on 2, a killed run resumed
+#                             #     (refused on another number of processes), a stopped
+#                             #     process ended by the level timeout, a second run into a
+#                             #     directory in use refused, Ctrl-C to mpirun resumed
 #   scripts/mpi.sh --measure [BEFORE]
 #                             # docs/SCALE.md: 3x4 on 1, 2 and 4 processes, per-level figures;
 #                             # with BEFORE (another slidetable built with the mpi feature),
@@ -137,6 +139,21 @@ kill -KILL "$pid"
 if wait "$launcher"; then fail "mpirun ended well after a process was killed"; fi
 [ ! -e "$dir/manifest" ] || fail "a killed run left a manifest"
 echo "mpi: process $pid killed at level $level: mpirun failed, no manifest"
+# Another number of processes (3, or the plain binary's 1) is refused, naming the count the
+# run needs and --restart, and the checkpoints stay.
+before=$(ls "$dir" | sort)
+for np in 3 1; do
+    if [ "$np" = 1 ]; then
+        "$st" generate --board 2x5 --parts "$dir" >"$dir.out" 2>"$dir.err" && fail "a run on 1 process resumed 2 parts"
+    else
+        mpirun --oversubscribe -np "$np" "$mst" generate --board 2x5 --parts "$dir" \
+            >"$dir.out" 2>"$dir.err" && fail "a run on $np processes resumed 2 parts"
+    fi
+    grep -q "it holds an interrupted run in 2 parts .*rerun it on 2 processes to resume it, or add --restart" "$dir.err" \
+        || { cat "$dir.err" >&2; fail "-np $np: no refusal naming 2 processes and --restart"; }
+    [ "$(ls "$dir" | sort)" = "$before" ] || fail "-np $np changed the interrupted run's files"
+done
+echo "mpi: the killed run on 3 processes and on 1: refused, its checkpoints kept: $(grep -m1 'interrupted run' "$dir.err" | cut -c1-100)..."
 # A short level timeout and an outer one: a resumed run that hangs fails here in a minute.
 timeout 300 mpirun --oversubscribe -np 2 "$mst" generate --board 2x5 --parts "$dir" \
     --level-timeout 60 >"$dir.out" 2>"$dir.err" \
@@ -186,3 +203,43 @@ grep -q "did not finish within --level-timeout 3 s" "$dir.err" || { cat "$dir.er
 [ ! -e "$dir/manifest" ] || fail "a stopped run left a manifest"
 [ "$took" -lt 60 ] || fail "the timeout took $took s"
 echo "mpi: a stopped process: the run ended after ${took} s with: $(grep -m1 'level-timeout' "$dir.err" | cut -c1-110)..."
+
+# Two runs in one directory: the second (on 2 processes, or the plain binary) is refused while
+# the first holds the directory's lock, and changes nothing; Ctrl-C to the first's mpirun makes
+# its processes say what is kept and how to resume, and the same command resumes it into the
+# same bytes.
+dir=$work/twice
+rm -rf "$dir"
+mkdir -p "$dir"
+SLIDETABLE_CHECKPOINT_SECONDS=0 mpirun --oversubscribe -np 2 -x SLIDETABLE_CHECKPOINT_SECONDS \
+    "$mst" generate --board 3x4 --parts "$dir" >"$dir.out" 2>"$dir.err" &
+launcher=$!
+state=$dir/part-0001-of-0002.state
+for _ in $(seq 1 2400); do
+    if [ -f "$state" ] && [ "$(sed -n 's/^level //p' "$state" 2>/dev/null || echo 0)" -ge 20 ] 2>/dev/null; then
+        break
+    fi
+    sleep 0.05
+done
+[ -f "$state" ] || fail "the first run in $dir wrote no state"
+"$st" generate --board 3x4 --parts "$dir" >"$dir.second.out" 2>"$dir.second.err" \
+    && fail "a second run into a locked directory ended well"
+grep -q "another slidetable is generating $dir" "$dir.second.err" \
+    || { cat "$dir.second.err" >&2; fail "the second run did not name the lock"; }
+mpirun --oversubscribe -np 2 "$mst" generate --board 3x4 --parts "$dir" \
+    >"$dir.second.out" 2>"$dir.second.err" && fail "a second mpirun into a locked directory ended well"
+grep -q "another slidetable is generating $dir" "$dir.second.err" \
+    || { cat "$dir.second.err" >&2; fail "the second mpirun did not name the lock"; }
+echo "mpi: a second run into a directory in use: refused with: $(grep -m1 'another slidetable' "$dir.second.err" | cut -c1-100)..."
+kill -INT "$launcher"
+if wait "$launcher"; then fail "mpirun ended well after Ctrl-C"; fi
+[ ! -e "$dir/manifest" ] || fail "an interrupted run left a manifest"
+grep -q "interrupted; the search is kept up to level [0-9]* in $dir/part-000[01]-of-0002.checkpoint" "$dir.err" \
+    || { cat "$dir.err" >&2; fail "Ctrl-C to mpirun: no word of what is kept"; }
+echo "mpi: Ctrl-C to mpirun: $(grep -m1 '^slidetable: interrupted' "$dir.err" | cut -c1-120)..."
+timeout 600 mpirun --oversubscribe -np 2 "$mst" generate --board 3x4 --parts "$dir" \
+    --level-timeout 120 >"$dir.out" 2>"$dir.err" || { cat "$dir.err" >&2; fail "the resumed 3x4 run failed"; }
+grep -q "^resuming from level" "$dir.err" || fail "the 3x4 rerun did not resume: $(head -3 "$dir.err")"
+"$st" merge "$dir" -o "$dir.slt" >/dev/null
+cmp "$work/3x4.slt" "$dir.slt" || fail "the resumed 3x4 run's parts differ from generate"
+echo "mpi: $(grep '^resuming' "$dir.err"); merged parts identical to generate"

@@ -3,11 +3,10 @@
 //! distance. The text is left to the viewer's sans-serif font (plotters only estimates its
 //! width), so drawing needs no font file and no system library.
 
-use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -72,6 +71,30 @@ impl Labels<'_> {
     }
 }
 
+/// Refuses a chart's `path` that is not a regular file (a FIFO nobody reads would block
+/// the write forever), as `-o` refuses one: before the work, and again when it is written.
+pub(crate) fn check_path(path: Option<&Path>) -> Result<Option<&Path>> {
+    match path {
+        Some(p) if p != Path::new("-") => {
+            slidetable_gen::check_replaceable(p).map_err(|e| refusal(p, e))?;
+            Ok(Some(p))
+        }
+        other => Ok(other),
+    }
+}
+
+fn refusal(path: &Path, e: slidetable_gen::GenError) -> anyhow::Error {
+    match e {
+        slidetable_gen::GenError::NotAFile { kind, .. } => anyhow::anyhow!(
+            "refusing to write the chart to {}: it is {kind}, not a regular file",
+            path.display()
+        ),
+        e => {
+            anyhow::Error::from(e).context(format!("cannot write the chart to {}", path.display()))
+        }
+    }
+}
+
 /// Writes `svg` to `path`, or to standard output when `path` is `-`.
 pub(crate) fn save(path: &Path, svg: &str) -> Result<()> {
     if path == Path::new("-") {
@@ -80,7 +103,11 @@ pub(crate) fn save(path: &Path, svg: &str) -> Result<()> {
         out.flush()?;
         return Ok(());
     }
-    fs::write(path, svg).with_context(|| format!("cannot write the chart to {}", path.display()))
+    // As a table is written: only over a regular file, through a temporary file renamed
+    // into place.
+    slidetable_gen::write_file(path, svg.as_bytes())
+        .map(drop)
+        .map_err(|e| refusal(path, e))
 }
 
 /// Integers with thousands separators (`181,440`), the axes' numbers.

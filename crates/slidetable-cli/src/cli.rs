@@ -154,7 +154,13 @@ pub(crate) struct GenerateArgs {
     /// Write the table in parts into this directory (which must exist and be seen by every
     /// process): one part per process of the run (`mpirun -np N slidetable generate --parts
     /// DIR`, with a slidetable built with the mpi feature), then a manifest. One goal, 2-bit
-    /// entries. A run stopped midway resumes from its last finished level when run again.
+    /// entries. Every process writes a checkpoint of its part at the end of a level once the
+    /// run has gone on ten times as long as writing one takes, and ten seconds
+    /// (SLIDETABLE_CHECKPOINT_SECONDS=S: S seconds apart; 0: every level); a run stopped
+    /// midway resumes from the last level every part has a checkpoint of when the same
+    /// command runs again on as many processes (another count is refused, the checkpoints
+    /// kept, until --restart). One run in a directory at a time; a table already there stays
+    /// until the new one is complete.
     #[arg(
         long,
         value_name = "DIR",
@@ -162,8 +168,10 @@ pub(crate) struct GenerateArgs {
     )]
     pub(crate) parts: Option<PathBuf>,
     /// Start over instead of resuming an interrupted run: a table of 2-bit entries (every
-    /// board of 11 cells and more) keeps its work beside the file until it is written, and
-    /// the same command resumes it from its last finished level; so does --parts.
+    /// board of 11 cells and more) keeps checkpoints beside the file until it is written
+    /// (at the end of a level, once the run has gone on ten times as long as writing one
+    /// takes, and ten seconds), and the same command resumes it from its last checkpoint; so
+    /// does --parts.
     #[arg(long)]
     pub(crate) restart: bool,
     /// With --parts: end the run with a message when one level takes longer than this many

@@ -20,3 +20,14 @@ pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })
 }
+
+/// Whether `e` comes from an environment variable that holds what it does not accept
+/// (`SLIDETABLE_CHECKPOINT_SECONDS=abc`): a bad argument, exit 2.
+pub(crate) fn is_bad_environment(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<slidetable_gen::GenError>(),
+            Some(slidetable_gen::GenError::Environment { .. })
+        )
+    })
+}

@@ -32,7 +32,7 @@ use clap::Parser;
 
 use crate::cli::Cli;
 use crate::commands as run;
-use crate::error::{is_broken_pipe, UsageError, EXIT_USAGE};
+use crate::error::{is_bad_environment, is_broken_pipe, UsageError, EXIT_USAGE};
 use crate::resolved::Resolved;
 use crate::streams::warning;
 
@@ -77,7 +77,7 @@ fn main() -> ExitCode {
             }
             ExitCode::FAILURE
         }
-        Err(e) if e.downcast_ref::<UsageError>().is_some() => {
+        Err(e) if e.downcast_ref::<UsageError>().is_some() || is_bad_environment(&e) => {
             warning!("{e:#}");
             ExitCode::from(EXIT_USAGE)
         }

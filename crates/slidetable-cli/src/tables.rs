@@ -178,7 +178,7 @@ pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Genera
     };
     let run = Run {
         restart,
-        pace: Pace::from_env(),
+        pace: Pace::from_env()?,
         progress: &|n| bar.inc(n),
         events: &events,
     };

@@ -125,6 +125,35 @@ fn stats_svg_to_standard_output_and_errors() {
         r.stderr
     );
 
+    // A FIFO nobody reads (or a device) is refused as `-o` refuses one, at once, and left
+    // as it was; it blocked forever.
+    let fifo = dir.join("chart.fifo");
+    let _ = fs::remove_file(&fifo);
+    common::mkfifo(&fifo);
+    for command in ["stats", "heuristic"] {
+        let r = Run::of(
+            common::slidetable()
+                .arg(command)
+                .arg("--table")
+                .arg(table_3x3())
+                .args(["--svg", fifo.to_str().unwrap()])
+                .timeout(std::time::Duration::from_secs(120)),
+        );
+        assert_eq!(r.code, Some(1), "{command}: {r:#?}");
+        assert_eq!(
+            r.stderr,
+            format!(
+                "slidetable: refusing to write the chart to {}: it is a FIFO, not a regular \
+                 file\n",
+                fifo.display()
+            ),
+            "{command}"
+        );
+    }
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(
+        &fs::metadata(&fifo).unwrap().file_type()
+    ));
+
     // It replaces the JSON and CSV outputs, and heuristic's puzzles.
     for args in [
         ["stats", "--json"],

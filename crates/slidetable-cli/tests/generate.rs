@@ -684,8 +684,9 @@ fn a_3x4_generate_interrupted_at_several_levels_resumes_to_the_same_table() {
         ),
         "{stderr}"
     );
-    // Ctrl-C removes the temporary files, a checkpoint's included.
+    // Ctrl-C removes the temporary files, a checkpoint's included, and the run's lock file.
     assert_eq!(temporaries_of(&path), Vec::<PathBuf>::new());
+    assert!(!dir.path().join(".3x4.slt.checkpoint.lock").exists());
     let (status, stderr) = interrupt(false, 25, "KILL");
     assert_eq!(status.signal(), Some(9));
     assert!(
@@ -1212,4 +1213,141 @@ fn a_fourteen_cell_default_table_is_not_made_on_first_use() {
         run.stderr
     );
     assert!(!d.join("cache/slidetable/2x7.slt").exists());
+}
+
+/// The environment values `generate` reads: one that is not what the variable accepts is
+/// refused with exit 2, naming the variable and what it accepts (never ignored: the user
+/// would believe a limit in force); one too large saturates (never a panic), on tables that
+/// keep checkpoints or not, and with --parts.
+#[test]
+fn environment_values_are_checked_and_huge_ones_never_panic() {
+    let dir = TempDir::new().unwrap();
+    let seconds = "a number of seconds written in digits, with an optional fraction (0, 30 or \
+                   2.5) (or unset)";
+    let bytes = "a whole number of bytes written in digits (8000000000) (or unset)";
+    let cases = [
+        ("SLIDETABLE_CHECKPOINT_SECONDS", "1e20", Some(seconds)),
+        ("SLIDETABLE_CHECKPOINT_SECONDS", "1e300", Some(seconds)),
+        ("SLIDETABLE_CHECKPOINT_SECONDS", "-1", Some(seconds)),
+        ("SLIDETABLE_CHECKPOINT_SECONDS", "abc", Some(seconds)),
+        ("SLIDETABLE_CHECKPOINT_SECONDS", "NaN", Some(seconds)),
+        ("SLIDETABLE_CHECKPOINT_SECONDS", "inf", Some(seconds)),
+        ("SLIDETABLE_CHECKPOINT_SECONDS", " 1", Some(seconds)),
+        (
+            "SLIDETABLE_CHECKPOINT_SECONDS",
+            "18446744073709551615",
+            None,
+        ),
+        (
+            "SLIDETABLE_CHECKPOINT_SECONDS",
+            "18446744073709551616",
+            None,
+        ),
+        (
+            "SLIDETABLE_CHECKPOINT_SECONDS",
+            "99999999999999999999",
+            None,
+        ),
+        ("SLIDETABLE_CHECKPOINT_SECONDS", "0.5", None),
+        ("SLIDETABLE_AVAILABLE_MEMORY", "-1", Some(bytes)),
+        ("SLIDETABLE_AVAILABLE_MEMORY", "abc", Some(bytes)),
+        ("SLIDETABLE_AVAILABLE_MEMORY", "1e9", Some(bytes)),
+        (
+            "SLIDETABLE_AVAILABLE_MEMORY",
+            "99999999999999999999999",
+            None,
+        ),
+        ("SLIDETABLE_AVAILABLE_DISK", "-1", Some(bytes)),
+        ("SLIDETABLE_AVAILABLE_DISK", "abc", Some(bytes)),
+        ("SLIDETABLE_AVAILABLE_DISK", "1e9", Some(bytes)),
+        ("SLIDETABLE_AVAILABLE_DISK", "99999999999999999999999", None),
+    ];
+    for (name, value, refused) in cases {
+        for args in [
+            &["generate", "--board", "2x2", "-o", "t.slt"][..],
+            &[
+                "generate",
+                "--board",
+                "2x4",
+                "--encoding",
+                "2bit",
+                "-o",
+                "u.slt",
+            ],
+            &["generate", "--board", "2x3", "--parts", "."],
+        ] {
+            let run = Run::process(process(dir.path()).args(args).env(name, value));
+            match refused {
+                Some(accepts) => {
+                    assert_eq!(run.code, Some(2), "{name}={value} {args:?}: {run:#?}");
+                    assert_eq!(
+                        run.stderr,
+                        format!("slidetable: ${name} is {value:?}, but it must be {accepts}\n"),
+                        "{args:?}"
+                    );
+                }
+                None => assert_eq!(run.code, Some(0), "{name}={value} {args:?}: {run:#?}"),
+            }
+        }
+    }
+}
+
+/// A run refused over its checkpoint (damaged, a device, a FIFO, a directory) leaves
+/// no lock file behind, and a FIFO is refused at once, never opened for reading.
+#[test]
+fn a_refused_checkpoint_leaves_no_lock_file() {
+    let dir = TempDir::new().unwrap();
+    let checkpoint = dir.path().join(".t.slt.checkpoint");
+    let cases: [(&dyn Fn(), &str); 4] = [
+        (
+            &|| {
+                fs::write(
+                    &checkpoint,
+                    b"slidetable generate checkpoint 1\ncrc 00000000\n",
+                )
+                .unwrap()
+            },
+            "it is damaged",
+        ),
+        (
+            &|| std::os::unix::fs::symlink("/dev/zero", &checkpoint).unwrap(),
+            "it is a character device, not a regular file",
+        ),
+        (&|| mkfifo(&checkpoint), "it is a FIFO, not a regular file"),
+        (
+            &|| fs::create_dir(&checkpoint).unwrap(),
+            "it is a directory, not a regular file",
+        ),
+    ];
+    for (make, says) in cases {
+        make();
+        let run = Run::process(process(dir.path()).args([
+            "generate",
+            "--board",
+            "2x4",
+            "--encoding",
+            "2bit",
+            "-o",
+            "t.slt",
+        ]));
+        assert_eq!(run.code, Some(1), "{run:#?}");
+        assert!(
+            run.stderr
+                .starts_with(&format!("slidetable: {}: {says}", checkpoint.display()))
+                || run
+                    .stderr
+                    .starts_with(&format!("slidetable: .t.slt.checkpoint: {says}")),
+            "{run:#?}"
+        );
+        assert!(
+            !dir.path().join(".t.slt.checkpoint.lock").exists(),
+            "{says}"
+        );
+        assert!(!dir.path().join("t.slt").exists());
+        if checkpoint.is_dir() {
+            fs::remove_dir(&checkpoint).unwrap();
+        } else {
+            fs::remove_file(&checkpoint).unwrap();
+        }
+    }
 }

@@ -338,6 +338,26 @@ fn parts_are_checked_a_block_at_a_time_and_old_parts_still_read() {
             && err.contains(&format!("(file {})", part0.display())),
         "{err}"
     );
+    // One part cannot be made alone: the advice is the run's (its checkpoints, or
+    // --restart), not a one-file `generate`.
+    let advice = "make the table again with the same `slidetable generate --parts DIR` (same \
+                  board, goal and number of processes): it resumes from the run's last \
+                  checkpoint if one is left in DIR, or starts over with --restart";
+    assert!(err.ends_with(&format!("; {advice}\n")), "{err}");
+    let run = slidetable()
+        .args(["info", "--verify"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let out = text(&run.stdout);
+    assert!(
+        out.contains(&format!(
+            "checksum  FAILED: {}: bytes 0..65536 do not match their checksum",
+            part0.display()
+        )) && out.contains(advice)
+            && !out.contains("generate it again"),
+        "{out}"
+    );
     bytes[100] ^= 0x40;
     fs::write(&part0, &bytes).unwrap();
 
@@ -398,7 +418,7 @@ fn a_search_in_parts_too_large_for_the_memory_refuses_to_start() {
     assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
     assert_eq!(
         text(&run.stderr),
-        "slidetable: part 0 of 1: a process of the 3x4 search in parts needs 559.6 MB of \
+        "slidetable: a process of the 3x4 search in parts needs 559.6 MB of \
          memory (slice entries 59.9 MB, frontier 29.9 MB, exchange buffers 469.8 MB for \
          --batch 8388608), but 50.0 MB is available to it ($SLIDETABLE_AVAILABLE_MEMORY, \
          shared by 2 processes on this machine): run on more machines or processes, or with \
@@ -409,4 +429,193 @@ fn a_search_in_parts_too_large_for_the_memory_refuses_to_start() {
         0,
         "nothing written"
     );
+}
+
+/// One table in parts made by the command itself (one process) in `dir`.
+fn one_part(dir: &Path, board: &str) {
+    let run = slidetable()
+        .args(["generate", "--board", board, "--parts"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+}
+
+/// A FIFO or a device where a part or the manifest belongs is refused at once by every
+/// reader, named, never read (a FIFO blocked `info`, `distance` and `merge`; /dev/zero as the
+/// manifest filled memory).
+#[test]
+fn a_fifo_or_device_in_a_parts_directory_is_refused_at_once() {
+    let part = |d: &Path| d.join("part-0002-of-0003.slp");
+    /// A damage, the file it makes refused, and what the refusal says.
+    type Case<'a> = (&'a dyn Fn(&Path), &'a str, &'a str);
+    let cases: [Case; 3] = [
+        (
+            &|d| {
+                fs::remove_file(part(d)).unwrap();
+                common::mkfifo(&part(d));
+            },
+            "part-0002-of-0003.slp",
+            "is a FIFO, not a regular file",
+        ),
+        (
+            &|d| {
+                fs::remove_file(d.join("manifest")).unwrap();
+                common::mkfifo(&d.join("manifest"));
+            },
+            "manifest",
+            "is a FIFO, not a regular file",
+        ),
+        (
+            &|d| {
+                fs::remove_file(d.join("manifest")).unwrap();
+                std::os::unix::fs::symlink("/dev/zero", d.join("manifest")).unwrap();
+            },
+            "manifest",
+            "is a character device, not a regular file",
+        ),
+    ];
+    for (damage, file, says) in cases {
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().join("t");
+        fs::create_dir(&dir).unwrap();
+        three_parts(&dir, GOAL);
+        damage(&dir);
+        let out = scratch.path().join("out.slt");
+        for args in [
+            vec!["info".into(), dir.clone().into_os_string()],
+            vec![
+                "distance".into(),
+                "--table".into(),
+                dir.clone().into_os_string(),
+            ],
+            vec![
+                "merge".into(),
+                dir.clone().into_os_string(),
+                "-o".into(),
+                out.clone().into_os_string(),
+            ],
+        ] {
+            let run = slidetable()
+                .args(&args)
+                .write_stdin(format!("{GOAL}\n"))
+                .timeout(std::time::Duration::from_secs(60))
+                .output()
+                .unwrap();
+            assert_eq!(
+                run.status.code(),
+                Some(1),
+                "{args:?}: {}",
+                text(&run.stderr)
+            );
+            let err = text(&run.stderr);
+            assert!(
+                err.contains(&format!("{}: {says}", dir.join(file).display())),
+                "{args:?}: {err}"
+            );
+        }
+    }
+}
+
+/// `merge -o` never writes over a file of the table it merges (the manifest, a part, or a
+/// name the directory's table would read), which would leave the directory unreadable; the
+/// directory still answers afterwards.
+#[test]
+fn merge_refuses_to_write_over_the_table_it_merges() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("t");
+    fs::create_dir(&dir).unwrap();
+    one_part(&dir, "2x3");
+    let before: Vec<Vec<u8>> = ["manifest", "part-0000-of-0001.slp"]
+        .iter()
+        .map(|n| fs::read(dir.join(n)).unwrap())
+        .collect();
+    let link = scratch.path().join("link.slt");
+    std::os::unix::fs::symlink(dir.join("manifest"), &link).unwrap();
+    for output in [
+        dir.join("manifest"),
+        dir.join("part-0000-of-0001.slp"),
+        dir.join("part-0000-of-0002.slp"),
+        dir.join(".").join("manifest"),
+        link,
+    ] {
+        let run = slidetable()
+            .arg("merge")
+            .arg(&dir)
+            .arg("-o")
+            .arg(&output)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1), "{}", output.display());
+        assert_eq!(
+            text(&run.stderr),
+            format!(
+                "slidetable: refusing to write {}: it is a file of the table being merged from \
+                 {} (name a file outside it)\n",
+                output.display(),
+                dir.display()
+            )
+        );
+    }
+    let after: Vec<Vec<u8>> = ["manifest", "part-0000-of-0001.slp"]
+        .iter()
+        .map(|n| fs::read(dir.join(n)).unwrap())
+        .collect();
+    assert!(before == after, "the table changed");
+    assert!(!dir.join("part-0000-of-0002.slp").exists());
+    let run = slidetable()
+        .arg("merge")
+        .arg(&dir)
+        .arg("-o")
+        .arg(scratch.path().join("whole.slt"))
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(
+        text(&run.stdout).lines().nth(1),
+        Some("board 2x3: 1 section x 360 states, 398 bytes")
+    );
+}
+
+/// What a user names wrongly is told what to name instead: the manifest given as the table
+/// (its directory), a file given as --parts (a directory).
+#[test]
+fn a_manifest_as_the_table_and_a_file_as_parts_say_what_to_name() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("t");
+    fs::create_dir(&dir).unwrap();
+    one_part(&dir, "2x3");
+    let run = slidetable()
+        .args(["distance", "--table"])
+        .arg(dir.join("manifest"))
+        .write_stdin("1 2 3 4 5 0\n")
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(
+        text(&run.stderr),
+        format!(
+            "slidetable: table {}: is the manifest of a table in parts: name its directory ({}) \
+             instead\n",
+            dir.join("manifest").display(),
+            dir.display()
+        )
+    );
+    let file = scratch.path().join("3x3.slt");
+    fs::write(&file, b"a file").unwrap();
+    let run = slidetable()
+        .args(["generate", "--board", "2x3", "--parts"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(
+        text(&run.stderr),
+        format!(
+            "slidetable: {}: is a file, not a directory: --parts names the directory (made \
+             beforehand) of the parts and the manifest\n",
+            file.display()
+        )
+    );
+    assert_eq!(fs::read(&file).unwrap(), b"a file");
 }

@@ -49,10 +49,13 @@ pub use blocks::{block_count, BlockSums, BLOCK_LEN};
 
 mod parts;
 
+mod open;
+pub use open::{open_regular, OpenError};
+
 pub use parts::{
     is_part_name, joined_crc, part_name, slice_payload_len, Manifest, PartError, PartFooter,
-    PartRecord, Slices, MANIFEST_FIXED_LEN, MANIFEST_MAGIC, MANIFEST_NAME, PARTS_VERSION,
-    PART_FOOTER_LEN, PART_MAGIC, PART_RECORD_LEN, SLICE_UNIT,
+    PartRecord, Slices, MANIFEST_FIXED_LEN, MANIFEST_MAGIC, MANIFEST_MAX_LEN, MANIFEST_NAME,
+    PARTS_VERSION, PART_FOOTER_LEN, PART_MAGIC, PART_RECORD_LEN, SLICE_UNIT,
 };
 
 pub use frame::{claimed_board, PayloadSums, FIXED_HEADER_LEN, SECTION_LEN};

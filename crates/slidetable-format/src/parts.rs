@@ -44,6 +44,9 @@ pub const SLICE_UNIT: u64 = 1 << 18;
 const _: () = assert!(SLICE_UNIT / 4 == BLOCK_LEN);
 /// The manifest's file name in a table's directory.
 pub const MANIFEST_NAME: &str = "manifest";
+/// The most bytes a manifest is read from: 64 MiB, two million parts' records (no run of
+/// the search has a thousandth of that); a larger file is refused before it is read.
+pub const MANIFEST_MAX_LEN: u64 = 64 << 20;
 
 /// The file name of part `k` (from 0) of `parts`.
 pub fn part_name(k: u32, parts: u32) -> String {

@@ -27,6 +27,7 @@ mod bfs_queue;
 pub mod bfs_residues;
 mod bfs_scan;
 pub mod cache;
+pub mod environment;
 mod mapped;
 pub mod parts;
 mod pattern;
@@ -45,8 +46,8 @@ pub use pattern::{
 pub use weighted::{narrow, solve_weighted};
 pub use write::temporary::abandon_writes;
 pub use write::{
-    pattern_bytes, replace_table, table_bytes, write_bytes, write_pattern_table, write_pattern_to,
-    write_table, write_to, Destination, Written,
+    check_replaceable, pattern_bytes, replace_table, table_bytes, write_bytes, write_file,
+    write_pattern_table, write_pattern_to, write_table, write_to, Destination, Written,
 };
 
 use rayon::prelude::*;
@@ -203,7 +204,7 @@ pub enum GenError {
     /// The machine has less memory than a process of the search in parts needs (checked by
     /// each process before its slice is allocated).
     #[error(
-        "part {part} of {parts}: a process of the {board} search in parts needs {} of memory \
+        "a process of the {board} search in parts needs {} of memory \
          (slice entries {}, frontier {}, exchange buffers {} for --batch {batch}), but {} is \
          available to it ({origin}): run on more machines or processes, or with a smaller --batch",
         room::human(needs.total()),
@@ -349,6 +350,21 @@ pub enum GenError {
         board: Board,
         /// Why the partition does not fit.
         source: PartitionError,
+    },
+    /// A refusal every process of a search in parts makes together, before the search (the
+    /// directory locked by another run, an interrupted run in another number of parts): the
+    /// process of part 0 says it, the others need not.
+    #[error(transparent)]
+    EveryPart(Box<GenError>),
+    /// An environment variable the generator reads holds what it does not accept.
+    #[error("${name} is {value:?}, but it must be {accepts} (or unset)")]
+    Environment {
+        /// The variable.
+        name: &'static str,
+        /// Its value.
+        value: String,
+        /// What it accepts.
+        accepts: &'static str,
     },
     /// The directory the table would go in does not exist (it is not made: a mistyped path
     /// should not leave directories behind).

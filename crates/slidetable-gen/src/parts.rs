@@ -42,7 +42,7 @@
 //! (`slidetable_format::Manifest`).
 
 use std::fs::{self, File};
-use std::io::{self, BufReader, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, Read as _, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -52,9 +52,9 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use slidetable_core::{Board, Layout, Scan, ScanCursor, SCAN_CHUNK};
 use slidetable_format::{
-    block_count, is_part_name, joined_crc, part_name, slice_payload_len, BlockSums, CostModel,
-    Encoding, Header, Manifest, PartFooter, PartRecord, PayloadHasher, PayloadSums, SectionSpec,
-    Slices, MANIFEST_NAME, PART_FOOTER_LEN,
+    block_count, is_part_name, joined_crc, open_regular, part_name, slice_payload_len, BlockSums,
+    CostModel, Encoding, Header, Manifest, PartFooter, PartRecord, PayloadHasher, PayloadSums,
+    SectionSpec, Slices, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
 use crate::bfs_residues::{
@@ -294,17 +294,69 @@ pub fn solve_in_parts(
         path: plan.dir.clone(),
         source,
     };
-    if !plan.dir.is_dir() {
-        return Err(GenError::NoDirectory {
-            path: plan.dir.join(MANIFEST_NAME),
-            dir: plan.dir.clone(),
-            link: None,
-        });
+    match fs::metadata(&plan.dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(m) => {
+            return Err(GenError::Parts {
+                path: plan.dir.clone(),
+                problem: format!(
+                    "is {}, not a directory: --parts names the directory (made beforehand) \
+                     of the parts and the manifest",
+                    if m.is_file() {
+                        "a file"
+                    } else {
+                        slidetable_format::file_kind(&m.file_type())
+                    }
+                ),
+            })
+        }
+        Err(_) => {
+            return Err(GenError::NoDirectory {
+                path: plan.dir.join(MANIFEST_NAME),
+                dir: plan.dir.clone(),
+                link: None,
+            })
+        }
     }
-    if me == 0 {
-        // From now on the directory is no table until a new manifest says so.
-        remove_if_there(&plan.dir.join(MANIFEST_NAME)).map_err(dir_error)?;
-        remove_other_runs(&plan.dir, parts).map_err(dir_error)?;
+    // One run in a directory at a time: part 0's process holds the directory's lock for the
+    // run (the one-machine search's lock, `resume::take_lock`), and every process learns
+    // whether it could.
+    let lock_path = plan.dir.join(LOCK_NAME);
+    let lock = (me == 0).then(|| crate::resume::take_lock(&lock_path, &plan.dir));
+    let locked = exchange.all_gather(u64::from(!matches!(lock, Some(Err(_)))))?;
+    let _lock = match lock {
+        Some(Err(e)) => return Err(GenError::EveryPart(Box::new(e))),
+        Some(Ok(lock)) => Some(lock),
+        None if locked[0] == 0 => {
+            return Err(GenError::EveryPart(Box::new(GenError::Parts {
+                path: lock_path,
+                problem: "part 0's process could not lock it (another run?)".into(),
+            })))
+        }
+        None => None,
+    };
+    // An interrupted run in another number of parts is resumed only by that number of
+    // processes: refused, never removed, unless --restart.
+    let other = if me == 0 {
+        interrupted_elsewhere(&plan.dir, parts).map_err(dir_error)?
+    } else {
+        None
+    };
+    let other = exchange.all_gather(other.map_or(0, |(m, _)| u64::from(m)))?[0];
+    if other != 0 && !plan.restart {
+        let example = part_name(0, other as u32).replace(".slp", ".checkpoint");
+        return Err(GenError::EveryPart(Box::new(GenError::Parts {
+            path: plan.dir.clone(),
+            problem: format!(
+                "it holds an interrupted run in {other} parts ({example} and the others), and \
+                 this run has {parts}: rerun it on {other} {} to resume it, or add --restart to \
+                 remove its checkpoints and start over in {parts}",
+                if other == 1 { "process" } else { "processes" }
+            ),
+        })));
+    }
+    if me == 0 && plan.restart {
+        remove_other_runs(&plan.dir, parts, false).map_err(dir_error)?;
     }
     if plan.restart {
         files.remove_all()?;
@@ -337,6 +389,10 @@ pub fn solve_in_parts(
         }
         Resume::Fresh => {
             files.remove_all()?;
+            crate::resume::set_in_progress(Some(crate::resume::Saving {
+                checkpoint: files.checkpoint.clone(),
+                saved: None,
+            }));
             let slice = Slice::new(ranks.clone());
             let goal_rank = scan.ranker().rank(&goal);
             if ranks.contains(&goal_rank) {
@@ -350,6 +406,7 @@ pub fn solve_in_parts(
         Resume::From(level) => {
             events(PartsEvent::Resumed { level });
             let (slice, histogram) = files.load(&goal, me, parts, level, ranks.clone(), &left)?;
+            kept(&files, level, None);
             files.write_state(&goal, me, parts, level, false, &histogram)?;
             (slice, histogram)
         }
@@ -366,8 +423,35 @@ pub fn solve_in_parts(
     }
     let level = ctx.search(exchange, events, &mut pacer, &mut slice, &mut histogram)?;
     let footer = slice.write_part(&files, &goal, me, parts)?;
+    // Every part written: only now does a table the directory held before go (its manifest
+    // first, so that the directory is never a table of mixed parts), and the new parts take
+    // their names.
+    exchange.all_gather(0)?;
+    if me == 0 {
+        remove_if_there(&plan.dir.join(MANIFEST_NAME)).map_err(dir_error)?;
+    }
+    exchange.all_gather(0)?;
+    fs::rename(&files.part_tmp, &files.part).map_err(|e| files.io(&files.part, e))?;
+    sync_dir(&files.part);
     files.write_state(&goal, me, parts, level, true, &histogram)?;
     finish_part(&ctx, exchange, Some(footer), &histogram)
+}
+
+/// Tells a signal's handler ([`crate::resume::in_progress`]) that every part's checkpoint of
+/// `level` is in place, this process's in `files.checkpoint`, written `at` (the file's time
+/// when not given).
+fn kept(files: &Files, level: u32, at: Option<std::time::SystemTime>) {
+    let at = at
+        .or_else(|| {
+            fs::metadata(&files.checkpoint)
+                .and_then(|m| m.modified())
+                .ok()
+        })
+        .unwrap_or_else(std::time::SystemTime::now);
+    crate::resume::set_in_progress(Some(crate::resume::Saving {
+        checkpoint: files.checkpoint.clone(),
+        saved: Some((0, level, at)),
+    }));
 }
 
 /// What every step of a process's run reads.
@@ -466,6 +550,7 @@ impl Context<'_> {
         if everywhere.iter().all(|&ok| ok != 0) {
             // Every process's checkpoint of `level` is in place: the older ones may go.
             self.files.put_next_in_place()?;
+            kept(self.files, level, Some(std::time::SystemTime::now()));
             self.files
                 .write_state(goal, self.me, self.parts, level, false, histogram)?;
             let took = started.elapsed();
@@ -981,7 +1066,14 @@ fn finish_part(
     let footer = match footer {
         Some(footer) => footer,
         None => {
-            let bytes = fs::read(&files.part).map_err(|e| files.io(&files.part, e))?;
+            let bytes = open_regular(&files.part, u64::MAX, "part")
+                .map_err(|e| files.bad_part(format!("it {e}")))
+                .and_then(|(mut file, len)| {
+                    let mut bytes = Vec::with_capacity(len as usize);
+                    file.read_to_end(&mut bytes)
+                        .map_err(|e| files.io(&files.part, e))?;
+                    Ok(bytes)
+                })?;
             let footer = PartFooter::parse(&bytes).map_err(|e| files.bad_part(e.to_string()))?;
             footer
                 .verify(&bytes)
@@ -1024,12 +1116,16 @@ fn finish_part(
             header: header.to_bytes(),
         }
         .to_bytes();
+        // What other runs left (parts of a table in another number of parts, a run
+        // restarted over) would make the new table refused: they go before it is one.
+        remove_other_runs(&plan.dir, ctx.parts, true).map_err(|e| files.io(&plan.dir, e))?;
         let path = plan.dir.join(MANIFEST_NAME);
         write_durably(&path, &bytes).map_err(|e| files.io(&path, e))?;
         manifest = Some(path);
     }
     exchange.all_gather(0)?;
     files.remove_working()?;
+    crate::resume::set_in_progress(None);
     Ok(PartsDone {
         histogram: histogram.to_vec(),
         part: files.part.clone(),
@@ -1385,8 +1481,8 @@ impl Slice {
         Ok(())
     }
 
-    /// Writes the part file: the payload, its block checksums and the footer, into a
-    /// temporary file, synced, then renamed into place.
+    /// Writes the part file: the payload, its block checksums and the footer, into its
+    /// temporary file, synced (renamed into place once every process has written its own).
     fn write_part(
         &self,
         files: &Files,
@@ -1428,8 +1524,6 @@ impl Slice {
             .and_then(|()| file.sync_all())
             .map_err(failed)?;
         drop(file);
-        fs::rename(tmp, &files.part).map_err(|e| files.io(&files.part, e))?;
-        sync_dir(&files.part);
         Ok(footer)
     }
 }
@@ -1519,9 +1613,9 @@ impl Files {
         Ok(())
     }
 
-    /// Every file of this part: a run that starts over.
+    /// Every working file of this part: a run that starts over. (A finished table's part
+    /// stays until the new one is written over it.)
     fn remove_all(&self) -> Result<(), GenError> {
-        self.remove(&[&self.part])?;
         self.remove(&self.older.iter().collect::<Vec<_>>())?;
         self.remove_working()
     }
@@ -1569,6 +1663,11 @@ impl Files {
                 Err(ReadError::Damaged) => return Err(self.bad_state(
                     "it is damaged (its CRC does not match its lines); start over with --restart",
                 )),
+                Err(ReadError::Refused(e)) => {
+                    return Err(
+                        self.bad_state(&format!("it {e}: remove it, or start over with --restart"))
+                    )
+                }
             };
         let Some(theirs) = read.get("goal") else {
             return Err(self.bad_state("it names no goal; start over with --restart"));
@@ -1644,6 +1743,7 @@ impl Files {
                 return Err(bad("it is damaged (its lines do not match their CRC)"))
             }
             Err(ReadError::Io(e)) => return Err(self.io(path, e)),
+            Err(ReadError::Refused(e)) => return Err(bad(&format!("it {e}"))),
         };
         if !read.text.starts_with(&Files::identity(goal, me, parts)) {
             return Err(bad(
@@ -1699,8 +1799,11 @@ impl Files {
             })?;
         let words = entry_words(ranks.end - ranks.start);
         let want = 8 * words as u64;
-        let mut file = File::open(path).map_err(failed)?;
-        let have = file.metadata().map_err(failed)?.len();
+        let (mut file, have) =
+            open_regular(path, u64::MAX, "checkpoint").map_err(|e| GenError::Parts {
+                path: path.to_path_buf(),
+                problem: format!("it {e}: start over with --restart"),
+            })?;
         if lines.bytes != want || have != lines.len + want {
             return Err(GenError::Parts {
                 path: path.to_path_buf(),
@@ -1797,27 +1900,58 @@ fn remove_if_there(path: &Path) -> io::Result<()> {
     }
 }
 
-/// Removes the part files and working files of runs with another number of parts: they would
-/// make the directory's table refused (an extra part).
-fn remove_other_runs(dir: &Path, parts: u32) -> io::Result<()> {
-    let ours = format!("-of-{parts:04}.");
+/// The lock file of a directory of parts, held by part 0's process for the run.
+pub const LOCK_NAME: &str = ".checkpoint.lock";
+
+/// The working files' extensions of a run (a part's state, checkpoints, temporaries; the
+/// working files an older slidetable kept).
+const WORKING: [&str; 7] = [
+    ".entries",
+    ".frontier",
+    ".state",
+    ".checkpoint",
+    ".next",
+    ".tmp",
+    ".new",
+];
+
+/// The number of parts in a part's file name (`part-0001-of-0004.state`: 4).
+fn parts_in_name(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix("part-")?;
+    let (_, of) = rest.split_once("-of-")?;
+    let digits = of.split('.').next()?;
+    digits.parse().ok()
+}
+
+/// An interrupted run in `dir` in another number of parts than `parts` (its checkpoints or
+/// state files are there): that number, and one of its files.
+fn interrupted_elsewhere(dir: &Path, parts: u32) -> io::Result<Option<(u32, PathBuf)>> {
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let working = name.starts_with("part-")
-            && [
-                ".entries",
-                ".frontier",
-                ".state",
-                ".checkpoint",
-                ".next",
-                ".tmp",
-                ".new",
-            ]
+        let interrupted = [".state", ".checkpoint", ".next"]
             .iter()
             .any(|e| name.ends_with(e));
-        if (is_part_name(name) || working) && !name.contains(&ours) {
+        match parts_in_name(name) {
+            Some(m) if interrupted && m != parts && m > 0 => return Ok(Some((m, entry.path()))),
+            _ => {}
+        }
+    }
+    Ok(None)
+}
+
+/// Removes the working files of runs with another number of parts (a run restarted over
+/// them), and with `tables`, their part files too (a table made in another number of parts,
+/// which would make the new one refused as having extra parts).
+fn remove_other_runs(dir: &Path, parts: u32, tables: bool) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let working = name.starts_with("part-") && WORKING.iter().any(|e| name.ends_with(e));
+        let ours = parts_in_name(name) == Some(parts);
+        if ((tables && is_part_name(name)) || working) && !ours {
             remove_if_there(&entry.path())?;
         }
     }

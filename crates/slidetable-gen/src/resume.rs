@@ -19,7 +19,7 @@
 //! seconds (every board up to 12 cells on the machine of BENCHMARKS.md) ends before its first
 //! checkpoint is due, and keeps none.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -27,13 +27,13 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use slidetable_format::{CostModel, Encoding};
+use slidetable_format::{open_regular, CostModel, Encoding};
 
 use crate::bfs_residues::Search;
 use crate::mapped::allocate;
 use crate::plan::Plan;
 use crate::state_file::{self, join, ReadError};
-use crate::write::temporary::{hold_writes, Temporary};
+use crate::write::temporary::{hold_writes, LockFile, Temporary};
 use crate::{Destination, GenError, SolvedSection, Written};
 
 /// Environment variable: seconds between checkpoints instead of the measured pace (`0`: at the
@@ -53,14 +53,11 @@ pub enum Pace {
 }
 
 impl Pace {
-    /// [`CHECKPOINT_ENV`]'s pace when it is set to a number of seconds, else
-    /// [`Pace::Measured`].
-    pub fn from_env() -> Pace {
-        std::env::var(CHECKPOINT_ENV)
-            .ok()
-            .and_then(|s| s.trim().parse::<f64>().ok())
-            .filter(|s| s.is_finite() && *s >= 0.0)
-            .map_or(Pace::Measured, |s| Pace::Every(Duration::from_secs_f64(s)))
+    /// [`CHECKPOINT_ENV`]'s pace when it is set (a number of seconds; one too large for a
+    /// [`Duration`] is the longest, no checkpoint), else [`Pace::Measured`]; a value that is
+    /// not a number of seconds is refused ([`GenError::Environment`]).
+    pub fn from_env() -> Result<Pace, GenError> {
+        Ok(crate::environment::seconds(CHECKPOINT_ENV)?.map_or(Pace::Measured, Pace::Every))
     }
 }
 
@@ -208,7 +205,7 @@ pub fn in_progress() -> Option<Saving> {
         .clone()
 }
 
-fn set_in_progress(saving: Option<Saving>) {
+pub(crate) fn set_in_progress(saving: Option<Saving>) {
     *IN_PROGRESS.lock().unwrap_or_else(|e| e.into_inner()) = saving;
 }
 
@@ -285,6 +282,11 @@ fn read_lines(path: &Path, plan: &Plan) -> Result<Option<Lines>, GenError> {
             ))
         }
         Err(ReadError::Io(e)) => return Err(io_error(path, e)),
+        Err(ReadError::Refused(e)) => {
+            return Err(bad(format!(
+                "it {e}: remove it, or add --restart to start over"
+            )))
+        }
     };
     if !read.text.starts_with(&identity(plan)) {
         let theirs: Vec<&str> = read
@@ -344,8 +346,8 @@ fn read_lines(path: &Path, plan: &Plan) -> Result<Option<Lines>, GenError> {
 /// An open run: its lock, and the checkpoint an earlier run left.
 pub(crate) struct Work {
     files: WorkFiles,
-    /// The lock file, held locked for the run.
-    _lock: File,
+    /// The lock file, held locked for the run (removed when the run ends).
+    _lock: LockFile,
     saved: Option<Lines>,
 }
 
@@ -517,42 +519,19 @@ impl Work {
     }
 }
 
-impl Drop for Work {
-    fn drop(&mut self) {
-        // Removed while still locked: a run that opened it a moment ago finds it unlinked
-        // once it has the lock, and makes another (`take_lock`).
-        let _ = fs::remove_file(&self.files.lock);
-    }
-}
-
-/// Opens and locks the lock file at `path`, for the table at `target`.
-fn take_lock(path: &Path, target: &Path) -> Result<File, GenError> {
-    loop {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| io_error(path, e))?;
-        if file.try_lock().is_err() {
-            return Err(GenError::Resume {
-                path: path.to_path_buf(),
-                problem: format!(
-                    "another slidetable is generating {} (it holds this file's lock)",
-                    target.display()
-                ),
-            });
-        }
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            if file.metadata().map_err(|e| io_error(path, e))?.nlink() == 0 {
-                continue;
-            }
-        }
-        return Ok(file);
-    }
+/// Opens and locks the lock file at `path`, for the table (or directory of parts) at
+/// `target`: refused while another run holds it. The file goes when the lock is dropped, or
+/// on a signal ([`crate::abandon_writes`]).
+pub(crate) fn take_lock(path: &Path, target: &Path) -> Result<LockFile, GenError> {
+    LockFile::take(path)
+        .map_err(|e| io_error(path, e))?
+        .ok_or_else(|| GenError::Resume {
+            path: path.to_path_buf(),
+            problem: format!(
+                "another slidetable is generating {} (it holds this file's lock)",
+                target.display()
+            ),
+        })
 }
 
 /// When the next checkpoint is due (see [`Pace`]).
@@ -791,8 +770,8 @@ fn read_entries(
     let payload = Encoding::TwoBit.payload_len(states).unwrap_or(0) as usize;
     let words = Search::words_for(states);
     let want = (payload * lines.finished.len() + words * 8) as u64;
-    let mut file = File::open(path).map_err(failed)?;
-    let have = file.metadata().map_err(failed)?.len();
+    let (mut file, have) = open_regular(path, u64::MAX, "checkpoint")
+        .map_err(|e| bad(format!("it {e}: remove it, or add --restart to start over")))?;
     if lines.bytes != want || have != lines.len + want {
         return Err(bad(format!(
             "it is {have} bytes, not the {} its lines say: start over with --restart",

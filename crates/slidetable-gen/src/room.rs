@@ -81,12 +81,12 @@ fn check(plan: &Plan, needs: Needs, dir: Option<&Path>, allocated: u64) -> Resul
             origin,
         })
     };
-    if let Some((available, origin)) = available_memory() {
+    if let Some((available, origin)) = checked_memory()? {
         if needs.memory > available {
             return refuse("memory", needs.memory, available, origin);
         }
     }
-    if let Some((available, origin)) = dir.and_then(available_disk) {
+    if let Some((available, origin)) = dir.map(available_disk).transpose()?.flatten() {
         let available = available.saturating_add(allocated);
         if needs.disk > available {
             return refuse("disk space", needs.disk, available, origin);
@@ -165,7 +165,7 @@ pub fn check_parts_room(
     round: usize,
 ) -> Result<PartsNeeds, GenError> {
     let needs = parts_needs(board, parts, round);
-    let Some((available, origin)) = available_memory() else {
+    let Some((available, origin)) = checked_memory()? else {
         return Ok(needs);
     };
     let here = LOCAL_PROCESSES_ENV
@@ -207,7 +207,7 @@ pub fn check_level_pass(
     entries: u64,
 ) -> Result<bool, String> {
     let need = bitmap.saturating_add(entries);
-    match available_memory() {
+    match checked_memory().map_err(|e| e.to_string())? {
         Some((available, origin)) if need > available => Err(format!(
             "{what} on a {board} table reads it level by level, in one bit a state ({}) beside \
              its {} of entries: {} of memory, but {} is available ({origin})",
@@ -269,12 +269,12 @@ pub fn check_pattern_room(
             origin,
         })
     };
-    if let Some(available) = available_memory() {
+    if let Some(available) = checked_memory()? {
         if needs.memory > available.0 {
             return refuse("memory", needs.memory, available);
         }
     }
-    if let Some(available) = dir.and_then(available_disk) {
+    if let Some(available) = dir.map(available_disk).transpose()?.flatten() {
         if needs.disk > available.0 {
             return refuse("disk space", needs.disk, available);
         }
@@ -282,26 +282,33 @@ pub fn check_pattern_room(
     Ok(needs)
 }
 
-/// A byte count from the environment variable `name`, if set and a number.
-fn from_env(name: &str) -> Option<(u64, String)> {
-    let text = std::env::var(name).ok()?;
-    text.trim().parse().ok().map(|n| (n, format!("${name}")))
+/// A byte count from the environment variable `name`, if set (refused if not a number).
+fn from_env(name: &'static str) -> Result<Option<(u64, String)>, GenError> {
+    Ok(crate::environment::bytes(name)?.map(|n| (n, format!("${name}"))))
 }
 
 /// The memory available: [`MEMORY_ENV`], else the smaller of `MemAvailable` and the
 /// process's address-space limit (`ulimit -v`, where an allocation past it aborts the
 /// process however much memory is free); `None` where none says. With where the figure comes
-/// from, for a message.
+/// from, for a message. A [`MEMORY_ENV`] that is not a number of bytes says nothing here;
+/// every check of this module refuses it ([`checked_memory`]).
 pub fn available_memory() -> Option<(u64, String)> {
-    from_env(MEMORY_ENV).or_else(|| {
-        let free = mem_available();
-        let limit = rustix::process::getrlimit(rustix::process::Resource::As)
-            .current
-            .map(|bytes| (bytes, "the address-space limit (ulimit -v)".to_string()));
-        match (free, limit) {
-            (Some(free), Some(limit)) => Some(if limit.0 < free.0 { limit } else { free }),
-            (free, limit) => free.or(limit),
-        }
+    checked_memory().ok().flatten()
+}
+
+/// [`available_memory`], or [`GenError::Environment`] when [`MEMORY_ENV`] is not a number
+/// of bytes.
+pub fn checked_memory() -> Result<Option<(u64, String)>, GenError> {
+    if let Some(set) = from_env(MEMORY_ENV)? {
+        return Ok(Some(set));
+    }
+    let free = mem_available();
+    let limit = rustix::process::getrlimit(rustix::process::Resource::As)
+        .current
+        .map(|bytes| (bytes, "the address-space limit (ulimit -v)".to_string()));
+    Ok(match (free, limit) {
+        (Some(free), Some(limit)) => Some(if limit.0 < free.0 { limit } else { free }),
+        (free, limit) => free.or(limit),
     })
 }
 
@@ -316,17 +323,21 @@ fn mem_available() -> Option<(u64, String)> {
 /// The disk space available in `dir`: [`DISK_ENV`], else the filesystem's free space for
 /// unprivileged users; `None` where neither says, as a filesystem without blocks (`/proc`,
 /// `/sys`) does not: writing there fails with its own, truer error.
-fn available_disk(dir: &Path) -> Option<(u64, String)> {
-    from_env(DISK_ENV).or_else(|| {
-        let stat = rustix::fs::statvfs(dir).ok()?;
-        if stat.f_blocks == 0 {
-            return None;
-        }
-        Some((
-            stat.f_bavail.saturating_mul(stat.f_frsize),
-            format!("free space in {}", dir.display()),
-        ))
-    })
+/// A [`DISK_ENV`] that is not a number of bytes is refused ([`GenError::Environment`]).
+fn available_disk(dir: &Path) -> Result<Option<(u64, String)>, GenError> {
+    if let Some(set) = from_env(DISK_ENV)? {
+        return Ok(Some(set));
+    }
+    let Ok(stat) = rustix::fs::statvfs(dir) else {
+        return Ok(None);
+    };
+    if stat.f_blocks == 0 {
+        return Ok(None);
+    }
+    Ok(Some((
+        stat.f_bavail.saturating_mul(stat.f_frsize),
+        format!("free space in {}", dir.display()),
+    )))
 }
 
 /// `bytes` for a message: "16.3 GB".
@@ -388,8 +399,8 @@ mod tests {
         if std::env::var_os(DISK_ENV).is_some() {
             return;
         }
-        assert_eq!(available_disk(Path::new("/proc")), None);
-        let here = available_disk(Path::new(env!("CARGO_MANIFEST_DIR")));
+        assert_eq!(available_disk(Path::new("/proc")).unwrap(), None);
+        let here = available_disk(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
         assert!(
             here.as_ref().is_some_and(|(bytes, _)| *bytes > 0),
             "{here:?}"

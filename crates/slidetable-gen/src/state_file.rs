@@ -8,6 +8,8 @@ use std::fs::{self, File};
 use std::io::{self, Read as _, Write};
 use std::path::Path;
 
+use slidetable_format::{open_regular, OpenError};
+
 /// Writes the lines `text` (each ending in a newline) and their CRC line to `path`, durably.
 pub(crate) fn write(path: &Path, text: &str) -> io::Result<()> {
     write_durably(path, seal(text).as_bytes())
@@ -63,16 +65,32 @@ pub(crate) enum ReadError {
     Io(io::Error),
     /// The CRC line does not match the lines before it.
     Damaged,
+    /// Not a regular file (a FIFO, a device), or larger than such a file can be: refused
+    /// before a byte is read.
+    Refused(OpenError),
 }
 
-/// Reads the state file at `path`: `None` if there is none.
+/// Opens the file at `path` as [`open_regular`] does: `None` if there is none.
+fn open(path: &Path, most: u64, what: &'static str) -> Result<Option<File>, ReadError> {
+    match open_regular(path, most, what) {
+        Ok((file, _)) => Ok(Some(file)),
+        Err(e) if e.is_missing() => Ok(None),
+        Err(OpenError::Io(e)) => Err(ReadError::Io(e)),
+        Err(e) => Err(ReadError::Refused(e)),
+    }
+}
+
+/// Reads the state file at `path` (at most [`MAX_LINES`] bytes): `None` if there is none.
 pub(crate) fn read(path: &Path) -> Result<Option<Read>, ReadError> {
-    let text = match fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+    let Some(file) = open(path, MAX_LINES, "state file")? else {
+        return Ok(None);
+    };
+    let mut text = String::new();
+    match file.take(MAX_LINES).read_to_string(&mut text) {
+        Ok(_) => {}
         Err(e) if e.kind() == io::ErrorKind::InvalidData => return Err(ReadError::Damaged),
         Err(e) => return Err(ReadError::Io(e)),
-    };
+    }
     parse(text).map(Some)
 }
 
@@ -97,16 +115,15 @@ pub(crate) fn join(numbers: &[u64]) -> String {
         .join(" ")
 }
 
-/// The most bytes a checkpoint's lines take (read whole before its entries).
+/// The most bytes a checkpoint's lines (read whole before its entries) or a state file take.
 pub(crate) const MAX_LINES: u64 = 1 << 20;
 
 /// The lines that start the checkpoint at `path` (its entries follow them), which must end
 /// in their CRC line, and the lines' length with it: `None` if there is no file.
 pub(crate) fn read_head(path: &Path) -> Result<Option<(Read, u64)>, ReadError> {
-    let file = match File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(ReadError::Io(e)),
+    // Its length is checked against what its lines say before its entries are read.
+    let Some(file) = open(path, u64::MAX, "checkpoint")? else {
+        return Ok(None);
     };
     let mut head = Vec::new();
     file.take(MAX_LINES)

@@ -141,6 +141,24 @@ pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<u64, GenError> {
     .map(|w| w.bytes)
 }
 
+/// Writes `bytes` (any file the program makes beside its tables: a chart) to `path` as a
+/// table is written: only over a regular file (a FIFO, a device or a directory is refused,
+/// [`GenError::NotAFile`]), through a temporary file renamed over it. Returns the bytes
+/// written.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<u64, GenError> {
+    replace_with(path, &mut |out| {
+        out.write_all(bytes).map_err(stream_error)?;
+        Ok(bytes.len() as u64)
+    })
+    .map(|w| w.bytes)
+}
+
+/// Refuses `path` as [`write_file`] and every table writer would ([`GenError::NotAFile`]),
+/// without writing: for a front end to refuse before the work whose result goes there.
+pub fn check_replaceable(path: &Path) -> Result<(), GenError> {
+    replaceable(path).map(drop)
+}
+
 /// The one procedure behind [`replace_table`] and [`write_pattern_table`]: `write` streams the
 /// file's bytes into a temporary file beside `path`, which then replaces it (keeping a
 /// replaced file's owner and mode; stale temporaries of ours are removed first).

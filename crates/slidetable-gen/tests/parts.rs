@@ -394,3 +394,206 @@ fn no_round_hands_over_more_than_the_batch_and_the_parts_join_into_the_table() {
         }
     }
 }
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A run interrupted in 2 parts, then run in 3 (or 1): refused by every process, naming the
+/// count it needs and --restart, and its checkpoints kept; on 2 it resumes into the same
+/// bytes; with --restart, 3 parts start over.
+#[test]
+fn a_run_in_another_number_of_parts_is_refused_and_its_checkpoints_kept() {
+    let board = Board::new(2, 4).unwrap();
+    let goal = board.standard_goal();
+    let expected = one_process(goal);
+    let dir = tempfile::tempdir().unwrap();
+    let p = plan(goal, dir.path(), 500);
+    assert!(run(&p, 2, 60).iter().all(|(d, _)| d.is_err()));
+    let before = names(dir.path());
+    assert!(
+        before.contains(&"part-0001-of-0002.checkpoint".to_string()),
+        "{before:?}"
+    );
+    for parts in [3, 1] {
+        let results = run(&p, parts, usize::MAX);
+        for (k, (done, _)) in results.iter().enumerate() {
+            match done {
+                Err(GenError::EveryPart(e)) if k == 0 => assert_eq!(
+                    e.to_string(),
+                    format!(
+                        "{}: it holds an interrupted run in 2 parts (part-0000-of-0002.checkpoint \
+                         and the others), and this run has {parts}: rerun it on 2 processes to \
+                         resume it, or add --restart to remove its checkpoints and start over in \
+                         {parts}",
+                        dir.path().display()
+                    )
+                ),
+                Err(GenError::EveryPart(_)) => {}
+                other => panic!("{parts} parts: {:?}", other.as_ref().map(|_| ())),
+            }
+        }
+        assert_eq!(
+            names(dir.path()),
+            before,
+            "{parts} parts changed the directory"
+        );
+    }
+    for (done, resumed) in run(&p, 2, usize::MAX) {
+        assert!(done.is_ok(), "{:?}", done.err());
+        assert_eq!(resumed.len(), 1);
+    }
+    assert_eq!(joined(dir.path()), expected);
+
+    // Interrupted in 2 again, then started over in 3 with --restart.
+    let dir = tempfile::tempdir().unwrap();
+    let p = plan(goal, dir.path(), 500);
+    assert!(run(&p, 2, 60).iter().all(|(d, _)| d.is_err()));
+    let restart = PartsPlan {
+        restart: true,
+        ..p.clone()
+    };
+    for (done, resumed) in run(&restart, 3, usize::MAX) {
+        assert!(done.is_ok(), "{:?}", done.err());
+        assert!(resumed.is_empty());
+    }
+    assert_eq!(joined(dir.path()), expected);
+    assert_eq!(
+        names(dir.path()),
+        [
+            "manifest",
+            "part-0000-of-0003.slp",
+            "part-0001-of-0003.slp",
+            "part-0002-of-0003.slp"
+        ]
+    );
+}
+
+/// A second run into a directory while a run holds it is refused (the directory's lock,
+/// named), changes nothing, and the first run finishes into the right bytes.
+#[test]
+fn two_runs_in_one_directory_are_refused() {
+    use std::sync::mpsc;
+    let board = Board::new(2, 4).unwrap();
+    let goal = board.standard_goal();
+    let expected = one_process(goal);
+    let dir = tempfile::tempdir().unwrap();
+    let p = plan(goal, dir.path(), 500);
+    let (at_level, wait) = (mpsc::channel(), mpsc::channel::<()>());
+    thread::scope(|s| {
+        let first = s.spawn(|| {
+            let (told, go) = (at_level.0, wait.1);
+            solve_in_parts(&p, &mut slidetable_gen::parts::Alone, &mut |e| {
+                if let PartsEvent::LevelStarted { level: 10 } = e {
+                    told.send(()).unwrap();
+                    go.recv().unwrap();
+                }
+            })
+        });
+        at_level.1.recv().unwrap();
+        let before = names(dir.path());
+        for parts in [1, 2] {
+            let second = run(&p, parts, usize::MAX);
+            match &second[0].0 {
+                Err(GenError::EveryPart(e)) => assert_eq!(
+                    e.to_string(),
+                    format!(
+                        "{}: another slidetable is generating {} (it holds this file's lock)",
+                        dir.path().join(".checkpoint.lock").display(),
+                        dir.path().display()
+                    )
+                ),
+                other => panic!("{:?}", other.as_ref().map(|_| ())),
+            }
+            assert!(second.iter().all(|(d, _)| d.is_err()));
+        }
+        assert_eq!(names(dir.path()), before);
+        wait.0.send(()).unwrap();
+        first.join().unwrap().unwrap();
+    });
+    assert_eq!(joined(dir.path()), expected);
+    assert_eq!(names(dir.path()), ["manifest", "part-0000-of-0001.slp"]);
+}
+
+/// A finished table in the directory (of another board, in another number of parts) stays,
+/// whole and readable, while a new run goes on and after it is interrupted; the new table
+/// replaces it only once complete, and nothing of the old one is left.
+#[test]
+fn a_finished_table_stays_until_the_new_one_is_complete() {
+    let old_board = Board::new(2, 3).unwrap();
+    let board = Board::new(2, 4).unwrap();
+    let expected = one_process(board.standard_goal());
+    for (old_parts, parts) in [(1, 1), (3, 1), (1, 2)] {
+        let dir = tempfile::tempdir().unwrap();
+        let old = plan(old_board.standard_goal(), dir.path(), 500);
+        assert!(run(&old, old_parts, usize::MAX)
+            .iter()
+            .all(|(d, _)| d.is_ok()));
+        let old_bytes = joined(dir.path());
+        let p = plan(board.standard_goal(), dir.path(), 500);
+        for fail_at in [30, 120] {
+            assert!(run(&p, parts, fail_at).iter().all(|(d, _)| d.is_err()));
+            assert_eq!(
+                joined(dir.path()),
+                old_bytes,
+                "{old_parts} then {parts} parts, stopped at {fail_at}"
+            );
+        }
+        for (done, _) in run(&p, parts, usize::MAX) {
+            assert!(done.is_ok(), "{:?}", done.err());
+        }
+        assert_eq!(joined(dir.path()), expected);
+        assert_eq!(
+            names(dir.path()).len(),
+            parts as usize + 1,
+            "{:?}",
+            names(dir.path())
+        );
+    }
+}
+
+/// A FIFO or a device where a state file or a checkpoint belongs is refused at once, named,
+/// never read (a FIFO would block, /dev/zero fill memory).
+#[test]
+fn a_fifo_or_device_as_a_state_file_or_checkpoint_is_refused() {
+    let goal = Board::new(2, 3).unwrap().standard_goal();
+    for name in ["part-0000-of-0001.state", "part-0000-of-0001.checkpoint"] {
+        for kind in ["fifo", "device"] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(name);
+            if kind == "fifo" {
+                assert!(std::process::Command::new("mkfifo")
+                    .arg(&path)
+                    .status()
+                    .unwrap()
+                    .success());
+            } else {
+                std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+            }
+            let e = run(&plan(goal, dir.path(), 500), 1, usize::MAX)
+                .pop()
+                .unwrap()
+                .0
+                .unwrap_err()
+                .to_string();
+            let what = if kind == "fifo" {
+                "a FIFO"
+            } else {
+                "a character device"
+            };
+            assert!(
+                e.starts_with(&format!(
+                    "{}: it is {what}, not a regular file",
+                    path.display()
+                )),
+                "{e}"
+            );
+        }
+    }
+}

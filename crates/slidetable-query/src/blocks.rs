@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use slidetable_format::{FormatError, Header, BLOCK_LEN};
 
-use crate::{readahead, Damage, QueryError};
+use crate::error::PARTS_ADVICE;
+use crate::{readahead, Damage, QueryError, TableError, TableErrorKind};
 
 /// Where one part's payload lies in the joined bytes (offsets from the joined table's first
 /// byte), to name the part of a damaged block.
@@ -86,12 +87,19 @@ impl Verified {
         self.spans = spans;
     }
 
-    /// The file and the error to report for `error`, an error about the bytes: a damaged
-    /// block of a table in parts is told as its part's, with the bytes counted in that part.
-    pub(crate) fn locate(&self, error: FormatError) -> (Option<PathBuf>, FormatError) {
+    /// The error to report for `error`, an error about the bytes: a damaged block of a table
+    /// in parts is told as its part's, with the bytes counted in that part and what can be
+    /// done about a part.
+    pub(crate) fn table_error(&self, error: FormatError) -> TableError {
         match locate(&self.spans, error) {
-            (Some(part), error) => (Some(part), error),
-            (None, error) => (self.file.clone(), error),
+            (Some(part), error) => TableError::new(
+                self.file.as_deref(),
+                TableErrorKind::Part {
+                    part,
+                    problem: format!("{error}; {PARTS_ADVICE}"),
+                },
+            ),
+            (None, error) => TableError::new(self.file.as_deref(), error),
         }
     }
 
@@ -140,10 +148,10 @@ impl Verified {
         let start = header.header_len() + k * BLOCK_LEN;
         readahead::will_need(file, start..start + BLOCK_LEN);
         header.verify_block(file, k).map_err(|error| {
-            let (located, error) = self.locate(error);
+            let (part, error) = locate(&self.spans, error);
             QueryError::Damaged(Box::new(Damage {
                 file: self.file.clone(),
-                part: located.filter(|f| Some(f) != self.file.as_ref()),
+                part,
                 error,
             }))
         })?;

@@ -49,6 +49,12 @@ pub enum TableErrorKind {
          `generate --parts` has not finished"
     )]
     NoManifest,
+    /// The manifest of a table in parts, named where its directory should be.
+    #[error(
+        "is the manifest of a table in parts: name its directory ({}) instead",
+        .0.display()
+    )]
+    Manifest(PathBuf),
     /// A part of a table in parts (or its manifest) that is missing, extra, truncated or
     /// damaged.
     #[error("{}: {problem}", part.display())]
@@ -82,6 +88,22 @@ pub enum TableErrorKind {
     #[error("{}{}", .0, regenerate(.0))]
     Format(#[from] FormatError),
 }
+
+impl From<slidetable_format::OpenError> for TableErrorKind {
+    fn from(e: slidetable_format::OpenError) -> TableErrorKind {
+        match e {
+            slidetable_format::OpenError::NotAFile(kind) => TableErrorKind::NotAFile(kind),
+            slidetable_format::OpenError::Io(e) => TableErrorKind::Io(e),
+            other => TableErrorKind::Io(std::io::Error::other(other.to_string())),
+        }
+    }
+}
+
+/// What can be done about a damaged part of a table in parts (one part cannot be made
+/// alone).
+pub(crate) const PARTS_ADVICE: &str = "make the table again with the same `slidetable \
+    generate --parts DIR` (same board, goal and number of processes): it resumes from the \
+    run's last checkpoint if one is left in DIR, or starts over with --restart";
 
 /// The advice after a format error: a damaged table is made again; a pattern database is
 /// whole, only asked the wrong question.
@@ -175,10 +197,10 @@ pub struct Damage {
 impl fmt::Display for Damage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.error)?;
-        if let Some(part) = &self.part {
-            write!(f, " (file {})", part.display())?;
+        match &self.part {
+            Some(part) => write!(f, " (file {}); {PARTS_ADVICE}", part.display()),
+            None => write!(f, "; generate it again with `slidetable generate`"),
         }
-        write!(f, "; generate it again with `slidetable generate`")
     }
 }
 

@@ -7,10 +7,11 @@
 //! a millisecond, so small tables, the common case, are read.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek};
 use std::path::Path;
 
 use memmap2::Mmap;
+use slidetable_format::open_regular;
 
 use crate::blocks::Span;
 use crate::guard::{self, Guard};
@@ -78,36 +79,21 @@ pub(crate) fn read_or_map(path: &Path) -> Result<TableBytes, TableError> {
 }
 
 fn read_or_map_at(path: &Path) -> Result<TableBytes, TableErrorKind> {
-    let mut options = File::options();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
     if path.is_dir() {
         return Ok(TableBytes(Bytes::Parts(crate::parts::open(path)?)));
     }
-    let file = match options.open(path) {
-        Ok(file) => file,
-        // A device without a driver (ENXIO, ENODEV) is still a device: say what it is.
-        Err(e) => {
-            return Err(match std::fs::metadata(path) {
-                Ok(m) if !m.is_file() => {
-                    TableErrorKind::NotAFile(slidetable_format::file_kind(&m.file_type()))
-                }
-                _ => TableErrorKind::Io(e),
-            })
-        }
-    };
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(TableErrorKind::NotAFile(slidetable_format::file_kind(
-            &meta.file_type(),
-        )));
+    let (file, len) = open_regular(path, u64::MAX, "table")?;
+    let mut magic = [0u8; 8];
+    if (&file).read_exact(&mut magic).is_ok() && magic == slidetable_format::MANIFEST_MAGIC {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        return Err(TableErrorKind::Manifest(dir));
     }
-    if meta.len() < READ_BELOW {
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
+    (&file).seek(io::SeekFrom::Start(0))?;
+    if len < READ_BELOW {
+        let mut bytes = Vec::with_capacity(len as usize);
         (&file).read_to_end(&mut bytes)?;
         return Ok(TableBytes(Bytes::Read(bytes)));
     }

@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 
 use memmap2::{Mmap, MmapMut, MmapOptions};
 use slidetable_format::{
-    is_part_name, part_name, BlockSums, FormatError, Header, Manifest, PartFooter, BLOCK_LEN,
-    MANIFEST_NAME, PART_FOOTER_LEN,
+    is_part_name, open_regular, part_name, BlockSums, FormatError, Header, Manifest, OpenError,
+    PartFooter, BLOCK_LEN, MANIFEST_MAX_LEN, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
 use crate::blocks::Span;
@@ -64,6 +64,15 @@ impl PartsView {
     }
 }
 
+/// The manifest's bytes, from a regular file of at most [`MANIFEST_MAX_LEN`] bytes.
+fn read_manifest(path: &Path) -> Result<Vec<u8>, OpenError> {
+    use std::io::Read;
+    let (mut file, len) = open_regular(path, MANIFEST_MAX_LEN, "manifest")?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    (&mut file).take(len).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// One part, checked against the manifest, not yet mapped.
 struct Part {
     path: PathBuf,
@@ -75,10 +84,10 @@ struct Part {
 /// into one view of the joined table.
 pub(crate) fn open(dir: &Path) -> Result<PartsView, TableErrorKind> {
     let manifest_path = dir.join(MANIFEST_NAME);
-    let manifest = match fs::read(&manifest_path) {
+    let manifest = match read_manifest(&manifest_path) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TableErrorKind::NoManifest),
-        Err(e) => return Err(problem(&manifest_path, format!("cannot read: {e}"))),
+        Err(e) if e.is_missing() => return Err(TableErrorKind::NoManifest),
+        Err(e) => return Err(problem(&manifest_path, e.to_string())),
     };
     let manifest =
         Manifest::parse(&manifest).map_err(|e| problem(&manifest_path, e.to_string()))?;
@@ -102,17 +111,15 @@ pub(crate) fn open(dir: &Path) -> Result<PartsView, TableErrorKind> {
     let mut parts = Vec::with_capacity(names.len());
     for (k, (record, name)) in manifest.parts.iter().zip(&names).enumerate() {
         let path = dir.join(name);
-        let file = match File::open(&path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+        // Its length is checked against the manifest's record below, before any read.
+        let (file, len) = match open_regular(&path, u64::MAX, "part") {
+            Ok(open) => open,
+            Err(e) if e.is_missing() => {
                 return Err(problem(&path, format!("is missing (part {k} of {count})")))
             }
-            Err(e) => return Err(problem(&path, format!("cannot read: {e}"))),
+            Err(OpenError::Io(e)) => return Err(problem(&path, format!("cannot read: {e}"))),
+            Err(e) => return Err(problem(&path, e.to_string())),
         };
-        let len = file
-            .metadata()
-            .map_err(|e| problem(&path, format!("cannot read: {e}")))?
-            .len();
         let payload = slidetable_format::slice_payload_len(&record.ranks);
         let sums = 4 * slidetable_format::block_count(payload);
         let footer_len = PART_FOOTER_LEN as u64;

@@ -112,12 +112,8 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// reads every byte of the file. Afterwards no question verifies a block again.
     pub fn verify(&self) -> Result<(), TableError> {
         let file = self.data.as_ref();
-        readahead::sequentially(&self.header, file, || self.header.verify_payload(file)).map_err(
-            |e| {
-                let (file, e) = self.verified.locate(e);
-                TableError::new(file.as_deref(), e)
-            },
-        )?;
+        readahead::sequentially(&self.header, file, || self.header.verify_payload(file))
+            .map_err(|e| self.verified.table_error(e))?;
         self.verified.set_all();
         self.check_entries()
     }

@@ -10,10 +10,11 @@ use anyhow::Result;
 use slidetable_core::{counted, Board};
 use slidetable_gen::cache::{self, PatternPlan};
 use slidetable_gen::parts::{solve_in_parts, Exchange, PartsEvent, PartsPlan};
+use slidetable_gen::GenError;
 
 use crate::resolved::{Destination, Generation};
 use crate::streams::{self, note, warning};
-use crate::{patterns, tables};
+use crate::{patterns, signals, tables};
 
 pub(crate) fn run(generation: Generation) -> Result<ExitCode> {
     match generation {
@@ -108,15 +109,27 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration) -> Result<ExitCode> {
     let mut exchange = exchange()?;
     let (me, parts) = (exchange.rank(), exchange.size());
     let watch = watchdog(level_timeout, me, parts);
+    // A signal (Ctrl-C, or mpirun ending the run when a process died) says what is kept.
+    signals::clean_up_on_signals();
+    // The last level every part has a checkpoint of, once there is one.
+    let mut kept = None;
     let done = solve_in_parts(&plan, exchange.as_mut(), &mut |event| match event {
         PartsEvent::LevelStarted { level } => watch.start(level),
-        PartsEvent::Resumed { level } if me == 0 => {
-            note!("resuming from level {level}, the last level every part has a checkpoint of")
+        PartsEvent::Resumed { level } => {
+            kept = Some(level);
+            if me == 0 {
+                note!("resuming from level {level}, the last level every part has a checkpoint of")
+            }
         }
-        PartsEvent::CheckpointSaved { level, bytes, took } if me == 0 => note!(
-            "checkpoint of level {level}: {bytes} bytes a part, {:.1} s",
-            took.as_secs_f64()
-        ),
+        PartsEvent::CheckpointSaved { level, bytes, took } => {
+            kept = Some(level);
+            if me == 0 {
+                note!(
+                    "checkpoint of level {level}: {bytes} bytes a part, {:.1} s",
+                    took.as_secs_f64()
+                )
+            }
+        }
         PartsEvent::CheckpointFailed { level, error } => warning!(
             "part {me} of {parts}: the checkpoint of level {level} was not written{}; the \
              search goes on from the one before",
@@ -135,14 +148,29 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration) -> Result<ExitCode> {
     });
     let done = match done {
         Ok(done) => done,
+        // Refused by every process at once before the search: part 0's process says why,
+        // and the others end only once it has (mpirun may end the job at the first process
+        // that fails), every process finalizing MPI.
+        Err(GenError::EveryPart(e)) => {
+            if me == 0 {
+                warning!("{:#}", anyhow::Error::from(*e));
+            }
+            let _ = exchange.all_gather(0);
+            return Ok(ExitCode::FAILURE);
+        }
         // The others may be waiting for this process in a collective call, and MPI's
         // finalize would wait for them: say why here, then end every process of the run.
         Err(e) if parts > 1 => {
             warning!(
-                "part {me} of {parts}: {e}; ending the run (rerun the same command to resume)"
+                "part {me} of {parts}: {e}; ending the run{}",
+                kept_text(&plan, kept)
             );
             exchange.abort(1);
             return Err(e.into());
+        }
+        Err(e) if kept.is_some() => {
+            warning!("{e}{}", kept_text(&plan, kept));
+            return Ok(ExitCode::FAILURE);
         }
         Err(e) => return Err(e.into()),
     };
@@ -166,6 +194,19 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration) -> Result<ExitCode> {
         out.flush()?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a run that ends leaves for the next: "" when no checkpoint of every part was
+/// written (a rerun starts over).
+fn kept_text(plan: &PartsPlan, kept: Option<u32>) -> String {
+    match kept {
+        Some(level) => format!(
+            "; every part's checkpoint of level {level} stays in {}: run the same command \
+             again (on as many processes) to resume from there, or add --restart to start over",
+            plan.dir.display()
+        ),
+        None => String::new(),
+    }
 }
 
 /// The payload bytes of a 2-bit table of `board` (what its parts hold together).
@@ -229,7 +270,8 @@ fn watchdog(timeout: Duration, me: u32, parts: u32) -> Watchdog {
             warning!(
                 "part {me} of {parts}: level {at} did not finish within --level-timeout {} s \
                  (another process stopped, or cannot be reached); no manifest was written: run \
-                 the same command again to resume from the last level every part finished",
+                 the same command again to resume from the last level every part has a \
+                 checkpoint of (if any; checkpoints are paced as the help of --parts says)",
                 timeout.as_secs()
             );
             std::process::exit(1);

@@ -5,7 +5,9 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
+use slidetable_core::counted;
+use slidetable_format::{is_part_name, MANIFEST_NAME};
 use slidetable_query::Table;
 
 use crate::streams;
@@ -16,19 +18,78 @@ pub(crate) fn run(dir: &Path, output: &Path) -> Result<ExitCode> {
     // Opening checks every part against the manifest (and the joined header); the checksum
     // of the whole is checked before anything is written.
     let table = Table::open(dir)?;
+    refuse_own_file(dir, output)?;
     table.verify()?;
     let written = slidetable_gen::write_bytes(output, table.bytes())?;
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", output.display())?;
     writeln!(
         out,
-        "board {}: {} section x {} states, {} bytes",
+        "board {}: {} x {} states, {} bytes",
         table.board(),
-        table.sections().len(),
+        counted(table.sections().len() as u64, "section"),
         table.board().reachable_states(),
         written
     )?;
     writeln!(out, "took {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses an `output` that is a file of the table being merged from `dir` (its manifest or
+/// a part, by any name, or the table file itself), or that would become one (a manifest or
+/// a part's name in `dir`): writing it would destroy the source or make the directory
+/// unreadable.
+fn refuse_own_file(dir: &Path, output: &Path) -> Result<()> {
+    let refuse = || {
+        bail!(
+            "refusing to write {}: it is a file of the table being merged from {} (name a \
+             file outside it)",
+            output.display(),
+            dir.display()
+        )
+    };
+    let mut sources = vec![dir.to_path_buf()];
+    if dir.is_dir() {
+        for entry in std::fs::read_dir(dir)?.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name == MANIFEST_NAME || is_part_name(&name) {
+                sources.push(entry.path());
+            }
+        }
+        // A name in the directory that a table in parts reads.
+        let into_dir = output
+            .parent()
+            .map(|p| {
+                if p.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    p
+                }
+            })
+            .is_some_and(|parent| same_file(parent, dir));
+        let name = output.file_name().map(|n| n.to_string_lossy().into_owned());
+        if into_dir && name.is_some_and(|n| n == MANIFEST_NAME || is_part_name(&n)) {
+            return refuse();
+        }
+    }
+    if sources.iter().any(|source| same_file(source, output)) {
+        return refuse();
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name the same file (links followed); false if either is missing.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        #[cfg(unix)]
+        (Ok(a), Ok(b)) => {
+            use std::os::unix::fs::MetadataExt;
+            (a.dev(), a.ino()) == (b.dev(), b.ino())
+        }
+        #[cfg(not(unix))]
+        (Ok(_), Ok(_)) => a.canonicalize().ok() == b.canonicalize().ok(),
+        _ => false,
+    }
 }

@@ -51,6 +51,8 @@ pub(crate) enum Destination {
 
 impl Generation {
     pub(super) fn of(args: &GenerateArgs) -> Result<Generation> {
+        // A variable that would be ignored is refused before any work.
+        slidetable_gen::environment::check()?;
         if let Some(dir) = &args.parts {
             return in_parts(args, dir);
         }
@@ -194,7 +196,7 @@ fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<Generation> {
             dir: dir.to_path_buf(),
             restart: args.restart,
             batch: args.batch,
-            checkpoints: slidetable_gen::resume::Pace::from_env(),
+            checkpoints: slidetable_gen::resume::Pace::from_env()?,
         },
         level_timeout: Duration::from_secs(args.level_timeout),
     })

@@ -75,7 +75,7 @@ impl<'a> Resolved<'a> {
                 target: Target::resolve(&args.target)?,
                 output: Output::of(args.json, args.csv, false),
                 log: args.log,
-                svg: args.svg.as_deref(),
+                svg: crate::charts::check_path(args.svg.as_deref())?,
             }),
             Command::Hardest(args) => Resolved::Hardest(Hardest {
                 target: Target::resolve(&args.target)?,
@@ -493,7 +493,7 @@ impl<'a> Heuristics<'a> {
             target,
             heuristics,
             output: Output::of(args.json, args.csv, false),
-            svg: args.svg.as_deref(),
+            svg: crate::charts::check_path(args.svg.as_deref())?,
             input: &args.input,
         })
     }

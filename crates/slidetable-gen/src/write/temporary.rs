@@ -29,8 +29,8 @@ fn writing() -> MutexGuard<'static, Vec<PathBuf>> {
     WRITING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Removes every temporary table file this process is writing, and keeps any from being
-/// renamed into place afterwards: for a signal handler, just before the process ends. A
+/// Removes every temporary table file this process is writing (and the lock files it holds,
+/// [`LockFile`]), and keeps any from being renamed into place afterwards: for a signal handler, just before the process ends. A
 /// table whose rename already happened is complete and stays.
 pub fn abandon_writes() {
     let list = writing();
@@ -39,6 +39,56 @@ pub fn abandon_writes() {
     }
     // Held until the process ends: no write in flight can finish its rename.
     std::mem::forget(list);
+}
+
+/// A lock file this process made and holds (a run's `.checkpoint.lock`), removed when
+/// dropped and, like a temporary file, by [`abandon_writes`]: no lock file is left behind by
+/// a run that ends, is refused, or is interrupted by a signal.
+#[derive(Debug)]
+pub(crate) struct LockFile {
+    path: PathBuf,
+    file: Option<File>,
+}
+
+impl LockFile {
+    /// Opens (or makes) the file at `path` and locks it: `Ok(None)` if another process holds
+    /// its lock (the file is then left as it is).
+    pub(crate) fn take(path: &Path) -> io::Result<Option<LockFile>> {
+        loop {
+            // Made, locked and registered while the list is held: a signal's handler finds
+            // the file registered, or not made.
+            let mut list = writing();
+            let file = File::options()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path)?;
+            if file.try_lock().is_err() {
+                return Ok(None);
+            }
+            // A run that held it removed it before we locked it: make another.
+            if unlinked(&file)? {
+                continue;
+            }
+            list.push(path.to_path_buf());
+            return Ok(Some(LockFile {
+                path: path.to_path_buf(),
+                file: Some(file),
+            }));
+        }
+    }
+}
+
+impl Drop for LockFile {
+    fn drop(&mut self) {
+        // Removed while still locked: a run that opened it a moment ago finds it unlinked
+        // once it has the lock, and makes another.
+        let mut list = writing();
+        let _ = fs::remove_file(&self.path);
+        drop(self.file.take());
+        list.retain(|p| p != &self.path);
+    }
 }
 
 /// Runs `f` while no signal's handler can begin [`abandon_writes`]: a handler that comes

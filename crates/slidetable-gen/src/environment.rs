@@ -1,0 +1,121 @@
+//! The environment variables the generator reads ([`crate::resume::CHECKPOINT_ENV`],
+//! [`crate::room::MEMORY_ENV`], [`crate::room::DISK_ENV`]), each read and checked here: a
+//! value that is not what the variable accepts is refused with the variable's name and what
+//! it accepts ([`GenError::Environment`]), never ignored (the user would believe a limit in
+//! force that is not), and a value too large for its type is taken as the largest there is
+//! (a limit that never binds), never a panic. An empty value is the variable unset.
+
+use std::time::Duration;
+
+use crate::GenError;
+
+/// What a variable of seconds accepts, for the message.
+pub const SECONDS: &str = "a number of seconds written in digits, with an optional fraction \
+                           (0, 30 or 2.5)";
+
+/// What a variable of bytes accepts, for the message.
+pub const BYTES: &str = "a whole number of bytes written in digits (8000000000)";
+
+/// The value of `name`, unless it is unset or empty.
+fn value(name: &'static str) -> Result<Option<String>, GenError> {
+    match std::env::var(name) {
+        Ok(v) if v.is_empty() => Ok(None),
+        Ok(v) => Ok(Some(v)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(v)) => Err(refused(
+            name,
+            v.to_string_lossy().into_owned(),
+            "UTF-8 text",
+        )),
+    }
+}
+
+fn refused(name: &'static str, value: String, accepts: &'static str) -> GenError {
+    GenError::Environment {
+        name,
+        value,
+        accepts,
+    }
+}
+
+/// `text` as a whole number written in digits, the largest `u64` if it is larger.
+fn whole(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse().unwrap_or(u64::MAX))
+}
+
+/// `text` as seconds (digits, an optional `.` and digits), the longest [`Duration`] if it is
+/// longer.
+fn seconds_of(text: &str) -> Option<Duration> {
+    let (secs, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let secs = whole(secs)?;
+    if text.contains('.') && whole(fraction).is_none() {
+        return None;
+    }
+    // Nanoseconds from the first nine digits of the fraction.
+    let nanos = fraction
+        .bytes()
+        .chain(std::iter::repeat(b'0'))
+        .take(9)
+        .fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
+    Some(Duration::new(secs, 0).saturating_add(Duration::from_nanos(u64::from(nanos))))
+}
+
+/// The seconds the variable `name` gives, if set (see [`SECONDS`]).
+pub fn seconds(name: &'static str) -> Result<Option<Duration>, GenError> {
+    value(name)?
+        .map(|v| seconds_of(&v).ok_or_else(|| refused(name, v.clone(), SECONDS)))
+        .transpose()
+}
+
+/// The bytes the variable `name` gives, if set (see [`BYTES`]).
+pub fn bytes(name: &'static str) -> Result<Option<u64>, GenError> {
+    value(name)?
+        .map(|v| whole(&v).ok_or_else(|| refused(name, v.clone(), BYTES)))
+        .transpose()
+}
+
+/// Checks every variable the generator reads, for a front end to refuse a bad one before any
+/// work (each is checked again where it is read).
+pub fn check() -> Result<(), GenError> {
+    seconds(crate::resume::CHECKPOINT_ENV)?;
+    bytes(crate::room::MEMORY_ENV)?;
+    bytes(crate::room::DISK_ENV)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_and_bytes_are_digits_and_huge_ones_saturate() {
+        assert_eq!(seconds_of("0"), Some(Duration::ZERO));
+        assert_eq!(seconds_of("2.5"), Some(Duration::from_millis(2500)));
+        assert_eq!(seconds_of("30"), Some(Duration::from_secs(30)));
+        assert_eq!(seconds_of("0.0000000019"), Some(Duration::from_nanos(1)));
+        for huge in [
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999",
+        ] {
+            assert_eq!(seconds_of(huge), Some(Duration::new(u64::MAX, 0)), "{huge}");
+        }
+        assert_eq!(
+            seconds_of("18446744073709551615.999999999"),
+            Some(Duration::MAX)
+        );
+        for bad in [
+            "-1", "abc", "NaN", "inf", " 1", "1 ", "1e20", "1e300", ".5", "5.", "1.2.3", "+1",
+        ] {
+            assert_eq!(seconds_of(bad), None, "{bad}");
+        }
+        assert_eq!(whole("8000000000"), Some(8_000_000_000));
+        assert_eq!(whole("99999999999999999999999"), Some(u64::MAX));
+        for bad in ["-1", "abc", "1e9", "1.5", " 1", ""] {
+            assert_eq!(whole(bad), None, "{bad}");
+        }
+    }
+}
