@@ -370,11 +370,11 @@ pub fn solve_pattern(
                                 cells[i] = to as u8;
                                 let child = ranker.rank(&cells[..k]) as usize;
                                 cells[i] = from;
-                                let free = geo.all & !(occupied & !(1 << from) | 1 << to);
-                                let region = geo.region(1 << from, free) as u16;
-                                if visited[child].load(Relaxed) & region != 0 {
+                                if visited[child].load(Relaxed) & (1 << from) != 0 {
                                     continue;
                                 }
+                                let free = geo.all & !(occupied & !(1 << from) | 1 << to);
+                                let region = geo.region(1 << from, free) as u16;
                                 let before = visited[child].fetch_or(region, Relaxed);
                                 if before & region != 0 {
                                     continue;
