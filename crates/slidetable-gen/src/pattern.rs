@@ -19,7 +19,9 @@
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{each_set_bit, mask_tiles, AtomicBitmap, Board, Layout, PlacementRanker};
+use slidetable_core::{
+    each_set_bit, mask_tiles, AtomicBitmap, Board, Layout, PlacementRanker, MAX_CELLS,
+};
 use slidetable_format::{
     check_group, check_groups, pattern_payload_len, GroupError, PatternGroup, MAX_EXCESS, MAX_GROUP,
 };
@@ -360,6 +362,10 @@ pub fn solve_pattern(
                 for (w, word) in words.iter().enumerate() {
                     each_set_bit(chunk * 256 + w, word.load(Relaxed), |p| {
                         let occupied = ranker.unrank(p as u32, &mut cells[..k]);
+                        let mut slot_at = [None; MAX_CELLS];
+                        for (slot, &c) in cells[..k].iter().enumerate() {
+                            slot_at[c as usize] = Some(slot as u8);
+                        }
                         let reached = u32::from(visited[p as usize].load(Relaxed));
                         for i in 0..k {
                             let from = cells[i];
@@ -367,9 +373,10 @@ pub fn solve_pattern(
                             while into != 0 {
                                 let to = into.trailing_zeros();
                                 into &= into - 1;
-                                cells[i] = to as u8;
-                                let child = ranker.rank(&cells[..k]) as usize;
-                                cells[i] = from;
+                                let child =
+                                    ranker.moved_rank(p as u32, i, from.into(), to as usize, |x| {
+                                        slot_at[x].map(usize::from)
+                                    }) as usize;
                                 if visited[child].load(Relaxed) & (1 << from) != 0 {
                                     continue;
                                 }
