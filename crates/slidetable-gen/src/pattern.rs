@@ -254,6 +254,8 @@ struct Geometry {
     /// Cells not in the leftmost / rightmost column.
     not_left: u32,
     not_right: u32,
+    /// `next_to[c]`: the cells next to cell `c`.
+    next_to: [u32; MAX_CELLS],
 }
 
 impl Geometry {
@@ -270,12 +272,17 @@ impl Geometry {
                 not_right |= 1 << c;
             }
         }
-        Geometry {
+        let mut geo = Geometry {
             cols,
             all: (1 << n) - 1,
             not_left,
             not_right,
+            next_to: [0; MAX_CELLS],
+        };
+        for c in 0..n {
+            geo.next_to[c] = geo.spread(1 << c);
         }
+        geo
     }
 
     /// Cells next to any cell of `m`.
@@ -362,20 +369,20 @@ pub fn solve_pattern(
                 for (w, word) in words.iter().enumerate() {
                     each_set_bit(chunk * 256 + w, word.load(Relaxed), |p| {
                         let occupied = ranker.unrank(p as u32, &mut cells[..k]);
-                        let mut slot_at = [None; MAX_CELLS];
+                        let mut slot_at = [0u8; MAX_CELLS];
                         for (slot, &c) in cells[..k].iter().enumerate() {
-                            slot_at[c as usize] = Some(slot as u8);
+                            slot_at[c as usize] = slot as u8;
                         }
                         let reached = u32::from(visited[p as usize].load(Relaxed));
                         for i in 0..k {
-                            let from = cells[i];
-                            let mut into = geo.spread(1 << from) & reached;
+                            let from = cells[i] as usize;
+                            let mut into = geo.next_to[from] & reached;
                             while into != 0 {
-                                let to = into.trailing_zeros();
+                                let to = into.trailing_zeros() as usize;
                                 into &= into - 1;
                                 let child =
-                                    ranker.moved_rank(p as u32, i, from.into(), to as usize, |x| {
-                                        slot_at[x].map(usize::from)
+                                    ranker.moved_rank(p as u32, i, from, to, occupied, |x| {
+                                        usize::from(slot_at[x])
                                     }) as usize;
                                 if visited[child].load(Relaxed) & (1 << from) != 0 {
                                     continue;
@@ -393,7 +400,7 @@ pub fn solve_pattern(
                                 settled += 1;
                                 let mut dist = 0u32;
                                 for (j, &c) in cells[..k].iter().enumerate() {
-                                    let c = if j == i { to as usize } else { c as usize };
+                                    let c = if j == i { to } else { c as usize };
                                     dist += u32::from(md[group[j] as usize][c]);
                                 }
                                 let excess = (child_level - dist.min(child_level)) / 2;
