@@ -356,18 +356,21 @@ pub fn solve_pattern(
     // Set when a value does not fit its entry (or breaks the parity argument).
     let overflow = AtomicU64::new(u64::MAX);
 
+    // Bitmap words a parallel work item scans: 256 (16,384 placements) on the 15-puzzle's
+    // spaces, fewer on small ones, so that they too are expanded in many items at once.
+    let chunk = (current.words().len() / (16 * rayon::current_num_threads().max(1))).clamp(1, 256);
     let mut level = 0u32;
     loop {
         let child_level = level + 1;
         let settled: u64 = current
             .words()
-            .par_chunks(256)
+            .par_chunks(chunk)
             .enumerate()
-            .map(|(chunk, words)| {
+            .map(|(item, words)| {
                 let mut settled = 0u64;
                 let mut cells = [0u8; MAX_GROUP];
                 for (w, word) in words.iter().enumerate() {
-                    each_set_bit(chunk * 256 + w, word.load(Relaxed), |p| {
+                    each_set_bit(item * chunk + w, word.load(Relaxed), |p| {
                         let occupied = ranker.unrank(p as u32, &mut cells[..k]);
                         let mut slot_at = [0u8; MAX_CELLS];
                         for (slot, &c) in cells[..k].iter().enumerate() {
