@@ -13,8 +13,15 @@
 //! cells. For the 8-tile group of the 15-puzzle that is 1.04 GB of masks, 130 MB of level
 //! bits and 260 MB of entries.
 //!
-//! Every level is expanded on every core (rayon), placements compared and set by atomic
-//! operations, so the values do not depend on the number of threads.
+//! A child is ranked from its parent's rank (`PlacementRanker::moved_rank`) and tested on
+//! one bit before anything else: its region holds the tile's old cell, and a mask holds whole
+//! regions, so that bit says whether the child was reached there already; only a new region
+//! is flood-filled. Most children are old (about six in seven on the 15-puzzle's 6-tile
+//! groups), so the search's cost is mostly ranking and that one read.
+//!
+//! Every level is expanded on every core (rayon), in work items small enough that even a
+//! small board's space is cut into many, placements compared and set by atomic operations,
+//! so the values do not depend on the number of threads.
 
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
