@@ -150,6 +150,43 @@ fn group_values_equal_a_plain_zero_one_search() {
     }
 }
 
+/// A small space is cut into work items of one bitmap word, so a pool of several threads
+/// expands each level's placements at once, racing to set the same children: the values and
+/// the histogram are those of one thread, and those of the plain search.
+#[test]
+fn values_do_not_depend_on_the_threads() {
+    let cases = [
+        (Board::new(2, 4).unwrap().standard_goal(), 0b0111_0110u16),
+        (Board::EIGHT.goal_with_blank(4), 0b1_0110_1010),
+    ];
+    for (goal, tiles) in cases {
+        let solve = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| solve_pattern(&goal, tiles, &|_| ()).unwrap())
+        };
+        let one = solve(1);
+        let plain = plain_values(&goal, &one.group());
+        let ranker = PlacementRanker::new(goal.board().cells(), one.group().len()).unwrap();
+        for _ in 0..5 {
+            let many = solve(4);
+            assert_eq!(many.entries, one.entries, "{goal} {tiles:#b}");
+            assert_eq!(many.histogram, one.histogram, "{goal} {tiles:#b}");
+        }
+        for (cells, &v) in &plain {
+            let md: u32 = one
+                .group()
+                .iter()
+                .zip(cells)
+                .map(|(&t, &c)| manhattan(&goal, t, c.into()))
+                .sum();
+            assert_eq!(md + 2 * excess_at(&one.entries, ranker.rank(cells)), v);
+        }
+    }
+}
+
 /// Every state of `goal`'s class: the partition's sum is at most the exact distance (and
 /// the goal's is 0); counts the moves that change the sum by more than one.
 fn check_admissible(goal: Layout, partition: &str) {
