@@ -6,6 +6,7 @@ use std::fs;
 use std::path::Path;
 use std::thread;
 
+use crate::common;
 use crate::common::{slidetable, text};
 use slidetable_core::Board;
 use slidetable_gen::parts::{solve_in_parts, threads, PartsPlan};
