@@ -182,6 +182,12 @@ mod tests {
         let plan = PatternPlan::default_for(Board::FIFTEEN).unwrap();
         assert_eq!(plan.partition.sizes(), "7-8");
         assert_eq!(plan.goal, Board::FIFTEEN.goal_with_blank(0));
-        assert_eq!(PatternPlan::first_use(Board::FIFTEEN).unwrap().partition.sizes(), "6-6-3");
+        assert_eq!(
+            PatternPlan::first_use(Board::FIFTEEN)
+                .unwrap()
+                .partition
+                .sizes(),
+            "6-6-3"
+        );
     }
 }

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use slidetable::defaults as cache;
 use slidetable_core::{Board, MAX_TABLE_CELLS};
-use slidetable_gen::cache;
 use slidetable_query::AnyTable;
 use tokio::sync::OnceCell;
 
@@ -220,9 +220,6 @@ pub fn open_default(board: Board, progress: &Progress) -> Result<Arc<dyn Source>
     };
     let found = cache::ensure(None, board, &Shown(progress)).map_err(|e| opening(&chain(&e)))?;
     progress.finish();
-    let table = AnyTable::open(&found.path).map_err(|e| opening(&e))?;
-    found
-        .check(table.board(), table.cost())
-        .map_err(|e| opening(&e))?;
+    let table = found.open().map_err(|e| opening(&e))?;
     source(table, &found.path).map_err(|e| opening(&e))
 }

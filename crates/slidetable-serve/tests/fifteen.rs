@@ -121,7 +121,8 @@ async fn fifteen_puzzle_answers_as_path_and_an_independent_search_do() {
         .ok();
     assert_eq!(json["solvable"], false);
     assert_eq!(json["distance"], serde_json::Value::Null);
-    // A goal whose gap no symmetry carries to a corner: refused, naming the goal.
+    // A goal whose blank no symmetry carries to a corner: refused, naming the goal, in the
+    // command line's words.
     let middle = board.goal_with_blank(5);
     let error = get(
         &app,
@@ -130,7 +131,8 @@ async fn fifteen_puzzle_answers_as_path_and_an_independent_search_do() {
     .await
     .error(StatusCode::BAD_REQUEST);
     assert!(
-        error.starts_with("goal: the 4x4 pattern databases are made for"),
+        error.starts_with("goal: the database's goal ")
+            && error.contains(&format!("no symmetry carries goal {middle}'s blank to")),
         "{error}"
     );
     // No exact depth without a table, and no spread of distances.

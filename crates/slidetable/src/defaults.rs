@@ -29,9 +29,11 @@ use std::path::{Path, PathBuf};
 
 use slidetable_core::Board;
 use slidetable_format::CostModel;
-use slidetable_gen::cache::{
-    generate, generate_patterns, make_dir, Generated, PatternPlan, Plan, FIRST_USE_PARTITION,
-};
+use slidetable_gen::cache::{generate, generate_patterns, make_dir, Generated, PatternPlan, Plan};
+
+/// The partitions of the 15-puzzle's default databases: the 7-8 `slidetable generate --board
+/// 4x4` writes, and the 6-6-3 a first use builds when that is missing.
+pub use slidetable_gen::cache::{DEFAULT_PARTITION, FIRST_USE_PARTITION};
 use slidetable_gen::GenError;
 use slidetable_query::{AnyTable, MappedPatternTable, MappedTable, TableError};
 

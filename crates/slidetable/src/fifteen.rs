@@ -135,8 +135,20 @@ impl<D: AsRef<[u8]>> Fifteen<D> {
     /// The solver towards `goal`, for the calls this type does not make itself
     /// ([`Symmetric::solve_all`] on every core, limits, a letter order).
     pub fn solver(&self, goal: &Layout) -> Result<Symmetric<'_>, FifteenError> {
-        Symmetric::new(self.heuristic()?, goal).ok_or(FifteenError::Goal {
-            database: *self.table.goal(),
+        Fifteen::solver_on(&self.table, goal)
+    }
+
+    /// The solver on a database the caller keeps (as [`Fifteen::solver`] without taking
+    /// it): IDA* guided by `table`'s groups towards `goal`, any goal a symmetry of the board
+    /// carries onto the database's (its blank in a corner, for `slidetable generate --board
+    /// 4x4`'s); else [`FifteenError::Goal`].
+    pub fn solver_on<'t>(
+        table: &'t PatternTable<D>,
+        goal: &Layout,
+    ) -> Result<Symmetric<'t>, FifteenError> {
+        let databases = PatternHeuristic::new(table.goal(), &table.groups())?;
+        Symmetric::new(databases, goal).ok_or(FifteenError::Goal {
+            database: *table.goal(),
             goal: *goal,
         })
     }

@@ -64,22 +64,34 @@ pub struct Pass {
 /// The level pass over `goal`'s section up to `upto` for the question `what`, checked against
 /// the machine's memory ([`check_room`]).
 pub fn plan(goal: &Goal<'_>, upto: u32, what: &str) -> Result<Pass, NoRoom> {
-    let board = goal.layout().board();
-    let bitmap = goal.level_pass_memory();
-    let entries = goal.state_count().div_ceil(4);
-    let bottom_up = check_room(board, what, bitmap, entries)?;
-    let upto = upto.min(goal.max_distance());
+    let unchecked = Pass::of(goal, upto, false);
+    let bottom_up = check_room(
+        goal.layout().board(),
+        what,
+        unchecked.bitmap,
+        unchecked.entries,
+    )?;
     Ok(Pass {
-        upto,
         bottom_up,
-        bitmap,
-        entries,
-        total: goal.histogram()[..=upto as usize].iter().sum(),
-        long: goal.needs_level_pass(),
+        ..unchecked
     })
 }
 
 impl Pass {
+    /// The pass over `goal`'s section up to `upto`, bottom-up or not as told, without the
+    /// memory check [`plan`] makes: for a small table whose pass fits anyway.
+    pub fn of(goal: &Goal<'_>, upto: u32, bottom_up: bool) -> Pass {
+        let upto = upto.min(goal.max_distance());
+        Pass {
+            upto,
+            bottom_up,
+            bitmap: goal.level_pass_memory(),
+            entries: goal.state_count().div_ceil(4),
+            total: goal.histogram()[..=upto as usize].iter().sum(),
+            long: goal.needs_level_pass(),
+        }
+    }
+
     /// What the pass costs, for a front end to say before a long one: `what` on a `board`
     /// table goes through its states level by level, the memory it takes.
     pub fn note(&self, board: Board, what: &str) -> String {
