@@ -24,7 +24,7 @@ use std::io;
 use std::path::PathBuf;
 
 mod bfs_queue;
-pub mod bfs_residues;
+mod bfs_residues;
 mod bfs_scan;
 pub mod cache;
 mod mapped;

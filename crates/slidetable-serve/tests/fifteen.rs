@@ -44,10 +44,8 @@ fn commas(layout: &Layout) -> String {
 
 /// What `slidetable path --board 4x4 --table FILE` runs for `goal`.
 fn with_databases<T>(goal: &Layout, f: impl FnOnce(&Symmetric<'_>) -> T) -> T {
-    let table = PatternTable::open(pattern_file()).unwrap();
-    let groups = table.groups();
-    let databases = PatternHeuristic::new(table.goal(), &groups).unwrap();
-    f(&Symmetric::new(databases, goal).unwrap())
+    let fifteen = slidetable::Fifteen::open(pattern_file()).unwrap();
+    f(&fifteen.solver(goal).unwrap())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
