@@ -20,12 +20,9 @@ use common::{
 };
 use fantoccini::{Client, ClientBuilder, Locator};
 use slidetable_core::{Board, Layout, Move};
+use slidetable_query::SplitMix64;
 use slidetable_query::{MappedTable, Table};
-use slidetable_query::{PatternTable, SplitMix64};
-use slidetable_search::{
-    solve, solve_with_patterns, Heuristic, HeuristicKind, Limits, Method, PatternHeuristic,
-    Symmetric,
-};
+use slidetable_search::{solve, solve_with_patterns, Heuristic, HeuristicKind, Limits, Method};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";

@@ -16,10 +16,10 @@ use axum::http::{Request, StatusCode};
 use common::{app_with, fifteen_tables, get, pattern_file, table_file};
 use layout::layout_of;
 use slidetable_core::{parse_layout, parse_path, path_string, Board, Layout, Move};
-use slidetable_query::{PatternTable, SplitMix64, Table};
+use slidetable_query::{SplitMix64, Table};
 use slidetable_search::{
     idastar, solve, solve_with_patterns, Heuristic, HeuristicKind, Limits, LinearConflict, Method,
-    PatternHeuristic, Symmetric,
+    Symmetric,
 };
 use slidetable_serve::{router_with, SearchLimits};
 use tower::ServiceExt;
