@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use std::ffi::OsStr;
@@ -252,13 +253,13 @@ pub(crate) struct PathArgs {
 #[derive(Args, Debug)]
 pub(crate) struct SearchArgs {
     /// The search method.
-    #[arg(long, value_name = "METHOD", value_parser = offered(METHODS, parse_method))]
+    #[arg(long, value_name = "METHOD", value_parser = offered(methods(), parse_method))]
     pub(crate) method: Method,
     /// The heuristic of astar and idastar: manhattan, linear-conflict, misplaced, or pdb
     /// (pattern databases: on 4x4 the database file, --table or the cache's 4x4.slt; on
     /// smaller boards the tiles split in two groups) or pdb-PARTITION (built in memory, for
     /// example pdb-5-5-5 or pdb-4-4) [default: manhattan]. The other methods take none.
-    #[arg(long, value_name = "NAME", value_parser = offered(HEURISTICS, parse_heuristic))]
+    #[arg(long, value_name = "NAME", value_parser = offered(heuristics(), parse_heuristic))]
     pub(crate) heuristic: Option<HeuristicChoice>,
     /// The pattern database for --heuristic pdb [default: the cache's 4x4.slt on 4x4].
     #[arg(long, value_name = "PATH")]
@@ -514,7 +515,7 @@ pub(crate) struct HeuristicArgs {
     /// pattern databases built for the table's goal, for example pdb-4-4 or pdb-3-3-2), side
     /// by side: repeat the option or separate names by commas [default: manhattan,
     /// linear-conflict, misplaced]. `--name` is the old spelling.
-    #[arg(long, alias = "name", value_name = "NAME", value_delimiter = ',', value_parser = offered(HEURISTICS, parse_heuristic))]
+    #[arg(long, alias = "name", value_name = "NAME", value_delimiter = ',', value_parser = offered(heuristics(), parse_heuristic))]
     pub(crate) heuristic: Vec<HeuristicChoice>,
     #[command(flatten)]
     pub(crate) target: TargetArgs,
@@ -594,7 +595,8 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "PATH")]
     pub(crate) table: Vec<PathBuf>,
     /// Open this board's table before listening (repeatable) [default: 3x3]; 4x4 opens its
-    /// pattern databases (the cache's, else 6-6-3 built in memory).
+    /// pattern databases (the cache's 7-8, else the 6-6-3 the first use builds in seconds
+    /// and writes to the cache directory).
     #[arg(long, value_name = "RxC", value_parser = table_board())]
     pub(crate) board: Vec<Board>,
     /// Close a connection that has not sent a whole request's headers this many seconds
@@ -662,31 +664,84 @@ fn too_large_for_tables(board: Board, also: &str) -> String {
     )
 }
 
-/// The methods and heuristics by name, as completions offer them.
-const METHODS: &[&str] = &["bfs", "bidir", "dijkstra", "astar", "idastar"];
-const HEURISTICS: &[&str] = &["manhattan", "linear-conflict", "misplaced", "pdb"];
-/// The boards tables are made for (4x4, last, by pattern databases only), and the larger
-/// ones search also solves.
-const TABLE_BOARDS: &[&str] = &[
-    "2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2", "4x4",
-];
-/// The boards with a table of every state: all of [`TABLE_BOARDS`] but the last, 4x4.
-const EXACT_BOARDS: &[&str] = TABLE_BOARDS.split_last().expect("boards are listed").1;
-const SEARCH_BOARDS: &[&str] = &[
-    "2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2", "2x7",
-    "7x2", "3x5", "5x3", "2x8", "8x2", "4x4",
-];
+/// Names offered to help and to shell completions, made once from the code's own lists
+/// (clap borrows them for the whole run).
+fn listed(
+    cell: &'static OnceLock<Vec<&'static str>>,
+    names: impl FnOnce() -> Vec<String>,
+) -> &'static [&'static str] {
+    cell.get_or_init(|| names().into_iter().map(|n| &*n.leak()).collect())
+}
+
+/// The methods by name ([`Method::ALL`](slidetable_search::Method::ALL)).
+fn methods() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    listed(&NAMES, || {
+        slidetable_search::Method::ALL
+            .iter()
+            .map(|m| m.name().to_string())
+            .collect()
+    })
+}
+
+/// The heuristics by name: the search crate's
+/// ([`HeuristicKind::ALL`](slidetable_search::HeuristicKind::ALL)) and pattern databases.
+fn heuristics() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    listed(&NAMES, || {
+        slidetable_search::HeuristicKind::ALL
+            .iter()
+            .map(|k| k.name().to_string())
+            .chain([HeuristicChoice::Pattern(None).to_string()])
+            .collect()
+    })
+}
+
+/// The boards with a table of every state (up to [`slidetable_core::MAX_TABLE_CELLS`]
+/// cells).
+fn exact_boards() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    listed(&NAMES, || {
+        Board::up_to(slidetable_core::MAX_TABLE_CELLS)
+            .iter()
+            .map(Board::to_string)
+            .collect()
+    })
+}
+
+/// The boards tables are made for: those of [`exact_boards`], and 4x4 by pattern databases.
+fn table_boards() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    listed(&NAMES, || {
+        exact_boards()
+            .iter()
+            .map(|n| n.to_string())
+            .chain([Board::FIFTEEN.to_string()])
+            .collect()
+    })
+}
+
+/// Every board search solves (up to [`slidetable_core::MAX_CELLS`] cells).
+fn search_boards() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    listed(&NAMES, || {
+        Board::up_to(slidetable_core::MAX_CELLS)
+            .iter()
+            .map(Board::to_string)
+            .collect()
+    })
+}
 
 fn table_board() -> Offered<Board> {
-    offered(TABLE_BOARDS, parse_board)
+    offered(table_boards(), parse_board)
 }
 
 fn exact_board() -> Offered<Board> {
-    offered(EXACT_BOARDS, parse_exact_board)
+    offered(exact_boards(), parse_exact_board)
 }
 
 fn any_board() -> Offered<Board> {
-    offered(SEARCH_BOARDS, parse_any_board)
+    offered(search_boards(), parse_any_board)
 }
 
 /// A value parser that offers `names` to help and to shell completions, and parses with

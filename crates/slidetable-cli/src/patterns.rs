@@ -9,11 +9,11 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use slidetable::{Fifteen, FifteenError};
 use slidetable_core::{Layout, Move};
 use slidetable_gen::cache::{self, Generated, PatternPlan};
-use slidetable_gen::SolvedPattern;
 use slidetable_query::MappedPatternTable;
-use slidetable_search::{PatternHeuristic, Symmetric};
+use slidetable_search::Symmetric;
 
 use crate::answers::{self, write_csv_header, write_invalid_answer};
 use crate::error::UsageError;
@@ -41,24 +41,19 @@ pub(crate) fn make(plan: &PatternPlan, path: &Path) -> Result<Generated> {
     Ok(made?)
 }
 
-/// The databases of `table` as a heuristic towards their own goal.
-fn databases(table: &MappedPatternTable) -> Result<PatternHeuristic<'_>> {
-    Ok(PatternHeuristic::new(table.goal(), &table.groups())?)
+/// IDA* on the database `table` for `goal` (blank in a cell some symmetry carries onto the
+/// database goal's blank cell: any corner for the default database), as the library opens it;
+/// a goal it cannot serve is a bad argument.
+pub(crate) fn solver<'t>(table: &'t MappedPatternTable, goal: &Layout) -> Result<Symmetric<'t>> {
+    Fifteen::solver_on(table, goal).map_err(usage)
 }
 
-/// IDA* on the database `table` for `goal` (blank in a cell some symmetry carries onto the
-/// database goal's blank cell: any corner for the default database).
-pub(crate) fn solver<'t>(table: &'t MappedPatternTable, goal: &Layout) -> Result<Symmetric<'t>> {
-    Symmetric::new(databases(table)?, goal).ok_or_else(|| {
-        UsageError(format!(
-            "the database's goal {} has its blank in a cell no symmetry carries \
-             goal {goal}'s blank to; make a database for it with `slidetable generate \
-             --board {} --goal \"{goal}\" -o PATH`",
-            table.goal(),
-            goal.board()
-        ))
-        .into()
-    })
+/// The library's refusal of a goal as a bad argument (exit 2); any other failure as it is.
+fn usage(e: FifteenError) -> anyhow::Error {
+    match e {
+        FifteenError::Goal { .. } => UsageError(e.to_string()).into(),
+        e => e.into(),
+    }
 }
 
 /// `distance` and `path` on a pattern database: the same output, `--json`, `--csv`, `--show`,
@@ -114,19 +109,6 @@ impl PatternSource {
     /// The heuristic (and IDA*) towards `goal`: databases made for it, or a file's through
     /// the board symmetry that carries `goal` onto its goal.
     pub(crate) fn heuristic(&self, goal: &Layout) -> Result<Symmetric<'_>> {
-        let (databases, theirs) = match self {
-            PatternSource::Memory(sections) => {
-                let groups: Vec<_> = sections.iter().map(SolvedPattern::as_group).collect();
-                (PatternHeuristic::new(goal, &groups)?, *goal)
-            }
-            PatternSource::File(table) => (databases(table)?, *table.goal()),
-        };
-        Symmetric::new(databases, goal).ok_or_else(|| {
-            UsageError(format!(
-                "the pattern database's goal {theirs} cannot serve goal {goal}: no symmetry \
-                 carries one blank cell onto the other"
-            ))
-            .into()
-        })
+        self.0.solver(goal).map_err(usage)
     }
 }

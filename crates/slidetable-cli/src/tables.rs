@@ -1,4 +1,4 @@
-//! Where tables live, and making one: the rule is `slidetable_gen::cache`'s; this adds the
+//! Where tables live, and making one: the rule is `slidetable::defaults`'; this adds the
 //! note and the progress bar a terminal user sees (`resolved` opens what it finds).
 
 use std::io::{self, IsTerminal, Write};
@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
+use slidetable::defaults::{self, Kind};
 use slidetable_core::Board;
-use slidetable_gen::cache::{self, Kind, DEFAULT_PARTITION, FIRST_USE_PARTITION};
+use slidetable_gen::cache::{DEFAULT_PARTITION, FIRST_USE_PARTITION};
 use slidetable_gen::resume::{Pace, Resumed, Run, RunEvent};
 use slidetable_gen::{solve, table_bytes, SolvedSection};
 use slidetable_query::{Goal, MappedTable};
@@ -19,7 +20,8 @@ use std::sync::{Arc, OnceLock};
 use crate::signals;
 use crate::streams::warning;
 
-pub(crate) use slidetable_gen::cache::{resolve, Generated, Origin, Plan};
+pub(crate) use slidetable::defaults::{resolve, Origin};
+pub(crate) use slidetable_gen::cache::{Generated, Plan};
 
 /// What a terminal user sees while a default table is found: a note when it waits for another
 /// process or generates the table, and a progress bar while it generates a large one.
@@ -35,7 +37,7 @@ impl Shown {
     }
 }
 
-impl cache::Watch for Shown {
+impl defaults::Watch for Shown {
     fn waiting(&self, path: &Path, lock: &Path) {
         warning!(
             "waiting for another slidetable to write {} (lock {})",

@@ -95,6 +95,19 @@ impl Board {
         Ok(board)
     }
 
+    /// Every board of at most `max_cells` cells (at most [`MAX_CELLS`]): fewer cells first,
+    /// then the squarer, then fewer rows (2x2, 2x3, 3x2 ... 3x4, 4x3, 2x6, 6x2, 2x7, 7x2 for
+    /// [`MAX_TABLE_CELLS`]). The lists a program offers come from here, never typed again.
+    pub fn up_to(max_cells: usize) -> Vec<Board> {
+        let max_cells = max_cells.min(MAX_CELLS);
+        let mut boards: Vec<Board> = (2..=max_cells / 2)
+            .flat_map(|rows| (2..=max_cells / rows).map(move |cols| (rows, cols)))
+            .filter_map(|(rows, cols)| Board::new(rows, cols).ok())
+            .collect();
+        boards.sort_by_key(|b| (b.cells(), b.rows().abs_diff(b.cols()), b.rows()));
+        boards
+    }
+
     /// The number of rows.
     #[inline]
     pub fn rows(self) -> usize {
@@ -225,6 +238,25 @@ pub const fn factorial(n: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_boards_up_to_a_size_are_every_one_once() {
+        let names: Vec<String> = Board::up_to(MAX_TABLE_CELLS)
+            .iter()
+            .map(|b| b.to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2",
+                "2x7", "7x2"
+            ]
+        );
+        let all = Board::up_to(MAX_CELLS);
+        assert_eq!(all.len(), 19);
+        assert_eq!(all.last(), Some(&Board::new(8, 2).unwrap()));
+        assert!(all.contains(&Board::FIFTEEN));
+    }
 
     #[test]
     fn parses_and_prints_sizes() {

@@ -14,3 +14,14 @@ fn the_facade_modules_are_reachable_without_raw_identifiers() {
         Some(1)
     );
 }
+
+#[test]
+fn the_one_call_forms_answer_in_this_edition() {
+    let board = slidetable::Board::new(2, 3).unwrap();
+    let table = slidetable::generate_table(board).unwrap();
+    let puzzle = slidetable::parse_layout(board, b"1 2 3 4 0 5").unwrap();
+    assert_eq!(
+        table.standard().unwrap().distance(&puzzle).unwrap(),
+        Some(1)
+    );
+}

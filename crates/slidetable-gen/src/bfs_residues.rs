@@ -82,7 +82,7 @@ pub(crate) fn frontier_words(states: u64) -> usize {
 /// The 2-bit entries of a contiguous slice of ranks during a search: value 3 for a state not
 /// reached yet, else its distance mod 3.
 #[derive(Debug)]
-pub struct Residues {
+pub(crate) struct Residues {
     words: Vec<AtomicU64>,
     first: u64,
     end: u64,
@@ -90,7 +90,7 @@ pub struct Residues {
 
 impl Residues {
     /// Entries for ranks `slice` (its start a multiple of 64), every one unseen.
-    pub fn new(slice: Range<u64>) -> Residues {
+    pub(crate) fn new(slice: Range<u64>) -> Residues {
         debug_assert_eq!(slice.start % 64, 0);
         Residues {
             words: words_of(entry_words(slice.end - slice.start), UNSEEN),
@@ -138,20 +138,20 @@ impl Residues {
     }
 
     /// The ranks these entries hold.
-    pub fn slice(&self) -> Range<u64> {
+    pub(crate) fn slice(&self) -> Range<u64> {
         self.first..self.end
     }
 
     /// The entry of `rank` (in the slice): 3 if unseen, else the distance mod 3.
     #[inline]
-    pub fn value(&self, rank: u64) -> u32 {
+    pub(crate) fn value(&self, rank: u64) -> u32 {
         self.view().value(rank)
     }
 
     /// Gives the unseen state `rank` (in the slice) the value `value`, and sets its bit in
     /// `frontier`; whether it was unseen (each state is reached once, whatever the threads).
     #[inline]
-    pub fn reach(&self, rank: u64, value: u32, frontier: &[AtomicU64]) -> bool {
+    pub(crate) fn reach(&self, rank: u64, value: u32, frontier: &[AtomicU64]) -> bool {
         self.view().reach(rank, value, frontier)
     }
 
@@ -197,7 +197,7 @@ impl Residues {
     /// The entries' words (entry `r` in bits `2·((r − first) mod 32)` of word
     /// `(r − first) / 32`), as the 2-bit payload stores them.
     /// Entries past the slice's end are 0, as in a payload.
-    pub fn into_words(self) -> Vec<u64> {
+    pub(crate) fn into_words(self) -> Vec<u64> {
         let len = self.end - self.first;
         let mut words: Vec<u64> = self.words.into_iter().map(AtomicU64::into_inner).collect();
         let used = (len % 32) as u32;
@@ -209,8 +209,9 @@ impl Residues {
         words
     }
 
-    /// The states still unseen.
-    pub fn unseen(&self) -> u64 {
+    /// The states still unseen (the tests' count).
+    #[cfg(test)]
+    pub(crate) fn unseen(&self) -> u64 {
         let len = self.end - self.first;
         self.words()
             .par_iter()
@@ -414,7 +415,7 @@ fn prefix_moves(
 /// `first + i`) holds every state of level `depth` not expanded yet, and ends holding exactly
 /// level `depth + 1`. `found` is told the states reached as each piece of the pass ends.
 /// Returns the states reached in the slice.
-pub fn expand_top_down(
+pub(crate) fn expand_top_down(
     scan: &Scan,
     residues: &Residues,
     frontier: &[AtomicU64],
@@ -466,7 +467,7 @@ impl Handover for Nowhere {
 /// them all): every unseen state with a neighbour whose entry is `depth mod 3` gets
 /// `(depth + 1) mod 3`. Each thread writes only its own words; `found` is told the states
 /// reached as each piece of the pass ends. Returns the states reached.
-pub fn expand_bottom_up(
+pub(crate) fn expand_bottom_up(
     scan: &Scan,
     residues: &Residues,
     depth: u32,
@@ -979,7 +980,7 @@ impl Search {
 
 /// Solves `goal`'s class into 2-bit entries in the entries' memory plus one bit a state (see
 /// the module's text); `progress` is told how many states the search settles as it goes.
-pub fn solve_by_residues(
+pub(crate) fn solve_by_residues(
     goal: &Layout,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SolvedSection, GenError> {

@@ -6,7 +6,7 @@
 //! of 11 and 12 cells over bitmaps ([`solve_by_scan`]), `weighted.rs` the cheapest costs of
 //! weighted moves ([`solve_weighted`]), `pattern.rs` the pattern databases' search
 //! ([`solve_pattern`]); `write.rs` writes files (and `write/temporary.rs` keeps track of
-//! their temporaries), `cache.rs` finds and fills the cache directory.
+//! their temporaries), `cache.rs` makes a plan's file.
 //!
 //! ```
 //! use slidetable_core::Board;
@@ -24,7 +24,7 @@ use std::io;
 use std::path::PathBuf;
 
 mod bfs_queue;
-pub mod bfs_residues;
+mod bfs_residues;
 mod bfs_scan;
 pub mod cache;
 pub mod environment;
@@ -298,51 +298,6 @@ pub enum GenError {
     /// The processes of a search in parts could not exchange a level's states.
     #[error("the processes could not exchange a level: {0}")]
     Exchange(#[from] parts::ExchangeError),
-    /// A default table too large to make on first use (see
-    /// [`cache::FIRST_USE_MAX_CELLS`]) is missing.
-    #[error("no table at {}: make it once with `slidetable generate --board {board}` (a {board} table is too large to make on first use)", path.display())]
-    NotMadeOnFirstUse {
-        /// Where the default table would be.
-        path: PathBuf,
-        /// Its board.
-        board: Board,
-    },
-    /// Neither a cache directory nor a table was named.
-    #[error(
-        "no cache directory: set XDG_CACHE_HOME or HOME, or name a table with --table or {}",
-        cache::TABLE_ENV
-    )]
-    NoCacheDir,
-    /// A default table's lock file could not be opened or locked.
-    #[error("cannot {verb} lock file {}", path.display())]
-    Lock {
-        /// `open` or `lock`.
-        verb: &'static str,
-        /// The lock file.
-        path: PathBuf,
-        /// What the system said.
-        source: io::Error,
-    },
-    /// The default table a board's name promises is not what it holds (another board, or
-    /// weighted costs): refused, naming where it came from.
-    #[error(
-        "table {} ({}) {problem}, but the default table must be for {board} boards with unit costs",
-        path.display(),
-        match origin {
-            cache::Origin::Environment => format!("from ${}", cache::TABLE_ENV),
-            _ => "the cache's".to_string(),
-        }
-    )]
-    NotTheDefault {
-        /// The table file.
-        path: PathBuf,
-        /// Where its name came from.
-        origin: cache::Origin,
-        /// What it holds instead (`is for 2x3 boards`, `holds tile costs`).
-        problem: String,
-        /// The board it must be for.
-        board: Board,
-    },
     /// The default partition of a board's pattern database does not fit the board.
     #[error("the default pattern database of {board}: {source}")]
     DefaultPartition {

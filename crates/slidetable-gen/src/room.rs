@@ -193,37 +193,6 @@ pub fn check_parts_room(
     Ok(needs)
 }
 
-/// Refuses a level pass (`what`, a whole-table question answered level by level on a
-/// `board` table too large to recover a byte a state of) when the machine has less memory
-/// than its bitmap (`bitmap` bytes) and the table's entries it reads (`entries` bytes, mapped)
-/// need: the message says both and where the figure comes from. Otherwise says whether a
-/// second bitmap (the states seen, for the late levels bottom-up) fits too, with a tenth to
-/// spare: it only saves time, so it is never taken when it is not known to fit. The command
-/// line, the server and the Python package check it before every pass.
-pub fn check_level_pass(
-    board: Board,
-    what: &str,
-    bitmap: u64,
-    entries: u64,
-) -> Result<bool, String> {
-    let need = bitmap.saturating_add(entries);
-    match checked_memory().map_err(|e| e.to_string())? {
-        Some((available, origin)) if need > available => Err(format!(
-            "{what} on a {board} table reads it level by level, in one bit a state ({}) beside \
-             its {} of entries: {} of memory, but {} is available ({origin})",
-            human(bitmap),
-            human(entries),
-            human(need),
-            human(available)
-        )),
-        Some((available, _)) => {
-            let two = need.saturating_add(bitmap);
-            Ok(two.saturating_add(two / 10) <= available)
-        }
-        None => Ok(false),
-    }
-}
-
 /// What building the pattern databases of `partition` on `board` needs, in bytes. The groups
 /// are searched one after another (`solve_partition`), each in its placements' blank masks
 /// (2 bytes a placement), two level bitmaps and its entries (4 bits a placement), while the

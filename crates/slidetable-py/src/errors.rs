@@ -47,9 +47,7 @@ pub(crate) fn query_error(e: QueryError) -> PyErr {
 /// else (a board too large, a partition that is no partition) the caller's.
 pub(crate) fn gen_error(e: GenError) -> PyErr {
     match e {
-        GenError::Io { .. } | GenError::CreateDir { .. } | GenError::Lock { .. } => {
-            PyOSError::new_err(error_chain(&e))
-        }
+        GenError::Io { .. } | GenError::CreateDir { .. } => PyOSError::new_err(error_chain(&e)),
         _ => PyValueError::new_err(error_chain(&e)),
     }
 }

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use numpy::PyArray2;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use slidetable::{Fifteen, FifteenError};
 use slidetable_core::{path_string, Board, Layout, Move};
-use slidetable_format::group_sizes;
-use slidetable_gen::{pattern_bytes, solve_partition, Partition};
-use slidetable_query::{AnyTable, MappedPatternTable, SplitMix64, TableBytes};
-use slidetable_search::{Limits, PatternHeuristic, SearchError, Symmetric};
+use slidetable_gen::Partition;
+use slidetable_query::{AnyTable, SplitMix64};
+use slidetable_search::{Limits, SearchError, Symmetric};
 
 use crate::cache;
 use crate::errors::{gen_error, table_error, value_error};
@@ -31,28 +31,30 @@ use crate::table::parse_order;
 /// tiles in order with the blank last.
 #[pyclass(module = "slidetable", name = "Fifteen", frozen)]
 pub(crate) struct PyFifteen {
-    table: MappedPatternTable,
+    fifteen: Fifteen,
+}
+
+/// The library's refusals as Python exceptions, with the command line's messages.
+fn fifteen_error(e: FifteenError) -> PyErr {
+    match e {
+        FifteenError::Table(e) => table_error(e),
+        FifteenError::Default(e) => cache::default_error(e),
+        FifteenError::Generate(e) => gen_error(e),
+        e => value_error(e),
+    }
 }
 
 impl PyFifteen {
     fn board(&self) -> Board {
-        self.table.board()
+        self.fifteen.board()
     }
 
-    /// IDA* on the databases for the goal argument (`None`: the standard goal).
+    /// IDA* on the databases for the goal argument (`None`: the standard goal), as the
+    /// library opens it.
     pub(crate) fn solver(&self, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Symmetric<'_>> {
         let board = self.board();
         let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
-        let databases =
-            PatternHeuristic::new(self.table.goal(), &self.table.groups()).map_err(value_error)?;
-        Symmetric::new(databases, &goal).ok_or_else(|| {
-            value_error(format!(
-                "the database's goal {} has its blank in a cell no symmetry carries goal \
-                 {goal}'s blank to; make a database for it with `slidetable generate --board \
-                 {board} --goal \"{goal}\" -o PATH`",
-                self.table.goal()
-            ))
-        })
+        self.fifteen.solver(&goal).map_err(fifteen_error)
     }
 
     /// The optimal paths of `layouts` under `order` (`None`: unreachable), on every core
@@ -98,7 +100,8 @@ impl PyFifteen {
         let table = AnyTable::open(&path)
             .and_then(AnyTable::into_patterns)
             .map_err(table_error)?;
-        Ok(PyFifteen { table })
+        let fifteen = Fifteen::new(table).map_err(fifteen_error)?;
+        Ok(PyFifteen { fifteen })
     }
 
     /// The cache's database (`slidetable/4x4.slt` in `$XDG_CACHE_HOME`, else `~/.cache`), the
@@ -107,8 +110,10 @@ impl PyFifteen {
     /// first use (seconds) under the command's lock.
     #[staticmethod]
     fn default(py: Python<'_>) -> PyResult<PyFifteen> {
-        let table = py.detach(|| cache::patterns(Board::FIFTEEN))?;
-        Ok(PyFifteen { table })
+        let fifteen = py
+            .detach(|| Fifteen::default_for(Board::FIFTEEN))
+            .map_err(fifteen_error)?;
+        Ok(PyFifteen { fifteen })
     }
 
     /// Databases built in memory for `partition` (`"5-5-5"`: about a second and 1 MB;
@@ -125,11 +130,10 @@ impl PyFifteen {
         let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.goal_with_blank(0));
         let partition = Partition::parse(partition, &goal)
             .map_err(|e| value_error(format!("partition '{partition}': {e}")))?;
-        let bytes = py
-            .detach(|| pattern_bytes(&solve_partition(&goal, &partition, &|_| ())?))
-            .map_err(gen_error)?;
-        let table = MappedPatternTable::new(TableBytes::from(bytes)).map_err(table_error)?;
-        Ok(PyFifteen { table })
+        let fifteen = py
+            .detach(|| Fifteen::generate(&goal, &partition))
+            .map_err(fifteen_error)?;
+        Ok(PyFifteen { fifteen })
     }
 
     /// The board, as `"RxC"`.
@@ -141,13 +145,14 @@ impl PyFifteen {
     /// The goal the databases were made for, as a tuple of tiles.
     #[getter]
     fn database_goal(&self) -> Vec<u32> {
-        puzzles::tiles(self.table.goal())
+        puzzles::tiles(self.fifteen.table().goal())
     }
 
     /// The tiles of each group, in file order.
     #[getter]
     fn groups(&self) -> Vec<Vec<u32>> {
-        self.table
+        self.fifteen
+            .table()
             .groups()
             .iter()
             .map(|g| {
@@ -161,7 +166,7 @@ impl PyFifteen {
     /// The file the databases were read from, or `None` for databases built in memory.
     #[getter]
     fn file(&self) -> Option<String> {
-        self.table.file().map(|p| p.display().to_string())
+        self.fifteen.table().file().map(|p| p.display().to_string())
     }
 
     /// `count` puzzles drawn uniformly at random from every layout that can reach the goal
@@ -232,8 +237,7 @@ impl PyFifteen {
         let d = search::record(py, &layout, result)?;
         d.set_item("method", "idastar")?;
         d.set_item("heuristic", "pdb")?;
-        let partition = group_sizes(self.table.groups().iter().map(|g| g.tiles));
-        d.set_item("partition", partition)?;
+        d.set_item("partition", self.fifteen.partition())?;
         d.set_item("database", self.file())?;
         Ok(d)
     }
@@ -307,15 +311,15 @@ impl PyFifteen {
     }
 
     fn __repr__(&self) -> String {
-        let partition = group_sizes(self.table.groups().iter().map(|g| g.tiles));
-        let place = match self.table.file() {
+        let partition = self.fifteen.partition();
+        let place = match self.fifteen.table().file() {
             Some(p) => format!("path={:?}", p.display().to_string()),
             None => "in memory".to_string(),
         };
         format!(
             "Fifteen(partition='{}', database_goal='{}', {place})",
             partition,
-            self.table.goal()
+            self.fifteen.table().goal()
         )
     }
 }

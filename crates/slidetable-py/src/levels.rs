@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError};
 use pyo3::prelude::*;
-use slidetable_gen::room::{check_level_pass, human};
-use slidetable_query::{Goal, Level, PassOptions};
+use slidetable::levels;
+use slidetable_query::{Goal, Level};
 
 use crate::errors::query_error;
 
@@ -30,21 +30,12 @@ pub(crate) fn pass(
     at: &mut (dyn FnMut(&Level<'_>) + Send),
 ) -> PyResult<()> {
     let board = goal.layout().board();
-    let upto = upto.min(goal.max_distance());
-    let bitmap = goal.level_pass_memory();
-    let entries = goal.state_count().div_ceil(4);
-    let bottom_up =
-        check_level_pass(board, what, bitmap, entries).map_err(PyMemoryError::new_err)?;
-    let total: u64 = goal.histogram()[..=upto as usize].iter().sum();
-    if goal.needs_level_pass() && progress.is_none() {
-        let bitmaps = if bottom_up { 2 * bitmap } else { bitmap };
+    let pass = levels::plan(goal, upto, what).map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+    let total = pass.total;
+    if pass.long && progress.is_none() {
         let note = format!(
-            "slidetable: {what} on a {board} table goes through its states level by level, up to \
-             {upto} moves: this may take minutes, with {} of memory ({} of level bitmaps beside \
-             the {} table); Ctrl-C stops it, progress=callable(done, total) follows it\n",
-            human(bitmaps + entries),
-            human(bitmaps),
-            human(entries)
+            "slidetable: {}; Ctrl-C stops it, progress=callable(done, total) follows it\n",
+            pass.note(board, what)
         );
         py.import("sys")?
             .getattr("stderr")?
@@ -52,18 +43,14 @@ pub(crate) fn pass(
     }
     let stop = AtomicBool::new(false);
     let done = AtomicU64::new(0);
-    let options = PassOptions {
-        bottom_up,
-        stop: Some(&stop),
-    };
     std::thread::scope(|scope| {
         let worker = scope.spawn(|| {
-            goal.level_pass_with(
-                upto,
-                options,
+            pass.run(
+                goal,
                 &|n| {
                     done.fetch_add(n, Relaxed);
                 },
+                Some(&stop),
                 at,
             )
         });

@@ -9,7 +9,7 @@ use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use slidetable_core::{counted, path_string, Board, Layout, Move, MAX_TABLE_CELLS};
+use slidetable_core::{path_string, Board, Layout, Move, MAX_TABLE_CELLS};
 use slidetable_gen::{default_goals, solve, table_bytes};
 use slidetable_query::{
     AnyTable, CostModel, Goal, LayerError, LevelPicks, MappedTable, SplitMix64, TableBytes,
@@ -455,7 +455,7 @@ fn table_board(text: &str) -> PyResult<Board> {
 
 /// The `count` draws among the `size` states `depths` moves away that `random` takes (`k`:
 /// the `k`-th state), from `seed` (else a fresh one), all different with `distinct`: the
-/// command line's draws for the same seed.
+/// library's draws ([`slidetable::draws`]), the command line's for the same seed.
 fn draws(
     depths: &RangeInclusive<u32>,
     size: u64,
@@ -463,25 +463,10 @@ fn draws(
     seed: Option<u64>,
     distinct: bool,
 ) -> PyResult<Vec<u64>> {
-    if distinct && count > size {
-        let (low, high) = (*depths.start(), *depths.end());
-        let depths = if low == high {
-            counted(u64::from(low), "move")
-        } else {
-            format!("{low} to {high} moves")
-        };
-        return Err(value_error(format!(
-            "count {count} with distinct: only {} {} {depths} from the goal",
-            counted(size, "state"),
-            if size == 1 { "is" } else { "are" },
-        )));
-    }
-    let mut rng = SplitMix64::new(seed.unwrap_or_else(SplitMix64::fresh_seed));
-    Ok(if distinct {
-        rng.distinct(size, count)
-    } else {
-        (0..count).map(|_| rng.below(size)).collect()
-    })
+    let seed = seed.unwrap_or_else(SplitMix64::fresh_seed);
+    let drawn = slidetable::draws::draws(depths, size, count, seed, distinct)
+        .map_err(|e| value_error(format!("count {count} with distinct: {e}")))?;
+    Ok(drawn.collect())
 }
 
 /// A depth: a number of moves, or a `(low, high)` pair (both included).

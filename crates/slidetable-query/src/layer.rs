@@ -309,9 +309,12 @@ impl SplitMix64 {
     }
 
     /// `count` different numbers below `n` (at most `n` of them: a larger `count` is taken
-    /// as `n`), in the order drawn: Floyd's algorithm (Bentley and Floyd, "A sample of
-    /// brilliance", CACM 1987), one draw each, memory for `count` only. The command line's
-    /// `random --distinct` and the Python package draw with it, so that seeds agree.
+    /// as `n`), every such sequence equally likely: the set by Floyd's algorithm (Bentley and
+    /// Floyd, "A sample of brilliance", CACM 1987), one draw each, memory for `count` only,
+    /// then put in a uniform order by a Fisher–Yates shuffle (Floyd's order is not uniform:
+    /// a whole range comes out sorted whatever the seed, so its first numbers are biased).
+    /// The command line's `random --distinct` and the Python package draw with it, so that
+    /// seeds agree.
     pub fn distinct(&mut self, n: u64, count: u64) -> Vec<u64> {
         let count = count.min(n);
         let mut chosen = std::collections::HashSet::with_capacity(count as usize);
@@ -321,6 +324,10 @@ impl SplitMix64 {
             let k = if chosen.contains(&t) { j } else { t };
             chosen.insert(k);
             order.push(k);
+        }
+        for i in (1..order.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            order.swap(i, j);
         }
         order
     }
@@ -436,6 +443,35 @@ mod tests {
             .take(20)
             .collect();
         assert_eq!(each, stream);
+    }
+
+    #[test]
+    fn distinct_draws_come_in_a_uniform_order() {
+        // A whole range: every number once, in an order that depends on the seed (Floyd's
+        // sampling alone gives 0, 1, 2... for every seed).
+        let whole = |seed| SplitMix64::new(seed).distinct(8, 8);
+        let (one, two) = (whole(1), whole(2));
+        assert_ne!(one, two);
+        for drawn in [&one, &two] {
+            let mut sorted = drawn.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..8).collect::<Vec<u64>>());
+        }
+        assert_eq!(whole(1), one, "the same seed, the same order");
+        // Each number first about equally often over many seeds: 8000 draws of 8 of 10,
+        // where the first is uniform over 10 (800 each; Floyd's first is 0 to 2 only).
+        let mut first = [0u32; 10];
+        for seed in 0..8000 {
+            first[SplitMix64::new(seed).distinct(10, 8)[0] as usize] += 1;
+        }
+        assert!(first.iter().all(|&c| (650..950).contains(&c)), "{first:?}");
+        // 16000 of 16993: the first few are spread, not the smallest numbers.
+        let many = SplitMix64::new(3).distinct(16993, 16000);
+        assert_eq!(
+            many.iter().collect::<std::collections::HashSet<_>>().len(),
+            16000
+        );
+        assert!(many[..20].iter().any(|&k| k > 8000), "{:?}", &many[..20]);
     }
 
     #[test]

@@ -4,60 +4,52 @@
 
 use std::path::Path;
 
+use slidetable::{Fifteen, FifteenError};
 use slidetable_core::{Board, Layout, Move};
-use slidetable_query::{HistogramStats, MappedPatternTable, PatternGroup};
-use slidetable_search::{Heuristic, Limits, PatternHeuristic, SearchError, Solution, Symmetric};
+use slidetable_query::{HistogramStats, MappedPatternTable};
+use slidetable_search::{Heuristic, Limits, SearchError, Solution, Symmetric};
 
 use crate::source::{Found, Source, SourceError};
 
-/// Where the databases are: a pattern database file (the cache's, made on first use under
-/// its lock as the command line makes it, or one named with `--table`).
-enum Databases {
-    File(MappedPatternTable),
-}
-
-/// A board answered by IDA* on pattern databases.
+/// A board answered by IDA* on pattern databases (a file: the cache's, made on first use
+/// under its lock as the command line makes it, or one named with `--table`), opened by the
+/// library ([`Fifteen`]) as the command line and Python open theirs.
 pub struct PatternSource {
-    databases: Databases,
+    databases: Fifteen,
     origin: String,
 }
 
 impl PatternSource {
-    /// Serves the pattern databases `table`, opened from `path`.
+    /// Serves the pattern databases `table`, opened from `path`; refuses databases that make
+    /// no heuristic now, not on every request.
     pub fn new(table: MappedPatternTable, path: &Path) -> Result<PatternSource, SourceError> {
-        let source = PatternSource {
-            databases: Databases::File(table),
-            origin: path.display().to_string(),
-        };
-        // Refuses databases that make no heuristic now, not on every request.
-        source.databases_heuristic()?;
-        Ok(source)
-    }
-
-    /// The databases, towards their own goal.
-    fn databases_heuristic(&self) -> Result<PatternHeuristic<'_>, SourceError> {
-        let (goal, groups): (&Layout, Vec<PatternGroup<'_>>) = match &self.databases {
-            Databases::File(table) => (table.goal(), table.groups()),
-        };
-        PatternHeuristic::new(goal, &groups).map_err(|problem| SourceError::Pattern {
-            origin: self.origin.clone(),
-            problem,
-        })
+        let origin = path.display().to_string();
+        let databases = Fifteen::new(table).map_err(|e| match e {
+            FifteenError::Databases(problem) => SourceError::Pattern {
+                origin: origin.clone(),
+                problem,
+            },
+            e => SourceError::Search {
+                origin: origin.clone(),
+                message: e.to_string(),
+            },
+        })?;
+        Ok(PatternSource { databases, origin })
     }
 
     /// The databases as the heuristic (and IDA*) towards `goal`: any goal a board symmetry
-    /// carries onto theirs (on 4×4, the blank in a corner).
+    /// carries onto theirs (on 4×4, the blank in a corner); another goal is the request's
+    /// `goal` refused in the library's words.
     pub fn heuristic(&self, goal: &Layout) -> Result<Symmetric<'_>, SourceError> {
-        let databases = self.databases_heuristic()?;
-        let theirs = *databases.goal();
-        Symmetric::new(databases, goal).ok_or_else(|| SourceError::BadParameter {
-            parameter: "goal",
-            message: format!(
-                "the {} pattern databases are made for the goal {theirs}; a goal is served \
-                 when a board symmetry carries its gap onto that goal's (on 4x4: the gap in \
-                 a corner)",
-                goal.board()
-            ),
+        self.databases.solver(goal).map_err(|e| match e {
+            FifteenError::Goal { .. } => SourceError::BadParameter {
+                parameter: "goal",
+                message: e.to_string(),
+            },
+            e => SourceError::Search {
+                origin: self.origin.clone(),
+                message: e.to_string(),
+            },
         })
     }
 }
@@ -85,9 +77,7 @@ pub(crate) fn found(
 
 impl Source for PatternSource {
     fn board(&self) -> Board {
-        match &self.databases {
-            Databases::File(table) => table.board(),
-        }
+        self.databases.board()
     }
 
     fn origin(&self) -> String {

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, TryLockError};
 
+use slidetable::levels;
 use slidetable_core::{Board, Layout, Move};
 use slidetable_query::{
-    CostModel, Encoding, HistogramStats, LayerError, MappedTable, PassOptions, QueryError,
-    SplitMix64,
+    CostModel, Encoding, HistogramStats, LayerError, MappedTable, QueryError, SplitMix64,
 };
 use slidetable_search::{Limits, PatternError, Symmetric};
 
@@ -219,14 +219,13 @@ impl TableSource {
     /// the 30-move puzzles of 3×4), then the same `k`-th state in rank order that
     /// [`slidetable_query::Layer::sample`] picks once they are, and that the command line's
     /// `random --depth` picks.
-    /// With `bottom_up`, the late levels go bottom-up in a second bitmap
-    /// ([`PassOptions::bottom_up`]).
+    /// `pass` says how (the late levels bottom-up in a second bitmap, or not).
     fn draw_by_levels(
         &self,
         goal: &slidetable_query::Goal<'_>,
         depth: u32,
         seed: u64,
-        bottom_up: bool,
+        pass: &levels::Pass,
     ) -> Result<Layout, SourceError> {
         let len = goal
             .layer_len(depth..=depth)
@@ -235,20 +234,15 @@ impl TableSource {
                 message: e.to_string(),
             })?;
         let k = SplitMix64::new(seed).below(len);
-        let total: u64 = goal.histogram()[..=depth as usize].iter().sum();
         self.passing.start(
             format!(
                 "reading the {} table's states up to {depth} moves",
                 self.board()
             ),
-            total,
+            pass.total,
         );
         let mut drawn = None;
-        let options = PassOptions {
-            bottom_up,
-            stop: None,
-        };
-        let passed = goal.level_pass_with(depth, options, &|n| self.passing.add(n), &mut |level| {
+        let passed = pass.run(goal, &|n| self.passing.add(n), None, &mut |level| {
             if level.depth() == depth {
                 drawn = level.select(&[k]).pop().flatten();
             }
@@ -290,11 +284,9 @@ impl TableSource {
                 )))
             }
         };
-        let entries = goal.state_count().div_ceil(4);
-        let bottom_up =
-            slidetable_gen::room::check_level_pass(board, "a draw at a depth", bitmap, entries)
-                .map_err(SourceError::Unavailable)?;
-        let puzzle = self.draw_by_levels(goal, depth, seed, bottom_up)?;
+        let pass = levels::plan(goal, depth, "a draw at a depth")
+            .map_err(|e| SourceError::Unavailable(e.to_string()))?;
+        let puzzle = self.draw_by_levels(goal, depth, seed, &pass)?;
         self.with_path(goal, puzzle)
     }
 
@@ -381,14 +373,9 @@ impl Source for TableSource {
                     if recovered.is_none() {
                         // 30 MB a bitmap on 12 cells: the late levels bottom-up when a
                         // second one fits.
-                        let bottom_up = slidetable_gen::room::check_level_pass(
-                            self.board(),
-                            "a draw at a depth",
-                            goal.level_pass_memory(),
-                            goal.state_count().div_ceil(4),
-                        )
-                        .unwrap_or(false);
-                        let puzzle = self.draw_by_levels(&goal, depth, seed, bottom_up)?;
+                        let pass = levels::plan(&goal, depth, "a draw at a depth")
+                            .unwrap_or_else(|_| levels::Pass::of(&goal, depth, false));
+                        let puzzle = self.draw_by_levels(&goal, depth, seed, &pass)?;
                         return self.with_path(&goal, puzzle);
                     }
                 }

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use slidetable::defaults as cache;
 use slidetable_core::{Board, MAX_TABLE_CELLS};
-use slidetable_gen::cache;
 use slidetable_query::AnyTable;
 use tokio::sync::OnceCell;
 
@@ -77,16 +77,13 @@ impl Tables {
     pub fn with_defaults(sources: Vec<Arc<dyn Source>>) -> Result<Tables, ServeError> {
         let mut tables = Tables::of(sources)?;
         let mut boards = vec![Board::FIFTEEN];
-        for rows in 2..=MAX_TABLE_CELLS / 2 {
-            for cols in 2..=MAX_TABLE_CELLS / rows {
-                let board = Board::for_table(rows, cols).expect("at most 14 cells");
-                if board.cells() > cache::FIRST_USE_MAX_CELLS
-                    && !cache::resolve(None, board).is_ok_and(|(path, _)| path.is_file())
-                {
-                    continue;
-                }
-                boards.push(board);
+        for board in Board::up_to(MAX_TABLE_CELLS) {
+            if board.cells() > cache::FIRST_USE_MAX_CELLS
+                && !cache::resolve(None, board).is_ok_and(|(path, _)| path.is_file())
+            {
+                continue;
             }
+            boards.push(board);
         }
         for board in boards {
             tables.slots.entry(Order::of(board)).or_insert(Slot {
@@ -220,9 +217,6 @@ pub fn open_default(board: Board, progress: &Progress) -> Result<Arc<dyn Source>
     };
     let found = cache::ensure(None, board, &Shown(progress)).map_err(|e| opening(&chain(&e)))?;
     progress.finish();
-    let table = AnyTable::open(&found.path).map_err(|e| opening(&e))?;
-    found
-        .check(table.board(), table.cost())
-        .map_err(|e| opening(&e))?;
+    let table = found.open().map_err(|e| opening(&e))?;
     source(table, &found.path).map_err(|e| opening(&e))
 }

@@ -18,12 +18,9 @@ use crate::common::{
 };
 use fantoccini::{Client, ClientBuilder, Locator};
 use slidetable_core::{Board, Layout, Move};
+use slidetable_query::SplitMix64;
 use slidetable_query::{MappedTable, Table};
-use slidetable_query::{PatternTable, SplitMix64};
-use slidetable_search::{
-    solve, solve_with_patterns, Heuristic, HeuristicKind, Limits, Method, PatternHeuristic,
-    Symmetric,
-};
+use slidetable_search::{solve, solve_with_patterns, Heuristic, HeuristicKind, Limits, Method};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -395,13 +392,8 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
     let goal = board.standard_goal();
     let start =
         slidetable_core::parse_layout(board, b"5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15").unwrap();
-    let pattern = PatternTable::open(pattern_file()).unwrap();
-    let groups = pattern.groups();
-    let databases = Symmetric::new(
-        PatternHeuristic::new(pattern.goal(), &groups).unwrap(),
-        &goal,
-    )
-    .unwrap();
+    let fifteen = slidetable::Fifteen::open(pattern_file()).unwrap();
+    let databases = fifteen.solver(&goal).unwrap();
     let path_of = |l: &Layout| {
         databases
             .solve(l, Move::ALL, &Limits::default())

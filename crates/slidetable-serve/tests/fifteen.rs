@@ -14,10 +14,10 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use layout::layout_of;
 use slidetable_core::{parse_layout, parse_path, path_string, Board, Layout, Move};
-use slidetable_query::{PatternTable, SplitMix64, Table};
+use slidetable_query::{SplitMix64, Table};
 use slidetable_search::{
     idastar, solve, solve_with_patterns, Heuristic, HeuristicKind, Limits, LinearConflict, Method,
-    PatternHeuristic, Symmetric,
+    Symmetric,
 };
 use slidetable_serve::{router_with, SearchLimits};
 use tower::ServiceExt;
@@ -42,10 +42,8 @@ fn commas(layout: &Layout) -> String {
 
 /// What `slidetable path --board 4x4 --table FILE` runs for `goal`.
 fn with_databases<T>(goal: &Layout, f: impl FnOnce(&Symmetric<'_>) -> T) -> T {
-    let table = PatternTable::open(pattern_file()).unwrap();
-    let groups = table.groups();
-    let databases = PatternHeuristic::new(table.goal(), &groups).unwrap();
-    f(&Symmetric::new(databases, goal).unwrap())
+    let fifteen = slidetable::Fifteen::open(pattern_file()).unwrap();
+    f(&fifteen.solver(goal).unwrap())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -119,7 +117,8 @@ async fn fifteen_puzzle_answers_as_path_and_an_independent_search_do() {
         .ok();
     assert_eq!(json["solvable"], false);
     assert_eq!(json["distance"], serde_json::Value::Null);
-    // A goal whose gap no symmetry carries to a corner: refused, naming the goal.
+    // A goal whose blank no symmetry carries to a corner: refused, naming the goal, in the
+    // command line's words.
     let middle = board.goal_with_blank(5);
     let error = get(
         &app,
@@ -128,7 +127,8 @@ async fn fifteen_puzzle_answers_as_path_and_an_independent_search_do() {
     .await
     .error(StatusCode::BAD_REQUEST);
     assert!(
-        error.starts_with("goal: the 4x4 pattern databases are made for"),
+        error.starts_with("goal: the database's goal ")
+            && error.contains(&format!("no symmetry carries goal {middle}'s blank to")),
         "{error}"
     );
     // No exact depth without a table, and no spread of distances.

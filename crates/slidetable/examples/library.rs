@@ -1,28 +1,19 @@
-//! Ask a table how far puzzles are from the goal and how to solve them, with one dependency.
-//! Run it with `cargo run --release -p slidetable --example library`.
-
-use slidetable::core::path_string;
-use slidetable::generate::{solve_sections, table_bytes};
-use slidetable::{parse_layout, Board, Table};
+//! The distance of a 3x3 puzzle and an optimal solution of a 15-puzzle, with one dependency.
+//! Run it with `cargo run --release -p slidetable --example library`: it prints `19 moves`
+//! and `r`.
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let board = Board::EIGHT;
-    // The table of every 3x3 state for the standard goal, made in memory (a few hundredths
-    // of a second). A table file written by `slidetable generate -o 3x3.slt` is opened with
-    // `Table::open("3x3.slt")?` instead, which maps it.
-    let sections = solve_sections(&[board.standard_goal()])?;
-    let table = Table::new(table_bytes(board, &sections)?)?;
-    let goal = table.standard()?;
-    for text in [
-        "2 3 4 1 5 x 7 6 8",
-        "8 6 7 2 5 4 3 0 1",
-        "2 1 3 4 5 6 7 8 0",
-    ] {
-        let puzzle = parse_layout(board, text.as_bytes())?;
-        match goal.path(&puzzle)? {
-            Some(path) => println!("{puzzle}: {} moves, {}", path.len(), path_string(&path)),
-            None => println!("{puzzle}: unsolvable"),
-        }
-    }
+    // 3x3: the cache's table (~/.cache/slidetable/3x3.slt, made there once, in a moment).
+    let table = slidetable::default_table(slidetable::Board::EIGHT)?;
+    let puzzle = slidetable::parse_layout(table.board(), b"2 3 4 1 5 0 7 6 8")?;
+    let moves = table.standard()?.distance(&puzzle)?.expect("solvable");
+    println!("{moves} moves");
+
+    // 4x4: IDA* on the cache's pattern databases (the first use builds them in seconds).
+    let fifteen = slidetable::Fifteen::default()?;
+    let puzzle =
+        slidetable::parse_layout(fifteen.board(), b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")?;
+    let path = fifteen.solve(&puzzle)?.expect("solvable");
+    println!("{}", slidetable::core::path_string(&path));
     Ok(())
 }

@@ -1,12 +1,18 @@
-//! The 15-puzzle in one call: a pattern database (a file written by `slidetable generate
-//! --board 4x4`, or bytes in memory) and the optimal solver over it, without handing its
-//! groups from one crate to the next.
+//! The 15-puzzle in one call: a pattern database (the cache's default, a file written by
+//! `slidetable generate --board 4x4`, or groups built in memory) and the optimal solver over
+//! it, without handing its groups from one crate to the next. The one place a pattern solver
+//! is made: the command line, the page and Python open theirs here, so they check the same
+//! things and refuse a goal in the same words.
 
 use std::path::Path;
 
-use slidetable_core::{Layout, Move};
+use slidetable_core::{Board, Layout, Move};
+use slidetable_format::group_sizes;
+use slidetable_gen::{pattern_bytes, solve_partition, GenError, Partition};
 use slidetable_query::{PatternTable, TableBytes, TableError};
 use slidetable_search::{Limits, PatternError, PatternHeuristic, SearchError, Symmetric};
+
+use crate::defaults::{self, DefaultError};
 
 /// A pattern database and the optimal solver on it: IDA* guided by its additive groups (and
 /// their mirror image), for any goal with the blank in a cell some symmetry of the board
@@ -14,14 +20,14 @@ use slidetable_search::{Limits, PatternError, PatternHeuristic, SearchError, Sym
 /// generate --board 4x4` makes: the standard goal among them).
 ///
 /// ```
-/// use slidetable::generate::{pattern_bytes, solve_partition, Partition};
-/// use slidetable::{parse_layout, Board, Fifteen, PatternTable};
+/// use slidetable::generate::Partition;
+/// use slidetable::{parse_layout, Board, Fifteen};
 ///
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// // `Fifteen::default()?` takes the cache's database (built once, in seconds), and
 /// // `Fifteen::open("4x4.slt")?` maps a file; here, a 5-5-5 database built in memory.
 /// let goal = Board::FIFTEEN.goal_with_blank(0);
-/// let groups = solve_partition(&goal, &Partition::parse("5-5-5", &goal)?, &|_| ())?;
-/// let fifteen = Fifteen::new(PatternTable::new(pattern_bytes(&groups)?)?)?;
+/// let fifteen = Fifteen::generate(&goal, &Partition::parse("5-5-5", &goal)?)?;
 ///
 /// let puzzle = parse_layout(Board::FIFTEEN, b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")?;
 /// assert_eq!(fifteen.distance(&puzzle)?, Some(1));
@@ -41,13 +47,21 @@ pub enum FifteenError {
     /// The file cannot be read, or is not a sound pattern database.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The default database could not be found, made or opened.
+    #[error(transparent)]
+    Default(#[from] DefaultError),
+    /// Building the databases in memory failed.
+    #[error(transparent)]
+    Generate(#[from] GenError),
     /// Its groups do not make a heuristic (they do not partition the tiles, or are damaged).
     #[error(transparent)]
     Databases(#[from] PatternError),
     /// No symmetry of the board carries the goal's blank cell onto the database goal's.
     #[error(
         "the database's goal {database} has its blank in a cell no symmetry carries goal \
-         {goal}'s blank to; make a database for it (`slidetable generate --board 4x4 --goal`)"
+         {goal}'s blank to; make a database for it with `slidetable generate --board {} \
+         --goal \"{goal}\" -o PATH`",
+        goal.board()
     )]
     Goal {
         /// The goal the database was built for.
@@ -65,6 +79,30 @@ impl Fifteen<TableBytes> {
     pub fn open(path: impl AsRef<Path>) -> Result<Fifteen<TableBytes>, FifteenError> {
         Fifteen::new(PatternTable::open(path)?)
     }
+
+    /// The cache's 15-puzzle database, the one the `slidetable` command uses: the 7-8
+    /// databases when `slidetable generate --board 4x4` has made them, else a 6-6-3 built in
+    /// seconds on first use under the cache's lock ([`defaults::patterns`]).
+    // Not `Default`: opening it can fail.
+    #[allow(clippy::should_implement_trait)]
+    pub fn default() -> Result<Fifteen<TableBytes>, FifteenError> {
+        Fifteen::default_for(Board::FIFTEEN)
+    }
+
+    /// The cache's pattern database of `board` ([`defaults::patterns`]).
+    pub fn default_for(board: Board) -> Result<Fifteen<TableBytes>, FifteenError> {
+        Fifteen::new(defaults::patterns(board)?)
+    }
+
+    /// Databases of `partition`'s groups towards `goal`, built in memory (5-5-5: about a
+    /// second and 1 MB; 7-8: minutes and 1.5 GB).
+    pub fn generate(
+        goal: &Layout,
+        partition: &Partition,
+    ) -> Result<Fifteen<TableBytes>, FifteenError> {
+        let bytes = pattern_bytes(&solve_partition(goal, partition, &|_| ())?)?;
+        Fifteen::new(PatternTable::new(TableBytes::from(bytes))?)
+    }
 }
 
 impl<D: AsRef<[u8]>> Fifteen<D> {
@@ -80,6 +118,16 @@ impl<D: AsRef<[u8]>> Fifteen<D> {
         &self.table
     }
 
+    /// The board it answers for.
+    pub fn board(&self) -> Board {
+        self.table.board()
+    }
+
+    /// Its groups' sizes, in file order, `7-8` style.
+    pub fn partition(&self) -> String {
+        group_sizes(self.table.groups().iter().map(|g| g.tiles))
+    }
+
     fn heuristic(&self) -> Result<PatternHeuristic<'_>, PatternError> {
         PatternHeuristic::new(self.table.goal(), &self.table.groups())
     }
@@ -87,8 +135,20 @@ impl<D: AsRef<[u8]>> Fifteen<D> {
     /// The solver towards `goal`, for the calls this type does not make itself
     /// ([`Symmetric::solve_all`] on every core, limits, a letter order).
     pub fn solver(&self, goal: &Layout) -> Result<Symmetric<'_>, FifteenError> {
-        Symmetric::new(self.heuristic()?, goal).ok_or(FifteenError::Goal {
-            database: *self.table.goal(),
+        Fifteen::solver_on(&self.table, goal)
+    }
+
+    /// The solver on a database the caller keeps (as [`Fifteen::solver`] without taking
+    /// it): IDA* guided by `table`'s groups towards `goal`, any goal a symmetry of the board
+    /// carries onto the database's (its blank in a corner, for `slidetable generate --board
+    /// 4x4`'s); else [`FifteenError::Goal`].
+    pub fn solver_on<'t>(
+        table: &'t PatternTable<D>,
+        goal: &Layout,
+    ) -> Result<Symmetric<'t>, FifteenError> {
+        let databases = PatternHeuristic::new(table.goal(), &table.groups())?;
+        Symmetric::new(databases, goal).ok_or(FifteenError::Goal {
+            database: *table.goal(),
             goal: *goal,
         })
     }
@@ -110,5 +170,40 @@ impl<D: AsRef<[u8]>> Fifteen<D> {
     /// The fewest moves from `puzzle` to the standard goal; `None` when it cannot reach it.
     pub fn distance(&self, puzzle: &Layout) -> Result<Option<u32>, FifteenError> {
         Ok(self.solve(puzzle)?.map(|path| path.len() as u32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slidetable_core::parse_layout;
+
+    #[test]
+    fn a_goal_no_symmetry_reaches_is_refused_in_one_set_of_words() {
+        let board = Board::new(3, 3).unwrap();
+        let goal = board.goal_with_blank(0);
+        let fifteen = Fifteen::generate(&goal, &Partition::parse("4-4", &goal).unwrap()).unwrap();
+        assert_eq!(fifteen.partition(), "4-4");
+        assert_eq!(fifteen.board(), board);
+        // Every corner is served, through the board's symmetries.
+        for corner in [0, 2, 6, 8] {
+            assert!(fifteen.solver(&board.goal_with_blank(corner)).is_ok());
+        }
+        let middle = board.goal_with_blank(4);
+        let Err(e) = fifteen.solver(&middle) else {
+            panic!("the centre goal was served")
+        };
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "the database's goal {goal} has its blank in a cell no symmetry carries goal \
+                 {middle}'s blank to; make a database for it with `slidetable generate --board \
+                 3x3 --goal \"{middle}\" -o PATH`"
+            )
+        );
+        let puzzle = parse_layout(board, b"2 3 4 1 5 0 7 6 8").unwrap();
+        assert_eq!(fifteen.distance(&puzzle).unwrap(), Some(19));
+        let other = parse_layout(board, b"2 1 3 4 5 6 7 8 0").unwrap();
+        assert_eq!(fifteen.solve(&other).unwrap(), None);
     }
 }

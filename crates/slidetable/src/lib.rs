@@ -1,7 +1,34 @@
-//! slidetable as a library: generate the table of every state's distance from a goal, open it
-//! (from bytes in memory or a memory-mapped file), and ask it for distances and optimal paths;
-//! or search at query time without a table. One dependency instead of the seven crates it is
-//! built from, which it re-exports as modules:
+//! slidetable as a library: exact answers for sliding-tile puzzles from a table of every
+//! state's distance (generated once, then memory-mapped), and the 15-puzzle solved optimally.
+//!
+//! The distance of a 3×3 puzzle (the table is made in `~/.cache/slidetable` on first use,
+//! under a lock, then mapped):
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let table = slidetable::default_table(slidetable::Board::EIGHT)?;
+//! let puzzle = slidetable::parse_layout(table.board(), b"2 3 4 1 5 0 7 6 8")?;
+//! assert_eq!(table.standard()?.distance(&puzzle)?, Some(19));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! An optimal solution of a 15-puzzle (the cache's pattern database, built in seconds once):
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let fifteen = slidetable::Fifteen::default()?;
+//! let puzzle = slidetable::parse_layout(fifteen.board(), b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")?;
+//! assert_eq!(fifteen.solve(&puzzle)?, Some(vec![slidetable::Move::Right]));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! [`generate_table`] makes a board's table in memory instead (nothing written), and the
+//! rules every front end shares have one owner each here: [`defaults`] (where a board's
+//! default table lives, made under its lock on first use), [`Fifteen`] (the pattern solver),
+//! [`levels`] (a level pass over a 14-cell table) and [`draws`] (seeded draws at a depth).
+//! The seven crates the library is built from are re-exported as modules:
 //!
 //! | module | crate | what it holds |
 //! |---|---|---|
@@ -16,22 +43,21 @@
 //! The types every use of a table needs are also at the top: [`Board`], [`Layout`], [`Move`],
 //! [`parse_layout`], [`Table`] (with [`MappedTable`] for a file, [`Table::open`]) and
 //! [`Goal`]; and the 15-puzzle's: [`Fifteen`], a pattern database and its optimal solver in one
-//! call ([`Fifteen::open`] on a file written by `slidetable generate --board 4x4` or
-//! [`generate::write_pattern_table`]), with its parts [`PatternTable`], [`PatternHeuristic`]
-//! and [`PatternSearch`] (IDA* on it) for finer control.
+//! call ([`Fifteen::default`], [`Fifteen::open`] on a file written by `slidetable generate
+//! --board 4x4`, [`Fifteen::generate`] in memory), with its parts [`PatternTable`],
+//! [`PatternHeuristic`] and [`PatternSearch`] (IDA* on it) for finer control.
 //!
 //! Solve a 15-puzzle with a 5-5-5 pattern database built in memory:
 //!
 //! ```
-//! use slidetable::generate::{pattern_bytes, solve_partition, Partition};
-//! use slidetable::{parse_layout, Board, Fifteen, PatternTable};
+//! use slidetable::generate::Partition;
+//! use slidetable::{parse_layout, Board, Fifteen};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let board = Board::new(4, 4)?;
 //! let goal = board.goal_with_blank(0);
-//! let sections = solve_partition(&goal, &Partition::parse("5-5-5", &goal)?, &|_| ())?;
 //! // From a file: `let fifteen = Fifteen::open("4x4.slt")?;`
-//! let fifteen = Fifteen::new(PatternTable::new(pattern_bytes(&sections)?)?)?;
+//! let fifteen = Fifteen::generate(&goal, &Partition::parse("5-5-5", &goal)?)?;
 //!
 //! let puzzle = parse_layout(board, b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")?;
 //! assert_eq!(fifteen.solve(&puzzle)?, Some(vec![slidetable::Move::Right]));
@@ -42,14 +68,12 @@
 //! Generate the 3×3 table for the standard goal in memory, and ask it about a puzzle:
 //!
 //! ```
-//! use slidetable::generate::{solve_sections, table_bytes};
 //! use slidetable::search::{HeuristicKind, Limits, Method};
-//! use slidetable::{parse_layout, Board, Table};
+//! use slidetable::{generate_table, parse_layout, Board};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let board = Board::EIGHT;
-//! let sections = solve_sections(&[board.standard_goal()])?;
-//! let table = Table::new(table_bytes(board, &sections)?)?;
+//! let table = generate_table(board)?;
 //!
 //! let puzzle = parse_layout(board, b"2 3 4 1 5 x 7 6 8")?;
 //! let goal = table.standard()?;
@@ -73,7 +97,10 @@
 //! A table written to a file (`slidetable generate`, or [`generate::write_table`]) is opened with
 //! [`Table::open`], which maps it instead of reading it.
 
+pub mod defaults;
+pub mod draws;
 mod fifteen;
+pub mod levels;
 
 pub use slidetable_core as core;
 pub use slidetable_format as format;
@@ -87,4 +114,22 @@ pub use slidetable_core::{parse_layout, Board, Layout, Move};
 pub use slidetable_query::{Goal, MappedPatternTable, MappedTable, PatternTable, Table};
 pub use slidetable_search::{PatternHeuristic, PatternSearch, Symmetric};
 
+pub use crate::defaults::DefaultError;
 pub use crate::fifteen::{Fifteen, FifteenError};
+
+/// `board`'s default table of every state, the one the `slidetable` command uses:
+/// `$SLIDETABLE_TABLE` for 3×3, else `slidetable/RxC.slt` in the cache directory, made there on
+/// first use (boards up to 12 cells: seconds) under the cache's lock, then mapped; refused when
+/// it is not for `board` with unit costs ([`defaults::table`]).
+pub fn default_table(board: Board) -> Result<MappedTable, DefaultError> {
+    defaults::table(board)
+}
+
+/// `board`'s table of every state, generated in memory (nothing written): its default goals
+/// (one section per blank cell up to 10 cells, the standard goal for 11 and 12) and encoding.
+pub fn generate_table(board: Board) -> Result<Table<Vec<u8>>, DefaultError> {
+    let plan = slidetable_gen::cache::Plan::default_for(board);
+    let sections = slidetable_gen::solve(&plan.goals, plan.encoding, plan.cost, &|_| ())?;
+    let bytes = slidetable_gen::table_bytes(board, &sections)?;
+    Ok(Table::new(bytes)?)
+}

@@ -7,8 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use slidetable::defaults;
 use slidetable_core::{counted, Board};
-use slidetable_gen::cache::{self, PatternPlan};
+use slidetable_gen::cache::PatternPlan;
 use slidetable_gen::parts::{solve_in_parts, Exchange, PartsEvent, PartsPlan};
 use slidetable_gen::GenError;
 
@@ -47,7 +48,7 @@ fn table(plan: &tables::Plan, to: Destination, restart: bool) -> Result<ExitCode
     // The cache's directory is made (and its table locked against queries generating it on
     // first use); a directory named with -o must exist.
     let lock = if in_cache {
-        Some(cache::lock(&path, &tables::Shown::new())?)
+        Some(defaults::lock(&path, &tables::Shown::new())?)
     } else {
         None
     };
@@ -79,7 +80,7 @@ fn pattern_database(plan: &PatternPlan, path: &Path, in_cache: bool) -> Result<E
     let board = plan.goal.board();
     // The cache's database is locked against queries making it on first use meanwhile.
     let lock = if in_cache {
-        Some(cache::lock(path, &tables::Shown::new())?)
+        Some(defaults::lock(path, &tables::Shown::new())?)
     } else {
         None
     };

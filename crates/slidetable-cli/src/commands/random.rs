@@ -7,7 +7,7 @@ use std::ops::RangeInclusive;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use slidetable_core::{counted, Layout};
+use slidetable_core::Layout;
 use slidetable_query::{Goal, LevelPicks, MappedTable, SplitMix64};
 
 use crate::answers::write_state;
@@ -69,29 +69,10 @@ fn draws(
     random: &Random,
     depth: &RangeInclusive<u32>,
     size: u64,
-) -> Result<Box<dyn Iterator<Item = u64>>> {
-    if random.distinct && random.count > size {
-        let (low, high) = (*depth.start(), *depth.end());
-        let depths = if low == high {
-            counted(u64::from(low), "move")
-        } else {
-            format!("{low} to {high} moves")
-        };
-        return Err(UsageError(format!(
-            "--count {} --distinct: only {} {} {depths} from the goal",
-            random.count,
-            counted(size, "state"),
-            if size == 1 { "is" } else { "are" },
-        ))
-        .into());
-    }
-    let mut rng = SplitMix64::new(random.seed);
+) -> Result<Box<dyn Iterator<Item = u64> + Send>> {
     let count = random.count;
-    Ok(if random.distinct {
-        Box::new(rng.distinct(size, count).into_iter())
-    } else {
-        Box::new((0..count).map(move |_| rng.below(size)))
-    })
+    slidetable::draws::draws(depth, size, count, random.seed, random.distinct)
+        .map_err(|e| UsageError(format!("--count {count} --distinct: {e}")).into())
 }
 
 /// `random --depth` on a table too large to recover a byte a state of (2x7): the same draws

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::CommandFactory;
+use slidetable::defaults;
 use slidetable_core::{Board, Layout, Move, MAX_TABLE_CELLS};
-use slidetable_gen::cache;
 use slidetable_judge::Format;
 use slidetable_query::{
     AnyTable, MappedPatternTable, MappedTable, SplitMix64, MAX_RECOVERED_CELLS,
@@ -139,15 +139,13 @@ impl<'a> TableChoice<'a> {
         TableChoice { explicit, board }
     }
 
-    /// The file, found (a default as `slidetable_gen::cache` finds it, made on first use with
+    /// The file, found (a default as `slidetable::defaults` finds it, made on first use with
     /// a note and a progress bar, and refused when it is not for its board with unit costs)
     /// and opened once as what it holds, its header checked: what `info` reports on.
     pub(crate) fn find(self) -> Result<AnyTable> {
         let board = self.board.unwrap_or(Board::EIGHT);
-        let found = cache::ensure(self.explicit, board, &tables::Shown::new())?;
-        let table = AnyTable::open_header(&found.path)?;
-        found.check(table.board(), table.cost())?;
-        Ok(table)
+        let found = defaults::ensure(self.explicit, board, &tables::Shown::new())?;
+        Ok(found.open_header()?)
     }
 
     /// As [`find`](Self::find), its payload verified, and for `--board`'s board when both

@@ -5,10 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use slidetable::Fifteen;
 use slidetable_core::{Board, Layout};
-use slidetable_format::group_sizes;
-use slidetable_gen::{solve_partition, Partition, SolvedPattern};
-use slidetable_query::MappedPatternTable;
+use slidetable_gen::Partition;
 use slidetable_search::{Limits, Method};
 
 use super::{Output, TableChoice};
@@ -90,11 +89,9 @@ fn heuristic(args: &SearchArgs) -> Result<HeuristicChoice, UsageError> {
     }
 }
 
-/// Pattern databases for a search or a measurement: a file, or groups built in memory.
-pub(crate) enum PatternSource {
-    File(MappedPatternTable),
-    Memory(Vec<SolvedPattern>),
-}
+/// Pattern databases for a search or a measurement (a file, or groups built in memory), with
+/// their solver: the library's [`Fifteen`].
+pub(crate) struct PatternSource(pub(crate) Fifteen);
 
 /// The databases `pdb` / `pdb-PARTITION` name for `goal`: on 4×4 without a partition the
 /// file (`table`, else the cache's `4x4.slt`, made on first use); otherwise the partition (by
@@ -108,7 +105,7 @@ pub(crate) fn pattern_source(
     let board = goal.board();
     if partition.is_none() && (table.is_some() || !board.supports_tables()) {
         let databases = TableChoice::new(table, Some(board)).open_patterns()?;
-        return Ok(PatternSource::File(databases));
+        return Ok(PatternSource(Fifteen::new(databases)?));
     }
     let tiles = board.cells() - 1;
     let text = match partition {
@@ -117,27 +114,17 @@ pub(crate) fn pattern_source(
     };
     let partition = Partition::parse(&text, goal)
         .map_err(|e| UsageError(format!("--heuristic pdb-{text}: {e}")))?;
-    Ok(PatternSource::Memory(solve_partition(
-        goal,
-        &partition,
-        &|_| (),
-    )?))
+    Ok(PatternSource(Fifteen::generate(goal, &partition)?))
 }
 
 impl PatternSource {
     /// The group sizes, `7-8` style, in the databases' order.
     pub(crate) fn partition(&self) -> String {
-        match self {
-            PatternSource::Memory(sections) => group_sizes(sections.iter().map(|s| s.tiles)),
-            PatternSource::File(table) => group_sizes(table.groups().iter().map(|g| g.tiles)),
-        }
+        self.0.partition()
     }
 
     /// The file the databases were read from; `None` when built in memory.
     pub(crate) fn database(&self) -> Option<String> {
-        match self {
-            PatternSource::Memory(_) => None,
-            PatternSource::File(table) => table.file().map(|p| p.display().to_string()),
-        }
+        self.0.table().file().map(|p| p.display().to_string())
     }
 }
