@@ -74,6 +74,7 @@
 //! [`Table::open`], which maps it instead of reading it.
 
 mod fifteen;
+pub mod puzzles;
 
 pub use slidetable_core as core;
 pub use slidetable_format as format;
