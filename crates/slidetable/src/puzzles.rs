@@ -113,7 +113,7 @@ pub fn parse_line(board: Board, line: &[u8]) -> Result<Layout, PuzzleError> {
 
 #[cold]
 fn line_error(board: Board, line: &[u8], parse: ParseError) -> PuzzleError {
-    match count_tiles(line) {
+    match tile_count(line) {
         Some(found) if found != board.cells() && found >= 4 => {
             PuzzleError::TileCount { board, found }
         }
@@ -122,8 +122,9 @@ fn line_error(board: Board, line: &[u8], parse: ParseError) -> PuzzleError {
 }
 
 /// The tiles a line spells, if every token is a tile (digits, or `x` for the blank): its
-/// tokens (separated by spaces, tabs or commas), or the characters of a single token.
-fn count_tiles(line: &[u8]) -> Option<usize> {
+/// tokens (separated by spaces, tabs or commas), or the characters of a single token (the
+/// count that names a puzzle's board when none is given).
+pub fn tile_count(line: &[u8]) -> Option<usize> {
     let tokens: Vec<&[u8]> = line
         .split(|&b| matches!(b, b' ' | b'\t' | b',' | b'\r' | b'\n'))
         .filter(|t| !t.is_empty())
