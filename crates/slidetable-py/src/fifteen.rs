@@ -251,12 +251,13 @@ impl PyFifteen {
         let length = |p: &Option<Vec<Move>>| p.as_ref().map_or(-1, |p| p.len() as i32);
         Given::of(self.board(), puzzle)?.ints(
             py,
+            self.board(),
             |layout| {
                 let path = py.detach(|| solve_one(&solver, layout, Move::ALL))?;
                 Ok(i64::from(length(&path)))
             },
             |layouts| {
-                let paths = self.solve_all(py, &solver, layouts, Move::ALL)?;
+                let paths = solver.solve_all(layouts, Move::ALL).map_err(value_error)?;
                 Ok(paths.iter().map(length).collect())
             },
         )
@@ -275,13 +276,7 @@ impl PyFifteen {
     ) -> PyResult<Bound<'py, PyAny>> {
         let solver = self.solver(goal)?;
         let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
-        let layouts = match puzzles::many(self.board(), puzzles)? {
-            Some(layouts) => layouts,
-            None => puzzles
-                .try_iter()?
-                .map(|p| puzzles::one(self.board(), &p?))
-                .collect::<PyResult<Vec<Layout>>>()?,
-        };
+        let layouts = Given::of(self.board(), puzzles)?.layouts(py, self.board())?;
         let paths = self.solve_all(py, &solver, &layouts, order)?;
         crate::object_array(
             py,

@@ -195,18 +195,17 @@ impl PyTable {
         let goal = self.goal_of(goal)?;
         Given::of(self.board(), puzzle)?.ints(
             py,
+            self.board(),
             |layout| {
                 let d = goal.distance(layout).map_err(query_error)?;
                 Ok(d.map_or(-1, i64::from))
             },
             |layouts| {
-                py.detach(|| {
-                    layouts
-                        .par_iter()
-                        .map(|l| goal.distance(l).map(|d| d.map_or(-1, |d| d as i32)))
-                        .collect::<Result<Vec<i32>, _>>()
-                })
-                .map_err(query_error)
+                layouts
+                    .par_iter()
+                    .map(|l| goal.distance(l).map(|d| d.map_or(-1, |d| d as i32)))
+                    .collect::<Result<Vec<i32>, _>>()
+                    .map_err(query_error)
             },
         )
     }
@@ -239,10 +238,13 @@ impl PyTable {
                 .map_err(query_error)?
                 .into_pyobject(py)?
                 .into_any()),
-            Given::Many(layouts) => {
-                let paths = py
-                    .detach(|| layouts.par_iter().map(solve).collect::<Result<Vec<_>, _>>())
-                    .map_err(query_error)?;
+            Given::Many(batch) => {
+                let mut paths = puzzles::reserved(batch.len(), "paths")?;
+                batch.each_chunk(py, self.board(), &mut |chunk| {
+                    let found = chunk.par_iter().map(solve).collect::<Result<Vec<_>, _>>();
+                    paths.extend(found.map_err(query_error)?);
+                    Ok(())
+                })?;
                 crate::object_array(py, paths)
             }
         }

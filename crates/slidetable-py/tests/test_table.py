@@ -97,7 +97,7 @@ def test_bad_rows_of_an_array_are_named_by_row(table):
     puzzles[90, 0] = 9
     with pytest.raises(ValueError, match=r"^row 70: tile \d appears twice$"):
         table.distance(puzzles)
-    with pytest.raises(ValueError, match="^expected 9 tiles, found 8"):
+    with pytest.raises(ValueError, match=r"^row 0: expected 9 tiles, found 8: 8 tiles fit a 2x4"):
         table.distance(puzzles[:, :8])
     with pytest.raises(TypeError, match="array of integers"):
         table.distance(puzzles.astype(np.float64))
@@ -327,3 +327,103 @@ def test_a_pass_without_the_memory_is_refused_and_one_stopped_raises(two_bit_2x5
         table.hardest(progress=interrupt)
     # The table answers as before.
     assert len(table.hardest()) == table.histogram()[-1]
+
+
+# Array-likes of puzzles: every shape is read by the library's one reader, and each is checked
+# against the answers of its rows asked one by one as strings (another path through it).
+
+def per_row(table, rows) -> list:
+    return [table.distance(" ".join(str(int(v)) for v in row)) for row in rows]
+
+
+LAYOUTS = {
+    "C order": lambda a: np.ascontiguousarray(a),
+    "Fortran order": lambda a: np.asfortranarray(a),
+    "transpose of a transpose": lambda a: np.ascontiguousarray(a.T).T,
+    "every other row": lambda a: np.repeat(a, 2, axis=0)[::2],
+    "rows reversed": lambda a: np.ascontiguousarray(a[::-1])[::-1],
+}
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int16, np.uint32,
+                                   np.int32, np.uint64, np.int64])
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_every_memory_order_and_dtype_reads_its_rows(table, dtype, layout):
+    puzzles = random_puzzles(9, 40, seed=11).astype(dtype)
+    given = LAYOUTS[layout](puzzles)
+    assert given.shape == puzzles.shape and (given == puzzles).all()
+    assert list(table.distance(given)) == per_row(table, puzzles)
+    assert list(table.path(given)) == [table.path(" ".join(map(str, r))) for r in puzzles]
+
+
+def test_a_transpose_is_read_as_its_values_not_its_memory(table):
+    # The case: the rows of L.T are L's columns.
+    L = np.array([[(i + 2 * j) % 9 for j in range(9)] for i in range(9)])
+    assert list(table.distance(L.T)) == [22, -1, -1, -1, -1, 0, 20, 26, 22]
+    assert list(table.distance(L.T)) == per_row(table, L.T)
+    assert list(slidetable.manhattan(L.T)) == [slidetable.manhattan(list(r)) for r in L.T]
+
+
+def test_sliced_arrays_are_their_values(table):
+    wide = random_puzzles(9, 30, seed=12)
+    for given in (wide[::2], wide[:, ::-1], wide[::-3, ::-1], wide.T.copy().T[5:17]):
+        assert list(table.distance(given)) == per_row(table, given)
+
+
+def test_pandas_frames_and_series_are_their_values():
+    pd = pytest.importorskip("pandas")
+    table = slidetable.Table.default("3x3")
+    rows = [[2, 3, 4, 1, 5, 0, 7, 6, 8], [8, 6, 7, 2, 5, 4, 3, 0, 1]]
+    # Integer column labels 0..8 are "0 1 2 … 8": never read in place of the values.
+    frame = pd.DataFrame(rows)
+    assert list(table.distance(frame)) == [19, 31]
+    assert list(table.distance(pd.DataFrame(rows, columns=list("abcdefghi")))) == [19, 31]
+    assert list(table.distance(frame.T.T)) == [19, 31]
+    assert list(table.distance(frame.astype("int16"))) == [19, 31]
+    assert list(table.distance(pd.Series(["2 3 4 1 5 x 7 6 8", "867254301"]))) == [19, 31]
+    # A Series of integers is one puzzle, as a list of integers is.
+    assert table.distance(pd.Series(rows[0])) == 19
+    assert list(slidetable.manhattan(frame)) == [slidetable.manhattan(r) for r in rows]
+
+
+def test_lists_tuples_and_strings_of_puzzles(table):
+    rows = [[2, 3, 4, 1, 5, 0, 7, 6, 8], [1, 2, 3, 4, 5, 6, 7, 8, 0], [2, 1, 3, 4, 5, 6, 7, 8, 0]]
+    want = [19, 0, -1]
+    assert list(table.distance(rows)) == want
+    assert list(table.distance(tuple(tuple(r) for r in rows))) == want
+    assert list(table.distance([np.array(r, dtype=np.uint8) for r in rows])) == want
+    assert list(table.distance(["2 3 4 1 5 x 7 6 8", "123456780", "2,1,3,4,5,6,7,8,0"])) == want
+    assert list(table.distance(np.array(["2 3 4 1 5 x 7 6 8", "123456780"]))) == want[:2]
+    assert list(table.path(rows)) == [table.path(r) for r in rows]
+    assert list(slidetable.manhattan(rows)) == [slidetable.manhattan(r) for r in rows]
+    assert table.distance([]).shape == (0,)
+    with pytest.raises(ValueError, match=r"^row 1: expected 9 tiles, found 3$"):
+        table.distance([rows[0], [1, 2, 3]])
+    with pytest.raises(ValueError, match=r"^row 2: tile 9 is not on a 3x3 board"):
+        table.distance(["123456780", "123456780", "1 2 3 4 5 6 7 0 9"])
+
+
+def test_a_float_array_is_refused_with_what_to_do(table):
+    for given in (np.arange(9, dtype=np.float64), np.zeros((2, 9), dtype=np.float32)):
+        with pytest.raises(TypeError, match=r"^puzzles are an array of integers, not of "
+                                            r"float\d+ \(\d dimensions?\): tiles are whole "
+                                            r"numbers; convert whole-valued floats with "
+                                            r"\.astype\(int\)$"):
+            table.distance(given)
+    with pytest.raises(TypeError, match=r"^a tile is an integer, not float \(1\.5\)$"):
+        table.distance([1.5] * 9)
+
+
+def test_values_beyond_any_tile_are_named_as_given(table):
+    top = np.iinfo(np.uint64).max
+    with pytest.raises(ValueError, match=f"^tile {top} is not on a 3x3 board"):
+        table.distance(np.array([top, 1, 2, 3, 4, 5, 6, 7, 0], dtype=np.uint64))
+    with pytest.raises(ValueError, match=f"^row 1: tile {top} is not on a 3x3 board"):
+        table.distance(np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [top, 1, 2, 3, 4, 5, 6, 7, 0]],
+                                dtype=np.uint64))
+    with pytest.raises(ValueError, match=f"^tile {2**70} is not on a 3x3 board"):
+        table.distance([2**70, 1, 2, 3, 4, 5, 6, 7, 0])
+    with pytest.raises(ValueError, match=f"^tile {-2**70} is not on a 3x3 board"):
+        table.distance([-2**70, 1, 2, 3, 4, 5, 6, 7, 0])
+    with pytest.raises(ValueError, match=f"^tile {2**200} is not on a 3x3 board"):
+        table.distance([2**200, 1, 2, 3, 4, 5, 6, 7, 0])
