@@ -14,7 +14,7 @@ use slidetable_query::{AnyTable, MappedPatternTable, SplitMix64, TableBytes};
 use slidetable_search::{Limits, PatternHeuristic, SearchError, Symmetric};
 
 use crate::cache;
-use crate::errors::{gen_error, table_error, value_error};
+use crate::errors::{gen_error, table_error, value_error, whole};
 use crate::puzzles::{self, Given};
 use crate::search;
 use crate::table::parse_order;
@@ -168,11 +168,11 @@ impl PyFifteen {
     /// (default: the standard goal), as a `uint8` array of one puzzle per row. The same
     /// `seed` gives the same puzzles as `slidetable random --board 4x4 --seed` on every
     /// machine; `distinct=True` draws no layout twice.
-    #[pyo3(signature = (count = 1, seed = None, distinct = false, goal = None))]
+    #[pyo3(signature = (count = None, seed = None, distinct = false, goal = None))]
     fn random<'py>(
         &self,
         py: Python<'py>,
-        count: usize,
+        count: Option<&Bound<'py, PyAny>>,
         seed: Option<u64>,
         distinct: bool,
         goal: Option<&Bound<'py, PyAny>>,
@@ -180,12 +180,21 @@ impl PyFifteen {
         let board = self.board();
         let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
         let seed = seed.unwrap_or_else(SplitMix64::fresh_seed);
-        let drawn: Vec<Layout> = py.detach(|| {
-            SplitMix64::new(seed)
-                .layouts_reaching(goal, distinct)
-                .take(count)
-                .collect()
-        });
+        let count: u64 = count.map_or(Ok(1), |c| whole(c, "count", u64::MAX))?;
+        // Each draw: its layout, its row, and (distinct) its place in a growing set.
+        let each = 24 + 16 + if distinct { 48 } else { 0 };
+        crate::memory::check(u128::from(count) * each, || {
+            format!("{count} puzzles drawn on the {board} board")
+        })?;
+        let count = usize::try_from(count).unwrap_or(usize::MAX);
+        let mut drawn: Vec<Layout> = crate::memory::reserved(count, "puzzles")?;
+        let mut draws = SplitMix64::new(seed).layouts_reaching(goal, distinct);
+        // A chunk at a time, so that Ctrl-C is seen.
+        while drawn.len() < count {
+            let next = (count - drawn.len()).min(1 << 16);
+            py.detach(|| drawn.extend(draws.by_ref().take(next)));
+            py.check_signals()?;
+        }
         puzzles::to_array(py, board, &drawn)
     }
 

@@ -15,6 +15,7 @@ mod errors;
 mod fifteen;
 mod heuristics;
 mod levels;
+mod memory;
 mod puzzles;
 mod search;
 mod table;

@@ -15,13 +15,14 @@ use numpy::{
     Element, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray2,
     PyUntypedArray, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use slidetable::puzzles::{self as reader, BoardHint, PuzzleError, RowError, Rows};
 use slidetable_core::{one_of, Board, Layout, MAX_TABLE_CELLS};
 
 use crate::errors::value_error;
+use crate::memory::reserved;
 
 /// Rows read and answered at a time: the layouts of one chunk (24 bytes a row) are all that
 /// is held beside the caller's array and the answers, and Ctrl-C is looked at between chunks.
@@ -205,19 +206,6 @@ impl Batch<'_> {
             }
         }
     }
-}
-
-/// An empty vector with room for `count` items, or `MemoryError` naming `what` before
-/// anything is used: a request larger than memory never aborts the interpreter.
-pub(crate) fn reserved<T>(count: usize, what: &str) -> PyResult<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(count).map_err(|_| {
-        PyMemoryError::new_err(format!(
-            "{count} {what} take {} bytes of memory, more than can be had",
-            (count as u128) * std::mem::size_of::<T>() as u128
-        ))
-    })?;
-    Ok(v)
 }
 
 impl<'py> Given<'py> {

@@ -16,7 +16,7 @@ use slidetable_query::{
 };
 
 use crate::cache;
-use crate::errors::{gen_error, query_error, table_error, value_error};
+use crate::errors::{gen_error, query_error, table_error, value_error, whole};
 use crate::levels;
 use crate::puzzles::{self, Given};
 
@@ -239,7 +239,7 @@ impl PyTable {
                 .into_pyobject(py)?
                 .into_any()),
             Given::Many(batch) => {
-                let mut paths = puzzles::reserved(batch.len(), "paths")?;
+                let mut paths = crate::memory::reserved(batch.len(), "paths")?;
                 batch.each_chunk(py, self.board(), &mut |chunk| {
                     let found = chunk.par_iter().map(solve).collect::<Result<Vec<_>, _>>();
                     paths.extend(found.map_err(query_error)?);
@@ -260,20 +260,26 @@ impl PyTable {
     /// 5.45 GB on 2x7, minutes for deep levels; `MemoryError` before it starts on a machine
     /// with less memory): `progress(done, total)`, if given, is called every tenth of a
     /// second with the states gone through, and Ctrl-C stops it (`KeyboardInterrupt`).
-    #[pyo3(signature = (depth, count = 1, seed = None, distinct = false, goal = None, progress = None))]
+    #[pyo3(signature = (depth, count = None, seed = None, distinct = false, goal = None, progress = None))]
     #[allow(clippy::too_many_arguments)]
     fn random<'py>(
         &self,
         py: Python<'py>,
         depth: &Bound<'py, PyAny>,
-        count: u64,
+        count: Option<&Bound<'py, PyAny>>,
         seed: Option<u64>,
         distinct: bool,
         goal: Option<&Bound<'py, PyAny>>,
         progress: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<u8>>> {
         let depths = parse_depth(depth)?;
+        let count: u64 = count.map_or(Ok(1), |c| whole(c, "count", u64::MAX))?;
         let goal = self.goal_of(goal)?;
+        // Each draw: its number, the set that keeps draws distinct, its layout, its row.
+        let each = 8 + if distinct { 24 } else { 0 } + 24 + self.board().cells() as u128;
+        crate::memory::check(u128::from(count) * each, || {
+            format!("{count} puzzles drawn from the {} table", self.board())
+        })?;
         if goal.wants_level_pass() {
             let size = goal
                 .layer_len(depths.clone())
@@ -479,20 +485,32 @@ fn draws(
         )));
     }
     let mut rng = SplitMix64::new(seed.unwrap_or_else(SplitMix64::fresh_seed));
-    Ok(if distinct {
-        rng.distinct(size, count)
-    } else {
-        (0..count).map(|_| rng.below(size)).collect()
-    })
+    if distinct {
+        return Ok(rng.distinct(size, count));
+    }
+    let count = usize::try_from(count).unwrap_or(usize::MAX);
+    let mut picks = crate::memory::reserved(count, "draws")?;
+    picks.extend((0..count).map(|_| rng.below(size)));
+    Ok(picks)
 }
 
 /// A depth: a number of moves, or a `(low, high)` pair (both included).
 fn parse_depth(depth: &Bound<'_, PyAny>) -> PyResult<RangeInclusive<u32>> {
-    let (low, high) = match depth.extract::<u32>() {
-        Ok(d) => (d, d),
-        Err(_) => depth.extract::<(u32, u32)>().map_err(|_| {
+    let moves = |d: &Bound<'_, PyAny>| -> PyResult<u32> {
+        let kind = || {
             PyTypeError::new_err("depth is a number of moves (20) or a range as a pair (20, 22)")
-        })?,
+        };
+        if !d.hasattr("__index__")? {
+            return Err(kind());
+        }
+        Ok(whole(d, "depth", u64::from(u32::MAX))? as u32)
+    };
+    let (low, high) = match depth.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
+        Ok((low, high)) => (moves(&low)?, moves(&high)?),
+        Err(_) => {
+            let d = moves(depth)?;
+            (d, d)
+        }
     };
     if low > high {
         return Err(value_error(format!(

@@ -427,3 +427,47 @@ def test_values_beyond_any_tile_are_named_as_given(table):
         table.distance([-2**70, 1, 2, 3, 4, 5, 6, 7, 0])
     with pytest.raises(ValueError, match=f"^tile {2**200} is not on a 3x3 board"):
         table.distance([2**200, 1, 2, 3, 4, 5, 6, 7, 0])
+
+
+# Requests larger than memory: MemoryError before anything is allocated, never an abort of
+# the interpreter. Run under an address-space limit in a process of their own.
+
+MEMORY_CHECKS = r"""
+import resource, sys
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+import numpy as np, slidetable
+t = slidetable.Table.default("3x3")
+f = slidetable.Fifteen.generate("5-5-5")
+calls = {
+    "Table.random(20, count=10**12)": lambda: t.random(20, count=10**12),
+    "Table.random(20, count=10**9)": lambda: t.random(20, count=10**9),
+    "Table.random(20, count=10**9, distinct=True)": lambda: t.random(20, count=10**9, distinct=True),
+    "Fifteen.random(10**12)": lambda: f.random(10**12),
+    "Fifteen.random(10**8, distinct=True)": lambda: f.random(10**8, distinct=True),
+}
+for name, call in calls.items():
+    try:
+        call()
+        print(name, "answered")
+    except MemoryError as e:
+        print(name, "MemoryError:", e)
+# 30 million rows (270 MB) answered a chunk at a time: no copy of every row first.
+rows = np.tile(np.array([[2, 3, 4, 1, 5, 0, 7, 6, 8]], dtype=np.uint8), (30_000_000, 1))
+d = t.distance(rows)
+print("distance", d.shape[0], int(d.min()), int(d.max()))
+"""
+
+
+def test_requests_larger_than_memory_raise_memory_error():
+    import subprocess
+    slidetable.Table.default("3x3")  # made before the limit
+    done = subprocess.run([sys.executable, "-c", MEMORY_CHECKS, str(1200 << 20)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 6, done.stdout
+    for line in lines[:5]:
+        assert "MemoryError: " in line and " of memory, but " in line, line
+        assert "(the address-space limit (ulimit -v))" in line, line
+    assert lines[5] == "distance 30000000 19 19"
