@@ -56,7 +56,7 @@ impl PyFifteen {
     }
 
     /// The optimal paths of `layouts` under `order` (`None`: unreachable), on every core
-    /// without the GIL.
+    /// without the GIL; Ctrl-C stops them.
     fn solve_all(
         &self,
         py: Python<'_>,
@@ -64,18 +64,32 @@ impl PyFifteen {
         layouts: &[Layout],
         order: [Move; 4],
     ) -> PyResult<Vec<Option<Vec<Move>>>> {
-        py.detach(|| solver.solve_all(layouts, order))
-            .map_err(value_error)
+        crate::interrupt::stoppable(py, |stop| {
+            let limits = Limits {
+                stop: Some(stop.clone()),
+                ..Limits::default()
+            };
+            solver.solve_all_within(layouts, order, &limits)
+        })?
+        .map_err(value_error)
     }
 }
 
-/// One optimal path, `None` when the goal cannot be reached.
+/// One optimal path, `None` when the goal cannot be reached; Ctrl-C stops it.
 fn solve_one(
+    py: Python<'_>,
     solver: &Symmetric<'_>,
     layout: &Layout,
     order: [Move; 4],
 ) -> PyResult<Option<Vec<Move>>> {
-    match solver.solve(layout, order, &Limits::default()) {
+    let found = crate::interrupt::stoppable(py, |stop| {
+        let limits = Limits {
+            stop: Some(stop.clone()),
+            ..Limits::default()
+        };
+        solver.solve(layout, order, &limits)
+    })?;
+    match found {
         Ok(found) => Ok(Some(found.path)),
         Err(SearchError::Unsolvable { .. }) => Ok(None),
         Err(e) => Err(value_error(e)),
@@ -107,7 +121,7 @@ impl PyFifteen {
     /// first use (seconds) under the command's lock.
     #[staticmethod]
     fn default(py: Python<'_>) -> PyResult<PyFifteen> {
-        let table = py.detach(|| cache::patterns(Board::FIFTEEN))?;
+        let table = crate::interrupt::abandonable(py, move || cache::patterns(Board::FIFTEEN))??;
         Ok(PyFifteen { table })
     }
 
@@ -125,9 +139,10 @@ impl PyFifteen {
         let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.goal_with_blank(0));
         let partition = Partition::parse(partition, &goal)
             .map_err(|e| value_error(format!("partition '{partition}': {e}")))?;
-        let bytes = py
-            .detach(|| pattern_bytes(&solve_partition(&goal, &partition, &|_| ())?))
-            .map_err(gen_error)?;
+        let bytes = crate::interrupt::abandonable(py, move || {
+            pattern_bytes(&solve_partition(&goal, &partition, &|_| ())?)
+        })?
+        .map_err(gen_error)?;
         let table = MappedPatternTable::new(TableBytes::from(bytes)).map_err(table_error)?;
         Ok(PyFifteen { table })
     }
@@ -212,7 +227,7 @@ impl PyFifteen {
         let solver = self.solver(goal)?;
         let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
         let layout = puzzles::one(self.board(), puzzle)?;
-        let path = py.detach(|| solve_one(&solver, &layout, order))?;
+        let path = solve_one(py, &solver, &layout, order)?;
         Ok(path.map(|p| path_string(&p)))
     }
 
@@ -230,14 +245,20 @@ impl PyFifteen {
         puzzle: &Bound<'py, PyAny>,
         goal: Option<&Bound<'py, PyAny>>,
         order: Option<&str>,
-        max_expanded: Option<u64>,
+        max_expanded: Option<&Bound<'py, PyAny>>,
         max_seconds: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let solver = self.solver(goal)?;
         let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
         let layout = puzzles::one(self.board(), puzzle)?;
-        let limits = search::limits(max_expanded, max_seconds)?;
-        let result = py.detach(|| solver.solve(&layout, order, &limits));
+        let limits = search::limits(max_expanded, max_seconds, None)?;
+        let result = crate::interrupt::stoppable(py, |stop| {
+            let limits = Limits {
+                stop: Some(stop.clone()),
+                ..limits
+            };
+            solver.solve(&layout, order, &limits)
+        })?;
         let d = search::record(py, &layout, result)?;
         d.set_item("method", "idastar")?;
         d.set_item("heuristic", "pdb")?;
@@ -258,18 +279,18 @@ impl PyFifteen {
     ) -> PyResult<Bound<'py, PyAny>> {
         let solver = self.solver(goal)?;
         let length = |p: &Option<Vec<Move>>| p.as_ref().map_or(-1, |p| p.len() as i32);
-        Given::of(self.board(), puzzle)?.ints(
-            py,
-            self.board(),
-            |layout| {
-                let path = py.detach(|| solve_one(&solver, layout, Move::ALL))?;
-                Ok(i64::from(length(&path)))
-            },
-            |layouts| {
-                let paths = solver.solve_all(layouts, Move::ALL).map_err(value_error)?;
-                Ok(paths.iter().map(length).collect())
-            },
-        )
+        match Given::of(self.board(), puzzle)? {
+            Given::One(layout) => {
+                let path = solve_one(py, &solver, &layout, Move::ALL)?;
+                Ok(i64::from(length(&path)).into_pyobject(py)?.into_any())
+            }
+            Given::Many(batch) => {
+                let layouts = batch.layouts(py, self.board())?;
+                let paths = self.solve_all(py, &solver, &layouts, Move::ALL)?;
+                let lengths: Vec<i32> = paths.iter().map(length).collect();
+                Ok(numpy::PyArray1::from_vec(py, lengths).into_any())
+            }
+        }
     }
 
     /// Optimal paths for every puzzle of `puzzles` (a 2-D integer array, one puzzle per row,

@@ -14,6 +14,7 @@ mod dataset;
 mod errors;
 mod fifteen;
 mod heuristics;
+mod interrupt;
 mod levels;
 mod memory;
 mod puzzles;

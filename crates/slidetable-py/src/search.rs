@@ -12,24 +12,39 @@ use slidetable_search::{
     effective_branching_factor, solve, HeuristicKind, Limits, Method, SearchError, Solution, Stats,
 };
 
-use crate::errors::value_error;
+use crate::errors::{value_error, whole};
 use crate::heuristics::board_of;
 use crate::puzzles;
 
-/// The limits asked for: `max_expanded` states, `max_seconds` of wall-clock time.
-pub(crate) fn limits(max_expanded: Option<u64>, max_seconds: Option<f64>) -> PyResult<Limits> {
+/// The limits asked for: `max_expanded` states, `max_seconds` of wall-clock time (more than
+/// can be counted is no limit, as the command line's `--timeout`), `max_memory` bytes of
+/// states held (default: the command line's bound, `slidetable::limits::default_max_memory`).
+pub(crate) fn limits(
+    max_expanded: Option<&Bound<'_, PyAny>>,
+    max_seconds: Option<f64>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Limits> {
     let max_time = max_seconds
         .map(|s| {
-            Duration::try_from_secs_f64(s).map_err(|_| {
-                value_error(format!(
-                    "max_seconds={s}: give a number of seconds, 0 or more"
-                ))
-            })
+            if s.is_nan() || s < 0.0 {
+                return Err(value_error(format!(
+                    "max_seconds={s:?}: give a number of seconds, 0 or more"
+                )));
+            }
+            Ok(Duration::try_from_secs_f64(s).unwrap_or(Duration::MAX))
         })
         .transpose()?;
+    let max_expanded = max_expanded
+        .map(|n| whole(n, "max_expanded", u64::MAX))
+        .transpose()?;
+    let max_memory = match max_memory {
+        Some(bytes) => whole(bytes, "max_memory", u64::MAX)?,
+        None => slidetable::limits::default_max_memory(),
+    };
     Ok(Limits {
         max_expanded,
         max_time,
+        max_memory: Some(max_memory),
         ..Limits::default()
     })
 }
@@ -106,7 +121,7 @@ pub(crate) fn record<'py>(
 /// blank last. A heuristic given to a blind method is refused (`ValueError`), as the command
 /// line refuses `search --method bfs --heuristic H`: the search would ignore it.
 #[pyfunction]
-#[pyo3(signature = (puzzle, method = "idastar", heuristic = None, board = None, goal = None, max_expanded = None, max_seconds = None))]
+#[pyo3(signature = (puzzle, method = "idastar", heuristic = None, board = None, goal = None, max_expanded = None, max_seconds = None, max_memory = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<'py>(
     py: Python<'py>,
@@ -115,8 +130,9 @@ pub(crate) fn search<'py>(
     heuristic: Option<&str>,
     board: Option<&str>,
     goal: Option<&Bound<'py, PyAny>>,
-    max_expanded: Option<u64>,
+    max_expanded: Option<&Bound<'py, PyAny>>,
     max_seconds: Option<f64>,
+    max_memory: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let method: Method = method.parse().map_err(value_error)?;
     let kind = match heuristic {
@@ -130,8 +146,14 @@ pub(crate) fn search<'py>(
     let board = board_of(puzzle, board)?;
     let start = puzzles::one(board, puzzle)?;
     let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
-    let limits = limits(max_expanded, max_seconds)?;
-    let result = py.detach(|| solve(method, kind, &start, &goal, &limits));
+    let limits = limits(max_expanded, max_seconds, max_memory)?;
+    let result = crate::interrupt::stoppable(py, |stop| {
+        let limits = Limits {
+            stop: Some(stop.clone()),
+            ..limits
+        };
+        solve(method, kind, &start, &goal, &limits)
+    })?;
     let d = record(py, &start, result)?;
     d.set_item("method", method.name())?;
     d.set_item(

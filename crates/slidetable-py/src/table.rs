@@ -109,7 +109,7 @@ impl PyTable {
     #[pyo3(signature = (board = "3x3"))]
     fn default(py: Python<'_>, board: &str) -> PyResult<PyTable> {
         let board = table_board(board)?;
-        let table = py.detach(|| cache::table(board))?;
+        let table = crate::interrupt::abandonable(py, move || cache::table(board))??;
         Ok(PyTable::new(table, None))
     }
 
@@ -133,10 +133,10 @@ impl PyTable {
             Some(g) => vec![g],
             None => default_goals(board),
         };
-        let bytes = py.detach(|| {
+        let bytes = crate::interrupt::abandonable(py, move || {
             let sections = solve(&goals, None, cost, &|_| ())?;
             table_bytes(board, &sections)
-        });
+        })?;
         let bytes = bytes.map_err(gen_error)?;
         let table = MappedTable::new(TableBytes::from(bytes)).map_err(table_error)?;
         Ok(PyTable::new(table, chosen))

@@ -131,3 +131,83 @@ def test_the_guided_methods_take_manhattan_when_no_heuristic_is_given():
         assert (slidetable.search(PUZZLES[0], method=method)["stats"]["expanded"]
                 == slidetable.search(PUZZLES[0], method=method,
                                      heuristic="manhattan")["stats"]["expanded"])
+
+
+# Ctrl-C during every long call: KeyboardInterrupt within half a second of the signal, in a
+# process of its own that the test interrupts.
+
+INTERRUPTED = r"""
+import sys, time
+import numpy as np
+import slidetable
+hard = [int(x) for x in sys.argv[2].split()]
+korf = list(range(16))
+which = sys.argv[1]
+f = slidetable.Fifteen.generate("5-5-5") if which.startswith("Fifteen") else None
+calls = {
+    "search idastar": lambda: slidetable.search(hard, method="idastar", goal=korf),
+    "search bfs": lambda: slidetable.search(hard, method="bfs", goal=korf),
+    "Fifteen.solve": lambda: f.solve(hard, goal=korf),
+    "Fifteen.search": lambda: f.search(hard, goal=korf),
+    "Fifteen.solve_many": lambda: f.solve_many([hard] * 40, goal=korf),
+    "Fifteen.distance": lambda: f.distance(np.array([hard] * 40), goal=korf),
+    "Fifteen.random": lambda: f.random(10**9 // 16),
+    "Table.generate": lambda: slidetable.Table.generate("3x4"),
+}
+print("ready", flush=True)
+try:
+    calls[which]()
+    print("returned", flush=True)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+except MemoryError:
+    print("MemoryError", flush=True)
+"""
+
+
+@pytest.mark.parametrize("call", ["search idastar", "search bfs", "Fifteen.solve",
+                                  "Fifteen.search", "Fifteen.solve_many", "Fifteen.distance",
+                                  "Fifteen.random", "Table.generate"])
+def test_ctrl_c_raises_keyboard_interrupt_at_once(call, korf):
+    import signal
+    import subprocess
+    import sys
+    import time
+    # Korf's instance 88: 65 moves, hours of IDA* on Manhattan distance, minutes on 5-5-5.
+    hardest = max(korf, key=lambda k: k[2])[3]
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED, call,
+                              " ".join(map(str, hardest))],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "ready\n", child.stderr.read()
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        line = child.stdout.readline()
+        waited = time.monotonic() - sent
+        if line == "MemoryError\n":
+            pytest.skip(f"{call}: this machine has too little memory for a long draw")
+        assert line == "KeyboardInterrupt\n", (line, child.stderr.read())
+        assert waited < 0.5, f"{call}: KeyboardInterrupt {waited:.2f} s after SIGINT"
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_search_is_bounded_in_memory_as_the_command_line_bounds_it(korf):
+    import subprocess
+    import sys
+    hardest = max(korf, key=lambda k: k[2])[3]
+    script = r"""
+import resource, sys
+limit = 2_500_000 * 1024
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+import slidetable
+r = slidetable.search([int(x) for x in sys.argv[1].split()], method="bfs",
+                      goal=list(range(16)))
+print(r["path"], r["error"])
+"""
+    done = subprocess.run([sys.executable, "-c", script, " ".join(map(str, hardest))],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("None search stopped at its memory limit of "), done.stdout

@@ -74,6 +74,7 @@
 //! [`Table::open`], which maps it instead of reading it.
 
 mod fifteen;
+pub mod limits;
 pub mod puzzles;
 
 pub use slidetable_core as core;
