@@ -137,8 +137,8 @@ impl PyFifteen {
     ) -> PyResult<PyFifteen> {
         let board = Board::FIFTEEN;
         let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.goal_with_blank(0));
-        let partition = Partition::parse(partition, &goal)
-            .map_err(|e| value_error(format!("partition '{partition}': {e}")))?;
+        // The error names the partition itself.
+        let partition = Partition::parse(partition, &goal).map_err(value_error)?;
         let bytes = crate::interrupt::abandonable(py, move || {
             pattern_bytes(&solve_partition(&goal, &partition, &|_| ())?)
         })?

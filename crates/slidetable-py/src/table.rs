@@ -303,8 +303,12 @@ impl PyTable {
             None => goal,
         };
         let layer = goal.layer(depths.clone()).map_err(|e| match e {
-            LayerError::Corrupt { .. } | LayerError::Damaged(_) => {
-                pyo3::exceptions::PyRuntimeError::new_err(e.to_string())
+            LayerError::Damaged(e) => query_error(e),
+            LayerError::Corrupt { .. } => {
+                pyo3::exceptions::PyRuntimeError::new_err(match self.table.file() {
+                    Some(file) => format!("table {}: {e}", file.display()),
+                    None => e.to_string(),
+                })
             }
             e => value_error(format!("depth: {e}")),
         })?;

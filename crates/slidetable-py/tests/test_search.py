@@ -211,3 +211,14 @@ print(r["path"], r["error"])
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("None search stopped at its memory limit of "), done.stdout
+
+
+def test_limits_are_refused_with_their_names():
+    with pytest.raises(ValueError, match=r"^max_expanded=-1: give a whole number from 0 to \d+$"):
+        slidetable.search(PUZZLES[2], max_expanded=-1)
+    with pytest.raises(ValueError, match=r"^max_seconds=-1\.0: give a number of seconds, 0 or "
+                                         r"more$"):
+        slidetable.search(PUZZLES[2], max_seconds=-1.0)
+    # More seconds than a clock counts: no limit, as the command line's --timeout 1e300.
+    assert slidetable.search(PUZZLES[2], max_seconds=1e300)["path"] == "r"
+    assert slidetable.search(PUZZLES[2], max_seconds=float("inf"))["path"] == "r"

@@ -471,3 +471,41 @@ def test_requests_larger_than_memory_raise_memory_error():
         assert "MemoryError: " in line and " of memory, but " in line, line
         assert "(the address-space limit (ulimit -v))" in line, line
     assert lines[5] == "distance 30000000 19 19"
+
+
+# The wording of refusals: each names the argument and says what it accepts.
+
+@pytest.mark.parametrize("depth", [-1, 2**40])
+def test_a_depth_out_of_range_is_a_value_error_naming_it(table, depth):
+    with pytest.raises(ValueError, match=f"^depth={depth}: give a whole number from 0 to "
+                                         f"4294967295$"):
+        table.random(depth)
+    with pytest.raises(ValueError, match=f"^depth={depth}: "):
+        table.random((0, depth))
+
+
+def test_a_negative_count_is_a_value_error_naming_it(table):
+    with pytest.raises(ValueError, match=r"^count=-1: give a whole number from 0 to \d+$"):
+        table.random(20, count=-1)
+    with pytest.raises(ValueError, match=r"^count=-1: "):
+        slidetable.Fifteen.generate("5-5-5").random(-1)
+
+
+def test_a_partition_error_says_its_prefix_once():
+    with pytest.raises(ValueError) as raised:
+        slidetable.Fifteen.generate("1-14")
+    assert str(raised.value) == "partition '1-14': a group of 14 tiles is too large (at most 9)"
+
+
+def test_draws_from_a_damaged_table_name_the_file(tmp_path):
+    import shutil
+    damaged = tmp_path / "damaged.slt"
+    shutil.copy(slidetable.Table.default("2x5").file, damaged)
+    data = bytearray(damaged.read_bytes())
+    for at in range(len(data) // 2, len(data), 100_000):
+        data[at] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    t = slidetable.Table.open(str(damaged))
+    with pytest.raises(RuntimeError, match=f"^table {damaged}: bytes \\d+\\.\\.\\d+ do not "
+                                           f"match their checksum"):
+        t.random((0, 30), count=1000)
