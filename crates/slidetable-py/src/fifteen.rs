@@ -11,7 +11,7 @@ use slidetable_core::{path_string, Board, Layout, Move};
 use slidetable_format::group_sizes;
 use slidetable_gen::{pattern_bytes, solve_partition, Partition};
 use slidetable_query::{AnyTable, MappedPatternTable, SplitMix64, TableBytes};
-use slidetable_search::{Limits, PatternHeuristic, SearchError, Symmetric};
+use slidetable_search::{Heuristic, Limits, PatternHeuristic, SearchError, Symmetric};
 
 use crate::cache;
 use crate::errors::{gen_error, table_error, value_error, whole};
@@ -153,7 +153,7 @@ impl PyFifteen {
         self.board().to_string()
     }
 
-    /// The goal the databases were made for, as a tuple of tiles.
+    /// The goal the databases were made for, as a list of tiles.
     #[getter]
     fn database_goal(&self) -> Vec<u32> {
         puzzles::tiles(self.table.goal())
@@ -179,7 +179,8 @@ impl PyFifteen {
         self.table.file().map(|p| p.display().to_string())
     }
 
-    /// `count` puzzles drawn uniformly at random from every layout that can reach the goal
+    /// `count` puzzles (one when not given) drawn uniformly at random from every layout that
+    /// can reach the goal
     /// (default: the standard goal), as a `uint8` array of one puzzle per row. The same
     /// `seed` gives the same puzzles as `slidetable random --board 4x4 --seed` on every
     /// machine; `distinct=True` draws no layout twice.
@@ -215,7 +216,9 @@ impl PyFifteen {
 
     /// An optimal path from `puzzle` to the goal as a string of moves (`u d l r`: the way the
     /// blank moves), the smallest in the letter order `order` (default `"udlr"`), or `None`
-    /// when the puzzle is of the other parity class.
+    /// when the puzzle is of the other parity class (with a `UserWarning` naming the goal it
+    /// does reach: Korf's instances reach `goal="korf"`, the blank first, not the default
+    /// goal with the blank last). Ctrl-C stops it (`KeyboardInterrupt`).
     #[pyo3(signature = (puzzle, goal = None, order = None))]
     fn solve(
         &self,
@@ -228,6 +231,9 @@ impl PyFifteen {
         let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
         let layout = puzzles::one(self.board(), puzzle)?;
         let path = solve_one(py, &solver, &layout, order)?;
+        if path.is_none() {
+            puzzles::warn_other_goal(py, &layout, solver.goal())?;
+        }
         Ok(path.map(|p| path_string(&p)))
     }
 
@@ -282,6 +288,9 @@ impl PyFifteen {
         match Given::of(self.board(), puzzle)? {
             Given::One(layout) => {
                 let path = solve_one(py, &solver, &layout, Move::ALL)?;
+                if path.is_none() {
+                    puzzles::warn_other_goal(py, &layout, solver.goal())?;
+                }
                 Ok(i64::from(length(&path)).into_pyobject(py)?.into_any())
             }
             Given::Many(batch) => {

@@ -479,12 +479,26 @@ pub(crate) fn tile_count(puzzles: &Bound<'_, PyAny>) -> PyResult<usize> {
     }
 }
 
-/// A goal argument for `board` (`None`: the caller's default); errors as for a puzzle,
-/// saying it is the goal.
+/// The goals a name stands for: `"standard"` (tiles in order, the blank last) and `"korf"`
+/// (the blank first, as in Korf's 100 instances of the 15-puzzle).
+const NAMED_GOALS: [(&str, fn(Board) -> Layout); 2] = [
+    ("standard", |board| board.standard_goal()),
+    ("korf", |board| board.goal_with_blank(0)),
+];
+
+/// A goal argument for `board` (`None`: the caller's default): a name of
+/// [`NAMED_GOALS`], or a puzzle; errors as for a puzzle, saying it is the goal.
 pub(crate) fn goal(board: Board, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Layout>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
+    if let Ok(text) = obj.cast::<PyString>() {
+        let text = text.to_cow()?;
+        let word = text.trim().to_ascii_lowercase();
+        if let Some((_, make)) = NAMED_GOALS.iter().find(|(name, _)| *name == word) {
+            return Ok(Some(make(board)));
+        }
+    }
     one(board, obj).map(Some).map_err(|e| {
         Python::attach(|py| {
             if e.is_instance_of::<pyo3::exceptions::PyValueError>(py) {
@@ -494,6 +508,26 @@ pub(crate) fn goal(board: Board, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Opt
             }
         })
     })
+}
+
+/// For a puzzle that cannot reach `goal` (the other parity class): a `UserWarning` naming
+/// the named goal it does reach, so that `None` is not read as "no goal is reachable".
+pub(crate) fn warn_other_goal(py: Python<'_>, layout: &Layout, goal: &Layout) -> PyResult<()> {
+    let board = layout.board();
+    let Some((name, reached)) = NAMED_GOALS
+        .iter()
+        .map(|(name, make)| (name, make(board)))
+        .find(|(_, g)| g != goal && layout.can_reach(g))
+    else {
+        return Ok(());
+    };
+    let note = format!(
+        "{layout} cannot reach the goal {goal} (the other parity class); it reaches \
+         goal=\"{name}\" ({reached})"
+    );
+    let note = std::ffi::CString::new(note).unwrap_or_default();
+    let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+    PyErr::warn(py, &category, &note, 1)
 }
 
 /// A 2-D `uint8` array of `layouts`, one per row.

@@ -108,8 +108,8 @@ pub(crate) fn record<'py>(
 }
 
 /// Solves `puzzle` by `method` (`bfs`, `bidir`, `dijkstra`, `astar`, `idastar`), guided by
-/// `heuristic` (`manhattan`, `linear-conflict`, `misplaced`; `manhattan` when not given) for
-/// A* and IDA*, and returns
+/// `heuristic` (`manhattan`, `linear_conflict` or `linear-conflict`, `misplaced`; `manhattan`
+/// when not given) for A* and IDA*, and returns
 /// what `slidetable search --json --stats` prints for it, as a dict: `puzzle`, `distance`,
 /// `path`, `solvable`, `method`, `heuristic` (`None` for the blind methods) and `stats`
 /// (`expanded`, `generated`, `peak_open`, `iterations` for IDA*, `bound`, `milliseconds`,
@@ -118,8 +118,12 @@ pub(crate) fn record<'py>(
 /// solution is shorter than) and an `error`; its `distance` and `path` are `None`. A puzzle
 /// of the other class is answered at once (`solvable` False, no `stats`). `board` ("RxC")
 /// is needed unless a puzzle has 4, 9 or 16 tiles; `goal` defaults to tiles in order,
-/// blank last. A heuristic given to a blind method is refused (`ValueError`), as the command
-/// line refuses `search --method bfs --heuristic H`: the search would ignore it.
+/// blank last (`goal="korf"`: the blank first). A heuristic given to a blind method is refused
+/// (`ValueError`), as the command line refuses `search --method bfs --heuristic H`: the
+/// search would ignore it. The states held are bounded by `max_memory` bytes, by default as
+/// the command line bounds them (half the machine's memory, or a quarter of `ulimit -v`); a
+/// search that reaches it stops with an `error`, as at the other limits. Ctrl-C stops the
+/// search (`KeyboardInterrupt`).
 #[pyfunction]
 #[pyo3(signature = (puzzle, method = "idastar", heuristic = None, board = None, goal = None, max_expanded = None, max_seconds = None, max_memory = None))]
 #[allow(clippy::too_many_arguments)]
@@ -137,6 +141,8 @@ pub(crate) fn search<'py>(
     let method: Method = method.parse().map_err(value_error)?;
     let kind = match heuristic {
         Some(name) => {
+            // The functions' spelling (`linear_conflict`) as well as the command line's.
+            let name = &name.replace('_', "-");
             let kind: HeuristicKind = name.parse().map_err(value_error)?;
             method.check_heuristic(name).map_err(value_error)?;
             kind

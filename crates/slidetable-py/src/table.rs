@@ -148,7 +148,7 @@ impl PyTable {
         self.board().to_string()
     }
 
-    /// The goal questions are about unless one is given, as a tuple of tiles.
+    /// The goal questions are about unless one is given, as a list of tiles.
     #[getter(goal)]
     fn goal_tiles(&self) -> Vec<u32> {
         puzzles::tiles(&self.goal)
@@ -250,8 +250,8 @@ impl PyTable {
         }
     }
 
-    /// `count` puzzles drawn uniformly at random from the states exactly `depth` moves from
-    /// the goal, or from `low` to `high` moves for `depth=(low, high)`, as a `uint8` array of
+    /// `count` puzzles (one when not given) drawn uniformly at random from the states exactly
+    /// `depth` moves from the goal, or from `low` to `high` moves for `depth=(low, high)`, as a `uint8` array of
     /// one puzzle per row. The same `seed` gives the same puzzles as `slidetable random
     /// --seed` on every machine; `distinct=True` draws no state twice.
     ///

@@ -222,3 +222,9 @@ def test_limits_are_refused_with_their_names():
     # More seconds than a clock counts: no limit, as the command line's --timeout 1e300.
     assert slidetable.search(PUZZLES[2], max_seconds=1e300)["path"] == "r"
     assert slidetable.search(PUZZLES[2], max_seconds=float("inf"))["path"] == "r"
+
+
+def test_heuristics_take_the_functions_spelling_too():
+    for name in ("linear_conflict", "linear-conflict"):
+        found = slidetable.search(PUZZLES[1], heuristic=name)
+        assert found["heuristic"] == "linear-conflict" and found["distance"] == 31

@@ -509,3 +509,15 @@ def test_draws_from_a_damaged_table_name_the_file(tmp_path):
     with pytest.raises(RuntimeError, match=f"^table {damaged}: bytes \\d+\\.\\.\\d+ do not "
                                            f"match their checksum"):
         t.random((0, 30), count=1000)
+
+
+def test_a_dataset_goes_to_a_data_frame_one_column_per_cell(table):
+    pytest.importorskip("pandas")
+    d = slidetable.dataset("3x3")
+    frame = d.to_frame()
+    assert list(frame.columns) == [f"cell{i}" for i in range(9)] + ["distance", "move"]
+    assert len(frame) == 181440
+    assert (frame[[f"cell{i}" for i in range(9)]].to_numpy() == d.states).all()
+    assert (frame["distance"].to_numpy() == d.distance).all()
+    # Its cells read back as the puzzles they are.
+    assert (table.distance(frame.iloc[:500, :9]) == d.distance[:500]).all()
