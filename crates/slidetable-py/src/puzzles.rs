@@ -479,9 +479,12 @@ pub(crate) fn tile_count(puzzles: &Bound<'_, PyAny>) -> PyResult<usize> {
     }
 }
 
+/// The goal of a board that a name stands for.
+type GoalOf = fn(Board) -> Layout;
+
 /// The goals a name stands for: `"standard"` (tiles in order, the blank last) and `"korf"`
 /// (the blank first, as in Korf's 100 instances of the 15-puzzle).
-const NAMED_GOALS: [(&str, fn(Board) -> Layout); 2] = [
+const NAMED_GOALS: [(&str, GoalOf); 2] = [
     ("standard", |board| board.standard_goal()),
     ("korf", |board| board.goal_with_blank(0)),
 ];
