@@ -450,6 +450,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_requested_stop_stops_every_method() {
+        // 80 moves from the 15-puzzle's goal: no method finishes it within the test.
+        let board = Board::new(4, 4).unwrap();
+        let start =
+            slidetable_core::parse_layout(board, b"0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1").unwrap();
+        let goal = board.standard_goal();
+        let stop = Stop::new();
+        stop.request();
+        let limits = Limits {
+            stop: Some(stop.clone()),
+            ..Limits::default()
+        };
+        assert_eq!(limits, limits.clone());
+        assert_ne!(limits, Limits::default());
+        for method in Method::ALL {
+            match solve(method, HeuristicKind::Manhattan, &start, &goal, &limits) {
+                Err(SearchError::LimitReached { limit, stats }) => {
+                    assert_eq!(limit, Limit::Stopped, "{method}");
+                    assert!(stats.expanded <= 1024, "{method}: {}", stats.expanded);
+                }
+                other => panic!("{method}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn names_round_trip() {
         for m in Method::ALL {
             assert_eq!(m.to_string().parse::<Method>(), Ok(m));
