@@ -39,6 +39,18 @@ impl PyFifteen {
         self.table.board()
     }
 
+    /// Says in a search record which databases guided it: `heuristic` (`"pdb"`), `partition`
+    /// and `database` (the file, `None` when built in memory).
+    pub(crate) fn describe(&self, record: &Bound<'_, PyDict>) -> PyResult<()> {
+        record.set_item("heuristic", "pdb")?;
+        let partition = group_sizes(self.table.groups().iter().map(|g| g.tiles));
+        record.set_item("partition", partition)?;
+        record.set_item(
+            "database",
+            self.table.file().map(|p| p.display().to_string()),
+        )
+    }
+
     /// IDA* on the databases for the goal argument (`None`: the standard goal).
     pub(crate) fn solver(&self, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Symmetric<'_>> {
         let board = self.board();
@@ -120,7 +132,7 @@ impl PyFifteen {
     /// 4x4` has put them there, else `4x4-663.slt` beside it, built with the 6-6-3 partition on
     /// first use (seconds) under the command's lock.
     #[staticmethod]
-    fn default(py: Python<'_>) -> PyResult<PyFifteen> {
+    pub(crate) fn default(py: Python<'_>) -> PyResult<PyFifteen> {
         let table = crate::interrupt::abandonable(py, move || cache::patterns(Board::FIFTEEN))??;
         Ok(PyFifteen { table })
     }
@@ -267,10 +279,7 @@ impl PyFifteen {
         })?;
         let d = search::record(py, &layout, result)?;
         d.set_item("method", "idastar")?;
-        d.set_item("heuristic", "pdb")?;
-        let partition = group_sizes(self.table.groups().iter().map(|g| g.tiles));
-        d.set_item("partition", partition)?;
-        d.set_item("database", self.file())?;
+        self.describe(&d)?;
         Ok(d)
     }
 

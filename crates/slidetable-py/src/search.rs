@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use slidetable_core::{path_string, Layout};
+use slidetable_core::{path_string, Board, Layout};
 use slidetable_search::{
-    effective_branching_factor, solve, HeuristicKind, Limits, Method, SearchError, Solution, Stats,
+    effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limits, Method,
+    SearchError, Solution, Stats,
 };
 
 use crate::errors::{value_error, whole};
@@ -107,9 +108,44 @@ pub(crate) fn record<'py>(
     Ok(d)
 }
 
+/// [`search`] guided by the 15-puzzle's pattern databases (the cache's, as
+/// `Fifteen.default()` opens them), as `slidetable search --heuristic pdb --board 4x4`.
+fn with_patterns<'py>(
+    py: Python<'py>,
+    puzzle: &Bound<'py, PyAny>,
+    method: Method,
+    board: Option<&str>,
+    goal: Option<&Bound<'py, PyAny>>,
+    limits: Limits,
+) -> PyResult<Bound<'py, PyDict>> {
+    method.check_heuristic("pdb").map_err(value_error)?;
+    let board = board_of(puzzle, board)?;
+    if board != Board::FIFTEEN {
+        return Err(value_error(format!(
+            "heuristic=\"pdb\": the pattern databases here are the 15-puzzle's (4x4), not \
+             {board}'s; use manhattan or linear_conflict"
+        )));
+    }
+    let start = puzzles::one(board, puzzle)?;
+    let fifteen = crate::fifteen::PyFifteen::default(py)?;
+    let solver = fifteen.solver(goal)?;
+    let result = crate::interrupt::stoppable(py, |stop| {
+        let limits = Limits {
+            stop: Some(stop.clone()),
+            ..limits
+        };
+        solve_with_patterns(method, &solver, &start, &limits)
+    })?;
+    let d = record(py, &start, result)?;
+    d.set_item("method", method.name())?;
+    fifteen.describe(&d)?;
+    Ok(d)
+}
+
 /// Solves `puzzle` by `method` (`bfs`, `bidir`, `dijkstra`, `astar`, `idastar`), guided by
-/// `heuristic` (`manhattan`, `linear_conflict` or `linear-conflict`, `misplaced`; `manhattan`
-/// when not given) for A* and IDA*, and returns
+/// `heuristic` (`manhattan`, `linear_conflict` or `linear-conflict`, `misplaced`, or `pdb`:
+/// the 15-puzzle's pattern databases, `Fifteen.default()`'s, adding `partition` and
+/// `database` to the record; `manhattan` when not given) for A* and IDA*, and returns
 /// what `slidetable search --json --stats` prints for it, as a dict: `puzzle`, `distance`,
 /// `path`, `solvable`, `method`, `heuristic` (`None` for the blind methods) and `stats`
 /// (`expanded`, `generated`, `peak_open`, `iterations` for IDA*, `bound`, `milliseconds`,
@@ -139,6 +175,16 @@ pub(crate) fn search<'py>(
     max_memory: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let method: Method = method.parse().map_err(value_error)?;
+    if heuristic == Some("pdb") {
+        return with_patterns(
+            py,
+            puzzle,
+            method,
+            board,
+            goal,
+            limits(max_expanded, max_seconds, max_memory)?,
+        );
+    }
     let kind = match heuristic {
         Some(name) => {
             // The functions' spelling (`linear_conflict`) as well as the command line's.

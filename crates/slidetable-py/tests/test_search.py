@@ -228,3 +228,17 @@ def test_heuristics_take_the_functions_spelling_too():
     for name in ("linear_conflict", "linear-conflict"):
         found = slidetable.search(PUZZLES[1], heuristic=name)
         assert found["heuristic"] == "linear-conflict" and found["distance"] == 31
+
+
+def test_pdb_searches_on_the_15_puzzles_databases_as_the_command_does(cli):
+    puzzle = "5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15"
+    for method in ("idastar", "astar"):
+        found = slidetable.search(puzzle, method=method, heuristic="pdb")
+        [command] = command_records(cli, "--board", "4x4", "--method", method,
+                                    "--heuristic", "pdb", input=puzzle + "\n")
+        assert (found["distance"], found["path"]) == (command["distance"], command["path"])
+        assert found["stats"]["expanded"] == command["stats"]["expanded"]
+        assert (found["heuristic"], found["partition"]) == ("pdb", command["partition"])
+    with pytest.raises(ValueError, match="^heuristic=\"pdb\": the pattern databases here are "
+                                         "the 15-puzzle's \\(4x4\\), not 3x3's"):
+        slidetable.search(PUZZLES[0], heuristic="pdb")
