@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use slidetable::puzzles::{parse_line, BoardHint, PuzzleError};
 use slidetable_core::{
     counted, is_blank_or_comment, parse_layout, parse_spaced_packed, Board, Layout,
 };
@@ -282,8 +283,8 @@ impl PuzzleLines {
             };
             let puzzle = match text {
                 Ok(text) if is_blank_or_comment(text) => continue,
-                Ok(text) => parse_layout(board, text).map_err(|e| match self.hints {
-                    true => with_board_hint(board, text, e.to_string()),
+                Ok(text) => parse_line(board, text).map_err(|e| match self.hints {
+                    true => with_board_hint(&e),
                     false => e.to_string(),
                 }),
                 Err(len) => Err(format!(
@@ -347,62 +348,35 @@ impl BadLines {
     }
 }
 
-/// `what` went wrong with a puzzle `line` for `board`; if the line holds a number of tiles
-/// that fits another board, says which (`8 tiles fit a 2x4 board: add --board 2x4`), and
-/// the 15-puzzle points to `--board 4x4`, and a count no table holds points to the search.
-pub(crate) fn with_board_hint(board: Board, line: &[u8], what: String) -> String {
-    // A line with something else than tiles fits no board: its own error says what.
-    let Some(tiles) = count_tiles(line) else {
-        return what;
+/// What is wrong with a puzzle line; if it holds a number of tiles that fits another board,
+/// says which (`8 tiles fit a 2x4 board: add --board 2x4`), and the 15-puzzle points to
+/// `--board 4x4`, and a count no table holds points to the search.
+pub(crate) fn with_board_hint(error: &PuzzleError) -> String {
+    let (PuzzleError::TileCount { found, .. }, Some(hint)) = (error, error.board_hint()) else {
+        return error.to_string();
     };
-    if tiles == board.cells() || tiles < 4 {
-        return what;
-    }
-    // The first error may be a tile out of range; the count is what matters here.
-    let what = if what.starts_with("expected ") {
-        what
-    } else {
-        format!("expected {} tiles, found {tiles}", board.cells())
+    let names = |boards: &[Board]| -> (String, String) {
+        let names: Vec<String> = boards.iter().map(Board::to_string).collect();
+        (slidetable_core::one_of(&names), names[0].clone())
     };
-    // The squarest first: 3x4 before 2x6.
-    let shapes = slidetable_core::shapes_of(tiles);
-    let Some(first) = shapes.first() else {
-        return what;
-    };
-    let fits = slidetable_core::one_of(&shapes);
-    if tiles <= slidetable_core::MAX_TABLE_CELLS {
-        format!("{what}: {tiles} tiles fit a {fits} board (add --board {first})")
-    } else if tiles == 16 {
-        format!(
-            "{what}: 16 tiles are the 15-puzzle (add --board 4x4: IDA* on a pattern database \
+    match hint {
+        BoardHint::Table(boards) => {
+            let (fits, first) = names(&boards);
+            format!("{error}: {found} tiles fit a {fits} board (add --board {first})")
+        }
+        BoardHint::Fifteen => format!(
+            "{error}: 16 tiles are the 15-puzzle (add --board 4x4: IDA* on a pattern database \
              answers it)"
-        )
-    } else if tiles <= slidetable_core::MAX_CELLS {
-        format!(
-            "{what}: {tiles} tiles fit a {fits} board, beyond the tables' {} cells: \
-             `slidetable search --board {first}` solves it by search",
-            slidetable_core::MAX_TABLE_CELLS
-        )
-    } else {
-        what
-    }
-}
-
-/// The tiles a puzzle line holds: its tokens (separated by spaces, tabs or commas), or the
-/// characters of a single token.
-/// The tiles a line spells, if every token is a tile (digits, or `x` for the blank).
-fn count_tiles(line: &[u8]) -> Option<usize> {
-    let tokens: Vec<&[u8]> = line
-        .split(|&b| b == b' ' || b == b'\t' || b == b',' || b == b'\r')
-        .filter(|t| !t.is_empty())
-        .collect();
-    let tile = |b: &u8| b.is_ascii_digit() || matches!(b, b'x' | b'X');
-    match tokens[..] {
-        [one] => one.iter().all(tile).then_some(one.len()),
-        _ => tokens
-            .iter()
-            .all(|t| t.iter().all(tile))
-            .then_some(tokens.len()),
+        ),
+        BoardHint::Search(boards) => {
+            let (fits, first) = names(&boards);
+            format!(
+                "{error}: {found} tiles fit a {fits} board, beyond the tables' {} cells: \
+                 `slidetable search --board {first}` solves it by search",
+                slidetable_core::MAX_TABLE_CELLS
+            )
+        }
+        _ => error.to_string(),
     }
 }
 
@@ -412,7 +386,8 @@ mod tests {
 
     #[test]
     fn a_line_of_another_length_names_the_boards_it_fits() {
-        let hint = |line: &str| with_board_hint(Board::EIGHT, line.as_bytes(), "x".into());
+        let hint =
+            |line: &str| with_board_hint(&parse_line(Board::EIGHT, line.as_bytes()).unwrap_err());
         assert_eq!(
             hint("1 2 3 4 5 6 7 0"),
             "expected 9 tiles, found 8: 8 tiles fit a 2x4 or 4x2 board (add --board 2x4)"
@@ -421,10 +396,11 @@ mod tests {
             .ends_with("12 tiles fit a 3x4, 4x3, 2x6 or 6x2 board (add --board 3x4)"));
         assert!(hint("1234567x").contains("--board 2x4"));
         // Not tiles: no board fits them (a byte 0xFF was counted as a fourth tile).
-        assert_eq!(hint("1 2 3 \u{ff}"), "x");
+        let unknown = "unknown tile '\\xc3\\xbf' (tiles are 1..8, the blank is 0 or x)";
+        assert_eq!(hint("1 2 3 \u{ff}"), unknown);
         assert_eq!(
-            with_board_hint(Board::EIGHT, b"1 2 3 \xff", "x".into()),
-            "x"
+            with_board_hint(&parse_line(Board::EIGHT, b"1 2 3 \xff").unwrap_err()),
+            "unknown tile '\\xff' (tiles are 1..8, the blank is 0 or x)"
         );
         assert!(hint("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0").ends_with(
             "16 tiles are the 15-puzzle (add --board 4x4: IDA* on a pattern database answers it)"
@@ -433,6 +409,6 @@ mod tests {
             .ends_with("`slidetable search --board 3x5` solves it by search"));
         // A prime count fits no board; the right count is left alone.
         assert_eq!(hint("1 2 3 4 5 6 0"), "expected 9 tiles, found 7");
-        assert_eq!(hint("1 2 3 4 5 6 7 8 8"), "x");
+        assert_eq!(hint("1 2 3 4 5 6 7 8 8"), "tile 8 appears twice");
     }
 }

@@ -37,8 +37,9 @@ pub enum LayoutError {
     /// A tile number the board does not have.
     #[error("tile {tile} is not on a {board} board (tiles are 1..{max}, the blank is 0)", max = board.cells() - 1)]
     OutOfRange {
-        /// The tile number given.
-        tile: u32,
+        /// The value given as a tile: any integer a caller holds (a `u64` or an `i64` of an
+        /// array, a larger integer of a script), shown as it was given.
+        tile: i128,
         /// The board.
         board: Board,
     },

@@ -73,7 +73,11 @@ pub fn parse_tile(board: Board, token: &[u8]) -> Result<u8, ParseError> {
                 .iter()
                 .fold(0u32, |acc, &d| acc * 10 + u32::from(d - b'0'));
             if v as usize >= board.cells() {
-                Err(LayoutError::OutOfRange { tile: v, board }.into())
+                Err(LayoutError::OutOfRange {
+                    tile: v.into(),
+                    board,
+                }
+                .into())
             } else {
                 Ok(v as u8)
             }

@@ -5,10 +5,32 @@
 
 use std::fmt::Display;
 
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
-use pyo3::PyErr;
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyOSError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
+};
+use pyo3::prelude::*;
 use slidetable_gen::GenError;
 use slidetable_query::{error_chain, QueryError, TableError, TableErrorKind};
+
+/// A whole-number argument named `name`, from 0 to `max`: a `ValueError` naming it for a
+/// negative or larger integer (of any size), a `TypeError` for anything else.
+pub(crate) fn whole(obj: &Bound<'_, PyAny>, name: &str, max: u64) -> PyResult<u64> {
+    let refuse = || value_error(format!("{name}={obj}: give a whole number from 0 to {max}"));
+    match obj.extract::<i128>() {
+        Ok(v) => u64::try_from(v)
+            .ok()
+            .filter(|&v| v <= max)
+            .ok_or_else(refuse),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(refuse()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{name} is a whole number, not {}",
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))),
+    }
+}
 
 /// A `ValueError` with `message`.
 pub(crate) fn value_error(message: impl Display) -> PyErr {

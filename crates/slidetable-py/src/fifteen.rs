@@ -11,10 +11,10 @@ use slidetable::{Fifteen, FifteenError};
 use slidetable_core::{path_string, Board, Layout, Move};
 use slidetable_gen::Partition;
 use slidetable_query::{AnyTable, SplitMix64};
-use slidetable_search::{Limits, SearchError, Symmetric};
+use slidetable_search::{Heuristic, Limits, SearchError, Symmetric};
 
 use crate::cache;
-use crate::errors::{gen_error, table_error, value_error};
+use crate::errors::{gen_error, table_error, value_error, whole};
 use crate::puzzles::{self, Given};
 use crate::search;
 use crate::table::parse_order;
@@ -49,6 +49,14 @@ impl PyFifteen {
         self.fifteen.board()
     }
 
+    /// Says in a search record which databases guided it: `heuristic` (`"pdb"`), `partition`
+    /// and `database` (the file, `None` when built in memory).
+    pub(crate) fn describe(&self, record: &Bound<'_, PyDict>) -> PyResult<()> {
+        record.set_item("heuristic", "pdb")?;
+        record.set_item("partition", self.fifteen.partition())?;
+        record.set_item("database", self.file())
+    }
+
     /// IDA* on the databases for the goal argument (`None`: the standard goal), as the
     /// library opens it.
     pub(crate) fn solver(&self, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Symmetric<'_>> {
@@ -58,7 +66,7 @@ impl PyFifteen {
     }
 
     /// The optimal paths of `layouts` under `order` (`None`: unreachable), on every core
-    /// without the GIL.
+    /// without the GIL; Ctrl-C stops them.
     fn solve_all(
         &self,
         py: Python<'_>,
@@ -66,18 +74,32 @@ impl PyFifteen {
         layouts: &[Layout],
         order: [Move; 4],
     ) -> PyResult<Vec<Option<Vec<Move>>>> {
-        py.detach(|| solver.solve_all(layouts, order))
-            .map_err(value_error)
+        crate::interrupt::stoppable(py, |stop| {
+            let limits = Limits {
+                stop: Some(stop.clone()),
+                ..Limits::default()
+            };
+            solver.solve_all_within(layouts, order, &limits)
+        })?
+        .map_err(value_error)
     }
 }
 
-/// One optimal path, `None` when the goal cannot be reached.
+/// One optimal path, `None` when the goal cannot be reached; Ctrl-C stops it.
 fn solve_one(
+    py: Python<'_>,
     solver: &Symmetric<'_>,
     layout: &Layout,
     order: [Move; 4],
 ) -> PyResult<Option<Vec<Move>>> {
-    match solver.solve(layout, order, &Limits::default()) {
+    let found = crate::interrupt::stoppable(py, |stop| {
+        let limits = Limits {
+            stop: Some(stop.clone()),
+            ..Limits::default()
+        };
+        solver.solve(layout, order, &limits)
+    })?;
+    match found {
         Ok(found) => Ok(Some(found.path)),
         Err(SearchError::Unsolvable { .. }) => Ok(None),
         Err(e) => Err(value_error(e)),
@@ -109,9 +131,8 @@ impl PyFifteen {
     /// 4x4` has put them there, else `4x4-663.slt` beside it, built with the 6-6-3 partition on
     /// first use (seconds) under the command's lock.
     #[staticmethod]
-    fn default(py: Python<'_>) -> PyResult<PyFifteen> {
-        let fifteen = py
-            .detach(|| Fifteen::default_for(Board::FIFTEEN))
+    pub(crate) fn default(py: Python<'_>) -> PyResult<PyFifteen> {
+        let fifteen = crate::interrupt::abandonable(py, move || Fifteen::default_for(Board::FIFTEEN))?
             .map_err(fifteen_error)?;
         Ok(PyFifteen { fifteen })
     }
@@ -128,11 +149,11 @@ impl PyFifteen {
     ) -> PyResult<PyFifteen> {
         let board = Board::FIFTEEN;
         let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.goal_with_blank(0));
-        let partition = Partition::parse(partition, &goal)
-            .map_err(|e| value_error(format!("partition '{partition}': {e}")))?;
-        let fifteen = py
-            .detach(|| Fifteen::generate(&goal, &partition))
-            .map_err(fifteen_error)?;
+        // The error names the partition itself.
+        let partition = Partition::parse(partition, &goal).map_err(value_error)?;
+        let fifteen =
+            crate::interrupt::abandonable(py, move || Fifteen::generate(&goal, &partition))?
+                .map_err(fifteen_error)?;
         Ok(PyFifteen { fifteen })
     }
 
@@ -142,7 +163,7 @@ impl PyFifteen {
         self.board().to_string()
     }
 
-    /// The goal the databases were made for, as a tuple of tiles.
+    /// The goal the databases were made for, as a list of tiles.
     #[getter]
     fn database_goal(&self) -> Vec<u32> {
         puzzles::tiles(self.fifteen.table().goal())
@@ -169,15 +190,16 @@ impl PyFifteen {
         self.fifteen.table().file().map(|p| p.display().to_string())
     }
 
-    /// `count` puzzles drawn uniformly at random from every layout that can reach the goal
+    /// `count` puzzles (one when not given) drawn uniformly at random from every layout that
+    /// can reach the goal
     /// (default: the standard goal), as a `uint8` array of one puzzle per row. The same
     /// `seed` gives the same puzzles as `slidetable random --board 4x4 --seed` on every
     /// machine; `distinct=True` draws no layout twice.
-    #[pyo3(signature = (count = 1, seed = None, distinct = false, goal = None))]
+    #[pyo3(signature = (count = None, seed = None, distinct = false, goal = None))]
     fn random<'py>(
         &self,
         py: Python<'py>,
-        count: usize,
+        count: Option<&Bound<'py, PyAny>>,
         seed: Option<u64>,
         distinct: bool,
         goal: Option<&Bound<'py, PyAny>>,
@@ -185,18 +207,29 @@ impl PyFifteen {
         let board = self.board();
         let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
         let seed = seed.unwrap_or_else(SplitMix64::fresh_seed);
-        let drawn: Vec<Layout> = py.detach(|| {
-            SplitMix64::new(seed)
-                .layouts_reaching(goal, distinct)
-                .take(count)
-                .collect()
-        });
+        let count: u64 = count.map_or(Ok(1), |c| whole(c, "count", u64::MAX))?;
+        // Each draw: its layout, its row, and (distinct) its place in a growing set.
+        let each = 24 + 16 + if distinct { 48 } else { 0 };
+        crate::memory::check(u128::from(count) * each, || {
+            format!("{count} puzzles drawn on the {board} board")
+        })?;
+        let count = usize::try_from(count).unwrap_or(usize::MAX);
+        let mut drawn: Vec<Layout> = crate::memory::reserved(count, "puzzles")?;
+        let mut draws = SplitMix64::new(seed).layouts_reaching(goal, distinct);
+        // A chunk at a time, so that Ctrl-C is seen.
+        while drawn.len() < count {
+            let next = (count - drawn.len()).min(1 << 16);
+            py.detach(|| drawn.extend(draws.by_ref().take(next)));
+            py.check_signals()?;
+        }
         puzzles::to_array(py, board, &drawn)
     }
 
     /// An optimal path from `puzzle` to the goal as a string of moves (`u d l r`: the way the
     /// blank moves), the smallest in the letter order `order` (default `"udlr"`), or `None`
-    /// when the puzzle is of the other parity class.
+    /// when the puzzle is of the other parity class (with a `UserWarning` naming the goal it
+    /// does reach: Korf's instances reach `goal="korf"`, the blank first, not the default
+    /// goal with the blank last). Ctrl-C stops it (`KeyboardInterrupt`).
     #[pyo3(signature = (puzzle, goal = None, order = None))]
     fn solve(
         &self,
@@ -208,7 +241,10 @@ impl PyFifteen {
         let solver = self.solver(goal)?;
         let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
         let layout = puzzles::one(self.board(), puzzle)?;
-        let path = py.detach(|| solve_one(&solver, &layout, order))?;
+        let path = solve_one(py, &solver, &layout, order)?;
+        if path.is_none() {
+            puzzles::warn_other_goal(py, &layout, solver.goal())?;
+        }
         Ok(path.map(|p| path_string(&p)))
     }
 
@@ -226,19 +262,23 @@ impl PyFifteen {
         puzzle: &Bound<'py, PyAny>,
         goal: Option<&Bound<'py, PyAny>>,
         order: Option<&str>,
-        max_expanded: Option<u64>,
+        max_expanded: Option<&Bound<'py, PyAny>>,
         max_seconds: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let solver = self.solver(goal)?;
         let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
         let layout = puzzles::one(self.board(), puzzle)?;
-        let limits = search::limits(max_expanded, max_seconds)?;
-        let result = py.detach(|| solver.solve(&layout, order, &limits));
+        let limits = search::limits(max_expanded, max_seconds, None)?;
+        let result = crate::interrupt::stoppable(py, |stop| {
+            let limits = Limits {
+                stop: Some(stop.clone()),
+                ..limits
+            };
+            solver.solve(&layout, order, &limits)
+        })?;
         let d = search::record(py, &layout, result)?;
         d.set_item("method", "idastar")?;
-        d.set_item("heuristic", "pdb")?;
-        d.set_item("partition", self.fifteen.partition())?;
-        d.set_item("database", self.file())?;
+        self.describe(&d)?;
         Ok(d)
     }
 
@@ -253,17 +293,21 @@ impl PyFifteen {
     ) -> PyResult<Bound<'py, PyAny>> {
         let solver = self.solver(goal)?;
         let length = |p: &Option<Vec<Move>>| p.as_ref().map_or(-1, |p| p.len() as i32);
-        Given::of(self.board(), puzzle)?.ints(
-            py,
-            |layout| {
-                let path = py.detach(|| solve_one(&solver, layout, Move::ALL))?;
-                Ok(i64::from(length(&path)))
-            },
-            |layouts| {
-                let paths = self.solve_all(py, &solver, layouts, Move::ALL)?;
-                Ok(paths.iter().map(length).collect())
-            },
-        )
+        match Given::of(self.board(), puzzle)? {
+            Given::One(layout) => {
+                let path = solve_one(py, &solver, &layout, Move::ALL)?;
+                if path.is_none() {
+                    puzzles::warn_other_goal(py, &layout, solver.goal())?;
+                }
+                Ok(i64::from(length(&path)).into_pyobject(py)?.into_any())
+            }
+            Given::Many(batch) => {
+                let layouts = batch.layouts(py, self.board())?;
+                let paths = self.solve_all(py, &solver, &layouts, Move::ALL)?;
+                let lengths: Vec<i32> = paths.iter().map(length).collect();
+                Ok(numpy::PyArray1::from_vec(py, lengths).into_any())
+            }
+        }
     }
 
     /// Optimal paths for every puzzle of `puzzles` (a 2-D integer array, one puzzle per row,
@@ -279,13 +323,7 @@ impl PyFifteen {
     ) -> PyResult<Bound<'py, PyAny>> {
         let solver = self.solver(goal)?;
         let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
-        let layouts = match puzzles::many(self.board(), puzzles)? {
-            Some(layouts) => layouts,
-            None => puzzles
-                .try_iter()?
-                .map(|p| puzzles::one(self.board(), &p?))
-                .collect::<PyResult<Vec<Layout>>>()?,
-        };
+        let layouts = Given::of(self.board(), puzzles)?.layouts(py, self.board())?;
         let paths = self.solve_all(py, &solver, &layouts, order)?;
         crate::object_array(
             py,

@@ -15,18 +15,17 @@ use crate::puzzles::{self, Given};
 pub(crate) fn estimates<'py, H: Heuristic + Sync + ?Sized>(
     py: Python<'py>,
     heuristic: &H,
-    given: Given,
+    given: Given<'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
     given.ints(
         py,
+        heuristic.goal().board(),
         |layout| Ok(i64::from(heuristic.estimate(layout))),
         |layouts| {
-            Ok(py.detach(|| {
-                layouts
-                    .par_iter()
-                    .map(|l| heuristic.estimate(l) as i32)
-                    .collect()
-            }))
+            Ok(layouts
+                .par_iter()
+                .map(|l| heuristic.estimate(l) as i32)
+                .collect())
         },
     )
 }
@@ -37,7 +36,7 @@ pub(crate) fn board_of(puzzles: &Bound<'_, PyAny>, board: Option<&str>) -> PyRes
     if let Some(text) = board {
         return text.parse().map_err(value_error);
     }
-    let tiles = tile_count(puzzles)?;
+    let tiles = puzzles::tile_count(puzzles)?;
     match tiles {
         4 => Ok(Board::new(2, 2).map_err(value_error)?),
         9 => Ok(Board::EIGHT),
@@ -47,27 +46,6 @@ pub(crate) fn board_of(puzzles: &Bound<'_, PyAny>, board: Option<&str>) -> PyRes
              board by themselves"
         ))),
     }
-}
-
-/// How many tiles a puzzle of `puzzles` has: the columns of a 2-D array, the length of a
-/// sequence, the tokens (or characters) of a string.
-fn tile_count(puzzles: &Bound<'_, PyAny>) -> PyResult<usize> {
-    if let Ok(array) = puzzles.cast::<numpy::PyUntypedArray>() {
-        use numpy::PyUntypedArrayMethods;
-        return Ok(*array.shape().last().unwrap_or(&0));
-    }
-    if let Ok(text) = puzzles.extract::<String>() {
-        let separated = text
-            .split([' ', ',', '\t'])
-            .filter(|t| !t.is_empty())
-            .count();
-        return Ok(if separated > 1 {
-            separated
-        } else {
-            text.trim().chars().count()
-        });
-    }
-    puzzles.len()
 }
 
 /// One of the search crate's heuristics over `puzzles` towards `goal` (default: the standard

@@ -14,7 +14,9 @@ mod dataset;
 mod errors;
 mod fifteen;
 mod heuristics;
+mod interrupt;
 mod levels;
+mod memory;
 mod puzzles;
 mod search;
 mod table;
@@ -44,5 +46,7 @@ fn _slidetable(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::search, m)?)?;
     m.add("MOVES", "udlr")?;
     m.add("DEFAULT_PARTITION", cache::DEFAULT_PARTITION)?;
+    // The package's version is the workspace's (pyproject.toml takes it from Cargo.toml).
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

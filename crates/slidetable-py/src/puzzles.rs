@@ -1,125 +1,507 @@
-//! Puzzles from Python: one puzzle as a string (the command line's syntax, `"2 3 4 1 5 x 7 6
-//! 8"` or `"23415x768"`), a sequence of integers or a 1-D array; many as a 2-D numpy array of
-//! any integer dtype, one puzzle per row, turned into layouts on every core without the GIL.
-//! Bad input is a `ValueError` with the command line's message (`row N: ` in front for an
-//! array, where the command line says `line N: `).
+//! Puzzles from Python, read by the library's one reader ([`slidetable::puzzles`]): this
+//! module only finds the rows in what it is given and hands them over.
+//!
+//! One puzzle is a string (the command line's syntax, `"2 3 4 1 5 x 7 6 8"` or
+//! `"23415x768"`), or a sequence of integers (a list, a tuple, a 1-D array, a pandas Series
+//! of integers). Many are any array-like of puzzles: a 2-D integer array of any dtype and
+//! memory order (read through numpy's view, so strides, transposes and Fortran order are
+//! honoured), a pandas DataFrame (its values, never its labels), a list or tuple of puzzles,
+//! an array or Series of strings. Bad input is a `ValueError` with the library's message
+//! (`row N: ` in front for a batch, where the command line says `line N: `) and the
+//! library's board hint in Python's words.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::PyTypeError;
+use numpy::ndarray::ArrayView2;
+use numpy::{
+    Element, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray2,
+    PyUntypedArray, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use rayon::prelude::*;
-use slidetable_core::{parse_layout, Board, Layout, MAX_CELLS};
+use slidetable::puzzles::{self as reader, BoardHint, PuzzleError, RowError, Rows};
+use slidetable_core::{one_of, Board, Layout, MAX_TABLE_CELLS};
 
 use crate::errors::value_error;
+use crate::memory::reserved;
 
-/// What a query was given: one puzzle, or the rows of a 2-D array.
-pub(crate) enum Given {
+/// Rows read and answered at a time: the layouts of one chunk (24 bytes a row) are all that
+/// is held beside the caller's array and the answers, and Ctrl-C is looked at between chunks.
+const CHUNK: usize = 1 << 16;
+
+/// What a query was given: one puzzle, or many.
+pub(crate) enum Given<'py> {
     /// One puzzle.
     One(Layout),
-    /// One puzzle per row of a 2-D array, in row order.
-    Many(Vec<Layout>),
+    /// Many puzzles, in order.
+    Many(Batch<'py>),
 }
 
-impl Given {
-    /// One puzzle or many (a 2-D array) for `board`.
-    pub(crate) fn of(board: Board, obj: &Bound<'_, PyAny>) -> PyResult<Given> {
-        match many(board, obj)? {
-            Some(layouts) => Ok(Given::Many(layouts)),
-            None => Ok(Given::One(one(board, obj)?)),
+/// Many puzzles: the rows of an integer array (read a chunk at a time, on every core), or
+/// the puzzles of a Python sequence, read one by one.
+pub(crate) enum Batch<'py> {
+    /// The rows of a 2-D integer array.
+    Array(Array<'py>),
+    /// Puzzles read from a sequence.
+    Layouts(Vec<Layout>),
+}
+
+/// A 2-D array of one of numpy's integer dtypes, borrowed read-only.
+pub(crate) enum Array<'py> {
+    U8(PyReadonlyArray2<'py, u8>),
+    I8(PyReadonlyArray2<'py, i8>),
+    U16(PyReadonlyArray2<'py, u16>),
+    I16(PyReadonlyArray2<'py, i16>),
+    U32(PyReadonlyArray2<'py, u32>),
+    I32(PyReadonlyArray2<'py, i32>),
+    U64(PyReadonlyArray2<'py, u64>),
+    I64(PyReadonlyArray2<'py, i64>),
+}
+
+/// Runs `$body` with `$view` the array's `ArrayView2` of whatever dtype it has.
+macro_rules! with_view {
+    ($array:expr, $view:ident => $body:expr) => {
+        match $array {
+            Array::U8(a) => {
+                let $view = a.as_array();
+                $body
+            }
+            Array::I8(a) => {
+                let $view = a.as_array();
+                $body
+            }
+            Array::U16(a) => {
+                let $view = a.as_array();
+                $body
+            }
+            Array::I16(a) => {
+                let $view = a.as_array();
+                $body
+            }
+            Array::U32(a) => {
+                let $view = a.as_array();
+                $body
+            }
+            Array::I32(a) => {
+                let $view = a.as_array();
+                $body
+            }
+            Array::U64(a) => {
+                let $view = a.as_array();
+                $body
+            }
+            Array::I64(a) => {
+                let $view = a.as_array();
+                $body
+            }
         }
+    };
+}
+
+impl<'py> Array<'py> {
+    /// `array` as one of the integer dtypes; `None` for any other dtype.
+    fn of(array: &Bound<'py, PyUntypedArray>) -> PyResult<Option<Array<'py>>> {
+        macro_rules! each_dtype {
+            ($($variant:ident $t:ty),*) => {
+                $(
+                    if let Ok(typed) = array.cast::<PyArray2<$t>>() {
+                        return Ok(Some(Array::$variant(typed.try_readonly()?)));
+                    }
+                )*
+            };
+        }
+        each_dtype!(U8 u8, I8 i8, U16 u16, I16 i16, U32 u32, I32 i32, U64 u64, I64 i64);
+        Ok(None)
+    }
+
+    fn rows(&self) -> usize {
+        with_view!(self, view => view.nrows())
+    }
+}
+
+/// numpy's view of an array as the library's [`Rows`]: each value found through the view's
+/// strides.
+struct View<'a, T>(ArrayView2<'a, T>);
+
+impl<T: Copy + Into<i128> + Sync> Rows for View<'_, T> {
+    type Value = T;
+
+    fn rows(&self) -> usize {
+        self.0.nrows()
+    }
+
+    fn width(&self) -> usize {
+        self.0.ncols()
+    }
+
+    #[inline]
+    fn value(&self, row: usize, col: usize) -> T {
+        self.0[[row, col]]
+    }
+}
+
+/// The rows of `view` handed to `each` a chunk at a time, without the GIL; Ctrl-C is looked
+/// at between chunks.
+fn view_chunks<T: Copy + Into<i128> + Sync + Element>(
+    py: Python<'_>,
+    board: Board,
+    view: ArrayView2<'_, T>,
+    each: &mut (dyn FnMut(&[Layout]) -> PyResult<()> + Send),
+) -> PyResult<()> {
+    let rows = View(view);
+    let count = rows.rows();
+    let mut start = 0;
+    while start < count {
+        let end = count.min(start + CHUNK);
+        py.detach(|| {
+            let layouts = reader::read_rows(board, &rows, start..end).map_err(row_error)?;
+            each(&layouts)
+        })?;
+        py.check_signals()?;
+        start = end;
+    }
+    Ok(())
+}
+
+impl Batch<'_> {
+    /// How many puzzles.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Batch::Array(array) => array.rows(),
+            Batch::Layouts(layouts) => layouts.len(),
+        }
+    }
+
+    /// Hands the puzzles to `each` in order, a chunk at a time, without the GIL; a bad row
+    /// stops it with its `ValueError`, Ctrl-C with `KeyboardInterrupt`.
+    pub(crate) fn each_chunk(
+        &self,
+        py: Python<'_>,
+        board: Board,
+        each: &mut (dyn FnMut(&[Layout]) -> PyResult<()> + Send),
+    ) -> PyResult<()> {
+        match self {
+            Batch::Array(array) => with_view!(array, view => view_chunks(py, board, view, each)),
+            Batch::Layouts(layouts) => {
+                for chunk in layouts.chunks(CHUNK) {
+                    py.detach(|| each(chunk))?;
+                    py.check_signals()?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Every puzzle at once (for answers that take long a puzzle, whose layouts are small
+    /// beside the work).
+    pub(crate) fn layouts(self, py: Python<'_>, board: Board) -> PyResult<Vec<Layout>> {
+        match self {
+            Batch::Layouts(layouts) => Ok(layouts),
+            Batch::Array(_) => {
+                let mut all = reserved(self.len(), "puzzles")?;
+                self.each_chunk(py, board, &mut |chunk| {
+                    all.extend_from_slice(chunk);
+                    Ok(())
+                })?;
+                Ok(all)
+            }
+        }
+    }
+}
+
+impl<'py> Given<'py> {
+    /// One puzzle or many for `board`, from any of the shapes the module's text names.
+    pub(crate) fn of(board: Board, obj: &Bound<'py, PyAny>) -> PyResult<Given<'py>> {
+        if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+            return Ok(Given::One(one(board, obj)?));
+        }
+        if let Ok(array) = obj.cast::<PyUntypedArray>() {
+            return from_array(board, array);
+        }
+        if let Some(values) = frame_values(obj)? {
+            return Given::of(board, &values);
+        }
+        sequence(board, obj)
     }
 
     /// An integer answer to what was given, as every per-puzzle number is returned (a
-    /// distance, an estimate): `one`'s as an `int` for one puzzle, `many`'s as an `int32`
-    /// array for the rows of an array, in row order.
-    pub(crate) fn ints<'py>(
+    /// distance, an estimate): `one`'s as an `int` for one puzzle, `many`'s for each chunk
+    /// of many, as one `int32` array in order.
+    pub(crate) fn ints(
         self,
         py: Python<'py>,
+        board: Board,
         one: impl FnOnce(&Layout) -> PyResult<i64>,
-        many: impl FnOnce(&[Layout]) -> PyResult<Vec<i32>>,
+        many: impl Fn(&[Layout]) -> PyResult<Vec<i32>> + Sync,
     ) -> PyResult<Bound<'py, PyAny>> {
         match self {
             Given::One(layout) => Ok(one(&layout)?.into_pyobject(py)?.into_any()),
-            Given::Many(layouts) => Ok(PyArray1::from_vec(py, many(&layouts)?).into_any()),
+            Given::Many(batch) => {
+                let mut answers = reserved::<i32>(batch.len(), "answers")?;
+                batch.each_chunk(py, board, &mut |chunk| {
+                    answers.extend(many(chunk)?);
+                    Ok(())
+                })?;
+                Ok(PyArray1::from_vec(py, answers).into_any())
+            }
+        }
+    }
+
+    /// Every puzzle given, one or many, in order.
+    pub(crate) fn layouts(self, py: Python<'_>, board: Board) -> PyResult<Vec<Layout>> {
+        match self {
+            Given::One(layout) => Ok(vec![layout]),
+            Given::Many(batch) => batch.layouts(py, board),
         }
     }
 }
 
+/// What a sequence holds: puzzles (its items are strings or sequences), or one puzzle (its
+/// items are tiles); nothing, for an empty one.
+fn sequence<'py>(board: Board, obj: &Bound<'py, PyAny>) -> PyResult<Given<'py>> {
+    match first_item(obj)? {
+        None => Ok(Given::Many(Batch::Layouts(Vec::new()))),
+        Some(first) if is_puzzle(&first) => Ok(Given::Many(Batch::Layouts(each_item(board, obj)?))),
+        Some(_) => Ok(Given::One(one(board, obj)?)),
+    }
+}
+
+/// What an array holds: one puzzle (1-D integers), many (2-D integers, or 1-D strings or
+/// objects, each a puzzle).
+fn from_array<'py>(board: Board, array: &Bound<'py, PyUntypedArray>) -> PyResult<Given<'py>> {
+    let kind = array.dtype().kind();
+    match (array.ndim(), kind) {
+        (1, b'i' | b'u') => Ok(Given::One(one(board, array.as_any())?)),
+        (1, b'U' | b'S') | (2, b'O') => Ok(Given::Many(Batch::Layouts(each_item(
+            board,
+            array.as_any(),
+        )?))),
+        (1, b'O') => sequence(board, array.as_any()),
+        (2, b'i' | b'u') => match Array::of(array)? {
+            Some(typed) => Ok(Given::Many(Batch::Array(typed))),
+            None => Err(not_integers(array)),
+        },
+        (1 | 2, _) => Err(not_integers(array)),
+        (n, _) => Err(value_error(format!(
+            "puzzles are a 1-D array (one puzzle) or a 2-D array (one puzzle a row), not an \
+             array of {n} dimensions"
+        ))),
+    }
+}
+
+/// The error for an array of another dtype than integers.
+fn not_integers(array: &Bound<'_, PyUntypedArray>) -> PyErr {
+    let dtype = array.dtype();
+    let advice = if dtype.kind() == b'f' {
+        ": tiles are whole numbers; convert whole-valued floats with .astype(int)"
+    } else {
+        ""
+    };
+    PyTypeError::new_err(format!(
+        "puzzles are an array of integers, not of {dtype} ({} dimension{}){advice}",
+        array.ndim(),
+        if array.ndim() == 1 { "" } else { "s" }
+    ))
+}
+
+/// The values of a pandas DataFrame or Series (anything else with `to_numpy`): its cells,
+/// never its labels.
+fn frame_values<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if !obj.hasattr("to_numpy")? {
+        return Ok(None);
+    }
+    let values = obj.call_method0("to_numpy")?;
+    if values.cast::<PyUntypedArray>().is_err() {
+        return Ok(None);
+    }
+    Ok(Some(values))
+}
+
+/// The first item of a sequence; `None` when it is empty; `TypeError` when `obj` is no
+/// sequence.
+fn first_item<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let mut items = obj.try_iter().map_err(|_| not_a_puzzle(obj))?;
+    items.next().transpose()
+}
+
+/// Whether an item of a sequence is a puzzle of its own (a string, or a sequence), rather
+/// than a tile.
+fn is_puzzle(item: &Bound<'_, PyAny>) -> bool {
+    item.is_instance_of::<PyString>() || item.is_instance_of::<PyBytes>() || item.try_iter().is_ok()
+}
+
+/// The puzzles of a sequence whose items are puzzles, in order; a bad one is named by its
+/// row.
+fn each_item(board: Board, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Layout>> {
+    let mut layouts = reserved(obj.len().unwrap_or(0), "puzzles")?;
+    for (row, item) in obj.try_iter()?.enumerate() {
+        let item = item?;
+        layouts.push(one_at(board, &item, Some(row))?);
+    }
+    Ok(layouts)
+}
+
+fn not_a_puzzle(obj: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "a puzzle is a string (\"1 2 3 4 5 6 7 8 0\") or a sequence of integers, and puzzles \
+         are an array-like of them, not {}",
+        type_name(obj)
+    ))
+}
+
 /// One puzzle for `board`: a string as the command line reads a line, or a sequence of
-/// integers (a list, a tuple, a 1-D array) with 0 for the blank.
+/// integers (a list, a tuple, a 1-D array, a Series) with 0 for the blank.
 pub(crate) fn one(board: Board, obj: &Bound<'_, PyAny>) -> PyResult<Layout> {
+    one_at(board, obj, None)
+}
+
+/// [`one`], for row `row` of a batch when it is one (named in the message).
+fn one_at(board: Board, obj: &Bound<'_, PyAny>, row: Option<usize>) -> PyResult<Layout> {
+    let at = || row.map(|r| format!("row {r}: ")).unwrap_or_default();
+    let refuse = |e: PuzzleError| value_error(format!("{}{}", at(), message(&e)));
     if let Ok(text) = obj.cast::<PyString>() {
-        return parse_line(board, text.to_cow()?.as_bytes());
+        return reader::parse_line(board, text.to_cow()?.as_bytes()).map_err(refuse);
     }
     if let Ok(bytes) = obj.cast::<PyBytes>() {
-        return parse_line(board, bytes.as_bytes());
+        return reader::parse_line(board, bytes.as_bytes()).map_err(refuse);
     }
+    let obj = match frame_values(obj)? {
+        Some(values) => values,
+        None => obj.clone(),
+    };
     if let Ok(array) = obj.cast::<PyUntypedArray>() {
         if array.ndim() != 1 {
             return Err(value_error(format!(
-                "one puzzle is a 1-D array of {} tiles, not an array of {} dimensions",
+                "{}one puzzle is a 1-D array of {} tiles, not an array of {} dimensions",
+                at(),
                 board.cells(),
                 array.ndim()
             )));
         }
+        if !matches!(array.dtype().kind(), b'i' | b'u' | b'O') {
+            return Err(not_integers(array));
+        }
     }
-    let values: Vec<i64> = obj.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "a puzzle is a string (\"1 2 3 4 5 6 7 8 0\") or a sequence of integers, not {}",
-            type_name(obj)
-        ))
-    })?;
-    layout_of(board, &values)
-        .map_err(|what| value_error(with_board_hint(board, values.len(), what)))
+    let values = items(&obj, board, &at)?;
+    reader::layout_of(board, &values).map_err(refuse)
 }
 
-/// A puzzle line as the command line reads it; a line with the tiles of another board says
-/// so first, as the command does.
-fn parse_line(board: Board, line: &[u8]) -> PyResult<Layout> {
-    parse_layout(board, line).map_err(|e| {
-        let tokens = line
-            .split(|b| matches!(b, b' ' | b'\t' | b',' | b'\r' | b'\n'))
-            .filter(|t| !t.is_empty())
-            .count();
-        let tiles = if tokens == 1 {
-            line.iter().filter(|b| !b.is_ascii_whitespace()).count()
-        } else {
-            tokens
-        };
-        value_error(with_board_hint(board, tiles, e.to_string()))
-    })
+/// The integers of a sequence, each as given (a `uint64`, a Python integer of any size up to
+/// 128 bits); a non-integer is a `TypeError`, a larger integer a `ValueError`.
+fn items(obj: &Bound<'_, PyAny>, board: Board, at: &dyn Fn() -> String) -> PyResult<Vec<i128>> {
+    let items = obj.try_iter().map_err(|_| not_a_puzzle(obj))?;
+    let mut values = Vec::with_capacity(board.cells());
+    for item in items {
+        let item = item?;
+        match item.extract::<i128>() {
+            Ok(v) => values.push(v),
+            Err(e) if e.is_instance_of::<PyOverflowError>(item.py()) => {
+                return Err(value_error(format!(
+                    "{}tile {item} is not on a {board} board (tiles are 1..{}, the blank is 0)",
+                    at(),
+                    board.cells() - 1
+                )));
+            }
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "{}a tile is an integer, not {} ({})",
+                    at(),
+                    type_name(&item),
+                    item.repr().map(|r| r.to_string()).unwrap_or_default()
+                )));
+            }
+        }
+    }
+    Ok(values)
 }
 
-/// `what` went wrong with a puzzle of `tiles` tiles for `board`: when the count is another
-/// board's, the count comes first and the board that takes it is named.
-fn with_board_hint(board: Board, tiles: usize, what: String) -> String {
-    if tiles == board.cells() || tiles < 4 {
-        return what;
-    }
-    let count = format!("expected {} tiles, found {tiles}", board.cells());
-    if tiles == 16 {
-        return format!("{count}: 16 tiles are the 15-puzzle (slidetable.Fifteen answers it)");
-    }
-    // The squarest first (3x4 before 2x6), as the command names them.
-    let names = slidetable_core::shapes_of(tiles);
-    let fits = slidetable_core::one_of(&names);
-    match names.first() {
-        Some(first) if tiles <= slidetable_core::MAX_TABLE_CELLS => format!(
-            "{count}: {tiles} tiles fit a {fits} board (slidetable.Table.default(\"{first}\"))"
-        ),
-        _ => count,
+/// The library's error in Python's words: its message, then for a puzzle of another size the
+/// boards it fits and what answers them.
+pub(crate) fn message(error: &PuzzleError) -> String {
+    let (PuzzleError::TileCount { found, .. }, Some(hint)) = (error, error.board_hint()) else {
+        return error.to_string();
+    };
+    let names = |boards: &[Board]| -> (String, String) {
+        let names: Vec<String> = boards.iter().map(Board::to_string).collect();
+        (one_of(&names), names[0].clone())
+    };
+    match hint {
+        BoardHint::Table(boards) => {
+            let (fits, first) = names(&boards);
+            format!(
+                "{error}: {found} tiles fit a {fits} board (slidetable.Table.default(\"{first}\"))"
+            )
+        }
+        BoardHint::Fifteen => {
+            format!("{error}: 16 tiles are the 15-puzzle (slidetable.Fifteen answers it)")
+        }
+        BoardHint::Search(boards) => {
+            let (fits, first) = names(&boards);
+            format!(
+                "{error}: {found} tiles fit a {fits} board, beyond the tables' \
+                 {MAX_TABLE_CELLS} cells: slidetable.search(puzzle, board=\"{first}\") solves it"
+            )
+        }
+        _ => error.to_string(),
     }
 }
 
-/// A goal argument for `board` (`None`: the caller's default); errors as for a puzzle,
-/// saying it is the goal.
+/// A bad row of an array, as Python raises it.
+fn row_error(e: RowError) -> PyErr {
+    value_error(format!("row {}: {}", e.row, message(&e.error)))
+}
+
+/// How many tiles a puzzle of `puzzles` has (to name its board when none is given): the
+/// columns of a 2-D array, the length of a sequence of integers, the tiles of a string, the
+/// first puzzle's of a sequence of puzzles.
+pub(crate) fn tile_count(puzzles: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(text) = puzzles.cast::<PyString>() {
+        let text = text.to_cow()?;
+        return Ok(reader::tile_count(text.as_bytes()).unwrap_or(0));
+    }
+    if let Ok(bytes) = puzzles.cast::<PyBytes>() {
+        return Ok(reader::tile_count(bytes.as_bytes()).unwrap_or(0));
+    }
+    if let Ok(array) = puzzles.cast::<PyUntypedArray>() {
+        if array.ndim() == 1 && matches!(array.dtype().kind(), b'U' | b'S' | b'O') {
+            return match first_item(puzzles)? {
+                Some(first) => tile_count(&first),
+                None => Ok(0),
+            };
+        }
+        return Ok(*array.shape().last().unwrap_or(&0));
+    }
+    if let Some(values) = frame_values(puzzles)? {
+        return tile_count(&values);
+    }
+    match first_item(puzzles)? {
+        Some(first) if is_puzzle(&first) => tile_count(&first),
+        _ => puzzles.len(),
+    }
+}
+
+/// The goal of a board that a name stands for.
+type GoalOf = fn(Board) -> Layout;
+
+/// The goals a name stands for: `"standard"` (tiles in order, the blank last) and `"korf"`
+/// (the blank first, as in Korf's 100 instances of the 15-puzzle).
+const NAMED_GOALS: [(&str, GoalOf); 2] = [
+    ("standard", |board| board.standard_goal()),
+    ("korf", |board| board.goal_with_blank(0)),
+];
+
+/// A goal argument for `board` (`None`: the caller's default): a name of
+/// [`NAMED_GOALS`], or a puzzle; errors as for a puzzle, saying it is the goal.
 pub(crate) fn goal(board: Board, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Layout>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
+    if let Ok(text) = obj.cast::<PyString>() {
+        let text = text.to_cow()?;
+        let word = text.trim().to_ascii_lowercase();
+        if let Some((_, make)) = NAMED_GOALS.iter().find(|(name, _)| *name == word) {
+            return Ok(Some(make(board)));
+        }
+    }
     one(board, obj).map(Some).map_err(|e| {
         Python::attach(|py| {
             if e.is_instance_of::<pyo3::exceptions::PyValueError>(py) {
@@ -131,127 +513,24 @@ pub(crate) fn goal(board: Board, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Opt
     })
 }
 
-/// The puzzles of a 2-D integer array, one per row; `None` when `obj` is not a 2-D array.
-pub(crate) fn many(board: Board, obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Layout>>> {
-    let Ok(array) = obj.cast::<PyUntypedArray>() else {
-        return Ok(None);
+/// For a puzzle that cannot reach `goal` (the other parity class): a `UserWarning` naming
+/// the named goal it does reach, so that `None` is not read as "no goal is reachable".
+pub(crate) fn warn_other_goal(py: Python<'_>, layout: &Layout, goal: &Layout) -> PyResult<()> {
+    let board = layout.board();
+    let Some((name, reached)) = NAMED_GOALS
+        .iter()
+        .map(|(name, make)| (name, make(board)))
+        .find(|(_, g)| g != goal && layout.can_reach(g))
+    else {
+        return Ok(());
     };
-    if array.ndim() != 2 {
-        return Ok(None);
-    }
-    macro_rules! each_dtype {
-        ($($t:ty),*) => {
-            $(
-                if let Ok(typed) = array.cast::<PyArray2<$t>>() {
-                    return rows(board, typed).map(Some);
-                }
-            )*
-        };
-    }
-    each_dtype!(u8, i8, u16, i16, u32, i32, u64, i64);
-    Err(PyTypeError::new_err(format!(
-        "puzzles are an array of integers, not of {}",
-        array.dtype()
-    )))
-}
-
-/// An integer element of a puzzle array.
-pub(crate) trait Tile: Element + Copy + Send + Sync {
-    /// The value, clamped into `i64` (any value that large is no tile anyway).
-    fn value(self) -> i64;
-}
-
-macro_rules! tile {
-    ($($t:ty),*) => {
-        $(
-            impl Tile for $t {
-                #[inline]
-                fn value(self) -> i64 {
-                    i64::try_from(self).unwrap_or(i64::MAX)
-                }
-            }
-        )*
-    };
-}
-tile!(u8, i8, u16, i16, u32, i32, u64, i64);
-
-/// The layouts of the rows of `array`, read on every core with the GIL released. The first
-/// bad row (in row order) is reported, whatever thread finds it.
-fn rows<T: Tile>(board: Board, array: &Bound<'_, PyArray2<T>>) -> PyResult<Vec<Layout>> {
-    let readonly = array.try_readonly()?;
-    let view = readonly.as_array();
-    let (count, cols) = view.dim();
-    if cols != board.cells() {
-        return Err(value_error(format!(
-            "expected {} tiles, found {cols}: each row of the array is a puzzle on the {board} board",
-            board.cells()
-        )));
-    }
-    let copied: Vec<T>;
-    let data: &[T] = match readonly.as_slice() {
-        Ok(slice) => slice,
-        Err(_) => {
-            copied = view.iter().copied().collect();
-            &copied
-        }
-    };
-    if count == 0 {
-        return Ok(Vec::new());
-    }
-    let py = array.py();
-    py.detach(|| layouts_of_rows(board, data, cols))
-        .map_err(|(row, what)| value_error(format!("row {row}: {what}")))
-}
-
-/// The layouts of `data`, `cols` values a row, on every core; the first bad row and what is
-/// wrong with it.
-pub(crate) fn layouts_of_rows<T: Tile>(
-    board: Board,
-    data: &[T],
-    cols: usize,
-) -> Result<Vec<Layout>, (usize, String)> {
-    let first_bad = AtomicUsize::new(usize::MAX);
-    let goal = board.standard_goal();
-    let layouts: Vec<Layout> = data
-        .par_chunks(cols)
-        .enumerate()
-        .map(|(i, row)| {
-            layout_of(board, row).unwrap_or_else(|_| {
-                first_bad.fetch_min(i, Ordering::Relaxed);
-                goal
-            })
-        })
-        .collect();
-    match first_bad.into_inner() {
-        usize::MAX => Ok(layouts),
-        row => {
-            let what = layout_of(board, &data[row * cols..(row + 1) * cols])
-                .err()
-                .unwrap_or_default();
-            Err((row, what))
-        }
-    }
-}
-
-/// The layout whose cells hold `values` (0 the blank), or what is wrong with them, in the
-/// command line's words.
-pub(crate) fn layout_of<T: Tile>(board: Board, values: &[T]) -> Result<Layout, String> {
-    let n = board.cells();
-    if values.len() != n {
-        return Err(format!("expected {n} tiles, found {}", values.len()));
-    }
-    let mut tiles = [0u8; MAX_CELLS];
-    for (slot, v) in tiles.iter_mut().zip(values) {
-        let v = v.value();
-        if !(0..n as i64).contains(&v) {
-            return Err(format!(
-                "tile {v} is not on a {board} board (tiles are 1..{}, the blank is 0)",
-                n - 1
-            ));
-        }
-        *slot = v as u8;
-    }
-    Layout::new(board, &tiles[..n]).map_err(|e| e.to_string())
+    let note = format!(
+        "{layout} cannot reach the goal {goal} (the other parity class); it reaches \
+         goal=\"{name}\" ({reached})"
+    );
+    let note = std::ffi::CString::new(note).unwrap_or_default();
+    let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+    PyErr::warn(py, &category, &note, 1)
 }
 
 /// A 2-D `uint8` array of `layouts`, one per row.
@@ -261,7 +540,7 @@ pub(crate) fn to_array<'py>(
     layouts: &[Layout],
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     let n = board.cells();
-    let mut cells = Vec::with_capacity(layouts.len() * n);
+    let mut cells = reserved(layouts.len().saturating_mul(n), "tiles")?;
     for layout in layouts {
         cells.extend_from_slice(layout.tiles());
     }
@@ -290,54 +569,4 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .name()
         .map(|n| n.to_string())
         .unwrap_or_else(|_| "this".to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rows_read_as_the_command_line_reads_lines() {
-        let board = Board::EIGHT;
-        let data: Vec<i64> = vec![1, 2, 3, 4, 5, 6, 7, 8, 0, 2, 3, 4, 1, 5, 0, 7, 6, 8];
-        let layouts = layouts_of_rows(board, &data, 9).unwrap();
-        assert_eq!(layouts[0], board.standard_goal());
-        assert_eq!(layouts[1].to_string(), "2 3 4 1 5 0 7 6 8");
-    }
-
-    #[test]
-    fn the_first_bad_row_is_named_with_the_command_lines_words() {
-        let board = Board::EIGHT;
-        let mut data: Vec<i16> = (0..9).cycle().take(9 * 5000).collect();
-        data[9 * 4000 + 3] = 2; // row 4000: tile 2 twice (3 is gone)
-        data[9 * 4500] = -1;
-        data[9 * 1234 + 8] = 9;
-        assert_eq!(
-            layouts_of_rows(board, &data, 9).unwrap_err(),
-            (
-                1234,
-                "tile 9 is not on a 3x3 board (tiles are 1..8, the blank is 0)".to_string()
-            )
-        );
-        data[9 * 1234 + 8] = 8;
-        assert_eq!(
-            layouts_of_rows(board, &data, 9).unwrap_err(),
-            (4000, "tile 2 appears twice".to_string())
-        );
-        assert_eq!(
-            layout_of(board, &[-1i8, 1, 2, 3, 4, 5, 6, 7, 8]).unwrap_err(),
-            "tile -1 is not on a 3x3 board (tiles are 1..8, the blank is 0)"
-        );
-        assert_eq!(
-            layout_of(board, &[u64::MAX, 1, 2, 3, 4, 5, 6, 7, 8]).unwrap_err(),
-            format!(
-                "tile {} is not on a 3x3 board (tiles are 1..8, the blank is 0)",
-                i64::MAX
-            )
-        );
-        assert_eq!(
-            layout_of(board, &[0u8; 8]).unwrap_err(),
-            "expected 9 tiles, found 8"
-        );
-    }
 }

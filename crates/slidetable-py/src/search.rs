@@ -7,29 +7,45 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use slidetable_core::{path_string, Layout};
+use slidetable_core::{path_string, Board, Layout};
 use slidetable_search::{
-    effective_branching_factor, solve, HeuristicKind, Limits, Method, SearchError, Solution, Stats,
+    effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limits, Method,
+    SearchError, Solution, Stats,
 };
 
-use crate::errors::value_error;
+use crate::errors::{value_error, whole};
 use crate::heuristics::board_of;
 use crate::puzzles;
 
-/// The limits asked for: `max_expanded` states, `max_seconds` of wall-clock time.
-pub(crate) fn limits(max_expanded: Option<u64>, max_seconds: Option<f64>) -> PyResult<Limits> {
+/// The limits asked for: `max_expanded` states, `max_seconds` of wall-clock time (more than
+/// can be counted is no limit, as the command line's `--timeout`), `max_memory` bytes of
+/// states held (default: the command line's bound, `slidetable::limits::default_max_memory`).
+pub(crate) fn limits(
+    max_expanded: Option<&Bound<'_, PyAny>>,
+    max_seconds: Option<f64>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Limits> {
     let max_time = max_seconds
         .map(|s| {
-            Duration::try_from_secs_f64(s).map_err(|_| {
-                value_error(format!(
-                    "max_seconds={s}: give a number of seconds, 0 or more"
-                ))
-            })
+            if s.is_nan() || s < 0.0 {
+                return Err(value_error(format!(
+                    "max_seconds={s:?}: give a number of seconds, 0 or more"
+                )));
+            }
+            Ok(Duration::try_from_secs_f64(s).unwrap_or(Duration::MAX))
         })
         .transpose()?;
+    let max_expanded = max_expanded
+        .map(|n| whole(n, "max_expanded", u64::MAX))
+        .transpose()?;
+    let max_memory = match max_memory {
+        Some(bytes) => whole(bytes, "max_memory", u64::MAX)?,
+        None => slidetable::limits::default_max_memory(),
+    };
     Ok(Limits {
         max_expanded,
         max_time,
+        max_memory: Some(max_memory),
         ..Limits::default()
     })
 }
@@ -92,9 +108,44 @@ pub(crate) fn record<'py>(
     Ok(d)
 }
 
+/// [`search`] guided by the 15-puzzle's pattern databases (the cache's, as
+/// `Fifteen.default()` opens them), as `slidetable search --heuristic pdb --board 4x4`.
+fn with_patterns<'py>(
+    py: Python<'py>,
+    puzzle: &Bound<'py, PyAny>,
+    method: Method,
+    board: Option<&str>,
+    goal: Option<&Bound<'py, PyAny>>,
+    limits: Limits,
+) -> PyResult<Bound<'py, PyDict>> {
+    method.check_heuristic("pdb").map_err(value_error)?;
+    let board = board_of(puzzle, board)?;
+    if board != Board::FIFTEEN {
+        return Err(value_error(format!(
+            "heuristic=\"pdb\": the pattern databases here are the 15-puzzle's (4x4), not \
+             {board}'s; use manhattan or linear_conflict"
+        )));
+    }
+    let start = puzzles::one(board, puzzle)?;
+    let fifteen = crate::fifteen::PyFifteen::default(py)?;
+    let solver = fifteen.solver(goal)?;
+    let result = crate::interrupt::stoppable(py, |stop| {
+        let limits = Limits {
+            stop: Some(stop.clone()),
+            ..limits
+        };
+        solve_with_patterns(method, &solver, &start, &limits)
+    })?;
+    let d = record(py, &start, result)?;
+    d.set_item("method", method.name())?;
+    fifteen.describe(&d)?;
+    Ok(d)
+}
+
 /// Solves `puzzle` by `method` (`bfs`, `bidir`, `dijkstra`, `astar`, `idastar`), guided by
-/// `heuristic` (`manhattan`, `linear-conflict`, `misplaced`; `manhattan` when not given) for
-/// A* and IDA*, and returns
+/// `heuristic` (`manhattan`, `linear_conflict` or `linear-conflict`, `misplaced`, or `pdb`:
+/// the 15-puzzle's pattern databases, `Fifteen.default()`'s, adding `partition` and
+/// `database` to the record; `manhattan` when not given) for A* and IDA*, and returns
 /// what `slidetable search --json --stats` prints for it, as a dict: `puzzle`, `distance`,
 /// `path`, `solvable`, `method`, `heuristic` (`None` for the blind methods) and `stats`
 /// (`expanded`, `generated`, `peak_open`, `iterations` for IDA*, `bound`, `milliseconds`,
@@ -103,10 +154,14 @@ pub(crate) fn record<'py>(
 /// solution is shorter than) and an `error`; its `distance` and `path` are `None`. A puzzle
 /// of the other class is answered at once (`solvable` False, no `stats`). `board` ("RxC")
 /// is needed unless a puzzle has 4, 9 or 16 tiles; `goal` defaults to tiles in order,
-/// blank last. A heuristic given to a blind method is refused (`ValueError`), as the command
-/// line refuses `search --method bfs --heuristic H`: the search would ignore it.
+/// blank last (`goal="korf"`: the blank first). A heuristic given to a blind method is refused
+/// (`ValueError`), as the command line refuses `search --method bfs --heuristic H`: the
+/// search would ignore it. The states held are bounded by `max_memory` bytes, by default as
+/// the command line bounds them (half the machine's memory, or a quarter of `ulimit -v`); a
+/// search that reaches it stops with an `error`, as at the other limits. Ctrl-C stops the
+/// search (`KeyboardInterrupt`).
 #[pyfunction]
-#[pyo3(signature = (puzzle, method = "idastar", heuristic = None, board = None, goal = None, max_expanded = None, max_seconds = None))]
+#[pyo3(signature = (puzzle, method = "idastar", heuristic = None, board = None, goal = None, max_expanded = None, max_seconds = None, max_memory = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<'py>(
     py: Python<'py>,
@@ -115,12 +170,25 @@ pub(crate) fn search<'py>(
     heuristic: Option<&str>,
     board: Option<&str>,
     goal: Option<&Bound<'py, PyAny>>,
-    max_expanded: Option<u64>,
+    max_expanded: Option<&Bound<'py, PyAny>>,
     max_seconds: Option<f64>,
+    max_memory: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let method: Method = method.parse().map_err(value_error)?;
+    if heuristic == Some("pdb") {
+        return with_patterns(
+            py,
+            puzzle,
+            method,
+            board,
+            goal,
+            limits(max_expanded, max_seconds, max_memory)?,
+        );
+    }
     let kind = match heuristic {
         Some(name) => {
+            // The functions' spelling (`linear_conflict`) as well as the command line's.
+            let name = &name.replace('_', "-");
             let kind: HeuristicKind = name.parse().map_err(value_error)?;
             method.check_heuristic(name).map_err(value_error)?;
             kind
@@ -130,8 +198,14 @@ pub(crate) fn search<'py>(
     let board = board_of(puzzle, board)?;
     let start = puzzles::one(board, puzzle)?;
     let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
-    let limits = limits(max_expanded, max_seconds)?;
-    let result = py.detach(|| solve(method, kind, &start, &goal, &limits));
+    let limits = limits(max_expanded, max_seconds, max_memory)?;
+    let result = crate::interrupt::stoppable(py, |stop| {
+        let limits = Limits {
+            stop: Some(stop.clone()),
+            ..limits
+        };
+        solve(method, kind, &start, &goal, &limits)
+    })?;
     let d = record(py, &start, result)?;
     d.set_item("method", method.name())?;
     d.set_item(

@@ -16,7 +16,7 @@ use slidetable_query::{
 };
 
 use crate::cache;
-use crate::errors::{gen_error, query_error, table_error, value_error};
+use crate::errors::{gen_error, query_error, table_error, value_error, whole};
 use crate::levels;
 use crate::puzzles::{self, Given};
 
@@ -109,7 +109,7 @@ impl PyTable {
     #[pyo3(signature = (board = "3x3"))]
     fn default(py: Python<'_>, board: &str) -> PyResult<PyTable> {
         let board = table_board(board)?;
-        let table = py.detach(|| cache::table(board))?;
+        let table = crate::interrupt::abandonable(py, move || cache::table(board))??;
         Ok(PyTable::new(table, None))
     }
 
@@ -133,10 +133,10 @@ impl PyTable {
             Some(g) => vec![g],
             None => default_goals(board),
         };
-        let bytes = py.detach(|| {
+        let bytes = crate::interrupt::abandonable(py, move || {
             let sections = solve(&goals, None, cost, &|_| ())?;
             table_bytes(board, &sections)
-        });
+        })?;
         let bytes = bytes.map_err(gen_error)?;
         let table = MappedTable::new(TableBytes::from(bytes)).map_err(table_error)?;
         Ok(PyTable::new(table, chosen))
@@ -148,7 +148,7 @@ impl PyTable {
         self.board().to_string()
     }
 
-    /// The goal questions are about unless one is given, as a tuple of tiles.
+    /// The goal questions are about unless one is given, as a list of tiles.
     #[getter(goal)]
     fn goal_tiles(&self) -> Vec<u32> {
         puzzles::tiles(&self.goal)
@@ -195,18 +195,17 @@ impl PyTable {
         let goal = self.goal_of(goal)?;
         Given::of(self.board(), puzzle)?.ints(
             py,
+            self.board(),
             |layout| {
                 let d = goal.distance(layout).map_err(query_error)?;
                 Ok(d.map_or(-1, i64::from))
             },
             |layouts| {
-                py.detach(|| {
-                    layouts
-                        .par_iter()
-                        .map(|l| goal.distance(l).map(|d| d.map_or(-1, |d| d as i32)))
-                        .collect::<Result<Vec<i32>, _>>()
-                })
-                .map_err(query_error)
+                layouts
+                    .par_iter()
+                    .map(|l| goal.distance(l).map(|d| d.map_or(-1, |d| d as i32)))
+                    .collect::<Result<Vec<i32>, _>>()
+                    .map_err(query_error)
             },
         )
     }
@@ -239,17 +238,20 @@ impl PyTable {
                 .map_err(query_error)?
                 .into_pyobject(py)?
                 .into_any()),
-            Given::Many(layouts) => {
-                let paths = py
-                    .detach(|| layouts.par_iter().map(solve).collect::<Result<Vec<_>, _>>())
-                    .map_err(query_error)?;
+            Given::Many(batch) => {
+                let mut paths = crate::memory::reserved(batch.len(), "paths")?;
+                batch.each_chunk(py, self.board(), &mut |chunk| {
+                    let found = chunk.par_iter().map(solve).collect::<Result<Vec<_>, _>>();
+                    paths.extend(found.map_err(query_error)?);
+                    Ok(())
+                })?;
                 crate::object_array(py, paths)
             }
         }
     }
 
-    /// `count` puzzles drawn uniformly at random from the states exactly `depth` moves from
-    /// the goal, or from `low` to `high` moves for `depth=(low, high)`, as a `uint8` array of
+    /// `count` puzzles (one when not given) drawn uniformly at random from the states exactly
+    /// `depth` moves from the goal, or from `low` to `high` moves for `depth=(low, high)`, as a `uint8` array of
     /// one puzzle per row. The same `seed` gives the same puzzles as `slidetable random
     /// --seed` on every machine; `distinct=True` draws no state twice.
     ///
@@ -258,20 +260,26 @@ impl PyTable {
     /// 5.45 GB on 2x7, minutes for deep levels; `MemoryError` before it starts on a machine
     /// with less memory): `progress(done, total)`, if given, is called every tenth of a
     /// second with the states gone through, and Ctrl-C stops it (`KeyboardInterrupt`).
-    #[pyo3(signature = (depth, count = 1, seed = None, distinct = false, goal = None, progress = None))]
+    #[pyo3(signature = (depth, count = None, seed = None, distinct = false, goal = None, progress = None))]
     #[allow(clippy::too_many_arguments)]
     fn random<'py>(
         &self,
         py: Python<'py>,
         depth: &Bound<'py, PyAny>,
-        count: u64,
+        count: Option<&Bound<'py, PyAny>>,
         seed: Option<u64>,
         distinct: bool,
         goal: Option<&Bound<'py, PyAny>>,
         progress: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<u8>>> {
         let depths = parse_depth(depth)?;
+        let count: u64 = count.map_or(Ok(1), |c| whole(c, "count", u64::MAX))?;
         let goal = self.goal_of(goal)?;
+        // Each draw: its number, the set that keeps draws distinct, its layout, its row.
+        let each = 8 + if distinct { 24 } else { 0 } + 24 + self.board().cells() as u128;
+        crate::memory::check(u128::from(count) * each, || {
+            format!("{count} puzzles drawn from the {} table", self.board())
+        })?;
         if goal.wants_level_pass() {
             let size = goal
                 .layer_len(depths.clone())
@@ -295,8 +303,12 @@ impl PyTable {
             None => goal,
         };
         let layer = goal.layer(depths.clone()).map_err(|e| match e {
-            LayerError::Corrupt { .. } | LayerError::Damaged(_) => {
-                pyo3::exceptions::PyRuntimeError::new_err(e.to_string())
+            LayerError::Damaged(e) => query_error(e),
+            LayerError::Corrupt { .. } => {
+                pyo3::exceptions::PyRuntimeError::new_err(match self.table.file() {
+                    Some(file) => format!("table {}: {e}", file.display()),
+                    None => e.to_string(),
+                })
             }
             e => value_error(format!("depth: {e}")),
         })?;
@@ -384,7 +396,7 @@ impl PyTable {
         let cells = self.board().cells();
         // Checked before anything is allocated: a whole 2x7 dataset would be 654 GB.
         let need = (stop - start).saturating_mul(cells as u64 + 3);
-        if let Some((available, origin)) = slidetable_gen::room::available_memory() {
+        if let Some((available, origin)) = crate::memory::available()? {
             if need > available {
                 return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
                     "a dataset of {} rows of the {} table takes {} of memory, but {} is \
@@ -464,18 +476,31 @@ fn draws(
     distinct: bool,
 ) -> PyResult<Vec<u64>> {
     let seed = seed.unwrap_or_else(SplitMix64::fresh_seed);
+    // Reserved first: a count larger than memory is a MemoryError before anything is drawn.
+    let mut picks = crate::memory::reserved(usize::try_from(count).unwrap_or(usize::MAX), "draws")?;
     let drawn = slidetable::draws::draws(depths, size, count, seed, distinct)
         .map_err(|e| value_error(format!("count {count} with distinct: {e}")))?;
-    Ok(drawn.collect())
+    picks.extend(drawn);
+    Ok(picks)
 }
 
 /// A depth: a number of moves, or a `(low, high)` pair (both included).
 fn parse_depth(depth: &Bound<'_, PyAny>) -> PyResult<RangeInclusive<u32>> {
-    let (low, high) = match depth.extract::<u32>() {
-        Ok(d) => (d, d),
-        Err(_) => depth.extract::<(u32, u32)>().map_err(|_| {
+    let moves = |d: &Bound<'_, PyAny>| -> PyResult<u32> {
+        let kind = || {
             PyTypeError::new_err("depth is a number of moves (20) or a range as a pair (20, 22)")
-        })?,
+        };
+        if !d.hasattr("__index__")? {
+            return Err(kind());
+        }
+        Ok(whole(d, "depth", u64::from(u32::MAX))? as u32)
+    };
+    let (low, high) = match depth.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
+        Ok((low, high)) => (moves(&low)?, moves(&high)?),
+        Err(_) => {
+            let d = moves(depth)?;
+            (d, d)
+        }
     };
     if low > high {
         return Err(value_error(format!(

@@ -140,3 +140,39 @@ def replay(start, path):
         assert 0 <= to < 16 and (m in "ud" or to // 4 == b // 4)
         cells[b], cells[to] = cells[to], cells[b]
     return cells
+
+
+def standard_class(tiles) -> bool:
+    """Whether a 15-puzzle can reach the standard goal (tiles in order, the blank last)."""
+    order = [t for t in tiles if t]
+    inversions = sum(a > b for i, a in enumerate(order) for b in order[i + 1:])
+    return (inversions + tiles.index(0) // 4) % 2 == 1
+
+
+def test_korf_names_the_goal_with_the_blank_first(databases, easiest):
+    _, fifteen = databases
+    number, length, nodes, tiles = easiest[0]
+    assert len(fifteen.solve(tiles, goal="korf")) == length
+    assert fifteen.distance(tiles, goal="KORF") == length
+    assert fifteen.solve(tiles, goal="korf") == fifteen.solve(tiles, goal=list(range(16)))
+
+
+def test_a_puzzle_of_the_other_goals_class_is_told_which_goal_solves_it(databases, easiest):
+    _, databases = databases
+    assert standard_class(list(range(1, 16)) + [0])
+    tiles = next(k[3] for k in easiest if not standard_class(k[3]))
+    shown = " ".join(map(str, tiles))
+    with pytest.warns(UserWarning, match=f"^{shown} cannot reach the goal 1 2 3 4 5 6 7 8 9 10 "
+                                         f"11 12 13 14 15 0 \\(the other parity class\\); it "
+                                         f"reaches goal=\"korf\" \\(0 1 2 3 "):
+        assert databases.solve(tiles) is None
+    with pytest.warns(UserWarning, match="reaches goal=\"korf\""):
+        assert databases.distance(tiles) == -1
+
+
+def test_the_version_is_the_workspaces():
+    import pathlib
+    import re
+    cargo = (pathlib.Path(__file__).resolve().parents[3] / "Cargo.toml").read_text()
+    assert slidetable.__version__ == re.search(r'^version = "([^"]+)"', cargo, re.M).group(1)
+    assert "__version__" in slidetable.__all__

@@ -131,3 +131,114 @@ def test_the_guided_methods_take_manhattan_when_no_heuristic_is_given():
         assert (slidetable.search(PUZZLES[0], method=method)["stats"]["expanded"]
                 == slidetable.search(PUZZLES[0], method=method,
                                      heuristic="manhattan")["stats"]["expanded"])
+
+
+# Ctrl-C during every long call: KeyboardInterrupt within half a second of the signal, in a
+# process of its own that the test interrupts.
+
+INTERRUPTED = r"""
+import sys, time
+import numpy as np
+import slidetable
+hard = [int(x) for x in sys.argv[2].split()]
+korf = list(range(16))
+which = sys.argv[1]
+f = slidetable.Fifteen.generate("5-5-5") if which.startswith("Fifteen") else None
+calls = {
+    "search idastar": lambda: slidetable.search(hard, method="idastar", goal=korf),
+    "search bfs": lambda: slidetable.search(hard, method="bfs", goal=korf),
+    "Fifteen.solve": lambda: f.solve(hard, goal=korf),
+    "Fifteen.search": lambda: f.search(hard, goal=korf),
+    "Fifteen.solve_many": lambda: f.solve_many([hard] * 40, goal=korf),
+    "Fifteen.distance": lambda: f.distance(np.array([hard] * 40), goal=korf),
+    "Fifteen.random": lambda: f.random(10**9 // 16),
+    "Table.generate": lambda: slidetable.Table.generate("3x4"),
+}
+print("ready", flush=True)
+try:
+    calls[which]()
+    print("returned", flush=True)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+except MemoryError:
+    print("MemoryError", flush=True)
+"""
+
+
+@pytest.mark.parametrize("call", ["search idastar", "search bfs", "Fifteen.solve",
+                                  "Fifteen.search", "Fifteen.solve_many", "Fifteen.distance",
+                                  "Fifteen.random", "Table.generate"])
+def test_ctrl_c_raises_keyboard_interrupt_at_once(call, korf):
+    import signal
+    import subprocess
+    import sys
+    import time
+    # Korf's instance 88: 65 moves, hours of IDA* on Manhattan distance, minutes on 5-5-5.
+    hardest = max(korf, key=lambda k: k[2])[3]
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED, call,
+                              " ".join(map(str, hardest))],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "ready\n", child.stderr.read()
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        line = child.stdout.readline()
+        waited = time.monotonic() - sent
+        if line == "MemoryError\n":
+            pytest.skip(f"{call}: this machine has too little memory for a long draw")
+        assert line == "KeyboardInterrupt\n", (line, child.stderr.read())
+        assert waited < 0.5, f"{call}: KeyboardInterrupt {waited:.2f} s after SIGINT"
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_search_is_bounded_in_memory_as_the_command_line_bounds_it(korf):
+    import subprocess
+    import sys
+    hardest = max(korf, key=lambda k: k[2])[3]
+    script = r"""
+import resource, sys
+limit = 2_500_000 * 1024
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+import slidetable
+r = slidetable.search([int(x) for x in sys.argv[1].split()], method="bfs",
+                      goal=list(range(16)))
+print(r["path"], r["error"])
+"""
+    done = subprocess.run([sys.executable, "-c", script, " ".join(map(str, hardest))],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("None search stopped at its memory limit of "), done.stdout
+
+
+def test_limits_are_refused_with_their_names():
+    with pytest.raises(ValueError, match=r"^max_expanded=-1: give a whole number from 0 to \d+$"):
+        slidetable.search(PUZZLES[2], max_expanded=-1)
+    with pytest.raises(ValueError, match=r"^max_seconds=-1\.0: give a number of seconds, 0 or "
+                                         r"more$"):
+        slidetable.search(PUZZLES[2], max_seconds=-1.0)
+    # More seconds than a clock counts: no limit, as the command line's --timeout 1e300.
+    assert slidetable.search(PUZZLES[2], max_seconds=1e300)["path"] == "r"
+    assert slidetable.search(PUZZLES[2], max_seconds=float("inf"))["path"] == "r"
+
+
+def test_heuristics_take_the_functions_spelling_too():
+    for name in ("linear_conflict", "linear-conflict"):
+        found = slidetable.search(PUZZLES[1], heuristic=name)
+        assert found["heuristic"] == "linear-conflict" and found["distance"] == 31
+
+
+def test_pdb_searches_on_the_15_puzzles_databases_as_the_command_does(cli):
+    puzzle = "5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15"
+    for method in ("idastar", "astar"):
+        found = slidetable.search(puzzle, method=method, heuristic="pdb")
+        [command] = command_records(cli, "--board", "4x4", "--method", method,
+                                    "--heuristic", "pdb", input=puzzle + "\n")
+        assert (found["distance"], found["path"]) == (command["distance"], command["path"])
+        assert found["stats"]["expanded"] == command["stats"]["expanded"]
+        assert (found["heuristic"], found["partition"]) == ("pdb", command["partition"])
+    with pytest.raises(ValueError, match="^heuristic=\"pdb\": the pattern databases here are "
+                                         "the 15-puzzle's \\(4x4\\), not 3x3's"):
+        slidetable.search(PUZZLES[0], heuristic="pdb")

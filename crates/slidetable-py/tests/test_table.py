@@ -97,7 +97,7 @@ def test_bad_rows_of_an_array_are_named_by_row(table):
     puzzles[90, 0] = 9
     with pytest.raises(ValueError, match=r"^row 70: tile \d appears twice$"):
         table.distance(puzzles)
-    with pytest.raises(ValueError, match="^expected 9 tiles, found 8"):
+    with pytest.raises(ValueError, match=r"^row 0: expected 9 tiles, found 8: 8 tiles fit a 2x4"):
         table.distance(puzzles[:, :8])
     with pytest.raises(TypeError, match="array of integers"):
         table.distance(puzzles.astype(np.float64))
@@ -318,6 +318,12 @@ def test_a_pass_without_the_memory_is_refused_and_one_stopped_raises(two_bit_2x5
         table.hardest()
     with pytest.raises(MemoryError, match="a dataset of 1814400 rows of the 2x5 table takes"):
         table.dataset()
+    # A value that is not a number of bytes is refused with its name, not ignored.
+    monkeypatch.setenv("SLIDETABLE_AVAILABLE_MEMORY", "1e9")
+    with pytest.raises(ValueError, match="SLIDETABLE_AVAILABLE_MEMORY"):
+        table.dataset()
+    with pytest.raises(ValueError, match="SLIDETABLE_AVAILABLE_MEMORY"):
+        table.random(20, count=10)
     monkeypatch.delenv("SLIDETABLE_AVAILABLE_MEMORY")
 
     def interrupt(done, total):
@@ -327,3 +333,197 @@ def test_a_pass_without_the_memory_is_refused_and_one_stopped_raises(two_bit_2x5
         table.hardest(progress=interrupt)
     # The table answers as before.
     assert len(table.hardest()) == table.histogram()[-1]
+
+
+# Array-likes of puzzles: every shape is read by the library's one reader, and each is checked
+# against the answers of its rows asked one by one as strings (another path through it).
+
+def per_row(table, rows) -> list:
+    return [table.distance(" ".join(str(int(v)) for v in row)) for row in rows]
+
+
+LAYOUTS = {
+    "C order": lambda a: np.ascontiguousarray(a),
+    "Fortran order": lambda a: np.asfortranarray(a),
+    "transpose of a transpose": lambda a: np.ascontiguousarray(a.T).T,
+    "every other row": lambda a: np.repeat(a, 2, axis=0)[::2],
+    "rows reversed": lambda a: np.ascontiguousarray(a[::-1])[::-1],
+}
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int16, np.uint32,
+                                   np.int32, np.uint64, np.int64])
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_every_memory_order_and_dtype_reads_its_rows(table, dtype, layout):
+    puzzles = random_puzzles(9, 40, seed=11).astype(dtype)
+    given = LAYOUTS[layout](puzzles)
+    assert given.shape == puzzles.shape and (given == puzzles).all()
+    assert list(table.distance(given)) == per_row(table, puzzles)
+    assert list(table.path(given)) == [table.path(" ".join(map(str, r))) for r in puzzles]
+
+
+def test_a_transpose_is_read_as_its_values_not_its_memory(table):
+    # The issue's case: the rows of L.T are L's columns.
+    L = np.array([[(i + 2 * j) % 9 for j in range(9)] for i in range(9)])
+    assert list(table.distance(L.T)) == [22, -1, -1, -1, -1, 0, 20, 26, 22]
+    assert list(table.distance(L.T)) == per_row(table, L.T)
+    assert list(slidetable.manhattan(L.T)) == [slidetable.manhattan(list(r)) for r in L.T]
+
+
+def test_sliced_arrays_are_their_values(table):
+    wide = random_puzzles(9, 30, seed=12)
+    for given in (wide[::2], wide[:, ::-1], wide[::-3, ::-1], wide.T.copy().T[5:17]):
+        assert list(table.distance(given)) == per_row(table, given)
+
+
+def test_pandas_frames_and_series_are_their_values():
+    pd = pytest.importorskip("pandas")
+    table = slidetable.Table.default("3x3")
+    rows = [[2, 3, 4, 1, 5, 0, 7, 6, 8], [8, 6, 7, 2, 5, 4, 3, 0, 1]]
+    # Integer column labels 0..8 are "0 1 2 … 8": never read in place of the values.
+    frame = pd.DataFrame(rows)
+    assert list(table.distance(frame)) == [19, 31]
+    assert list(table.distance(pd.DataFrame(rows, columns=list("abcdefghi")))) == [19, 31]
+    assert list(table.distance(frame.T.T)) == [19, 31]
+    assert list(table.distance(frame.astype("int16"))) == [19, 31]
+    assert list(table.distance(pd.Series(["2 3 4 1 5 x 7 6 8", "867254301"]))) == [19, 31]
+    # A Series of integers is one puzzle, as a list of integers is.
+    assert table.distance(pd.Series(rows[0])) == 19
+    assert list(slidetable.manhattan(frame)) == [slidetable.manhattan(r) for r in rows]
+
+
+def test_lists_tuples_and_strings_of_puzzles(table):
+    rows = [[2, 3, 4, 1, 5, 0, 7, 6, 8], [1, 2, 3, 4, 5, 6, 7, 8, 0], [2, 1, 3, 4, 5, 6, 7, 8, 0]]
+    want = [19, 0, -1]
+    assert list(table.distance(rows)) == want
+    assert list(table.distance(tuple(tuple(r) for r in rows))) == want
+    assert list(table.distance([np.array(r, dtype=np.uint8) for r in rows])) == want
+    assert list(table.distance(["2 3 4 1 5 x 7 6 8", "123456780", "2,1,3,4,5,6,7,8,0"])) == want
+    assert list(table.distance(np.array(["2 3 4 1 5 x 7 6 8", "123456780"]))) == want[:2]
+    assert list(table.path(rows)) == [table.path(r) for r in rows]
+    assert list(slidetable.manhattan(rows)) == [slidetable.manhattan(r) for r in rows]
+    assert table.distance([]).shape == (0,)
+    with pytest.raises(ValueError, match=r"^row 1: expected 9 tiles, found 3$"):
+        table.distance([rows[0], [1, 2, 3]])
+    with pytest.raises(ValueError, match=r"^row 2: tile 9 is not on a 3x3 board"):
+        table.distance(["123456780", "123456780", "1 2 3 4 5 6 7 0 9"])
+
+
+def test_a_float_array_is_refused_with_what_to_do(table):
+    for given in (np.arange(9, dtype=np.float64), np.zeros((2, 9), dtype=np.float32)):
+        with pytest.raises(TypeError, match=r"^puzzles are an array of integers, not of "
+                                            r"float\d+ \(\d dimensions?\): tiles are whole "
+                                            r"numbers; convert whole-valued floats with "
+                                            r"\.astype\(int\)$"):
+            table.distance(given)
+    with pytest.raises(TypeError, match=r"^a tile is an integer, not float \(1\.5\)$"):
+        table.distance([1.5] * 9)
+
+
+def test_values_beyond_any_tile_are_named_as_given(table):
+    top = np.iinfo(np.uint64).max
+    with pytest.raises(ValueError, match=f"^tile {top} is not on a 3x3 board"):
+        table.distance(np.array([top, 1, 2, 3, 4, 5, 6, 7, 0], dtype=np.uint64))
+    with pytest.raises(ValueError, match=f"^row 1: tile {top} is not on a 3x3 board"):
+        table.distance(np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [top, 1, 2, 3, 4, 5, 6, 7, 0]],
+                                dtype=np.uint64))
+    with pytest.raises(ValueError, match=f"^tile {2**70} is not on a 3x3 board"):
+        table.distance([2**70, 1, 2, 3, 4, 5, 6, 7, 0])
+    with pytest.raises(ValueError, match=f"^tile {-2**70} is not on a 3x3 board"):
+        table.distance([-2**70, 1, 2, 3, 4, 5, 6, 7, 0])
+    with pytest.raises(ValueError, match=f"^tile {2**200} is not on a 3x3 board"):
+        table.distance([2**200, 1, 2, 3, 4, 5, 6, 7, 0])
+
+
+# Requests larger than memory: MemoryError before anything is allocated, never an abort of
+# the interpreter. Run under an address-space limit in a process of their own.
+
+MEMORY_CHECKS = r"""
+import resource, sys
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+import numpy as np, slidetable
+t = slidetable.Table.default("3x3")
+f = slidetable.Fifteen.generate("5-5-5")
+calls = {
+    "Table.random(20, count=10**12)": lambda: t.random(20, count=10**12),
+    "Table.random(20, count=10**9)": lambda: t.random(20, count=10**9),
+    "Table.random(20, count=10**9, distinct=True)": lambda: t.random(20, count=10**9, distinct=True),
+    "Fifteen.random(10**12)": lambda: f.random(10**12),
+    "Fifteen.random(10**8, distinct=True)": lambda: f.random(10**8, distinct=True),
+}
+for name, call in calls.items():
+    try:
+        call()
+        print(name, "answered")
+    except MemoryError as e:
+        print(name, "MemoryError:", e)
+# 30 million rows (270 MB) answered a chunk at a time: no copy of every row first.
+rows = np.tile(np.array([[2, 3, 4, 1, 5, 0, 7, 6, 8]], dtype=np.uint8), (30_000_000, 1))
+d = t.distance(rows)
+print("distance", d.shape[0], int(d.min()), int(d.max()))
+"""
+
+
+def test_requests_larger_than_memory_raise_memory_error():
+    import subprocess
+    slidetable.Table.default("3x3")  # made before the limit
+    done = subprocess.run([sys.executable, "-c", MEMORY_CHECKS, str(1200 << 20)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 6, done.stdout
+    for line in lines[:5]:
+        assert "MemoryError: " in line and " of memory, but " in line, line
+        assert "(the address-space limit (ulimit -v))" in line, line
+    assert lines[5] == "distance 30000000 19 19"
+
+
+# The wording of refusals: each names the argument and says what it accepts.
+
+@pytest.mark.parametrize("depth", [-1, 2**40])
+def test_a_depth_out_of_range_is_a_value_error_naming_it(table, depth):
+    with pytest.raises(ValueError, match=f"^depth={depth}: give a whole number from 0 to "
+                                         f"4294967295$"):
+        table.random(depth)
+    with pytest.raises(ValueError, match=f"^depth={depth}: "):
+        table.random((0, depth))
+
+
+def test_a_negative_count_is_a_value_error_naming_it(table):
+    with pytest.raises(ValueError, match=r"^count=-1: give a whole number from 0 to \d+$"):
+        table.random(20, count=-1)
+    with pytest.raises(ValueError, match=r"^count=-1: "):
+        slidetable.Fifteen.generate("5-5-5").random(-1)
+
+
+def test_a_partition_error_says_its_prefix_once():
+    with pytest.raises(ValueError) as raised:
+        slidetable.Fifteen.generate("1-14")
+    assert str(raised.value) == "partition '1-14': a group of 14 tiles is too large (at most 9)"
+
+
+def test_draws_from_a_damaged_table_name_the_file(tmp_path):
+    import shutil
+    damaged = tmp_path / "damaged.slt"
+    shutil.copy(slidetable.Table.default("2x5").file, damaged)
+    data = bytearray(damaged.read_bytes())
+    for at in range(len(data) // 2, len(data), 100_000):
+        data[at] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    t = slidetable.Table.open(str(damaged))
+    with pytest.raises(RuntimeError, match=f"^table {damaged}: bytes \\d+\\.\\.\\d+ do not "
+                                           f"match their checksum"):
+        t.random((0, 30), count=1000)
+
+
+def test_a_dataset_goes_to_a_data_frame_one_column_per_cell(table):
+    pytest.importorskip("pandas")
+    d = slidetable.dataset("3x3")
+    frame = d.to_frame()
+    assert list(frame.columns) == [f"cell{i}" for i in range(9)] + ["distance", "move"]
+    assert len(frame) == 181440
+    assert (frame[[f"cell{i}" for i in range(9)]].to_numpy() == d.states).all()
+    assert (frame["distance"].to_numpy() == d.distance).all()
+    # Its cells read back as the puzzles they are.
+    assert (table.distance(frame.iloc[:500, :9]) == d.distance[:500]).all()

@@ -43,6 +43,8 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use slidetable_core::{Board, Layout, Move};
@@ -122,7 +124,7 @@ pub struct Stats {
 
 /// Bounds that stop a search that runs away: the uninformed methods on a 4×4 board, or a
 /// weak heuristic on a hard instance. The default has none.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Stop with [`SearchError::LimitReached`] rather than expand more states than this.
     pub max_expanded: Option<u64>,
@@ -132,7 +134,41 @@ pub struct Limits {
     /// states (the closed set and the open list, by their capacity; checked every 1024
     /// expansions). The uninformed methods on a 4×4 board grow by over 100 MB a second.
     pub max_memory: Option<u64>,
+    /// Stop with [`Limit::Stopped`] once this is requested from another thread (a front
+    /// end's Ctrl-C; read every 1024 expansions, as the clock).
+    pub stop: Option<Stop>,
 }
+
+/// A request to stop a search, made from another thread: a handle shared by the search's
+/// [`Limits`] and whoever may cancel it (clones are the same request).
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    /// A request not made yet.
+    pub fn new() -> Stop {
+        Stop::default()
+    }
+
+    /// Asks every search holding this handle to stop.
+    pub fn request(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether stopping was asked.
+    pub fn requested(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// The same handle (not merely two requests in the same state).
+impl PartialEq for Stop {
+    fn eq(&self, other: &Stop) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Stop {}
 
 impl Limits {
     /// At most `n` expanded states.
@@ -169,6 +205,8 @@ pub enum Limit {
     Time(Duration),
     /// Bytes of states held.
     Memory(u64),
+    /// A [`Stop`] requested from another thread.
+    Stopped,
 }
 
 impl fmt::Display for Limit {
@@ -177,6 +215,7 @@ impl fmt::Display for Limit {
             Limit::Expanded(n) => write!(f, "limit of {n} expanded states"),
             Limit::Time(t) => write!(f, "time limit of {t:?}"),
             Limit::Memory(b) => write!(f, "memory limit of {:.1} MB", *b as f64 / 1e6),
+            Limit::Stopped => f.write_str("request to stop"),
         }
     }
 }
@@ -409,6 +448,32 @@ pub fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_requested_stop_stops_every_method() {
+        // 80 moves from the 15-puzzle's goal: no method finishes it within the test.
+        let board = Board::new(4, 4).unwrap();
+        let start =
+            slidetable_core::parse_layout(board, b"0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1").unwrap();
+        let goal = board.standard_goal();
+        let stop = Stop::new();
+        stop.request();
+        let limits = Limits {
+            stop: Some(stop.clone()),
+            ..Limits::default()
+        };
+        assert_eq!(limits, limits.clone());
+        assert_ne!(limits, Limits::default());
+        for method in Method::ALL {
+            match solve(method, HeuristicKind::Manhattan, &start, &goal, &limits) {
+                Err(SearchError::LimitReached { limit, stats }) => {
+                    assert_eq!(limit, Limit::Stopped, "{method}");
+                    assert!(stats.expanded <= 1024, "{method}: {}", stats.expanded);
+                }
+                other => panic!("{method}: {other:?}"),
+            }
+        }
+    }
 
     #[test]
     fn names_round_trip() {

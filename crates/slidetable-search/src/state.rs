@@ -321,6 +321,7 @@ pub(crate) struct Budget {
     deadline: Option<Instant>,
     max_time: Duration,
     max_memory: u64,
+    stop: Option<crate::Stop>,
 }
 
 impl Budget {
@@ -333,6 +334,7 @@ impl Budget {
             deadline: limits.max_time.and_then(|t| started.checked_add(t)),
             max_time: limits.max_time.unwrap_or(Duration::MAX),
             max_memory: limits.max_memory.unwrap_or(u64::MAX),
+            stop: limits.stop.clone(),
         }
     }
 
@@ -357,6 +359,9 @@ impl Budget {
             }
             if held() >= self.max_memory {
                 return Err(self.stop(stats, crate::Limit::Memory(self.max_memory)));
+            }
+            if self.stop.as_ref().is_some_and(crate::Stop::requested) {
+                return Err(self.stop(stats, crate::Limit::Stopped));
             }
         }
         Ok(())

@@ -560,6 +560,7 @@ async fn effort(State(app): Shared, request: Request) -> Result<Response, ApiErr
         max_expanded: Some(app.limits.effort_expanded),
         max_time: Some(app.limits.time),
         max_memory: Some(EFFORT_MEMORY),
+        ..Limits::default()
     };
     let pass = app.gate.enter().await?;
     let runs = blocking(move || {

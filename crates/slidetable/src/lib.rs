@@ -101,6 +101,8 @@ pub mod defaults;
 pub mod draws;
 mod fifteen;
 pub mod levels;
+pub mod limits;
+pub mod puzzles;
 
 pub use slidetable_core as core;
 pub use slidetable_format as format;

@@ -48,8 +48,9 @@ impl<'a> Search<'a> {
             max_time: args.timeout,
             max_memory: Some(
                 args.max_memory
-                    .unwrap_or_else(crate::limits::default_max_memory),
+                    .unwrap_or_else(slidetable::limits::default_max_memory),
             ),
+            ..Limits::default()
         };
         let heuristic = heuristic(args)?;
         // Pattern databases are made (or mapped) once for every puzzle.

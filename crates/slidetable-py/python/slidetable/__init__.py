@@ -17,9 +17,13 @@ looking it up: how many moves, which moves, whether a puzzle is solvable.
   (expanded, generated, bound, time…) as a dict, for a results table.
 
 A puzzle is a string as the command line reads it (``"2 3 4 1 5 x 7 6 8"``,
-``"23415x768"``), a sequence of integers with 0 for the blank, or a 1-D array; a batch is a
-2-D integer array with one puzzle per row. Bad input raises ``ValueError`` with the command
-line's message. Moves are the way the blank moves: ``u d l r``, codes 0 1 2 3 (``MOVES``).
+``"23415x768"``), a sequence of integers with 0 for the blank, or a 1-D array; a batch is any
+array-like of puzzles: a 2-D integer array of any dtype and memory order (one puzzle per
+row), a pandas DataFrame (its values), a list or tuple of puzzles, an array or Series of
+strings. Bad input raises ``ValueError`` with the command line's message; a request larger
+than memory raises ``MemoryError`` before anything is allocated; Ctrl-C stops every long call
+with ``KeyboardInterrupt``. A goal may be named: ``goal="korf"`` (the blank first, as in
+Korf's 100 instances) or ``goal="standard"`` (tiles in order, the blank last). Moves are the way the blank moves: ``u d l r``, codes 0 1 2 3 (``MOVES``).
 """
 
 from typing import Any, Iterator, NamedTuple, Optional
@@ -28,6 +32,7 @@ import numpy as np
 
 from ._slidetable import (
     DEFAULT_PARTITION,
+    __version__,
     MOVES,
     Fifteen,
     Table,
@@ -39,6 +44,7 @@ from ._slidetable import (
 )
 
 __all__ = [
+    "__version__",
     "DEFAULT_PARTITION",
     "MOVES",
     "Dataset",
@@ -65,6 +71,16 @@ class Dataset(NamedTuple):
     states: np.ndarray
     distance: np.ndarray
     move: np.ndarray
+
+    def to_frame(self) -> Any:
+        """The rows as a pandas DataFrame: one column per cell (``cell0``, ``cell1``, …, the
+        tile in that cell, 0 the blank), then ``distance`` and ``move``. Needs pandas."""
+        import pandas as pd
+
+        columns = {f"cell{i}": self.states[:, i] for i in range(self.states.shape[1])}
+        columns["distance"] = self.distance
+        columns["move"] = self.move
+        return pd.DataFrame(columns)
 
 
 def _table(board: str, table: Optional[Table]) -> Table:

@@ -8,12 +8,15 @@ import numpy.typing as npt
 
 Puzzle = Union[str, bytes, Sequence[int], npt.NDArray[np.integer]]
 """One puzzle: a string as the command line reads it, integers (0 the blank), a 1-D array."""
-Puzzles = npt.NDArray[np.integer]
-"""A batch: a 2-D integer array, one puzzle per row."""
+Puzzles = Union[npt.NDArray[Any], Sequence[Union[str, bytes, Sequence[int]]], Any]
+"""A batch: any array-like of puzzles (a 2-D integer array of any dtype and memory order, one
+puzzle per row; a pandas DataFrame, by its values; a list or tuple of puzzles; an array or
+Series of strings)."""
 Depth = Union[int, Tuple[int, int]]
 
 MOVES: str
 DEFAULT_PARTITION: str
+__version__: str
 
 class Table:
     """A table of every state's distance and first optimal move, for one board."""
@@ -49,7 +52,7 @@ class Table:
     def random(
         self,
         depth: Depth,
-        count: int = 1,
+        count: Optional[int] = None,
         seed: Optional[int] = None,
         distinct: bool = False,
         goal: Optional[Puzzle] = None,
@@ -80,7 +83,7 @@ class Fifteen:
     def groups(self) -> List[List[int]]: ...
     @property
     def file(self) -> Optional[str]: ...
-    def random(self, count: int = 1, seed: Optional[int] = None, distinct: bool = False, goal: Optional[Puzzle] = None) -> npt.NDArray[np.uint8]: ...
+    def random(self, count: Optional[int] = None, seed: Optional[int] = None, distinct: bool = False, goal: Optional[Puzzle] = None) -> npt.NDArray[np.uint8]: ...
     def solve(self, puzzle: Puzzle, goal: Optional[Puzzle] = None, order: Optional[str] = None) -> Optional[str]: ...
     def search(
         self,
@@ -126,4 +129,5 @@ def search(
     goal: Optional[Puzzle] = None,
     max_expanded: Optional[int] = None,
     max_seconds: Optional[float] = None,
+    max_memory: Optional[int] = None,
 ) -> Dict[str, Any]: ...

@@ -92,9 +92,20 @@ impl<'a> Symmetric<'a> {
         starts: &[Layout],
         order: [Move; 4],
     ) -> Result<Vec<Option<Vec<Move>>>, SearchError> {
+        self.solve_all_within(starts, order, &Limits::default())
+    }
+
+    /// [`solve_all`](Self::solve_all), each search within `limits` (the first search a
+    /// limit stops is the error).
+    pub fn solve_all_within(
+        &self,
+        starts: &[Layout],
+        order: [Move; 4],
+        limits: &Limits,
+    ) -> Result<Vec<Option<Vec<Move>>>, SearchError> {
         starts
             .par_iter()
-            .map(|start| match self.solve(start, order, &Limits::default()) {
+            .map(|start| match self.solve(start, order, limits) {
                 Ok(found) => Ok(Some(found.path)),
                 Err(SearchError::Unsolvable { .. }) => Ok(None),
                 Err(e) => Err(e),

@@ -1,0 +1,83 @@
+//! Long calls that Ctrl-C stops. The work runs on a thread of its own without the GIL; the
+//! calling thread wakes every [`TICK`] to let Python handle its signals, so that
+//! `KeyboardInterrupt` is raised within a fraction of a second, not when the call returns.
+
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use slidetable_search::Stop;
+
+/// How often the calling thread wakes while the work runs.
+const TICK: Duration = Duration::from_millis(50);
+
+/// Runs `work` with a [`Stop`] it hands to the searches it makes (`Limits::stop`): on Ctrl-C
+/// the stop is requested, the work waited for (a search looks every 1024 expansions) and
+/// `KeyboardInterrupt` raised.
+pub(crate) fn stoppable<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Stop) -> T + Send,
+) -> PyResult<T> {
+    let stop = Stop::new();
+    let stop = &stop;
+    std::thread::scope(|scope| {
+        let (done, finished) = mpsc::channel();
+        let worker = scope.spawn(move || {
+            let result = work(stop);
+            let _ = done.send(());
+            result
+        });
+        if let Err(interrupt) = wait(py, &Mutex::new(finished)) {
+            stop.request();
+            let _ = py.detach(|| worker.join());
+            return Err(interrupt);
+        }
+        py.detach(|| worker.join())
+            .map_err(|_| PyRuntimeError::new_err("the search panicked"))
+    })
+}
+
+/// Runs `work`, which nothing can stop once started (generating a table or a database), on
+/// a thread of its own: on Ctrl-C `KeyboardInterrupt` is raised at once and the thread is
+/// left to finish and drop what it made (a file it writes appears whole or not at all).
+pub(crate) fn abandonable<T: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(work());
+    });
+    let finished = Mutex::new(finished);
+    loop {
+        match py.detach(|| receive(&finished)) {
+            Ok(result) => return Ok(result),
+            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err("the work panicked"));
+            }
+        }
+    }
+}
+
+/// Waits for `finished`, handling Python's signals every [`TICK`]; the error a signal
+/// handler raised (`KeyboardInterrupt`).
+fn wait(py: Python<'_>, finished: &Mutex<Receiver<()>>) -> PyResult<()> {
+    loop {
+        match py.detach(|| receive(finished)) {
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+        }
+    }
+}
+
+/// What `finished` sends within a [`TICK`] (the lock is only ever held by the calling
+/// thread: a `Receiver` is not `Sync`, a locked one is).
+fn receive<T>(finished: &Mutex<Receiver<T>>) -> Result<T, RecvTimeoutError> {
+    match finished.lock() {
+        Ok(receiver) => receiver.recv_timeout(TICK),
+        Err(_) => Err(RecvTimeoutError::Disconnected),
+    }
+}
