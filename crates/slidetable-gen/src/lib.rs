@@ -26,6 +26,7 @@ use std::path::PathBuf;
 mod bfs_queue;
 pub mod bfs_residues;
 mod bfs_scan;
+mod bounded;
 pub mod cache;
 mod mapped;
 pub mod parts;
@@ -39,6 +40,7 @@ mod write;
 
 pub use bfs_queue::{solve_section, solve_sections};
 pub use bfs_scan::solve_by_scan;
+pub use bounded::{solve_bounded, write_bounded_to, BoundedLevelDone, SolvedBounded};
 pub use pattern::{
     partition_placements, solve_partition, solve_pattern, Partition, PartitionError, SolvedPattern,
 };
