@@ -44,7 +44,7 @@ pub const BOUNDED_LEVEL_LEN: usize = 48;
 /// One index entry's length: first rank, end of the block's bytes, the block's CRC.
 pub const BOUNDED_INDEX_ENTRY_LEN: usize = 24;
 /// The ranks a block holds (the last block of a level fewer): what the writer uses.
-pub const BOUNDED_BLOCK_STATES: u32 = 1024;
+pub const BOUNDED_BLOCK_STATES: u32 = 256;
 /// The most ranks a block may hold, so that a question decodes a bounded run of bytes.
 pub const MAX_BOUNDED_BLOCK_STATES: u32 = 1 << 16;
 /// The deepest level a table within `D` moves may describe (more than any board's radius).

@@ -3,7 +3,7 @@
 //!
 //! Memory grows with the states within `D`, not with the board: each level is a sorted
 //! vector of 64-bit ranks ([`WideRanker`]'s) while it is the frontier or the level before it,
-//! and afterwards only its encoded form (an index entry per 1,024 states and a LEB128 gap a
+//! and afterwards only its encoded form (an index entry per 256 states and a LEB128 gap a
 //! state, about 2–3 bytes a state on 15 and 16 cells). A level is made by expanding the
 //! frontier into one vector of every neighbour (its length known in advance from the blank
 //! cells, so it is filled in place on every core), sorting it (rayon's parallel unstable

@@ -59,7 +59,7 @@ impl BoundedTable<TableBytes> {
 
 impl<B: AsRef<[u8]>> BoundedTable<B> {
     /// Checks the header, the level descriptors and the indexes of `bytes` (work bounded by
-    /// the index: 24 bytes per 1,024 states); each block is checked when a question reads it.
+    /// the index: 24 bytes per 256 states); each block is checked when a question reads it.
     pub fn new(bytes: B) -> Result<BoundedTable<B>, TableError> {
         BoundedTable::with_file(bytes, None)
     }
