@@ -21,15 +21,16 @@ use crate::resolved::{Answer, Batch, Output};
 use crate::streams::{self, note};
 
 /// `generate --max-depth D`: the states within `max_depth` moves of `goal`, written to
-/// `path`; one note a level on standard error.
+/// `path`; a note on standard error for each level that took a second or more.
 pub(crate) fn generate(goal: &Layout, max_depth: u32, path: &Path) -> Result<ExitCode> {
     let start = Instant::now();
     // Checked (and its temporary file made) before the search, so a destination that cannot
     // be written is refused at once.
     let destination = Destination::prepare(path)?;
     crate::signals::clean_up_on_signals();
+    // The levels worth watching: those of a second or more (a long run's), noted as they end.
     let solved = solve_bounded(goal, max_depth, &mut |done| {
-        if done.level > 0 {
+        if done.elapsed.as_secs_f64() >= 1.0 {
             note!(
                 "level {}: {} ({} neighbours sorted), {:.1} s",
                 done.level,

@@ -89,8 +89,17 @@ impl WideRanker {
         let mut inversions = 0u32;
         let mut seq = 0u64;
         for (i, &w) in self.weights[..n - 3].iter().enumerate() {
-            let d = (r / w) as u32;
-            r %= w;
+            // Past the first two or three digits both fit 32 bits, whose division is several
+            // times cheaper than a 64-bit one on many processors.
+            let d = if (r | w) >> 32 == 0 {
+                let (r32, w32) = (r as u32, w as u32);
+                r = u64::from(r32 % w32);
+                r32 / w32
+            } else {
+                let d = (r / w) as u32;
+                r %= w;
+                d
+            };
             inversions += d;
             let t = nth_set_bit(remaining, d);
             remaining ^= 1 << t;
