@@ -74,7 +74,8 @@ impl Generation {
         if !args.board.supports_tables() && args.board != slidetable_core::Board::FIFTEEN {
             return Err(UsageError(crate::cli::too_large_for_tables(
                 args.board,
-                " (and 4x4, by pattern databases; any board up to 16 cells within --max-depth D moves)",
+                " (and 4x4, by pattern databases), and every board up to 16 cells within \
+                 --max-depth D moves",
             ))
             .into());
         }
