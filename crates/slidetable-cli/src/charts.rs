@@ -58,7 +58,17 @@ impl Labels<'_> {
     }
 
     fn subtitle(&self) -> String {
-        format!("{}, goal {} (table {})", self.board, self.goal, self.table)
+        // XML 1.0 cannot hold control characters, not even as references: a file name's
+        // are shown as Rust escapes (`\u{1b}`), as a terminal would not show them either.
+        let table: String = self
+            .table
+            .chars()
+            .map(|c| match c.is_control() {
+                true => c.escape_default().to_string(),
+                false => c.to_string(),
+            })
+            .collect();
+        format!("{}, goal {} (table {table})", self.board, self.goal)
     }
 }
 

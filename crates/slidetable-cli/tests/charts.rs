@@ -139,6 +139,32 @@ fn stats_svg_to_standard_output_and_errors() {
     assert_eq!(r.code, Some(USAGE), "{r:#?}");
 }
 
+/// A table whose file name holds control characters (which XML 1.0 cannot carry, even
+/// escaped): the title shows them escaped, and the chart stays well-formed.
+#[test]
+fn a_table_name_with_control_characters_keeps_the_chart_well_formed() {
+    let dir = scratch_dir("charts-control");
+    let table = dir.join("t\u{1}\u{1b}[31m.slt");
+    std::fs::copy(table_3x3(), &table).unwrap();
+    let r = common::slidetable()
+        .arg("stats")
+        .arg("--table")
+        .arg(&table)
+        .args(["--svg", "-"])
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{r:#?}");
+    let svg = String::from_utf8(r.stdout).unwrap();
+    let doc = parse(&svg);
+    assert!(
+        texts(&doc)
+            .iter()
+            .any(|t| t.contains("t\\u{1}\\u{1b}[31m.slt")),
+        "{:?}",
+        texts(&doc)
+    );
+}
+
 #[test]
 fn stats_svg_on_a_tile_cost_table_says_cost() {
     let dir = scratch_dir("charts-cost");

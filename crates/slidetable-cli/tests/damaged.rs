@@ -138,6 +138,31 @@ fn a_flipped_bit_in_a_two_bit_table_is_refused() {
     assert_refused(&run, &bad, "2bit");
 }
 
+/// Entries zeroed and every checksum made again (damage no checksum sees): a distance of 0
+/// for a puzzle that is not the goal is refused, in one answer and in a batch, and
+/// `info --verify` finds what `path` finds (the entries disagree with the header's histogram).
+#[test]
+fn zeroed_entries_under_fresh_checksums_never_answer_0_and_fail_verify() {
+    let dir = TempDir::new().unwrap();
+    for (name, source) in [
+        ("zero.slt", table_3x3()),
+        ("zero-2bit.slt", table_3x3_2bit()),
+    ] {
+        let bad = copy_with(dir.path(), name, source, |b| {
+            let (h, end) = (header_len(b), payload_end(b));
+            b[h..end].fill(0);
+            recompute_checksums(b);
+        });
+        for input in ["8 6 7 2 5 4 3 0 1\n", &"2 3 4 1 5 0 7 6 8\n".repeat(300)] {
+            let run = query("distance", &bad, &[], input);
+            assert_refused(&run, &bad, name);
+        }
+        let run = Run::of(slidetable().args(["info", "--verify"]).arg(&bad));
+        assert_eq!(run.code, Some(1), "{name}: {run:#?}");
+        assert!(run.stderr.contains("histogram"), "{name}: {}", run.stderr);
+    }
+}
+
 /// One flipped bit in every 4 KiB of the 3x3 payload; each damaged table is asked about the
 /// puzzles whose entries lie in the damaged block, towards that section's goal: every answer
 /// is the sound table's, or the query is refused. Never a wrong answer.

@@ -65,6 +65,25 @@ pub enum TableErrorKind {
         /// What is wrong with it.
         problem: String,
     },
+    /// The entries, under checksums that match them, disagree with the header's histogram:
+    /// damage made before the checksums were computed (or by someone who recomputed them).
+    #[error(
+        "section {section} (goal {goal}): the entries hold {found} states at distance {distance}, \
+         the header's histogram says {expected}; the table is damaged: generate it again with \
+         `slidetable generate`"
+    )]
+    Entries {
+        /// The section, in file order.
+        section: usize,
+        /// Its goal.
+        goal: Layout,
+        /// The distance (for 2-bit entries, `distance mod 3`: the value stored).
+        distance: String,
+        /// The states the entries hold at it.
+        found: u64,
+        /// The states the header's histogram gives it.
+        expected: u64,
+    },
     /// The bytes are not a valid table (or are a pattern database where a table of every
     /// state is needed).
     #[error("{}{}", .0, regenerate(.0))]

@@ -22,6 +22,7 @@ pub use slidetable_format::{is_bounded_file, is_pattern_file, CostModel, Encodin
 mod any;
 mod blocks;
 mod bounded;
+mod census;
 mod distances;
 mod error;
 mod file;

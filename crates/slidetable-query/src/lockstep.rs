@@ -143,7 +143,6 @@ impl Lockstep<'_> {
         starts: &[(u64, usize)],
         values: &mut Vec<Option<u32>>,
     ) -> Result<(), (usize, QueryError)> {
-        let max = self.section.descriptor.max_distance();
         values.reserve(starts.len());
         for (i, &start) in starts.iter().enumerate() {
             let Some(at) = self.start(start) else {
@@ -151,7 +150,7 @@ impl Lockstep<'_> {
                 continue;
             };
             let d = byte_distance(self.entry(at.rank));
-            if d > max {
+            if !self.section.settled(at.packed, d) {
                 return Err((i, self.section.corrupt(at)));
             }
             values.push(Some(d));

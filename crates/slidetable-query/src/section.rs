@@ -179,6 +179,14 @@ impl<'a> Section<'a> {
         Ok(value)
     }
 
+    /// Whether `value`, read for the state packed as `packed`, can be its distance: within
+    /// the section's maximum, and 0 only for the goal (an entry of 0 elsewhere would answer
+    /// "solved" for a puzzle that is not). Two compares, made on every answer.
+    #[inline]
+    pub(crate) fn settled(&self, packed: u64, value: u32) -> bool {
+        value <= self.descriptor.max_distance() && (value != 0 || packed == self.goal_packed)
+    }
+
     /// Whether the state with rank `rank` is `distance` away, without walking when the
     /// stored residue already says no. Asked only after [`Section::verify_entries`]; an
     /// entry that could not be read is at no distance.
@@ -208,7 +216,7 @@ impl<'a> Section<'a> {
                         Encoding::Byte if self.checks.all_verified() => self.verified_byte(rank).0,
                         _ => self.value(rank)?,
                     };
-                    if value > self.descriptor.max_distance() {
+                    if !self.settled(start.packed(), value) {
                         return Err(self.corrupt(self.walk_start(start)));
                     }
                     Ok(Some(value))

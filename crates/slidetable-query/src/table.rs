@@ -119,6 +119,29 @@ impl<D: AsRef<[u8]>> Table<D> {
             },
         )?;
         self.verified.set_all();
+        self.check_entries()
+    }
+
+    /// Checks that each section's entries hold as many states at each distance as the
+    /// header's histogram says (for 2-bit entries, at each residue): damage under checksums
+    /// computed again, which the checksums cannot see (`info --verify`, and every table read
+    /// into memory at open).
+    fn check_entries(&self) -> Result<(), TableError> {
+        for (i, descriptor) in self.header.sections().iter().enumerate() {
+            let payload = self
+                .header
+                .payload(self.data.as_ref(), i)
+                .unwrap_or_default();
+            crate::census::check_section(
+                i,
+                *descriptor.goal(),
+                self.header.encoding(),
+                payload,
+                descriptor.entries(),
+                descriptor.histogram(),
+            )
+            .map_err(|e| TableError::new(self.file.as_deref(), e))?;
+        }
         Ok(())
     }
 
