@@ -8,6 +8,7 @@ use anyhow::Result;
 use slidetable_query::AnyTable;
 
 use crate::answers;
+use crate::bounded;
 use crate::patterns;
 use crate::resolved::Batch;
 
@@ -16,5 +17,6 @@ pub(crate) fn run(batch: Batch<'_>) -> Result<ExitCode> {
     match &batch.table {
         AnyTable::Table(table) => answers::run(table, &batch),
         AnyTable::Patterns(databases) => patterns::batch(databases, &batch),
+        AnyTable::Bounded(table) => bounded::batch(table, &batch),
     }
 }

@@ -124,8 +124,9 @@ Error.";
 #[derive(Args, Debug)]
 pub(crate) struct GenerateArgs {
     /// Board size, rows x columns: 2x2 up to 14 cells (3x4, 4x3, 2x6, 6x2, 2x7, 7x2), and 4x4 (a
-    /// pattern database, see --pdb).
-    #[arg(long, value_name = "RxC", default_value = "3x3", value_parser = table_board())]
+    /// pattern database, see --pdb); with --max-depth any board up to 16 cells (3x5, 5x3,
+    /// 4x4, 2x8, 8x2).
+    #[arg(long, value_name = "RxC", default_value = "3x3", value_parser = any_board())]
     pub(crate) board: Board,
     /// Where to write the table; `-` writes it to standard output (not to a terminal)
     /// [default: for 3x3 $SLIDETABLE_TABLE, else the cache directory's slidetable/RxC.slt].
@@ -152,6 +153,12 @@ pub(crate) struct GenerateArgs {
     /// groups' tiles (1,2,3/4,5,6,7/8) [default on 4x4: 7-8, for the goal 0 1 2 … 15].
     #[arg(long, value_name = "PARTITION")]
     pub(crate) pdb: Option<String>,
+    /// Make a table of the states within D moves of one goal (--goal, default tiles in order
+    /// with the blank last), on any board up to 16 cells, 4x4 included: exact distances and
+    /// paths for those states, `>D` for the others. Its size grows with the states within
+    /// D (about 2-3 bytes each), not with the board. Needs -o PATH.
+    #[arg(long, value_name = "D", conflicts_with_all = ["pdb", "all_goals", "encoding", "parts"], value_parser = clap::value_parser!(u32).range(0..=i64::from(slidetable_format::MAX_BOUNDED_DEPTH)))]
+    pub(crate) max_depth: Option<u32>,
     /// Write the table in parts into this directory (which must exist and be seen by every
     /// process): one part per process of the run (`mpirun -np N slidetable generate --parts
     /// DIR`, with a slidetable built with the mpi feature), then a manifest. One goal, 2-bit
@@ -651,7 +658,7 @@ fn parse_exact_board(s: &str) -> Result<Board, String> {
     Err(too_large_for_tables(board, ""))
 }
 
-fn too_large_for_tables(board: Board, also: &str) -> String {
+pub(crate) fn too_large_for_tables(board: Board, also: &str) -> String {
     format!(
         "a {board} board has {} cells; tables go up to {} cells{also}{}",
         board.cells(),

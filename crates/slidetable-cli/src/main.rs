@@ -7,6 +7,7 @@
 
 mod answers;
 mod batch;
+mod bounded;
 mod charts;
 mod cli;
 mod commands;
@@ -97,6 +98,7 @@ fn dispatch(resolved: Resolved<'_>) -> Result<ExitCode> {
         Resolved::Judge(judgement) => run::judge::run(judgement),
         Resolved::Search(search) => run::search::run(search),
         Resolved::Stats(stats) => run::stats::run(stats),
+        Resolved::BoundedStats { table, output } => bounded::stats(&table, output),
         Resolved::Hardest(hardest) => run::hardest::run(hardest),
         Resolved::Random(random) => run::random::run(random),
         Resolved::Heuristic(heuristics) => run::heuristic::run(heuristics),

@@ -1350,4 +1350,156 @@ fn a_refused_checkpoint_leaves_no_lock_file() {
             fs::remove_file(&checkpoint).unwrap();
         }
     }
+
+/// `generate --max-depth D` on the 15-cell 3x5 board and the 15-puzzle, as people run it:
+/// every level the published count (OEIS A346737, A089484), `distance` exact within D and
+/// `>D` past it, `path` a legal path of the stated length, `info` and `stats` the histogram,
+/// and a damaged or truncated file refused with its name and exit 1.
+#[test]
+fn a_table_within_d_moves_answers_on_fifteen_and_sixteen_cells() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let within = d.join("3x5-14.slt");
+    let made = generate_in(
+        d,
+        &["--board", "3x5", "--max-depth", "14", "-o", "3x5-14.slt"],
+    );
+    assert_eq!(made.code, Some(0), "{made:#?}");
+    let lines: Vec<&str> = made.stdout.lines().collect();
+    assert_eq!(lines[0], "wrote 3x5-14.slt");
+    // OEIS A346737, a(0)..a(14).
+    let published = [
+        1u64, 2, 4, 9, 21, 42, 89, 164, 349, 644, 1349, 2473, 5109, 9110, 18489,
+    ];
+    let total: u64 = published.iter().sum();
+    assert!(
+        lines[1].starts_with(&format!(
+            "board 3x5: {total} states within 14 moves of goal 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0, "
+        )),
+        "{}",
+        made.stdout
+    );
+    let info = query_in(d, "info", &["--verify", "3x5-14.slt"], "");
+    assert_eq!(info.code, Some(0), "{info:#?}");
+    let histogram: Vec<String> = published.iter().map(u64::to_string).collect();
+    assert!(
+        info.stdout
+            .contains(&format!("histogram {}\n", histogram.join(" "))),
+        "{}",
+        info.stdout
+    );
+    assert!(info.stdout.contains("checksum  ok\n"), "{}", info.stdout);
+    let stats = query_in(d, "stats", &["--table", "3x5-14.slt", "--csv"], "");
+    assert_eq!(stats.code, Some(0), "{stats:#?}");
+    let counts: Vec<u64> = stats
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(counts, published);
+
+    // Two moves away, the 84-move state (A346737's example), the other class, the goal.
+    let puzzles = "1 2 3 4 5 6 7 8 0 9 11 12 13 14 10\n\
+                   5 4 3 2 1 10 9 8 7 6 14 13 12 11 0\n\
+                   2 1 3 4 5 6 7 8 9 10 11 12 13 14 0\n\
+                   1 2 3 4 5 6 7 8 9 10 11 12 13 14 0\n";
+    let table = ["--table", "3x5-14.slt"];
+    let distance = query_in(d, "distance", &table, puzzles);
+    assert_eq!(distance.code, Some(0), "{distance:#?}");
+    assert_eq!(distance.stdout, "2\n>14\n-1\n0\n");
+    let path = query_in(d, "path", &table, puzzles);
+    assert_eq!(path.code, Some(0), "{path:#?}");
+    let paths: Vec<&str> = path.stdout.lines().collect();
+    assert_eq!(&paths[1..], [">14", "unsolvable", ""]);
+    let board = Board::new(3, 5).unwrap();
+    let start =
+        slidetable_core::parse_layout(board, puzzles.lines().next().unwrap().as_bytes()).unwrap();
+    let moves = slidetable_core::parse_path(paths[0]).unwrap();
+    assert_eq!(moves.len(), 2);
+    assert_eq!(start.after(&moves), Some(board.standard_goal()));
+    let json = query_in(d, "distance", &["--table", "3x5-14.slt", "--json"], puzzles);
+    assert_eq!(
+        json.stdout.lines().nth(1).unwrap(),
+        "{\"puzzle\":[5,4,3,2,1,10,9,8,7,6,14,13,12,11,0],\"distance\":null,\"at_least\":15,\"solvable\":true}"
+    );
+
+    // The 15-puzzle: --max-depth always means a table of states.
+    let fifteen = generate_in(
+        d,
+        &["--board", "4x4", "--max-depth", "12", "-o", "4x4-12.slt"],
+    );
+    assert_eq!(fifteen.code, Some(0), "{fifteen:#?}");
+    let info = query_in(d, "info", &["--json", "4x4-12.slt"], "");
+    assert!(
+        info.stdout
+            .contains("\"histogram\":[1,2,4,10,24,54,107,212,446,946,1948,3938,7808]"),
+        "{}",
+        info.stdout
+    );
+    let korf_style = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n";
+    let path = query_in(d, "path", &["--table", "4x4-12.slt"], korf_style);
+    assert_eq!(path.stdout, "r\n");
+
+    // Refusals: no file, several goals, damaged bytes, a truncated file.
+    let no_file = generate_in(d, &["--board", "4x4", "--max-depth", "3"]);
+    assert_eq!(no_file.code, Some(2));
+    assert!(
+        no_file.stderr.contains("name it with -o PATH"),
+        "{}",
+        no_file.stderr
+    );
+    let cost = generate_in(
+        d,
+        &[
+            "--board",
+            "2x3",
+            "--max-depth",
+            "3",
+            "--cost",
+            "tile",
+            "-o",
+            "x.slt",
+        ],
+    );
+    assert_eq!(cost.code, Some(2));
+    assert!(cost.stderr.contains("unit costs"), "{}", cost.stderr);
+    let bytes = fs::read(&within).unwrap();
+    let mut damaged = bytes.clone();
+    let last = damaged.len() - 10;
+    damaged[last] ^= 0x40;
+    fs::write(d.join("damaged.slt"), &damaged).unwrap();
+    let verify = query_in(d, "info", &["--verify", "damaged.slt"], "");
+    assert_eq!(verify.code, Some(1), "{verify:#?}");
+    assert!(
+        verify.stderr.contains("table damaged.slt: level 14: ")
+            && verify.stderr.contains("checksum does not hold"),
+        "{}",
+        verify.stderr
+    );
+    // Level 14's index (its offset in the level's descriptor, docs/FORMAT.md 13.2), damaged:
+    // refused when the file is opened.
+    let at = 64 + 48 * 14 + 8;
+    let index = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    let mut damaged = bytes.clone();
+    damaged[index + 3] ^= 1;
+    fs::write(d.join("index.slt"), &damaged).unwrap();
+    let far = "5 4 3 2 1 10 9 8 7 6 14 13 12 11 0\n";
+    let read = query_in(d, "distance", &["--table", "index.slt"], far);
+    assert_eq!(read.code, Some(1), "{read:#?}");
+    assert!(
+        read.stderr
+            .contains("table index.slt: level 14: the index checksum does not hold"),
+        "{}",
+        read.stderr
+    );
+    fs::write(d.join("short.slt"), &bytes[..bytes.len() - 1]).unwrap();
+    let short = query_in(d, "distance", &["--table", "short.slt"], far);
+    assert_eq!(short.code, Some(1), "{short:#?}");
+    assert!(
+        short.stderr.contains("table short.slt: file is")
+            && short.stderr.contains("but its header describes"),
+        "{}",
+        short.stderr
+    );
 }

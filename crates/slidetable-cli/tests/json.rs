@@ -281,6 +281,47 @@ fn info_and_stats_json_match_the_schema() {
     assert_eq!(v[0]["max_distance"], 31);
 }
 
+/// A table within D moves (`generate --max-depth`): its answers are `answer`s (a state past
+/// D with `"distance": null` and `at_least` D+1), its `info` and `stats` their own schemas.
+#[test]
+fn a_table_within_d_moves_json_matches_the_schema() {
+    let table = dir().join("4x4-10.slt");
+    Run::of(
+        slidetable()
+            .args(["generate", "--board", "4x4", "--max-depth", "10", "-o"])
+            .arg(&table),
+    )
+    .ok();
+    let ask = |command: &str, args: &[&str], input: &str| {
+        Run::of(
+            slidetable()
+                .arg(command)
+                .args(args)
+                .arg("--table")
+                .arg(&table)
+                .write_stdin(input.to_string()),
+        )
+        .ok()
+    };
+    let puzzles = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n\
+                   15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 0\n\
+                   2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n";
+    for command in ["distance", "path"] {
+        let v = assert_lines_match(&ask(command, &["--json"], puzzles), "batch-line");
+        assert_eq!(v[0]["distance"], 1);
+        assert_eq!(v[1]["distance"], Value::Null);
+        assert_eq!(v[1]["at_least"], 11);
+        assert_eq!(v[1]["solvable"], true);
+        assert_eq!(v[2]["solvable"], false);
+        assert!(v[2].get("at_least").is_none(), "{v:?}");
+    }
+    let info = Run::of(slidetable().args(["info", "--json"]).arg(&table)).ok();
+    let v = assert_lines_match(&info, "info-within");
+    assert_eq!(v[0]["max_depth"], 10);
+    let v = assert_lines_match(&ask("stats", &["--json"], ""), "stats-within");
+    assert_eq!(v[0]["distances"][10]["states"], 1948);
+}
+
 #[test]
 fn heuristic_json_matches_the_schema() {
     for name in ["manhattan", "misplaced"] {

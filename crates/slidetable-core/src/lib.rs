@@ -38,7 +38,7 @@ pub use parse::{
 };
 pub use rank::{
     PlacementError, PlacementRanker, PrefixMoves, Ranker, Scan, ScanCursor, Sideways, Steps,
-    TileOrder,
+    TileOrder, WideRanker,
 };
 pub use symmetry::Symmetry;
 pub use words::{counted, one_of, shapes_of};

@@ -37,6 +37,14 @@ pub use pattern::{
 
 use slidetable_core::{Board, Layout, LayoutError, MAX_CELLS, MAX_TABLE_CELLS};
 
+mod bounded;
+
+pub use bounded::{
+    is_bounded_file, BoundedError, BoundedHeader, BoundedLevel, LevelDescriptor,
+    BOUNDED_BLOCK_STATES, BOUNDED_HEADER_LEN, BOUNDED_INDEX_ENTRY_LEN, BOUNDED_LEVEL_LEN,
+    BOUNDED_MAGIC, BOUNDED_VERSION, MAX_BOUNDED_BLOCK_STATES, MAX_BOUNDED_DEPTH,
+};
+
 mod groups;
 
 pub use groups::{check_group, check_groups, group_sizes, GroupCover, GroupError};
@@ -555,6 +563,9 @@ pub enum FormatError {
          it answers `distance`, `path` and the 15-puzzle judges, and `info` describes it"
     )]
     PatternFile,
+    /// A table within D moves (docs/FORMAT.md §13), or a damaged one.
+    #[error(transparent)]
+    Bounded(#[from] BoundedError),
 }
 
 /// What is wrong with one section descriptor (see [`FormatError::Section`]); the rule numbers

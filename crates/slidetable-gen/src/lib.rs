@@ -26,6 +26,7 @@ use std::path::PathBuf;
 mod bfs_queue;
 mod bfs_residues;
 mod bfs_scan;
+mod bounded;
 pub mod cache;
 pub mod environment;
 mod mapped;
@@ -40,6 +41,7 @@ mod write;
 
 pub use bfs_queue::{solve_section, solve_sections};
 pub use bfs_scan::solve_by_scan;
+pub use bounded::{solve_bounded, write_bounded_to, BoundedLevelDone, SolvedBounded};
 pub use pattern::{
     partition_placements, solve_partition, solve_pattern, Partition, PartitionError, SolvedPattern,
 };

@@ -4,8 +4,11 @@
 //! rename, never in place.
 
 use slidetable_core::{Board, Ranker};
+use slidetable_format::CostModel;
 use slidetable_format::{byte_distance, byte_move};
-use slidetable_gen::{default_goals, solve_section, solve_sections, write_table, SolvedSection};
+use slidetable_gen::{
+    default_goals, solve_bounded, solve_section, solve_sections, write_table, SolvedSection,
+};
 use slidetable_query::Table;
 
 /// Checks one solved section against its goal, using only the ranker and the entry bytes.
@@ -280,4 +283,74 @@ fn the_format_documents_hex_dump_is_what_the_generator_writes() {
     assert_eq!(&bytes[..192], &dumped[..]);
     assert!(doc.contains("the first payload bytes at 0xb78 are `00 43 41 53 …`"));
     assert_eq!(&bytes[0xb78..0xb78 + 4], [0x00, 0x43, 0x41, 0x53]);
+}
+
+/// The published counts (tests/data/published-levels.txt): sequence, board, the goal's
+/// blank cells they hold for, the counts from distance 0.
+fn published() -> Vec<(String, Board, Vec<usize>, Vec<u64>)> {
+    include_str!("data/published-levels.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let (head, counts) = line.split_once(':').unwrap();
+            let mut head = head.split_whitespace();
+            let id = head.next().unwrap().to_string();
+            let board: Board = head.next().unwrap().parse().unwrap();
+            let blanks = head.next().unwrap().split(',').map(|c| c.parse().unwrap());
+            let counts = counts.split_whitespace().map(|c| c.parse().unwrap());
+            (id, board, blanks.collect(), counts.collect())
+        })
+        .collect()
+}
+
+/// Every level of a table within D moves of a 15- and a 16-cell board is the count the
+/// published complete searches give (OEIS A089484, A090164, A090165 for 4x4, A346737 for
+/// 3x5 and 5x3), for every blank cell each sequence holds for, as deep as a few hundred
+/// thousand states take; 2x8 and 8x2 (no published counts) agree with each other.
+#[test]
+fn levels_within_d_moves_are_the_published_counts() {
+    for (id, board, blanks, counts) in published() {
+        // The deepest level whose states within it stay under 200,000.
+        let depth = counts
+            .iter()
+            .scan(0u64, |sum, &c| {
+                *sum += c;
+                Some(*sum)
+            })
+            .take_while(|&sum| sum <= 200_000)
+            .count() as u32
+            - 1;
+        assert!(depth >= 13, "{id}");
+        for blank in blanks {
+            let goal = board.goal_with_blank(blank);
+            let solved = solve_bounded(&goal, depth, &mut |_| {});
+            assert_eq!(
+                solved.histogram(),
+                counts[..=depth as usize],
+                "{id} on {board}, blank in {blank}"
+            );
+        }
+    }
+    let two_by_eight = Board::new(2, 8).unwrap();
+    let wide = solve_bounded(&two_by_eight.standard_goal(), 20, &mut |_| {});
+    let tall = solve_bounded(&Board::new(8, 2).unwrap().standard_goal(), 20, &mut |_| {});
+    assert_eq!(wide.histogram(), tall.histogram());
+}
+
+/// On boards with a table of every state, a table within D moves holds the complete
+/// table's first D levels, and past the board's radius its levels are empty.
+#[test]
+fn levels_within_d_moves_are_the_whole_tables_first_levels() {
+    for (rows, cols, depth) in [(3, 3, 40), (2, 5, 30), (3, 4, 18)] {
+        let board = Board::new(rows, cols).unwrap();
+        let goal = board.standard_goal();
+        let whole = slidetable_gen::solve(&[goal], None, CostModel::Unit, &|_| {})
+            .unwrap()
+            .remove(0)
+            .histogram;
+        let within = solve_bounded(&goal, depth, &mut |_| {}).histogram();
+        let mut expected: Vec<u64> = whole.iter().copied().take(depth as usize + 1).collect();
+        expected.resize(depth as usize + 1, 0);
+        assert_eq!(within, expected, "{board}");
+    }
 }

@@ -132,8 +132,9 @@ impl PyFifteen {
     /// first use (seconds) under the command's lock.
     #[staticmethod]
     pub(crate) fn default(py: Python<'_>) -> PyResult<PyFifteen> {
-        let fifteen = crate::interrupt::abandonable(py, move || Fifteen::default_for(Board::FIFTEEN))?
-            .map_err(fifteen_error)?;
+        let fifteen =
+            crate::interrupt::abandonable(py, move || Fifteen::default_for(Board::FIFTEEN))?
+                .map_err(fifteen_error)?;
         Ok(PyFifteen { fifteen })
     }
 

@@ -1,16 +1,17 @@
-//! [`AnyTable`]: a file opened once, whichever of the two kinds it holds, a table of every
-//! state or pattern databases (the first bytes tell them apart, docs/FORMAT.md). Every
+//! [`AnyTable`]: a file opened once, whichever kind it holds, a table of every state, pattern
+//! databases or a table of the states within `D` moves (the first bytes tell them apart,
+//! docs/FORMAT.md). Every
 //! surface (the command line, `serve`, the Python package) opens a file it was named through
 //! it, so no file is opened once to be sniffed and again to be read.
 
 use std::path::Path;
 
 use slidetable_core::Board;
-use slidetable_format::{is_pattern_file, FormatError};
+use slidetable_format::{is_bounded_file, is_pattern_file, FormatError};
 
 use crate::{
-    file, CostModel, MappedPatternTable, MappedTable, PatternTable, Table, TableError,
-    TableErrorKind,
+    file, BoundedTable, CostModel, MappedBoundedTable, MappedPatternTable, MappedTable,
+    PatternTable, Table, TableError, TableErrorKind,
 };
 
 /// A file of either kind, opened.
@@ -21,6 +22,8 @@ pub enum AnyTable {
     Table(MappedTable),
     /// Pattern databases (a lower bound for every state, searched with IDA*).
     Patterns(MappedPatternTable),
+    /// The states within `D` moves of one goal (exact distances up to `D`).
+    Bounded(MappedBoundedTable),
 }
 
 impl AnyTable {
@@ -36,7 +39,9 @@ impl AnyTable {
     pub fn open_header(path: impl AsRef<Path>) -> Result<AnyTable, TableError> {
         let path = path.as_ref();
         let bytes = file::read_or_map(path)?;
-        Ok(if is_pattern_file(bytes.as_ref()) {
+        Ok(if is_bounded_file(bytes.as_ref()) {
+            AnyTable::Bounded(BoundedTable::with_file(bytes, Some(path))?)
+        } else if is_pattern_file(bytes.as_ref()) {
             AnyTable::Patterns(PatternTable::with_file(bytes, Some(path))?)
         } else {
             let spans = bytes.spans();
@@ -52,6 +57,10 @@ impl AnyTable {
         match self {
             AnyTable::Table(t) => Ok(t),
             AnyTable::Patterns(p) => Err(TableError::new(p.file(), FormatError::PatternFile)),
+            AnyTable::Bounded(b) => Err(TableError::new(
+                b.file(),
+                TableErrorKind::Bounded(b.max_depth()),
+            )),
         }
     }
 
@@ -64,6 +73,10 @@ impl AnyTable {
                 let board = t.board();
                 Err(TableError::new(t.file(), TableErrorKind::WholeTable(board)))
             }
+            AnyTable::Bounded(b) => Err(TableError::new(
+                b.file(),
+                TableErrorKind::Bounded(b.max_depth()),
+            )),
         }
     }
 
@@ -74,6 +87,8 @@ impl AnyTable {
         match self {
             AnyTable::Table(t) => t.verify_at_open(),
             AnyTable::Patterns(p) => p.verify(),
+            // Its header and indexes are checked at open, each block when a question reads it.
+            AnyTable::Bounded(_) => Ok(()),
         }
     }
 
@@ -82,6 +97,7 @@ impl AnyTable {
         match self {
             AnyTable::Table(t) => t.verify(),
             AnyTable::Patterns(p) => p.verify(),
+            AnyTable::Bounded(b) => b.verify(),
         }
     }
 
@@ -90,6 +106,7 @@ impl AnyTable {
         match self {
             AnyTable::Table(t) => t.board(),
             AnyTable::Patterns(p) => p.board(),
+            AnyTable::Bounded(b) => b.board(),
         }
     }
 
@@ -97,7 +114,7 @@ impl AnyTable {
     pub fn cost(&self) -> CostModel {
         match self {
             AnyTable::Table(t) => t.header().cost(),
-            AnyTable::Patterns(_) => CostModel::Unit,
+            AnyTable::Patterns(_) | AnyTable::Bounded(_) => CostModel::Unit,
         }
     }
 
@@ -106,6 +123,7 @@ impl AnyTable {
         match self {
             AnyTable::Table(t) => t.file(),
             AnyTable::Patterns(p) => p.file(),
+            AnyTable::Bounded(b) => b.file(),
         }
     }
 }

@@ -40,6 +40,13 @@ pub enum TableErrorKind {
          `slidetable generate --board {0} --pdb PARTITION -o PATH`)"
     )]
     WholeTable(Board),
+    /// A table of the states within `D` moves given where a table of every state or pattern
+    /// databases are expected.
+    #[error(
+        "this is a table of the states within {0} moves (`generate --max-depth`), not of every \
+         state: it answers `distance`, `path`, `info` and `stats`"
+    )]
+    Bounded(u32),
     /// The path names something other than a regular file: a directory, a FIFO, a device.
     #[error("is {0}, not a table file")]
     NotAFile(&'static str),

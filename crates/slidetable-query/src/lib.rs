@@ -17,10 +17,11 @@
 //! assert!(path_string(&path).starts_with('u'));
 //! ```
 
-pub use slidetable_format::{is_pattern_file, CostModel, Encoding};
+pub use slidetable_format::{is_bounded_file, is_pattern_file, CostModel, Encoding};
 
 mod any;
 mod blocks;
+mod bounded;
 mod census;
 mod distances;
 mod error;
@@ -39,6 +40,7 @@ mod table;
 mod walk;
 
 pub use any::AnyTable;
+pub use bounded::{BoundedTable, MappedBoundedTable, Reach};
 pub use distances::MAX_RECOVERED_CELLS;
 pub use error::{error_chain, Damage, QueryError, TableError, TableErrorKind};
 pub use file::{TableBytes, READ_BELOW};

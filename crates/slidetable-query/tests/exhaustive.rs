@@ -178,3 +178,63 @@ fn known_answers() {
     assert_eq!(t.distance(&eight("1 2 3 4 5 6 7 x 8")), Ok(Some(1)));
     assert_eq!(t.distance(&eight("2 1 3 4 5 6 7 8 x")), Ok(None));
 }
+
+/// A table within D moves (`generate --max-depth D`) against the whole table, on every
+/// state of 3x3 and 2x4, for depths below, at and past each board's radius, and for goals
+/// with the blank in a corner and elsewhere: the same distance for each state within D,
+/// `MoreThan(D)` for each farther one, nothing for the other class; every path legal, as
+/// long as the distance, ending at the goal, and under a letter order the very path the
+/// whole table gives (the smallest under that order).
+#[test]
+fn a_table_within_d_moves_agrees_with_the_whole_table_on_every_state() {
+    use rayon::prelude::*;
+    use slidetable_core::{Move, WideRanker};
+    use slidetable_gen::{solve_bounded, solve_section, table_bytes, write_bounded_to};
+    use slidetable_query::{BoundedTable, Reach, Table};
+
+    for (rows, cols, blank, depths) in [
+        (3, 3, 8, &[12, 33][..]),
+        (3, 3, 4, &[18][..]),
+        (2, 4, 7, &[9, 36, 40][..]),
+        (2, 4, 1, &[25][..]),
+    ] {
+        let board = Board::new(rows, cols).unwrap();
+        let goal = board.goal_with_blank(blank);
+        let whole =
+            Table::new(table_bytes(board, &[solve_section(&goal).unwrap()]).unwrap()).unwrap();
+        let whole = whole.goal(&goal).unwrap();
+        let ranker = WideRanker::new(board);
+        let order = [Move::Right, Move::Up, Move::Left, Move::Down];
+        for &depth in depths {
+            let mut bytes = Vec::new();
+            write_bounded_to(&mut bytes, &solve_bounded(&goal, depth, &mut |_| {})).unwrap();
+            let within = BoundedTable::new(bytes).unwrap();
+            within.verify().unwrap();
+            (0..ranker.states()).into_par_iter().for_each(|rank| {
+                let mut want = Vec::new();
+                for class in 0..2 {
+                    let layout = ranker.unrank(rank, class);
+                    let exact = whole.distance(&layout).unwrap();
+                    let reach = within.distance(&layout).unwrap();
+                    let what = format!("{board} goal {goal} D={depth}: {layout}");
+                    match exact {
+                        None => assert_eq!(reach, None, "{what}"),
+                        Some(d) if d > depth => {
+                            assert_eq!(reach, Some(Reach::MoreThan(depth)), "{what}");
+                            assert_eq!(within.path(&layout, &order).unwrap(), None, "{what}");
+                        }
+                        Some(d) => {
+                            assert_eq!(reach, Some(Reach::Moves(d)), "{what}");
+                            let path = within.path(&layout, &order).unwrap().unwrap();
+                            assert_eq!(path.len() as u32, d, "{what}");
+                            assert_eq!(layout.after(&path), Some(goal), "{what}");
+                            want.clear();
+                            assert!(whole.ordered_path_into(&layout, &order, &mut want).unwrap());
+                            assert_eq!(path, want, "{what}");
+                        }
+                    }
+                }
+            });
+        }
+    }
+}

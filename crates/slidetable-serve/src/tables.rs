@@ -171,6 +171,8 @@ fn source(table: AnyTable, path: &Path) -> Result<Arc<dyn Source>, ServeError> {
     Ok(match table {
         AnyTable::Patterns(databases) => Arc::new(PatternSource::new(databases, path)?),
         AnyTable::Table(table) => Arc::new(TableSource::new(table, path)?),
+        // Refused, naming the file: the page answers every state of a board.
+        bounded @ AnyTable::Bounded(_) => Arc::new(TableSource::new(bounded.into_table()?, path)?),
     })
 }
 

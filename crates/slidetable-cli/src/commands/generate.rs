@@ -25,6 +25,11 @@ pub(crate) fn run(generation: Generation) -> Result<ExitCode> {
         } => in_parts(plan, level_timeout),
         Generation::Patterns { plan, path, cache } => pattern_database(&plan, &path, cache),
         Generation::Table { plan, to, restart } => table(&plan, to, restart),
+        Generation::Bounded {
+            goal,
+            max_depth,
+            path,
+        } => crate::bounded::generate(&goal, max_depth, &path),
     }
 }
 

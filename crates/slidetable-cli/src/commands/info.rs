@@ -50,6 +50,16 @@ pub(crate) fn run(info: Info) -> Result<ExitCode> {
     let table = match table {
         AnyTable::Patterns(databases) => return pattern_database(&databases, verify, json),
         AnyTable::Table(table) => table,
+        AnyTable::Bounded(table) => {
+            let path = table.file().map_or(path, Path::to_path_buf);
+            return Ok(match crate::bounded::info(&table, &path, verify, json)? {
+                Some(e) => {
+                    warning!("{e}");
+                    ExitCode::FAILURE
+                }
+                None => ExitCode::SUCCESS,
+            });
+        }
     };
     let path = table.file().map_or(path, Path::to_path_buf);
     let header = table.header();

@@ -33,6 +33,12 @@ pub(crate) enum Generation {
         /// The cache's database (locked against queries making it on first use meanwhile).
         cache: bool,
     },
+    /// `--max-depth D`: the states within `D` moves of one goal.
+    Bounded {
+        goal: Layout,
+        max_depth: u32,
+        path: PathBuf,
+    },
     /// `--parts DIR`: this process's part of the search.
     Parts {
         plan: PartsPlan,
@@ -53,8 +59,27 @@ impl Generation {
     pub(super) fn of(args: &GenerateArgs) -> Result<Generation> {
         // A variable that would be ignored is refused before any work.
         slidetable_gen::environment::check()?;
+        if let Some(max_depth) = args.max_depth {
+            return bounded(args, max_depth);
+        }
+        if args.parts.is_some() && !args.board.supports_tables() {
+            // Refused as the argument parser refused it before --max-depth took any board.
+            return Err(UsageError(crate::cli::too_large_for_tables(
+                args.board,
+                " with --parts (any board up to 16 cells within --max-depth D moves)",
+            ))
+            .into());
+        }
         if let Some(dir) = &args.parts {
             return in_parts(args, dir);
+        }
+        if !args.board.supports_tables() && args.board != slidetable_core::Board::FIFTEEN {
+            return Err(UsageError(crate::cli::too_large_for_tables(
+                args.board,
+                " (and 4x4, by pattern databases), and every board up to 16 cells within \
+                 --max-depth D moves",
+            ))
+            .into());
         }
         if args.pdb.is_some() || !args.board.supports_tables() {
             return pattern_database(args);
@@ -199,5 +224,43 @@ fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<Generation> {
             checkpoints: slidetable_gen::resume::Pace::from_env()?,
         },
         level_timeout: Duration::from_secs(args.level_timeout),
+    })
+}
+
+/// `generate --max-depth D`: one goal, unit costs, a file named with `-o`.
+fn bounded(args: &GenerateArgs, max_depth: u32) -> Result<Generation> {
+    let board = args.board;
+    if args.cost != CostModel::Unit {
+        return Err(UsageError(format!(
+            "--max-depth counts moves: a table within D moves has unit costs, not {}",
+            args.cost
+        ))
+        .into());
+    }
+    let goal = match args.goal.as_slice() {
+        [] => board.standard_goal(),
+        [text] => parse_goal(board, text)?,
+        _ => {
+            return Err(UsageError(
+                "--max-depth makes a table of one goal: give at most one --goal".into(),
+            )
+            .into())
+        }
+    };
+    let path = match &args.output {
+        Some(p) if p.as_os_str() != "-" => p.clone(),
+        _ => {
+            return Err(UsageError(format!(
+                "a table within D moves is not a default table and is written to a file: name \
+                 it with -o PATH (`slidetable generate --board {board} --max-depth {max_depth} -o \
+                 {board}-{max_depth}.slt`)"
+            ))
+            .into())
+        }
+    };
+    Ok(Generation::Bounded {
+        goal,
+        max_depth,
+        path,
     })
 }

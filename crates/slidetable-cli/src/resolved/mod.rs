@@ -18,7 +18,7 @@ use slidetable::defaults;
 use slidetable_core::{Board, Layout, Move, MAX_TABLE_CELLS};
 use slidetable_judge::Format;
 use slidetable_query::{
-    AnyTable, MappedPatternTable, MappedTable, SplitMix64, MAX_RECOVERED_CELLS,
+    AnyTable, MappedBoundedTable, MappedPatternTable, MappedTable, SplitMix64, MAX_RECOVERED_CELLS,
 };
 use slidetable_search::HeuristicKind;
 
@@ -48,6 +48,11 @@ pub(crate) enum Resolved<'a> {
     Judge(Judgement<'a>),
     Search(Search<'a>),
     Stats(Statistics<'a>),
+    /// `stats` on a table within `D` moves.
+    BoundedStats {
+        table: MappedBoundedTable,
+        output: Output,
+    },
     Hardest(Hardest),
     Random(Random),
     Heuristic(Heuristics<'a>),
@@ -71,12 +76,29 @@ impl<'a> Resolved<'a> {
             Command::Path(args) => Resolved::Batch(Batch::path(args)?),
             Command::Judge(args) => Resolved::Judge(Judgement::of(args)?),
             Command::Search(args) => Resolved::Search(Search::of(args)?),
-            Command::Stats(args) => Resolved::Stats(Statistics {
-                target: Target::resolve(&args.target)?,
-                output: Output::of(args.json, args.csv, false),
-                log: args.log,
-                svg: crate::charts::check_path(args.svg.as_deref())?,
-            }),
+            Command::Stats(args) => {
+                let output = Output::of(args.json, args.csv, false);
+                match Target::resolve_any(&args.target)? {
+                    Ok(target) => Resolved::Stats(Statistics {
+                        target,
+                        output,
+                        log: args.log,
+                        svg: crate::charts::check_path(args.svg.as_deref())?,
+                    }),
+                    Err(table) => {
+                        if args.svg.is_some() || args.log {
+                            return Err(UsageError(
+                                "a table within D moves prints its histogram as text, --json or \
+                                 --csv: drop --svg and --log"
+                                    .into(),
+                            )
+                            .into());
+                        }
+                        bounded_goal(&table, args.target.goal.as_deref())?;
+                        Resolved::BoundedStats { table, output }
+                    }
+                }
+            }
             Command::Hardest(args) => Resolved::Hardest(Hardest {
                 target: Target::resolve(&args.target)?,
                 output: Output::of(args.json, args.csv, false),
@@ -159,6 +181,13 @@ impl<'a> TableChoice<'a> {
                 return Err(UsageError(format!(
                     "the pattern database is for {} boards, not {board}",
                     p.board()
+                ))
+                .into())
+            }
+            (AnyTable::Bounded(b), Some(board)) if b.board() != board => {
+                return Err(UsageError(format!(
+                    "the table within D moves is for {} boards, not {board}",
+                    b.board()
                 ))
                 .into())
             }
@@ -245,6 +274,34 @@ impl Target {
     /// goal on its board.
     fn resolve(args: &TargetArgs) -> Result<Target> {
         Target::of(args.table.as_deref(), args.board, args.goal.as_deref())
+    }
+
+    /// As [`Target::resolve`], but a table within `D` moves (which `stats` also reads) is
+    /// handed back as it is.
+    fn resolve_any(args: &TargetArgs) -> Result<Result<Target, MappedBoundedTable>> {
+        let choice = TableChoice::new(args.table.as_deref(), args.board);
+        let table = match choice.find()? {
+            AnyTable::Bounded(table) => {
+                if let Some(board) = args.board.filter(|&b| b != table.board()) {
+                    return Err(UsageError(format!(
+                        "the table within D moves is for {} boards, not {board}",
+                        table.board()
+                    ))
+                    .into());
+                }
+                return Ok(Err(table));
+            }
+            other => other.into_table()?,
+        };
+        table.verify_at_open()?;
+        if let Some(board) = args.board {
+            tables::require_board(&table, board)?;
+        }
+        let goal = match args.goal.as_deref() {
+            None => table.board().standard_goal(),
+            Some(text) => parse_goal(table.board(), text)?,
+        };
+        Ok(Ok(Target { table, goal }))
     }
 
     fn of(table: Option<&Path>, board: Option<Board>, goal: Option<&str>) -> Result<Target> {
@@ -547,4 +604,20 @@ fn serve_config(args: &ServeArgs) -> slidetable_serve::Config {
             idle: args.idle_timeout,
         },
     }
+}
+
+/// `--goal` on a table within `D` moves: its own goal, or one with the blank in the same
+/// cell (answered by relabelling tiles); anything else is refused before any work.
+fn bounded_goal(table: &MappedBoundedTable, goal: Option<&str>) -> Result<()> {
+    if let Some(text) = goal {
+        let goal = parse_goal(table.board(), text)?;
+        if &goal != table.goal() {
+            return Err(UsageError(format!(
+                "stats on a table within D moves is for its own goal {}; it was made for no other",
+                table.goal()
+            ))
+            .into());
+        }
+    }
+    Ok(())
 }

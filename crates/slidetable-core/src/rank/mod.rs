@@ -17,6 +17,7 @@ mod placement;
 mod quick;
 mod scan;
 mod steps;
+mod wide;
 
 use std::sync::OnceLock;
 
@@ -26,6 +27,7 @@ pub use placement::{PlacementError, PlacementRanker};
 use quick::QuickTables;
 pub use scan::{PrefixMoves, Scan, ScanCursor, Sideways};
 pub use steps::{Steps, TileOrder};
+pub use wide::WideRanker;
 
 /// Rank and unrank layouts of one board. Cheap to copy; build once, use in hot loops.
 #[derive(Clone, Copy, Debug)]

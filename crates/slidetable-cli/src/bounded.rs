@@ -1,0 +1,321 @@
+//! Tables of the states within `D` moves (`generate --max-depth D`): making one, and what
+//! `distance`, `path`, `info` and `stats` print from one. A state past `D` is answered
+//! `>D` (text and CSV) or, in JSON, `"distance": null` with `"at_least": D+1`
+//! (docs/JSON.md).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use slidetable_core::{counted, Layout, Move};
+use slidetable_gen::{solve_bounded, write_bounded_to, Destination};
+use slidetable_query::{MappedBoundedTable, Reach};
+
+use crate::answers::{self, write_invalid_answer};
+use crate::json::{self, Record};
+use crate::puzzles::each_puzzle;
+use crate::resolved::{Answer, Batch, Output};
+use crate::streams::{self, note};
+
+/// `generate --max-depth D`: the states within `max_depth` moves of `goal`, written to
+/// `path`; a note on standard error for each level that took a second or more.
+pub(crate) fn generate(goal: &Layout, max_depth: u32, path: &Path) -> Result<ExitCode> {
+    let start = Instant::now();
+    // Checked (and its temporary file made) before the search, so a destination that cannot
+    // be written is refused at once.
+    let destination = Destination::prepare(path)?;
+    crate::signals::clean_up_on_signals();
+    // The levels worth watching: those of a second or more (a long run's), noted as they end.
+    let solved = solve_bounded(goal, max_depth, &mut |done| {
+        if done.elapsed.as_secs_f64() >= 1.0 {
+            note!(
+                "level {}: {} ({} neighbours sorted), {:.1} s",
+                done.level,
+                counted(done.states, "state"),
+                done.neighbours,
+                done.elapsed.as_secs_f64()
+            );
+        }
+    });
+    let written = destination.write(&mut |out| write_bounded_to(out, &solved))?;
+    let mut out = streams::stdout();
+    writeln!(out, "wrote {}", path.display())?;
+    writeln!(
+        out,
+        "board {}: {} within {max_depth} moves of goal {goal}, {} bytes",
+        goal.board(),
+        counted(solved.states(), "state"),
+        written.bytes
+    )?;
+    writeln!(out, "took {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn name(table: &MappedBoundedTable) -> String {
+    table
+        .file()
+        .map_or_else(|| "?".to_string(), |p| p.display().to_string())
+}
+
+/// `distance` and `path` on a table within `D` moves: the output of every other table for
+/// the states within `D`; `>D` (JSON: `at_least`) for the farther ones.
+pub(crate) fn batch(table: &MappedBoundedTable, batch: &Batch<'_>) -> Result<ExitCode> {
+    let (answer, output) = (batch.answer, batch.output);
+    let goal = batch.goal.unwrap_or_else(|| *table.goal());
+    // Refused before any line is read when the table cannot answer for this goal.
+    table
+        .towards(table.goal(), &goal)
+        .with_context(|| format!("table {}", name(table)))?;
+    let order = match answer {
+        Answer::OrderedPath(order) => order,
+        _ => Move::ALL,
+    };
+    let mut out = streams::stdout();
+    if output == Output::Csv {
+        answers::write_csv_header(&mut out, answer, json::Measure::Distance)?;
+    }
+    let mut text = Vec::new();
+    let mut path = Vec::new();
+    let mut answered = 0;
+    each_puzzle(
+        batch.input,
+        table.board(),
+        batch.keep_going,
+        &mut out,
+        |layout, _, out| {
+            let context = || format!("table {}", name(table));
+            let toward = table.towards(layout, &goal).with_context(context)?;
+            let reach = match answer {
+                Answer::Distance => table.distance(&toward).with_context(context)?,
+                _ => {
+                    let found = table
+                        .path_into(&toward, &order, &mut path)
+                        .with_context(context)?;
+                    match found {
+                        true => Some(Reach::Moves(path.len() as u32)),
+                        false => table.distance(&toward).with_context(context)?,
+                    }
+                }
+            };
+            answered += 1;
+            text.clear();
+            match reach {
+                Some(Reach::MoreThan(max)) => write_beyond(&mut text, layout, answer, output, max),
+                Some(Reach::Moves(d)) => answers::write(
+                    &mut text,
+                    answered,
+                    layout,
+                    answer,
+                    output,
+                    Some(d),
+                    Some(&path[..]).filter(|_| !matches!(answer, Answer::Distance)),
+                    false,
+                ),
+                None => answers::write(
+                    &mut text, answered, layout, answer, output, None, None, false,
+                ),
+            }
+            out.buffer().extend_from_slice(&text);
+            out.written()?;
+            Ok(())
+        },
+        |line, what, out| write_invalid_answer(out, answer, output, line, what),
+    )
+}
+
+/// The answer for a state more than `max` moves away: `>max` in text, CSV and drawn output,
+/// and in JSON `distance` (and `path`) `null` with `at_least` `max + 1`.
+fn write_beyond(text: &mut Vec<u8>, layout: &Layout, answer: Answer, output: Output, max: u32) {
+    let path_column = !matches!(answer, Answer::Distance);
+    match output {
+        Output::Text | Output::Show => {
+            text.extend_from_slice(format!(">{max}\n").as_bytes());
+        }
+        Output::Csv => {
+            let extra = if path_column { "," } else { "" };
+            text.extend_from_slice(format!("{layout},>{max},{extra}true\n").as_bytes());
+        }
+        Output::Json => {
+            let record = Record {
+                puzzle: layout.tiles(),
+                distance: Some(None),
+                at_least: Some(max + 1),
+                path: path_column.then_some(None),
+                solvable: true,
+                ..Record::default()
+            };
+            json::line(text, &record);
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct BoundedInfoJson {
+    path: String,
+    board: String,
+    encoding: &'static str,
+    cost: &'static str,
+    goal: Vec<u8>,
+    max_depth: u32,
+    file_size: u64,
+    states: u64,
+    histogram: Vec<u64>,
+    checksum_ok: Option<bool>,
+}
+
+/// `info` on a table within `D` moves: its goal, `D`, the states at each distance up to
+/// `D`, and with `verify` every block's checksum. Returns whether the checksum failed, with
+/// its error.
+pub(crate) fn info(
+    table: &MappedBoundedTable,
+    path: &Path,
+    verify: bool,
+    json: bool,
+) -> Result<Option<slidetable_query::TableError>> {
+    let header = table.header();
+    let checksum = verify.then(|| table.verify());
+    let checksum_ok = checksum.as_ref().map(Result::is_ok);
+    let mut out = streams::stdout();
+    let histogram = header.histogram();
+    if json {
+        let record = BoundedInfoJson {
+            path: path.display().to_string(),
+            board: header.board().to_string(),
+            encoding: "within",
+            cost: "unit",
+            goal: header.goal().tiles().to_vec(),
+            max_depth: header.max_depth(),
+            file_size: header.file_len(),
+            states: header.states(),
+            histogram,
+            checksum_ok,
+        };
+        serde_json::to_writer(&mut out, &record)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "table     {}", path.display())?;
+        writeln!(out, "board     {}", header.board())?;
+        writeln!(
+            out,
+            "encoding  within (the states within {} moves of the goal: sorted ranks per distance, LEB128 gaps in blocks of {})",
+            header.max_depth(),
+            header.block_states()
+        )?;
+        writeln!(out, "cost      unit (every move costs 1)")?;
+        writeln!(out, "goal      {}", header.goal())?;
+        writeln!(out, "size      {} bytes", header.file_len())?;
+        match &checksum {
+            None => writeln!(out, "checksum  not checked (use --verify)")?,
+            Some(Ok(())) => writeln!(out, "checksum  ok")?,
+            Some(Err(e)) => writeln!(out, "checksum  FAILED: {}", e.kind)?,
+        }
+        writeln!(out, "max depth {}", header.max_depth())?;
+        writeln!(
+            out,
+            "states    {} within {} moves; {} more than {} moves away",
+            header.states(),
+            header.max_depth(),
+            header.board().reachable_states() - header.states(),
+            header.max_depth()
+        )?;
+        let hist: Vec<String> = histogram.iter().map(u64::to_string).collect();
+        writeln!(out, "histogram {}", hist.join(" "))?;
+    }
+    out.flush()?;
+    Ok(checksum.and_then(Result::err))
+}
+
+#[derive(Serialize)]
+struct BoundedStatsJson<'a> {
+    table: String,
+    board: String,
+    goal: &'a [u8],
+    max_depth: u32,
+    states: u64,
+    more_than_max_depth: u64,
+    distances: Vec<LayerJson>,
+}
+
+#[derive(Serialize)]
+struct LayerJson {
+    distance: u32,
+    states: u64,
+    share: f64,
+    cumulative: f64,
+}
+
+/// `stats` on a table within `D` moves (the table's own goal): the states at each distance
+/// up to `D`, their share of the goal's class and the cumulative share, and the states past
+/// `D`.
+pub(crate) fn stats(table: &MappedBoundedTable, output: Output) -> Result<ExitCode> {
+    let header = table.header();
+    let class = header.board().reachable_states();
+    let histogram = header.histogram();
+    let mut cumulative = 0u64;
+    let layers: Vec<LayerJson> = histogram
+        .iter()
+        .enumerate()
+        .map(|(d, &states)| {
+            cumulative += states;
+            LayerJson {
+                distance: d as u32,
+                states,
+                share: states as f64 / class as f64,
+                cumulative: cumulative as f64 / class as f64,
+            }
+        })
+        .collect();
+    let mut out = streams::stdout();
+    match output {
+        Output::Json => {
+            let record = BoundedStatsJson {
+                table: name(table),
+                board: header.board().to_string(),
+                goal: header.goal().tiles(),
+                max_depth: header.max_depth(),
+                states: header.states(),
+                more_than_max_depth: class - header.states(),
+                distances: layers,
+            };
+            serde_json::to_writer(&mut out, &record)?;
+            writeln!(out)?;
+        }
+        Output::Csv => {
+            writeln!(out, "distance,states,share,cumulative")?;
+            for l in &layers {
+                writeln!(
+                    out,
+                    "{},{},{},{}",
+                    l.distance, l.states, l.share, l.cumulative
+                )?;
+            }
+        }
+        _ => {
+            writeln!(out, "table    {}", name(table))?;
+            writeln!(out, "goal     {}", header.goal())?;
+            writeln!(
+                out,
+                "states   {} within {} moves, {} more than {} moves away (of {class})",
+                header.states(),
+                header.max_depth(),
+                class - header.states(),
+                header.max_depth()
+            )?;
+            writeln!(out)?;
+            writeln!(out, "distance    states       share   cumulative")?;
+            for l in &layers {
+                writeln!(
+                    out,
+                    "{:>8}  {:>8}  {:>9.3e}  {:>11.3e}",
+                    l.distance, l.states, l.share, l.cumulative
+                )?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

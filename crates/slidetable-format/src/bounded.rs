@@ -1,0 +1,729 @@
+//! A table of the states within `D` moves of one goal (docs/FORMAT.md §13): for each level
+//! `d = 0..=D`, the ranks of the states exactly `d` moves from the goal, sorted, cut into
+//! blocks of `K` ranks, each block's first rank in an index and the others as LEB128 gaps.
+//! Its size grows with the states within `D`, not with the board: any board up to 16 cells
+//! (ranks below 16!/2 ≈ 1.05·10¹³, [`WideRanker`]'s). A state of the goal's parity class that
+//! no level holds is more than `D` moves away.
+//!
+//! The writer encodes each level with [`BoundedLevel::encode`] and writes the file with
+//! [`BoundedHeader::write`]; the reader checks the whole header, the descriptors and every
+//! index (a few bytes per thousand states) with [`BoundedHeader::parse`], which never reads
+//! past what the header says and never panics, and finds a rank with
+//! [`BoundedHeader::contains`], which checks the CRC of the one block it decodes.
+//!
+//! ```
+//! use slidetable_core::{Board, WideRanker};
+//! use slidetable_format::{BoundedHeader, BoundedLevel};
+//!
+//! let board = Board::new(2, 2).unwrap();
+//! let goal = board.standard_goal();
+//! let ranker = WideRanker::new(board);
+//! let level0 = BoundedLevel::encode(&[ranker.rank(&goal)], 1024);
+//! let mut file = Vec::new();
+//! BoundedHeader::write(&mut file, &goal, 1024, &[level0]).unwrap();
+//! let header = BoundedHeader::parse(&file).unwrap();
+//! assert_eq!(header.max_depth(), 0);
+//! assert!(header.contains(&file, 0, ranker.rank(&goal)).unwrap());
+//! ```
+//!
+//! [`WideRanker`]: slidetable_core::WideRanker
+
+use std::io::{self, Write};
+
+use byteorder::{ByteOrder, LittleEndian as LE};
+use slidetable_core::{Board, Layout, MAX_CELLS};
+
+/// The first eight bytes of a table within `D` moves.
+pub const BOUNDED_MAGIC: &[u8; 8] = b"SLIDEBND";
+/// The version of §13 this code writes and reads.
+pub const BOUNDED_VERSION: u16 = 1;
+/// The fixed header's length.
+pub const BOUNDED_HEADER_LEN: usize = 64;
+/// One level descriptor's length.
+pub const BOUNDED_LEVEL_LEN: usize = 48;
+/// One index entry's length: first rank, end of the block's bytes, the block's CRC.
+pub const BOUNDED_INDEX_ENTRY_LEN: usize = 24;
+/// The ranks a block holds (the last block of a level fewer): what the writer uses.
+pub const BOUNDED_BLOCK_STATES: u32 = 256;
+/// The most ranks a block may hold, so that a question decodes a bounded run of bytes.
+pub const MAX_BOUNDED_BLOCK_STATES: u32 = 1 << 16;
+/// The deepest level a table within `D` moves may describe (more than any board's radius).
+pub const MAX_BOUNDED_DEPTH: u32 = 1 << 16;
+
+/// Whether `file` starts as a table within `D` moves does.
+pub fn is_bounded_file(file: &[u8]) -> bool {
+    file.starts_with(BOUNDED_MAGIC)
+}
+
+/// What is wrong with a table within `D` moves. Messages name the field, the level and the
+/// block.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoundedError {
+    /// Shorter than the fixed header.
+    #[error("file is {len} bytes, shorter than the {BOUNDED_HEADER_LEN}-byte header of a table within D moves")]
+    TooShort {
+        /// The file's length.
+        len: u64,
+    },
+    /// Not `SLIDEBND`.
+    #[error("not a table within D moves (magic number is {found:02x?}, expected \"SLIDEBND\")")]
+    BadMagic {
+        /// The bytes found.
+        found: [u8; 8],
+    },
+    /// A version this code does not read.
+    #[error(
+        "table within D moves of version {found}: this slidetable reads version {BOUNDED_VERSION}"
+    )]
+    UnsupportedVersion {
+        /// The version field.
+        found: u16,
+    },
+    /// A field outside the values §13 allows.
+    #[error("header field {field} is {value}: {allowed}")]
+    BadField {
+        /// The field's name.
+        field: &'static str,
+        /// Its value.
+        value: u64,
+        /// What it may be.
+        allowed: &'static str,
+    },
+    /// The goal bytes are not a layout of the board.
+    #[error("the goal field is not a layout of the {board} board")]
+    BadGoal {
+        /// The header's board.
+        board: Board,
+    },
+    /// The header CRC does not hold.
+    #[error(
+        "the header checksum does not hold (stored {stored:#010x}, computed {computed:#010x})"
+    )]
+    HeaderChecksum {
+        /// The stored CRC.
+        stored: u32,
+        /// The CRC of the bytes.
+        computed: u32,
+    },
+    /// The file's length is not the one its header gives.
+    #[error("file is {len} bytes but its header describes {expected} (truncated, or bytes added)")]
+    Length {
+        /// The file's length.
+        len: u64,
+        /// What the header implies.
+        expected: u64,
+    },
+    /// A level descriptor that breaks a rule of §13.
+    #[error("level {level}: {what}")]
+    Level {
+        /// The level.
+        level: u32,
+        /// What is wrong.
+        what: String,
+    },
+    /// A level's index whose CRC does not hold, or whose entries break a rule.
+    #[error("level {level}: index entry {block}: {what}")]
+    Index {
+        /// The level.
+        level: u32,
+        /// The block.
+        block: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// A block whose bytes do not hold what its index entry says.
+    #[error("level {level}: block {block} (bytes {start}..{end} of the file): {what}")]
+    Block {
+        /// The level.
+        level: u32,
+        /// The block.
+        block: u64,
+        /// Its first byte in the file.
+        start: u64,
+        /// Its end in the file.
+        end: u64,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+// Fixed header offsets (docs/FORMAT.md §13.1).
+const OFF_VERSION: usize = 8;
+const OFF_ROWS: usize = 10;
+const OFF_COLS: usize = 11;
+const OFF_BLOCK_STATES: usize = 12;
+const OFF_GOAL: usize = 16;
+const OFF_MAX_DEPTH: usize = 32;
+const OFF_HEADER_CRC: usize = 36;
+const OFF_FILE_LEN: usize = 40;
+const OFF_STATES: usize = 48;
+const OFF_RESERVED: usize = 56;
+// Level descriptor offsets (§13.2).
+const L_STATES: usize = 0;
+const L_INDEX_OFF: usize = 8;
+const L_DATA_OFF: usize = 16;
+const L_DATA_LEN: usize = 24;
+const L_INDEX_CRC: usize = 32;
+const L_DATA_CRC: usize = 36;
+const L_RESERVED: usize = 40;
+
+/// One level encoded for the file: its index and its gaps.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoundedLevel {
+    states: u64,
+    index: Vec<u8>,
+    data: Vec<u8>,
+}
+
+impl BoundedLevel {
+    /// Encodes `ranks` (strictly increasing) in blocks of `block_states` ranks.
+    ///
+    /// # Panics
+    ///
+    /// If `ranks` is not strictly increasing or `block_states` is 0: the writer's own bug.
+    pub fn encode(ranks: &[u64], block_states: u32) -> BoundedLevel {
+        assert!(block_states > 0, "a block holds at least one rank");
+        let mut index = Vec::with_capacity(ranks.len().div_ceil(block_states as usize) * 24);
+        let mut data = Vec::with_capacity(ranks.len() * 2);
+        for block in ranks.chunks(block_states as usize) {
+            let start = data.len();
+            for pair in block.windows(2) {
+                assert!(pair[1] > pair[0], "ranks must increase strictly");
+                push_leb128(&mut data, pair[1] - pair[0] - 1);
+            }
+            let mut entry = [0u8; BOUNDED_INDEX_ENTRY_LEN];
+            LE::write_u64(&mut entry[0..], block[0]);
+            LE::write_u64(&mut entry[8..], data.len() as u64);
+            LE::write_u32(&mut entry[16..], crc32fast::hash(&data[start..]));
+            index.extend_from_slice(&entry);
+        }
+        BoundedLevel {
+            states: ranks.len() as u64,
+            index,
+            data,
+        }
+    }
+
+    /// The states of the level.
+    pub fn states(&self) -> u64 {
+        self.states
+    }
+
+    /// The bytes it takes in the file (index and data).
+    pub fn bytes(&self) -> u64 {
+        (self.index.len() + self.data.len()) as u64
+    }
+}
+
+fn push_leb128(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// One level as the header describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelDescriptor {
+    states: u64,
+    index_offset: u64,
+    data_offset: u64,
+    data_len: u64,
+    data_crc: u32,
+    /// The first rank of every block (read from the index once, at parse).
+    firsts: Vec<u64>,
+}
+
+impl LevelDescriptor {
+    /// The states exactly this many moves from the goal.
+    pub fn states(&self) -> u64 {
+        self.states
+    }
+
+    /// The blocks of the level.
+    pub fn blocks(&self) -> u64 {
+        self.firsts.len() as u64
+    }
+}
+
+/// The checked header of a table within `D` moves: board, goal, the levels' counts and
+/// where their blocks are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoundedHeader {
+    goal: Layout,
+    block_states: u32,
+    levels: Vec<LevelDescriptor>,
+    file_len: u64,
+}
+
+impl BoundedHeader {
+    /// Writes the file of `levels` (level `d` the states `d` moves from `goal`) to `out` and
+    /// returns its length.
+    pub fn write(
+        out: &mut impl Write,
+        goal: &Layout,
+        block_states: u32,
+        levels: &[BoundedLevel],
+    ) -> io::Result<u64> {
+        let board = goal.board();
+        let count = levels.len();
+        let mut header = vec![0u8; BOUNDED_HEADER_LEN + BOUNDED_LEVEL_LEN * count];
+        header[..8].copy_from_slice(BOUNDED_MAGIC);
+        LE::write_u16(&mut header[OFF_VERSION..], BOUNDED_VERSION);
+        header[OFF_ROWS] = board.rows() as u8;
+        header[OFF_COLS] = board.cols() as u8;
+        LE::write_u32(&mut header[OFF_BLOCK_STATES..], block_states);
+        header[OFF_GOAL..OFF_GOAL + board.cells()].copy_from_slice(goal.tiles());
+        LE::write_u32(&mut header[OFF_MAX_DEPTH..], count as u32 - 1);
+        let mut at = header.len() as u64;
+        for (d, level) in levels.iter().enumerate() {
+            let l = &mut header[BOUNDED_HEADER_LEN + BOUNDED_LEVEL_LEN * d..][..BOUNDED_LEVEL_LEN];
+            LE::write_u64(&mut l[L_STATES..], level.states);
+            LE::write_u64(&mut l[L_INDEX_OFF..], at);
+            at += level.index.len() as u64;
+            LE::write_u64(&mut l[L_DATA_OFF..], at);
+            LE::write_u64(&mut l[L_DATA_LEN..], level.data.len() as u64);
+            at += level.data.len() as u64;
+            LE::write_u32(&mut l[L_INDEX_CRC..], crc32fast::hash(&level.index));
+            LE::write_u32(&mut l[L_DATA_CRC..], crc32fast::hash(&level.data));
+        }
+        LE::write_u64(&mut header[OFF_FILE_LEN..], at);
+        let states: u64 = levels.iter().map(|l| l.states).sum();
+        LE::write_u64(&mut header[OFF_STATES..], states);
+        let crc = crc32fast::hash(&header);
+        LE::write_u32(&mut header[OFF_HEADER_CRC..], crc);
+        out.write_all(&header)?;
+        for level in levels {
+            out.write_all(&level.index)?;
+            out.write_all(&level.data)?;
+        }
+        Ok(at)
+    }
+
+    /// Checks `file`'s header, level descriptors and indexes (every rule of §13 but the
+    /// blocks' contents, which [`BoundedHeader::contains`] checks as it reads them and
+    /// [`BoundedHeader::verify`] checks whole).
+    pub fn parse(file: &[u8]) -> Result<BoundedHeader, BoundedError> {
+        let len = file.len() as u64;
+        if file.len() < BOUNDED_HEADER_LEN {
+            return Err(BoundedError::TooShort { len });
+        }
+        let fixed = &file[..BOUNDED_HEADER_LEN];
+        if !is_bounded_file(fixed) {
+            let mut found = [0u8; 8];
+            found.copy_from_slice(&fixed[..8]);
+            return Err(BoundedError::BadMagic { found });
+        }
+        let version = LE::read_u16(&fixed[OFF_VERSION..]);
+        if version != BOUNDED_VERSION {
+            return Err(BoundedError::UnsupportedVersion { found: version });
+        }
+        let bad = |field, value: u64, allowed| BoundedError::BadField {
+            field,
+            value,
+            allowed,
+        };
+        let (rows, cols) = (fixed[OFF_ROWS], fixed[OFF_COLS]);
+        let board = Board::new(rows.into(), cols.into()).map_err(|_| {
+            bad(
+                "rows x cols",
+                u64::from(rows) * 256 + u64::from(cols),
+                "a board of at least 2x2 and at most 16 cells (value: rows·256 + cols)",
+            )
+        })?;
+        let block_states = LE::read_u32(&fixed[OFF_BLOCK_STATES..]);
+        if !(1..=MAX_BOUNDED_BLOCK_STATES).contains(&block_states) {
+            return Err(bad("block states", block_states.into(), "1 to 65536"));
+        }
+        let n = board.cells();
+        let goal = Layout::new(board, &fixed[OFF_GOAL..OFF_GOAL + n])
+            .map_err(|_| BoundedError::BadGoal { board })?;
+        if fixed[OFF_GOAL + n..OFF_GOAL + MAX_CELLS]
+            .iter()
+            .any(|&b| b != 0)
+        {
+            return Err(BoundedError::BadGoal { board });
+        }
+        let max_depth = LE::read_u32(&fixed[OFF_MAX_DEPTH..]);
+        if max_depth > MAX_BOUNDED_DEPTH {
+            return Err(bad("max depth", max_depth.into(), "at most 65536"));
+        }
+        if fixed[OFF_RESERVED..].iter().any(|&b| b != 0) {
+            return Err(bad("reserved (bytes 56..64)", 1, "zero"));
+        }
+        let count = max_depth as usize + 1;
+        let header_len = BOUNDED_HEADER_LEN + BOUNDED_LEVEL_LEN * count;
+        if file.len() < header_len {
+            return Err(BoundedError::Length {
+                len,
+                expected: header_len as u64,
+            });
+        }
+        let stored = LE::read_u32(&fixed[OFF_HEADER_CRC..]);
+        let mut hasher = crc32fast::Hasher::new();
+        hasher.update(&file[..OFF_HEADER_CRC]);
+        hasher.update(&[0; 4]);
+        hasher.update(&file[OFF_HEADER_CRC + 4..header_len]);
+        let computed = hasher.finalize();
+        if stored != computed {
+            return Err(BoundedError::HeaderChecksum { stored, computed });
+        }
+        let file_len = LE::read_u64(&fixed[OFF_FILE_LEN..]);
+        if file_len != len {
+            return Err(BoundedError::Length {
+                len,
+                expected: file_len,
+            });
+        }
+        let entries = board.reachable_states();
+        let mut at = header_len as u64;
+        let mut total = 0u64;
+        let mut levels = Vec::with_capacity(count);
+        for d in 0..count {
+            let level = d as u32;
+            let l = &file[BOUNDED_HEADER_LEN + BOUNDED_LEVEL_LEN * d..][..BOUNDED_LEVEL_LEN];
+            let wrong = |what: String| BoundedError::Level { level, what };
+            let states = LE::read_u64(&l[L_STATES..]);
+            total = total
+                .checked_add(states)
+                .filter(|&t| t <= entries)
+                .ok_or_else(|| {
+                    wrong(format!(
+                        "{states} states: more than the board's {entries} in all"
+                    ))
+                })?;
+            if d == 0 && states != 1 {
+                return Err(wrong(format!("{states} states; level 0 is the goal alone")));
+            }
+            let blocks = states.div_ceil(u64::from(block_states));
+            let index_len = blocks * BOUNDED_INDEX_ENTRY_LEN as u64;
+            let index_offset = LE::read_u64(&l[L_INDEX_OFF..]);
+            let data_offset = LE::read_u64(&l[L_DATA_OFF..]);
+            let data_len = LE::read_u64(&l[L_DATA_LEN..]);
+            if index_offset != at || data_offset != at + index_len {
+                return Err(wrong(format!(
+                    "index at {index_offset} and data at {data_offset}; packed, they are at {at} and {}",
+                    at + index_len
+                )));
+            }
+            let end = data_offset
+                .checked_add(data_len)
+                .filter(|&e| e <= len)
+                .ok_or_else(|| {
+                    wrong(format!(
+                        "data of {data_len} bytes at {data_offset} end past the file's {len} bytes"
+                    ))
+                })?;
+            // At most 10 bytes a gap (LEB128 of a u64).
+            if data_len > states.saturating_sub(blocks) * 10 {
+                return Err(wrong(format!("{data_len} data bytes for {states} states")));
+            }
+            if l[L_RESERVED..].iter().any(|&b| b != 0) {
+                return Err(wrong("reserved bytes 40..48 are not zero".into()));
+            }
+            let index = &file[index_offset as usize..data_offset as usize];
+            let stored = LE::read_u32(&l[L_INDEX_CRC..]);
+            let computed = crc32fast::hash(index);
+            if stored != computed {
+                return Err(wrong(format!(
+                    "the index checksum does not hold (stored {stored:#010x}, computed {computed:#010x})"
+                )));
+            }
+            let mut firsts = Vec::with_capacity(blocks as usize);
+            let mut last_end = 0u64;
+            for (b, entry) in index.chunks_exact(BOUNDED_INDEX_ENTRY_LEN).enumerate() {
+                let bad_entry = |what: String| BoundedError::Index {
+                    level,
+                    block: b as u64,
+                    what,
+                };
+                let first = LE::read_u64(&entry[0..]);
+                let block_end = LE::read_u64(&entry[8..]);
+                if first >= entries {
+                    return Err(bad_entry(format!(
+                        "first rank {first} is not below the board's {entries}"
+                    )));
+                }
+                if firsts.last().is_some_and(|&f| f >= first) {
+                    return Err(bad_entry(format!(
+                        "first rank {first} does not follow the block before's"
+                    )));
+                }
+                if block_end < last_end || block_end > data_len {
+                    return Err(bad_entry(format!(
+                        "block ends at data byte {block_end}, outside {last_end}..={data_len}"
+                    )));
+                }
+                if LE::read_u32(&entry[20..]) != 0 {
+                    return Err(bad_entry("reserved bytes 20..24 are not zero".into()));
+                }
+                last_end = block_end;
+                firsts.push(first);
+            }
+            if last_end != data_len {
+                return Err(wrong(format!(
+                    "the blocks end at data byte {last_end}, the data at {data_len}"
+                )));
+            }
+            levels.push(LevelDescriptor {
+                states,
+                index_offset,
+                data_offset,
+                data_len,
+                data_crc: LE::read_u32(&l[L_DATA_CRC..]),
+                firsts,
+            });
+            at = end;
+        }
+        let states = LE::read_u64(&fixed[OFF_STATES..]);
+        if states != total {
+            return Err(bad("states", states, "the sum of the levels' states"));
+        }
+        if at != len {
+            return Err(BoundedError::Length { len, expected: at });
+        }
+        Ok(BoundedHeader {
+            goal,
+            block_states,
+            levels,
+            file_len,
+        })
+    }
+
+    /// The board.
+    pub fn board(&self) -> Board {
+        self.goal.board()
+    }
+
+    /// The goal every distance is counted to.
+    pub fn goal(&self) -> &Layout {
+        &self.goal
+    }
+
+    /// `D`: the table holds every state at most this many moves from the goal.
+    pub fn max_depth(&self) -> u32 {
+        self.levels.len() as u32 - 1
+    }
+
+    /// The ranks a block holds.
+    pub fn block_states(&self) -> u32 {
+        self.block_states
+    }
+
+    /// The levels, level `d` the states exactly `d` moves away.
+    pub fn levels(&self) -> &[LevelDescriptor] {
+        &self.levels
+    }
+
+    /// The states of each level: the histogram of distances up to `D`.
+    pub fn histogram(&self) -> Vec<u64> {
+        self.levels.iter().map(|l| l.states).collect()
+    }
+
+    /// The states within `D` moves.
+    pub fn states(&self) -> u64 {
+        self.levels.iter().map(|l| l.states).sum()
+    }
+
+    /// The file's length.
+    pub fn file_len(&self) -> u64 {
+        self.file_len
+    }
+
+    /// Whether level `level` holds `rank` (false for a level past `D`). Decodes one block,
+    /// whose CRC and gaps are checked first.
+    pub fn contains(&self, file: &[u8], level: u32, rank: u64) -> Result<bool, BoundedError> {
+        let Some(l) = self.levels.get(level as usize) else {
+            return Ok(false);
+        };
+        let b = l.firsts.partition_point(|&f| f <= rank);
+        if b == 0 {
+            return Ok(false);
+        }
+        let mut found = false;
+        self.each_in_block(file, level, b as u64 - 1, |r| {
+            found |= r == rank;
+            r < rank
+        })?;
+        Ok(found)
+    }
+
+    /// Calls `each` with the ranks of block `block` of level `level` in increasing order
+    /// while it returns true, after checking the block's CRC and that its gaps fill it.
+    fn each_in_block(
+        &self,
+        file: &[u8],
+        level: u32,
+        block: u64,
+        mut each: impl FnMut(u64) -> bool,
+    ) -> Result<(), BoundedError> {
+        let l = &self.levels[level as usize];
+        let entry = &file[(l.index_offset + block * BOUNDED_INDEX_ENTRY_LEN as u64) as usize..]
+            [..BOUNDED_INDEX_ENTRY_LEN];
+        let start = match block {
+            0 => 0,
+            _ => LE::read_u64(&file[(l.index_offset + (block - 1) * 24 + 8) as usize..]),
+        };
+        let end = LE::read_u64(&entry[8..]);
+        let (fs, fe) = (l.data_offset + start, l.data_offset + end);
+        let bytes = &file[fs as usize..fe as usize];
+        let damaged = |what: String| BoundedError::Block {
+            level,
+            block,
+            start: fs,
+            end: fe,
+            what,
+        };
+        let stored = LE::read_u32(&entry[16..]);
+        let computed = crc32fast::hash(bytes);
+        if stored != computed {
+            return Err(damaged(format!(
+                "checksum does not hold (stored {stored:#010x}, computed {computed:#010x})"
+            )));
+        }
+        let k = u64::from(self.block_states);
+        let count = (l.states - block * k).min(k);
+        let limit = self.board().reachable_states();
+        let next_first = l.firsts.get(block as usize + 1).copied().unwrap_or(limit);
+        let mut rank = l.firsts[block as usize];
+        let mut at = 0usize;
+        let mut going = each(rank);
+        for i in 1..count {
+            let mut gap = 0u64;
+            let mut shift = 0u32;
+            loop {
+                let Some(&byte) = bytes.get(at) else {
+                    return Err(damaged(format!("ends after {i} of its {count} ranks")));
+                };
+                at += 1;
+                if shift > 63 {
+                    return Err(damaged("a gap longer than 64 bits".into()));
+                }
+                gap |= u64::from(byte & 0x7F) << shift;
+                shift += 7;
+                if byte < 0x80 {
+                    break;
+                }
+            }
+            rank = rank
+                .checked_add(gap)
+                .and_then(|r| r.checked_add(1))
+                .filter(|&r| r < next_first)
+                .ok_or_else(|| damaged(format!("rank {i} passes the next block's first rank")))?;
+            if going {
+                going = each(rank);
+            }
+        }
+        if at != bytes.len() {
+            return Err(damaged(format!(
+                "{} bytes after its {count} ranks",
+                bytes.len() - at
+            )));
+        }
+        Ok(())
+    }
+
+    /// Checks every level's data CRC and every block's contents: a pass over the file.
+    pub fn verify(&self, file: &[u8]) -> Result<(), BoundedError> {
+        for (d, l) in self.levels.iter().enumerate() {
+            let data = &file[l.data_offset as usize..(l.data_offset + l.data_len) as usize];
+            let computed = crc32fast::hash(data);
+            if computed != l.data_crc {
+                return Err(BoundedError::Level {
+                    level: d as u32,
+                    what: format!(
+                        "the data checksum does not hold (stored {:#010x}, computed {computed:#010x})",
+                        l.data_crc
+                    ),
+                });
+            }
+            for b in 0..l.blocks() {
+                self.each_in_block(file, d as u32, b, |_| true)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Calls `each` with every rank of level `level` in increasing order (every block
+    /// checked as it is read).
+    pub fn each_rank(
+        &self,
+        file: &[u8],
+        level: u32,
+        mut each: impl FnMut(u64),
+    ) -> Result<(), BoundedError> {
+        let Some(l) = self.levels.get(level as usize) else {
+            return Ok(());
+        };
+        for b in 0..l.blocks() {
+            self.each_in_block(file, level, b, |r| {
+                each(r);
+                true
+            })?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> (Vec<u8>, Vec<Vec<u64>>) {
+        let board = Board::new(3, 5).unwrap();
+        let goal = board.standard_goal();
+        let levels = vec![
+            vec![653_837_183_999],
+            vec![3, 40, 1 << 35, 600_000_000_000],
+            (0..3000u64).map(|i| i * i * 7919 + 5).collect::<Vec<_>>(),
+        ];
+        let encoded: Vec<_> = levels.iter().map(|l| BoundedLevel::encode(l, 64)).collect();
+        let mut file = Vec::new();
+        BoundedHeader::write(&mut file, &goal, 64, &encoded).unwrap();
+        (file, levels)
+    }
+
+    #[test]
+    fn written_levels_read_back() {
+        let (file, levels) = sample();
+        let header = BoundedHeader::parse(&file).unwrap();
+        assert_eq!(header.max_depth(), 2);
+        assert_eq!(header.histogram(), vec![1, 4, 3000]);
+        header.verify(&file).unwrap();
+        for (d, level) in levels.iter().enumerate() {
+            let mut back = Vec::new();
+            header.each_rank(&file, d as u32, |r| back.push(r)).unwrap();
+            assert_eq!(&back, level);
+            for &r in level {
+                assert!(header.contains(&file, d as u32, r).unwrap());
+                assert!(
+                    !header.contains(&file, d as u32, r + 1).unwrap() || level.contains(&(r + 1))
+                );
+            }
+            assert!(!header.contains(&file, d as u32, 0).unwrap());
+        }
+    }
+
+    #[test]
+    fn every_truncation_and_every_flipped_header_byte_is_refused() {
+        let (file, _) = sample();
+        let header_len = BOUNDED_HEADER_LEN + 3 * BOUNDED_LEVEL_LEN;
+        for len in 0..file.len() {
+            assert!(BoundedHeader::parse(&file[..len]).is_err(), "{len}");
+        }
+        for at in 0..header_len {
+            let mut bad = file.clone();
+            bad[at] ^= 0x10;
+            assert!(BoundedHeader::parse(&bad).is_err(), "byte {at}");
+        }
+        // A flipped data byte: found by the block's checksum, never a wrong answer.
+        let mut bad = file.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        let header = BoundedHeader::parse(&bad).unwrap();
+        let e = header.verify(&bad).unwrap_err();
+        assert!(e.to_string().contains("checksum does not hold"), "{e}");
+    }
+}

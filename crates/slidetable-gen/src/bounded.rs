@@ -1,0 +1,200 @@
+//! The states within `D` moves of one goal, level by level ([`solve_bounded`]), on any board
+//! up to 16 cells, and their file (docs/FORMAT.md §13, [`write_bounded_to`]).
+//!
+//! Memory grows with the states within `D`, not with the board: each level is a sorted
+//! vector of 64-bit ranks ([`WideRanker`]'s) while it is the frontier or the level before it,
+//! and afterwards only its encoded form (an index entry per 256 states and a LEB128 gap a
+//! state, about 2–3 bytes a state on 15 and 16 cells). A level is made by expanding the
+//! frontier into one vector of every neighbour (its length known in advance from the blank
+//! cells, so it is filled in place on every core), sorting it (rayon's parallel unstable
+//! sort), and dropping in one merge pass the repeats and the states of the level before. The
+//! level before is all that must be dropped: every board is bipartite (a move changes the
+//! colour of the blank's cell on the chequerboard), so a neighbour of a state `d` moves away
+//! is `d − 1` or `d + 1` moves away.
+//!
+//! ```
+//! use slidetable_core::Board;
+//! use slidetable_gen::solve_bounded;
+//!
+//! let solved = solve_bounded(&Board::new(4, 4).unwrap().standard_goal(), 6, &mut |_| {});
+//! // OEIS A089484: the 15-puzzle's states by distance from a corner-blank goal.
+//! assert_eq!(solved.histogram(), vec![1, 2, 4, 10, 24, 54, 107]);
+//! ```
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use slidetable_core::{slide, Layout, Neighbors, WideRanker};
+use slidetable_format::{BoundedHeader, BoundedLevel, BOUNDED_BLOCK_STATES};
+
+use crate::GenError;
+
+/// The frontier states one task of the expansion takes.
+const CHUNK: usize = 1 << 14;
+
+/// One level made: what [`solve_bounded`] reports as it goes.
+#[derive(Clone, Copy, Debug)]
+pub struct BoundedLevelDone {
+    /// The level: states this many moves from the goal.
+    pub level: u32,
+    /// Its states.
+    pub states: u64,
+    /// The neighbours of the level before that were generated to find it.
+    pub neighbours: u64,
+    /// The time it took.
+    pub elapsed: Duration,
+}
+
+/// The states within `D` moves of a goal, each level encoded for the file.
+#[derive(Clone, Debug)]
+pub struct SolvedBounded {
+    goal: Layout,
+    levels: Vec<BoundedLevel>,
+}
+
+impl SolvedBounded {
+    /// The goal.
+    pub fn goal(&self) -> &Layout {
+        &self.goal
+    }
+
+    /// `D`.
+    pub fn max_depth(&self) -> u32 {
+        self.levels.len() as u32 - 1
+    }
+
+    /// The states at each distance from 0 to `D`.
+    pub fn histogram(&self) -> Vec<u64> {
+        self.levels.iter().map(BoundedLevel::states).collect()
+    }
+
+    /// The states within `D` moves.
+    pub fn states(&self) -> u64 {
+        self.levels.iter().map(BoundedLevel::states).sum()
+    }
+}
+
+/// Every state within `max_depth` moves of `goal`, by a breadth-first search from it; calls
+/// `done` after each level.
+pub fn solve_bounded(
+    goal: &Layout,
+    max_depth: u32,
+    done: &mut dyn FnMut(BoundedLevelDone),
+) -> SolvedBounded {
+    let board = goal.board();
+    let ranker = WideRanker::new(board);
+    let neighbors = Neighbors::new(board);
+    let class = goal.class();
+    let mut before: Vec<u64> = Vec::new();
+    let mut frontier = vec![ranker.rank(goal)];
+    let mut levels = vec![BoundedLevel::encode(&frontier, BOUNDED_BLOCK_STATES)];
+    done(BoundedLevelDone {
+        level: 0,
+        states: 1,
+        neighbours: 0,
+        elapsed: Duration::ZERO,
+    });
+    for level in 1..=max_depth {
+        let start = Instant::now();
+        let mut next = expand(&frontier, &ranker, &neighbors, class);
+        let neighbours = next.len() as u64;
+        next.par_sort_unstable();
+        keep_new(&mut next, &before);
+        next.shrink_to_fit();
+        levels.push(BoundedLevel::encode(&next, BOUNDED_BLOCK_STATES));
+        done(BoundedLevelDone {
+            level,
+            states: next.len() as u64,
+            neighbours,
+            elapsed: start.elapsed(),
+        });
+        before = std::mem::replace(&mut frontier, next);
+    }
+    SolvedBounded {
+        goal: *goal,
+        levels,
+    }
+}
+
+/// Every neighbour of every state of `frontier` (ranks of class `class`), repeats and all,
+/// in one vector whose length is known from the blank cells before any is made.
+fn expand(frontier: &[u64], ranker: &WideRanker, neighbors: &Neighbors, class: u8) -> Vec<u64> {
+    let block = ranker.block();
+    let moves = |rank: u64| neighbors.from((rank / block) as usize).len();
+    let counts: Vec<usize> = frontier
+        .par_chunks(CHUNK)
+        .map(|chunk| chunk.iter().map(|&r| moves(r)).sum())
+        .collect();
+    let mut out = vec![0u64; counts.iter().sum()];
+    let mut slices = Vec::with_capacity(counts.len());
+    let mut rest = &mut out[..];
+    for &n in &counts {
+        let (here, after) = rest.split_at_mut(n);
+        slices.push(here);
+        rest = after;
+    }
+    frontier
+        .par_chunks(CHUNK)
+        .zip(slices)
+        .for_each(|(chunk, slice)| {
+            let mut at = 0;
+            for &rank in chunk {
+                let (packed, blank) = ranker.unrank_packed(rank, class);
+                for &(m, to) in neighbors.from(blank) {
+                    let to = usize::from(to);
+                    slice[at] = match m {
+                        slidetable_core::Move::Left => rank - block,
+                        slidetable_core::Move::Right => rank + block,
+                        _ => ranker.rank_packed(slide(packed, blank, to), to),
+                    };
+                    at += 1;
+                }
+            }
+        });
+    out
+}
+
+/// Drops from sorted `next` its repeats and the states of sorted `before`, in one pass.
+fn keep_new(next: &mut Vec<u64>, before: &[u64]) {
+    let mut kept = 0;
+    let mut j = 0;
+    for i in 0..next.len() {
+        let rank = next[i];
+        if kept > 0 && next[kept - 1] == rank {
+            continue;
+        }
+        while j < before.len() && before[j] < rank {
+            j += 1;
+        }
+        if j < before.len() && before[j] == rank {
+            continue;
+        }
+        next[kept] = rank;
+        kept += 1;
+    }
+    next.truncate(kept);
+}
+
+/// Writes the file of `solved` to `out`; returns its length.
+pub fn write_bounded_to(out: &mut dyn Write, solved: &SolvedBounded) -> Result<u64, GenError> {
+    let mut out = out;
+    BoundedHeader::write(&mut out, &solved.goal, BOUNDED_BLOCK_STATES, &solved.levels).map_err(
+        |source| GenError::Io {
+            path: "standard output".into(),
+            source,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_and_the_level_before_are_dropped() {
+        let mut next = vec![1, 1, 2, 3, 3, 5, 8, 8, 9];
+        keep_new(&mut next, &[2, 4, 8]);
+        assert_eq!(next, vec![1, 3, 5, 9]);
+    }
+}
