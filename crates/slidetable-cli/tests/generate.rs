@@ -1350,6 +1350,7 @@ fn a_refused_checkpoint_leaves_no_lock_file() {
             fs::remove_file(&checkpoint).unwrap();
         }
     }
+}
 
 /// `generate --max-depth D` on the 15-cell 3x5 board and the 15-puzzle, as people run it:
 /// every level the published count (OEIS A346737, A089484), `distance` exact within D and
