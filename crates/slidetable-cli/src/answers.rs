@@ -6,8 +6,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable_core::{path_string, Layout, Move};
-use slidetable_query::{CostModel, Goal, Lockstep, MappedTable, QueryError};
+use slidetable::core::{path_string, Layout, Move};
+use slidetable::query::{CostModel, Goal, Lockstep, MappedTable, QueryError};
 
 use crate::json::{self, Measure, Record};
 use crate::puzzles::{each_block, each_puzzle};

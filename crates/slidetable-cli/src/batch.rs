@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use slidetable_query::AnyTable;
+use slidetable::query::AnyTable;
 
 use crate::answers;
 use crate::bounded;

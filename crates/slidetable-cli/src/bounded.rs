@@ -10,9 +10,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
-use slidetable_core::{counted, Layout, Move};
-use slidetable_gen::{solve_bounded, write_bounded_to, Destination};
-use slidetable_query::{MappedBoundedTable, Reach};
+use slidetable::core::{counted, Layout, Move};
+use slidetable::generate::{solve_bounded, write_bounded_to, Destination};
+use slidetable::query::{MappedBoundedTable, Reach};
 
 use crate::answers::{self, write_invalid_answer};
 use crate::json::{self, Record};
@@ -175,7 +175,7 @@ pub(crate) fn info(
     path: &Path,
     verify: bool,
     json: bool,
-) -> Result<Option<slidetable_query::TableError>> {
+) -> Result<Option<slidetable::query::TableError>> {
     let header = table.header();
     let checksum = verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);

@@ -11,8 +11,8 @@ use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use slidetable_heuristic::{HeuristicReport, Quartiles};
-use slidetable_query::HistogramStats;
+use slidetable::heuristic::{HeuristicReport, Quartiles};
+use slidetable::query::HistogramStats;
 
 use crate::streams;
 
@@ -76,16 +76,16 @@ impl Labels<'_> {
 pub(crate) fn check_path(path: Option<&Path>) -> Result<Option<&Path>> {
     match path {
         Some(p) if p != Path::new("-") => {
-            slidetable_gen::check_replaceable(p).map_err(|e| refusal(p, e))?;
+            slidetable::generate::check_replaceable(p).map_err(|e| refusal(p, e))?;
             Ok(Some(p))
         }
         other => Ok(other),
     }
 }
 
-fn refusal(path: &Path, e: slidetable_gen::GenError) -> anyhow::Error {
+fn refusal(path: &Path, e: slidetable::generate::GenError) -> anyhow::Error {
     match e {
-        slidetable_gen::GenError::NotAFile { kind, .. } => anyhow::anyhow!(
+        slidetable::generate::GenError::NotAFile { kind, .. } => anyhow::anyhow!(
             "refusing to write the chart to {}: it is {kind}, not a regular file",
             path.display()
         ),
@@ -105,7 +105,7 @@ pub(crate) fn save(path: &Path, svg: &str) -> Result<()> {
     }
     // As a table is written: only over a regular file, through a temporary file renamed
     // into place.
-    slidetable_gen::write_file(path, svg.as_bytes())
+    slidetable::generate::write_file(path, svg.as_bytes())
         .map(drop)
         .map_err(|e| refusal(path, e))
 }
@@ -282,7 +282,7 @@ pub(crate) fn heuristics(
             } else {
                 0.0
             };
-            let points: Vec<(f64, &slidetable_heuristic::Accuracy)> = report
+            let points: Vec<(f64, &slidetable::heuristic::Accuracy)> = report
                 .by_distance
                 .iter()
                 .enumerate()

@@ -11,11 +11,11 @@ use std::ffi::OsStr;
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
-use slidetable_core::{Board, Move};
-use slidetable_query::{CostModel, Encoding};
-use slidetable_search::Method;
+use slidetable::core::{Board, Move};
+use slidetable::query::{CostModel, Encoding};
+use slidetable::search::Method;
 
-use slidetable_judge::Format;
+use slidetable::judge::Format;
 
 /// Exact answers for sliding-tile puzzles from a precomputed table of every state.
 #[derive(Parser, Debug)]
@@ -157,7 +157,7 @@ pub(crate) struct GenerateArgs {
     /// with the blank last), on any board up to 16 cells, 4x4 included: exact distances and
     /// paths for those states, `>D` for the others. Its size grows with the states within
     /// D (about 2-3 bytes each), not with the board. Needs -o PATH.
-    #[arg(long, value_name = "D", conflicts_with_all = ["pdb", "all_goals", "encoding", "parts"], value_parser = clap::value_parser!(u32).range(0..=i64::from(slidetable_format::MAX_BOUNDED_DEPTH)))]
+    #[arg(long, value_name = "D", conflicts_with_all = ["pdb", "all_goals", "encoding", "parts"], value_parser = clap::value_parser!(u32).range(0..=i64::from(slidetable::format::MAX_BOUNDED_DEPTH)))]
     pub(crate) max_depth: Option<u32>,
     /// Write the table in parts into this directory (which must exist and be seen by every
     /// process): one part per process of the run (`mpirun -np N slidetable generate --parts
@@ -190,7 +190,7 @@ pub(crate) struct GenerateArgs {
     /// slice may reach before the processes exchange (top-down, the states that reach them;
     /// bottom-up, the questions; sent sorted, each once, as LEB128 deltas of 64-bit
     /// offsets). Its buffers take at most about 48 bytes a neighbour.
-    #[arg(long, value_name = "RANKS", default_value_t = slidetable_gen::parts::DEFAULT_BATCH, requires = "parts", value_parser = parse_batch)]
+    #[arg(long, value_name = "RANKS", default_value_t = slidetable::generate::parts::DEFAULT_BATCH, requires = "parts", value_parser = parse_batch)]
     pub(crate) batch: usize,
 }
 
@@ -583,12 +583,12 @@ fn parse_depths(s: &str) -> Result<RangeInclusive<u32>, String> {
 
 fn parse_method(s: &str) -> Result<Method, String> {
     s.parse()
-        .map_err(|e: slidetable_search::UnknownName| e.to_string())
+        .map_err(|e: slidetable::search::UnknownName| e.to_string())
 }
 
 fn parse_any_board(s: &str) -> Result<Board, String> {
     s.parse()
-        .map_err(|e: slidetable_core::BoardError| e.to_string())
+        .map_err(|e: slidetable::core::BoardError| e.to_string())
 }
 
 #[derive(Args, Debug)]
@@ -652,7 +652,7 @@ fn parse_exact_board(s: &str) -> Result<Board, String> {
             "a 4x4 board has 16 cells; tables of every state go up to {} cells, and this \
              command reads every state: the 4x4 board's pattern database answers `distance`, \
              `path` and `judge uva10181|lightoj1121`",
-            slidetable_core::MAX_TABLE_CELLS
+            slidetable::core::MAX_TABLE_CELLS
         ));
     }
     Err(too_large_for_tables(board, ""))
@@ -662,8 +662,8 @@ pub(crate) fn too_large_for_tables(board: Board, also: &str) -> String {
     format!(
         "a {board} board has {} cells; tables go up to {} cells{also}{}",
         board.cells(),
-        slidetable_core::MAX_TABLE_CELLS,
-        if board.cells() <= slidetable_core::MAX_CELLS {
+        slidetable::core::MAX_TABLE_CELLS,
+        if board.cells() <= slidetable::core::MAX_CELLS {
             format!(": `slidetable search --board {board}` solves {board} puzzles by search")
         } else {
             String::new()
@@ -680,11 +680,11 @@ fn listed(
     cell.get_or_init(|| names().into_iter().map(|n| &*n.leak()).collect())
 }
 
-/// The methods by name ([`Method::ALL`](slidetable_search::Method::ALL)).
+/// The methods by name ([`Method::ALL`](slidetable::search::Method::ALL)).
 fn methods() -> &'static [&'static str] {
     static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
     listed(&NAMES, || {
-        slidetable_search::Method::ALL
+        slidetable::search::Method::ALL
             .iter()
             .map(|m| m.name().to_string())
             .collect()
@@ -692,11 +692,11 @@ fn methods() -> &'static [&'static str] {
 }
 
 /// The heuristics by name: the search crate's
-/// ([`HeuristicKind::ALL`](slidetable_search::HeuristicKind::ALL)) and pattern databases.
+/// ([`HeuristicKind::ALL`](slidetable::search::HeuristicKind::ALL)) and pattern databases.
 fn heuristics() -> &'static [&'static str] {
     static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
     listed(&NAMES, || {
-        slidetable_search::HeuristicKind::ALL
+        slidetable::search::HeuristicKind::ALL
             .iter()
             .map(|k| k.name().to_string())
             .chain([HeuristicChoice::Pattern(None).to_string()])
@@ -704,12 +704,12 @@ fn heuristics() -> &'static [&'static str] {
     })
 }
 
-/// The boards with a table of every state (up to [`slidetable_core::MAX_TABLE_CELLS`]
+/// The boards with a table of every state (up to [`slidetable::core::MAX_TABLE_CELLS`]
 /// cells).
 fn exact_boards() -> &'static [&'static str] {
     static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
     listed(&NAMES, || {
-        Board::up_to(slidetable_core::MAX_TABLE_CELLS)
+        Board::up_to(slidetable::core::MAX_TABLE_CELLS)
             .iter()
             .map(Board::to_string)
             .collect()
@@ -728,11 +728,11 @@ fn table_boards() -> &'static [&'static str] {
     })
 }
 
-/// Every board search solves (up to [`slidetable_core::MAX_CELLS`] cells).
+/// Every board search solves (up to [`slidetable::core::MAX_CELLS`] cells).
 fn search_boards() -> &'static [&'static str] {
     static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
     listed(&NAMES, || {
-        Board::up_to(slidetable_core::MAX_CELLS)
+        Board::up_to(slidetable::core::MAX_CELLS)
             .iter()
             .map(Board::to_string)
             .collect()
@@ -815,14 +815,14 @@ fn parse_cost(s: &str) -> Result<CostModel, String> {
 /// partition `P`, built in memory for the goal asked for).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum HeuristicChoice {
-    Kind(slidetable_search::HeuristicKind),
+    Kind(slidetable::search::HeuristicKind),
     Pattern(Option<String>),
 }
 
 /// `search`'s heuristic when none is named.
 impl Default for HeuristicChoice {
     fn default() -> HeuristicChoice {
-        HeuristicChoice::Kind(slidetable_search::HeuristicKind::Manhattan)
+        HeuristicChoice::Kind(slidetable::search::HeuristicKind::Manhattan)
     }
 }
 
@@ -846,7 +846,7 @@ pub(crate) fn parse_heuristic(s: &str) -> std::result::Result<HeuristicChoice, S
     }
     s.parse()
         .map(HeuristicChoice::Kind)
-        .map_err(|e: slidetable_search::UnknownName| {
+        .map_err(|e: slidetable::search::UnknownName| {
             format!("{e}, or pdb / pdb-PARTITION (for example pdb-4-4)")
         })
 }

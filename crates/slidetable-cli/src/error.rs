@@ -26,8 +26,8 @@ pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
 pub(crate) fn is_bad_environment(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         matches!(
-            c.downcast_ref::<slidetable_gen::GenError>(),
-            Some(slidetable_gen::GenError::Environment { .. })
+            c.downcast_ref::<slidetable::generate::GenError>(),
+            Some(slidetable::generate::GenError::Environment { .. })
         )
     })
 }

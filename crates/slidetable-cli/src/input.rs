@@ -1,5 +1,5 @@
 //! Input sources: a file or standard input, named for messages (read by lines with
-//! `slidetable_core::lines`).
+//! `slidetable::core::lines`).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};

@@ -1,5 +1,5 @@
 //! Whole-table questions (`hardest`, `random --depth`) on a 2-bit table too large to recover
-//! a byte a state of (2x7: 43.6 GB): `slidetable_query::Goal::level_pass`, level by level in
+//! a byte a state of (2x7: 43.6 GB): `slidetable::query::Goal::level_pass`, level by level in
 //! one bit a state beside the mapped entries, with the memory check before it, a note on a
 //! terminal and the progress bar.
 
@@ -7,7 +7,7 @@ use std::io::{self, IsTerminal};
 
 use anyhow::{Context, Result};
 use slidetable::levels;
-use slidetable_query::{Goal, Level, MappedTable};
+use slidetable::query::{Goal, Level, MappedTable};
 
 use crate::streams::note;
 use crate::tables::{self, progress_bar, Work};

@@ -9,11 +9,11 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use slidetable::core::{Layout, Move};
+use slidetable::generate::cache::{self, Generated, PatternPlan};
+use slidetable::query::MappedPatternTable;
+use slidetable::search::Symmetric;
 use slidetable::{Fifteen, FifteenError};
-use slidetable_core::{Layout, Move};
-use slidetable_gen::cache::{self, Generated, PatternPlan};
-use slidetable_query::MappedPatternTable;
-use slidetable_search::Symmetric;
 
 use crate::answers::{self, write_csv_header, write_invalid_answer};
 use crate::error::UsageError;

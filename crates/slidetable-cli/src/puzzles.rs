@@ -5,15 +5,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable::puzzles::{parse_line, BoardHint, PuzzleError};
-use slidetable_core::{
+use slidetable::core::{
     counted, is_blank_or_comment, parse_layout, parse_spaced_packed, Board, Layout,
 };
+use slidetable::puzzles::{parse_line, BoardHint, PuzzleError};
 
 use crate::error::{UsageError, EXIT_BAD_INPUT};
 use crate::input;
 use crate::streams::warning;
-use slidetable_core::lines::{Lines, MAX_LINE};
+use slidetable::core::lines::{Lines, MAX_LINE};
 
 /// The layout a `--goal` argument names on `board`; a bad one is a usage error.
 pub(crate) fn parse_goal(board: Board, text: &str) -> Result<Layout, UsageError> {
@@ -62,7 +62,7 @@ pub(crate) fn each_puzzle<W: Write>(
 /// input order. Every block is answered before a bad line (or a read error) after it is
 /// reported, so the output and the messages come as from [`each_puzzle`].
 ///
-/// [`Lockstep`]: slidetable_query::Lockstep
+/// [`Lockstep`]: slidetable::query::Lockstep
 pub(crate) fn each_block<W: Write>(
     inputs: &[PathBuf],
     board: Board,
@@ -357,7 +357,7 @@ pub(crate) fn with_board_hint(error: &PuzzleError) -> String {
     };
     let names = |boards: &[Board]| -> (String, String) {
         let names: Vec<String> = boards.iter().map(Board::to_string).collect();
-        (slidetable_core::one_of(&names), names[0].clone())
+        (slidetable::core::one_of(&names), names[0].clone())
     };
     match hint {
         BoardHint::Table(boards) => {
@@ -373,7 +373,7 @@ pub(crate) fn with_board_hint(error: &PuzzleError) -> String {
             format!(
                 "{error}: {found} tiles fit a {fits} board, beyond the tables' {} cells: \
                  `slidetable search --board {first}` solves it by search",
-                slidetable_core::MAX_TABLE_CELLS
+                slidetable::core::MAX_TABLE_CELLS
             )
         }
         _ => error.to_string(),

@@ -1,6 +1,6 @@
 //! `path --show`: a solution drawn as boards, one after another, several per row.
 
-use slidetable_core::{Layout, Move};
+use slidetable::core::{Layout, Move};
 
 use crate::json::Measure;
 
@@ -101,7 +101,7 @@ fn draw_boards(out: &mut Vec<u8>, boards: &[(String, Layout)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use slidetable_core::{parse_layout, parse_path, Board};
+    use slidetable::core::{parse_layout, parse_path, Board};
 
     fn drawing(start: &str, path: Option<&str>) -> String {
         let start = parse_layout(Board::EIGHT, start.as_bytes()).unwrap();

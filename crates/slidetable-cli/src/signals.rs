@@ -1,6 +1,6 @@
 //! Ctrl-C, SIGTERM and SIGHUP while a table is being written: the temporary file (up to
 //! hundreds of MB) is removed, then the process dies of the signal as it would have. The
-//! checkpoint of a search that keeps them (`slidetable_gen::resume`) stays (one being written
+//! checkpoint of a search that keeps them (`slidetable::generate::resume`) stays (one being written
 //! is a temporary file, removed), and the user is told how to go on.
 
 use std::sync::Once;
@@ -24,8 +24,8 @@ pub(crate) fn clean_up_on_signals() {
             .name("signals".into())
             .spawn(move || {
                 if let Some(signal) = signals.forever().next() {
-                    slidetable_gen::abandon_writes();
-                    if let Some(saving) = slidetable_gen::resume::in_progress() {
+                    slidetable::generate::abandon_writes();
+                    if let Some(saving) = slidetable::generate::resume::in_progress() {
                         match saving.saved {
                             Some((section, level, at)) => warning!(
                                 "interrupted; the search is kept up to level {level}{} in {} \

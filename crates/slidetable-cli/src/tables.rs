@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
+use slidetable::core::Board;
 use slidetable::defaults::{self, Kind};
-use slidetable_core::Board;
-use slidetable_gen::cache::{DEFAULT_PARTITION, FIRST_USE_PARTITION};
-use slidetable_gen::resume::{Pace, Resumed, Run, RunEvent};
-use slidetable_gen::{solve, table_bytes, SolvedSection};
-use slidetable_query::{Goal, MappedTable};
+use slidetable::generate::cache::{DEFAULT_PARTITION, FIRST_USE_PARTITION};
+use slidetable::generate::resume::{Pace, Resumed, Run, RunEvent};
+use slidetable::generate::{solve, table_bytes, SolvedSection};
+use slidetable::query::{Goal, MappedTable};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
 
@@ -21,7 +21,7 @@ use crate::signals;
 use crate::streams::warning;
 
 pub(crate) use slidetable::defaults::{resolve, Origin};
-pub(crate) use slidetable_gen::cache::{Generated, Plan};
+pub(crate) use slidetable::generate::cache::{Generated, Plan};
 
 /// What a terminal user sees while a default table is found: a note when it waits for another
 /// process or generates the table, and a progress bar while it generates a large one.
@@ -184,7 +184,7 @@ pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Genera
         progress: &|n| bar.inc(n),
         events: &events,
     };
-    let done = slidetable_gen::cache::generate_resumable(plan, path, &run)?;
+    let done = slidetable::generate::cache::generate_resumable(plan, path, &run)?;
     bar.finish_and_clear();
     if let Some(e) = &done.owner_not_kept {
         warning!(
@@ -218,7 +218,7 @@ fn resumed_text(plan: &Plan, r: &Resumed) -> String {
 /// Generates `plan` and writes the table to `out` (`generate -o -`).
 pub(crate) fn generate_to(plan: &Plan, out: &mut impl Write) -> Result<Generated> {
     let start = Instant::now();
-    slidetable_gen::room::check_room(plan, None)?;
+    slidetable::generate::room::check_room(plan, None)?;
     let sections = solve_plan(plan)?;
     let bytes = table_bytes(plan.board, &sections)?;
     out.write_all(&bytes)?;

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use crate::common;
 use crate::common::{generate_into, slidetable, table_3x3, table_3x3_2bit, Run};
-use slidetable_core::{Board, Ranker};
-use slidetable_format::PayloadHasher;
+use slidetable::core::{Board, Ranker};
+use slidetable::format::PayloadHasher;
 use tempfile::TempDir;
 
 /// The header length field of a file's bytes.
@@ -172,7 +172,7 @@ fn a_bit_flip_in_every_4k_of_the_payload_is_refused_or_harmless() {
     let h = header_len(&good);
     let states = 181_440usize;
     let ranker = Ranker::new(Board::EIGHT).unwrap();
-    let table = slidetable_query::Table::new(good.clone()).unwrap();
+    let table = slidetable::query::Table::new(good.clone()).unwrap();
     let bad = dir.path().join("flipped.slt");
     let mut flips = 0;
     // The payloads, not the block checksums after them (a flip there is refused at open).
@@ -215,7 +215,7 @@ fn a_damaged_block_of_a_mapped_table_refuses_its_puzzles_only() {
     let good_path = dir.path().join("2x5.slt");
     generate_into(dir.path(), "2x5", &[], &good_path);
     let good = fs::read(&good_path).unwrap();
-    let table = slidetable_query::Table::new(&good[..]).unwrap();
+    let table = slidetable::query::Table::new(&good[..]).unwrap();
     assert_eq!(table.header().version(), 2);
     let board = table.board();
     let goal = board.standard_goal();

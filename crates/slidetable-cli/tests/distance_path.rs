@@ -6,7 +6,7 @@
 
 use std::fs;
 
-use slidetable_core::{parse_layout, parse_path, Board, Layout};
+use slidetable::core::{parse_layout, parse_path, Board, Layout};
 use slidetable_testkit::swapped;
 use tempfile::TempDir;
 

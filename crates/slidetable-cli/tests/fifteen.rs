@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
+use slidetable::core::{parse_layout, parse_path, Board, Layout, Move};
 
 use crate::common;
 use crate::common::{

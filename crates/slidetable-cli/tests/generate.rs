@@ -11,8 +11,8 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use slidetable_core::Board;
-use slidetable_query::Table;
+use slidetable::core::Board;
+use slidetable::query::Table;
 use tempfile::TempDir;
 
 use crate::common::{
@@ -1415,8 +1415,8 @@ fn a_table_within_d_moves_answers_on_fifteen_and_sixteen_cells() {
     assert_eq!(&paths[1..], [">14", "unsolvable", ""]);
     let board = Board::new(3, 5).unwrap();
     let start =
-        slidetable_core::parse_layout(board, puzzles.lines().next().unwrap().as_bytes()).unwrap();
-    let moves = slidetable_core::parse_path(paths[0]).unwrap();
+        slidetable::core::parse_layout(board, puzzles.lines().next().unwrap().as_bytes()).unwrap();
+    let moves = slidetable::core::parse_path(paths[0]).unwrap();
     assert_eq!(moves.len(), 2);
     assert_eq!(start.after(&moves), Some(board.standard_goal()));
     let json = query_in(d, "distance", &["--table", "3x5-14.slt", "--json"], puzzles);

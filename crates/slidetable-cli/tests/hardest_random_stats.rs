@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use slidetable_core::parse_path;
+use slidetable::core::parse_path;
 
 use crate::common;
 use crate::common::{

@@ -19,7 +19,7 @@ use std::thread;
 use std::time::Duration;
 
 use serde_json::Value;
-use slidetable_core::{parse_layout, parse_path, Board, Layout, Move};
+use slidetable::core::{parse_layout, parse_path, Board, Layout, Move};
 use slidetable_testkit::{for_each_permutation, swapped};
 use tempfile::TempDir;
 

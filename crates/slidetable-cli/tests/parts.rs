@@ -8,21 +8,21 @@ use std::thread;
 
 use crate::common;
 use crate::common::{slidetable, text};
-use slidetable_core::Board;
-use slidetable_gen::parts::{solve_in_parts, threads, PartsPlan};
+use slidetable::core::Board;
+use slidetable::generate::parts::{solve_in_parts, threads, PartsPlan};
 
 const GOAL: &str = "1 2 3 4 5 6 7 8 9 0";
 
 /// A 2x5 table in three parts, made by three threads standing for three processes.
 fn three_parts(dir: &Path, goal: &str) {
     let board = Board::new(2, 5).unwrap();
-    let goal = slidetable_core::parse_layout(board, goal.as_bytes()).unwrap();
+    let goal = slidetable::core::parse_layout(board, goal.as_bytes()).unwrap();
     let plan = PartsPlan {
         goal,
         dir: dir.to_path_buf(),
         restart: false,
         batch: 4096,
-        checkpoints: slidetable_gen::resume::Pace::Measured,
+        checkpoints: slidetable::generate::resume::Pace::Measured,
     };
     thread::scope(|s| {
         for mut end in threads::group(3) {
@@ -299,8 +299,8 @@ fn without_mpi_one_of_several_processes_refuses_to_start() {
 /// before block checksums (version 1) are still read, and checked whole at open.
 #[test]
 fn parts_are_checked_a_block_at_a_time_and_old_parts_still_read() {
-    use slidetable_core::Ranker;
-    use slidetable_format::{Manifest, PartFooter};
+    use slidetable::core::Ranker;
+    use slidetable::format::{Manifest, PartFooter};
 
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path().join("t");
@@ -308,7 +308,7 @@ fn parts_are_checked_a_block_at_a_time_and_old_parts_still_read() {
     three_parts(&dir, GOAL);
     let part0 = dir.join("part-0000-of-0003.slp");
     let board = Board::new(2, 5).unwrap();
-    let goal = slidetable_core::parse_layout(board, GOAL.as_bytes()).unwrap();
+    let goal = slidetable::core::parse_layout(board, GOAL.as_bytes()).unwrap();
     // A puzzle whose own entry lies in part 0's first block (ranks 0..262144).
     let ranker = Ranker::new(board).unwrap();
     let first = ranker.unrank(0, goal.class());

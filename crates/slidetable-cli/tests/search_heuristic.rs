@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
-use slidetable_core::{parse_layout, parse_path, Board, Layout};
+use slidetable::core::{parse_layout, parse_path, Board, Layout};
 use tempfile::TempDir;
 
 use crate::common::{

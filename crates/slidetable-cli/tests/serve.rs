@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use slidetable_query::SplitMix64;
+use slidetable::query::SplitMix64;
 
 use crate::common::{dir, process, sandboxed, table_3x3, table_3x3_2bit, table_4x4_555, Run};
 

@@ -9,8 +9,8 @@ use std::process::{Command as StdCommand, Stdio};
 use std::thread;
 use std::time::Instant;
 
-use slidetable_core::{parse_layout, Board};
-use slidetable_query::Table;
+use slidetable::core::{parse_layout, Board};
+use slidetable::query::Table;
 
 use tempfile::TempDir;
 

@@ -13,8 +13,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use slidetable_core::{parse_layout, Board, Layout};
-use slidetable_query::Table;
+use slidetable::core::{parse_layout, Board, Layout};
+use slidetable::query::Table;
 use tempfile::TempDir;
 
 use crate::common::layouts::scrambles;

@@ -7,9 +7,9 @@
 
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::{PyErr, PyResult};
+use slidetable::core::Board;
 use slidetable::defaults::{self, DefaultError};
-use slidetable_core::Board;
-use slidetable_query::{error_chain, MappedTable};
+use slidetable::query::{error_chain, MappedTable};
 
 use crate::errors::{gen_error, table_error};
 

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use rayon::prelude::*;
-use slidetable_query::{Goal, QueryError};
+use slidetable::query::{Goal, QueryError};
 
 /// Ranks read by one task.
 const BLOCK: u64 = 1 << 14;

@@ -9,8 +9,8 @@ use pyo3::exceptions::{
     PyFileNotFoundError, PyOSError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
-use slidetable_gen::GenError;
-use slidetable_query::{error_chain, QueryError, TableError, TableErrorKind};
+use slidetable::generate::GenError;
+use slidetable::query::{error_chain, QueryError, TableError, TableErrorKind};
 
 /// A whole-number argument named `name`, from 0 to `max`: a `ValueError` naming it for a
 /// negative or larger integer (of any size), a `TypeError` for anything else.

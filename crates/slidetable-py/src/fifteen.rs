@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use numpy::PyArray2;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use slidetable::core::{path_string, Board, Layout, Move};
+use slidetable::generate::Partition;
+use slidetable::query::{AnyTable, SplitMix64};
+use slidetable::search::{Heuristic, Limits, SearchError, Symmetric};
 use slidetable::{Fifteen, FifteenError};
-use slidetable_core::{path_string, Board, Layout, Move};
-use slidetable_gen::Partition;
-use slidetable_query::{AnyTable, SplitMix64};
-use slidetable_search::{Heuristic, Limits, SearchError, Symmetric};
 
 use crate::cache;
 use crate::errors::{gen_error, table_error, value_error, whole};
@@ -38,7 +38,7 @@ pub(crate) struct PyFifteen {
 fn fifteen_error(e: FifteenError) -> PyErr {
     match e {
         FifteenError::Table(e) => table_error(e),
-        FifteenError::Default(e) => cache::default_error(e),
+        FifteenError::Default(e) => cache::default_error(*e),
         FifteenError::Generate(e) => gen_error(e),
         e => value_error(e),
     }
@@ -132,9 +132,9 @@ impl PyFifteen {
     /// first use (seconds) under the command's lock.
     #[staticmethod]
     pub(crate) fn default(py: Python<'_>) -> PyResult<PyFifteen> {
-        let fifteen =
-            crate::interrupt::abandonable(py, move || Fifteen::default_for(Board::FIFTEEN))?
-                .map_err(fifteen_error)?;
+        let fifteen = crate::interrupt::abandonable(py, move || {
+            Fifteen::default_for(Board::FIFTEEN).map_err(fifteen_error)
+        })??;
         Ok(PyFifteen { fifteen })
     }
 
@@ -152,9 +152,9 @@ impl PyFifteen {
         let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.goal_with_blank(0));
         // The error names the partition itself.
         let partition = Partition::parse(partition, &goal).map_err(value_error)?;
-        let fifteen =
-            crate::interrupt::abandonable(py, move || Fifteen::generate(&goal, &partition))?
-                .map_err(fifteen_error)?;
+        let fifteen = crate::interrupt::abandonable(py, move || {
+            Fifteen::generate(&goal, &partition).map_err(fifteen_error)
+        })??;
         Ok(PyFifteen { fifteen })
     }
 
@@ -178,7 +178,7 @@ impl PyFifteen {
             .groups()
             .iter()
             .map(|g| {
-                slidetable_core::mask_tiles(g.tiles)
+                slidetable::core::mask_tiles(g.tiles)
                     .map(u32::from)
                     .collect()
             })

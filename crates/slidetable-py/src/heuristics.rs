@@ -5,8 +5,8 @@
 
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use slidetable_core::{Board, Layout};
-use slidetable_search::{Heuristic, HeuristicKind};
+use slidetable::core::{Board, Layout};
+use slidetable::search::{Heuristic, HeuristicKind};
 
 use crate::errors::value_error;
 use crate::puzzles::{self, Given};

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use slidetable_search::Stop;
+use slidetable::search::Stop;
 
 /// How often the calling thread wakes while the work runs.
 const TICK: Duration = Duration::from_millis(50);

@@ -11,7 +11,7 @@ use std::time::Duration;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError};
 use pyo3::prelude::*;
 use slidetable::levels;
-use slidetable_query::{Goal, Level};
+use slidetable::query::{Goal, Level};
 
 use crate::errors::query_error;
 

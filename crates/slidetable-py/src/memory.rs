@@ -4,7 +4,7 @@
 
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::PyResult;
-use slidetable_gen::room::{checked_memory, human};
+use slidetable::generate::room::{checked_memory, human};
 
 /// The memory available and where the figure comes from (`None` where nothing says), or a
 /// `ValueError` naming `SLIDETABLE_AVAILABLE_MEMORY` when it is set to something other than a

@@ -18,8 +18,8 @@ use numpy::{
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
+use slidetable::core::{one_of, Board, Layout, MAX_TABLE_CELLS};
 use slidetable::puzzles::{self as reader, BoardHint, PuzzleError, RowError, Rows};
-use slidetable_core::{one_of, Board, Layout, MAX_TABLE_CELLS};
 
 use crate::errors::value_error;
 use crate::memory::reserved;

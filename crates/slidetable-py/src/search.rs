@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use slidetable_core::{path_string, Board, Layout};
-use slidetable_search::{
+use slidetable::core::{path_string, Board, Layout};
+use slidetable::search::{
     effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limits, Method,
     SearchError, Solution, Stats,
 };

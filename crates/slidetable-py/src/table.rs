@@ -9,9 +9,9 @@ use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use slidetable_core::{path_string, Board, Layout, Move, MAX_TABLE_CELLS};
-use slidetable_gen::{default_goals, solve, table_bytes};
-use slidetable_query::{
+use slidetable::core::{path_string, Board, Layout, Move, MAX_TABLE_CELLS};
+use slidetable::generate::{default_goals, solve, table_bytes};
+use slidetable::query::{
     AnyTable, CostModel, Goal, LayerError, LevelPicks, MappedTable, SplitMix64, TableBytes,
 };
 
@@ -225,7 +225,7 @@ impl PyTable {
     ) -> PyResult<Bound<'py, PyAny>> {
         let goal = self.goal_of(goal)?;
         let order = order.map(parse_order).transpose()?;
-        let solve = |layout: &Layout| -> Result<Option<String>, slidetable_query::QueryError> {
+        let solve = |layout: &Layout| -> Result<Option<String>, slidetable::query::QueryError> {
             let mut path = Vec::new();
             let found = match &order {
                 Some(order) => goal.ordered_path_into(layout, order, &mut path)?,
@@ -404,8 +404,8 @@ impl PyTable {
                      slidetable.dataset_chunks",
                     stop - start,
                     self.board(),
-                    slidetable_gen::room::human(need),
-                    slidetable_gen::room::human(available)
+                    slidetable::generate::room::human(need),
+                    slidetable::generate::room::human(available)
                 )));
             }
         }

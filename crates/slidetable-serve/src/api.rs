@@ -10,11 +10,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use serde::Serialize;
-use slidetable_core::{parse_layout, path_string, Board, Layout};
-use slidetable_query::SplitMix64;
+use slidetable::core::{parse_layout, path_string, Board, Layout};
+use slidetable::query::SplitMix64;
+use slidetable::search::{Heuristic, HeuristicKind, Limits};
 use slidetable_records::api::{BoardInfo, Boards, Draw, Drawn, Effort, Searches, Solve};
 use slidetable_records::{Record, Seed, Stats};
-use slidetable_search::{Heuristic, HeuristicKind, Limits};
 
 use crate::chain;
 use crate::draw::{self, MAX_WALK};

@@ -1,8 +1,8 @@
 //! Puzzles drawn without a table: a walk of random moves from the goal (a uniform draw is the
 //! query crate's `SplitMix64::layout_reaching`, as on the command line). A fixed function of the seed.
 
-use slidetable_core::{Layout, Move};
-use slidetable_query::SplitMix64;
+use slidetable::core::{Layout, Move};
+use slidetable::query::SplitMix64;
 
 /// The longest walk drawn (longer walks add nothing: a few hundred moves mix a 4×4 board).
 pub(crate) const MAX_WALK: u32 = 10_000;
@@ -34,7 +34,7 @@ pub(crate) fn walk(goal: &Layout, moves: u32, rng: &mut SplitMix64) -> Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use slidetable_core::Board;
+    use slidetable::core::Board;
 
     #[test]
     fn walks_end_where_their_moves_lead_and_repeat_by_seed() {

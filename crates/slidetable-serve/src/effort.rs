@@ -3,13 +3,13 @@
 //! side. The same calls `slidetable search --method M --heuristic H --json --stats` makes, so
 //! the numbers are the command line's.
 
-use slidetable_core::Layout;
-use slidetable_records::api::Run;
-use slidetable_records::SearchStats;
-use slidetable_search::{
+use slidetable::core::Layout;
+use slidetable::search::{
     check_solvable, solve, solve_with_patterns, HeuristicKind, Limits, Method, SearchError,
     Solution,
 };
+use slidetable_records::api::Run;
+use slidetable_records::SearchStats;
 
 use crate::source::{Source, SourceError};
 

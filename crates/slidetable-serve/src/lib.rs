@@ -13,13 +13,13 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use slidetable_core::Board;
+//! use slidetable::core::Board;
 //! use slidetable_serve::{router, Tables};
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! let path = dir.path().join("2x2.slt");
-//! let plan = slidetable_gen::cache::Plan::default_for(Board::new(2, 2).unwrap());
-//! slidetable_gen::cache::generate(&plan, &path, &|_| {}).unwrap();
+//! let plan = slidetable::generate::cache::Plan::default_for(Board::new(2, 2).unwrap());
+//! slidetable::generate::cache::generate(&plan, &path, &|_| {}).unwrap();
 //! let tables = Tables::of(vec![slidetable_serve::open_table(&path).unwrap()]).unwrap();
 //! let app: axum::Router = router(Arc::new(tables));
 //! # let _ = app;
@@ -42,8 +42,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use slidetable_core::Board;
-use slidetable_query::TableError;
+use slidetable::core::Board;
+use slidetable::query::TableError;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
@@ -55,7 +55,7 @@ pub use progress::{Progress, Work};
 pub use source::{Found, Source, SourceError, TableSource};
 pub use tables::{open_default, open_table, Tables};
 
-pub(crate) use slidetable_query::error_chain as chain;
+pub(crate) use slidetable::query::error_chain as chain;
 
 /// The address served when none is given: loopback only, so nothing outside this machine
 /// sees the page unless the user binds elsewhere.

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
+use slidetable::core::{Board, Layout, Move};
+use slidetable::query::{HistogramStats, MappedPatternTable};
+use slidetable::search::{Heuristic, Limits, SearchError, Solution, Symmetric};
 use slidetable::{Fifteen, FifteenError};
-use slidetable_core::{Board, Layout, Move};
-use slidetable_query::{HistogramStats, MappedPatternTable};
-use slidetable_search::{Heuristic, Limits, SearchError, Solution, Symmetric};
 
 use crate::source::{Found, Source, SourceError};
 
@@ -55,7 +55,7 @@ impl PatternSource {
 }
 
 /// What a capped search found: the bound IDA* had reached when the cap stopped it
-/// ([`slidetable_search::Stats::bound`]; the first, the puzzle's estimate, if it had not
+/// ([`slidetable::search::Stats::bound`]; the first, the puzzle's estimate, if it had not
 /// begun) is a lower bound on the distance: every shorter path was searched in vain.
 pub(crate) fn found(
     outcome: Result<Solution, SearchError>,

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, TryLockError};
 
+use slidetable::core::{Board, Layout, Move};
 use slidetable::levels;
-use slidetable_core::{Board, Layout, Move};
-use slidetable_query::{
+use slidetable::query::{
     CostModel, Encoding, HistogramStats, LayerError, MappedTable, QueryError, SplitMix64,
 };
-use slidetable_search::{Limits, PatternError, Symmetric};
+use slidetable::search::{Limits, PatternError, Symmetric};
 
 use crate::progress::{Progress, Work};
 
@@ -196,7 +196,7 @@ impl TableSource {
 
     /// The recovered distances of `goal`'s section (empty until [`Source::prepare`] recovers
     /// them); `None` for entries that hold whole distances.
-    fn known(&self, goal: &slidetable_query::Goal<'_>) -> Option<Arc<Known>> {
+    fn known(&self, goal: &slidetable::query::Goal<'_>) -> Option<Arc<Known>> {
         if goal.section().encoding() != Encoding::TwoBit {
             return None;
         }
@@ -217,12 +217,12 @@ impl TableSource {
     /// distances are not recovered yet: the level pass from the goal, which stops at `depth`
     /// (the levels beyond are not read: a twelfth of the work of recovering every distance for
     /// the 30-move puzzles of 3×4), then the same `k`-th state in rank order that
-    /// [`slidetable_query::Layer::sample`] picks once they are, and that the command line's
+    /// [`slidetable::query::Layer::sample`] picks once they are, and that the command line's
     /// `random --depth` picks.
     /// `pass` says how (the late levels bottom-up in a second bitmap, or not).
     fn draw_by_levels(
         &self,
-        goal: &slidetable_query::Goal<'_>,
+        goal: &slidetable::query::Goal<'_>,
         depth: u32,
         seed: u64,
         pass: &levels::Pass,
@@ -253,7 +253,7 @@ impl TableSource {
     }
 
     /// A draw on a table whose distances are never recovered (14 cells: 43.6 GB a byte a
-    /// state on 2×7; any 2-bit table with [`slidetable_query::LEVEL_PASS_ENV`]): every draw
+    /// state on 2×7; any 2-bit table with [`slidetable::query::LEVEL_PASS_ENV`]): every draw
     /// goes through the levels up to `depth` ([`TableSource::draw_by_levels`], minutes and
     /// 5.45 GB beside the mapped entries on 2×7), as the command line's `random --depth`
     /// does. A depth the table has no state at is the request's fault (400); while another
@@ -261,7 +261,7 @@ impl TableSource {
     /// refused for now (503), never queued behind minutes of work or started to fail.
     fn random_by_levels(
         &self,
-        goal: &slidetable_query::Goal<'_>,
+        goal: &slidetable::query::Goal<'_>,
         depth: u32,
         seed: u64,
     ) -> Result<(Layout, Vec<Move>), SourceError> {
@@ -280,7 +280,7 @@ impl TableSource {
                 return Err(SourceError::Unavailable(format!(
                     "another draw at a depth is going through the {board} table's levels (one \
                      at a time: each takes {} of memory); ask again when it ends",
-                    slidetable_gen::room::human(bitmap)
+                    slidetable::generate::room::human(bitmap)
                 )))
             }
         };
@@ -293,7 +293,7 @@ impl TableSource {
     /// A drawn puzzle with its optimal path; a drawn puzzle with none is a bad table.
     fn with_path(
         &self,
-        goal: &slidetable_query::Goal<'_>,
+        goal: &slidetable::query::Goal<'_>,
         puzzle: Layout,
     ) -> Result<(Layout, Vec<Move>), SourceError> {
         let path = goal
@@ -316,7 +316,7 @@ impl TableSource {
         }
     }
 
-    fn goal(&self, goal: &Layout) -> Result<slidetable_query::Goal<'_>, SourceError> {
+    fn goal(&self, goal: &Layout) -> Result<slidetable::query::Goal<'_>, SourceError> {
         self.table
             .goal(goal)
             .map_err(|e| SourceError::BadParameter {
@@ -446,8 +446,8 @@ impl Source for TableSource {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use slidetable_gen::cache::{generate, Plan};
-    use slidetable_query::Table;
+    use slidetable::generate::cache::{generate, Plan};
+    use slidetable::query::Table;
 
     /// A first draw at a depth on a 2-bit table reads the levels up to that depth only (the
     /// distances are recovered later, by `prepare`), and draws the same puzzle as a draw over

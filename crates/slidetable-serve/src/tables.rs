@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use slidetable::core::{Board, MAX_TABLE_CELLS};
 use slidetable::defaults as cache;
-use slidetable_core::{Board, MAX_TABLE_CELLS};
-use slidetable_query::AnyTable;
+use slidetable::query::AnyTable;
 use tokio::sync::OnceCell;
 
 use crate::patterns::PatternSource;

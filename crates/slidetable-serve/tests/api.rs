@@ -5,9 +5,9 @@
 use crate::common::{app, get, send, table_file, BOARDS};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use slidetable_core::{path_string, Board, Layout};
-use slidetable_query::{SplitMix64, Table};
-use slidetable_search::HeuristicKind;
+use slidetable::core::{path_string, Board, Layout};
+use slidetable::query::{SplitMix64, Table};
+use slidetable::search::HeuristicKind;
 
 /// A uniformly random layout of `board` (either parity class).
 fn random_layout(board: Board, rng: &mut SplitMix64) -> Layout {
@@ -140,7 +140,7 @@ async fn random_draws_as_the_command_line_draws() {
             assert_eq!(json["distance"], depth, "{uri}");
             assert_eq!(json["goal"], serde_json::json!(goal.tiles()));
             assert_eq!(json["seed"], seed.to_string());
-            let path = slidetable_core::parse_path(json["path"].as_str().unwrap()).unwrap();
+            let path = slidetable::core::parse_path(json["path"].as_str().unwrap()).unwrap();
             assert_eq!(path.len() as u32, depth, "{uri}");
             assert_eq!(expected.after(&path), Some(goal), "{uri}");
         }

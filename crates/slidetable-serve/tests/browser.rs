@@ -17,10 +17,10 @@ use crate::common::{
     pattern_file, serve_boards, serve_tables, table_dir, table_file, two_bit_file, BOARDS,
 };
 use fantoccini::{Client, ClientBuilder, Locator};
-use slidetable_core::{Board, Layout, Move};
-use slidetable_query::SplitMix64;
-use slidetable_query::{MappedTable, Table};
-use slidetable_search::{solve, solve_with_patterns, Heuristic, HeuristicKind, Limits, Method};
+use slidetable::core::{Board, Layout, Move};
+use slidetable::query::SplitMix64;
+use slidetable::query::{MappedTable, Table};
+use slidetable::search::{solve, solve_with_patterns, Heuristic, HeuristicKind, Limits, Method};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -232,7 +232,7 @@ async fn play_a_puzzle_and_solve_it_in_chromium() {
 
     let board = Board::EIGHT;
     let table = Table::open(table_file(board)).unwrap();
-    let mut layout = slidetable_core::parse_layout(board, b"2 3 4 1 5 0 7 6 8").unwrap();
+    let mut layout = slidetable::core::parse_layout(board, b"2 3 4 1 5 0 7 6 8").unwrap();
     client
         .goto(&format!("{url}?board=3x3&puzzle=2,3,4,1,5,0,7,6,8"))
         .await
@@ -391,7 +391,7 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
     let board = Board::FIFTEEN;
     let goal = board.standard_goal();
     let start =
-        slidetable_core::parse_layout(board, b"5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15").unwrap();
+        slidetable::core::parse_layout(board, b"5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15").unwrap();
     let fifteen = slidetable::Fifteen::open(pattern_file()).unwrap();
     let databases = fifteen.solver(&goal).unwrap();
     let path_of = |l: &Layout| {

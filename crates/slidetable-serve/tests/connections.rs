@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::common::table_file;
-use slidetable_core::Board;
+use slidetable::core::Board;
 use slidetable_serve::{Config, ConnectionLimits, Server};
 use std::io::{Read, Write};
 

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use crate::common::get;
-use slidetable_core::Board;
-use slidetable_gen::cache::{generate, Plan};
+use slidetable::core::Board;
+use slidetable::generate::cache::{generate, Plan};
 use slidetable_serve::{open_default, router, Progress, Tables};
 
 #[tokio::test]

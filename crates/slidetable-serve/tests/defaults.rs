@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::common::get;
-use slidetable_core::Board;
+use slidetable::core::Board;
 use slidetable_serve::{open_default, router, Progress, Tables};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -13,9 +13,9 @@ use crate::common::{app_with, fifteen_tables, get, pattern_file, table_file};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use layout::layout_of;
-use slidetable_core::{parse_layout, parse_path, path_string, Board, Layout, Move};
-use slidetable_query::{SplitMix64, Table};
-use slidetable_search::{
+use slidetable::core::{parse_layout, parse_path, path_string, Board, Layout, Move};
+use slidetable::query::{SplitMix64, Table};
+use slidetable::search::{
     idastar, solve, solve_with_patterns, Heuristic, HeuristicKind, Limits, LinearConflict, Method,
     Symmetric,
 };

@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use axum::http::StatusCode;
 use common::{get, table_dir};
-use slidetable_core::Board;
-use slidetable_gen::cache::{generate, Plan};
-use slidetable_query::{Encoding, LEVEL_PASS_ENV};
+use slidetable::core::Board;
+use slidetable::generate::cache::{generate, Plan};
+use slidetable::query::{Encoding, LEVEL_PASS_ENV};
 use slidetable_serve::{open_table, router, Tables};
 
 #[tokio::test]
@@ -23,7 +23,7 @@ async fn a_depth_draw_through_the_level_pass_is_the_same_draw_and_is_refused_wit
         board,
         goals: vec![board.standard_goal()],
         encoding: Some(Encoding::TwoBit),
-        cost: slidetable_query::CostModel::Unit,
+        cost: slidetable::query::CostModel::Unit,
     };
     generate(&plan, &path, &|_| {}).unwrap();
     let app = || {

@@ -1,9 +1,9 @@
 //! The page compares move counts with heuristics: a table of tile costs is refused when it is
 //! opened, by a typed error naming the file and its costs.
 
-use slidetable_core::Board;
-use slidetable_gen::{default_goals, solve, write_table};
-use slidetable_query::CostModel;
+use slidetable::core::Board;
+use slidetable::generate::{default_goals, solve, write_table};
+use slidetable::query::CostModel;
 use slidetable_serve::{open_table, ServeError, SourceError};
 
 #[test]

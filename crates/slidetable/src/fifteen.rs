@@ -40,6 +40,12 @@ pub struct Fifteen<D: AsRef<[u8]> = TableBytes> {
     table: PatternTable<D>,
 }
 
+impl From<DefaultError> for FifteenError {
+    fn from(e: DefaultError) -> FifteenError {
+        FifteenError::Default(Box::new(e))
+    }
+}
+
 /// Why a database cannot be opened or a puzzle answered.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -47,9 +53,10 @@ pub enum FifteenError {
     /// The file cannot be read, or is not a sound pattern database.
     #[error(transparent)]
     Table(#[from] TableError),
-    /// The default database could not be found, made or opened.
+    /// The default database could not be found, made or opened (boxed: it carries paths and
+    /// messages, and every `Result` of this type would be as large).
     #[error(transparent)]
-    Default(#[from] DefaultError),
+    Default(Box<DefaultError>),
     /// Building the databases in memory failed.
     #[error(transparent)]
     Generate(#[from] GenError),

@@ -7,11 +7,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use slidetable::core::{counted, Board};
 use slidetable::defaults;
-use slidetable_core::{counted, Board};
-use slidetable_gen::cache::PatternPlan;
-use slidetable_gen::parts::{solve_in_parts, Exchange, PartsEvent, PartsPlan};
-use slidetable_gen::GenError;
+use slidetable::generate::cache::PatternPlan;
+use slidetable::generate::parts::{solve_in_parts, Exchange, PartsEvent, PartsPlan};
+use slidetable::generate::GenError;
 
 use crate::resolved::{Destination, Generation};
 use crate::streams::{self, note, warning};
@@ -216,8 +216,8 @@ fn kept_text(plan: &PartsPlan, kept: Option<u32>) -> String {
 }
 
 /// The payload bytes of a 2-bit table of `board` (what its parts hold together).
-fn slidetable_format_len(board: slidetable_core::Board) -> u64 {
-    slidetable_query::Encoding::TwoBit
+fn slidetable_format_len(board: slidetable::core::Board) -> u64 {
+    slidetable::query::Encoding::TwoBit
         .payload_len(board.reachable_states())
         .unwrap_or(0)
 }
@@ -227,7 +227,7 @@ fn slidetable_format_len(board: slidetable_core::Board) -> u64 {
 fn exchange() -> Result<Box<dyn Exchange>> {
     #[cfg(feature = "mpi")]
     {
-        slidetable_gen::parts::mpi::Mpi::init()
+        slidetable::generate::parts::mpi::Mpi::init()
             .map(|m| Box::new(m) as Box<dyn Exchange>)
             .ok_or_else(|| anyhow::anyhow!("MPI could not be initialized"))
     }
@@ -244,7 +244,7 @@ fn exchange() -> Result<Box<dyn Exchange>> {
                 }
             }
         }
-        Ok(Box::new(slidetable_gen::parts::Alone))
+        Ok(Box::new(slidetable::generate::parts::Alone))
     }
 }
 

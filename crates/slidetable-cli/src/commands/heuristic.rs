@@ -1,5 +1,5 @@
 //! `heuristic`: heuristics measured against every state's true distance (the work is
-//! `slidetable_heuristic::measure`; this prints it as text, CSV or JSON), or, given puzzles,
+//! `slidetable::heuristic::measure`; this prints it as text, CSV or JSON), or, given puzzles,
 //! each one's distance beside every heuristic's estimate.
 
 use std::io::{self, Write};
@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
-use slidetable_core::Layout;
-use slidetable_heuristic::{
+use slidetable::core::Layout;
+use slidetable::heuristic::{
     measure_each, measure_kinds, Accuracy, HeuristicReport, Inconsistency, Witness,
 };
-use slidetable_query::CostModel;
-use slidetable_search::{Heuristic, HeuristicKind};
+use slidetable::query::CostModel;
+use slidetable::search::{Heuristic, HeuristicKind};
 
 use crate::charts;
 use crate::cli::HeuristicChoice;
@@ -240,7 +240,7 @@ pub(crate) fn run(measured: Heuristics<'_>) -> Result<ExitCode> {
 
 fn report_json(
     name: &str,
-    goal: &slidetable_core::Layout,
+    goal: &slidetable::core::Layout,
     table: &str,
     report: &HeuristicReport,
     measure: Measure,

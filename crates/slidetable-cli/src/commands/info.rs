@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use serde::Serialize;
-use slidetable_core::counted;
-use slidetable_query::{AnyTable, CostModel, Encoding, MappedPatternTable, TableError};
+use slidetable::core::counted;
+use slidetable::query::{AnyTable, CostModel, Encoding, MappedPatternTable, TableError};
 
 use crate::json::Measure;
 use crate::resolved::Info;
@@ -207,7 +207,7 @@ fn pattern_database(table: &MappedPatternTable, verify: bool, as_json: bool) -> 
     let header = table.header();
     let checksum = verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
-    let partition = slidetable_format::group_sizes(header.sections().iter().map(|s| s.tiles()));
+    let partition = slidetable::format::group_sizes(header.sections().iter().map(|s| s.tiles()));
     let mut out = streams::stdout();
     if as_json {
         let info = PatternInfoJson {

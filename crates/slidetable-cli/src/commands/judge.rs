@@ -6,12 +6,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use slidetable_core::{Layout, Move};
-use slidetable_judge::{
+use slidetable::core::{Layout, Move};
+use slidetable::judge::{
     check, check_fifteen, judge, judge_fifteen, Format, JudgeError, Outcome, Standard, Verdict,
 };
-use slidetable_query::{MappedPatternTable, MappedTable};
-use slidetable_search::{Limits, SearchError};
+use slidetable::query::{MappedPatternTable, MappedTable};
+use slidetable::search::{Limits, SearchError};
 
 use crate::error::EXIT_BAD_INPUT;
 use crate::input::{self, Input};

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
-use slidetable_core::counted;
-use slidetable_format::{is_part_name, MANIFEST_NAME};
-use slidetable_query::Table;
+use slidetable::core::counted;
+use slidetable::format::{is_part_name, MANIFEST_NAME};
+use slidetable::query::Table;
 
 use crate::streams;
 
@@ -20,7 +20,7 @@ pub(crate) fn run(dir: &Path, output: &Path) -> Result<ExitCode> {
     let table = Table::open(dir)?;
     refuse_own_file(dir, output)?;
     table.verify()?;
-    let written = slidetable_gen::write_bytes(output, table.bytes())?;
+    let written = slidetable::generate::write_bytes(output, table.bytes())?;
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", output.display())?;
     writeln!(

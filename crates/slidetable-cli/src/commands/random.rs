@@ -7,8 +7,8 @@ use std::ops::RangeInclusive;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use slidetable_core::Layout;
-use slidetable_query::{Goal, LevelPicks, MappedTable, SplitMix64};
+use slidetable::core::Layout;
+use slidetable::query::{Goal, LevelPicks, MappedTable, SplitMix64};
 
 use crate::answers::write_state;
 use crate::error::UsageError;
@@ -45,8 +45,8 @@ pub(crate) fn run(random: Random) -> Result<ExitCode> {
     let layer = goal.layer(depth.clone()).map_err(|e| {
         // A depth the table has no state at is a bad argument, not a failure.
         match e {
-            slidetable_query::LayerError::Corrupt { .. }
-            | slidetable_query::LayerError::Damaged(_) => {
+            slidetable::query::LayerError::Corrupt { .. }
+            | slidetable::query::LayerError::Damaged(_) => {
                 anyhow::Error::new(e).context(format!("table {}", tables::name(table)))
             }
             e => UsageError(format!("--depth: {e}")).into(),

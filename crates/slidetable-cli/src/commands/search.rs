@@ -4,8 +4,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable_core::path_string;
-use slidetable_search::{
+use slidetable::core::path_string;
+use slidetable::search::{
     effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limit, Method,
     SearchError, Stats,
 };

@@ -19,7 +19,7 @@ pub(crate) fn run(config: &slidetable_serve::Config) -> Result<ExitCode> {
     // Work still running after the grace period (a default table being generated on its
     // first request) is abandoned: its temporary file removed, as `generate` removes its own
     // on a signal.
-    slidetable_gen::abandon_writes();
+    slidetable::generate::abandon_writes();
     runtime.shutdown_background();
     served.map_err(|e| match e {
         // Arguments that contradict each other, as clap's are.

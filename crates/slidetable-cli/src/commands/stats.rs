@@ -5,8 +5,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use slidetable_core::counted;
-use slidetable_query::CostModel;
+use slidetable::core::counted;
+use slidetable::query::CostModel;
 
 use crate::charts;
 use crate::json;

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Result;
-use slidetable_core::Layout;
-use slidetable_gen::cache::{self, PatternPlan};
-use slidetable_gen::parts::PartsPlan;
-use slidetable_gen::Partition;
-use slidetable_query::{CostModel, Encoding};
+use slidetable::core::Layout;
+use slidetable::generate::cache::{self, PatternPlan};
+use slidetable::generate::parts::PartsPlan;
+use slidetable::generate::Partition;
+use slidetable::query::{CostModel, Encoding};
 
 use crate::cli::GenerateArgs;
 use crate::error::UsageError;
@@ -58,7 +58,7 @@ pub(crate) enum Destination {
 impl Generation {
     pub(super) fn of(args: &GenerateArgs) -> Result<Generation> {
         // A variable that would be ignored is refused before any work.
-        slidetable_gen::environment::check()?;
+        slidetable::generate::environment::check()?;
         if let Some(max_depth) = args.max_depth {
             return bounded(args, max_depth);
         }
@@ -73,7 +73,7 @@ impl Generation {
         if let Some(dir) = &args.parts {
             return in_parts(args, dir);
         }
-        if !args.board.supports_tables() && args.board != slidetable_core::Board::FIFTEEN {
+        if !args.board.supports_tables() && args.board != slidetable::core::Board::FIFTEEN {
             return Err(UsageError(crate::cli::too_large_for_tables(
                 args.board,
                 " (and 4x4, by pattern databases), and every board up to 16 cells within \
@@ -92,9 +92,9 @@ impl Generation {
 fn table(args: &GenerateArgs) -> Result<Generation> {
     let board = args.board;
     let goals = if args.all_goals {
-        slidetable_gen::all_goals(board)
+        slidetable::generate::all_goals(board)
     } else if args.goal.is_empty() {
-        slidetable_gen::default_goals(board)
+        slidetable::generate::default_goals(board)
     } else {
         let mut goals: Vec<Layout> = Vec::new();
         for text in &args.goal {
@@ -106,7 +106,7 @@ fn table(args: &GenerateArgs) -> Result<Generation> {
         goals
     };
     // The library's limits, refused as usage errors before any work.
-    slidetable_gen::check_plan(board, args.encoding, args.cost)
+    slidetable::generate::check_plan(board, args.encoding, args.cost)
         .map_err(|e| UsageError(e.to_string()))?;
     if args.cost != CostModel::Unit && args.output.is_none() {
         return Err(UsageError(format!(
@@ -221,7 +221,7 @@ fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<Generation> {
             dir: dir.to_path_buf(),
             restart: args.restart,
             batch: args.batch,
-            checkpoints: slidetable_gen::resume::Pace::from_env()?,
+            checkpoints: slidetable::generate::resume::Pace::from_env()?,
         },
         level_timeout: Duration::from_secs(args.level_timeout),
     })

@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::CommandFactory;
+use slidetable::core::{Board, Layout, Move, MAX_TABLE_CELLS};
 use slidetable::defaults;
-use slidetable_core::{Board, Layout, Move, MAX_TABLE_CELLS};
-use slidetable_judge::Format;
-use slidetable_query::{
+use slidetable::judge::Format;
+use slidetable::query::{
     AnyTable, MappedBoundedTable, MappedPatternTable, MappedTable, SplitMix64, MAX_RECOVERED_CELLS,
 };
-use slidetable_search::HeuristicKind;
+use slidetable::search::HeuristicKind;
 
 use crate::cli::{
     BatchArgs, Cli, Command, DistanceArgs, HeuristicArgs, HeuristicChoice, InfoArgs, JudgeArgs,

@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use slidetable::core::{Board, Layout};
+use slidetable::generate::Partition;
+use slidetable::search::{Limits, Method};
 use slidetable::Fifteen;
-use slidetable_core::{Board, Layout};
-use slidetable_gen::Partition;
-use slidetable_search::{Limits, Method};
 
 use super::{Output, TableChoice};
 use crate::cli::{HeuristicChoice, SearchArgs};

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use slidetable_core::{parse_path, Board, Layout, Move};
+use slidetable::core::{parse_path, Board, Layout, Move};
 use slidetable_testkit::swapped;
 
 use super::query;

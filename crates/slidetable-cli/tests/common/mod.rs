@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use serde_json::Value;
-use slidetable_core::{parse_layout, parse_path, Board, Layout};
-use slidetable_query::Table;
+use slidetable::core::{parse_layout, parse_path, Board, Layout};
+use slidetable::query::Table;
 
 pub(crate) mod layouts;
 

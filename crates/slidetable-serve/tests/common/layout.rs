@@ -1,6 +1,6 @@
 //! Layouts read back from the API's answers, where they are arrays of tiles (docs/JSON.md).
 
-use slidetable_core::{Board, Layout};
+use slidetable::core::{Board, Layout};
 
 /// The layout `value` gives as an array of tiles, if it is one of `board`.
 pub(crate) fn layout_of(board: Board, value: &serde_json::Value) -> Option<Layout> {

@@ -8,8 +8,8 @@ use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use slidetable_core::{parse_path, Board, Layout, Move};
-use slidetable_query::SplitMix64;
+use slidetable::core::{parse_path, Board, Layout, Move};
+use slidetable::query::SplitMix64;
 
 use crate::common_layout as layout;
 use layout::layout_of;
