@@ -176,3 +176,11 @@ def test_the_version_is_the_workspaces():
     cargo = (pathlib.Path(__file__).resolve().parents[3] / "Cargo.toml").read_text()
     assert slidetable.__version__ == re.search(r'^version = "([^"]+)"', cargo, re.M).group(1)
     assert "__version__" in slidetable.__all__
+
+
+def test_the_default_partitions_are_named_as_default_uses_them():
+    # The 7-8 databases when the command has made them, else the 6-6-3 built on first use:
+    # both names exported, so a notebook can say which one `Fifteen.default()` opened.
+    assert slidetable.DEFAULT_PARTITION == "7-8"
+    assert slidetable.FIRST_USE_PARTITION == "6-6-3"
+    assert "FIRST_USE_PARTITION" in slidetable.__all__

@@ -32,6 +32,7 @@ import numpy as np
 
 from ._slidetable import (
     DEFAULT_PARTITION,
+    FIRST_USE_PARTITION,
     __version__,
     MOVES,
     Fifteen,
@@ -46,6 +47,7 @@ from ._slidetable import (
 __all__ = [
     "__version__",
     "DEFAULT_PARTITION",
+    "FIRST_USE_PARTITION",
     "MOVES",
     "Dataset",
     "Fifteen",

@@ -16,6 +16,9 @@ Depth = Union[int, Tuple[int, int]]
 
 MOVES: str
 DEFAULT_PARTITION: str
+"""The 15-puzzle's default databases when `slidetable generate --board 4x4` has made them: "7-8"."""
+FIRST_USE_PARTITION: str
+"""The databases `Fifteen.default()` builds on first use when the 7-8 ones are missing: "6-6-3"."""
 __version__: str
 
 class Table:
