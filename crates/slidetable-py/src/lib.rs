@@ -48,7 +48,10 @@ fn _slidetable(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The 15-puzzle's default databases: the 7-8 ones when `slidetable generate --board 4x4`
     // has made them, else the 6-6-3 ones `Fifteen.default()` builds on first use.
     m.add("DEFAULT_PARTITION", cache::DEFAULT_PARTITION)?;
-    m.add("FIRST_USE_PARTITION", slidetable::defaults::FIRST_USE_PARTITION)?;
+    m.add(
+        "FIRST_USE_PARTITION",
+        slidetable::defaults::FIRST_USE_PARTITION,
+    )?;
     // The package's version is the workspace's (pyproject.toml takes it from Cargo.toml).
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

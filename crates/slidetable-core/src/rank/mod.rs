@@ -226,17 +226,7 @@ impl Ranker {
             remaining ^= 1 << t;
             seq |= u64::from(t) << (4 * i);
         }
-        let lo = u64::from(remaining.trailing_zeros());
-        let hi = u64::from(31 - remaining.leading_zeros());
-        let last_two = if class_of(self.board, inversions, blank) == (class & 1) {
-            lo | hi << 4
-        } else {
-            hi | lo << 4
-        };
-        seq |= last_two << (4 * (n - 3));
-        // Open a zero nibble for the blank at its cell.
-        let below = (1u64 << (4 * blank)) - 1;
-        ((seq & below) | ((seq & !below) << 4), blank)
+        finish_unrank(self.board, seq, remaining, inversions, blank, class)
     }
 
     /// The layout of parity class `class` (0 or 1) with this rank. `rank` must be below
@@ -298,6 +288,32 @@ fn nth_set_bit(mut x: u32, k: u32) -> u32 {
         x &= x - 1;
     }
     x.trailing_zeros()
+}
+
+/// The end of an unrank, shared by [`Ranker`] and [`WideRanker`] (which differ only in the
+/// width of the rank they divide): the last two tiles (`remaining`'s two bits) in the order
+/// that puts the layout in parity class `class`, given the `inversions` of the `n - 3` tiles
+/// placed in `seq`; then a zero nibble opened for the blank at its cell.
+#[inline(always)]
+pub(crate) fn finish_unrank(
+    board: Board,
+    mut seq: u64,
+    remaining: u32,
+    inversions: u32,
+    blank: usize,
+    class: u8,
+) -> (u64, usize) {
+    let n = board.cells();
+    let lo = u64::from(remaining.trailing_zeros());
+    let hi = u64::from(31 - remaining.leading_zeros());
+    let last_two = if class_of(board, inversions, blank) == (class & 1) {
+        lo | hi << 4
+    } else {
+        hi | lo << 4
+    };
+    seq |= last_two << (4 * (n - 3));
+    let below = (1u64 << (4 * blank)) - 1;
+    ((seq & below) | ((seq & !below) << 4), blank)
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@
 //! index a layout alike. The hot loops of whole tables keep the 32-bit ranker.
 
 use super::{drop_nibble, nth_set_bit};
-use crate::layout::class_of;
 use crate::{factorial, Board, Layout, MAX_CELLS};
 
 /// Rank and unrank layouts of any board up to [`MAX_CELLS`] cells, in 64-bit arithmetic.
@@ -105,16 +104,7 @@ impl WideRanker {
             remaining ^= 1 << t;
             seq |= u64::from(t) << (4 * i);
         }
-        let lo = u64::from(remaining.trailing_zeros());
-        let hi = u64::from(31 - remaining.leading_zeros());
-        let last_two = if class_of(self.board, inversions, blank) == (class & 1) {
-            lo | hi << 4
-        } else {
-            hi | lo << 4
-        };
-        seq |= last_two << (4 * (n - 3));
-        let below = (1u64 << (4 * blank)) - 1;
-        ((seq & below) | ((seq & !below) << 4), blank)
+        super::finish_unrank(self.board, seq, remaining, inversions, blank, class)
     }
 
     /// The layout of parity class `class` (0 or 1) with this rank, below
