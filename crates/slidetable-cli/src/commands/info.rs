@@ -63,7 +63,9 @@ pub(crate) fn run(info: Info) -> Result<ExitCode> {
     };
     let path = table.file().map_or(path, Path::to_path_buf);
     let header = table.header();
-    let checksum = verify.then(|| table.verify());
+    // The checksums, then each section's entries against its histogram (damage under
+    // checksums made again, which only the counts show).
+    let checksum = verify.then(|| table.verify().and_then(|()| table.verify_counts()));
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
     let mut out = streams::stdout();
     let measure = Measure::of(header.cost() != CostModel::Unit);

@@ -16,10 +16,12 @@ use crate::streams;
 pub(crate) fn run(dir: &Path, output: &Path) -> Result<ExitCode> {
     let start = Instant::now();
     // Opening checks every part against the manifest (and the joined header); the checksum
-    // of the whole is checked before anything is written.
+    // of the whole, and each section's entries against its histogram, are checked before
+    // anything is written.
     let table = Table::open(dir)?;
     refuse_own_file(dir, output)?;
     table.verify()?;
+    table.verify_counts()?;
     let written = slidetable::generate::write_bytes(output, table.bytes())?;
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", output.display())?;

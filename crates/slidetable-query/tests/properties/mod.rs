@@ -181,7 +181,7 @@ pub(crate) fn check_table(bytes: &[u8]) -> Outcome {
     let Ok(table) = Table::new(bytes) else {
         return Outcome::Refused;
     };
-    let outcome = match table.verify() {
+    let outcome = match table.verify().and_then(|()| table.verify_counts()) {
         Ok(()) => Outcome::Verified,
         Err(_) => Outcome::Unverified,
     };
