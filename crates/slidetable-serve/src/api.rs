@@ -355,6 +355,14 @@ fn answers(source: Option<&Arc<dyn Source>>, board: Board) -> &'static str {
     }
 }
 
+/// A source's origin as the API shows it: the file's name only, never where on the server
+/// it lies (the cache directory names the server's user).
+fn shown(origin: &str) -> String {
+    std::path::Path::new(origin)
+        .file_name()
+        .map_or_else(|| origin.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
 async fn boards(State(app): Shared, request: Request) -> Result<Response, ApiError> {
     Params::parse(request.uri().query(), &[])?;
     let tables = &app.tables;
@@ -365,7 +373,7 @@ async fn boards(State(app): Shared, request: Request) -> Result<Response, ApiErr
             BoardInfo {
                 board: board.to_string(),
                 goal: board.standard_goal().tiles().to_vec(),
-                table: source.as_ref().map(|s| s.origin()),
+                table: source.as_ref().map(|s| shown(&s.origin())),
                 answers: answers(source.as_ref(), board),
                 work: tables.work(board),
                 refused: tables.refused(board),
@@ -543,7 +551,7 @@ async fn stats(State(app): Shared, request: Request) -> Result<Response, ApiErro
     // The server answers from unit-cost tables only (`TableSource::new`).
     Ok(json(
         StatusCode::OK,
-        &Stats::new(source.origin(), &goal, &stats, false),
+        &Stats::new(shown(&source.origin()), &goal, &stats, false),
     ))
 }
 
