@@ -120,7 +120,7 @@ impl From<SourceError> for ApiError {
             } else {
                 StatusCode::INTERNAL_SERVER_ERROR
             },
-            message: e.to_string(),
+            message: shown(&e.to_string()),
         }
     }
 }
@@ -300,7 +300,7 @@ impl Params {
             .await
             .map_err(|e| ApiError {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: chain(&e),
+                message: shown(&chain(&e)),
             })?
             .ok_or_else(|| {
                 let boards: Vec<String> = tables.boards().map(|b| b.to_string()).collect();
@@ -355,12 +355,26 @@ fn answers(source: Option<&Arc<dyn Source>>, board: Board) -> &'static str {
     }
 }
 
-/// A source's origin as the API shows it: the file's name only, never where on the server
-/// it lies (the cache directory names the server's user).
-fn shown(origin: &str) -> String {
-    std::path::Path::new(origin)
-        .file_name()
-        .map_or_else(|| origin.to_string(), |n| n.to_string_lossy().into_owned())
+/// A server's message or a source's origin as the API shows it: each absolute path by its
+/// file's name only, never where on the server it lies (the cache directory names the
+/// server's user). Only for the server's own words: a client's input echoed back is left as
+/// it came.
+fn shown(message: &str) -> String {
+    message
+        .split(' ')
+        .map(|word| {
+            let start = word.trim_start_matches(['(', '\'', '"', '`']);
+            if !start.starts_with('/') {
+                return word.to_string();
+            }
+            let opening = &word[..word.len() - start.len()];
+            let name = std::path::Path::new(start)
+                .file_name()
+                .map_or_else(|| start.to_string(), |n| n.to_string_lossy().into_owned());
+            format!("{opening}{name}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 async fn boards(State(app): Shared, request: Request) -> Result<Response, ApiError> {
@@ -376,7 +390,7 @@ async fn boards(State(app): Shared, request: Request) -> Result<Response, ApiErr
                 table: source.as_ref().map(|s| shown(&s.origin())),
                 answers: answers(source.as_ref(), board),
                 work: tables.work(board),
-                refused: tables.refused(board),
+                refused: tables.refused(board).as_deref().map(shown),
             }
         })
         .collect();
