@@ -66,7 +66,8 @@ pub struct Effort<'a> {
     pub max_expanded: u64,
     /// The cap on each run's time.
     pub max_milliseconds: u64,
-    /// A* then IDA*, each with the heuristics from weakest to strongest.
+    /// Breadth-first and uniform-cost search (blind), then A* and IDA*, each with the
+    /// heuristics from weakest to strongest.
     pub runs: Vec<Run>,
 }
 
@@ -74,9 +75,9 @@ pub struct Effort<'a> {
 /// reports for the puzzle.
 #[derive(Serialize)]
 pub struct Run {
-    /// `astar` or `idastar`.
+    /// `bfs`, `dijkstra` (uniform-cost), `astar` or `idastar`.
     pub method: &'static str,
-    /// The command line's name (`pdb` for the pattern databases).
+    /// The command line's name (`pdb` for the pattern databases; `none` for a blind method).
     pub heuristic: &'static str,
     /// What the search cost, as `search --stats` counts it (to where a cap stopped it).
     #[serde(flatten)]
@@ -105,7 +106,8 @@ pub struct BoardInfo {
     pub board: String,
     /// Its standard goal.
     pub goal: Vec<u8>,
-    /// The source's table, once it is open (`null` until the first request for the board).
+    /// The source's table file's name (never its directory on the server), once it is open
+    /// (`null` until the first request for the board).
     pub table: Option<String>,
     /// `table` (every state's distance stored) or `search` (IDA* on pattern databases).
     pub answers: &'static str,

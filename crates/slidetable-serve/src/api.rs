@@ -120,7 +120,7 @@ impl From<SourceError> for ApiError {
             } else {
                 StatusCode::INTERNAL_SERVER_ERROR
             },
-            message: e.to_string(),
+            message: shown(&e.to_string()),
         }
     }
 }
@@ -300,7 +300,7 @@ impl Params {
             .await
             .map_err(|e| ApiError {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: chain(&e),
+                message: shown(&chain(&e)),
             })?
             .ok_or_else(|| {
                 let boards: Vec<String> = tables.boards().map(|b| b.to_string()).collect();
@@ -355,6 +355,28 @@ fn answers(source: Option<&Arc<dyn Source>>, board: Board) -> &'static str {
     }
 }
 
+/// A server's message or a source's origin as the API shows it: each absolute path by its
+/// file's name only, never where on the server it lies (the cache directory names the
+/// server's user). Only for the server's own words: a client's input echoed back is left as
+/// it came.
+fn shown(message: &str) -> String {
+    message
+        .split(' ')
+        .map(|word| {
+            let start = word.trim_start_matches(['(', '\'', '"', '`']);
+            if !start.starts_with('/') {
+                return word.to_string();
+            }
+            let opening = &word[..word.len() - start.len()];
+            let name = std::path::Path::new(start)
+                .file_name()
+                .map_or_else(|| start.to_string(), |n| n.to_string_lossy().into_owned());
+            format!("{opening}{name}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 async fn boards(State(app): Shared, request: Request) -> Result<Response, ApiError> {
     Params::parse(request.uri().query(), &[])?;
     let tables = &app.tables;
@@ -365,10 +387,10 @@ async fn boards(State(app): Shared, request: Request) -> Result<Response, ApiErr
             BoardInfo {
                 board: board.to_string(),
                 goal: board.standard_goal().tiles().to_vec(),
-                table: source.as_ref().map(|s| s.origin()),
+                table: source.as_ref().map(|s| shown(&s.origin())),
                 answers: answers(source.as_ref(), board),
                 work: tables.work(board),
-                refused: tables.refused(board),
+                refused: tables.refused(board).as_deref().map(shown),
             }
         })
         .collect();
@@ -543,7 +565,7 @@ async fn stats(State(app): Shared, request: Request) -> Result<Response, ApiErro
     // The server answers from unit-cost tables only (`TableSource::new`).
     Ok(json(
         StatusCode::OK,
-        &Stats::new(source.origin(), &goal, &stats, false),
+        &Stats::new(shown(&source.origin()), &goal, &stats, false),
     ))
 }
 

@@ -1,6 +1,6 @@
-//! The lesson on search effort: the puzzle on the board solved by A* and by IDA* with each
-//! heuristic (the pattern databases' too, where the board has them), each run's work side by
-//! side. The same calls `slidetable search --method M --heuristic H --json --stats` makes, so
+//! The lesson on search effort: the puzzle on the board solved blind (breadth-first and
+//! uniform-cost search), then by A* and by IDA* with each heuristic (the pattern databases'
+//! too, where the board has them), each run's work side by side, all within the same caps. The same calls `slidetable search --method M --heuristic H --json --stats` makes, so
 //! the numbers are the command line's.
 
 use slidetable::core::Layout;
@@ -19,6 +19,9 @@ const KINDS: [HeuristicKind; 3] = [
     HeuristicKind::Manhattan,
     HeuristicKind::LinearConflict,
 ];
+
+/// The heuristic column of a blind method's run.
+pub(crate) const BLIND: &str = "none";
 
 fn run(
     method: Method,
@@ -47,8 +50,9 @@ fn run(
     }
 }
 
-/// A* then IDA*, each with every heuristic (the pattern databases last, when `source` has them), every
-/// run within `limits`.
+/// Breadth-first and uniform-cost search (blind: heuristic `none`), then A* and IDA*, each
+/// with every heuristic (the pattern databases last, when `source` has them), every run
+/// within `limits`.
 pub(crate) fn measure(
     puzzle: &Layout,
     goal: &Layout,
@@ -62,6 +66,11 @@ pub(crate) fn measure(
     check_solvable(puzzle, goal).map_err(refused)?;
     let pattern = source.patterns(goal).transpose()?;
     let mut runs = Vec::new();
+    for method in [Method::Bfs, Method::Dijkstra] {
+        // A blind method ignores the heuristic it is given.
+        let outcome = solve(method, HeuristicKind::Manhattan, puzzle, goal, limits);
+        runs.push(run(method, BLIND, outcome).map_err(refused)?);
+    }
     for method in [Method::Astar, Method::Idastar] {
         for kind in KINDS {
             let outcome = solve(method, kind, puzzle, goal, limits);

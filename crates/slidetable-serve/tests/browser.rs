@@ -179,6 +179,114 @@ async fn expect_numbers(
     }
 }
 
+/// The page's visible text, walked in the browser: every element with text of its own (and
+/// every text field), with its colour, its effective background (the backgrounds under it
+/// composited over the white canvas), its font size in screen pixels (an SVG label scaled by
+/// its drawing) and whether WCAG counts it as large. A disabled control is left out (WCAG
+/// exempts inactive components); so is anything not rendered or clipped to a pixel.
+const VISIBLE_TEXT: &str = r##"
+const rgba = (c) => {
+  const m = c.match(/rgba?\(([^)]*)\)/);
+  if (!m) return [0, 0, 0, 0];
+  const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
+  return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+};
+const over = (top, under) => {
+  const a = top[3];
+  return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat([1]);
+};
+const background = (el) => {
+  const layers = [];
+  for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+    layers.push(rgba(getComputedStyle(e).backgroundColor));
+  }
+  return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+};
+const texts = [];
+for (const el of document.querySelectorAll("body *")) {
+  if (["SCRIPT", "STYLE", "OPTION", "TITLE"].includes(el.tagName)) continue;
+  const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== "");
+  const field = el.matches("select, input:not([type=range])");
+  if (!own && !field) continue;
+  if (el.closest(":disabled")) continue;
+  const style = getComputedStyle(el);
+  const box = el.getBoundingClientRect();
+  if (style.visibility !== "visible" || box.width <= 1 || box.height <= 1) continue;
+  const svg = el instanceof SVGElement;
+  const scale = svg && el.getScreenCTM() ? el.getScreenCTM().a : 1;
+  const size = parseFloat(style.fontSize) * scale;
+  const bold = Number(style.fontWeight) >= 700;
+  texts.push({
+    el, size, large: size >= 24 || (bold && size >= 18.66),
+    color: rgba(svg ? style.fill : style.color), background: background(el),
+    name: `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${el.className && typeof el.className === "string" ? "." + el.className : ""} '${(el.textContent || el.value || "").trim().slice(0, 24)}'`,
+  });
+}
+"##;
+
+/// Every visible text's contrast ratio below WCAG AA (4.5:1, large text 3:1), as
+/// "element: ratio < needed", with the number of texts checked last.
+async fn contrast_failures(client: &Client) -> (Vec<String>, usize) {
+    let script = format!(
+        "{VISIBLE_TEXT}
+const luminance = (c) => {{
+  const [r, g, b] = c.slice(0, 3).map((v) => {{
+    const s = v / 255;
+    return s <= 0.04045 ? s / 12.92 : Math.pow((s + 0.055) / 1.055, 2.4);
+  }});
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}};
+const failures = [];
+for (const t of texts) {{
+  const fg = luminance(over(t.color, t.background));
+  const bg = luminance(t.background);
+  const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+  const needed = t.large ? 3 : 4.5;
+  if (ratio < needed) failures.push(`${{t.name}}: ${{ratio.toFixed(2)}} < ${{needed}}`);
+}}
+return [failures, texts.length];"
+    );
+    let got = client.execute(&script, vec![]).await.unwrap();
+    let failures = got[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    (failures, got[1].as_u64().unwrap() as usize)
+}
+
+/// Checks WCAG AA contrast over the whole page as shown now.
+async fn expect_contrast(client: &Client, when: &str) {
+    let (failures, checked) = contrast_failures(client).await;
+    assert!(checked >= 20, "{when}: only {checked} texts seen");
+    assert!(
+        failures.is_empty(),
+        "{when}: contrast below WCAG AA:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// An element's text as the DOM holds it (also for one hidden from sight, such as the
+/// live region).
+async fn content(client: &Client, testid: &str) -> String {
+    client
+        .execute(
+            &format!("return document.querySelector('[data-testid={testid}]').textContent;"),
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Runs `script` in the page and returns what it returns.
+async fn eval(client: &Client, script: &str) -> serde_json::Value {
+    client.execute(script, vec![]).await.unwrap()
+}
+
 /// Whether the browser is here; without it the test passes with a note unless CI requires
 /// it.
 fn have_browser() -> bool {
@@ -283,6 +391,47 @@ async fn play_a_puzzle_and_solve_it_in_chromium() {
     expect_numbers(&client, &table, &layout, before).await;
     assert_eq!(text(&client, "moves").await, moves.len().to_string());
 
+    // Screen readers hear the new distance: a polite live region, replaced after every move
+    // (the status line is cleared on a move; this is not).
+    let live = client
+        .find(Locator::Css("[data-testid=\"spoken\"]"))
+        .await
+        .unwrap();
+    assert_eq!(
+        live.attr("aria-live").await.unwrap().as_deref(),
+        Some("polite")
+    );
+    let now = table.distance(&layout).unwrap().unwrap();
+    let verdict = text(&client, "verdict").await;
+    assert_eq!(
+        content(&client, "spoken").await,
+        format!(
+            "after {} moves: {now} moves to the goal, {verdict}",
+            moves.len()
+        )
+    );
+    // A tile that cannot slide: nothing moves, and the status line and the live region
+    // say why.
+    let (row, col) = (layout.blank() / 3, layout.blank() % 3);
+    let far = (0..9)
+        .find(|&c: &usize| (c / 3).abs_diff(row) + (c % 3).abs_diff(col) > 1)
+        .unwrap();
+    let stuck = layout.tile(far);
+    click(&client, &format!("tile-{stuck}")).await;
+    let why = format!("tile {stuck} cannot slide: only a tile next to the gap moves");
+    wait_for(&client, "status", &why, Duration::from_secs(5)).await;
+    assert_eq!(content(&client, "spoken").await, why);
+    let shown_class = client
+        .find(Locator::Css("[data-testid=\"status\"]"))
+        .await
+        .unwrap()
+        .attr("class")
+        .await
+        .unwrap();
+    assert_eq!(shown_class.as_deref(), Some("status error"));
+    assert_eq!(shown_layout(&client, board).await, layout);
+    assert_eq!(text(&client, "moves").await, moves.len().to_string());
+
     // The address bar holds the position: a link to hand out.
     let here = client.current_url().await.unwrap();
     let mut commas = String::new();
@@ -309,6 +458,34 @@ async fn play_a_puzzle_and_solve_it_in_chromium() {
         .await
         .unwrap();
     assert_eq!(class.as_deref(), Some("hint"));
+
+    // WCAG AA contrast for every visible text, the hinted tile and the goal's small board
+    // among them; the check itself fails on the colours it replaced.
+    expect_contrast(&client, "3x3 with a hint").await;
+    eval(
+        &client,
+        "const p = document.createElement('p'); p.id = 'old-hint'; p.textContent = '7'; \
+         p.style.cssText = 'color:#fff;background:#e0a100'; document.body.appendChild(p); \
+         const q = document.createElement('p'); q.id = 'old-goal'; q.textContent = '8'; \
+         q.style.cssText = 'color:#fff;background:#7d97b3;font-size:12px'; \
+         document.body.appendChild(q);",
+    )
+    .await;
+    let (failures, _) = contrast_failures(&client).await;
+    assert_eq!(failures.len(), 2, "{failures:?}");
+    assert!(
+        failures[0].starts_with("p#old-hint '7': 2."),
+        "{failures:?}"
+    );
+    assert!(
+        failures[1].starts_with("p#old-goal '8': 3."),
+        "{failures:?}"
+    );
+    eval(
+        &client,
+        "document.getElementById('old-hint').remove(); document.getElementById('old-goal').remove();",
+    )
+    .await;
 
     // Solve: the page plays an optimal path to the goal.
     let left = table.distance(&layout).unwrap().unwrap();
@@ -411,6 +588,32 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
         .unwrap();
     wait_for(&client, "distance", &d.to_string(), Duration::from_secs(30)).await;
     assert_eq!(text(&client, "readout").await, d.to_string());
+    // No stale message about opening the databases once the answer is here.
+    let said = text(&client, "status").await;
+    assert!(!said.contains("opening"), "{said}");
+    // A search waiting at the gate says how many are ahead of it: first come, first served,
+    // so later arrivals never raise the count, and the board's long work comes first.
+    let queue = eval(
+        &client,
+        "const q = {}; const at = (running, waiting, work) => waitingFor({ \
+           boards: [{ board: '4x4', work }], \
+           searches: { running, waiting, most_running: 2 } }, q); \
+         return [at(2, 5, null), at(2, 7, null), at(2, 3, null), at(1, 0, null), \
+           at(2, 3, { task: 'reading distances', done: 1, total: 4 }), \
+           waitingFor({ boards: [], searches: { running: 2, waiting: 3, most_running: 2 } }, null)];",
+    )
+    .await;
+    assert_eq!(
+        queue,
+        serde_json::json!([
+            "waiting for a free search slot: 4 ahead (2 searching)",
+            "waiting for a free search slot: 4 ahead (2 searching)",
+            "waiting for a free search slot: 2 ahead (2 searching)",
+            null,
+            "reading distances: 25% (once per server)",
+            null
+        ])
+    );
     assert_eq!(shown_layout(&client, board).await, start);
     assert_eq!(
         text(&client, "h-pdb").await,
@@ -500,7 +703,7 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
                 .find_all(Locator::Css("[data-testid=\"effort\"] tbody tr"))
                 .await
                 .unwrap();
-            if rows.len() == 8 {
+            if rows.len() == 10 {
                 break rows;
             }
             assert!(
@@ -517,24 +720,39 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
         ..Limits::default()
     };
     let mut i = 0;
-    for method in [Method::Astar, Method::Idastar] {
-        let mut expected: Vec<(String, _)> = [
-            HeuristicKind::Misplaced,
-            HeuristicKind::Manhattan,
-            HeuristicKind::LinearConflict,
-        ]
-        .into_iter()
-        .map(|k| {
-            (
-                k.name().to_string(),
-                solve(method, k, &start, &goal, &limits),
-            )
-        })
-        .collect();
-        expected.push((
-            "pdb".to_string(),
-            solve_with_patterns(method, &databases, &start, &limits),
-        ));
+    for method in [
+        Method::Bfs,
+        Method::Dijkstra,
+        Method::Astar,
+        Method::Idastar,
+    ] {
+        let mut expected: Vec<(String, _)> = if method.uses_heuristic() {
+            [
+                HeuristicKind::Misplaced,
+                HeuristicKind::Manhattan,
+                HeuristicKind::LinearConflict,
+            ]
+            .into_iter()
+            .map(|k| {
+                (
+                    k.name().to_string(),
+                    solve(method, k, &start, &goal, &limits),
+                )
+            })
+            .collect()
+        } else {
+            // Blind: the same caps, no heuristic.
+            vec![(
+                "none".to_string(),
+                solve(method, HeuristicKind::Manhattan, &start, &goal, &limits),
+            )]
+        };
+        if method.uses_heuristic() {
+            expected.push((
+                "pdb".to_string(),
+                solve_with_patterns(method, &databases, &start, &limits),
+            ));
+        }
         for (heuristic, outcome) in expected {
             let row = &rows[i];
             i += 1;
@@ -551,6 +769,16 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
                 .await
                 .unwrap();
             let shown = cell.attr("data-value").await.unwrap().unwrap();
+            let column = |name: &'static str| async move {
+                row.find(Locator::Css(&format!("[data-col=\"{name}\"]")))
+                    .await
+                    .unwrap()
+                    .attr("data-value")
+                    .await
+                    .unwrap()
+            };
+            let memory = column("memory").await;
+            let iterations = column("iterations").await;
             let length = row
                 .find(Locator::Css("[data-col=\"length\"]"))
                 .await
@@ -564,6 +792,16 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
                 Ok(_) if length.starts_with("stopped") => {}
                 Ok(s) => {
                     assert_eq!(shown, s.stats.expanded.to_string(), "{method} {heuristic}");
+                    assert_eq!(
+                        memory,
+                        Some(s.stats.peak_open.to_string()),
+                        "{method} {heuristic}"
+                    );
+                    assert_eq!(
+                        iterations,
+                        s.stats.iterations.map(|n| n.to_string()),
+                        "{method} {heuristic}"
+                    );
                     assert_eq!(length, d.to_string(), "{method} {heuristic}");
                 }
                 // Stopped at a cap (the server's time cap, on a loaded machine, too).
@@ -582,6 +820,37 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
         .await
         .unwrap();
     screenshot(&client, "effort.png").await;
+    // The bars on a linear scale: each as long as its count, the longest the full room.
+    let bars = || async {
+        eval(
+            &client,
+            "return [document.querySelector('[data-testid=effort-chart]').dataset.scale, \
+             [...document.querySelectorAll('[data-testid=effort-chart] rect')]\
+             .map((r) => [Number(r.dataset.expanded), Number(r.getAttribute('width'))])];",
+        )
+        .await
+    };
+    assert_eq!(bars().await[0], "log");
+    click(&client, "effort-scale").await;
+    let linear = bars().await;
+    assert_eq!(linear[0], "linear");
+    assert_eq!(text(&client, "effort-scale").await, "linear scale");
+    let pairs: Vec<(f64, f64)> = linear[1]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_f64().unwrap(), p[1].as_f64().unwrap()))
+        .collect();
+    assert_eq!(pairs.len(), 10);
+    let most = pairs.iter().map(|p| p.0).fold(10.0, f64::max);
+    for (expanded, width) in &pairs {
+        assert!(
+            (width - 320.0 * expanded / most).abs() < 0.1,
+            "{expanded} states: bar {width} of 320"
+        );
+    }
+    click(&client, "effort-scale").await;
+    assert_eq!(bars().await[0], "log");
     client
         .execute("window.scrollTo(0, 0)", vec![])
         .await
@@ -688,6 +957,96 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
         .await
         .unwrap();
     assert_eq!(in_view, serde_json::Value::Bool(true));
+    expect_contrast(&client, "4x4 on a phone").await;
+    // The goal field shows the whole goal (16 tiles: 37 characters).
+    let fits = eval(
+        &client,
+        "const g = document.querySelector('[data-testid=goal]'); \
+         return g.scrollWidth <= g.clientWidth;",
+    )
+    .await;
+    assert_eq!(fits, serde_json::Value::Bool(true));
+    // The farthest state is not left as a dash on a board answered by search.
+    assert!(text(&client, "farthest")
+        .await
+        .starts_with("not known here"));
+    // With the effort table filled: no sideways scroll (the table scrolls in its own box),
+    // and every control at least 44 px tall.
+    client
+        .goto(&format!("{url}?board=3x3&puzzle=2,3,4,1,5,0,7,6,8"))
+        .await
+        .unwrap();
+    wait_for(&client, "readout", "19", Duration::from_secs(30)).await;
+    click(&client, "effort-run").await;
+    let start_wait = Instant::now();
+    while client
+        .find_all(Locator::Css("[data-testid=\"effort\"] tbody tr"))
+        .await
+        .unwrap()
+        .len()
+        != 8
+    {
+        // Two blind runs, then A* and IDA* with three heuristics each (no databases on 3x3).
+        assert!(start_wait.elapsed() < Duration::from_secs(60));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let sideways = eval(
+        &client,
+        "return [document.documentElement.scrollWidth, window.innerWidth];",
+    )
+    .await;
+    assert!(
+        sideways[0].as_u64() <= sideways[1].as_u64(),
+        "the page scrolls sideways at 390 px: {sideways}"
+    );
+    let small = eval(
+        &client,
+        "return [...document.querySelectorAll('button, select, input')]\
+         .filter((e) => e.getBoundingClientRect().width > 1)\
+         .filter((e) => e.getBoundingClientRect().height < 44)\
+         .map((e) => `${e.dataset.testid || e.id}: ${e.getBoundingClientRect().height}`);",
+    )
+    .await;
+    assert_eq!(small, serde_json::json!([]), "touch targets under 44 px");
+    expect_contrast(&client, "3x3 on a phone with the effort table").await;
+
+    // Presentation mode on a projector (1920×1080): no text under 24 px, the board as tall
+    // as the screen.
+    client.set_window_size(1920, 1080).await.unwrap();
+    click(&client, "present").await;
+    let sizes = eval(
+        &client,
+        &format!(
+            "{VISIBLE_TEXT} return [texts.filter((t) => t.size < 24)\
+             .map((t) => `${{t.name}}: ${{t.size.toFixed(1)}} px`), \
+             parseFloat(getComputedStyle(document.body).fontSize)];"
+        ),
+    )
+    .await;
+    assert_eq!(sizes[0], serde_json::json!([]), "text under 24 px");
+    assert!(sizes[1].as_f64().unwrap() >= 24.0, "{sizes}");
+    let fill = eval(
+        &client,
+        "const b = document.querySelector('[data-testid=board]').getBoundingClientRect(); \
+         return [b.height, window.innerHeight, b.right, window.innerWidth];",
+    )
+    .await;
+    let (height, screen) = (fill[0].as_f64().unwrap(), fill[1].as_f64().unwrap());
+    assert!(
+        height >= 0.85 * screen && height <= screen,
+        "board {height} px tall on a {screen} px screen"
+    );
+    assert!(fill[2].as_f64() <= fill[3].as_f64(), "{fill}");
+    // The distance stays in view below the board.
+    let readout = eval(
+        &client,
+        "const r = document.querySelector('[data-testid=readout]').getBoundingClientRect(); \
+         return r.bottom <= window.innerHeight;",
+    )
+    .await;
+    assert_eq!(readout, serde_json::Value::Bool(true));
+    expect_contrast(&client, "presentation mode").await;
+    screenshot(&client, "present.png").await;
 
     client.close().await.unwrap();
     serving.stop().await;

@@ -40,7 +40,13 @@ async fn a_default_table_is_generated_on_first_use_then_shared() {
     assert_eq!(json["distance"], 2);
     assert!(cached.exists());
     let boards = get(&app, "/api/boards").await.ok();
-    assert_eq!(boards["boards"][0]["table"], cached.display().to_string());
+    // The file's name only: no client learns where the server keeps its tables.
+    assert_eq!(boards["boards"][0]["table"], "2x2.slt");
+    let stats = get(&app, "/api/stats?board=2x2").await.ok();
+    assert_eq!(stats["table"], "2x2.slt");
+    let listed = serde_json::to_string(&boards).unwrap();
+    let home = dir.path().display().to_string();
+    assert!(!listed.contains(&home), "{listed}");
 
     // Opened once: the same source answers every later request.
     let first = tables.open_source(Board::new(2, 2).unwrap()).unwrap();
@@ -82,7 +88,7 @@ async fn a_default_table_is_generated_on_first_use_then_shared() {
     assert_eq!(json["path"], "rr");
     let boards = get(&app, "/api/boards").await.ok();
     let kept = dir.path().join("slidetable/4x4-663.slt");
-    assert_eq!(boards["boards"][12]["table"], kept.display().to_string());
+    assert_eq!(boards["boards"][12]["table"], "4x4-663.slt");
     assert!(boards["boards"][12]["work"].is_null());
     // Written once, where the command line's first use writes it (the 7-8 is not made): a
     // server started again opens it instead of building it again.

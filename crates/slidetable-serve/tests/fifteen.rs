@@ -326,7 +326,14 @@ async fn effort_runs_every_method_and_heuristic_as_search_does() {
             ..Limits::default()
         };
         let runs = json["runs"].as_array().unwrap();
-        let mut expected = Vec::new();
+        // Blind first (breadth-first, uniform-cost: heuristic `none`), with the same caps.
+        let mut expected: Vec<_> = [Method::Bfs, Method::Dijkstra]
+            .into_iter()
+            .map(|method| {
+                let blind = solve(method, HeuristicKind::Manhattan, &layout, &goal, &limits);
+                (method, "none", blind)
+            })
+            .collect();
         for method in [Method::Astar, Method::Idastar] {
             for kind in [
                 HeuristicKind::Misplaced,

@@ -42,20 +42,44 @@ async function api(route, params) {
   return body;
 }
 
-// While `promise` runs, shows the board's long work (a table made, distances read, pattern
-// databases built) as /api/boards reports it.
-async function watching(promise) {
+// What keeps a request waiting, from /api/boards: the board's long work (a table made,
+// distances read, pattern databases built), or (`queue`: a search request's place, kept
+// between polls) the searches ahead of it at the gate; null when nothing is.
+function waitingFor(boards, queue) {
+  const mine = boards.boards.find((b) => b.board === state.board);
+  if (mine && mine.work) {
+    const w = mine.work;
+    const share = w.total ? Math.floor((100 * w.done) / w.total) : 0;
+    return `${w.task}: ${share}% (once per server)`;
+  }
+  const s = boards.searches;
+  // Every search slot taken and others waiting: this request is one of them. The gate is
+  // first come, first served, so those ahead only leave: later arrivals (counted in
+  // `waiting` too) never lift the count.
+  if (queue && s.running >= s.most_running && s.waiting > 0) {
+    queue.ahead = Math.min(queue.ahead ?? Infinity, s.waiting - 1);
+    return `waiting for a free search slot: ${queue.ahead} ahead (${s.running} searching)`;
+  }
+  return null;
+}
+
+// While `promise` runs, shows what keeps it waiting, as /api/boards reports it; the message
+// goes when the answer comes.
+async function watching(promise, queued = false) {
   let done = false;
+  let shown = null;
+  const queue = queued ? {} : null;
   const poll = (async () => {
     await sleep(300);
     while (!done) {
       try {
-        const boards = await api("boards", {});
-        const mine = boards.boards.find((b) => b.board === state.board);
-        if (!done && mine && mine.work) {
-          const w = mine.work;
-          const share = w.total ? Math.floor((100 * w.done) / w.total) : 0;
-          status(`${w.task}: ${share}% (a moment; once per server)`);
+        const text = waitingFor(await api("boards", {}), queue);
+        if (!done && text) {
+          status(text);
+          shown = text;
+        } else if (!done && shown && $("status").textContent === shown) {
+          status("");
+          shown = null;
         }
       } catch (e) {
         // The work's own request reports failures.
@@ -68,6 +92,7 @@ async function watching(promise) {
   } finally {
     done = true;
     await poll;
+    if (shown && $("status").textContent === shown) status("");
   }
 }
 
@@ -75,6 +100,11 @@ function status(text, isError = false) {
   const el = $("status");
   el.textContent = text;
   el.classList.toggle("error", isError);
+}
+
+// Says `text` to screen readers (the live region is replaced, never cleared).
+function speak(text) {
+  $("spoken").textContent = text;
 }
 
 function parseBoard(text) {
@@ -122,6 +152,8 @@ function distanceText(answer) {
 function render() {
   const board = $("board");
   board.style.gridTemplateColumns = `repeat(${state.cols}, auto)`;
+  board.style.setProperty("--rows", String(state.rows));
+  board.style.setProperty("--cols", String(state.cols));
   board.replaceChildren();
   const hint = state.hintCell;
   state.puzzle.forEach((tile, cell) => {
@@ -151,7 +183,11 @@ function render() {
     if (tile === 0) span.className = "blank";
     goal.appendChild(span);
   }
-  if (document.activeElement !== $("goal")) $("goal").value = tokens(state.goal);
+  if (document.activeElement !== $("goal")) {
+    $("goal").value = tokens(state.goal);
+    // The whole goal in view (16 cells need 37 characters).
+    $("goal").size = Math.max(12, $("goal").value.length + 1);
+  }
   $("moves").textContent = String(state.at);
   $("played").textContent = String(state.at);
   $("undo").disabled = state.busy || state.at === 0;
@@ -178,6 +214,9 @@ function showAnswer() {
     verdict.classList.add(closer ? "closer" : "farther");
   }
   if (answer.distance === 0) status("solved: this is the goal");
+  const said = answer.distance === 0 ? "solved: this is the goal"
+    : `${distanceText(answer)} moves to the goal${verdict.textContent ? `, ${verdict.textContent}` : ""}`;
+  speak(`after ${state.at} ${state.at === 1 ? "move" : "moves"}: ${said}`);
   const rows = $("heuristics");
   rows.replaceChildren();
   for (const name of seriesNames().slice(1)) {
@@ -299,7 +338,7 @@ async function ask(position) {
       board: state.board,
       puzzle: tokens(position.puzzle),
       goal: tokens(state.goal),
-    }));
+    }), state.answers === "search");
     if (generation !== state.generation) return;
     position.answer = answer;
     if (state.positions[state.at] === position) {
@@ -362,7 +401,21 @@ async function play(letter, byProgram = false) {
 }
 
 function clickCell(cell) {
-  return play(letterFor(cell));
+  const letter = letterFor(cell);
+  if (!letter && !state.busy && state.puzzle[cell] !== 0) {
+    // Feedback for a tile that cannot slide: the status line, the live region, a shake.
+    const text = `tile ${state.puzzle[cell]} cannot slide: only a tile next to the gap moves`;
+    status(text, true);
+    speak(text);
+    const button = $("board").querySelector(`[data-cell="${cell}"]`);
+    if (button) {
+      button.classList.remove("illegal");
+      void button.offsetWidth;
+      button.classList.add("illegal");
+    }
+    return Promise.resolve();
+  }
+  return play(letter);
 }
 
 // An arrow key slides the tile beside the gap in the arrow's direction.
@@ -489,7 +542,7 @@ async function newPuzzle() {
   let drawn;
   try {
     status(state.answers === "search" ? "drawing a puzzle and searching for its distance…" : "drawing a puzzle…");
-    drawn = await watching(api("random", params));
+    drawn = await watching(api("random", params), state.answers === "search" && draw !== "depth");
   } catch (e) {
     status(e.message, true);
     return false;
@@ -536,14 +589,13 @@ async function setBoard(board, puzzle, goal) {
   state.goal = goal || standardGoal(cells);
   $("board-size").value = board;
   state.farthest = null;
-  $("farthest").textContent = "–";
+  $("farthest").textContent = state.answers === "search"
+    ? "not known here: answers come from search (no table of every state)" : "…";
   $("seed").textContent = "–";
   clearEffort();
   fillDraws();
-  status(`opening the ${board} ${state.answers === "search" ? "pattern databases" : "table"} (made on first use: a moment)`);
-  if (state.answers === "table") {
-    if (await loadStats()) status("");
-  }
+  status("");
+  if (state.answers === "table") await loadStats();
   if (!puzzle && (await newPuzzle())) return;
   // A puzzle from the link, or the goal itself when none could be drawn: play from there.
   await startFrom(puzzle || [...state.goal], null);
@@ -581,7 +633,12 @@ async function setGoal() {
   await startFrom(state.puzzle, null);
 }
 
+// The effort lesson's names: a method as the page says it, a heuristic as the table says it.
+const METHODS = { bfs: "breadth-first", dijkstra: "uniform-cost", astar: "A*", idastar: "IDA*" };
+const HEURISTICS = { pdb: "pattern databases", none: "none (blind)" };
+
 function clearEffort() {
+  state.effort = null;
   $("effort").querySelector("tbody").replaceChildren();
   $("effort-chart").replaceChildren();
   $("effort-status").textContent = "";
@@ -595,7 +652,8 @@ async function runEffort() {
   clearEffort();
   $("effort-status").textContent = "searching with every method and heuristic…";
   try {
-    const effort = await api("effort", { board: state.board, puzzle: tokens(puzzle), goal: tokens(state.goal) });
+    const effort = await watching(
+      api("effort", { board: state.board, puzzle: tokens(puzzle), goal: tokens(state.goal) }), true);
     showEffort(effort);
     $("effort-status").textContent =
       `puzzle ${effort.puzzle.join(" ")}: each run stops after ${effort.max_expanded.toLocaleString("en")} states or ${effort.max_milliseconds / 1000} s`;
@@ -607,37 +665,51 @@ async function runEffort() {
 }
 
 function showEffort(effort) {
+  state.effort = effort;
   const body = $("effort").querySelector("tbody");
   body.replaceChildren();
   for (const run of effort.runs) {
     const tr = document.createElement("tr");
     tr.dataset.method = run.method;
     tr.dataset.heuristic = run.heuristic;
+    const more = run.stopped ? "> " : "";
     const cells = [
-      run.method === "astar" ? "A*" : "IDA*",
-      run.heuristic === "pdb" ? "pattern databases" : run.heuristic,
-      (run.stopped ? "> " : "") + run.expanded.toLocaleString("en"),
-      `${run.milliseconds.toFixed(1)} ms`,
-      run.length === null ? `stopped (${run.stopped})` : String(run.length),
+      ["method", METHODS[run.method] || run.method],
+      ["heuristic", HEURISTICS[run.heuristic] || run.heuristic],
+      ["expanded", more + run.expanded.toLocaleString("en"), run.expanded],
+      ["memory", run.peak_open.toLocaleString("en"), run.peak_open],
+      ["iterations", run.iterations === undefined ? "–" : String(run.iterations), run.iterations],
+      ["time", `${run.milliseconds.toFixed(1)} ms`],
+      ["length", run.length === null ? `stopped (${run.stopped})` : String(run.length)],
     ];
-    const names = ["method", "heuristic", "expanded", "time", "length"];
-    cells.forEach((text, i) => {
+    cells.forEach(([name, text, number], i) => {
       const td = document.createElement("td");
       td.textContent = text;
-      td.dataset.col = names[i];
+      td.dataset.col = name;
+      if (number !== undefined) td.dataset.value = String(number);
       if (i >= 2) td.className = "number";
       tr.appendChild(td);
     });
-    tr.querySelector('[data-col="expanded"]').dataset.value = String(run.expanded);
     body.appendChild(tr);
   }
-  // Bars of states expanded, on a log scale (they differ by orders of magnitude).
+  drawEffort();
+}
+
+// Bars of states expanded: on a log scale by default (they differ by orders of magnitude),
+// linear when the toggle says so (how much bigger the blind searches really are).
+function drawEffort() {
+  const effort = state.effort;
+  if (!effort) return;
+  const log = $("effort-scale").getAttribute("aria-pressed") === "true";
   const svg = $("effort-chart");
   const ns = "http://www.w3.org/2000/svg";
   svg.replaceChildren();
+  svg.dataset.scale = log ? "log" : "linear";
   const rowHeight = 22, labelWidth = 190, width = 600;
   const most = Math.max(10, ...effort.runs.map((r) => r.expanded));
-  const scale = (n) => ((width - labelWidth - 90) * Math.log10(1 + n)) / Math.log10(1 + most);
+  const room = width - labelWidth - 90;
+  const scale = log ? (n) => (room * Math.log10(1 + n)) / Math.log10(1 + most)
+    : (n) => (room * n) / most;
   svg.setAttribute("viewBox", `0 0 ${width} ${effort.runs.length * rowHeight + 20}`);
   effort.runs.forEach((run, i) => {
     const y = i * rowHeight + 4;
@@ -645,12 +717,14 @@ function showEffort(effort) {
     text.setAttribute("x", "4");
     text.setAttribute("y", String(y + 14));
     text.setAttribute("font-size", "12");
-    text.textContent = `${run.method === "astar" ? "A*" : "IDA*"} ${run.heuristic}`;
+    text.textContent = run.heuristic === "none" ? METHODS[run.method]
+      : `${METHODS[run.method] || run.method} ${run.heuristic}`;
     const bar = document.createElementNS(ns, "rect");
     bar.setAttribute("x", String(labelWidth));
     bar.setAttribute("y", String(y));
     bar.setAttribute("height", "16");
     bar.setAttribute("width", scale(run.expanded).toFixed(1));
+    bar.dataset.expanded = String(run.expanded);
     bar.setAttribute("fill", COLORS[run.heuristic] || "#888");
     bar.setAttribute("opacity", run.stopped ? "0.4" : "1");
     const count = document.createElementNS(ns, "text");
@@ -664,8 +738,24 @@ function showEffort(effort) {
   axis.setAttribute("x", String(labelWidth));
   axis.setAttribute("y", String(effort.runs.length * rowHeight + 16));
   axis.setAttribute("font-size", "10");
-  axis.textContent = "states expanded (log scale)";
+  axis.textContent = `states expanded (${log ? "log" : "linear"} scale)`;
   svg.appendChild(axis);
+}
+
+function toggleScale() {
+  const button = $("effort-scale");
+  const log = button.getAttribute("aria-pressed") !== "true";
+  button.setAttribute("aria-pressed", String(log));
+  button.textContent = log ? "log scale" : "linear scale";
+  drawEffort();
+}
+
+// Presentation mode: large text and a board as tall as the screen (the class on <html>).
+function togglePresent() {
+  const on = document.documentElement.classList.toggle("present");
+  $("present").setAttribute("aria-pressed", String(on));
+  $("present").textContent = on ? "leave presentation mode" : "presentation mode";
+  if (on) $("board").scrollIntoView({ block: "start" });
 }
 
 // The board, puzzle and goal the address names (the picker follows it).
@@ -716,6 +806,8 @@ async function start() {
   $("draw").addEventListener("change", drawChanged);
   $("depth").addEventListener("change", clampDepth);
   $("effort-run").addEventListener("click", runEffort);
+  $("effort-scale").addEventListener("click", toggleScale);
+  $("present").addEventListener("click", togglePresent);
   window.addEventListener("popstate", fromUrl);
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
