@@ -10,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use slidetable::core::Board;
 use slidetable::defaults::{self, Kind};
-use slidetable::generate::cache::{DEFAULT_PARTITION, FIRST_USE_PARTITION};
+use slidetable::generate::cache::FIRST_USE_PARTITION;
 use slidetable::generate::resume::{Pace, Resumed, Run, RunEvent};
 use slidetable::generate::{solve, table_bytes, SolvedSection};
 use slidetable::query::{Goal, MappedTable};
@@ -48,33 +48,14 @@ impl defaults::Watch for Shown {
 
     fn generating(&self, path: &Path, board: Board, kind: Kind, total: u64) {
         signals::clean_up_on_signals();
+        warning!("{}", defaults::first_use_note(path, board, kind));
         let bar = match kind {
-            Kind::Table => {
-                warning!(
-                    "no table at {}; generating it once (this takes {})",
-                    path.display(),
-                    if board.cells() > 10 {
-                        "a while and a few hundred MB of memory"
-                    } else {
-                        "a moment"
-                    }
-                );
-                progress_bar(total, Work::States, format!("generating {board}"))
-            }
-            Kind::Pattern => {
-                warning!(
-                    "no pattern database at {}; generating the {FIRST_USE_PARTITION} databases \
-                     once (seconds). `slidetable generate --board {board}` makes the \
-                     {DEFAULT_PARTITION} databases (a few minutes once, about 1.5 GB of \
-                     memory), which answer about 15x faster and are used when present",
-                    path.display()
-                );
-                progress_bar(
-                    total,
-                    Work::Placements,
-                    format!("generating {board} {FIRST_USE_PARTITION}"),
-                )
-            }
+            Kind::Table => progress_bar(total, Work::States, format!("generating {board}")),
+            Kind::Pattern => progress_bar(
+                total,
+                Work::Placements,
+                format!("generating {board} {FIRST_USE_PARTITION}"),
+            ),
         };
         let _ = self.bar.set(bar);
     }

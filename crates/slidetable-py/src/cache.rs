@@ -5,10 +5,12 @@
 //! it once; a default must be for the board asked for, with unit costs). Each file is opened
 //! as what it holds, so a default of the other kind is refused in the command line's words.
 
-use pyo3::exceptions::{PyOSError, PyValueError};
-use pyo3::{PyErr, PyResult};
+use std::path::Path;
+
+use pyo3::exceptions::{PyOSError, PyUserWarning, PyValueError};
+use pyo3::{PyErr, PyResult, Python};
 use slidetable::core::Board;
-use slidetable::defaults::{self, DefaultError};
+use slidetable::defaults::{self, DefaultError, Kind};
 use slidetable::query::{error_chain, MappedTable};
 
 use crate::errors::{gen_error, table_error};
@@ -26,7 +28,45 @@ pub(crate) fn default_error(e: DefaultError) -> PyErr {
     }
 }
 
-/// The default table of `board`, generated on first use.
+/// The default table of `board`, generated on first use (with a [`Noted`] warning).
 pub(crate) fn table(board: Board) -> PyResult<MappedTable> {
-    defaults::table(board).map_err(default_error)
+    defaults::table_watched(board, &Noted).map_err(default_error)
+}
+
+/// A default's first use as Python shows it: the command line's note (where, what, how long)
+/// as a `UserWarning`, which Jupyter shows under the cell, raised when the generation starts
+/// (or when another program holds the file's lock). The work runs on a thread of its own
+/// ([`crate::interrupt::abandonable`]) while the calling thread waits without the GIL, so
+/// the warning takes the GIL for itself.
+pub(crate) struct Noted;
+
+impl defaults::Watch for Noted {
+    fn waiting(&self, path: &Path, lock: &Path) {
+        warn(format!(
+            "waiting for another slidetable to write {} (lock {})",
+            path.display(),
+            lock.display()
+        ));
+    }
+
+    fn generating(&self, path: &Path, board: Board, kind: Kind, _total: u64) {
+        warn(defaults::first_use_note(path, board, kind));
+    }
+
+    fn progress(&self, _n: u64) {}
+
+    fn finished(&self) {}
+}
+
+/// Issues `note` as a `UserWarning`. A warnings filter that turns it into an error has no
+/// caller to raise it in here (the generation goes on either way): Python's hook for errors
+/// without a caller reports it.
+fn warn(note: String) {
+    Python::attach(|py| {
+        let note = std::ffi::CString::new(note).unwrap_or_default();
+        let category = py.get_type::<PyUserWarning>();
+        if let Err(e) = PyErr::warn(py, &category, &note, 1) {
+            e.write_unraisable(py, None);
+        }
+    });
 }

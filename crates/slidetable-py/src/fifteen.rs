@@ -133,7 +133,7 @@ impl PyFifteen {
     #[staticmethod]
     pub(crate) fn default(py: Python<'_>) -> PyResult<PyFifteen> {
         let fifteen = crate::interrupt::abandonable(py, move || {
-            Fifteen::default_for(Board::FIFTEEN).map_err(fifteen_error)
+            Fifteen::default_watched(Board::FIFTEEN, &cache::Noted).map_err(fifteen_error)
         })??;
         Ok(PyFifteen { fifteen })
     }

@@ -3,6 +3,7 @@
 import json
 import sys
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -527,3 +528,18 @@ def test_a_dataset_goes_to_a_data_frame_one_column_per_cell(table):
     assert (frame["distance"].to_numpy() == d.distance).all()
     # Its cells read back as the puzzles they are.
     assert (table.distance(frame.iloc[:500, :9]) == d.distance[:500]).all()
+
+
+def test_a_first_use_says_what_it_builds_and_how_long(tmp_path, monkeypatch):
+    # A cache of its own: the first use of a default builds it, with the command line's note
+    # as a UserWarning (what a notebook shows under the cell); the second use is silent.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    with pytest.warns(UserWarning, match=r"no table at .*2x3\.slt; generating it once "
+                                         r"\(this takes a moment\)"):
+        first = slidetable.Table.default("2x3")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        second = slidetable.Table.default("2x3")
+    assert first.distance("1 2 3 4 5 0") == second.distance("1 2 3 4 5 0") == 0
+    with pytest.warns(UserWarning, match=r"generating the 6-6-3 databases once \(seconds\)"):
+        slidetable.Fifteen.default()

@@ -200,6 +200,30 @@ pub fn first_use_path(path: &Path) -> PathBuf {
     ))
 }
 
+/// The note every front end shows when `board`'s default file at `path` (of `kind`) is
+/// generated on first use: where, what, and how long it takes (the command line on standard
+/// error, Python as a warning).
+pub fn first_use_note(path: &Path, board: Board, kind: Kind) -> String {
+    match kind {
+        Kind::Table => format!(
+            "no table at {}; generating it once (this takes {})",
+            path.display(),
+            if board.cells() > 10 {
+                "a while and a few hundred MB of memory"
+            } else {
+                "a moment"
+            }
+        ),
+        Kind::Pattern => format!(
+            "no pattern database at {}; generating the {FIRST_USE_PARTITION} databases once \
+             (seconds). `slidetable generate --board {board}` makes the {DEFAULT_PARTITION} \
+             databases (a few minutes once, about 1.5 GB of memory), which answer about 15x \
+             faster and are used when present",
+            path.display()
+        ),
+    }
+}
+
 /// What a program shows while [`ensure`] works (nothing, for [`Quiet`]).
 pub trait Watch: Sync {
     /// Another process holds `lock`, the lock of the file at `path`: this one waits for it.
@@ -328,14 +352,27 @@ impl Found {
 /// `board`'s default table of every state ([`ensure`]d: made on first use under the lock,
 /// quietly), opened and checked. Python's `Table.default` and [`crate::default_table`].
 pub fn table(board: Board) -> Result<MappedTable, DefaultError> {
-    Ok(ensure(None, board, &Quiet)?.open()?.into_table()?)
+    table_watched(board, &Quiet)
+}
+
+/// [`table`], with `watch` told of a first use's generation (its note and progress).
+pub fn table_watched(board: Board, watch: &dyn Watch) -> Result<MappedTable, DefaultError> {
+    Ok(ensure(None, board, watch)?.open()?.into_table()?)
 }
 
 /// `board`'s default pattern database (the cache's `RxC.slt`, else the first use's, built
 /// with [`FIRST_USE_PARTITION`] under the lock), opened and checked. Python's
 /// `Fifteen.default` and [`crate::Fifteen::default`].
 pub fn patterns(board: Board) -> Result<MappedPatternTable, DefaultError> {
-    Ok(ensure(None, board, &Quiet)?.open()?.into_patterns()?)
+    patterns_watched(board, &Quiet)
+}
+
+/// [`patterns`], with `watch` told of a first use's generation (its note and progress).
+pub fn patterns_watched(
+    board: Board,
+    watch: &dyn Watch,
+) -> Result<MappedPatternTable, DefaultError> {
+    Ok(ensure(None, board, watch)?.open()?.into_patterns()?)
 }
 
 /// The table for `board` ([`resolve`]d from `explicit`, `$SLIDETABLE_TABLE` or the cache),

@@ -101,6 +101,14 @@ impl Fifteen<TableBytes> {
         Fifteen::new(defaults::patterns(board)?)
     }
 
+    /// [`Fifteen::default_for`], with `watch` told of a first use's generation.
+    pub fn default_watched(
+        board: Board,
+        watch: &dyn defaults::Watch,
+    ) -> Result<Fifteen<TableBytes>, FifteenError> {
+        Fifteen::new(defaults::patterns_watched(board, watch)?)
+    }
+
     /// Databases of `partition`'s groups towards `goal`, built in memory (5-5-5: about a
     /// second and 1 MB; 7-8: minutes and 1.5 GB).
     pub fn generate(
