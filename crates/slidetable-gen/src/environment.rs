@@ -1,5 +1,5 @@
-//! The environment variables the generator reads ([`crate::resume::CHECKPOINT_ENV`],
-//! [`crate::room::MEMORY_ENV`], [`crate::room::DISK_ENV`]), each read and checked here: a
+//! The environment variables the generator reads ([`CHECKPOINT_ENV`],
+//! [`MEMORY_ENV`], [`DISK_ENV`]), each read and checked here: a
 //! value that is not what the variable accepts is refused with the variable's name and what
 //! it accepts ([`GenError::Environment`]), never ignored (the user would believe a limit in
 //! force that is not), and a value too large for its type is taken as the largest there is
@@ -8,6 +8,18 @@
 use std::time::Duration;
 
 use crate::GenError;
+
+/// Environment variable: seconds between checkpoints instead of the measured pace (`0`: at the
+/// end of every level). What tests use to make checkpoints on boards searched in milliseconds.
+pub const CHECKPOINT_ENV: &str = "SLIDETABLE_CHECKPOINT_SECONDS";
+
+/// Environment variable: the bytes of memory a search may count on (instead of the
+/// system's `MemAvailable`).
+pub const MEMORY_ENV: &str = "SLIDETABLE_AVAILABLE_MEMORY";
+
+/// Environment variable: the bytes of disk space a table may count on (instead of the free
+/// space of its directory's filesystem).
+pub const DISK_ENV: &str = "SLIDETABLE_AVAILABLE_DISK";
 
 /// What a variable of seconds accepts, for the message.
 pub const SECONDS: &str = "a number of seconds written in digits, with an optional fraction \
@@ -80,9 +92,9 @@ pub fn bytes(name: &'static str) -> Result<Option<u64>, GenError> {
 /// Checks every variable the generator reads, for a front end to refuse a bad one before any
 /// work (each is checked again where it is read).
 pub fn check() -> Result<(), GenError> {
-    seconds(crate::resume::CHECKPOINT_ENV)?;
-    bytes(crate::room::MEMORY_ENV)?;
-    bytes(crate::room::DISK_ENV)?;
+    seconds(CHECKPOINT_ENV)?;
+    bytes(MEMORY_ENV)?;
+    bytes(DISK_ENV)?;
     Ok(())
 }
 

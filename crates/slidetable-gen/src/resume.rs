@@ -36,9 +36,7 @@ use crate::state_file::{self, join, ReadError};
 use crate::write::temporary::{hold_writes, LockFile, Temporary};
 use crate::{Destination, GenError, SolvedSection, Written};
 
-/// Environment variable: seconds between checkpoints instead of the measured pace (`0`: at the
-/// end of every level). What tests use to make checkpoints on boards searched in milliseconds.
-pub const CHECKPOINT_ENV: &str = "SLIDETABLE_CHECKPOINT_SECONDS";
+pub use crate::environment::CHECKPOINT_ENV;
 
 /// When a run writes a checkpoint: always at the end of a level, the search going on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

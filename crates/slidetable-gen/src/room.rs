@@ -15,13 +15,7 @@ use crate::bfs_residues::{entry_words, frontier_words};
 use crate::plan::Plan;
 use crate::{check_plan, GenError, Partition};
 
-/// Environment variable: the bytes of memory a search may count on (instead of the
-/// system's `MemAvailable`).
-pub const MEMORY_ENV: &str = "SLIDETABLE_AVAILABLE_MEMORY";
-
-/// Environment variable: the bytes of disk space a table may count on (instead of the free
-/// space of its directory's filesystem).
-pub const DISK_ENV: &str = "SLIDETABLE_AVAILABLE_DISK";
+pub use crate::environment::{DISK_ENV, MEMORY_ENV};
 
 /// What a plan needs, in bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
