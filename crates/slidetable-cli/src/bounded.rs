@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use slidetable::core::{counted, Layout, Move};
 use slidetable::generate::{solve_bounded, write_bounded_to, Destination};
-use slidetable::query::{MappedBoundedTable, Reach};
+use slidetable::query::{LayerStats, MappedBoundedTable, Reach};
 
 use crate::answers::{self, write_invalid_answer};
 use crate::json::{self, Record};
@@ -237,15 +237,7 @@ struct BoundedStatsJson<'a> {
     max_depth: u32,
     states: u64,
     more_than_max_depth: u64,
-    distances: Vec<LayerJson>,
-}
-
-#[derive(Serialize)]
-struct LayerJson {
-    distance: u32,
-    states: u64,
-    share: f64,
-    cumulative: f64,
+    distances: Vec<json::Layer>,
 }
 
 /// `stats` on a table within `D` moves (the table's own goal): the states at each distance
@@ -256,12 +248,13 @@ pub(crate) fn stats(table: &MappedBoundedTable, output: Output) -> Result<ExitCo
     let class = header.board().reachable_states();
     let histogram = header.histogram();
     let mut cumulative = 0u64;
-    let layers: Vec<LayerJson> = histogram
+    // Shares of the goal's whole class (the states past `D` included), not of the table's.
+    let layers: Vec<LayerStats> = histogram
         .iter()
         .enumerate()
         .map(|(d, &states)| {
             cumulative += states;
-            LayerJson {
+            LayerStats {
                 distance: d as u32,
                 states,
                 share: states as f64 / class as f64,
@@ -279,21 +272,21 @@ pub(crate) fn stats(table: &MappedBoundedTable, output: Output) -> Result<ExitCo
                 max_depth: header.max_depth(),
                 states: header.states(),
                 more_than_max_depth: class - header.states(),
-                distances: layers,
+                distances: layers
+                    .iter()
+                    .map(|l| json::Layer {
+                        distance: Some(l.distance),
+                        cost: None,
+                        states: l.states,
+                        share: l.share,
+                        cumulative: l.cumulative,
+                    })
+                    .collect(),
             };
             serde_json::to_writer(&mut out, &record)?;
             writeln!(out)?;
         }
-        Output::Csv => {
-            writeln!(out, "distance,states,share,cumulative")?;
-            for l in &layers {
-                writeln!(
-                    out,
-                    "{},{},{},{}",
-                    l.distance, l.states, l.share, l.cumulative
-                )?;
-            }
-        }
+        Output::Csv => json::write_stats_csv(&mut out, &layers, json::Measure::of(false))?,
         _ => {
             writeln!(out, "table    {}", name(table))?;
             writeln!(out, "goal     {}", header.goal())?;

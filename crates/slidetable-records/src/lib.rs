@@ -20,7 +20,7 @@ pub mod api;
 
 use serde::{Serialize, Serializer};
 use slidetable_core::Layout;
-use slidetable_query::HistogramStats;
+use slidetable_query::{HistogramStats, LayerStats};
 
 /// One puzzle's answer. `distance` and `path` are `null` for a puzzle that cannot reach the
 /// goal (`"solvable": false`); fields a command does not answer are left out. On a weighted
@@ -380,15 +380,16 @@ impl<'a> Stats<'a> {
     }
 }
 
-/// Writes the CSV of `stats`: `distance,states,share,cumulative` (`cost,…` on a weighted
-/// table) and a row per distance (cost).
+/// Writes the CSV of a histogram's `layers`: `distance,states,share,cumulative` (`cost,…` on
+/// a weighted table) and a row per distance (cost); a whole table's and a table within `D`
+/// moves' alike.
 pub fn write_stats_csv(
     out: &mut impl Write,
-    stats: &HistogramStats,
+    layers: &[LayerStats],
     measure: Measure,
 ) -> io::Result<()> {
     writeln!(out, "{},states,share,cumulative", measure.name())?;
-    for l in &stats.layers {
+    for l in layers {
         writeln!(
             out,
             "{},{},{},{}",

@@ -44,7 +44,7 @@ pub(crate) fn run(stats: Statistics<'_>) -> Result<ExitCode> {
         json::line(&mut buf, &json::Stats::new(name, &goal, &stats, weighted));
         out.write_all(&buf)?;
     } else if output == Output::Csv {
-        json::write_stats_csv(&mut out, &stats, json::Measure::of(weighted))?;
+        json::write_stats_csv(&mut out, &stats.layers, json::Measure::of(weighted))?;
     } else {
         writeln!(out, "table    {}", tables::name(&table))?;
         writeln!(out, "goal     {goal}")?;
