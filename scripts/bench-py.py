@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Times the Python package against its targets (BENCHMARKS.md, "The Python package"):
 
-  * 1,000,000 3x3 puzzles in a uint8 array -> distances (`Table.distance`);
+  * 1,000,000 3x3 puzzles in a uint8 array -> distances (`Table.distance`), and the first
+    100,000 of them -> paths (`Table.path`), each beside the command on the same puzzles;
   * `slidetable.dataset("3x3")`, every state with its distance and first move;
   * Korf's 100 instances solved by `Fifteen.solve_many` beside the command
     (`slidetable path --table PDB --goal G` on the same 100 lines), run after run alternately.
 
 Each figure is the median of --runs runs, wall clock, with the process's CPU time beside it
-(both threads of the batch count). Run it with the package installed (pip install
+(both threads of the batch count; `RAYON_NUM_THREADS=1` holds the package and the command to one
+thread each, as issue 41's target 4 compares them). Run it with the package installed (pip install
 ./crates/slidetable-py) and the command built (cargo build --release -p slidetable-cli):
 
     python3 scripts/bench-py.py --pdb ~/.cache/slidetable/4x4.slt --runs 11
@@ -71,8 +73,19 @@ def main() -> int:
         command.append(child([args.cli, "distance", "--table", table.file], lines))
     p, c = median(package), median(command)
     rows.append(("1,000,000 puzzles -> `Table.distance` (uint8 array)", *p,
-                 f"<= 0.1 s; {p[0] / c[0]:.2f}x the command"))
+                 f"<= 1.5x: {p[0] / c[0]:.2f}x the command"))
     rows.append(("1,000,000 puzzles -> `slidetable distance --table` (text, whole process)", *c,
+                 "1.00x"))
+    few = np.ascontiguousarray(puzzles[:100_000])
+    few_lines = "".join(lines.splitlines(keepends=True)[:100_000])
+    package, command = [], []
+    for _ in range(args.runs):
+        package.append(timed(lambda: table.path(few)))
+        command.append(child([args.cli, "path", "--table", table.file], few_lines))
+    p, c = median(package), median(command)
+    rows.append(("100,000 puzzles -> `Table.path` (uint8 array, strings)", *p,
+                 f"<= 2x: {p[0] / c[0]:.2f}x the command"))
+    rows.append(("100,000 puzzles -> `slidetable path --table` (text, whole process)", *c,
                  "1.00x"))
     runs = [timed(lambda: slidetable.dataset("3x3")) for _ in range(args.runs)]
     rows.append(('`dataset("3x3")` (181,440 rows)', *median(runs), "<= 50 ms"))

@@ -10,6 +10,8 @@
 //! (`row N: ` in front for a batch, where the command line says `line N: `) and the
 //! library's board hint in Python's words.
 
+use std::ops::Range;
+
 use numpy::ndarray::ArrayView2;
 use numpy::{
     Element, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray2,
@@ -27,6 +29,9 @@ use crate::memory::reserved;
 /// Rows read and answered at a time: the layouts of one chunk (24 bytes a row) are all that
 /// is held beside the caller's array and the answers, and Ctrl-C is looked at between chunks.
 const CHUNK: usize = 1 << 16;
+
+/// A puzzle as batch answers take it (`Goal::lockstep`): its packed form and its blank's cell.
+pub(crate) type Start = (u64, usize);
 
 /// What a query was given: one puzzle, or many.
 pub(crate) enum Given<'py> {
@@ -139,13 +144,15 @@ impl<T: Copy + Into<i128> + Sync> Rows for View<'_, T> {
     }
 }
 
-/// The rows of `view` handed to `each` a chunk at a time, without the GIL; Ctrl-C is looked
-/// at between chunks.
-fn view_chunks<T: Copy + Into<i128> + Sync + Element>(
+/// The rows of `view` read by `read` (the library's [`reader::read_rows`] or
+/// [`reader::read_starts`]) and handed to `each` a chunk at a time, without the GIL; Ctrl-C
+/// is looked at between chunks.
+fn view_chunks<'v, T: Copy + Into<i128> + Sync + Element, O>(
     py: Python<'_>,
     board: Board,
-    view: ArrayView2<'_, T>,
-    each: &mut (dyn FnMut(&[Layout]) -> PyResult<()> + Send),
+    view: ArrayView2<'v, T>,
+    read: impl Fn(Board, &View<'v, T>, Range<usize>) -> Result<Vec<O>, RowError> + Sync,
+    each: &mut (dyn FnMut(&[O]) -> PyResult<()> + Send),
 ) -> PyResult<()> {
     let rows = View(view);
     let count = rows.rows();
@@ -153,8 +160,8 @@ fn view_chunks<T: Copy + Into<i128> + Sync + Element>(
     while start < count {
         let end = count.min(start + CHUNK);
         py.detach(|| {
-            let layouts = reader::read_rows(board, &rows, start..end).map_err(row_error)?;
-            each(&layouts)
+            let read = read(board, &rows, start..end).map_err(row_error)?;
+            each(&read)
         })?;
         py.check_signals()?;
         start = end;
@@ -180,10 +187,37 @@ impl Batch<'_> {
         each: &mut (dyn FnMut(&[Layout]) -> PyResult<()> + Send),
     ) -> PyResult<()> {
         match self {
-            Batch::Array(array) => with_view!(array, view => view_chunks(py, board, view, each)),
+            Batch::Array(array) => {
+                with_view!(array, view => view_chunks(py, board, view, reader::read_rows, each))
+            }
             Batch::Layouts(layouts) => {
                 for chunk in layouts.chunks(CHUNK) {
                     py.detach(|| each(chunk))?;
+                    py.check_signals()?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// [`Batch::each_chunk`] with each puzzle as batch answers take it
+    /// (`Goal::lockstep`): its packed form and its blank's cell, read from an array's rows
+    /// without a layout made for each.
+    pub(crate) fn each_start_chunk(
+        &self,
+        py: Python<'_>,
+        board: Board,
+        each: &mut (dyn FnMut(&[Start]) -> PyResult<()> + Send),
+    ) -> PyResult<()> {
+        match self {
+            Batch::Array(array) => {
+                with_view!(array, view => view_chunks(py, board, view, reader::read_starts, each))
+            }
+            Batch::Layouts(layouts) => {
+                for chunk in layouts.chunks(CHUNK) {
+                    let starts: Vec<Start> =
+                        chunk.iter().map(|l| (l.packed(), l.blank())).collect();
+                    py.detach(|| each(&starts))?;
                     py.check_signals()?;
                 }
                 Ok(())

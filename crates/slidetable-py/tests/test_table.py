@@ -52,6 +52,20 @@ def test_a_batch_answers_as_the_command_line_by_line(table, cli):
     assert (distances == -1).sum() > 1000  # both parity classes were asked
 
 
+def test_a_batch_answers_each_puzzle_as_it_is_answered_alone(table):
+    # Batches are answered a block of walks at a time; one puzzle on its own. The goal itself
+    # (path ""), puzzles of the other class (None) and lists of puzzles among them.
+    puzzles = random_puzzles(9, 700, seed=9)
+    puzzles[5] = [1, 2, 3, 4, 5, 6, 7, 8, 0]
+    for batch in (puzzles, puzzles.astype(np.uint8), puzzles.tolist()):
+        distances, paths = table.distance(batch), table.path(batch)
+        assert list(distances) == [table.distance(p) for p in puzzles]
+        assert list(paths) == [table.path(p) for p in puzzles]
+    assert paths[5] == "" and distances[5] == 0
+    assert all(isinstance(p, str) for p in paths if p is not None)
+    assert len(table.path(puzzles[:0])) == 0 and len(table.distance(puzzles[:0])) == 0
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int16, np.uint32,
                                    np.int32, np.uint64, np.int64])
 def test_any_integer_dtype_and_layout_gives_the_same_answers(table, dtype):

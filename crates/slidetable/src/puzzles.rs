@@ -204,9 +204,42 @@ pub fn read_rows<R: Rows + ?Sized>(
     rows: &R,
     range: Range<usize>,
 ) -> Result<Vec<Layout>, RowError> {
+    let width = rows.width();
+    let goal = board.standard_goal();
+    read_each(board, rows, range, goal, |row| {
+        layout_from(board, width, |col| rows.value(row, col).into())
+    })
+}
+
+/// Rows `range` of `rows` as batch answers take them (`Goal::lockstep`): each puzzle's
+/// [`Layout::packed`] form and its blank's cell, read on every core and checked as
+/// [`read_rows`] checks them (the same errors, the same row named), without a [`Layout`]
+/// made for a good row.
+pub fn read_starts<R: Rows + ?Sized>(
+    board: Board,
+    rows: &R,
+    range: Range<usize>,
+) -> Result<Vec<(u64, usize)>, RowError> {
+    let width = rows.width();
+    let goal = board.standard_goal();
+    let placeholder = (goal.packed(), goal.blank());
+    read_each(board, rows, range, placeholder, |row| {
+        start_from(board, width, |col| rows.value(row, col).into())
+    })
+}
+
+/// What [`read_rows`] and [`read_starts`] share: `read` of each row of `range` (clipped),
+/// in row order, on every core; `placeholder` stands in for a bad row until the first one in
+/// row order is named.
+fn read_each<R: Rows + ?Sized, T: Copy + Send + Sync>(
+    board: Board,
+    rows: &R,
+    range: Range<usize>,
+    placeholder: T,
+    read: impl Fn(usize) -> Result<T, PuzzleError> + Sync,
+) -> Result<Vec<T>, RowError> {
     let range = range.start.min(rows.rows())..range.end.min(rows.rows());
     let width = rows.width();
-    let read = |row: usize| layout_from(board, width, |col| rows.value(row, col).into());
     if range.is_empty() {
         return Ok(Vec::new());
     }
@@ -221,19 +254,18 @@ pub fn read_rows<R: Rows + ?Sized>(
         });
     }
     let first_bad = AtomicUsize::new(usize::MAX);
-    let goal = board.standard_goal();
-    let layouts: Vec<Layout> = range
+    let read_all: Vec<T> = range
         .clone()
         .into_par_iter()
         .map(|row| {
             read(row).unwrap_or_else(|_| {
                 first_bad.fetch_min(row, Ordering::Relaxed);
-                goal
+                placeholder
             })
         })
         .collect();
     match first_bad.into_inner() {
-        usize::MAX => Ok(layouts),
+        usize::MAX => Ok(read_all),
         row => Err(RowError {
             row,
             error: read(row).err().unwrap_or(PuzzleError::TileCount {
@@ -242,6 +274,33 @@ pub fn read_rows<R: Rows + ?Sized>(
             }),
         }),
     }
+}
+
+/// The packed form and blank of `len` values, `value(cell)` each: a permutation of the
+/// board's tiles packed as it is read, with no branch a cell (every value below the cell
+/// count and as many different ones as cells); anything else is named by [`layout_from`].
+#[inline]
+fn start_from(
+    board: Board,
+    len: usize,
+    value: impl Fn(usize) -> i128,
+) -> Result<(u64, usize), PuzzleError> {
+    let n = board.cells();
+    if len == n {
+        let (mut packed, mut seen, mut blank, mut fits) = (0u64, 0u32, 0usize, true);
+        for cell in 0..n {
+            let v = value(cell);
+            fits &= (0..n as i128).contains(&v);
+            let tile = (v as u64) & 0xF;
+            packed |= tile << (4 * cell);
+            seen |= 1 << tile;
+            blank += cell * usize::from(v == 0);
+        }
+        if fits && seen.count_ones() as usize == n {
+            return Ok((packed, blank));
+        }
+    }
+    layout_from(board, len, value).map(|layout| (layout.packed(), layout.blank()))
 }
 
 /// Rows over a slice of values, wherever they lie: row `r`, column `c` is
@@ -453,6 +512,15 @@ mod tests {
             "row 4000: tile 2 appears twice"
         );
         assert_eq!(read_rows(board, &rows, 0..1000).unwrap().len(), 1000);
+        // The starts' reader names the same rows in the same words.
+        assert_eq!(
+            read_starts(board, &rows, 0..5000).unwrap_err(),
+            read_rows(board, &rows, 0..5000).unwrap_err()
+        );
+        assert_eq!(
+            read_starts(board, &rows, 2000..4100).unwrap_err(),
+            read_rows(board, &rows, 2000..4100).unwrap_err()
+        );
         assert_eq!(read_rows(board, &rows, 4999..7000).unwrap().len(), 1);
         // Rows of another width: the first row asked for is named, with the boards it fits.
         let wide = Strided::row_order(&data[..12 * 10], 12).unwrap();
@@ -504,6 +572,8 @@ mod tests {
             let read = read_rows(board, &view, 0..rows).unwrap();
             let want: Vec<Layout> = perms.iter().map(|p| Layout::new(board, p).unwrap()).collect();
             prop_assert_eq!(&read, &want);
+            let starts: Vec<(u64, usize)> = want.iter().map(|l| (l.packed(), l.blank())).collect();
+            prop_assert_eq!(read_starts(board, &view, 0..rows).unwrap(), starts);
             if reversed {
                 // The columns read right to left: each row reversed.
                 let last = if transposed { 8 * stored } else { 8 };
@@ -524,6 +594,16 @@ mod tests {
             let line = values.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
             let by_text = parse_line(board, line.as_bytes());
             let by_values = layout_of(board, &values);
+            let as_start = Strided::row_order(&values, values.len().max(1))
+                .map(|rows| read_starts(board, &rows, 0..1));
+            match (&as_start, &by_values) {
+                (Some(Ok(starts)), Ok(l)) if !values.is_empty() => {
+                    prop_assert_eq!(starts, &vec![(l.packed(), l.blank())]);
+                }
+                (Some(Err(e)), Err(want)) => prop_assert_eq!(&e.error, want),
+                (_, _) if values.is_empty() => {}
+                _ => prop_assert!(false, "{line}: {as_start:?} but {by_values:?}"),
+            }
             match (&by_text, &by_values) {
                 (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
                 (Err(_), Err(_)) => {}
