@@ -42,20 +42,38 @@ pub(crate) fn pass(
             .call_method1("write", (note,))?;
     }
     let stop = AtomicBool::new(false);
+    let finished = watch(py, total, progress, Some(&stop), |done| {
+        pass.run(goal, done, Some(&stop), at)
+    })?
+    .map_err(|_| PyRuntimeError::new_err(format!("{what}: the level pass panicked")))?
+    .map_err(query_error)?;
+    if !finished {
+        return Err(PyRuntimeError::new_err(format!(
+            "{what}: the level pass stopped unasked"
+        )));
+    }
+    Ok(())
+}
+
+/// Runs `work` on a thread of its own without the GIL, handing it a counter of the units it
+/// has done (of `total`); the calling thread wakes every [`TICK`] to tell
+/// `progress(done, total)` and to let Python handle its signals. Ctrl-C, or an exception
+/// `progress` raises, sets `stop` (work that has none is waited for to its end) and is raised
+/// once the work has ended. `Err(())` inside when the work panicked.
+pub(crate) fn watch<T: Send>(
+    py: Python<'_>,
+    total: u64,
+    progress: Option<&Bound<'_, PyAny>>,
+    stop: Option<&AtomicBool>,
+    work: impl FnOnce(&(dyn Fn(u64) + Sync)) -> T + Send,
+) -> PyResult<Result<T, ()>> {
     let done = AtomicU64::new(0);
     std::thread::scope(|scope| {
         let worker = scope.spawn(|| {
-            pass.run(
-                goal,
-                &|n| {
-                    done.fetch_add(n, Relaxed);
-                },
-                Some(&stop),
-                at,
-            )
+            work(&|n| {
+                done.fetch_add(n, Relaxed);
+            })
         });
-        // Ctrl-C, or an exception from `progress`: the pass is stopped and waited for (a
-        // piece of a level at most), then the exception raised.
         let interrupted = loop {
             if worker.is_finished() {
                 break None;
@@ -65,28 +83,22 @@ pub(crate) fn pass(
                 break Some(e);
             }
             if let Some(progress) = progress {
-                if let Err(e) = progress.call1((done.load(Relaxed), total)) {
+                if let Err(e) = progress.call1((done.load(Relaxed).min(total), total)) {
                     break Some(e);
                 }
             }
         };
         if let Some(e) = interrupted {
-            stop.store(true, Relaxed);
+            if let Some(stop) = stop {
+                stop.store(true, Relaxed);
+            }
             let _ = py.detach(|| worker.join());
             return Err(e);
         }
-        let finished = py
-            .detach(|| worker.join())
-            .map_err(|_| PyRuntimeError::new_err(format!("{what}: the level pass panicked")))?
-            .map_err(query_error)?;
-        if !finished {
-            return Err(PyRuntimeError::new_err(format!(
-                "{what}: the level pass stopped unasked"
-            )));
-        }
-        if let Some(progress) = progress {
+        let result = py.detach(|| worker.join()).map_err(|_| ());
+        if let (Some(progress), Ok(_)) = (progress, &result) {
             progress.call1((total, total))?;
         }
-        Ok(())
+        Ok(result)
     })
 }

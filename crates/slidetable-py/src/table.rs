@@ -3,7 +3,7 @@
 
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyTypeError;
@@ -38,9 +38,9 @@ pub(crate) struct PyTable {
     /// The goal questions are about unless one is given: the standard goal, or the goal a
     /// table was generated for.
     goal: Layout,
-    /// Every state's distance for one goal of a 2-bit table, recovered once for whole-table
-    /// questions (`dataset`, `random`, `hardest`).
-    known: Mutex<Option<(Layout, Arc<Vec<u8>>)>>,
+    /// Every state's distance for each goal of a 2-bit table, recovered once for whole-table
+    /// questions (`dataset`, `random`, `hardest`) and kept with the table.
+    recovered: slidetable::levels::Recovered,
 }
 
 impl PyTable {
@@ -49,7 +49,7 @@ impl PyTable {
         PyTable {
             table,
             goal,
-            known: Mutex::new(None),
+            recovered: slidetable::levels::Recovered::default(),
         }
     }
 
@@ -63,26 +63,36 @@ impl PyTable {
         self.table.goal(&layout).map_err(query_error)
     }
 
-    /// The distances of every state from `goal` when its entries hold only residues (2-bit
-    /// tables), recovered once and kept; `None` for tables that hold distances.
-    fn known_distances(&self, py: Python<'_>, goal: &Goal<'_>) -> PyResult<Option<Arc<Vec<u8>>>> {
-        let mut known = self
-            .known
-            .lock()
-            .map_err(|_| value_error("a query on this table failed while holding its lock"))?;
-        if let Some((layout, distances)) = known.as_ref() {
-            if layout == goal.layout() {
-                return Ok(Some(distances.clone()));
-            }
+    /// The distances of every state from `goal` up to `upto` moves when its entries hold only
+    /// residues (2-bit tables): kept if recovered already; else recovered and kept for every
+    /// later question when the levels up to `upto` hold many of the states
+    /// ([`slidetable::levels::worth_recovering`]: a pass up to them costs about as much),
+    /// else recovered up to `upto` for this question only. `progress(done, total)` is told of
+    /// the states settled; `None` for tables that hold distances.
+    fn known_distances(
+        &self,
+        py: Python<'_>,
+        goal: &Goal<'_>,
+        upto: u32,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<Arc<Vec<u8>>>> {
+        if let Some(kept) = self.recovered.kept(goal) {
+            return kept.map(Some).map_err(query_error);
         }
-        let recovered = py
-            .detach(|| goal.recover_distances(goal.max_distance(), &|_| ()))
-            .map_err(query_error)?;
-        Ok(recovered.map(|distances| {
-            let distances = Arc::new(distances);
-            *known = Some((*goal.layout(), distances.clone()));
-            distances
-        }))
+        let total = goal.state_count();
+        let failed = |_| pyo3::exceptions::PyRuntimeError::new_err("reading distances panicked");
+        if upto < goal.max_distance() && !slidetable::levels::worth_recovering(goal, upto) {
+            let found = levels::watch(py, total, progress, None, |done| {
+                goal.recover_distances(upto, done)
+            })?
+            .map_err(failed)?;
+            return Ok(found.map_err(query_error)?.map(Arc::new));
+        }
+        let found = levels::watch(py, total, progress, None, |done| {
+            self.recovered.get(goal, done)
+        })?
+        .map_err(failed)?;
+        found.transpose().map_err(query_error)
     }
 }
 
@@ -286,11 +296,16 @@ impl PyTable {
     /// one puzzle per row. The same `seed` gives the same puzzles as `slidetable random
     /// --seed` on every machine; `distinct=True` draws no state twice.
     ///
-    /// On a 14-cell table (2x7, 7x2) the states are gone through level by level up to the
-    /// deepest distance asked for, as `slidetable random --depth` does (the mapped table plus
-    /// 5.45 GB on 2x7, minutes for deep levels; `MemoryError` before it starts on a machine
-    /// with less memory): `progress(done, total)`, if given, is called every tenth of a
-    /// second with the states gone through, and Ctrl-C stops it (`KeyboardInterrupt`).
+    /// On a 2-bit table of 11 or 12 cells the distances are read first: up to the deepest
+    /// asked for when that is a few levels (for this call only), else every distance, once,
+    /// kept with the table for every later call (240 MB and seconds on 12 cells; later
+    /// draws take a fraction of a second). On a 14-cell table (2x7, 7x2) the states are gone
+    /// through level by level up to the deepest distance asked for, as `slidetable random
+    /// --depth` does (the mapped table plus 5.45 GB on 2x7, minutes for deep levels;
+    /// `MemoryError` before it starts on a machine with less memory). Either way
+    /// `progress(done, total)`, if given, is called every tenth of a second with the states
+    /// gone through, and Ctrl-C raises `KeyboardInterrupt` (at once on 14 cells; once the
+    /// distances are read on 12).
     #[pyo3(signature = (depth, count = None, seed = None, distinct = false, goal = None, progress = None))]
     #[allow(clippy::too_many_arguments)]
     fn random<'py>(
@@ -325,7 +340,7 @@ impl PyTable {
             return puzzles::to_array(py, self.board(), &puzzles);
         }
         let known = if *depths.start() <= goal.max_distance() {
-            self.known_distances(py, &goal)?
+            self.known_distances(py, &goal, *depths.end(), progress)?
         } else {
             None
         };
@@ -369,8 +384,9 @@ impl PyTable {
     /// Every state at the greatest distance from the goal, as a `uint8` array of one puzzle
     /// per row (in the table's order, as `slidetable hardest` prints them).
     ///
-    /// On a 14-cell table (2x7, 7x2) every level is gone through, as `slidetable hardest`
-    /// does (minutes on 2x7): `progress` and Ctrl-C as for `random`.
+    /// On a 2-bit table every distance is read first, once (kept with the table), and on a
+    /// 14-cell table (2x7, 7x2) every level is gone through, as `slidetable hardest` does
+    /// (minutes on 2x7): `progress` and Ctrl-C as for `random`.
     #[pyo3(signature = (goal = None, progress = None))]
     fn hardest<'py>(
         &self,
@@ -382,7 +398,7 @@ impl PyTable {
         let max = goal.max_distance();
         let (farthest, known) = goal.farthest(
             |upto, at| levels::pass(py, &goal, upto, "hardest", progress, at),
-            || self.known_distances(py, &goal),
+            || self.known_distances(py, &goal, max, progress),
         )?;
         let goal = match &known {
             Some(distances) => goal.knowing(distances),
@@ -407,7 +423,11 @@ impl PyTable {
     /// a `uint8` array of puzzles (one per row), an `int16` array of distances and an `int8`
     /// array of move codes (0 1 2 3 for `u d l r`, as `slidetable.MOVES` spells them; -1 for
     /// the goal). `slidetable.dataset` wraps it.
-    #[pyo3(signature = (goal = None, start = 0, stop = None))]
+    ///
+    /// On a 2-bit table (11 and 12 cells) the first call recovers every distance once and
+    /// keeps it with the table (240 MB on 12 cells, seconds): `progress(done, total)`, if
+    /// given, is called every tenth of a second with the states settled meanwhile.
+    #[pyo3(signature = (goal = None, start = 0, stop = None, progress = None))]
     #[allow(clippy::type_complexity)]
     fn dataset<'py>(
         &self,
@@ -415,6 +435,7 @@ impl PyTable {
         goal: Option<&Bound<'py, PyAny>>,
         start: u64,
         stop: Option<u64>,
+        progress: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(
         Bound<'py, PyArray2<u8>>,
         Bound<'py, PyArray1<i16>>,
@@ -445,7 +466,7 @@ impl PyTable {
         let known = if goal.wants_level_pass() {
             None
         } else {
-            self.known_distances(py, &goal)?
+            self.known_distances(py, &goal, goal.max_distance(), progress)?
         };
         let goal = match &known {
             Some(distances) => goal.knowing(distances),

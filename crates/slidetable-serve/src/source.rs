@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, TryLockError};
+use std::sync::{Arc, Mutex, TryLockError};
 
 use slidetable::core::{Board, Layout, Move};
 use slidetable::levels;
@@ -141,7 +141,8 @@ pub trait Source: Send + Sync {
 
     /// Readies later draws from `goal` at a depth (a 2-bit table's distances, recovered once:
     /// seconds on 12 cells); the server calls it on a thread of its own after a draw, so
-    /// that the first draw does not wait for it. Nothing for other sources.
+    /// that a first shallow draw does not wait for it (a deep one recovers them itself).
+    /// Nothing for other sources.
     fn prepare(&self, _goal: &Layout) {}
 
     /// Long work under way (a table's distances being recovered), for the page to show.
@@ -150,23 +151,14 @@ pub trait Source: Send + Sync {
     }
 }
 
-/// Every distance of a 2-bit section, recovered once (one per section's goal) and kept.
-#[derive(Default)]
-struct Known {
-    /// Whether the recovery has begun (it runs once, in the background).
-    started: AtomicBool,
-    /// The distances, a byte a state, once recovered.
-    distances: OnceLock<Result<Vec<u8>, SourceError>>,
-}
-
 /// A table file: every answer read from it, the same calls the command line makes.
 pub struct TableSource {
     table: MappedTable,
     path: PathBuf,
-    /// The recovered distances of 2-bit sections, by the section's goal.
-    known: Mutex<Vec<(Layout, Arc<Known>)>>,
-    /// One level pass at a time (each holds a bit a state): draws before the distances are
-    /// recovered wait for each other rather than for the whole recovery.
+    /// The recovered distances of 2-bit sections, once a section for the server's life.
+    recovered: levels::Recovered,
+    /// One level pass at a time (each holds a bit a state): shallow draws before the
+    /// distances are recovered wait for each other rather than for the whole recovery.
     passes: Mutex<()>,
     /// The level pass under way, for the page.
     passing: Progress,
@@ -187,30 +179,36 @@ impl TableSource {
         Ok(TableSource {
             table,
             path: path.to_path_buf(),
-            known: Mutex::new(Vec::new()),
+            recovered: levels::Recovered::default(),
             passes: Mutex::new(()),
             passing: Progress::default(),
             recovering: Progress::default(),
         })
     }
 
-    /// The recovered distances of `goal`'s section (empty until [`Source::prepare`] recovers
-    /// them); `None` for entries that hold whole distances.
-    fn known(&self, goal: &slidetable::query::Goal<'_>) -> Option<Arc<Known>> {
-        if goal.section().encoding() != Encoding::TwoBit {
-            return None;
-        }
-        let key = *goal.section().goal();
-        // A poisoned lock only means another draw panicked; the list is still whole.
-        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
-        Some(match known.iter().find(|(g, _)| *g == key) {
-            Some((_, cell)) => cell.clone(),
-            None => {
-                let cell = Arc::<Known>::default();
-                known.push((key, cell.clone()));
-                cell
+    /// Every distance of `goal`'s section, recovered once for the server (the first caller
+    /// recovers them, shown on the page as it goes; callers meanwhile wait for it) and read
+    /// from then on; `None` for entries that hold whole distances.
+    fn recover(
+        &self,
+        goal: &slidetable::query::Goal<'_>,
+    ) -> Result<Option<Arc<Vec<u8>>>, SourceError> {
+        // Only the caller that recovers is told of progress: it shows the work from its first
+        // level to its last.
+        let recovering = AtomicBool::new(false);
+        let recovered = self.recovered.get(goal, &|n| {
+            if !recovering.swap(true, Ordering::AcqRel) {
+                self.recovering.start(
+                    format!("reading every distance of the {} table once", self.board()),
+                    goal.state_count(),
+                );
             }
-        })
+            self.recovering.add(n);
+        });
+        if recovering.into_inner() {
+            self.recovering.finish();
+        }
+        recovered.transpose().map_err(|e| self.failed(e))
     }
 
     /// The puzzle `seed` draws `depth` moves from `goal`, whose entries are 2-bit and whose
@@ -362,15 +360,19 @@ impl Source for TableSource {
         if goal.wants_level_pass() {
             return self.random_by_levels(&goal, depth, seed);
         }
-        let known = self.known(&goal);
-        let recovered = match &known {
-            None => None,
-            Some(known) => {
-                let mut recovered = known.distances.get();
-                if recovered.is_none() {
-                    let _one = self.passes.lock().unwrap_or_else(|e| e.into_inner());
-                    recovered = known.distances.get();
-                    if recovered.is_none() {
+        // Recovered already: read. A deep draw recovers them (the pass to its depth would
+        // cost about as much) and keeps them for every later draw; a shallow one passes the
+        // levels up to its depth only, one pass at a time, and the recovery follows in the
+        // background ([`Source::prepare`]).
+        let two_bit = goal.section().encoding() == Encoding::TwoBit;
+        let recovered = match self.recovered.kept(&goal) {
+            Some(kept) => Some(kept.map_err(|e| self.failed(e))?),
+            None if two_bit && levels::worth_recovering(&goal, depth) => self.recover(&goal)?,
+            None if two_bit => {
+                let _one = self.passes.lock().unwrap_or_else(|e| e.into_inner());
+                match self.recovered.kept(&goal) {
+                    Some(kept) => Some(kept.map_err(|e| self.failed(e))?),
+                    None => {
                         // 30 MB a bitmap on 12 cells: the late levels bottom-up when a
                         // second one fits.
                         let pass = levels::plan(&goal, depth, "a draw at a depth")
@@ -379,14 +381,10 @@ impl Source for TableSource {
                         return self.with_path(&goal, puzzle);
                     }
                 }
-                match recovered {
-                    Some(Err(e)) => return Err(e.clone()),
-                    Some(Ok(distances)) => Some(distances.as_slice()),
-                    None => None,
-                }
             }
+            None => None,
         };
-        let goal = match recovered {
+        let goal = match &recovered {
             Some(distances) => goal.knowing(distances),
             None => goal,
         };
@@ -416,25 +414,10 @@ impl Source for TableSource {
 
     fn prepare(&self, goal: &Layout) {
         let Ok(goal) = self.goal(goal) else { return };
-        let Some(known) = self.known(&goal).filter(|_| !goal.wants_level_pass()) else {
-            return;
-        };
-        if known.started.swap(true, Ordering::AcqRel) {
-            return;
+        if goal.section().encoding() == Encoding::TwoBit && self.recovered.kept(&goal).is_none() {
+            // A failure is kept, and told to the draw that reads it.
+            let _ = self.recover(&goal);
         }
-        known.distances.get_or_init(|| {
-            let states = self.board().reachable_states();
-            self.recovering.start(
-                format!("reading every distance of the {} table once", self.board()),
-                states,
-            );
-            let recovered = goal
-                .recover_distances(goal.max_distance(), &|n| self.recovering.add(n))
-                .map_err(|e| self.failed(e))
-                .map(Option::unwrap_or_default);
-            self.recovering.finish();
-            recovered
-        });
     }
 
     fn work(&self) -> Option<Work> {
@@ -449,24 +432,25 @@ mod tests {
     use slidetable::generate::cache::{generate, Plan};
     use slidetable::query::Table;
 
-    /// A first draw at a depth on a 2-bit table reads the levels up to that depth only (the
-    /// distances are recovered later, by `prepare`), and draws the same puzzle as a draw over
-    /// every recovered distance (the command line's): before and after `prepare`, on every
-    /// depth, and refuses a depth past the farthest as before.
+    /// A first shallow draw at a depth on a 2-bit table reads the levels up to that depth
+    /// only (the distances are recovered later, by `prepare`); a first deep draw recovers
+    /// every distance and keeps them, so that the next deep draw reads them (on 3x4 the
+    /// second depth-40 draw took as long as the first: issue 39). Every draw is the puzzle a
+    /// draw over every recovered distance gives (the command line's), before and after,
+    /// on every depth; a depth past the farthest is refused as before.
     #[test]
-    fn a_first_draw_on_a_two_bit_table_does_not_wait_for_every_distance() {
+    fn a_first_deep_draw_keeps_every_distance_for_the_next() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("3x3-2bit.slt");
         let mut plan = Plan::default_for(Board::EIGHT);
         plan.encoding = Some(Encoding::TwoBit);
         generate(&plan, &path, &|_| {}).unwrap();
-        let source = TableSource::new(Table::open(&path).unwrap(), &path).unwrap();
         let goal = Board::EIGHT.standard_goal();
         let table = Table::open(&path).unwrap();
         let section = table.goal(&goal).unwrap();
         let all = section.recover_distances(31, &|_| {}).unwrap().unwrap();
         let every = section.knowing(&all);
-        let drawn = |depth: u32, seed: u64| {
+        let drawn = |source: &TableSource, depth: u32, seed: u64| {
             let (puzzle, path) = source.random(&goal, depth, seed).unwrap();
             let (expected, _) = every
                 .layer(depth..=depth)
@@ -481,20 +465,29 @@ mod tests {
             }
             assert_eq!(at, goal);
         };
-        let recovered = |source: &TableSource| {
-            let key = *section.section().goal();
-            let known = source.known.lock().unwrap();
-            known
-                .iter()
-                .any(|(g, k)| *g == key && k.distances.get().is_some())
-        };
-        for (depth, seed) in [(0, 1), (5, 2), (20, u64::MAX), (31, 4), (31, 5)] {
-            drawn(depth, seed);
+        let recovered = |source: &TableSource| source.recovered.kept(&section).is_some();
+        let shallow = (0..=31)
+            .filter(|&d| !levels::worth_recovering(&section, d))
+            .max()
+            .unwrap();
+        let source = TableSource::new(Table::open(&path).unwrap(), &path).unwrap();
+        for (depth, seed) in [(0, 1), (shallow, 2), (shallow, u64::MAX)] {
+            drawn(&source, depth, seed);
             assert!(
                 !recovered(&source),
                 "depth {depth}: every distance recovered"
             );
         }
+        drawn(&source, 31, 4);
+        assert!(recovered(&source), "a deep draw kept no distances");
+        assert_eq!(source.work(), None);
+        for (depth, seed) in [(0, 1), (5, 2), (20, u64::MAX), (31, 5), (30, 6)] {
+            drawn(&source, depth, seed);
+        }
+        // A shallow first draw leaves the recovery to `prepare`.
+        let source = TableSource::new(Table::open(&path).unwrap(), &path).unwrap();
+        drawn(&source, shallow, 3);
+        assert!(!recovered(&source));
         let beyond = source.random(&goal, 32, 1).unwrap_err().to_string();
         assert!(
             beyond.starts_with("depth: no state is 32 moves from"),
@@ -505,7 +498,7 @@ mod tests {
         assert!(recovered(&source));
         assert_eq!(source.work(), None);
         for (depth, seed) in [(0, 1), (5, 2), (20, u64::MAX), (31, 4), (30, 6)] {
-            drawn(depth, seed);
+            drawn(&source, depth, seed);
         }
     }
 }

@@ -614,6 +614,20 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
             null
         ])
     );
+    // Long work says what is left once its rate is measured: a quarter of it a second here.
+    let estimates = eval(
+        &client,
+        "const w = (done) => ({ boards: [{ board: '4x4', work: { task: 'reading every distance',            done, total: 100 } }], searches: { running: 0, waiting: 0, most_running: 2 } });          return [waitingFor(w(10), null, 1000), waitingFor(w(35), null, 2000),            waitingFor(w(60), null, 3000)];",
+    )
+    .await;
+    assert_eq!(
+        estimates,
+        serde_json::json!([
+            "reading every distance: 10% (once per server)",
+            "reading every distance: 35%, about 3 s left (once per server)",
+            "reading every distance: 60%, about 2 s left (once per server)"
+        ])
+    );
     assert_eq!(shown_layout(&client, board).await, start);
     assert_eq!(
         text(&client, "h-pdb").await,

@@ -4,10 +4,16 @@
 //! beside the mapped entries) and chooses the late levels bottom-up when a second bitmap fits;
 //! [`Pass::run`] goes through the levels with progress and cancellation as the caller's
 //! callbacks. Each front end shows [`Pass::note`] its own way.
+//!
+//! A front end that lives on (the page's server, a Python session) keeps a table's recovered
+//! distances in [`Recovered`], once a section: its first deep draw (or dataset, or hardest)
+//! recovers them, every later one reads them. [`worth_recovering`] says when a draw should
+//! recover rather than pass the levels up to its depth only.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use slidetable_core::Board;
+use slidetable_core::{Board, Layout};
 use slidetable_gen::room::{checked_memory, human};
 use slidetable_query::{Goal, Level, PassOptions, QueryError};
 
@@ -130,6 +136,67 @@ impl Pass {
     }
 }
 
+/// Every distance of a section of 2-bit entries (a byte a state), as
+/// [`Goal::recover_distances`] gives them, or why they could not be.
+pub type Distances = Result<Arc<Vec<u8>>, QueryError>;
+
+/// A table's recovered distances, kept once a section (by the section's goal) for as long as
+/// the front end that holds it: the first caller recovers them, callers meanwhile wait for
+/// that one recovery (never a second beside it), and every later caller reads them.
+#[derive(Default)]
+pub struct Recovered {
+    sections: Mutex<Vec<(Layout, Arc<OnceLock<Distances>>)>>,
+}
+
+impl Recovered {
+    /// The place of `goal`'s section; `None` for a section that is never recovered: its
+    /// entries hold distances, or it answers by levels ([`Goal::wants_level_pass`]).
+    fn place(&self, goal: &Goal<'_>) -> Option<Arc<OnceLock<Distances>>> {
+        let section = goal.section();
+        if section.encoding() != slidetable_format::Encoding::TwoBit || goal.wants_level_pass() {
+            return None;
+        }
+        let key = *section.goal();
+        // A poisoned lock only means another caller panicked; the list is still whole.
+        let mut sections = self.sections.lock().unwrap_or_else(|e| e.into_inner());
+        Some(match sections.iter().find(|(g, _)| *g == key) {
+            Some((_, place)) => place.clone(),
+            None => {
+                let place = Arc::<OnceLock<Distances>>::default();
+                sections.push((key, place.clone()));
+                place
+            }
+        })
+    }
+
+    /// `goal`'s distances if they are recovered already (or why they could not be).
+    pub fn kept(&self, goal: &Goal<'_>) -> Option<Distances> {
+        self.place(goal)?.get().cloned()
+    }
+
+    /// `goal`'s distances: read if kept, else recovered now (`progress` told of the states
+    /// each level settles; seconds on 12 cells, 240 MB) and kept, or waited for while another
+    /// caller recovers them. `None` for a section never recovered (see [`Recovered::kept`]).
+    pub fn get(&self, goal: &Goal<'_>, progress: &(dyn Fn(u64) + Sync)) -> Option<Distances> {
+        let place = self.place(goal)?;
+        let distances = place.get_or_init(|| {
+            goal.recover_distances(goal.max_distance(), progress)
+                .map(|d| Arc::new(d.unwrap_or_default()))
+        });
+        Some(distances.clone())
+    }
+}
+
+/// Whether a draw at `depth` from `goal` should recover every distance ([`Recovered::get`])
+/// rather than pass the levels up to its depth only: when those levels hold at least a
+/// quarter of the states, the pass costs about what the whole recovery costs (on 3x4, the
+/// pass to 40 moves took 6.9 s of CPU, the whole recovery 6.5 s), and the recovery, kept,
+/// answers every later draw in a fraction of a second.
+pub fn worth_recovering(goal: &Goal<'_>, depth: u32) -> bool {
+    let within: u64 = goal.histogram().iter().take(depth as usize + 1).sum();
+    within.saturating_mul(4) >= goal.state_count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +232,49 @@ mod tests {
         assert!(pass
             .note(board, "hardest")
             .starts_with("hardest on a 2x3 table goes"));
+    }
+
+    #[test]
+    fn distances_are_recovered_once_and_kept_for_every_caller() {
+        let board = Board::new(2, 5).unwrap();
+        let plan = slidetable_gen::cache::Plan {
+            encoding: Some(slidetable_format::Encoding::TwoBit),
+            ..slidetable_gen::cache::Plan::default_for(board)
+        };
+        let sections =
+            slidetable_gen::solve(&plan.goals, plan.encoding, plan.cost, &|_| ()).unwrap();
+        let table = Table::new(slidetable_gen::table_bytes(board, &sections).unwrap()).unwrap();
+        let goal = table.standard().unwrap();
+        let recovered = Recovered::default();
+        assert!(recovered.kept(&goal).is_none());
+        // Four callers at once: one recovery, its progress counted once.
+        let settled = std::sync::atomic::AtomicU64::new(0);
+        let count = |n| {
+            settled.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        };
+        let got: Vec<Arc<Vec<u8>>> = std::thread::scope(|scope| {
+            let callers: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| recovered.get(&goal, &count).unwrap().unwrap()))
+                .collect();
+            callers.into_iter().map(|c| c.join().unwrap()).collect()
+        });
+        assert_eq!(settled.into_inner(), goal.state_count());
+        assert!(got.iter().all(|d| Arc::ptr_eq(d, &got[0])));
+        let kept = recovered.kept(&goal).unwrap().unwrap();
+        assert!(Arc::ptr_eq(&kept, &got[0]));
+        let expected = goal
+            .recover_distances(goal.max_distance(), &|_| ())
+            .unwrap();
+        assert_eq!(Some(kept.as_ref().clone()), expected);
+        // A byte table's section holds its distances: nothing to recover.
+        let bytes = slidetable_gen::solve(&plan.goals, None, plan.cost, &|_| ()).unwrap();
+        let byte_table = Table::new(slidetable_gen::table_bytes(board, &bytes).unwrap()).unwrap();
+        assert!(recovered
+            .get(&byte_table.standard().unwrap(), &|_| ())
+            .is_none());
+        // Deep draws recover; the first levels do not.
+        assert!(worth_recovering(&goal, goal.max_distance()));
+        assert!(!worth_recovering(&goal, 3));
     }
 
     fn plan_for(goal: &Goal<'_>, upto: u32) -> Pass {

@@ -26,7 +26,7 @@ with ``KeyboardInterrupt``. A goal may be named: ``goal="korf"`` (the blank firs
 Korf's 100 instances) or ``goal="standard"`` (tiles in order, the blank last). Moves are the way the blank moves: ``u d l r``, codes 0 1 2 3 (``MOVES``).
 """
 
-from typing import Any, Iterator, NamedTuple, Optional
+from typing import Any, Callable, Iterator, NamedTuple, Optional
 
 import numpy as np
 
@@ -89,7 +89,12 @@ def _table(board: str, table: Optional[Table]) -> Table:
     return table if table is not None else Table.default(board)
 
 
-def dataset(board: str = "3x3", goal: Any = None, table: Optional[Table] = None) -> Dataset:
+def dataset(
+    board: str = "3x3",
+    goal: Any = None,
+    table: Optional[Table] = None,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> Dataset:
     """Every state that can reach the goal, with its distance and first optimal move.
 
     ``board`` names the cache's default table (made on first use, as ``Table.default``);
@@ -101,7 +106,7 @@ def dataset(board: str = "3x3", goal: Any = None, table: Optional[Table] = None)
     states, 3.6 GB as one dataset: read them with ``dataset_chunks`` instead.
     """
     t = _table(board, table)
-    return Dataset(*t.dataset(goal))
+    return Dataset(*t.dataset(goal, progress=progress))
 
 
 def dataset_chunks(
@@ -109,6 +114,7 @@ def dataset_chunks(
     rows: int = 10_000_000,
     goal: Any = None,
     table: Optional[Table] = None,
+    progress: Optional[Callable[[int, int], Any]] = None,
 ) -> Iterator[Dataset]:
     """The rows of ``dataset(board, goal, table)`` in chunks of at most ``rows`` rows, in order.
 
@@ -122,4 +128,4 @@ def dataset_chunks(
     t = _table(board, table)
     total = t.state_count
     for start in range(0, total, rows):
-        yield Dataset(*t.dataset(goal, start, min(start + rows, total)))
+        yield Dataset(*t.dataset(goal, start, min(start + rows, total), progress))

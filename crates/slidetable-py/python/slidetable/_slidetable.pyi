@@ -66,7 +66,11 @@ class Table:
         self, goal: Optional[Puzzle] = None, progress: Optional[Callable[[int, int], Any]] = None
     ) -> npt.NDArray[np.uint8]: ...
     def dataset(
-        self, goal: Optional[Puzzle] = None, start: int = 0, stop: Optional[int] = None
+        self,
+        goal: Optional[Puzzle] = None,
+        start: int = 0,
+        stop: Optional[int] = None,
+        progress: Optional[Callable[[int, int], Any]] = None,
     ) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.int16], npt.NDArray[np.int8]]: ...
 
 class Fifteen:

@@ -42,15 +42,34 @@ async function api(route, params) {
   return body;
 }
 
+// The long work last seen and when it was first seen, for the estimate of what is left.
+let workSeen = null;
+
+// What is left of work `w` at time `now` (ms), in whole seconds, from the rate measured since
+// it was first seen; null until half a second and some progress have been measured.
+function secondsLeft(w, now) {
+  if (!workSeen || workSeen.task !== w.task || w.done < workSeen.done) {
+    workSeen = { task: w.task, done: w.done, at: now };
+    return null;
+  }
+  const elapsed = now - workSeen.at;
+  const done = w.done - workSeen.done;
+  if (elapsed < 500 || done <= 0) return null;
+  return Math.ceil(((w.total - w.done) * elapsed) / done / 1000);
+}
+
 // What keeps a request waiting, from /api/boards: the board's long work (a table made,
-// distances read, pattern databases built), or (`queue`: a search request's place, kept
-// between polls) the searches ahead of it at the gate; null when nothing is.
-function waitingFor(boards, queue) {
+// distances read, pattern databases built) with an estimate of the time left once its rate
+// is measured, or (`queue`: a search request's place, kept between polls) the searches
+// ahead of it at the gate; null when nothing is.
+function waitingFor(boards, queue, now = performance.now()) {
   const mine = boards.boards.find((b) => b.board === state.board);
   if (mine && mine.work) {
     const w = mine.work;
     const share = w.total ? Math.floor((100 * w.done) / w.total) : 0;
-    return `${w.task}: ${share}% (once per server)`;
+    const left = secondsLeft(w, now);
+    const estimate = left === null ? "" : `, about ${left} s left`;
+    return `${w.task}: ${share}%${estimate} (once per server)`;
   }
   const s = boards.searches;
   // Every search slot taken and others waiting: this request is one of them. The gate is
