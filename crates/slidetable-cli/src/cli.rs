@@ -838,11 +838,8 @@ impl std::fmt::Display for HeuristicChoice {
 
 /// Reads `manhattan`, `linear-conflict`, `misplaced`, `pdb` or `pdb-PARTITION`.
 pub(crate) fn parse_heuristic(s: &str) -> std::result::Result<HeuristicChoice, String> {
-    if s == "pdb" {
-        return Ok(HeuristicChoice::Pattern(None));
-    }
-    if let Some(p) = s.strip_prefix("pdb-") {
-        return Ok(HeuristicChoice::Pattern(Some(p.to_string())));
+    if let Some(partition) = slidetable::PatternChoice::named(s) {
+        return Ok(HeuristicChoice::Pattern(partition.map(str::to_string)));
     }
     s.parse()
         .map(HeuristicChoice::Kind)

@@ -49,6 +49,31 @@ impl PyFifteen {
         self.fifteen.board()
     }
 
+    /// The databases a search's `pdb` or `pdb-PARTITION` takes towards `goal`, as the library
+    /// chooses them ([`slidetable::PatternChoice`]): the board's default file (the cache's,
+    /// made on first use with its note) or the partition built in memory.
+    pub(crate) fn for_search(
+        py: Python<'_>,
+        choice: slidetable::PatternChoice,
+        goal: &Layout,
+    ) -> PyResult<PyFifteen> {
+        let goal = *goal;
+        let fifteen = crate::interrupt::abandonable(py, move || match choice {
+            slidetable::PatternChoice::File => {
+                Fifteen::default_watched(goal.board(), &cache::Noted).map_err(fifteen_error)
+            }
+            slidetable::PatternChoice::Build(partition) => {
+                Fifteen::generate(&goal, &partition).map_err(fifteen_error)
+            }
+        })??;
+        Ok(PyFifteen { fifteen })
+    }
+
+    /// IDA* on the databases towards `goal`.
+    pub(crate) fn solver_to(&self, goal: &Layout) -> PyResult<Symmetric<'_>> {
+        self.fifteen.solver(goal).map_err(fifteen_error)
+    }
+
     /// Says in a search record which databases guided it: `heuristic` (`"pdb"`), `partition`
     /// and `database` (the file, `None` when built in memory).
     pub(crate) fn describe(&self, record: &Bound<'_, PyDict>) -> PyResult<()> {

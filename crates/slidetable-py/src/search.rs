@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use slidetable::core::{path_string, Board, Layout};
+use slidetable::core::{path_string, Layout};
 use slidetable::search::{
     effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limits, Method,
     SearchError, Solution, Stats,
@@ -108,27 +108,29 @@ pub(crate) fn record<'py>(
     Ok(d)
 }
 
-/// [`search`] guided by the 15-puzzle's pattern databases (the cache's, as
-/// `Fifteen.default()` opens them), as `slidetable search --heuristic pdb --board 4x4`.
+/// [`search`] guided by pattern databases, as `slidetable search --heuristic pdb` (or
+/// `pdb-PARTITION`) chooses them ([`slidetable::PatternChoice`]): on 4x4 without a partition
+/// the cache's (as `Fifteen.default()` opens them), otherwise the partition (by default the
+/// tiles in two halves) built in memory for the goal.
+#[allow(clippy::too_many_arguments)]
 fn with_patterns<'py>(
     py: Python<'py>,
     puzzle: &Bound<'py, PyAny>,
     method: Method,
+    name: &str,
+    partition: Option<&str>,
     board: Option<&str>,
     goal: Option<&Bound<'py, PyAny>>,
     limits: Limits,
 ) -> PyResult<Bound<'py, PyDict>> {
-    method.check_heuristic("pdb").map_err(value_error)?;
+    method.check_heuristic(name).map_err(value_error)?;
     let board = board_of(puzzle, board)?;
-    if board != Board::FIFTEEN {
-        return Err(value_error(format!(
-            "heuristic=\"pdb\": the pattern databases here are the 15-puzzle's (4x4), not \
-             {board}'s; use manhattan or linear_conflict"
-        )));
-    }
     let start = puzzles::one(board, puzzle)?;
-    let fifteen = crate::fifteen::PyFifteen::default(py)?;
-    let solver = fifteen.solver(goal)?;
+    let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
+    let choice = slidetable::PatternChoice::of(partition, &goal, false)
+        .map_err(|e| value_error(format!("heuristic {e}")))?;
+    let fifteen = crate::fifteen::PyFifteen::for_search(py, choice, &goal)?;
+    let solver = fifteen.solver_to(&goal)?;
     let result = crate::interrupt::stoppable(py, |stop| {
         let limits = Limits {
             stop: Some(stop.clone()),
@@ -139,13 +141,17 @@ fn with_patterns<'py>(
     let d = record(py, &start, result)?;
     d.set_item("method", method.name())?;
     fifteen.describe(&d)?;
+    d.set_item("heuristic", name)?;
     Ok(d)
 }
 
 /// Solves `puzzle` by `method` (`bfs`, `bidir`, `dijkstra`, `astar`, `idastar`), guided by
-/// `heuristic` (`manhattan`, `linear_conflict` or `linear-conflict`, `misplaced`, or `pdb`:
-/// the 15-puzzle's pattern databases, `Fifteen.default()`'s, adding `partition` and
-/// `database` to the record; `manhattan` when not given) for A* and IDA*, and returns
+/// `heuristic` (`manhattan`, `linear_conflict` or `linear-conflict`, `misplaced`, `pdb` or
+/// `pdb-PARTITION`: pattern databases, chosen as the command line chooses them — on 4x4
+/// `pdb` is the cache's, `Fifteen.default()`'s; elsewhere, or with a partition such as
+/// `pdb-4-4` or `pdb-5-5-5`, they are built in memory for the goal, by default the tiles in
+/// two halves; `partition` and `database` are added to the record; `manhattan` when not
+/// given) for A* and IDA*, and returns
 /// what `slidetable search --json --stats` prints for it, as a dict: `puzzle`, `distance`,
 /// `path`, `solvable`, `method`, `heuristic` (`None` for the blind methods) and `stats`
 /// (`expanded`, `generated`, `peak_open`, `iterations` for IDA*, `bound`, `milliseconds`,
@@ -175,11 +181,15 @@ pub(crate) fn search<'py>(
     max_memory: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let method: Method = method.parse().map_err(value_error)?;
-    if heuristic == Some("pdb") {
+    if let Some((name, partition)) =
+        heuristic.and_then(|h| slidetable::PatternChoice::named(h).map(|p| (h, p)))
+    {
         return with_patterns(
             py,
             puzzle,
             method,
+            name,
+            partition,
             board,
             goal,
             limits(max_expanded, max_seconds, max_memory)?,

@@ -241,6 +241,24 @@ def test_pdb_searches_on_the_15_puzzles_databases_as_the_command_does(cli):
         assert (found["distance"], found["path"]) == (command["distance"], command["path"])
         assert found["stats"]["expanded"] == command["stats"]["expanded"]
         assert (found["heuristic"], found["partition"]) == ("pdb", command["partition"])
-    with pytest.raises(ValueError, match="^heuristic=\"pdb\": the pattern databases here are "
-                                         "the 15-puzzle's \\(4x4\\), not 3x3's"):
-        slidetable.search(PUZZLES[0], heuristic="pdb")
+
+
+def test_pdb_on_every_board_and_partition_as_the_command_chooses(cli):
+    # Other boards than 4x4, and pdb-PARTITION spellings: the databases the command line
+    # builds for them, the same search (issue 39: refused in Python).
+    cases = [(PUZZLES[1], "3x3", "pdb"), (PUZZLES[1], "3x3", "pdb-3-5"),
+             ("5 1 4 6 10 3 2 8 14 11 13 12 9 0 7 15", "4x4", "pdb-5-5-5"),
+             ("1 2 0 3 5 6 7 4", "2x4", "pdb")]
+    for puzzle, board, heuristic in cases:
+        found = slidetable.search(puzzle, heuristic=heuristic, board=board)
+        [command] = command_records(cli, "--board", board, "--method", "idastar",
+                                    "--heuristic", heuristic,
+                                    input=puzzle + "\n")
+        assert (found["distance"], found["path"]) == (command["distance"], command["path"])
+        assert found["stats"]["expanded"] == command["stats"]["expanded"], heuristic
+        assert (found["heuristic"], found["partition"], found["database"]) == (
+            heuristic, command["partition"], None)
+    with pytest.raises(ValueError, match="^heuristic pdb-4-5: partition '4-5'"):
+        slidetable.search(PUZZLES[1], heuristic="pdb-4-5")
+    with pytest.raises(ValueError, match="takes no heuristic"):
+        slidetable.search(PUZZLES[1], method="bfs", heuristic="pdb-4-4")

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use slidetable_core::{Board, Layout, Move};
 use slidetable_format::group_sizes;
-use slidetable_gen::{pattern_bytes, solve_partition, GenError, Partition};
+use slidetable_gen::{pattern_bytes, solve_partition, GenError, Partition, PartitionError};
 use slidetable_query::{PatternTable, TableBytes, TableError};
 use slidetable_search::{Limits, PatternError, PatternHeuristic, SearchError, Symmetric};
 
@@ -38,6 +38,62 @@ use crate::defaults::{self, DefaultError};
 /// ```
 pub struct Fifteen<D: AsRef<[u8]> = TableBytes> {
     table: PatternTable<D>,
+}
+
+/// The pattern databases a search's heuristic names, `pdb` or `pdb-PARTITION`, towards a goal:
+/// the one rule of the command line's `search --heuristic` and Python's
+/// `search(heuristic=)` ([`PatternChoice::of`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PatternChoice {
+    /// The board's databases file: the one given, else the cache's (made on first use).
+    File,
+    /// Groups built in memory for the goal.
+    Build(Partition),
+}
+
+/// A `pdb-PARTITION` whose partition is none: its text and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("pdb-{text}: {source}")]
+pub struct BadPartition {
+    /// The partition as given (or as chosen by default).
+    pub text: String,
+    /// Why it does not partition the goal's tiles.
+    pub source: PartitionError,
+}
+
+impl PatternChoice {
+    /// The partition a heuristic's name gives: `Some(None)` for `pdb`, `Some(Some(p))` for
+    /// `pdb-p`, `None` for any other heuristic.
+    pub fn named(heuristic: &str) -> Option<Option<&str>> {
+        match heuristic {
+            "pdb" => Some(None),
+            name => name.strip_prefix("pdb-").map(Some),
+        }
+    }
+
+    /// The databases `pdb` (`partition` `None`) or `pdb-PARTITION` take towards `goal`:
+    /// without a partition, a file when one is given (`file_given`) or the board has no
+    /// tables of every state (the 15-puzzle's, the cache's made on first use); otherwise that
+    /// partition built in memory, by default the tiles split in two halves in the goal's
+    /// reading order (4-4 on 3x3, 3-4 on 2x4).
+    pub fn of(
+        partition: Option<&str>,
+        goal: &Layout,
+        file_given: bool,
+    ) -> Result<PatternChoice, BadPartition> {
+        let board = goal.board();
+        if partition.is_none() && (file_given || !board.supports_tables()) {
+            return Ok(PatternChoice::File);
+        }
+        let tiles = board.cells() - 1;
+        let text = match partition {
+            Some(p) => p.to_string(),
+            None => format!("{}-{}", tiles / 2, tiles - tiles / 2),
+        };
+        Partition::parse(&text, goal)
+            .map(PatternChoice::Build)
+            .map_err(|source| BadPartition { text, source })
+    }
 }
 
 impl From<DefaultError> for FifteenError {
@@ -220,5 +276,39 @@ mod tests {
         assert_eq!(fifteen.distance(&puzzle).unwrap(), Some(19));
         let other = parse_layout(board, b"2 1 3 4 5 6 7 8 0").unwrap();
         assert_eq!(fifteen.solve(&other).unwrap(), None);
+    }
+}
+
+#[cfg(test)]
+mod choice_tests {
+    use super::*;
+
+    #[test]
+    fn pdb_names_a_file_on_4x4_and_halves_elsewhere() {
+        assert_eq!(PatternChoice::named("pdb"), Some(None));
+        assert_eq!(PatternChoice::named("pdb-4-4"), Some(Some("4-4")));
+        assert_eq!(PatternChoice::named("manhattan"), None);
+        let fifteen = Board::FIFTEEN.standard_goal();
+        assert_eq!(
+            PatternChoice::of(None, &fifteen, false),
+            Ok(PatternChoice::File)
+        );
+        let eight = Board::EIGHT.standard_goal();
+        assert_eq!(
+            PatternChoice::of(None, &eight, true),
+            Ok(PatternChoice::File)
+        );
+        let halves = |goal: &Layout| match PatternChoice::of(None, goal, false) {
+            Ok(PatternChoice::Build(p)) => p.sizes(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(halves(&eight), "4-4");
+        assert_eq!(halves(&Board::new(2, 4).unwrap().standard_goal()), "3-4");
+        assert!(matches!(
+            PatternChoice::of(Some("5-5-5"), &fifteen, false),
+            Ok(PatternChoice::Build(_))
+        ));
+        let bad = PatternChoice::of(Some("4-5"), &eight, false).unwrap_err();
+        assert!(bad.to_string().starts_with("pdb-4-5: "), "{bad}");
     }
 }

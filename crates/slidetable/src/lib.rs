@@ -117,7 +117,7 @@ pub use slidetable_query::{Goal, MappedPatternTable, MappedTable, PatternTable, 
 pub use slidetable_search::{PatternHeuristic, PatternSearch, Symmetric};
 
 pub use crate::defaults::DefaultError;
-pub use crate::fifteen::{Fifteen, FifteenError};
+pub use crate::fifteen::{BadPartition, Fifteen, FifteenError, PatternChoice};
 
 /// `board`'s default table of every state, the one the `slidetable` command uses:
 /// `$SLIDETABLE_TABLE` for 3×3, else `slidetable/RxC.slt` in the cache directory, made there on

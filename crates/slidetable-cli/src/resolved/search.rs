@@ -6,9 +6,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use slidetable::core::{Board, Layout};
-use slidetable::generate::Partition;
 use slidetable::search::{Limits, Method};
-use slidetable::Fifteen;
+use slidetable::{Fifteen, PatternChoice};
 
 use super::{Output, TableChoice};
 use crate::cli::{HeuristicChoice, SearchArgs};
@@ -94,28 +93,25 @@ fn heuristic(args: &SearchArgs) -> Result<HeuristicChoice, UsageError> {
 /// their solver: the library's [`Fifteen`].
 pub(crate) struct PatternSource(pub(crate) Fifteen);
 
-/// The databases `pdb` / `pdb-PARTITION` name for `goal`: on 4×4 without a partition the
-/// file (`table`, else the cache's `4x4.slt`, made on first use); otherwise the partition (by
-/// default the tiles split in two halves in the goal's reading order: 4-4 on 3×3, 3-4 on
-/// 2×4) built now.
+/// The databases `pdb` / `pdb-PARTITION` name for `goal`, as the library chooses them
+/// ([`PatternChoice::of`]): on 4×4 without a partition the file (`table`, else the cache's
+/// `4x4.slt`, made on first use); otherwise the partition (by default the tiles split in two
+/// halves in the goal's reading order: 4-4 on 3×3, 3-4 on 2×4) built now.
 pub(crate) fn pattern_source(
     partition: Option<&str>,
     goal: &Layout,
     table: Option<&Path>,
 ) -> Result<PatternSource> {
     let board = goal.board();
-    if partition.is_none() && (table.is_some() || !board.supports_tables()) {
-        let databases = TableChoice::new(table, Some(board)).open_patterns()?;
-        return Ok(PatternSource(Fifteen::new(databases)?));
+    match PatternChoice::of(partition, goal, table.is_some())
+        .map_err(|e| UsageError(format!("--heuristic {e}")))?
+    {
+        PatternChoice::File => {
+            let databases = TableChoice::new(table, Some(board)).open_patterns()?;
+            Ok(PatternSource(Fifteen::new(databases)?))
+        }
+        PatternChoice::Build(partition) => Ok(PatternSource(Fifteen::generate(goal, &partition)?)),
     }
-    let tiles = board.cells() - 1;
-    let text = match partition {
-        Some(p) => p.to_string(),
-        None => format!("{}-{}", tiles / 2, tiles - tiles / 2),
-    };
-    let partition = Partition::parse(&text, goal)
-        .map_err(|e| UsageError(format!("--heuristic pdb-{text}: {e}")))?;
-    Ok(PatternSource(Fifteen::generate(goal, &partition)?))
 }
 
 impl PatternSource {
