@@ -14,6 +14,7 @@ use slidetable::defaults::{self, DefaultError, Kind};
 use slidetable::query::{error_chain, MappedTable};
 
 use crate::errors::{gen_error, table_error};
+use crate::interrupt::Counted;
 
 pub(crate) use slidetable::defaults::DEFAULT_PARTITION;
 
@@ -28,19 +29,21 @@ pub(crate) fn default_error(e: DefaultError) -> PyErr {
     }
 }
 
-/// The default table of `board`, generated on first use (with a [`Noted`] warning).
-pub(crate) fn table(board: Board) -> PyResult<MappedTable> {
-    defaults::table_watched(board, &Noted).map_err(default_error)
+/// The default table of `board`, generated on first use (with a [`Noted`] warning), its
+/// generation counted in `counted`.
+pub(crate) fn table(board: Board, counted: &Counted) -> PyResult<MappedTable> {
+    defaults::table_watched(board, &Noted(Some(counted))).map_err(default_error)
 }
 
 /// A default's first use as Python shows it: the command line's note (where, what, how long)
 /// as a `UserWarning`, which Jupyter shows under the cell, raised when the generation starts
 /// (or when another program holds the file's lock). The work runs on a thread of its own
 /// ([`crate::interrupt::abandonable`]) while the calling thread waits without the GIL, so
-/// the warning takes the GIL for itself.
-pub(crate) struct Noted;
+/// the warning takes the GIL for itself. The generation's work is counted in the `Counted`
+/// given, if any, for a `progress=` callback.
+pub(crate) struct Noted<'a>(pub(crate) Option<&'a Counted>);
 
-impl defaults::Watch for Noted {
+impl defaults::Watch for Noted<'_> {
     fn waiting(&self, path: &Path, lock: &Path) {
         warn(format!(
             "waiting for another slidetable to write {} (lock {})",
@@ -49,11 +52,18 @@ impl defaults::Watch for Noted {
         ));
     }
 
-    fn generating(&self, path: &Path, board: Board, kind: Kind, _total: u64) {
+    fn generating(&self, path: &Path, board: Board, kind: Kind, total: u64) {
+        if let Some(counted) = self.0 {
+            counted.start(total);
+        }
         warn(defaults::first_use_note(path, board, kind));
     }
 
-    fn progress(&self, _n: u64) {}
+    fn progress(&self, n: u64) {
+        if let Some(counted) = self.0 {
+            counted.add(n);
+        }
+    }
 
     fn finished(&self) {}
 }

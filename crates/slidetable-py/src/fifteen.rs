@@ -3,9 +3,12 @@
 //! partition built in memory), one puzzle at a time or a numpy array of them on every core.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use numpy::PyArray2;
 use pyo3::prelude::*;
+
+use crate::interrupt::Counted;
 use pyo3::types::PyDict;
 use slidetable::core::{path_string, Board, Layout, Move};
 use slidetable::generate::Partition;
@@ -60,7 +63,7 @@ impl PyFifteen {
         let goal = *goal;
         let fifteen = crate::interrupt::abandonable(py, move || match choice {
             slidetable::PatternChoice::File => {
-                Fifteen::default_watched(goal.board(), &cache::Noted).map_err(fifteen_error)
+                Fifteen::default_watched(goal.board(), &cache::Noted(None)).map_err(fifteen_error)
             }
             slidetable::PatternChoice::Build(partition) => {
                 Fifteen::generate(&goal, &partition).map_err(fifteen_error)
@@ -154,31 +157,50 @@ impl PyFifteen {
     /// The cache's database (`slidetable/4x4.slt` in `$XDG_CACHE_HOME`, else `~/.cache`), the
     /// one the `slidetable` command uses: the 7-8 databases when `slidetable generate --board
     /// 4x4` has put them there, else `4x4-663.slt` beside it, built with the 6-6-3 partition on
-    /// first use (seconds) under the command's lock.
+    /// first use (seconds) under the command's lock, with a `UserWarning` saying so;
+    /// `progress(done, total)`, if given, is called every twentieth of a second meanwhile
+    /// with the placements settled.
     #[staticmethod]
-    pub(crate) fn default(py: Python<'_>) -> PyResult<PyFifteen> {
-        let fifteen = crate::interrupt::abandonable(py, move || {
-            Fifteen::default_watched(Board::FIFTEEN, &cache::Noted).map_err(fifteen_error)
+    #[pyo3(signature = (progress = None))]
+    pub(crate) fn default(
+        py: Python<'_>,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyFifteen> {
+        let counted = Arc::new(Counted::default());
+        let counting = counted.clone();
+        let told = progress.map(|p| (p, &*counted));
+        let fifteen = crate::interrupt::abandonable_told(py, told, move || {
+            Fifteen::default_watched(Board::FIFTEEN, &cache::Noted(Some(&counting)))
+                .map_err(fifteen_error)
         })??;
         Ok(PyFifteen { fifteen })
     }
 
     /// Databases built in memory for `partition` (`"5-5-5"`: about a second and 1 MB;
     /// `"6-6-3"`; `"7-8"`: minutes and 1.5 GB) towards `goal` (default: the blank first,
-    /// Korf's goal, which serves every goal with the blank in a corner).
+    /// Korf's goal, which serves every goal with the blank in a corner). `progress(done,
+    /// total)`, if given, is called every twentieth of a second with the placements settled.
     #[staticmethod]
-    #[pyo3(signature = (partition = "5-5-5", goal = None))]
+    #[pyo3(signature = (partition = "5-5-5", goal = None, progress = None))]
     fn generate(
         py: Python<'_>,
         partition: &str,
         goal: Option<&Bound<'_, PyAny>>,
+        progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyFifteen> {
         let board = Board::FIFTEEN;
         let goal = puzzles::goal(board, goal)?.unwrap_or_else(|| board.goal_with_blank(0));
         // The error names the partition itself.
         let partition = Partition::parse(partition, &goal).map_err(value_error)?;
-        let fifteen = crate::interrupt::abandonable(py, move || {
-            Fifteen::generate(&goal, &partition).map_err(fifteen_error)
+        let counted = Arc::new(Counted::default());
+        counted.start(slidetable::generate::partition_placements(
+            board, &partition,
+        ));
+        let counting = counted.clone();
+        let told = progress.map(|p| (p, &*counted));
+        let fifteen = crate::interrupt::abandonable_told(py, told, move || {
+            Fifteen::generate_watched(&goal, &partition, &|n| counting.add(n))
+                .map_err(fifteen_error)
         })??;
         Ok(PyFifteen { fifteen })
     }

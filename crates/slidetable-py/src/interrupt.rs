@@ -2,6 +2,7 @@
 //! calling thread wakes every [`TICK`] to let Python handle its signals, so that
 //! `KeyboardInterrupt` is raised within a fraction of a second, not when the call returns.
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -46,19 +47,70 @@ pub(crate) fn abandonable<T: Send + 'static>(
     py: Python<'_>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
+    abandonable_told(py, None, work)
+}
+
+/// [`abandonable`], telling `progress(done, total)` every [`TICK`] what `counted` has counted
+/// of the work, once it knows its total (a default found made already counts nothing, and
+/// `progress` is not called); an exception `progress` raises is raised at once, as Ctrl-C is.
+pub(crate) fn abandonable_told<T: Send + 'static>(
+    py: Python<'_>,
+    told: Option<(&Bound<'_, PyAny>, &Counted)>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
     let (done, finished) = mpsc::channel();
     std::thread::spawn(move || {
         let _ = done.send(work());
     });
     let finished = Mutex::new(finished);
+    let tell = |end: bool| -> PyResult<()> {
+        if let Some((progress, counted)) = told {
+            let (done, total) = counted.figures();
+            if total > 0 {
+                progress.call1((if end { total } else { done }, total))?;
+            }
+        }
+        Ok(())
+    };
     loop {
         match py.detach(|| receive(&finished)) {
-            Ok(result) => return Ok(result),
-            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Ok(result) => {
+                tell(true)?;
+                return Ok(result);
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                py.check_signals()?;
+                tell(false)?;
+            }
             Err(RecvTimeoutError::Disconnected) => {
                 return Err(PyRuntimeError::new_err("the work panicked"));
             }
         }
+    }
+}
+
+/// Work counted as it goes, for [`abandonable_told`]: its total once known, and what is done.
+#[derive(Default)]
+pub(crate) struct Counted {
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+impl Counted {
+    /// `total` units to do.
+    pub(crate) fn start(&self, total: u64) {
+        self.total.store(total, Relaxed);
+    }
+
+    /// `n` more units done.
+    pub(crate) fn add(&self, n: u64) {
+        self.done.fetch_add(n, Relaxed);
+    }
+
+    /// Units done (at most the total) and the total (0 until known).
+    fn figures(&self) -> (u64, u64) {
+        let total = self.total.load(Relaxed);
+        (self.done.load(Relaxed).min(total), total)
     }
 }
 

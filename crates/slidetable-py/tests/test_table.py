@@ -557,3 +557,31 @@ def test_a_first_use_says_what_it_builds_and_how_long(tmp_path, monkeypatch):
     assert first.distance("1 2 3 4 5 0") == second.distance("1 2 3 4 5 0") == 0
     with pytest.warns(UserWarning, match=r"generating the 6-6-3 databases once \(seconds\)"):
         slidetable.Fifteen.default()
+
+
+def test_calls_that_take_seconds_tell_progress(tmp_path, monkeypatch, two_bit_2x5):
+    # Every call that may take more than a second takes progress=(done, total), called at
+    # the end with done == total (issue 39: dataset_chunks had none).
+    def recorder():
+        calls = []
+        return calls, lambda done, total: calls.append((done, total))
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    calls, told = recorder()
+    with pytest.warns(UserWarning):
+        slidetable.Table.default("2x4", progress=told)
+    assert calls and calls[-1][0] == calls[-1][1] > 0
+    calls, told = recorder()
+    with pytest.warns(UserWarning):
+        slidetable.Fifteen.default(progress=told)
+    assert calls and calls[-1][0] == calls[-1][1] > 0
+    calls, told = recorder()
+    slidetable.Fifteen.generate("3-3-3-3-3", progress=told)
+    assert calls and calls[-1][0] == calls[-1][1] > 0
+    # A 2-bit table's first chunk recovers every distance: told in states.
+    calls, told = recorder()
+    table = slidetable.Table.open(two_bit_2x5)
+    chunks = slidetable.dataset_chunks(table=table, rows=1000, progress=told)
+    next(chunks)
+    assert calls[-1] == (table.state_count, table.state_count)
+    assert all(0 <= d <= t for d, t in calls)

@@ -171,7 +171,17 @@ impl Fifteen<TableBytes> {
         goal: &Layout,
         partition: &Partition,
     ) -> Result<Fifteen<TableBytes>, FifteenError> {
-        let bytes = pattern_bytes(&solve_partition(goal, partition, &|_| ())?)?;
+        Fifteen::generate_watched(goal, partition, &|_| ())
+    }
+
+    /// [`Fifteen::generate`], with `progress` told of the placements each search settles (of
+    /// [`slidetable_gen::partition_placements`] in all).
+    pub fn generate_watched(
+        goal: &Layout,
+        partition: &Partition,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Fifteen<TableBytes>, FifteenError> {
+        let bytes = pattern_bytes(&solve_partition(goal, partition, progress)?)?;
         Fifteen::new(PatternTable::new(TableBytes::from(bytes))?)
     }
 }

@@ -104,6 +104,8 @@ def dataset(
     Memory: 15 bytes a row for a board of 12 cells. Up to 10 cells a whole dataset is at
     most 1,814,400 rows (27 MB); the 12-cell boards (2x6, 3x4, 4x3, 6x2) have 239,500,800
     states, 3.6 GB as one dataset: read them with ``dataset_chunks`` instead.
+    ``progress(done, total)``, if given, follows the one long part of a 12-cell table's
+    first call, as ``dataset_chunks`` says.
     """
     t = _table(board, table)
     return Dataset(*t.dataset(goal, progress=progress))
@@ -118,10 +120,16 @@ def dataset_chunks(
 ) -> Iterator[Dataset]:
     """The rows of ``dataset(board, goal, table)`` in chunks of at most ``rows`` rows, in order.
 
-    For the 12-cell boards, whose whole dataset does not fit in memory comfortably: each
-    chunk of 10 million rows is 150 MB. The first chunk of a 12-cell board takes a few
-    seconds more (its table stores distances mod 3; every distance is recovered once and
-    kept with the table).
+    For the 12-cell boards, whose whole dataset does not fit in memory comfortably. The
+    first chunk of a 12-cell board takes seconds more: its table stores distances mod 3, so
+    every distance is recovered once (240 MB, kept with the table for later calls);
+    ``progress(done, total)``, if given, is called every tenth of a second meanwhile with the
+    states settled, and once more at the end with ``done == total``.
+
+    Memory, measured (peak resident size of the whole Python process, a 3x4 table opened
+    from a file): a pass over all 239,500,800 rows in chunks of 10 million peaked at 743 MB
+    (the 240 MB of recovered distances, the 60 MB table, and two chunks of 150 MB: the one
+    the loop holds and the next); in chunks of 1 million, at 400 MB.
     """
     if rows < 1:
         raise ValueError(f"rows must be at least 1, not {rows}")
