@@ -63,35 +63,23 @@ impl PyTable {
         self.table.goal(&layout).map_err(query_error)
     }
 
-    /// The distances of every state from `goal` up to `upto` moves when its entries hold only
-    /// residues (2-bit tables): kept if recovered already; else recovered and kept for every
-    /// later question when the levels up to `upto` hold many of the states
-    /// ([`slidetable::levels::worth_recovering`]: a pass up to them costs about as much),
-    /// else recovered up to `upto` for this question only. `progress(done, total)` is told of
-    /// the states settled; `None` for tables that hold distances.
+    /// The distances of every state from `goal` when its entries hold only residues (2-bit
+    /// tables): recovered by the first call and kept with the table for every later one
+    /// (repeated draws read them at once), `progress(done, total)` told of the states
+    /// settled meanwhile; `None` for tables that hold distances.
     fn known_distances(
         &self,
         py: Python<'_>,
         goal: &Goal<'_>,
-        upto: u32,
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<Arc<Vec<u8>>>> {
         if let Some(kept) = self.recovered.kept(goal) {
             return kept.map(Some).map_err(query_error);
         }
-        let total = goal.state_count();
-        let failed = |_| pyo3::exceptions::PyRuntimeError::new_err("reading distances panicked");
-        if upto < goal.max_distance() && !slidetable::levels::worth_recovering(goal, upto) {
-            let found = levels::watch(py, total, progress, None, |done| {
-                goal.recover_distances(upto, done)
-            })?
-            .map_err(failed)?;
-            return Ok(found.map_err(query_error)?.map(Arc::new));
-        }
-        let found = levels::watch(py, total, progress, None, |done| {
+        let found = levels::watch(py, goal.state_count(), progress, None, |done| {
             self.recovered.get(goal, done)
         })?
-        .map_err(failed)?;
+        .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("reading distances panicked"))?;
         found.transpose().map_err(query_error)
     }
 }
@@ -305,10 +293,9 @@ impl PyTable {
     /// one puzzle per row. The same `seed` gives the same puzzles as `slidetable random
     /// --seed` on every machine; `distinct=True` draws no state twice.
     ///
-    /// On a 2-bit table of 11 or 12 cells the distances are read first: up to the deepest
-    /// asked for when that is a few levels (for this call only), else every distance, once,
-    /// kept with the table for every later call (240 MB and seconds on 12 cells; later
-    /// draws take a fraction of a second). On a 14-cell table (2x7, 7x2) the states are gone
+    /// On a 2-bit table of 11 or 12 cells every distance is read first, once, and kept with
+    /// the table for every later call (240 MB and seconds on 12 cells; later draws take a
+    /// fraction of a second). On a 14-cell table (2x7, 7x2) the states are gone
     /// through level by level up to the deepest distance asked for, as `slidetable random
     /// --depth` does (the mapped table plus 5.45 GB on 2x7, minutes for deep levels;
     /// `MemoryError` before it starts on a machine with less memory). Either way
@@ -349,7 +336,7 @@ impl PyTable {
             return puzzles::to_array(py, self.board(), &puzzles);
         }
         let known = if *depths.start() <= goal.max_distance() {
-            self.known_distances(py, &goal, *depths.end(), progress)?
+            self.known_distances(py, &goal, progress)?
         } else {
             None
         };
@@ -407,7 +394,7 @@ impl PyTable {
         let max = goal.max_distance();
         let (farthest, known) = goal.farthest(
             |upto, at| levels::pass(py, &goal, upto, "hardest", progress, at),
-            || self.known_distances(py, &goal, max, progress),
+            || self.known_distances(py, &goal, progress),
         )?;
         let goal = match &known {
             Some(distances) => goal.knowing(distances),
@@ -475,7 +462,7 @@ impl PyTable {
         let known = if goal.wants_level_pass() {
             None
         } else {
-            self.known_distances(py, &goal, goal.max_distance(), progress)?
+            self.known_distances(py, &goal, progress)?
         };
         let goal = match &known {
             Some(distances) => goal.knowing(distances),
