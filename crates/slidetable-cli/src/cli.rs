@@ -156,8 +156,11 @@ pub(crate) struct GenerateArgs {
     /// Make a table of the states within D moves of one goal (--goal, default tiles in order
     /// with the blank last), on any board up to 16 cells, 4x4 included: exact distances and
     /// paths for those states, `>D` for the others. Its size grows with the states within
-    /// D (about 2-3 bytes each), not with the board. Needs -o PATH.
-    #[arg(long, value_name = "D", conflicts_with_all = ["pdb", "all_goals", "encoding", "parts"], value_parser = clap::value_parser!(u32).range(0..=i64::from(slidetable::format::MAX_BOUNDED_DEPTH)))]
+    /// D (about 2-3 bytes each), not with the board. Needs -o PATH, or --parts DIR: then
+    /// every process of the run (`mpirun -np N`) owns one slice of the ranks and writes its
+    /// part, and `merge DIR -o FILE` joins them into the file -o PATH writes, byte for byte
+    /// (not resumed: a stopped run starts again from the goal).
+    #[arg(long, value_name = "D", conflicts_with_all = ["pdb", "all_goals", "encoding"], value_parser = clap::value_parser!(u32).range(0..=i64::from(slidetable::format::MAX_BOUNDED_DEPTH)))]
     pub(crate) max_depth: Option<u32>,
     /// Write the table in parts into this directory (which must exist and be seen by every
     /// process): one part per process of the run (`mpirun -np N slidetable generate --parts

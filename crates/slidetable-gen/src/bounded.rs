@@ -40,8 +40,11 @@ pub struct BoundedLevelDone {
     pub level: u32,
     /// Its states.
     pub states: u64,
-    /// The neighbours of the level before that were generated to find it.
+    /// The neighbours of the level before that were generated to find it (in parts, this
+    /// process's).
     pub neighbours: u64,
+    /// In parts: the bytes every process sent to the others for it, together (else 0).
+    pub bytes_sent: u64,
     /// The time it took.
     pub elapsed: Duration,
 }
@@ -54,6 +57,12 @@ pub struct SolvedBounded {
 }
 
 impl SolvedBounded {
+    /// The levels of `goal` encoded elsewhere (the parts' levels joined by `merge`), level
+    /// `d` the states `d` moves away.
+    pub fn from_levels(goal: Layout, levels: Vec<BoundedLevel>) -> SolvedBounded {
+        SolvedBounded { goal, levels }
+    }
+
     /// The goal.
     pub fn goal(&self) -> &Layout {
         &self.goal
@@ -93,6 +102,7 @@ pub fn solve_bounded(
         level: 0,
         states: 1,
         neighbours: 0,
+        bytes_sent: 0,
         elapsed: Duration::ZERO,
     });
     for level in 1..=max_depth {
@@ -107,6 +117,7 @@ pub fn solve_bounded(
             level,
             states: next.len() as u64,
             neighbours,
+            bytes_sent: 0,
             elapsed: start.elapsed(),
         });
         before = std::mem::replace(&mut frontier, next);
@@ -119,7 +130,7 @@ pub fn solve_bounded(
 
 /// Every neighbour of every state of `frontier` (ranks of class `class`), repeats and all,
 /// in one vector whose length is known from the blank cells before any is made.
-fn expand(frontier: &[u64], ranker: &WideRanker, neighbors: &Neighbors, class: u8) -> Vec<u64> {
+pub(crate) fn expand(frontier: &[u64], ranker: &WideRanker, neighbors: &Neighbors, class: u8) -> Vec<u64> {
     let block = ranker.block();
     let moves = |rank: u64| neighbors.from((rank / block) as usize).len();
     let counts: Vec<usize> = frontier
@@ -156,7 +167,7 @@ fn expand(frontier: &[u64], ranker: &WideRanker, neighbors: &Neighbors, class: u
 }
 
 /// Drops from sorted `next` its repeats and the states of sorted `before`, in one pass.
-fn keep_new(next: &mut Vec<u64>, before: &[u64]) {
+pub(crate) fn keep_new(next: &mut Vec<u64>, before: &[u64]) {
     let mut kept = 0;
     let mut j = 0;
     for i in 0..next.len() {

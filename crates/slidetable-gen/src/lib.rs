@@ -27,6 +27,7 @@ mod bfs_queue;
 mod bfs_residues;
 mod bfs_scan;
 mod bounded;
+mod bounded_parts;
 pub mod cache;
 pub mod environment;
 mod mapped;
@@ -42,6 +43,7 @@ mod write;
 pub use bfs_queue::{solve_section, solve_sections};
 pub use bfs_scan::solve_by_scan;
 pub use bounded::{solve_bounded, write_bounded_to, BoundedLevelDone, SolvedBounded};
+pub use bounded_parts::{solve_bounded_in_parts, BoundedPartsDone, BoundedPartsPlan};
 pub use pattern::{
     partition_placements, solve_partition, solve_pattern, Partition, PartitionError, SolvedPattern,
 };

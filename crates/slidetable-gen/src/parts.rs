@@ -294,47 +294,8 @@ pub fn solve_in_parts(
         path: plan.dir.clone(),
         source,
     };
-    match fs::metadata(&plan.dir) {
-        Ok(m) if m.is_dir() => {}
-        Ok(m) => {
-            return Err(GenError::Parts {
-                path: plan.dir.clone(),
-                problem: format!(
-                    "is {}, not a directory: --parts names the directory (made beforehand) \
-                     of the parts and the manifest",
-                    if m.is_file() {
-                        "a file"
-                    } else {
-                        slidetable_format::file_kind(&m.file_type())
-                    }
-                ),
-            })
-        }
-        Err(_) => {
-            return Err(GenError::NoDirectory {
-                path: plan.dir.join(MANIFEST_NAME),
-                dir: plan.dir.clone(),
-                link: None,
-            })
-        }
-    }
-    // One run in a directory at a time: part 0's process holds the directory's lock for the
-    // run (the one-machine search's lock, `resume::take_lock`), and every process learns
-    // whether it could.
-    let lock_path = plan.dir.join(LOCK_NAME);
-    let lock = (me == 0).then(|| crate::resume::take_lock(&lock_path, &plan.dir));
-    let locked = exchange.all_gather(u64::from(!matches!(lock, Some(Err(_)))))?;
-    let _lock = match lock {
-        Some(Err(e)) => return Err(GenError::EveryPart(Box::new(e))),
-        Some(Ok(lock)) => Some(lock),
-        None if locked[0] == 0 => {
-            return Err(GenError::EveryPart(Box::new(GenError::Parts {
-                path: lock_path,
-                problem: "part 0's process could not lock it (another run?)".into(),
-            })))
-        }
-        None => None,
-    };
+    check_dir(&plan.dir)?;
+    let _lock = lock_dir(&plan.dir, exchange)?;
     // An interrupted run in another number of parts is resumed only by that number of
     // processes: refused, never removed, unless --restart.
     let other = if me == 0 {
@@ -435,6 +396,53 @@ pub fn solve_in_parts(
     sync_dir(&files.part);
     files.write_state(&goal, me, parts, level, true, &histogram)?;
     finish_part(&ctx, exchange, Some(footer), &histogram)
+}
+
+/// Refuses a `--parts` directory that is not one (it must be made beforehand, and seen by
+/// every process).
+pub(crate) fn check_dir(dir: &Path) -> Result<(), GenError> {
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(m) => Err(GenError::Parts {
+            path: dir.to_path_buf(),
+            problem: format!(
+                "is {}, not a directory: --parts names the directory (made beforehand) \
+                 of the parts and the manifest",
+                if m.is_file() {
+                    "a file"
+                } else {
+                    slidetable_format::file_kind(&m.file_type())
+                }
+            ),
+        }),
+        Err(_) => Err(GenError::NoDirectory {
+            path: dir.join(MANIFEST_NAME),
+            dir: dir.to_path_buf(),
+            link: None,
+        }),
+    }
+}
+
+/// One run in a directory at a time: part 0's process holds the directory's lock for the
+/// run (the one-machine search's lock, `resume::take_lock`), and every process learns
+/// whether it could. The lock (part 0's), held until dropped.
+pub(crate) fn lock_dir(
+    dir: &Path,
+    exchange: &mut dyn Exchange,
+) -> Result<Option<crate::write::temporary::LockFile>, GenError> {
+    let me = exchange.rank();
+    let lock_path = dir.join(LOCK_NAME);
+    let lock = (me == 0).then(|| crate::resume::take_lock(&lock_path, dir));
+    let locked = exchange.all_gather(u64::from(!matches!(lock, Some(Err(_)))))?;
+    match lock {
+        Some(Err(e)) => Err(GenError::EveryPart(Box::new(e))),
+        Some(Ok(lock)) => Ok(Some(lock)),
+        None if locked[0] == 0 => Err(GenError::EveryPart(Box::new(GenError::Parts {
+            path: lock_path,
+            problem: "part 0's process could not lock it (another run?)".into(),
+        }))),
+        None => Ok(None),
+    }
 }
 
 /// Tells a signal's handler ([`crate::resume::in_progress`]) that every part's checkpoint of
@@ -1253,7 +1261,7 @@ fn sort_low_bits(from: &mut [u64], to: &mut [u64], bits: u32) {
 /// `base` (each at least `base`: a slice's first rank, for ranks of that slice); a long list
 /// in pieces on every thread (`pieces`: their bytes, kept for the next round), each piece's
 /// first difference from the number before it, then joined.
-fn encode_sorted(values: &[u64], base: u64, into: &mut Vec<u8>, pieces: &mut Vec<Vec<u8>>) {
+pub(crate) fn encode_sorted(values: &[u64], base: u64, into: &mut Vec<u8>, pieces: &mut Vec<Vec<u8>>) {
     into.clear();
     let piece = values
         .len()
@@ -1529,7 +1537,7 @@ impl Slice {
 }
 
 /// Syncs the directory of `path` (a rename in it made durable; not every filesystem can).
-fn sync_dir(path: &Path) {
+pub(crate) fn sync_dir(path: &Path) {
     if let Some(dir) = path.parent() {
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
@@ -1893,7 +1901,7 @@ fn goal_text(goal: &Layout) -> String {
     format!("{} {}", goal.board(), tiles.join(" "))
 }
 
-fn remove_if_there(path: &Path) -> io::Result<()> {
+pub(crate) fn remove_if_there(path: &Path) -> io::Result<()> {
     match fs::remove_file(path) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),

@@ -30,6 +30,10 @@ pub(crate) fn run(generation: Generation) -> Result<ExitCode> {
             max_depth,
             path,
         } => crate::bounded::generate(&goal, max_depth, &path),
+        Generation::BoundedParts {
+            plan,
+            level_timeout,
+        } => crate::bounded::generate_in_parts(&plan, level_timeout),
     }
 }
 
@@ -224,7 +228,7 @@ fn slidetable_format_len(board: slidetable::core::Board) -> u64 {
 
 /// This process's place among the processes of the run: MPI's world when built with the
 /// mpi feature, else alone (refused when a launcher started several).
-fn exchange() -> Result<Box<dyn Exchange>> {
+pub(crate) fn exchange() -> Result<Box<dyn Exchange>> {
     #[cfg(feature = "mpi")]
     {
         slidetable::generate::parts::mpi::Mpi::init()
@@ -251,19 +255,19 @@ fn exchange() -> Result<Box<dyn Exchange>> {
 /// Ends the process with a message when a level runs past `timeout`: the collective calls of
 /// a level wait for every process, and a process that stopped answering (a node lost without
 /// the launcher noticing) would otherwise leave the others waiting forever.
-struct Watchdog {
+pub(crate) struct Watchdog {
     level: Arc<Mutex<(u32, Instant)>>,
 }
 
 impl Watchdog {
-    fn start(&self, level: u32) {
+    pub(crate) fn start(&self, level: u32) {
         if let Ok(mut at) = self.level.lock() {
             *at = (level, Instant::now());
         }
     }
 }
 
-fn watchdog(timeout: Duration, me: u32, parts: u32) -> Watchdog {
+pub(crate) fn watchdog(timeout: Duration, me: u32, parts: u32) -> Watchdog {
     let level = Arc::new(Mutex::new((0, Instant::now())));
     let watched = Arc::clone(&level);
     std::thread::spawn(move || loop {

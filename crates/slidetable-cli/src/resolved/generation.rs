@@ -39,6 +39,12 @@ pub(crate) enum Generation {
         max_depth: u32,
         path: PathBuf,
     },
+    /// `--max-depth D --parts DIR`: this process's part of the search within `D` moves.
+    BoundedParts {
+        plan: slidetable::generate::BoundedPartsPlan,
+        /// `--level-timeout`.
+        level_timeout: Duration,
+    },
     /// `--parts DIR`: this process's part of the search.
     Parts {
         plan: PartsPlan,
@@ -247,13 +253,23 @@ fn bounded(args: &GenerateArgs, max_depth: u32) -> Result<Generation> {
             .into())
         }
     };
+    if let Some(dir) = &args.parts {
+        return Ok(Generation::BoundedParts {
+            plan: slidetable::generate::BoundedPartsPlan {
+                goal,
+                max_depth,
+                dir: dir.clone(),
+            },
+            level_timeout: Duration::from_secs(args.level_timeout),
+        });
+    }
     let path = match &args.output {
         Some(p) if p.as_os_str() != "-" => p.clone(),
         _ => {
             return Err(UsageError(format!(
                 "a table within D moves is not a default table and is written to a file: name \
                  it with -o PATH (`slidetable generate --board {board} --max-depth {max_depth} -o \
-                 {board}-{max_depth}.slt`)"
+                 {board}-{max_depth}.slt`), or made in parts with --parts DIR"
             ))
             .into())
         }

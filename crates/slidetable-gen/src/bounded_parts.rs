@@ -1,0 +1,262 @@
+//! The states within `D` moves of one goal searched by several processes
+//! (`generate --max-depth D --parts DIR`, over MPI with the `mpi` feature), each owning one
+//! slice of the ranks (§12.1's [`Slices`]), and written as one part file a process and a
+//! manifest (docs/FORMAT.md §13.6).
+//!
+//! A level, from `d` to `d + 1`: each process expands its own states of level `d` into every
+//! neighbour (the one-process search's [`expand`]), sorts them and drops repeats, keeps those
+//! in its slice and sends each other process the ones in that process's slice, as offsets in
+//! it (sorted, each once, LEB128 differences: `parts::encode_sorted`, the 2-bit search's
+//! wire format), all to all. Each process then sorts what it kept and received and drops
+//! repeats and its own states of level `d − 1` (the board is bipartite: nothing else can
+//! come back). The level's size is the sum over the processes. The states of a slice at
+//! each level are exactly the one-process search's states of that level in the slice, so
+//! the parts joined level by level (`merge`) are the one-process file byte for byte.
+//!
+//! Every process ends the levels it writes at the same level, so the parts are written
+//! together at the end: each to a temporary name, then (every part written) the old
+//! manifest goes, the parts take their names, and part 0's process writes the manifest last.
+//! A run is not resumed: it starts again from the goal (its levels take seconds to minutes
+//! on the boards one machine or a few can hold).
+
+use std::fs::{self, File};
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use slidetable_core::{Layout, Neighbors, WideRanker};
+use slidetable_format::{
+    bounded_part_name, is_bounded_part_name, BoundedHeader, BoundedLevel, BoundedManifest,
+    BoundedPartRecord, Slices, BOUNDED_BLOCK_STATES, MANIFEST_NAME,
+};
+
+use crate::bounded::{expand, keep_new};
+use crate::parts::{
+    check_dir, decode_offsets, encode_sorted, lock_dir, remove_if_there, sync_dir, Exchange,
+    ExchangeError,
+};
+use crate::state_file::write_durably;
+use crate::{BoundedLevelDone, GenError};
+
+/// What a run in parts is asked to make.
+#[derive(Clone, Debug)]
+pub struct BoundedPartsPlan {
+    /// The goal.
+    pub goal: Layout,
+    /// `D`.
+    pub max_depth: u32,
+    /// The directory of the parts and the manifest (made beforehand, seen by every process).
+    pub dir: PathBuf,
+}
+
+/// What a finished run made.
+#[derive(Clone, Debug)]
+pub struct BoundedPartsDone {
+    /// The states at each distance from 0 to `D`, every part's.
+    pub histogram: Vec<u64>,
+    /// This process's part file.
+    pub part: PathBuf,
+    /// Its length.
+    pub part_bytes: u64,
+    /// The manifest, for the process that wrote it (part 0's).
+    pub manifest: Option<PathBuf>,
+}
+
+/// Runs this process's share of the search of the states within `plan.max_depth` moves of
+/// `plan.goal`, calling `done` after each level (every process, with the level's figures
+/// over every process), and writes its part; part 0's process writes the manifest last.
+pub fn solve_bounded_in_parts(
+    plan: &BoundedPartsPlan,
+    exchange: &mut dyn Exchange,
+    done: &mut dyn FnMut(BoundedLevelDone),
+) -> Result<BoundedPartsDone, GenError> {
+    let goal = plan.goal;
+    let board = goal.board();
+    let ranker = WideRanker::new(board);
+    let neighbors = Neighbors::new(board);
+    let class = goal.class();
+    let (me, parts) = (exchange.rank(), exchange.size());
+    let slices = Slices::new(board.reachable_states(), parts);
+    let mine = slices.part(me);
+    check_dir(&plan.dir)?;
+    let _lock = lock_dir(&plan.dir, exchange)?;
+    let goal_rank = ranker.rank(&goal);
+    let mut frontier = if mine.contains(&goal_rank) {
+        vec![goal_rank]
+    } else {
+        Vec::new()
+    };
+    let mut before: Vec<u64> = Vec::new();
+    let mut levels = vec![BoundedLevel::encode(&frontier, BOUNDED_BLOCK_STATES)];
+    done(BoundedLevelDone {
+        level: 0,
+        states: 1,
+        neighbours: 0,
+        bytes_sent: 0,
+        elapsed: Duration::ZERO,
+    });
+    let mut wire: Vec<Vec<u8>> = vec![Vec::new(); parts as usize];
+    let mut pieces = Vec::new();
+    for level in 1..=plan.max_depth {
+        let start = Instant::now();
+        let mut next = expand(&frontier, &ranker, &neighbors, class);
+        let neighbours = next.len() as u64;
+        next.par_sort_unstable();
+        next.dedup();
+        // Each owner's neighbours: this slice's kept, the others' encoded for their owner.
+        let mut own = Vec::new();
+        let mut from = 0;
+        for (k, bytes) in wire.iter_mut().enumerate() {
+            let slice = slices.part(k as u32);
+            let to = from + next[from..].partition_point(|&r| r < slice.end);
+            if k as u32 == me {
+                bytes.clear();
+                own = next[from..to].to_vec();
+            } else {
+                encode_sorted(&next[from..to], slice.start, bytes, &mut pieces);
+            }
+            from = to;
+        }
+        drop(next);
+        let sent: u64 = wire.iter().map(|w| w.len() as u64).sum();
+        let received = exchange.all_to_all(&wire)?;
+        let len = mine.end - mine.start;
+        for (from, bytes) in received.iter().enumerate() {
+            let mut outside = None;
+            decode_offsets(bytes, |o| {
+                if o < len {
+                    own.push(mine.start + o);
+                } else {
+                    outside = Some(o);
+                }
+            })
+            .map_err(|problem| sent_to(problem, from, me))?;
+            if let Some(o) = outside {
+                return Err(sent_to(
+                    format!("hold offset {o}, past the slice's {len} ranks"),
+                    from,
+                    me,
+                )
+                .into());
+            }
+        }
+        own.par_sort_unstable();
+        keep_new(&mut own, &before);
+        own.shrink_to_fit();
+        let states = exchange.all_gather(own.len() as u64)?.iter().sum();
+        let bytes_sent = exchange.all_gather(sent)?.iter().sum();
+        levels.push(BoundedLevel::encode(&own, BOUNDED_BLOCK_STATES));
+        done(BoundedLevelDone {
+            level,
+            states,
+            neighbours,
+            bytes_sent,
+            elapsed: start.elapsed(),
+        });
+        before = std::mem::replace(&mut frontier, own);
+    }
+    drop((before, frontier));
+    let histogram: Vec<u64> = (0..levels.len())
+        .map(|d| {
+            exchange
+                .all_gather(levels[d].states())
+                .map(|all| all.iter().sum())
+        })
+        .collect::<Result<_, _>>()?;
+    write_parts(plan, exchange, &goal, &levels, histogram)
+}
+
+/// What is wrong with what process `from` sent to process `me`.
+fn sent_to(problem: String, from: usize, me: u32) -> ExchangeError {
+    ExchangeError(format!(
+        "the offsets process {from} sent to process {me} {problem}"
+    ))
+}
+
+/// Writes this process's part (a temporary file first); once every process has, the old
+/// manifest goes, the parts take their names, and part 0's process writes the manifest.
+fn write_parts(
+    plan: &BoundedPartsPlan,
+    exchange: &mut dyn Exchange,
+    goal: &Layout,
+    levels: &[BoundedLevel],
+    histogram: Vec<u64>,
+) -> Result<BoundedPartsDone, GenError> {
+    let (me, parts) = (exchange.rank(), exchange.size());
+    let dir = &plan.dir;
+    let part = dir.join(bounded_part_name(me, parts));
+    let tmp = dir.join(format!("{}.tmp", bounded_part_name(me, parts)));
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| GenError::Io { path, source }
+    };
+    let written = File::create(&tmp).and_then(|file| {
+        let mut out = BufWriter::new(file);
+        let (len, crc) =
+            BoundedHeader::write_part(&mut out, goal, BOUNDED_BLOCK_STATES, levels, me, parts)?;
+        out.into_inner()?.sync_all()?;
+        Ok((len, crc))
+    });
+    // Every process learns whether every part was written before any name changes.
+    let ok = exchange.all_gather(u64::from(written.is_ok()))?;
+    let (len, crc) = match written {
+        Ok(w) => w,
+        Err(e) => {
+            let _ = remove_if_there(&tmp);
+            return Err(io(&tmp)(e));
+        }
+    };
+    if let Some(k) = ok.iter().position(|&o| o == 0) {
+        let _ = remove_if_there(&tmp);
+        return Err(GenError::Parts {
+            path: dir.join(bounded_part_name(k as u32, parts)),
+            problem: format!(
+                "part {k}'s process could not write it (its message says why); no part was \
+                 put in place, and a table the directory held is still there"
+            ),
+        });
+    }
+    let manifest_path = dir.join(MANIFEST_NAME);
+    if me == 0 {
+        remove_if_there(&manifest_path).map_err(io(&manifest_path))?;
+    }
+    exchange.all_gather(0)?;
+    fs::rename(&tmp, &part).map_err(io(&part))?;
+    sync_dir(&part);
+    let lens = exchange.all_gather(len)?;
+    let crcs = exchange.all_gather(u64::from(crc))?;
+    let mut manifest = None;
+    if me == 0 {
+        // Parts of a run in another number of parts would make the table refused.
+        let ours: Vec<String> = (0..parts).map(|k| bounded_part_name(k, parts)).collect();
+        for entry in fs::read_dir(dir).map_err(io(dir))?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if is_bounded_part_name(&name) && !ours.contains(&name) {
+                remove_if_there(&entry.path()).map_err(io(&entry.path()))?;
+            }
+        }
+        let bytes = BoundedManifest {
+            max_depth: histogram.len() as u32 - 1,
+            states: histogram.iter().sum(),
+            parts: lens
+                .iter()
+                .zip(&crcs)
+                .map(|(&len, &crc)| BoundedPartRecord {
+                    len,
+                    header_crc: crc as u32,
+                })
+                .collect(),
+        }
+        .to_bytes();
+        write_durably(&manifest_path, &bytes).map_err(io(&manifest_path))?;
+        manifest = Some(manifest_path);
+    }
+    exchange.all_gather(0)?;
+    Ok(BoundedPartsDone {
+        histogram,
+        part,
+        part_bytes: len,
+        manifest,
+    })
+}
