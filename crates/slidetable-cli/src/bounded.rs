@@ -15,7 +15,6 @@ use slidetable::generate::{
     solve_bounded, solve_bounded_in_parts, write_bounded_to, BoundedPartsPlan, Destination,
     GenError, SolvedBounded,
 };
-use slidetable::format::BoundedLevel;
 use slidetable::query::{LayerStats, MappedBoundedTable, Reach};
 
 use crate::answers::{self, write_invalid_answer};
@@ -62,7 +61,10 @@ pub(crate) fn generate(goal: &Layout, max_depth: u32, path: &Path) -> Result<Exi
 /// `generate --max-depth D --parts DIR`: this process's part of the search (all of it
 /// without MPI), with a watchdog on each level; the process of part 0 notes each level that
 /// took a second or more, and reports.
-pub(crate) fn generate_in_parts(plan: &BoundedPartsPlan, level_timeout: Duration) -> Result<ExitCode> {
+pub(crate) fn generate_in_parts(
+    plan: &BoundedPartsPlan,
+    level_timeout: Duration,
+) -> Result<ExitCode> {
     let start = Instant::now();
     let mut exchange = crate::commands::generate::exchange()?;
     let (me, parts) = (exchange.rank(), exchange.size());
@@ -128,14 +130,7 @@ pub(crate) fn generate_in_parts(plan: &BoundedPartsPlan, level_timeout: Duration
 pub(crate) fn merge(table: &MappedBoundedTable, output: &Path, start: Instant) -> Result<ExitCode> {
     table.verify()?;
     let destination = Destination::prepare(output)?;
-    let mut levels = Vec::with_capacity(table.max_depth() as usize + 1);
-    let mut ranks = Vec::new();
-    for level in 0..=table.max_depth() {
-        ranks.clear();
-        table.each_rank(level, |r| ranks.push(r))?;
-        levels.push(BoundedLevel::encode(&ranks, table.block_states()));
-    }
-    let solved = SolvedBounded::from_levels(*table.goal(), levels);
+    let solved = SolvedBounded::from_levels(*table.goal(), table.joined_levels()?);
     let written = destination.write(&mut |out| write_bounded_to(out, &solved))?;
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", output.display())?;

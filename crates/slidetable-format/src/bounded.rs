@@ -433,7 +433,11 @@ impl BoundedHeader {
                 LE::read_u32(&fixed[OFF_PARTS..]),
             );
             if n == 0 || k >= n {
-                return Err(bad("part", k.into(), "below the parts (bytes 60..64), at least 1"));
+                return Err(bad(
+                    "part",
+                    k.into(),
+                    "below the parts (bytes 60..64), at least 1",
+                ));
             }
             if !as_part {
                 return Err(BoundedError::IsPart { part: k, parts: n });

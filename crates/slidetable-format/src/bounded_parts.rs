@@ -94,7 +94,10 @@ impl BoundedManifest {
             )));
         }
         if !is_bounded_manifest(m) {
-            return Err(bad(format!("magic number is {:02x?}, expected \"SLIDEBMF\"", &m[..8])));
+            return Err(bad(format!(
+                "magic number is {:02x?}, expected \"SLIDEBMF\"",
+                &m[..8]
+            )));
         }
         let version = LE::read_u16(&m[8..]);
         if version != BOUNDED_MANIFEST_VERSION {
@@ -132,7 +135,9 @@ impl BoundedManifest {
             .enumerate()
             .map(|(k, r)| {
                 if LE::read_u32(&r[12..]) != 0 {
-                    return Err(bad(format!("record {k}: reserved bytes 12..16 are not zero")));
+                    return Err(bad(format!(
+                        "record {k}: reserved bytes 12..16 are not zero"
+                    )));
                 }
                 Ok(BoundedPartRecord {
                     len: LE::read_u64(&r[0..]),

@@ -130,7 +130,12 @@ pub fn solve_bounded(
 
 /// Every neighbour of every state of `frontier` (ranks of class `class`), repeats and all,
 /// in one vector whose length is known from the blank cells before any is made.
-pub(crate) fn expand(frontier: &[u64], ranker: &WideRanker, neighbors: &Neighbors, class: u8) -> Vec<u64> {
+pub(crate) fn expand(
+    frontier: &[u64],
+    ranker: &WideRanker,
+    neighbors: &Neighbors,
+    class: u8,
+) -> Vec<u64> {
     let block = ranker.block();
     let moves = |rank: u64| neighbors.from((rank / block) as usize).len();
     let counts: Vec<usize> = frontier

@@ -1261,7 +1261,12 @@ fn sort_low_bits(from: &mut [u64], to: &mut [u64], bits: u32) {
 /// `base` (each at least `base`: a slice's first rank, for ranks of that slice); a long list
 /// in pieces on every thread (`pieces`: their bytes, kept for the next round), each piece's
 /// first difference from the number before it, then joined.
-pub(crate) fn encode_sorted(values: &[u64], base: u64, into: &mut Vec<u8>, pieces: &mut Vec<Vec<u8>>) {
+pub(crate) fn encode_sorted(
+    values: &[u64],
+    base: u64,
+    into: &mut Vec<u8>,
+    pieces: &mut Vec<Vec<u8>>,
+) {
     into.clear();
     let piece = values
         .len()

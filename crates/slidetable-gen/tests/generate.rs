@@ -287,7 +287,7 @@ fn the_format_documents_hex_dump_is_what_the_generator_writes() {
 
 /// The published counts (tests/data/published-levels.txt): sequence, board, the goal's
 /// blank cells they hold for, the counts from distance 0.
-fn published() -> Vec<(String, Board, Vec<usize>, Vec<u64>)> {
+pub(crate) fn published() -> Vec<(String, Board, Vec<usize>, Vec<u64>)> {
     include_str!("data/published-levels.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

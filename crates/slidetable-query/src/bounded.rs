@@ -24,7 +24,7 @@
 use std::path::{Path, PathBuf};
 
 use slidetable_core::{Board, Layout, Move, WideRanker};
-use slidetable_format::{BoundedError, BoundedHeader, FormatError};
+use slidetable_format::{BoundedError, BoundedHeader, BoundedLevel, FormatError};
 
 use crate::error::check_board;
 use crate::{file, Damage, QueryError, TableBytes, TableError};
@@ -306,8 +306,22 @@ impl<B: AsRef<[u8]>> BoundedTable<B> {
         Ok(())
     }
 
+    /// Every level encoded as one file holds it (every part's ranks of the level, in rank
+    /// order, cut into blocks as [`BoundedTable::block_states`] says): what `merge` writes,
+    /// the one-process search's file byte for byte. Every block is read and checked.
+    pub fn joined_levels(&self) -> Result<Vec<BoundedLevel>, QueryError> {
+        let mut ranks = Vec::new();
+        (0..=self.max_depth())
+            .map(|level| {
+                ranks.clear();
+                self.each_rank(level, |r| ranks.push(r))?;
+                Ok(BoundedLevel::encode(&ranks, self.block_states()))
+            })
+            .collect()
+    }
+
     /// Calls `each` with the ranks of level `level` in increasing order (every part's, in
-    /// rank order): what `merge` encodes into one file.
+    /// rank order).
     pub fn each_rank(&self, level: u32, mut each: impl FnMut(u64)) -> Result<(), QueryError> {
         for piece in &self.pieces {
             piece

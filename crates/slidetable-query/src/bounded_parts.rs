@@ -33,7 +33,9 @@ fn problem(part: &Path, problem: impl Into<String>) -> TableErrorKind {
 
 /// The parts of the table in `dir`, in rank order: each part's file, checked header and
 /// bytes (read or mapped as a table file is).
-pub(crate) fn open(dir: &Path) -> Result<Vec<(PathBuf, BoundedHeader, TableBytes)>, TableErrorKind> {
+pub(crate) fn open(
+    dir: &Path,
+) -> Result<Vec<(PathBuf, BoundedHeader, TableBytes)>, TableErrorKind> {
     let manifest_path = dir.join(MANIFEST_NAME);
     let (mut f, len) = open_regular(&manifest_path, MANIFEST_MAX_LEN, "manifest")?;
     let mut bytes = Vec::with_capacity(len as usize);
@@ -62,7 +64,10 @@ pub(crate) fn open(dir: &Path) -> Result<Vec<(PathBuf, BoundedHeader, TableBytes
     for (k, (record, name)) in manifest.parts.iter().zip(&names).enumerate() {
         let path = dir.join(name);
         if !path.exists() {
-            return Err(problem(&path, format!("is missing (part {k} of {count}); {again}")));
+            return Err(problem(
+                &path,
+                format!("is missing (part {k} of {count}); {again}"),
+            ));
         }
         let bytes = file::read_or_map(&path).map_err(|e| problem(&path, e.kind.to_string()))?;
         let len = bytes.as_ref().len() as u64;

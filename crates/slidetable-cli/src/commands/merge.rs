@@ -78,9 +78,8 @@ fn refuse_own_file(dir: &Path, output: &Path) -> Result<()> {
             .is_some_and(|parent| same_file(parent, dir));
         let name = output.file_name().map(|n| n.to_string_lossy().into_owned());
         if into_dir
-            && name.is_some_and(|n| {
-                n == MANIFEST_NAME || is_part_name(&n) || is_bounded_part_name(&n)
-            })
+            && name
+                .is_some_and(|n| n == MANIFEST_NAME || is_part_name(&n) || is_bounded_part_name(&n))
         {
             return refuse();
         }
