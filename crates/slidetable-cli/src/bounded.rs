@@ -42,7 +42,7 @@ pub(crate) fn generate(goal: &Layout, max_depth: u32, path: &Path) -> Result<Exi
                 done.elapsed.as_secs_f64()
             );
         }
-    });
+    })?;
     let written = destination.write(&mut |out| write_bounded_to(out, &solved))?;
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", path.display())?;

@@ -31,7 +31,7 @@ use slidetable_format::{
     BoundedPartRecord, Slices, BOUNDED_BLOCK_STATES, MANIFEST_NAME,
 };
 
-use crate::bounded::{expand, keep_new};
+use crate::bounded::{count_neighbours, expand, keep_new, Held};
 use crate::parts::{
     check_dir, decode_offsets, encode_sorted, lock_dir, remove_if_there, sync_dir, Exchange,
     ExchangeError,
@@ -100,6 +100,32 @@ pub fn solve_bounded_in_parts(
     let mut pieces = Vec::new();
     for level in 1..=plan.max_depth {
         let start = Instant::now();
+        // Every process checks its share of the level's memory; all stop if one cannot.
+        let held = Held {
+            levels: frontier.len() + before.len(),
+            encoded: levels.iter().map(BoundedLevel::bytes).sum(),
+        };
+        let room = held.room(count_neighbours(&frontier, &ranker, &neighbors))?;
+        let fits = exchange.all_gather(u64::from(room.fits()))?;
+        if let Some(k) = fits.iter().position(|&f| f == 0) {
+            // Every process learns the figures of the first one short of memory, and part
+            // 0's process says them (`GenError::EveryPart`): no process is left waiting.
+            let mut short = room.clone();
+            let figures = [
+                room.neighbours,
+                room.held,
+                room.available.as_ref().map_or(0, |a| a.0),
+            ];
+            let mut theirs = [0u64; 3];
+            for (t, f) in theirs.iter_mut().zip(figures) {
+                *t = exchange.all_gather(f)?[k];
+            }
+            short.neighbours = theirs[0];
+            short.held = theirs[1];
+            short.available = room.available.map(|(_, origin)| (theirs[2], origin));
+            let e = short.refusal(board, level, plan.max_depth, Some((k as u32, parts)));
+            return Err(GenError::EveryPart(Box::new(e)));
+        }
         let mut next = expand(&frontier, &ranker, &neighbors, class);
         let neighbours = next.len() as u64;
         next.par_sort_unstable();

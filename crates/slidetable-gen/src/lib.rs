@@ -233,6 +233,39 @@ pub enum GenError {
         /// Where the available figure comes from.
         origin: String,
     },
+    /// The machine has less memory than the next level of a search within `D` moves needs
+    /// (checked before each level is made, from its frontier's neighbours).
+    #[error(
+        "{}level {level} of the {board} search within {max_depth} moves needs {} of memory \
+         ({neighbours} neighbours of level {} at 8 bytes, and {} held: the two levels before \
+         at 8 bytes a state and the levels made, encoded), but {} is available ({origin}): \
+         this makes at most --max-depth {}{}",
+        part.map(|(k, n)| format!("part {k} of {n}: ")).unwrap_or_default(),
+        room::human(*held + 8 * *neighbours),
+        level - 1,
+        room::human(*held),
+        room::human(*available),
+        level - 1,
+        if part.is_some() { " on these processes; more processes (machines) hold more" } else { "; --parts DIR on several machines holds more" }
+    )]
+    NoRoomWithin {
+        /// The board.
+        board: Board,
+        /// The level that would not fit.
+        level: u32,
+        /// `D`.
+        max_depth: u32,
+        /// Part `k` of `N` in parts (the process that lacks the room).
+        part: Option<(u32, u32)>,
+        /// The neighbours of the level before (this process's).
+        neighbours: u64,
+        /// Bytes held already (levels, encoded levels).
+        held: u64,
+        /// Bytes available.
+        available: u64,
+        /// Where the available figure comes from.
+        origin: String,
+    },
     /// The machine has less memory or disk space than a partition's pattern databases need
     /// (checked before the first group's search).
     #[error(

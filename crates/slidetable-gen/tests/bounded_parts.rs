@@ -52,7 +52,7 @@ fn levels_in_parts_are_the_published_counts_and_join_into_the_one_process_file()
     ] {
         let (_, _, _, counts) = published.iter().find(|p| p.0 == id).unwrap();
         let goal = board.standard_goal();
-        let one = solve_bounded(&goal, depth, &mut |_| {});
+        let one = solve_bounded(&goal, depth, &mut |_| {}).unwrap();
         assert_eq!(one.histogram(), counts[..=depth as usize], "{id}");
         let file = file_of(&one);
         for parts in 1..=4 {

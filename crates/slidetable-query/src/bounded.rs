@@ -10,7 +10,7 @@
 //!
 //! let goal = Board::new(3, 5).unwrap().standard_goal();
 //! let mut bytes = Vec::new();
-//! write_bounded_to(&mut bytes, &solve_bounded(&goal, 8, &mut |_| {})).unwrap();
+//! write_bounded_to(&mut bytes, &solve_bounded(&goal, 8, &mut |_| {}).unwrap()).unwrap();
 //! let table = BoundedTable::new(bytes).unwrap();
 //! let near = goal.after(&[Move::Up, Move::Left, Move::Left]).unwrap();
 //! assert_eq!(table.distance(&near).unwrap(), Some(Reach::Moves(3)));
