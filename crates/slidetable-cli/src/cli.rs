@@ -165,7 +165,8 @@ pub(crate) struct GenerateArgs {
     /// Write the table in parts into this directory (which must exist and be seen by every
     /// process): one part per process of the run (`mpirun -np N slidetable generate --parts
     /// DIR`, with a slidetable built with the mpi feature), then a manifest. One goal, 2-bit
-    /// entries. Every process writes a checkpoint of its part at the end of a level once the
+    /// entries (boards up to 14 cells); with --max-depth D, the states within D moves (any
+    /// board up to 16 cells, no checkpoints). Every process writes a checkpoint of its part at the end of a level once the
     /// run has gone on ten times as long as writing one takes, and ten seconds
     /// (SLIDETABLE_CHECKPOINT_SECONDS=S: S seconds apart; 0: every level); a run stopped
     /// midway resumes from the last level every part has a checkpoint of when the same
