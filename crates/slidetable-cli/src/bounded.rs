@@ -19,6 +19,7 @@ use slidetable::query::{LayerStats, MappedBoundedTable, Reach};
 
 use crate::answers::{self, write_invalid_answer};
 use crate::json::{self, Record};
+use crate::level_stats::{self, LevelLine, LevelStats};
 use crate::puzzles::each_puzzle;
 use crate::resolved::{Answer, Batch, Output};
 use crate::streams::{self, note, warning};
@@ -64,10 +65,16 @@ pub(crate) fn generate(goal: &Layout, max_depth: u32, path: &Path) -> Result<Exi
 pub(crate) fn generate_in_parts(
     plan: &BoundedPartsPlan,
     level_timeout: Duration,
+    stats: Option<&Path>,
 ) -> Result<ExitCode> {
     let start = Instant::now();
     let mut exchange = crate::commands::generate::exchange()?;
     let (me, parts) = (exchange.rank(), exchange.size());
+    let mut stats = match stats {
+        Some(path) if me == 0 => Some(LevelStats::create(path)?),
+        _ => None,
+    };
+    let mut stats_error = None;
     let watch = crate::commands::generate::watchdog(level_timeout, me, parts);
     crate::signals::clean_up_on_signals();
     let done = solve_bounded_in_parts(plan, exchange.as_mut(), &mut |done| {
@@ -81,7 +88,22 @@ pub(crate) fn generate_in_parts(
                 done.elapsed.as_secs_f64()
             );
         }
+        if let (Some(stats), None) = (stats.as_mut(), &stats_error) {
+            let line = LevelLine {
+                level: done.level,
+                states: done.states,
+                bytes_sent: done.bytes_sent,
+                seconds: level_stats::seconds(done.elapsed),
+                peak_memory: done.peak_memory,
+                rounds: None,
+                bottom_up: None,
+            };
+            stats_error = stats.write(&line).err();
+        }
     });
+    if let Some(e) = stats_error {
+        warning!("{e:#}; the table is made all the same");
+    }
     let done = match done {
         Ok(done) => done,
         Err(GenError::EveryPart(e)) => {

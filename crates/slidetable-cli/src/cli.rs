@@ -196,6 +196,11 @@ pub(crate) struct GenerateArgs {
     /// offsets). Its buffers take at most about 48 bytes a neighbour.
     #[arg(long, value_name = "RANKS", default_value_t = slidetable::generate::parts::DEFAULT_BATCH, requires = "parts", value_parser = parse_batch)]
     pub(crate) batch: usize,
+    /// With --parts: write one JSON line per level to this file as the run goes (the
+    /// process of part 0): level, states, bytes sent, seconds, and each process's memory
+    /// high-water mark (docs/JSON.md).
+    #[arg(long, value_name = "FILE", requires = "parts")]
+    pub(crate) stats: Option<PathBuf>,
 }
 
 fn parse_batch(text: &str) -> Result<usize, String> {

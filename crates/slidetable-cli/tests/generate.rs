@@ -1519,9 +1519,32 @@ fn a_table_within_d_moves_in_parts_is_the_file_once_merged() {
     assert_eq!(one.code, Some(0), "{one:#?}");
     let made = generate_in(
         d,
-        &["--board", "3x5", "--max-depth", "13", "--parts", "parts"],
+        &[
+            "--board",
+            "3x5",
+            "--max-depth",
+            "13",
+            "--parts",
+            "parts",
+            "--stats",
+            "levels.jsonl",
+        ],
     );
     assert_eq!(made.code, Some(0), "{made:#?}");
+    // One JSON line a level: its states (OEIS A346737), bytes sent, time, peak memory.
+    let levels = fs::read_to_string(d.join("levels.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = levels
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 14, "{levels}");
+    assert_eq!(lines[13]["level"], 13);
+    assert_eq!(lines[13]["states"], 9110);
+    assert_eq!(lines[13]["bytes_sent"], 0);
+    assert!(
+        lines[13]["peak_memory"][0].as_u64().unwrap() > 1 << 20,
+        "{levels}"
+    );
     assert!(
         made.stdout
             .starts_with("wrote parts (1 part and parts/manifest)\n"),

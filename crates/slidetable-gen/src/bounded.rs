@@ -34,7 +34,7 @@ use crate::GenError;
 const CHUNK: usize = 1 << 14;
 
 /// One level made: what [`solve_bounded`] reports as it goes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct BoundedLevelDone {
     /// The level: states this many moves from the goal.
     pub level: u32,
@@ -47,6 +47,9 @@ pub struct BoundedLevelDone {
     pub bytes_sent: u64,
     /// The time it took.
     pub elapsed: Duration,
+    /// Each process's memory high-water mark so far, in bytes (`parts::peak_memory`; this
+    /// process's alone in one process).
+    pub peak_memory: Vec<u64>,
 }
 
 /// The states within `D` moves of a goal, each level encoded for the file.
@@ -105,6 +108,7 @@ pub fn solve_bounded(
         neighbours: 0,
         bytes_sent: 0,
         elapsed: Duration::ZERO,
+        peak_memory: vec![crate::parts::peak_memory()],
     });
     for level in 1..=max_depth {
         let start = Instant::now();
@@ -129,6 +133,7 @@ pub fn solve_bounded(
             neighbours,
             bytes_sent: 0,
             elapsed: start.elapsed(),
+            peak_memory: vec![crate::parts::peak_memory()],
         });
         before = std::mem::replace(&mut frontier, next);
     }

@@ -33,8 +33,8 @@ use slidetable_format::{
 
 use crate::bounded::{count_neighbours, expand, keep_new, Held};
 use crate::parts::{
-    check_dir, decode_offsets, encode_sorted, lock_dir, remove_if_there, sync_dir, Exchange,
-    ExchangeError,
+    check_dir, decode_offsets, encode_sorted, lock_dir, peak_memory, remove_if_there, sync_dir,
+    Exchange, ExchangeError,
 };
 use crate::state_file::write_durably;
 use crate::{BoundedLevelDone, GenError};
@@ -95,6 +95,7 @@ pub fn solve_bounded_in_parts(
         neighbours: 0,
         bytes_sent: 0,
         elapsed: Duration::ZERO,
+        peak_memory: exchange.all_gather(peak_memory())?,
     });
     let mut wire: Vec<Vec<u8>> = vec![Vec::new(); parts as usize];
     let mut pieces = Vec::new();
@@ -179,6 +180,7 @@ pub fn solve_bounded_in_parts(
             neighbours,
             bytes_sent,
             elapsed: start.elapsed(),
+            peak_memory: exchange.all_gather(peak_memory())?,
         });
         before = std::mem::replace(&mut frontier, own);
     }

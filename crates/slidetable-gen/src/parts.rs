@@ -67,6 +67,9 @@ use crate::GenError;
 
 #[cfg(feature = "mpi")]
 pub mod mpi;
+mod peak;
+
+pub use peak::peak_memory;
 
 /// How processes meet: what the search needs of MPI (or of anything else that joins
 /// processes): two collective calls that every process makes in the same order.
@@ -142,6 +145,8 @@ pub enum PartsEvent {
         /// The last level every part has a checkpoint of (or, every part written, the last
         /// level of the search).
         level: u32,
+        /// The states settled up to that level (every part's).
+        settled: u64,
     },
     /// A level begins (for a watchdog: each level should end in bounded time).
     LevelStarted {
@@ -185,6 +190,8 @@ pub struct LevelReport {
     pub bottom_up: bool,
     /// Wall time, from the level's start to its save.
     pub elapsed: Duration,
+    /// Each process's memory high-water mark so far, in bytes ([`peak_memory`]).
+    pub peak_memory: Vec<u64>,
 }
 
 /// What a finished run made.
@@ -345,6 +352,7 @@ pub fn solve_in_parts(
                 .ok_or_else(|| files.bad_state("it says finished but holds no histogram"))?;
             events(PartsEvent::Resumed {
                 level: histogram.len() as u32 - 1,
+                settled: histogram.iter().sum(),
             });
             return finish_part(&ctx, exchange, None, &histogram);
         }
@@ -365,8 +373,11 @@ pub fn solve_in_parts(
             (slice, histogram)
         }
         Resume::From(level) => {
-            events(PartsEvent::Resumed { level });
             let (slice, histogram) = files.load(&goal, me, parts, level, ranks.clone(), &left)?;
+            events(PartsEvent::Resumed {
+                level,
+                settled: histogram.iter().sum(),
+            });
             kept(&files, level, None);
             files.write_state(&goal, me, parts, level, false, &histogram)?;
             (slice, histogram)
@@ -516,6 +527,7 @@ impl Context<'_> {
             if states == 0 {
                 return Ok(level);
             }
+            let peaks = exchange.all_gather(peak_memory())?;
             level += 1;
             histogram.push(states);
             let elapsed = start.elapsed();
@@ -526,6 +538,7 @@ impl Context<'_> {
                 rounds: step.rounds,
                 bottom_up,
                 elapsed,
+                peak_memory: peaks,
             }));
             self.checkpoint_if_due(exchange, events, pacer, slice, histogram)?;
         }

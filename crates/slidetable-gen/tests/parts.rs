@@ -81,7 +81,7 @@ fn run(
                     };
                     let mut resumed = Vec::new();
                     let done = solve_in_parts(plan, &mut ex, &mut |e| {
-                        if let PartsEvent::Resumed { level } = e {
+                        if let PartsEvent::Resumed { level, .. } = e {
                             resumed.push(level)
                         }
                     });

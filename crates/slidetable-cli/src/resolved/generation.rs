@@ -44,12 +44,16 @@ pub(crate) enum Generation {
         plan: slidetable::generate::BoundedPartsPlan,
         /// `--level-timeout`.
         level_timeout: Duration,
+        /// `--stats FILE`.
+        stats: Option<PathBuf>,
     },
     /// `--parts DIR`: this process's part of the search.
     Parts {
         plan: PartsPlan,
         /// `--level-timeout`.
         level_timeout: Duration,
+        /// `--stats FILE`.
+        stats: Option<PathBuf>,
     },
 }
 
@@ -230,6 +234,7 @@ fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<Generation> {
             checkpoints: slidetable::generate::resume::Pace::from_env()?,
         },
         level_timeout: Duration::from_secs(args.level_timeout),
+        stats: args.stats.clone(),
     })
 }
 
@@ -261,6 +266,7 @@ fn bounded(args: &GenerateArgs, max_depth: u32) -> Result<Generation> {
                 dir: dir.clone(),
             },
             level_timeout: Duration::from_secs(args.level_timeout),
+            stats: args.stats.clone(),
         });
     }
     let path = match &args.output {
