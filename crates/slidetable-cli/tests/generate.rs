@@ -1538,6 +1538,9 @@ fn a_table_within_d_moves_in_parts_is_the_file_once_merged() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), 14, "{levels}");
+    for line in &lines {
+        slidetable_testkit::schema::matches(line, "level-stats").unwrap();
+    }
     assert_eq!(lines[13]["level"], 13);
     assert_eq!(lines[13]["states"], 9110);
     assert_eq!(lines[13]["bytes_sent"], 0);
