@@ -131,24 +131,38 @@ pub fn solve_bounded_in_parts(
         let neighbours = next.len() as u64;
         next.par_sort_unstable();
         next.dedup();
-        // Each owner's neighbours: this slice's kept, the others' encoded for their owner.
-        let mut own = Vec::new();
+        // Each owner's neighbours: the others' encoded for their owner, this slice's kept in
+        // place (moved to the vector's front: no second vector of them).
+        let mut own_range = 0..0;
         let mut from = 0;
         for (k, bytes) in wire.iter_mut().enumerate() {
             let slice = slices.part(k as u32);
             let to = from + next[from..].partition_point(|&r| r < slice.end);
             if k as u32 == me {
                 bytes.clear();
-                own = next[from..to].to_vec();
+                own_range = from..to;
             } else {
                 encode_sorted(&next[from..to], slice.start, bytes, &mut pieces);
             }
             from = to;
         }
-        drop(next);
+        let mut own = next;
+        let kept = own_range.len();
+        own.copy_within(own_range, 0);
+        own.truncate(kept);
         let sent: u64 = wire.iter().map(|w| w.len() as u64).sum();
         let received = exchange.all_to_all(&wire)?;
         let len = mine.end - mine.start;
+        // Counted first, so that the vector grows once, to what it must hold.
+        let mut incoming = 0usize;
+        for (from, bytes) in received.iter().enumerate() {
+            decode_offsets(bytes, |_| incoming += 1)
+                .map_err(|problem| sent_to(problem, from, me))?;
+        }
+        if own.capacity() < kept + incoming {
+            own.shrink_to_fit();
+            own.reserve_exact(incoming);
+        }
         for (from, bytes) in received.iter().enumerate() {
             let mut outside = None;
             decode_offsets(bytes, |o| {
@@ -168,6 +182,7 @@ pub fn solve_bounded_in_parts(
                 .into());
             }
         }
+        drop(received);
         own.par_sort_unstable();
         keep_new(&mut own, &before);
         own.shrink_to_fit();
