@@ -1616,6 +1616,23 @@ fn a_table_within_d_moves_in_parts_is_the_file_once_merged() {
         );
     }
     assert!(!d.join("small.slt").exists());
+    // Flags of the search of every state, refused rather than ignored.
+    for extra in [&["--restart"][..], &["--batch", "1000"][..]] {
+        let run = generate_in(
+            d,
+            &[
+                &["--board", "3x5", "--max-depth", "5", "--parts", "parts"][..],
+                extra,
+            ]
+            .concat(),
+        );
+        assert_eq!(run.code, Some(2), "{run:#?}");
+        assert!(
+            run.stderr.contains(&format!("drop {}", extra[0])),
+            "{}",
+            run.stderr
+        );
+    }
     // The parts of the earlier run stay a table.
     let info = query_in(d, "info", &["parts"], "");
     assert_eq!(info.code, Some(0), "{info:#?}");

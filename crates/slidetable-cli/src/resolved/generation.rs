@@ -258,6 +258,21 @@ fn bounded(args: &GenerateArgs, max_depth: u32) -> Result<Generation> {
             .into())
         }
     };
+    // Flags of the search of every state that a search within D moves has no use for.
+    if args.restart {
+        return Err(UsageError(
+            "--max-depth keeps no checkpoints (a run starts from the goal): drop --restart".into(),
+        )
+        .into());
+    }
+    if args.batch != slidetable::generate::parts::DEFAULT_BATCH {
+        return Err(UsageError(
+            "--batch bounds the rounds of a table of every state in parts; --max-depth sends \
+             each level in one round: drop --batch"
+                .into(),
+        )
+        .into());
+    }
     if let Some(dir) = &args.parts {
         return Ok(Generation::BoundedParts {
             plan: slidetable::generate::BoundedPartsPlan {
