@@ -208,9 +208,10 @@ pub enum GenError {
     /// The machine has less memory than a process of the search in parts needs (checked by
     /// each process before its slice is allocated).
     #[error(
-        "a process of the {board} search in parts needs {} of memory \
+        "{}a process of the {board} search in parts needs {} of memory \
          (slice entries {}, frontier {}, exchange buffers {} for --batch {batch}), but {} is \
          available to it ({origin}): run on more machines or processes, or with a smaller --batch",
+        if *parts > 1 { format!("part {part} of {parts}: ") } else { String::new() },
         room::human(needs.total()),
         room::human(needs.entries),
         room::human(needs.frontier),

@@ -295,7 +295,32 @@ pub fn solve_in_parts(
     let entries = board.reachable_states();
     let slices = Slices::new(entries, parts);
     let round = round_bound(board, plan.batch);
-    crate::room::check_parts_room(board, me, parts, plan.batch, round)?;
+    // Every process checks its memory before anything; all refuse together, the process of
+    // part 0 naming the one short of memory (`GenError::EveryPart`): none is left waiting in
+    // a collective call, or ended by MPI's abort.
+    let room = crate::room::check_parts_room(board, me, parts, plan.batch, round);
+    let available = match &room {
+        Err(GenError::NoRoomForParts { available, .. }) => *available,
+        _ => u64::MAX,
+    };
+    let everyone = exchange.all_gather(available)?;
+    let short = everyone.iter().enumerate().min_by_key(|&(_, &a)| a);
+    if let Some((k, &least)) = short.filter(|&(_, &a)| a != u64::MAX) {
+        let origin = match room {
+            Err(GenError::NoRoomForParts { origin, .. }) => origin,
+            _ => crate::room::process_memory()?.map_or_else(String::new, |(_, o)| o),
+        };
+        return Err(GenError::EveryPart(Box::new(GenError::NoRoomForParts {
+            board,
+            part: k as u32,
+            parts,
+            batch: plan.batch,
+            needs: crate::room::parts_needs(board, parts, round),
+            available: least,
+            origin,
+        })));
+    }
+    room?;
     let files = Files::new(&plan.dir, me, parts);
     let dir_error = |source| GenError::Io {
         path: plan.dir.clone(),
