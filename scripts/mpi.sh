@@ -140,6 +140,19 @@ for np in 1 2 3 4; do
     same_within 3x5 17 "$np"
 done
 
+# A process without the memory its slice needs: every process refuses together before the
+# search, part 0's process says it once (naming the part and the figures), no MPI abort.
+dir=$work/short
+rm -rf "$dir"
+mkdir -p "$dir"
+SLIDETABLE_AVAILABLE_MEMORY=100000000 mpirun --oversubscribe -np 2 -x SLIDETABLE_AVAILABLE_MEMORY \
+    "$mst" generate --board 3x4 --parts "$dir" >"$dir.out" 2>"$dir.err" \
+    && fail "a run short of memory ended well"
+[ "$(grep -c 'search in parts needs' "$dir.err")" = 1 ] \
+    || { cat "$dir.err" >&2; fail "short of memory: not one message"; }
+grep -q MPI_ABORT "$dir.err" && { cat "$dir.err" >&2; fail "short of memory: MPI's abort"; }
+echo "mpi: short of memory on 2 processes: $(grep -m1 'search in parts needs' "$dir.err" | cut -c1-110)..."
+
 # A 12-cell board on 2 processes (1-2 minutes on an idle 2-core machine; 1 and 4 in --measure).
 same 3x4 2
 
