@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The search in parts under MPI (Open MPI's mpirun, one machine, processes oversubscribed):
 #
-#   scripts/mpi.sh            # CI: 2x5 on 1-4 processes, 3x4 on 2, a killed run resumed
+#   scripts/mpi.sh            # CI: 2x5 on 1-4 processes, 4x4 and 3x5 within D moves on
+#                             #     1-4, 3x4 on 2, a killed run resumed
 #                             #     (refused on another number of processes), a stopped
 #                             #     process ended by the level timeout, a second run into a
 #                             #     directory in use refused, Ctrl-C to mpirun resumed
@@ -114,6 +115,44 @@ fi
 for np in 1 2 3 4; do
     same 2x5 "$np"
 done
+# same_within BOARD D NP: the states within D moves in parts of NP processes merge into the
+# one-process file, and every level is the published count (OEIS A089484 for 4x4, A346737
+# for 3x5: crates/slidetable-gen/tests/data/published-levels.txt).
+same_within() {
+    local board=$1 depth=$2 np=$3
+    local one=$work/$board-within-$depth.slt dir=$work/$board-within-$depth-$np
+    [ -f "$one" ] || "$st" generate --board "$board" --max-depth "$depth" -o "$one" >/dev/null
+    generate_parts "$board" "$np" "$dir" --max-depth "$depth"
+    "$st" merge "$dir" -o "$dir.slt" >/dev/null
+    cmp "$one" "$dir.slt" || fail "$board within $depth on $np processes: merged parts differ from generate"
+    local id=A089484
+    [ "$board" = 4x4 ] || id=A346737
+    local published got
+    published=$(sed -n "s/^$id [^:]*: //p" crates/slidetable-gen/tests/data/published-levels.txt \
+        | tr ' ' '\n' | head -n $((depth + 1)) | paste -sd' ')
+    got=$("$st" info "$dir" | sed -n 's/^histogram //p')
+    [ "$got" = "$published" ] || fail "$board within $depth on $np processes: levels $got, published $published"
+    printf 'mpi: %s within %d moves on %d process(es): levels as %s, merged parts identical to generate\n' \
+        "$board" "$depth" "$np" "$id"
+}
+for np in 1 2 3 4; do
+    same_within 4x4 16 "$np"
+    same_within 3x5 17 "$np"
+done
+
+# A process without the memory its slice needs: every process refuses together before the
+# search, part 0's process says it once (naming the part and the figures), no MPI abort.
+dir=$work/short
+rm -rf "$dir"
+mkdir -p "$dir"
+SLIDETABLE_AVAILABLE_MEMORY=100000000 mpirun --oversubscribe -np 2 -x SLIDETABLE_AVAILABLE_MEMORY \
+    "$mst" generate --board 3x4 --parts "$dir" >"$dir.out" 2>"$dir.err" \
+    && fail "a run short of memory ended well"
+[ "$(grep -c 'search in parts needs' "$dir.err")" = 1 ] \
+    || { cat "$dir.err" >&2; fail "short of memory: not one message"; }
+grep -q MPI_ABORT "$dir.err" && { cat "$dir.err" >&2; fail "short of memory: MPI's abort"; }
+echo "mpi: short of memory on 2 processes: $(grep -m1 'search in parts needs' "$dir.err" | cut -c1-110)..."
+
 # A 12-cell board on 2 processes (1-2 minutes on an idle 2-core machine; 1 and 4 in --measure).
 same 3x4 2
 

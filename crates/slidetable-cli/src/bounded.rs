@@ -6,19 +6,23 @@
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use serde::Serialize;
 use slidetable::core::{counted, Layout, Move};
-use slidetable::generate::{solve_bounded, write_bounded_to, Destination};
+use slidetable::generate::{
+    solve_bounded, solve_bounded_in_parts, write_bounded_to, BoundedPartsPlan, Destination,
+    GenError, SolvedBounded,
+};
 use slidetable::query::{LayerStats, MappedBoundedTable, Reach};
 
 use crate::answers::{self, write_invalid_answer};
 use crate::json::{self, Record};
+use crate::level_stats::{self, LevelLine, LevelStats};
 use crate::puzzles::each_puzzle;
 use crate::resolved::{Answer, Batch, Output};
-use crate::streams::{self, note};
+use crate::streams::{self, note, warning};
 
 /// `generate --max-depth D`: the states within `max_depth` moves of `goal`, written to
 /// `path`; a note on standard error for each level that took a second or more.
@@ -39,7 +43,7 @@ pub(crate) fn generate(goal: &Layout, max_depth: u32, path: &Path) -> Result<Exi
                 done.elapsed.as_secs_f64()
             );
         }
-    });
+    })?;
     let written = destination.write(&mut |out| write_bounded_to(out, &solved))?;
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", path.display())?;
@@ -48,6 +52,117 @@ pub(crate) fn generate(goal: &Layout, max_depth: u32, path: &Path) -> Result<Exi
         "board {}: {} within {max_depth} moves of goal {goal}, {} bytes",
         goal.board(),
         counted(solved.states(), "state"),
+        written.bytes
+    )?;
+    writeln!(out, "took {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `generate --max-depth D --parts DIR`: this process's part of the search (all of it
+/// without MPI), with a watchdog on each level; the process of part 0 notes each level that
+/// took a second or more, and reports.
+pub(crate) fn generate_in_parts(
+    plan: &BoundedPartsPlan,
+    level_timeout: Duration,
+    stats: Option<&Path>,
+) -> Result<ExitCode> {
+    let start = Instant::now();
+    let mut exchange = crate::commands::generate::exchange()?;
+    let (me, parts) = (exchange.rank(), exchange.size());
+    let mut stats = match stats {
+        Some(path) if me == 0 => Some(LevelStats::create(path)?),
+        _ => None,
+    };
+    let mut stats_error = None;
+    let watch = crate::commands::generate::watchdog(level_timeout, me, parts);
+    crate::signals::clean_up_on_signals();
+    let done = solve_bounded_in_parts(plan, exchange.as_mut(), &mut |done| {
+        watch.start(done.level + 1);
+        if me == 0 && done.elapsed.as_secs_f64() >= 1.0 {
+            note!(
+                "level {}: {}, {} bytes sent, {:.1} s",
+                done.level,
+                counted(done.states, "state"),
+                done.bytes_sent,
+                done.elapsed.as_secs_f64()
+            );
+        }
+        if let (Some(stats), None) = (stats.as_mut(), &stats_error) {
+            let line = LevelLine {
+                level: done.level,
+                states: done.states,
+                bytes_sent: done.bytes_sent,
+                seconds: level_stats::seconds(done.elapsed),
+                peak_memory: done.peak_memory,
+                rounds: None,
+                bottom_up: None,
+            };
+            stats_error = stats.write(&line).err();
+        }
+    });
+    if let Some(e) = stats_error {
+        warning!("{e:#}; the table is made all the same");
+    }
+    let done = match done {
+        Ok(done) => done,
+        Err(GenError::EveryPart(e)) => {
+            if me == 0 {
+                warning!("{:#}", anyhow::Error::from(*e));
+            }
+            let _ = exchange.all_gather(0);
+            return Ok(ExitCode::FAILURE);
+        }
+        // The others may wait for this process in a collective call: say why, then end them.
+        Err(e) if parts > 1 => {
+            warning!(
+                "part {me} of {parts}: {e}; ending the run (no manifest was written: run the                  same command again, which starts from the goal)"
+            );
+            exchange.abort(1);
+            return Err(e.into());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if let Some(manifest) = done.manifest {
+        let mut out = streams::stdout();
+        writeln!(
+            out,
+            "wrote {} ({} and {})",
+            plan.dir.display(),
+            counted(u64::from(parts), "part"),
+            manifest.display()
+        )?;
+        writeln!(
+            out,
+            "board {}: {} within {} moves of goal {}",
+            plan.goal.board(),
+            counted(done.histogram.iter().sum(), "state"),
+            plan.max_depth,
+            plan.goal
+        )?;
+        writeln!(out, "took {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `merge DIR -o FILE` of a table within `D` moves in parts: every block of every part
+/// checked, then each level's ranks, every part's in rank order, encoded as the one-process
+/// search encodes them: the file `generate --max-depth D -o FILE` writes, byte for byte.
+pub(crate) fn merge(table: &MappedBoundedTable, output: &Path, start: Instant) -> Result<ExitCode> {
+    table.verify()?;
+    let destination = Destination::prepare(output)?;
+    let solved = SolvedBounded::from_levels(*table.goal(), table.joined_levels()?);
+    let written = destination.write(&mut |out| write_bounded_to(out, &solved))?;
+    let mut out = streams::stdout();
+    writeln!(out, "wrote {}", output.display())?;
+    writeln!(
+        out,
+        "board {}: {} within {} moves of goal {}, {} bytes",
+        table.board(),
+        counted(solved.states(), "state"),
+        table.max_depth(),
+        table.goal(),
         written.bytes
     )?;
     writeln!(out, "took {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
@@ -176,7 +291,7 @@ pub(crate) fn info(
     verify: bool,
     json: bool,
 ) -> Result<Option<slidetable::query::TableError>> {
-    let header = table.header();
+    let header = table;
     let checksum = verify.then(|| table.verify());
     let checksum_ok = checksum.as_ref().map(Result::is_ok);
     let mut out = streams::stdout();
@@ -205,6 +320,9 @@ pub(crate) fn info(
             header.max_depth(),
             header.block_states()
         )?;
+        if table.parts() > 1 {
+            writeln!(out, "parts     {}", table.parts())?;
+        }
         writeln!(out, "cost      unit (every move costs 1)")?;
         writeln!(out, "goal      {}", header.goal())?;
         writeln!(out, "size      {} bytes", header.file_len())?;
@@ -244,7 +362,7 @@ struct BoundedStatsJson<'a> {
 /// up to `D`, their share of the goal's class and the cumulative share, and the states past
 /// `D`.
 pub(crate) fn stats(table: &MappedBoundedTable, output: Output) -> Result<ExitCode> {
-    let header = table.header();
+    let header = table;
     let class = header.board().reachable_states();
     let histogram = header.histogram();
     let mut cumulative = 0u64;

@@ -156,13 +156,17 @@ pub(crate) struct GenerateArgs {
     /// Make a table of the states within D moves of one goal (--goal, default tiles in order
     /// with the blank last), on any board up to 16 cells, 4x4 included: exact distances and
     /// paths for those states, `>D` for the others. Its size grows with the states within
-    /// D (about 2-3 bytes each), not with the board. Needs -o PATH.
-    #[arg(long, value_name = "D", conflicts_with_all = ["pdb", "all_goals", "encoding", "parts"], value_parser = clap::value_parser!(u32).range(0..=i64::from(slidetable::format::MAX_BOUNDED_DEPTH)))]
+    /// D (about 2-3 bytes each), not with the board. Needs -o PATH, or --parts DIR: then
+    /// every process of the run (`mpirun -np N`) owns one slice of the ranks and writes its
+    /// part, and `merge DIR -o FILE` joins them into the file -o PATH writes, byte for byte
+    /// (not resumed: a stopped run starts again from the goal).
+    #[arg(long, value_name = "D", conflicts_with_all = ["pdb", "all_goals", "encoding"], value_parser = clap::value_parser!(u32).range(0..=i64::from(slidetable::format::MAX_BOUNDED_DEPTH)))]
     pub(crate) max_depth: Option<u32>,
     /// Write the table in parts into this directory (which must exist and be seen by every
     /// process): one part per process of the run (`mpirun -np N slidetable generate --parts
     /// DIR`, with a slidetable built with the mpi feature), then a manifest. One goal, 2-bit
-    /// entries. Every process writes a checkpoint of its part at the end of a level once the
+    /// entries (boards up to 14 cells); with --max-depth D, the states within D moves (any
+    /// board up to 16 cells, no checkpoints). Every process writes a checkpoint of its part at the end of a level once the
     /// run has gone on ten times as long as writing one takes, and ten seconds
     /// (SLIDETABLE_CHECKPOINT_SECONDS=S: S seconds apart; 0: every level); a run stopped
     /// midway resumes from the last level every part has a checkpoint of when the same
@@ -192,6 +196,11 @@ pub(crate) struct GenerateArgs {
     /// offsets). Its buffers take at most about 48 bytes a neighbour.
     #[arg(long, value_name = "RANKS", default_value_t = slidetable::generate::parts::DEFAULT_BATCH, requires = "parts", value_parser = parse_batch)]
     pub(crate) batch: usize,
+    /// With --parts: write one JSON line per level to this file as the run goes (the
+    /// process of part 0): level, states, bytes sent, seconds, and each process's memory
+    /// high-water mark (docs/JSON.md).
+    #[arg(long, value_name = "FILE", requires = "parts")]
+    pub(crate) stats: Option<PathBuf>,
 }
 
 fn parse_batch(text: &str) -> Result<usize, String> {

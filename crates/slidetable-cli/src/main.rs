@@ -13,6 +13,7 @@ mod cli;
 mod commands;
 mod error;
 mod input;
+mod level_stats;
 mod levels;
 // The records and writers of `--json` and `--csv`, shared with `serve`.
 use slidetable_records as json;

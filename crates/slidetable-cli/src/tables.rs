@@ -259,7 +259,12 @@ pub(crate) fn progress_bar(total: u64, work: Work, message: String) -> ProgressB
 
 /// [`progress_bar`], whose units up to `base` were done before it began (a resumed run's
 /// settled states): the ETA counts only the work done since.
-fn progress_bar_from(total: u64, work: Work, message: String, base: Arc<AtomicU64>) -> ProgressBar {
+pub(crate) fn progress_bar_from(
+    total: u64,
+    work: Work,
+    message: String,
+    base: Arc<AtomicU64>,
+) -> ProgressBar {
     if total < work.least() || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

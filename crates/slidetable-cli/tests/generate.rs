@@ -1504,3 +1504,136 @@ fn a_table_within_d_moves_answers_on_fifteen_and_sixteen_cells() {
         short.stderr
     );
 }
+
+/// `generate --max-depth D --parts DIR` (one process here; scripts/mpi.sh runs 1 to 4 under
+/// MPI): the directory answers `info`, `stats`, `distance` and `path` as the file does,
+/// `merge` joins it into the file `-o` writes byte for byte, a part named alone is refused as
+/// a part, and a level that would not fit the memory available is refused before it is made,
+/// with the figures and the deepest D that fits.
+#[test]
+fn a_table_within_d_moves_in_parts_is_the_file_once_merged() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    fs::create_dir(d.join("parts")).unwrap();
+    let one = generate_in(d, &["--board", "3x5", "--max-depth", "13", "-o", "one.slt"]);
+    assert_eq!(one.code, Some(0), "{one:#?}");
+    let made = generate_in(
+        d,
+        &[
+            "--board",
+            "3x5",
+            "--max-depth",
+            "13",
+            "--parts",
+            "parts",
+            "--stats",
+            "levels.jsonl",
+        ],
+    );
+    assert_eq!(made.code, Some(0), "{made:#?}");
+    // One JSON line a level: its states (OEIS A346737), bytes sent, time, peak memory.
+    let levels = fs::read_to_string(d.join("levels.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = levels
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 14, "{levels}");
+    for line in &lines {
+        slidetable_testkit::schema::matches(line, "level-stats").unwrap();
+    }
+    assert_eq!(lines[13]["level"], 13);
+    assert_eq!(lines[13]["states"], 9110);
+    assert_eq!(lines[13]["bytes_sent"], 0);
+    assert!(
+        lines[13]["peak_memory"][0].as_u64().unwrap() > 1 << 20,
+        "{levels}"
+    );
+    assert!(
+        made.stdout
+            .starts_with("wrote parts (1 part and parts/manifest)\n"),
+        "{}",
+        made.stdout
+    );
+    let merged = Run::of(sandboxed(d).args(["merge", "parts", "-o", "merged.slt"]));
+    assert_eq!(merged.code, Some(0), "{merged:#?}");
+    assert!(fs::read(d.join("one.slt")).unwrap() == fs::read(d.join("merged.slt")).unwrap());
+    for args in [["--verify", "parts"], ["--verify", "merged.slt"]] {
+        let info = query_in(d, "info", &args, "");
+        assert_eq!(info.code, Some(0), "{info:#?}");
+        // OEIS A346737, a(0)..a(13).
+        assert!(
+            info.stdout
+                .contains("histogram 1 2 4 9 21 42 89 164 349 644 1349 2473 5109 9110\n"),
+            "{}",
+            info.stdout
+        );
+    }
+    let puzzles = "1 2 3 4 5 6 7 8 0 9 11 12 13 14 10\n5 4 3 2 1 10 9 8 7 6 14 13 12 11 0\n";
+    for table in ["parts", "one.slt"] {
+        let distance = query_in(d, "distance", &["--table", table], puzzles);
+        assert_eq!(distance.stdout, "2\n>13\n", "{distance:#?}");
+        let path = query_in(d, "path", &["--table", table], puzzles);
+        assert_eq!(path.stdout.lines().nth(1), Some(">13"), "{path:#?}");
+    }
+    let stats = query_in(d, "stats", &["--table", "parts", "--csv"], "");
+    assert_eq!(stats.code, Some(0), "{stats:#?}");
+    assert_eq!(stats.stdout.lines().count(), 15, "{}", stats.stdout);
+    let alone = query_in(d, "info", &["parts/part-0000-of-0001.slb"], "");
+    assert_eq!(alone.code, Some(1), "{alone:#?}");
+    assert!(
+        !alone.stderr.contains("generate it again"),
+        "{}",
+        alone.stderr
+    );
+    assert!(
+        alone.stderr.contains(
+            "this is part 0 of 1 of a table within D moves made in parts: name its directory"
+        ),
+        "{}",
+        alone.stderr
+    );
+    // Not enough memory for level 13 (its neighbours at 8 bytes beside the levels held).
+    for args in [&["-o", "small.slt"][..], &["--parts", "parts"][..]] {
+        let short = Run::of(
+            sandboxed(d)
+                .env("SLIDETABLE_AVAILABLE_MEMORY", "200000")
+                .args(["generate", "--board", "3x5", "--max-depth", "13"])
+                .args(args),
+        );
+        assert_eq!(short.code, Some(1), "{short:#?}");
+        assert!(
+            short
+                .stderr
+                .contains("of the 3x5 search within 13 moves needs")
+                && short.stderr.contains("but 200000 bytes is available"),
+            "{}",
+            short.stderr
+        );
+        assert!(
+            short.stderr.contains("this makes at most --max-depth"),
+            "{}",
+            short.stderr
+        );
+    }
+    assert!(!d.join("small.slt").exists());
+    // Flags of the search of every state, refused rather than ignored.
+    for extra in [&["--restart"][..], &["--batch", "1000"][..]] {
+        let run = generate_in(
+            d,
+            &[
+                &["--board", "3x5", "--max-depth", "5", "--parts", "parts"][..],
+                extra,
+            ]
+            .concat(),
+        );
+        assert_eq!(run.code, Some(2), "{run:#?}");
+        assert!(
+            run.stderr.contains(&format!("drop {}", extra[0])),
+            "{}",
+            run.stderr
+        );
+    }
+    // The parts of the earlier run stay a table.
+    let info = query_in(d, "info", &["parts"], "");
+    assert_eq!(info.code, Some(0), "{info:#?}");
+}

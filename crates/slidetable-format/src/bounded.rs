@@ -29,12 +29,16 @@
 //! [`WideRanker`]: slidetable_core::WideRanker
 
 use std::io::{self, Write};
+use std::ops::Range;
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 use slidetable_core::{Board, Layout, MAX_CELLS};
 
 /// The first eight bytes of a table within `D` moves.
 pub const BOUNDED_MAGIC: &[u8; 8] = b"SLIDEBND";
+/// The first eight bytes of one part of a table within `D` moves made in parts (§13.6): the
+/// same layout, for the ranks of one slice.
+pub const BOUNDED_PART_MAGIC: &[u8; 8] = b"SLIDEBNP";
 /// The version of §13 this code writes and reads.
 pub const BOUNDED_VERSION: u16 = 1;
 /// The fixed header's length.
@@ -50,9 +54,10 @@ pub const MAX_BOUNDED_BLOCK_STATES: u32 = 1 << 16;
 /// The deepest level a table within `D` moves may describe (more than any board's radius).
 pub const MAX_BOUNDED_DEPTH: u32 = 1 << 16;
 
-/// Whether `file` starts as a table within `D` moves does.
+/// Whether `file` starts as a table within `D` moves (or one of its parts, which the reader
+/// then names as a part) does.
 pub fn is_bounded_file(file: &[u8]) -> bool {
-    file.starts_with(BOUNDED_MAGIC)
+    file.starts_with(BOUNDED_MAGIC) || file.starts_with(BOUNDED_PART_MAGIC)
 }
 
 /// What is wrong with a table within `D` moves. Messages name the field, the level and the
@@ -65,6 +70,23 @@ pub enum BoundedError {
     TooShort {
         /// The file's length.
         len: u64,
+    },
+    /// A part of a table in parts, where a whole table was expected.
+    #[error(
+        "this is part {part} of {parts} of a table within D moves made in parts: name its \
+         directory (or join the parts with `slidetable merge DIR -o FILE`)"
+    )]
+    IsPart {
+        /// The part.
+        part: u32,
+        /// The parts.
+        parts: u32,
+    },
+    /// A whole table where a part was expected.
+    #[error("not a part of a table within D moves (magic number is {found:02x?}, expected \"SLIDEBNP\")")]
+    NotPart {
+        /// The bytes found.
+        found: [u8; 8],
     },
     /// Not `SLIDEBND`.
     #[error("not a table within D moves (magic number is {found:02x?}, expected \"SLIDEBND\")")]
@@ -159,6 +181,9 @@ const OFF_HEADER_CRC: usize = 36;
 const OFF_FILE_LEN: usize = 40;
 const OFF_STATES: usize = 48;
 const OFF_RESERVED: usize = 56;
+// In a part (§13.6), the reserved bytes hold its number and the number of parts.
+const OFF_PART: usize = 56;
+const OFF_PARTS: usize = 60;
 // Level descriptor offsets (§13.2).
 const L_STATES: usize = 0;
 const L_INDEX_OFF: usize = 8;
@@ -256,6 +281,11 @@ pub struct BoundedHeader {
     block_states: u32,
     levels: Vec<LevelDescriptor>,
     file_len: u64,
+    header_crc: u32,
+    /// Part `k` of `N` (§13.6), or `None` for a whole table.
+    part: Option<(u32, u32)>,
+    /// The ranks it may hold: the whole class, or the part's slice.
+    ranks: Range<u64>,
 }
 
 impl BoundedHeader {
@@ -267,10 +297,41 @@ impl BoundedHeader {
         block_states: u32,
         levels: &[BoundedLevel],
     ) -> io::Result<u64> {
+        Self::write_as(out, goal, block_states, levels, None).map(|(len, _)| len)
+    }
+
+    /// Writes part `part` of `parts` (§13.6): `levels` hold only ranks of the part's slice
+    /// (`Slices::new(n!/2, parts).part(part)`). Returns its length and its header CRC (which
+    /// the manifest records).
+    pub fn write_part(
+        out: &mut impl Write,
+        goal: &Layout,
+        block_states: u32,
+        levels: &[BoundedLevel],
+        part: u32,
+        parts: u32,
+    ) -> io::Result<(u64, u32)> {
+        Self::write_as(out, goal, block_states, levels, Some((part, parts)))
+    }
+
+    fn write_as(
+        out: &mut impl Write,
+        goal: &Layout,
+        block_states: u32,
+        levels: &[BoundedLevel],
+        part: Option<(u32, u32)>,
+    ) -> io::Result<(u64, u32)> {
         let board = goal.board();
         let count = levels.len();
         let mut header = vec![0u8; BOUNDED_HEADER_LEN + BOUNDED_LEVEL_LEN * count];
-        header[..8].copy_from_slice(BOUNDED_MAGIC);
+        match part {
+            None => header[..8].copy_from_slice(BOUNDED_MAGIC),
+            Some((k, n)) => {
+                header[..8].copy_from_slice(BOUNDED_PART_MAGIC);
+                LE::write_u32(&mut header[OFF_PART..], k);
+                LE::write_u32(&mut header[OFF_PARTS..], n);
+            }
+        }
         LE::write_u16(&mut header[OFF_VERSION..], BOUNDED_VERSION);
         header[OFF_ROWS] = board.rows() as u8;
         header[OFF_COLS] = board.cols() as u8;
@@ -299,22 +360,37 @@ impl BoundedHeader {
             out.write_all(&level.index)?;
             out.write_all(&level.data)?;
         }
-        Ok(at)
+        Ok((at, crc))
     }
 
     /// Checks `file`'s header, level descriptors and indexes (every rule of §13 but the
     /// blocks' contents, which [`BoundedHeader::contains`] checks as it reads them and
     /// [`BoundedHeader::verify`] checks whole).
+    /// A part of a table in parts (§13.6) is refused, named as a part.
     pub fn parse(file: &[u8]) -> Result<BoundedHeader, BoundedError> {
+        Self::parse_as(file, false)
+    }
+
+    /// [`BoundedHeader::parse`] for a part of a table in parts (§13.6): the same checks, with
+    /// every rank in the part's slice and level 0 holding the goal or nothing.
+    pub fn parse_part(file: &[u8]) -> Result<BoundedHeader, BoundedError> {
+        Self::parse_as(file, true)
+    }
+
+    fn parse_as(file: &[u8], as_part: bool) -> Result<BoundedHeader, BoundedError> {
         let len = file.len() as u64;
         if file.len() < BOUNDED_HEADER_LEN {
             return Err(BoundedError::TooShort { len });
         }
         let fixed = &file[..BOUNDED_HEADER_LEN];
-        if !is_bounded_file(fixed) {
-            let mut found = [0u8; 8];
-            found.copy_from_slice(&fixed[..8]);
+        let mut found = [0u8; 8];
+        found.copy_from_slice(&fixed[..8]);
+        let is_part = fixed.starts_with(BOUNDED_PART_MAGIC);
+        if !is_part && !fixed.starts_with(BOUNDED_MAGIC) {
             return Err(BoundedError::BadMagic { found });
+        }
+        if as_part && !is_part {
+            return Err(BoundedError::NotPart { found });
         }
         let version = LE::read_u16(&fixed[OFF_VERSION..]);
         if version != BOUNDED_VERSION {
@@ -350,9 +426,33 @@ impl BoundedHeader {
         if max_depth > MAX_BOUNDED_DEPTH {
             return Err(bad("max depth", max_depth.into(), "at most 65536"));
         }
-        if fixed[OFF_RESERVED..].iter().any(|&b| b != 0) {
-            return Err(bad("reserved (bytes 56..64)", 1, "zero"));
-        }
+        let entries = board.reachable_states();
+        let part = if is_part {
+            let (k, n) = (
+                LE::read_u32(&fixed[OFF_PART..]),
+                LE::read_u32(&fixed[OFF_PARTS..]),
+            );
+            if n == 0 || k >= n {
+                return Err(bad(
+                    "part",
+                    k.into(),
+                    "below the parts (bytes 60..64), at least 1",
+                ));
+            }
+            if !as_part {
+                return Err(BoundedError::IsPart { part: k, parts: n });
+            }
+            Some((k, n))
+        } else {
+            if fixed[OFF_RESERVED..].iter().any(|&b| b != 0) {
+                return Err(bad("reserved (bytes 56..64)", 1, "zero"));
+            }
+            None
+        };
+        let ranks = match part {
+            Some((k, n)) => crate::Slices::new(entries, n).part(k),
+            None => 0..entries,
+        };
         let count = max_depth as usize + 1;
         let header_len = BOUNDED_HEADER_LEN + BOUNDED_LEVEL_LEN * count;
         if file.len() < header_len {
@@ -377,8 +477,8 @@ impl BoundedHeader {
                 expected: file_len,
             });
         }
-        let entries = board.reachable_states();
         let mut at = header_len as u64;
+        let slice_len = ranks.end - ranks.start;
         let mut total = 0u64;
         let mut levels = Vec::with_capacity(count);
         for d in 0..count {
@@ -388,13 +488,13 @@ impl BoundedHeader {
             let states = LE::read_u64(&l[L_STATES..]);
             total = total
                 .checked_add(states)
-                .filter(|&t| t <= entries)
+                .filter(|&t| t <= slice_len)
                 .ok_or_else(|| {
                     wrong(format!(
-                        "{states} states: more than the board's {entries} in all"
+                        "{states} states: more than the {slice_len} ranks it may hold in all"
                     ))
                 })?;
-            if d == 0 && states != 1 {
+            if d == 0 && states != 1 && !(is_part && states == 0) {
                 return Err(wrong(format!("{states} states; level 0 is the goal alone")));
             }
             let blocks = states.div_ceil(u64::from(block_states));
@@ -441,9 +541,10 @@ impl BoundedHeader {
                 };
                 let first = LE::read_u64(&entry[0..]);
                 let block_end = LE::read_u64(&entry[8..]);
-                if first >= entries {
+                if !ranks.contains(&first) {
                     return Err(bad_entry(format!(
-                        "first rank {first} is not below the board's {entries}"
+                        "first rank {first} is not in {}..{}, the ranks it may hold",
+                        ranks.start, ranks.end
                     )));
                 }
                 if firsts.last().is_some_and(|&f| f >= first) {
@@ -489,7 +590,25 @@ impl BoundedHeader {
             block_states,
             levels,
             file_len,
+            header_crc: stored,
+            part,
+            ranks,
         })
+    }
+
+    /// Part `k` of `N` for a part (§13.6), `None` for a whole table.
+    pub fn part(&self) -> Option<(u32, u32)> {
+        self.part
+    }
+
+    /// The ranks it may hold: every rank of the class, or a part's slice.
+    pub fn ranks(&self) -> Range<u64> {
+        self.ranks.clone()
+    }
+
+    /// The header's CRC, as stored (and checked).
+    pub fn header_crc(&self) -> u32 {
+        self.header_crc
     }
 
     /// The board.
@@ -585,7 +704,7 @@ impl BoundedHeader {
         }
         let k = u64::from(self.block_states);
         let count = (l.states - block * k).min(k);
-        let limit = self.board().reachable_states();
+        let limit = self.ranks.end;
         let next_first = l.firsts.get(block as usize + 1).copied().unwrap_or(limit);
         let mut rank = l.firsts[block as usize];
         let mut at = 0usize;

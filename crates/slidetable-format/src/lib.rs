@@ -45,6 +45,14 @@ pub use bounded::{
     BOUNDED_MAGIC, BOUNDED_VERSION, MAX_BOUNDED_BLOCK_STATES, MAX_BOUNDED_DEPTH,
 };
 
+mod bounded_parts;
+
+pub use bounded::BOUNDED_PART_MAGIC;
+pub use bounded_parts::{
+    bounded_part_name, is_bounded_manifest, is_bounded_part_name, BoundedManifest,
+    BoundedManifestError, BoundedPartRecord, BOUNDED_MANIFEST_MAGIC, BOUNDED_MANIFEST_VERSION,
+};
+
 mod groups;
 
 pub use groups::{check_group, check_groups, group_sizes, GroupCover, GroupError};

@@ -16,7 +16,7 @@
 //! use slidetable_core::Board;
 //! use slidetable_gen::solve_bounded;
 //!
-//! let solved = solve_bounded(&Board::new(4, 4).unwrap().standard_goal(), 6, &mut |_| {});
+//! let solved = solve_bounded(&Board::new(4, 4).unwrap().standard_goal(), 6, &mut |_| {}).unwrap();
 //! // OEIS A089484: the 15-puzzle's states by distance from a corner-blank goal.
 //! assert_eq!(solved.histogram(), vec![1, 2, 4, 10, 24, 54, 107]);
 //! ```
@@ -34,16 +34,22 @@ use crate::GenError;
 const CHUNK: usize = 1 << 14;
 
 /// One level made: what [`solve_bounded`] reports as it goes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct BoundedLevelDone {
     /// The level: states this many moves from the goal.
     pub level: u32,
     /// Its states.
     pub states: u64,
-    /// The neighbours of the level before that were generated to find it.
+    /// The neighbours of the level before that were generated to find it (in parts, this
+    /// process's).
     pub neighbours: u64,
+    /// In parts: the bytes every process sent to the others for it, together (else 0).
+    pub bytes_sent: u64,
     /// The time it took.
     pub elapsed: Duration,
+    /// Each process's memory high-water mark so far, in bytes (`parts::peak_memory`; this
+    /// process's alone in one process).
+    pub peak_memory: Vec<u64>,
 }
 
 /// The states within `D` moves of a goal, each level encoded for the file.
@@ -54,6 +60,12 @@ pub struct SolvedBounded {
 }
 
 impl SolvedBounded {
+    /// The levels of `goal` encoded elsewhere (the parts' levels joined by `merge`), level
+    /// `d` the states `d` moves away.
+    pub fn from_levels(goal: Layout, levels: Vec<BoundedLevel>) -> SolvedBounded {
+        SolvedBounded { goal, levels }
+    }
+
     /// The goal.
     pub fn goal(&self) -> &Layout {
         &self.goal
@@ -76,12 +88,13 @@ impl SolvedBounded {
 }
 
 /// Every state within `max_depth` moves of `goal`, by a breadth-first search from it; calls
-/// `done` after each level.
+/// `done` after each level. Before each level, the memory it needs ([`Held::room`]) is
+/// checked against the memory available: [`GenError::NoRoomWithin`] when it would not fit.
 pub fn solve_bounded(
     goal: &Layout,
     max_depth: u32,
     done: &mut dyn FnMut(BoundedLevelDone),
-) -> SolvedBounded {
+) -> Result<SolvedBounded, GenError> {
     let board = goal.board();
     let ranker = WideRanker::new(board);
     let neighbors = Neighbors::new(board);
@@ -93,10 +106,21 @@ pub fn solve_bounded(
         level: 0,
         states: 1,
         neighbours: 0,
+        bytes_sent: 0,
         elapsed: Duration::ZERO,
+        peak_memory: vec![crate::parts::peak_memory()],
     });
     for level in 1..=max_depth {
         let start = Instant::now();
+        let held = Held {
+            levels: frontier.len() + before.len(),
+            encoded: levels.iter().map(BoundedLevel::bytes).sum(),
+        };
+        let neighbours = count_neighbours(&frontier, &ranker, &neighbors);
+        let room = held.room(neighbours)?;
+        if !room.fits() {
+            return Err(room.refusal(board, level, max_depth, None));
+        }
         let mut next = expand(&frontier, &ranker, &neighbors, class);
         let neighbours = next.len() as u64;
         next.par_sort_unstable();
@@ -107,19 +131,123 @@ pub fn solve_bounded(
             level,
             states: next.len() as u64,
             neighbours,
+            bytes_sent: 0,
             elapsed: start.elapsed(),
+            peak_memory: vec![crate::parts::peak_memory()],
         });
         before = std::mem::replace(&mut frontier, next);
     }
-    SolvedBounded {
+    Ok(SolvedBounded {
         goal: *goal,
         levels,
+    })
+}
+
+/// What a search within `D` moves holds between levels: the frontier and the level before
+/// (8 bytes a state) and the levels made, encoded.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Held {
+    /// States of the frontier and the level before.
+    pub(crate) levels: usize,
+    /// Bytes of the encoded levels.
+    pub(crate) encoded: u64,
+}
+
+/// The memory a level needs, and what is available for it.
+#[derive(Clone, Debug)]
+pub(crate) struct LevelRoom {
+    /// Bytes held already ([`Held`]).
+    pub(crate) held: u64,
+    /// Neighbours the level is made from (8 bytes each, sorted in place).
+    pub(crate) neighbours: u64,
+    /// Bytes available to the process in all (what it holds included), and where the figure
+    /// comes from; `None` where nothing says.
+    pub(crate) available: Option<(u64, String)>,
+}
+
+impl Held {
+    fn bytes(&self) -> u64 {
+        8 * self.levels as u64 + self.encoded
     }
+
+    /// The memory model of docs/FORMAT.md §13.5 (BENCHMARKS.md: both measured peaks within
+    /// 3%): the level's neighbours at 8 bytes beside what is held. The memory available is
+    /// [`crate::room::process_memory`]; when it is the system's free memory, what this
+    /// process holds already is added to it (it is not free, but it is this process's).
+    pub(crate) fn room(&self, neighbours: u64) -> Result<LevelRoom, GenError> {
+        let held = self.bytes();
+        let set = crate::environment::bytes(crate::room::MEMORY_ENV)?.is_some();
+        let available = crate::room::process_memory()?.map(|(bytes, origin)| match set {
+            true => (bytes, origin),
+            false => (
+                bytes.saturating_add(held),
+                format!("{origin}, with what the search holds"),
+            ),
+        });
+        Ok(LevelRoom {
+            held,
+            neighbours,
+            available,
+        })
+    }
+}
+
+impl LevelRoom {
+    /// Whether the level fits.
+    pub(crate) fn fits(&self) -> bool {
+        self.available
+            .as_ref()
+            .is_none_or(|(bytes, _)| self.need() <= *bytes)
+    }
+
+    /// Bytes the level needs in all.
+    pub(crate) fn need(&self) -> u64 {
+        self.held.saturating_add(8 * self.neighbours)
+    }
+
+    /// [`GenError::NoRoomWithin`] for level `level` of `board`'s search within `max_depth`.
+    pub(crate) fn refusal(
+        self,
+        board: slidetable_core::Board,
+        level: u32,
+        max_depth: u32,
+        part: Option<(u32, u32)>,
+    ) -> GenError {
+        let (available, origin) = self.available.unwrap_or((u64::MAX, String::new()));
+        GenError::NoRoomWithin {
+            board,
+            level,
+            max_depth,
+            part,
+            neighbours: self.neighbours,
+            held: self.held,
+            available,
+            origin,
+        }
+    }
+}
+
+/// The neighbours of the states of `frontier`: the moves of each one's blank.
+pub(crate) fn count_neighbours(
+    frontier: &[u64],
+    ranker: &WideRanker,
+    neighbors: &Neighbors,
+) -> u64 {
+    let block = ranker.block();
+    frontier
+        .par_iter()
+        .map(|&r| neighbors.from((r / block) as usize).len() as u64)
+        .sum()
 }
 
 /// Every neighbour of every state of `frontier` (ranks of class `class`), repeats and all,
 /// in one vector whose length is known from the blank cells before any is made.
-fn expand(frontier: &[u64], ranker: &WideRanker, neighbors: &Neighbors, class: u8) -> Vec<u64> {
+pub(crate) fn expand(
+    frontier: &[u64],
+    ranker: &WideRanker,
+    neighbors: &Neighbors,
+    class: u8,
+) -> Vec<u64> {
     let block = ranker.block();
     let moves = |rank: u64| neighbors.from((rank / block) as usize).len();
     let counts: Vec<usize> = frontier
@@ -156,7 +284,7 @@ fn expand(frontier: &[u64], ranker: &WideRanker, neighbors: &Neighbors, class: u
 }
 
 /// Drops from sorted `next` its repeats and the states of sorted `before`, in one pass.
-fn keep_new(next: &mut Vec<u64>, before: &[u64]) {
+pub(crate) fn keep_new(next: &mut Vec<u64>, before: &[u64]) {
     let mut kept = 0;
     let mut j = 0;
     for i in 0..next.len() {

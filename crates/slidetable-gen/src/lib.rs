@@ -27,6 +27,7 @@ mod bfs_queue;
 mod bfs_residues;
 mod bfs_scan;
 mod bounded;
+mod bounded_parts;
 pub mod cache;
 pub mod environment;
 mod mapped;
@@ -42,6 +43,7 @@ mod write;
 pub use bfs_queue::{solve_section, solve_sections};
 pub use bfs_scan::solve_by_scan;
 pub use bounded::{solve_bounded, write_bounded_to, BoundedLevelDone, SolvedBounded};
+pub use bounded_parts::{solve_bounded_in_parts, BoundedPartsDone, BoundedPartsPlan};
 pub use pattern::{
     partition_placements, solve_partition, solve_pattern, Partition, PartitionError, SolvedPattern,
 };
@@ -206,9 +208,10 @@ pub enum GenError {
     /// The machine has less memory than a process of the search in parts needs (checked by
     /// each process before its slice is allocated).
     #[error(
-        "a process of the {board} search in parts needs {} of memory \
+        "{}a process of the {board} search in parts needs {} of memory \
          (slice entries {}, frontier {}, exchange buffers {} for --batch {batch}), but {} is \
          available to it ({origin}): run on more machines or processes, or with a smaller --batch",
+        if *parts > 1 { format!("part {part} of {parts}: ") } else { String::new() },
         room::human(needs.total()),
         room::human(needs.entries),
         room::human(needs.frontier),
@@ -227,6 +230,39 @@ pub enum GenError {
         /// What the process needs.
         needs: room::PartsNeeds,
         /// Bytes available to this process.
+        available: u64,
+        /// Where the available figure comes from.
+        origin: String,
+    },
+    /// The machine has less memory than the next level of a search within `D` moves needs
+    /// (checked before each level is made, from its frontier's neighbours).
+    #[error(
+        "{}level {level} of the {board} search within {max_depth} moves needs {} of memory \
+         ({neighbours} neighbours of level {} at 8 bytes, and {} held: the two levels before \
+         at 8 bytes a state and the levels made, encoded), but {} is available ({origin}): \
+         this makes at most --max-depth {}{}",
+        part.map(|(k, n)| format!("part {k} of {n}: ")).unwrap_or_default(),
+        room::human(*held + 8 * *neighbours),
+        level - 1,
+        room::human(*held),
+        room::human(*available),
+        level - 1,
+        if part.is_some() { " on these processes; more processes (machines) hold more" } else { "; --parts DIR on several machines holds more" }
+    )]
+    NoRoomWithin {
+        /// The board.
+        board: Board,
+        /// The level that would not fit.
+        level: u32,
+        /// `D`.
+        max_depth: u32,
+        /// Part `k` of `N` in parts (the process that lacks the room).
+        part: Option<(u32, u32)>,
+        /// The neighbours of the level before (this process's).
+        neighbours: u64,
+        /// Bytes held already (levels, encoded levels).
+        held: u64,
+        /// Bytes available.
         available: u64,
         /// Where the available figure comes from.
         origin: String,

@@ -67,6 +67,9 @@ use crate::GenError;
 
 #[cfg(feature = "mpi")]
 pub mod mpi;
+mod peak;
+
+pub use peak::peak_memory;
 
 /// How processes meet: what the search needs of MPI (or of anything else that joins
 /// processes): two collective calls that every process makes in the same order.
@@ -142,6 +145,8 @@ pub enum PartsEvent {
         /// The last level every part has a checkpoint of (or, every part written, the last
         /// level of the search).
         level: u32,
+        /// The states settled up to that level (every part's).
+        settled: u64,
     },
     /// A level begins (for a watchdog: each level should end in bounded time).
     LevelStarted {
@@ -185,6 +190,8 @@ pub struct LevelReport {
     pub bottom_up: bool,
     /// Wall time, from the level's start to its save.
     pub elapsed: Duration,
+    /// Each process's memory high-water mark so far, in bytes ([`peak_memory`]).
+    pub peak_memory: Vec<u64>,
 }
 
 /// What a finished run made.
@@ -288,53 +295,39 @@ pub fn solve_in_parts(
     let entries = board.reachable_states();
     let slices = Slices::new(entries, parts);
     let round = round_bound(board, plan.batch);
-    crate::room::check_parts_room(board, me, parts, plan.batch, round)?;
+    // Every process checks its memory before anything; all refuse together, the process of
+    // part 0 naming the one short of memory (`GenError::EveryPart`): none is left waiting in
+    // a collective call, or ended by MPI's abort.
+    let room = crate::room::check_parts_room(board, me, parts, plan.batch, round);
+    let available = match &room {
+        Err(GenError::NoRoomForParts { available, .. }) => *available,
+        _ => u64::MAX,
+    };
+    let everyone = exchange.all_gather(available)?;
+    let short = everyone.iter().enumerate().min_by_key(|&(_, &a)| a);
+    if let Some((k, &least)) = short.filter(|&(_, &a)| a != u64::MAX) {
+        let origin = match room {
+            Err(GenError::NoRoomForParts { origin, .. }) => origin,
+            _ => crate::room::process_memory()?.map_or_else(String::new, |(_, o)| o),
+        };
+        return Err(GenError::EveryPart(Box::new(GenError::NoRoomForParts {
+            board,
+            part: k as u32,
+            parts,
+            batch: plan.batch,
+            needs: crate::room::parts_needs(board, parts, round),
+            available: least,
+            origin,
+        })));
+    }
+    room?;
     let files = Files::new(&plan.dir, me, parts);
     let dir_error = |source| GenError::Io {
         path: plan.dir.clone(),
         source,
     };
-    match fs::metadata(&plan.dir) {
-        Ok(m) if m.is_dir() => {}
-        Ok(m) => {
-            return Err(GenError::Parts {
-                path: plan.dir.clone(),
-                problem: format!(
-                    "is {}, not a directory: --parts names the directory (made beforehand) \
-                     of the parts and the manifest",
-                    if m.is_file() {
-                        "a file"
-                    } else {
-                        slidetable_format::file_kind(&m.file_type())
-                    }
-                ),
-            })
-        }
-        Err(_) => {
-            return Err(GenError::NoDirectory {
-                path: plan.dir.join(MANIFEST_NAME),
-                dir: plan.dir.clone(),
-                link: None,
-            })
-        }
-    }
-    // One run in a directory at a time: part 0's process holds the directory's lock for the
-    // run (the one-machine search's lock, `resume::take_lock`), and every process learns
-    // whether it could.
-    let lock_path = plan.dir.join(LOCK_NAME);
-    let lock = (me == 0).then(|| crate::resume::take_lock(&lock_path, &plan.dir));
-    let locked = exchange.all_gather(u64::from(!matches!(lock, Some(Err(_)))))?;
-    let _lock = match lock {
-        Some(Err(e)) => return Err(GenError::EveryPart(Box::new(e))),
-        Some(Ok(lock)) => Some(lock),
-        None if locked[0] == 0 => {
-            return Err(GenError::EveryPart(Box::new(GenError::Parts {
-                path: lock_path,
-                problem: "part 0's process could not lock it (another run?)".into(),
-            })))
-        }
-        None => None,
-    };
+    check_dir(&plan.dir)?;
+    let _lock = lock_dir(&plan.dir, exchange)?;
     // An interrupted run in another number of parts is resumed only by that number of
     // processes: refused, never removed, unless --restart.
     let other = if me == 0 {
@@ -384,6 +377,7 @@ pub fn solve_in_parts(
                 .ok_or_else(|| files.bad_state("it says finished but holds no histogram"))?;
             events(PartsEvent::Resumed {
                 level: histogram.len() as u32 - 1,
+                settled: histogram.iter().sum(),
             });
             return finish_part(&ctx, exchange, None, &histogram);
         }
@@ -404,8 +398,11 @@ pub fn solve_in_parts(
             (slice, histogram)
         }
         Resume::From(level) => {
-            events(PartsEvent::Resumed { level });
             let (slice, histogram) = files.load(&goal, me, parts, level, ranks.clone(), &left)?;
+            events(PartsEvent::Resumed {
+                level,
+                settled: histogram.iter().sum(),
+            });
             kept(&files, level, None);
             files.write_state(&goal, me, parts, level, false, &histogram)?;
             (slice, histogram)
@@ -435,6 +432,53 @@ pub fn solve_in_parts(
     sync_dir(&files.part);
     files.write_state(&goal, me, parts, level, true, &histogram)?;
     finish_part(&ctx, exchange, Some(footer), &histogram)
+}
+
+/// Refuses a `--parts` directory that is not one (it must be made beforehand, and seen by
+/// every process).
+pub(crate) fn check_dir(dir: &Path) -> Result<(), GenError> {
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(m) => Err(GenError::Parts {
+            path: dir.to_path_buf(),
+            problem: format!(
+                "is {}, not a directory: --parts names the directory (made beforehand) \
+                 of the parts and the manifest",
+                if m.is_file() {
+                    "a file"
+                } else {
+                    slidetable_format::file_kind(&m.file_type())
+                }
+            ),
+        }),
+        Err(_) => Err(GenError::NoDirectory {
+            path: dir.join(MANIFEST_NAME),
+            dir: dir.to_path_buf(),
+            link: None,
+        }),
+    }
+}
+
+/// One run in a directory at a time: part 0's process holds the directory's lock for the
+/// run (the one-machine search's lock, `resume::take_lock`), and every process learns
+/// whether it could. The lock (part 0's), held until dropped.
+pub(crate) fn lock_dir(
+    dir: &Path,
+    exchange: &mut dyn Exchange,
+) -> Result<Option<crate::write::temporary::LockFile>, GenError> {
+    let me = exchange.rank();
+    let lock_path = dir.join(LOCK_NAME);
+    let lock = (me == 0).then(|| crate::resume::take_lock(&lock_path, dir));
+    let locked = exchange.all_gather(u64::from(!matches!(lock, Some(Err(_)))))?;
+    match lock {
+        Some(Err(e)) => Err(GenError::EveryPart(Box::new(e))),
+        Some(Ok(lock)) => Ok(Some(lock)),
+        None if locked[0] == 0 => Err(GenError::EveryPart(Box::new(GenError::Parts {
+            path: lock_path,
+            problem: "part 0's process could not lock it (another run?)".into(),
+        }))),
+        None => Ok(None),
+    }
 }
 
 /// Tells a signal's handler ([`crate::resume::in_progress`]) that every part's checkpoint of
@@ -508,6 +552,7 @@ impl Context<'_> {
             if states == 0 {
                 return Ok(level);
             }
+            let peaks = exchange.all_gather(peak_memory())?;
             level += 1;
             histogram.push(states);
             let elapsed = start.elapsed();
@@ -518,6 +563,7 @@ impl Context<'_> {
                 rounds: step.rounds,
                 bottom_up,
                 elapsed,
+                peak_memory: peaks,
             }));
             self.checkpoint_if_due(exchange, events, pacer, slice, histogram)?;
         }
@@ -1253,7 +1299,12 @@ fn sort_low_bits(from: &mut [u64], to: &mut [u64], bits: u32) {
 /// `base` (each at least `base`: a slice's first rank, for ranks of that slice); a long list
 /// in pieces on every thread (`pieces`: their bytes, kept for the next round), each piece's
 /// first difference from the number before it, then joined.
-fn encode_sorted(values: &[u64], base: u64, into: &mut Vec<u8>, pieces: &mut Vec<Vec<u8>>) {
+pub(crate) fn encode_sorted(
+    values: &[u64],
+    base: u64,
+    into: &mut Vec<u8>,
+    pieces: &mut Vec<Vec<u8>>,
+) {
     into.clear();
     let piece = values
         .len()
@@ -1529,7 +1580,7 @@ impl Slice {
 }
 
 /// Syncs the directory of `path` (a rename in it made durable; not every filesystem can).
-fn sync_dir(path: &Path) {
+pub(crate) fn sync_dir(path: &Path) {
     if let Some(dir) = path.parent() {
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
@@ -1893,7 +1944,7 @@ fn goal_text(goal: &Layout) -> String {
     format!("{} {}", goal.board(), tiles.join(" "))
 }
 
-fn remove_if_there(path: &Path) -> io::Result<()> {
+pub(crate) fn remove_if_there(path: &Path) -> io::Result<()> {
     match fs::remove_file(path) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),

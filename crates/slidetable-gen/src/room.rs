@@ -159,19 +159,8 @@ pub fn check_parts_room(
     round: usize,
 ) -> Result<PartsNeeds, GenError> {
     let needs = parts_needs(board, parts, round);
-    let Some((available, origin)) = checked_memory()? else {
+    let Some((available, origin)) = process_memory()? else {
         return Ok(needs);
-    };
-    let here = LOCAL_PROCESSES_ENV
-        .iter()
-        .find_map(|name| std::env::var(name).ok()?.trim().parse::<u64>().ok())
-        .filter(|&n| n > 1);
-    let (available, origin) = match here {
-        Some(n) => (
-            available / n,
-            format!("{origin}, shared by {n} processes on this machine"),
-        ),
-        None => (available, origin),
     };
     if needs.total() > available {
         return Err(GenError::NoRoomForParts {
@@ -185,6 +174,25 @@ pub fn check_parts_room(
         });
     }
     Ok(needs)
+}
+
+/// The memory available to this process ([`checked_memory`]), shared by the processes of an
+/// MPI run on this machine when the launcher says how many; with where the figure comes from.
+pub(crate) fn process_memory() -> Result<Option<(u64, String)>, GenError> {
+    let Some((available, origin)) = checked_memory()? else {
+        return Ok(None);
+    };
+    let here = LOCAL_PROCESSES_ENV
+        .iter()
+        .find_map(|name| std::env::var(name).ok()?.trim().parse::<u64>().ok())
+        .filter(|&n| n > 1);
+    Ok(Some(match here {
+        Some(n) => (
+            available / n,
+            format!("{origin}, shared by {n} processes on this machine"),
+        ),
+        None => (available, origin),
+    }))
 }
 
 /// What building the pattern databases of `partition` on `board` needs, in bytes. The groups

@@ -287,7 +287,7 @@ fn the_format_documents_hex_dump_is_what_the_generator_writes() {
 
 /// The published counts (tests/data/published-levels.txt): sequence, board, the goal's
 /// blank cells they hold for, the counts from distance 0.
-fn published() -> Vec<(String, Board, Vec<usize>, Vec<u64>)> {
+pub(crate) fn published() -> Vec<(String, Board, Vec<usize>, Vec<u64>)> {
     include_str!("data/published-levels.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -323,7 +323,7 @@ fn levels_within_d_moves_are_the_published_counts() {
         assert!(depth >= 13, "{id}");
         for blank in blanks {
             let goal = board.goal_with_blank(blank);
-            let solved = solve_bounded(&goal, depth, &mut |_| {});
+            let solved = solve_bounded(&goal, depth, &mut |_| {}).unwrap();
             assert_eq!(
                 solved.histogram(),
                 counts[..=depth as usize],
@@ -332,8 +332,8 @@ fn levels_within_d_moves_are_the_published_counts() {
         }
     }
     let two_by_eight = Board::new(2, 8).unwrap();
-    let wide = solve_bounded(&two_by_eight.standard_goal(), 20, &mut |_| {});
-    let tall = solve_bounded(&Board::new(8, 2).unwrap().standard_goal(), 20, &mut |_| {});
+    let wide = solve_bounded(&two_by_eight.standard_goal(), 20, &mut |_| {}).unwrap();
+    let tall = solve_bounded(&Board::new(8, 2).unwrap().standard_goal(), 20, &mut |_| {}).unwrap();
     assert_eq!(wide.histogram(), tall.histogram());
 }
 
@@ -348,7 +348,9 @@ fn levels_within_d_moves_are_the_whole_tables_first_levels() {
             .unwrap()
             .remove(0)
             .histogram;
-        let within = solve_bounded(&goal, depth, &mut |_| {}).histogram();
+        let within = solve_bounded(&goal, depth, &mut |_| {})
+            .unwrap()
+            .histogram();
         let mut expected: Vec<u64> = whole.iter().copied().take(depth as usize + 1).collect();
         expected.resize(depth as usize + 1, 0);
         assert_eq!(within, expected, "{board}");

@@ -81,7 +81,7 @@ fn run(
                     };
                     let mut resumed = Vec::new();
                     let done = solve_in_parts(plan, &mut ex, &mut |e| {
-                        if let PartsEvent::Resumed { level } = e {
+                        if let PartsEvent::Resumed { level, .. } = e {
                             resumed.push(level)
                         }
                     });
@@ -194,7 +194,9 @@ fn a_run_stopped_at_any_point_resumes_into_the_same_bytes() {
                 "stopped at {fail_at}: {:?}",
                 done.as_ref().err()
             );
-            if !finished && fail_at > 4 {
+            // The first calls (the memory agreement, the lock, the other runs, what each
+            // process left, level 0's checkpoint decision) come before any checkpoint.
+            if !finished && fail_at > 5 {
                 assert_eq!(resumed.len(), 1, "stopped at {fail_at}");
             }
         }

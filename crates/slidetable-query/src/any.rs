@@ -38,6 +38,9 @@ impl AnyTable {
     /// As [`AnyTable::open`], with only the header checked (reports on the file itself).
     pub fn open_header(path: impl AsRef<Path>) -> Result<AnyTable, TableError> {
         let path = path.as_ref();
+        if crate::bounded_parts::is_bounded_dir(path) {
+            return Ok(AnyTable::Bounded(BoundedTable::open_parts(path)?));
+        }
         let bytes = file::read_or_map(path)?;
         Ok(if is_bounded_file(bytes.as_ref()) {
             AnyTable::Bounded(BoundedTable::with_file(bytes, Some(path))?)

@@ -10,7 +10,7 @@
 //!
 //! let goal = Board::new(3, 5).unwrap().standard_goal();
 //! let mut bytes = Vec::new();
-//! write_bounded_to(&mut bytes, &solve_bounded(&goal, 8, &mut |_| {})).unwrap();
+//! write_bounded_to(&mut bytes, &solve_bounded(&goal, 8, &mut |_| {}).unwrap()).unwrap();
 //! let table = BoundedTable::new(bytes).unwrap();
 //! let near = goal.after(&[Move::Up, Move::Left, Move::Left]).unwrap();
 //! assert_eq!(table.distance(&near).unwrap(), Some(Reach::Moves(3)));
@@ -24,7 +24,7 @@
 use std::path::{Path, PathBuf};
 
 use slidetable_core::{Board, Layout, Move, WideRanker};
-use slidetable_format::{BoundedError, BoundedHeader, FormatError};
+use slidetable_format::{BoundedError, BoundedHeader, BoundedLevel, FormatError};
 
 use crate::error::check_board;
 use crate::{file, Damage, QueryError, TableBytes, TableError};
@@ -38,22 +38,55 @@ pub enum Reach {
     MoreThan(u32),
 }
 
-/// A table of the states within `D` moves over bytes `B`.
+/// A table of the states within `D` moves over bytes `B`: one file, or the parts of a table
+/// made in parts (docs/FORMAT.md §13.6), each the levels of one slice of the ranks.
 pub struct BoundedTable<B: AsRef<[u8]>> {
+    /// The file's one piece, or the parts in rank order.
+    pieces: Vec<Piece<B>>,
+    ranker: WideRanker,
+    /// The file, or the directory of the parts.
+    file: Option<PathBuf>,
+}
+
+/// One file of a table within `D` moves: the whole table or one part.
+struct Piece<B> {
     bytes: B,
     header: BoundedHeader,
-    ranker: WideRanker,
-    file: Option<PathBuf>,
+    /// The part file, for a table in parts.
+    part: Option<PathBuf>,
 }
 
 /// A table within `D` moves over a file, read or mapped as [`TableBytes`] says.
 pub type MappedBoundedTable = BoundedTable<TableBytes>;
 
 impl BoundedTable<TableBytes> {
-    /// Reads or maps the file at `path` and checks its header, levels and indexes.
+    /// Reads or maps the file at `path` (or every part of the table in parts in directory
+    /// `path`) and checks its header, levels and indexes.
     pub fn open(path: impl AsRef<Path>) -> Result<MappedBoundedTable, TableError> {
         let path = path.as_ref();
+        if crate::bounded_parts::is_bounded_dir(path) {
+            return BoundedTable::open_parts(path);
+        }
         BoundedTable::with_file(file::read_or_map(path)?, Some(path))
+    }
+
+    /// Opens the table in parts in `dir` (its manifest's magic checked by the caller): every
+    /// part's header, levels and indexes checked, each against the manifest and the others.
+    pub(crate) fn open_parts(dir: &Path) -> Result<MappedBoundedTable, TableError> {
+        let pieces = crate::bounded_parts::open(dir).map_err(|k| TableError::new(Some(dir), k))?;
+        let board = pieces[0].1.board();
+        Ok(BoundedTable {
+            pieces: pieces
+                .into_iter()
+                .map(|(path, header, bytes)| Piece {
+                    bytes,
+                    header,
+                    part: Some(path),
+                })
+                .collect(),
+            ranker: WideRanker::new(board),
+            file: Some(dir.to_path_buf()),
+        })
     }
 }
 
@@ -70,42 +103,85 @@ impl<B: AsRef<[u8]>> BoundedTable<B> {
             .map_err(|e| TableError::new(file, FormatError::Bounded(e)))?;
         Ok(BoundedTable {
             ranker: WideRanker::new(header.board()),
-            bytes,
-            header,
+            pieces: vec![Piece {
+                bytes,
+                header,
+                part: None,
+            }],
             file: file.map(Path::to_path_buf),
         })
     }
 
-    /// The checked header: board, goal, levels.
-    pub fn header(&self) -> &BoundedHeader {
-        &self.header
+    /// The first piece's header (the only one of a file): board, goal, `D`, block size.
+    fn first(&self) -> &BoundedHeader {
+        &self.pieces[0].header
     }
 
     /// The board.
     pub fn board(&self) -> Board {
-        self.header.board()
+        self.first().board()
     }
 
     /// The goal.
     pub fn goal(&self) -> &Layout {
-        self.header.goal()
+        self.first().goal()
     }
 
     /// `D`.
     pub fn max_depth(&self) -> u32 {
-        self.header.max_depth()
+        self.first().max_depth()
     }
 
-    /// The file it was opened from, if any.
+    /// The ranks a block holds.
+    pub fn block_states(&self) -> u32 {
+        self.first().block_states()
+    }
+
+    /// The states at each distance from 0 to `D` (every part's).
+    pub fn histogram(&self) -> Vec<u64> {
+        let mut histogram = vec![0u64; self.max_depth() as usize + 1];
+        for piece in &self.pieces {
+            for (h, s) in histogram.iter_mut().zip(piece.header.histogram()) {
+                *h += s;
+            }
+        }
+        histogram
+    }
+
+    /// The states within `D` moves.
+    pub fn states(&self) -> u64 {
+        self.pieces.iter().map(|p| p.header.states()).sum()
+    }
+
+    /// The bytes of its file (of its parts together).
+    pub fn file_len(&self) -> u64 {
+        self.pieces.iter().map(|p| p.header.file_len()).sum()
+    }
+
+    /// Its parts (1 for a file).
+    pub fn parts(&self) -> u32 {
+        self.pieces.len() as u32
+    }
+
+    /// The file it was opened from (the directory of a table in parts), if any.
     pub fn file(&self) -> Option<&Path> {
         self.file.as_deref()
     }
 
-    /// Reads every block and checks every checksum (a pass over the file).
+    /// Reads every block and checks every checksum (a pass over the file, or every part).
     pub fn verify(&self) -> Result<(), TableError> {
-        self.header
-            .verify(self.bytes.as_ref())
-            .map_err(|e| TableError::new(self.file(), FormatError::Bounded(e)))
+        for piece in &self.pieces {
+            piece
+                .header
+                .verify(piece.bytes.as_ref())
+                .map_err(|e| TableError::new(self.name(piece), FormatError::Bounded(e)))?;
+        }
+        Ok(())
+    }
+
+    /// The file an error about `piece` names: its part file, or the table's file.
+    fn name<'a>(&'a self, piece: &'a Piece<B>) -> Option<&'a Path> {
+        piece.part.as_deref().or(self.file())
     }
 
     /// `layout` as a layout towards the table's goal: itself, or relabelled when `goal` (a
@@ -121,19 +197,30 @@ impl<B: AsRef<[u8]>> BoundedTable<B> {
         Ok(layout.relabelled(&goal.relabelling_to(self.goal())))
     }
 
-    fn damaged(&self, e: BoundedError) -> QueryError {
+    fn damaged(&self, piece: &Piece<B>, e: BoundedError) -> QueryError {
         QueryError::Damaged(Box::new(Damage {
             file: self.file.clone(),
-            part: None,
+            part: piece.part.clone(),
             error: FormatError::Bounded(e),
         }))
     }
 
     fn holds(&self, level: u32, layout: &Layout) -> Result<bool, QueryError> {
         let rank = self.ranker.rank(layout);
-        self.header
-            .contains(self.bytes.as_ref(), level, rank)
-            .map_err(|e| self.damaged(e))
+        // The piece whose ranks hold `rank`: the last one starting at or before it.
+        let at = self
+            .pieces
+            .partition_point(|p| p.header.ranks().start <= rank)
+            .max(1)
+            - 1;
+        let piece = &self.pieces[at];
+        if !piece.header.ranks().contains(&rank) {
+            return Ok(false);
+        }
+        piece
+            .header
+            .contains(piece.bytes.as_ref(), level, rank)
+            .map_err(|e| self.damaged(piece, e))
     }
 
     /// How far `layout` is from the goal; `None` when it cannot reach it (the other parity
@@ -208,10 +295,40 @@ impl<B: AsRef<[u8]>> BoundedTable<B> {
     /// order.
     pub fn each_state(&self, level: u32, mut each: impl FnMut(Layout)) -> Result<(), QueryError> {
         let class = self.goal().class();
-        self.header
-            .each_rank(self.bytes.as_ref(), level, |r| {
-                each(self.ranker.unrank(r, class))
+        for piece in &self.pieces {
+            piece
+                .header
+                .each_rank(piece.bytes.as_ref(), level, |r| {
+                    each(self.ranker.unrank(r, class))
+                })
+                .map_err(|e| self.damaged(piece, e))?;
+        }
+        Ok(())
+    }
+
+    /// Every level encoded as one file holds it (every part's ranks of the level, in rank
+    /// order, cut into blocks as [`BoundedTable::block_states`] says): what `merge` writes,
+    /// the one-process search's file byte for byte. Every block is read and checked.
+    pub fn joined_levels(&self) -> Result<Vec<BoundedLevel>, QueryError> {
+        let mut ranks = Vec::new();
+        (0..=self.max_depth())
+            .map(|level| {
+                ranks.clear();
+                self.each_rank(level, |r| ranks.push(r))?;
+                Ok(BoundedLevel::encode(&ranks, self.block_states()))
             })
-            .map_err(|e| self.damaged(e))
+            .collect()
+    }
+
+    /// Calls `each` with the ranks of level `level` in increasing order (every part's, in
+    /// rank order).
+    pub fn each_rank(&self, level: u32, mut each: impl FnMut(u64)) -> Result<(), QueryError> {
+        for piece in &self.pieces {
+            piece
+                .header
+                .each_rank(piece.bytes.as_ref(), level, &mut each)
+                .map_err(|e| self.damaged(piece, e))?;
+        }
+        Ok(())
     }
 }

@@ -117,6 +117,8 @@ pub(crate) const PARTS_ADVICE: &str = "make the table again with the same `slide
 fn regenerate(e: &FormatError) -> &'static str {
     match e {
         FormatError::PatternFile => "",
+        // A part named alone is whole; its message says what to name instead.
+        FormatError::Bounded(slidetable_format::BoundedError::IsPart { .. }) => "",
         _ => "; generate it again with `slidetable generate`",
     }
 }

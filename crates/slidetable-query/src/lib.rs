@@ -22,6 +22,7 @@ pub use slidetable_format::{is_bounded_file, is_pattern_file, CostModel, Encodin
 mod any;
 mod blocks;
 mod bounded;
+mod bounded_parts;
 mod census;
 mod distances;
 mod error;
@@ -41,6 +42,7 @@ mod walk;
 
 pub use any::AnyTable;
 pub use bounded::{BoundedTable, MappedBoundedTable, Reach};
+pub use bounded_parts::is_bounded_dir;
 pub use distances::MAX_RECOVERED_CELLS;
 pub use error::{error_chain, Damage, QueryError, TableError, TableErrorKind};
 pub use file::{TableBytes, READ_BELOW};

@@ -207,7 +207,11 @@ fn a_table_within_d_moves_agrees_with_the_whole_table_on_every_state() {
         let order = [Move::Right, Move::Up, Move::Left, Move::Down];
         for &depth in depths {
             let mut bytes = Vec::new();
-            write_bounded_to(&mut bytes, &solve_bounded(&goal, depth, &mut |_| {})).unwrap();
+            write_bounded_to(
+                &mut bytes,
+                &solve_bounded(&goal, depth, &mut |_| {}).unwrap(),
+            )
+            .unwrap();
             let within = BoundedTable::new(bytes).unwrap();
             within.verify().unwrap();
             (0..ranker.states()).into_par_iter().for_each(|rank| {

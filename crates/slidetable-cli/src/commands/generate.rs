@@ -3,16 +3,19 @@
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use indicatif::ProgressBar;
 use slidetable::core::{counted, Board};
 use slidetable::defaults;
 use slidetable::generate::cache::PatternPlan;
 use slidetable::generate::parts::{solve_in_parts, Exchange, PartsEvent, PartsPlan};
 use slidetable::generate::GenError;
 
+use crate::level_stats::{self, LevelLine, LevelStats};
 use crate::resolved::{Destination, Generation};
 use crate::streams::{self, note, warning};
 use crate::{patterns, signals, tables};
@@ -22,7 +25,8 @@ pub(crate) fn run(generation: Generation) -> Result<ExitCode> {
         Generation::Parts {
             plan,
             level_timeout,
-        } => in_parts(plan, level_timeout),
+            stats,
+        } => in_parts(plan, level_timeout, stats.as_deref()),
         Generation::Patterns { plan, path, cache } => pattern_database(&plan, &path, cache),
         Generation::Table { plan, to, restart } => table(&plan, to, restart),
         Generation::Bounded {
@@ -30,6 +34,11 @@ pub(crate) fn run(generation: Generation) -> Result<ExitCode> {
             max_depth,
             path,
         } => crate::bounded::generate(&goal, max_depth, &path),
+        Generation::BoundedParts {
+            plan,
+            level_timeout,
+            stats,
+        } => crate::bounded::generate_in_parts(&plan, level_timeout, stats.as_deref()),
     }
 }
 
@@ -109,49 +118,105 @@ fn pattern_database(plan: &PatternPlan, path: &Path, in_cache: bool) -> Result<E
 
 /// `generate --parts DIR`: this process's part of the search (all of it without MPI), with a
 /// watchdog on each level; the process of part 0 reports.
-fn in_parts(plan: PartsPlan, level_timeout: Duration) -> Result<ExitCode> {
+fn in_parts(plan: PartsPlan, level_timeout: Duration, stats: Option<&Path>) -> Result<ExitCode> {
     let board = plan.goal.board();
     let start = Instant::now();
     let mut exchange = exchange()?;
     let (me, parts) = (exchange.rank(), exchange.size());
+    let mut stats = match stats {
+        Some(path) if me == 0 => Some(LevelStats::create(path)?),
+        _ => None,
+    };
     let watch = watchdog(level_timeout, me, parts);
     // A signal (Ctrl-C, or mpirun ending the run when a process died) says what is kept.
     signals::clean_up_on_signals();
+    // On a terminal, part 0's process shows the states settled, the level, the time and the
+    // time left (from the mean time a state so far, resumed states apart).
+    let base = Arc::new(AtomicU64::new(0));
+    let bar = match me {
+        0 => tables::progress_bar_from(
+            board.reachable_states(),
+            tables::Work::States,
+            format!("generating {board} in {}", counted(parts.into(), "part")),
+            Arc::clone(&base),
+        ),
+        _ => ProgressBar::hidden(),
+    };
+    bar.inc(1);
     // The last level every part has a checkpoint of, once there is one.
     let mut kept = None;
+    let mut stats_error = None;
     let done = solve_in_parts(&plan, exchange.as_mut(), &mut |event| match event {
         PartsEvent::LevelStarted { level } => watch.start(level),
-        PartsEvent::Resumed { level } => {
+        PartsEvent::Resumed { level, settled } => {
             kept = Some(level);
+            base.store(settled, Relaxed);
+            bar.set_position(settled);
+            bar.reset_elapsed();
             if me == 0 {
-                note!("resuming from level {level}, the last level every part has a checkpoint of")
+                bar.suspend(|| {
+                    note!(
+                        "resuming from level {level}, the last level every part has a \
+                         checkpoint of"
+                    )
+                })
             }
         }
         PartsEvent::CheckpointSaved { level, bytes, took } => {
             kept = Some(level);
             if me == 0 {
-                note!(
-                    "checkpoint of level {level}: {bytes} bytes a part, {:.1} s",
-                    took.as_secs_f64()
-                )
+                bar.suspend(|| {
+                    note!(
+                        "checkpoint of level {level}: {bytes} bytes a part, {:.1} s",
+                        took.as_secs_f64()
+                    )
+                })
             }
         }
-        PartsEvent::CheckpointFailed { level, error } => warning!(
-            "part {me} of {parts}: the checkpoint of level {level} was not written{}; the \
-             search goes on from the one before",
-            error.map(|e| format!(" ({e})")).unwrap_or_default()
-        ),
-        PartsEvent::LevelDone(r) if me == 0 => note!(
-            "level {}: {}, {} bytes sent in {}, {:.1} ms{}",
-            r.level,
-            counted(r.states, "state"),
-            r.bytes_sent,
-            counted(r.rounds as u64, "round"),
-            r.elapsed.as_secs_f64() * 1e3,
-            if r.bottom_up { " (bottom-up)" } else { "" }
-        ),
+        PartsEvent::CheckpointFailed { level, error } => bar.suspend(|| {
+            warning!(
+                "part {me} of {parts}: the checkpoint of level {level} was not written{}; the \
+                 search goes on from the one before",
+                error.map(|e| format!(" ({e})")).unwrap_or_default()
+            )
+        }),
+        PartsEvent::LevelDone(r) if me == 0 => {
+            bar.inc(r.states);
+            bar.set_message(format!(
+                "generating {board} in {}, level {}",
+                counted(parts.into(), "part"),
+                r.level
+            ));
+            bar.suspend(|| {
+                note!(
+                    "level {}: {}, {} bytes sent in {}, {:.1} ms{}",
+                    r.level,
+                    counted(r.states, "state"),
+                    r.bytes_sent,
+                    counted(r.rounds as u64, "round"),
+                    r.elapsed.as_secs_f64() * 1e3,
+                    if r.bottom_up { " (bottom-up)" } else { "" }
+                )
+            });
+            if let (Some(stats), None) = (stats.as_mut(), &stats_error) {
+                let line = LevelLine {
+                    level: r.level,
+                    states: r.states,
+                    bytes_sent: r.bytes_sent,
+                    seconds: level_stats::seconds(r.elapsed),
+                    peak_memory: r.peak_memory,
+                    rounds: Some(r.rounds),
+                    bottom_up: Some(r.bottom_up),
+                };
+                stats_error = stats.write(&line).err();
+            }
+        }
         _ => {}
     });
+    bar.finish_and_clear();
+    if let Some(e) = stats_error {
+        warning!("{e:#}; the table is made all the same");
+    }
     let done = match done {
         Ok(done) => done,
         // Refused by every process at once before the search: part 0's process says why,
@@ -224,7 +289,7 @@ fn slidetable_format_len(board: slidetable::core::Board) -> u64 {
 
 /// This process's place among the processes of the run: MPI's world when built with the
 /// mpi feature, else alone (refused when a launcher started several).
-fn exchange() -> Result<Box<dyn Exchange>> {
+pub(crate) fn exchange() -> Result<Box<dyn Exchange>> {
     #[cfg(feature = "mpi")]
     {
         slidetable::generate::parts::mpi::Mpi::init()
@@ -251,19 +316,19 @@ fn exchange() -> Result<Box<dyn Exchange>> {
 /// Ends the process with a message when a level runs past `timeout`: the collective calls of
 /// a level wait for every process, and a process that stopped answering (a node lost without
 /// the launcher noticing) would otherwise leave the others waiting forever.
-struct Watchdog {
+pub(crate) struct Watchdog {
     level: Arc<Mutex<(u32, Instant)>>,
 }
 
 impl Watchdog {
-    fn start(&self, level: u32) {
+    pub(crate) fn start(&self, level: u32) {
         if let Ok(mut at) = self.level.lock() {
             *at = (level, Instant::now());
         }
     }
 }
 
-fn watchdog(timeout: Duration, me: u32, parts: u32) -> Watchdog {
+pub(crate) fn watchdog(timeout: Duration, me: u32, parts: u32) -> Watchdog {
     let level = Arc::new(Mutex::new((0, Instant::now())));
     let watched = Arc::clone(&level);
     std::thread::spawn(move || loop {

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 use slidetable::core::counted;
-use slidetable::format::{is_part_name, MANIFEST_NAME};
+use slidetable::format::{is_bounded_part_name, is_part_name, MANIFEST_NAME};
 use slidetable::query::Table;
 
 use crate::streams;
@@ -15,6 +15,11 @@ use crate::streams;
 /// Joins the parts in `dir` into the table file `output`.
 pub(crate) fn run(dir: &Path, output: &Path) -> Result<ExitCode> {
     let start = Instant::now();
+    if slidetable::query::is_bounded_dir(dir) {
+        let table = slidetable::query::BoundedTable::open(dir)?;
+        refuse_own_file(dir, output)?;
+        return crate::bounded::merge(&table, output, start);
+    }
     // Opening checks every part against the manifest (and the joined header); the checksum
     // of the whole, and each section's entries against its histogram, are checked before
     // anything is written.
@@ -56,7 +61,7 @@ fn refuse_own_file(dir: &Path, output: &Path) -> Result<()> {
         for entry in std::fs::read_dir(dir)?.flatten() {
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            if name == MANIFEST_NAME || is_part_name(&name) {
+            if name == MANIFEST_NAME || is_part_name(&name) || is_bounded_part_name(&name) {
                 sources.push(entry.path());
             }
         }
@@ -72,7 +77,10 @@ fn refuse_own_file(dir: &Path, output: &Path) -> Result<()> {
             })
             .is_some_and(|parent| same_file(parent, dir));
         let name = output.file_name().map(|n| n.to_string_lossy().into_owned());
-        if into_dir && name.is_some_and(|n| n == MANIFEST_NAME || is_part_name(&n)) {
+        if into_dir
+            && name
+                .is_some_and(|n| n == MANIFEST_NAME || is_part_name(&n) || is_bounded_part_name(&n))
+        {
             return refuse();
         }
     }

@@ -39,11 +39,21 @@ pub(crate) enum Generation {
         max_depth: u32,
         path: PathBuf,
     },
+    /// `--max-depth D --parts DIR`: this process's part of the search within `D` moves.
+    BoundedParts {
+        plan: slidetable::generate::BoundedPartsPlan,
+        /// `--level-timeout`.
+        level_timeout: Duration,
+        /// `--stats FILE`.
+        stats: Option<PathBuf>,
+    },
     /// `--parts DIR`: this process's part of the search.
     Parts {
         plan: PartsPlan,
         /// `--level-timeout`.
         level_timeout: Duration,
+        /// `--stats FILE`.
+        stats: Option<PathBuf>,
     },
 }
 
@@ -224,6 +234,7 @@ fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<Generation> {
             checkpoints: slidetable::generate::resume::Pace::from_env()?,
         },
         level_timeout: Duration::from_secs(args.level_timeout),
+        stats: args.stats.clone(),
     })
 }
 
@@ -247,13 +258,39 @@ fn bounded(args: &GenerateArgs, max_depth: u32) -> Result<Generation> {
             .into())
         }
     };
+    // Flags of the search of every state that a search within D moves has no use for.
+    if args.restart {
+        return Err(UsageError(
+            "--max-depth keeps no checkpoints (a run starts from the goal): drop --restart".into(),
+        )
+        .into());
+    }
+    if args.batch != slidetable::generate::parts::DEFAULT_BATCH {
+        return Err(UsageError(
+            "--batch bounds the rounds of a table of every state in parts; --max-depth sends \
+             each level in one round: drop --batch"
+                .into(),
+        )
+        .into());
+    }
+    if let Some(dir) = &args.parts {
+        return Ok(Generation::BoundedParts {
+            plan: slidetable::generate::BoundedPartsPlan {
+                goal,
+                max_depth,
+                dir: dir.clone(),
+            },
+            level_timeout: Duration::from_secs(args.level_timeout),
+            stats: args.stats.clone(),
+        });
+    }
     let path = match &args.output {
         Some(p) if p.as_os_str() != "-" => p.clone(),
         _ => {
             return Err(UsageError(format!(
                 "a table within D moves is not a default table and is written to a file: name \
                  it with -o PATH (`slidetable generate --board {board} --max-depth {max_depth} -o \
-                 {board}-{max_depth}.slt`)"
+                 {board}-{max_depth}.slt`), or made in parts with --parts DIR"
             ))
             .into())
         }
