@@ -17,6 +17,8 @@
 //! assert!(path_string(&path).starts_with('u'));
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub use slidetable_format::{is_bounded_file, is_pattern_file, CostModel, Encoding};
 
 mod any;
@@ -27,7 +29,6 @@ mod distances;
 mod error;
 mod file;
 mod goal;
-mod guard;
 mod histogram;
 mod layer;
 mod levels;
@@ -38,6 +39,7 @@ mod readahead;
 mod section;
 mod table;
 mod walk;
+mod watch;
 
 pub use any::AnyTable;
 pub use bounded::{BoundedTable, MappedBoundedTable, Reach};
@@ -45,7 +47,6 @@ pub use distances::MAX_RECOVERED_CELLS;
 pub use error::{error_chain, Damage, QueryError, TableError, TableErrorKind};
 pub use file::{TableBytes, READ_BELOW};
 pub use goal::Goal;
-pub use guard::{exit_if_tables_changed, exit_on_changed_table};
 pub use histogram::{HistogramStats, LayerStats};
 pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
 pub use levels::{Farthest, Level, LevelPicks, PassOptions, LEVEL_PASS_ENV};
@@ -54,3 +55,4 @@ pub use pattern::{MappedPatternTable, PatternTable};
 pub use section::Section;
 pub use slidetable_format::PatternGroup;
 pub use table::{MappedTable, Table};
+pub use watch::{check_mapped_files, observe_maps, MapEvent, TableChanged};
