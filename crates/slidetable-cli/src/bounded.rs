@@ -11,7 +11,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde::Serialize;
 use slidetable::core::{counted, Layout, Move};
-use slidetable::generate::{solve_bounded, write_bounded_to, Destination};
+use slidetable::generate::engine::{solve_bounded, write_bounded_to};
+use slidetable::generate::Destination;
 use slidetable::query::{LayerStats, MappedBoundedTable, Reach};
 
 use crate::answers::{self, write_invalid_answer};

@@ -10,7 +10,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use slidetable::core::{path_string, Board, Layout, Move, MAX_TABLE_CELLS};
-use slidetable::generate::{default_goals, solve, table_bytes};
+use slidetable::generate::default_goals;
+use slidetable::generate::engine::{solve, table_bytes};
 use slidetable::query::{
     AnyTable, CostModel, Goal, LayerError, LevelPicks, MappedTable, SplitMix64, TableBytes,
 };

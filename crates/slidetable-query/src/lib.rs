@@ -3,7 +3,8 @@
 //!
 //! ```
 //! use slidetable_core::{parse_layout, path_string, Board};
-//! use slidetable_gen::{default_goals, solve_sections, table_bytes};
+//! use slidetable_gen::engine::{solve_sections, table_bytes};
+//! use slidetable_gen::{default_goals};
 //! use slidetable_query::Table;
 //!
 //! let board = Board::EIGHT;

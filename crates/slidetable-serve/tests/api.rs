@@ -438,7 +438,7 @@ async fn a_mapped_table_written_over_in_place_refuses_the_next_answer() {
     use std::io::{Seek, SeekFrom, Write};
     use std::sync::Arc;
 
-    use slidetable::generate::cache::{generate, Plan};
+    use slidetable::generate::{generate, Plan};
     use slidetable_serve::{open_table, router, Tables};
 
     let dir = tempfile::tempdir().unwrap();

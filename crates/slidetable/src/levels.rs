@@ -138,13 +138,14 @@ mod tests {
     #[test]
     fn a_pass_is_planned_and_run_to_the_depth_asked() {
         let board = Board::new(2, 3).unwrap();
-        let plan = slidetable_gen::cache::Plan {
+        let plan = slidetable_gen::Plan {
             encoding: Some(slidetable_format::Encoding::TwoBit),
-            ..slidetable_gen::cache::Plan::default_for(board)
+            ..slidetable_gen::Plan::default_for(board)
         };
         let sections =
-            slidetable_gen::solve(&plan.goals, plan.encoding, plan.cost, &|_| ()).unwrap();
-        let table = Table::new(slidetable_gen::table_bytes(board, &sections).unwrap()).unwrap();
+            slidetable_gen::engine::solve(&plan.goals, plan.encoding, plan.cost, &|_| ()).unwrap();
+        let table =
+            Table::new(slidetable_gen::engine::table_bytes(board, &sections).unwrap()).unwrap();
         let goal = table.standard().unwrap();
         let pass = plan_for(&goal, 5);
         assert_eq!(pass.upto, 5);

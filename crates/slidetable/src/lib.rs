@@ -130,8 +130,8 @@ pub fn default_table(board: Board) -> Result<MappedTable, DefaultError> {
 /// `board`'s table of every state, generated in memory (nothing written): its default goals
 /// (one section per blank cell up to 10 cells, the standard goal for 11 and 12) and encoding.
 pub fn generate_table(board: Board) -> Result<Table<Vec<u8>>, DefaultError> {
-    let plan = slidetable_gen::cache::Plan::default_for(board);
-    let sections = slidetable_gen::solve(&plan.goals, plan.encoding, plan.cost, &|_| ())?;
-    let bytes = slidetable_gen::table_bytes(board, &sections)?;
+    let plan = slidetable_gen::Plan::default_for(board);
+    let sections = slidetable_gen::engine::solve(&plan.goals, plan.encoding, plan.cost, &|_| ())?;
+    let bytes = slidetable_gen::engine::table_bytes(board, &sections)?;
     Ok(Table::new(bytes)?)
 }

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use slidetable::core::{counted, Board};
 use slidetable::defaults;
-use slidetable::generate::cache::PatternPlan;
 use slidetable::generate::parts::{solve_in_parts, Exchange, PartsEvent, PartsPlan};
 use slidetable::generate::GenError;
+use slidetable::generate::PatternPlan;
 
 use crate::resolved::{Destination, Generation};
 use crate::streams::{self, note, warning};
