@@ -10,14 +10,13 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use slidetable::core::{path_string, Board, Layout, Move, MAX_TABLE_CELLS};
-use slidetable::generate::default_goals;
-use slidetable::generate::engine::{solve, table_bytes};
+use slidetable::generate::{default_goals, Plan};
 use slidetable::query::{
     AnyTable, CostModel, Goal, LayerError, LevelPicks, MappedTable, SplitMix64, TableBytes,
 };
 
 use crate::cache;
-use crate::errors::{gen_error, query_error, table_error, value_error, whole};
+use crate::errors::{query_error, table_error, value_error, whole};
 use crate::levels;
 use crate::puzzles::{self, Given};
 
@@ -134,13 +133,16 @@ impl PyTable {
             Some(g) => vec![g],
             None => default_goals(board),
         };
-        let bytes = crate::interrupt::abandonable(py, move || {
-            let sections = solve(&goals, None, cost, &|_| ())?;
-            table_bytes(board, &sections)
+        let plan = Plan {
+            board,
+            goals,
+            encoding: None,
+            cost,
+        };
+        let table = crate::interrupt::abandonable(py, move || {
+            slidetable::generate_plan::<TableBytes>(&plan)
         })?;
-        let bytes = bytes.map_err(gen_error)?;
-        let table = MappedTable::new(TableBytes::from(bytes)).map_err(table_error)?;
-        Ok(PyTable::new(table, chosen))
+        Ok(PyTable::new(table.map_err(cache::default_error)?, chosen))
     }
 
     /// The board, as `"RxC"`.
