@@ -83,7 +83,7 @@ impl<W: Write> Write for Output<W> {
 /// Fails, as the output's error, when standard output was closed at the start: for a
 /// command to refuse before its work (`generate -o -`), and for every write to it.
 pub(crate) fn stdout_open() -> io::Result<()> {
-    if crate::signals::stdout_closed_at_start() {
+    if crate::process::stdout_closed_at_start() {
         return Err(named(io::Error::other(
             "it was closed when slidetable started (`>&-`); redirect it to /dev/null to \
              discard the output",

@@ -8,7 +8,7 @@
 //! untouched. A user who writes over a mapped file anyway breaks it; `slidetable-query` keeps
 //! each mapped file's length and modification time so a program can notice
 //! (`slidetable_query::check_mapped_files`) and react as it chooses (the command line ends
-//! with a message; see its `signals.rs`).
+//! with a message; see its `process.rs`).
 //!
 //! - [`map_read`]: a table file or pattern database, read-only (`slidetable-query`);
 //! - [`map_working`]: the generator's own working file, read-write and shared;

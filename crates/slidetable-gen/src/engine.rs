@@ -25,9 +25,12 @@
 
 use rayon::prelude::*;
 use slidetable_core::Layout;
-use slidetable_format::{widen_bytes, CostModel, Encoding};
+use slidetable_format::{CostModel, Encoding};
 
+use crate::section::widen;
 use crate::{bfs_residues, check_plan, GenError};
+
+pub use crate::section::SolvedSection;
 
 pub use crate::bfs_queue::{solve_section, solve_sections};
 pub use crate::bfs_scan::solve_by_scan;
@@ -38,31 +41,6 @@ pub use crate::write::{
     pattern_bytes, replace_table, table_bytes, write_pattern_table, write_pattern_to, write_table,
     write_to,
 };
-
-/// One solved goal, in memory: for each rank of the goal's class, its distance (or its
-/// residue) and first move, as the section's encoding stores them, and the histogram of
-/// distances. [`write_table`] makes a file's section of it (which the query crate's `Section`
-/// then views).
-#[derive(Clone, Debug)]
-pub struct SolvedSection {
-    /// The goal every entry's distance leads to.
-    pub goal: Layout,
-    /// The payload: entries in `encoding`, one per rank (see `slidetable_format`).
-    pub entries: Vec<u8>,
-    /// `histogram[d]` = states at distance (or cheapest cost) `d`.
-    pub histogram: Vec<u64>,
-    /// How `entries` are stored.
-    pub encoding: Encoding,
-    /// What a move costs.
-    pub cost: CostModel,
-}
-
-impl SolvedSection {
-    /// The largest distance (or cost) of any state.
-    pub fn max_distance(&self) -> u32 {
-        self.histogram.len() as u32 - 1
-    }
-}
 
 /// Solves every goal under `cost` into `encoding` (or the board's default), reporting the
 /// states settled to `progress` as it goes. Small boards solve their sections in parallel;
@@ -128,14 +106,5 @@ pub fn solve(
             }
             Ok(sections)
         }
-    }
-}
-
-/// Byte entries as 16-bit ones (same distance and move).
-pub(crate) fn widen(s: SolvedSection) -> SolvedSection {
-    SolvedSection {
-        entries: widen_bytes(&s.entries),
-        encoding: Encoding::Wide16,
-        ..s
     }
 }

@@ -36,6 +36,7 @@ mod pattern;
 mod plan;
 pub mod resume;
 pub mod room;
+mod section;
 mod state_file;
 mod weighted;
 mod write;
@@ -48,10 +49,13 @@ pub use plan::Plan;
 pub use write::temporary::abandon_writes;
 pub use write::{check_replaceable, write_bytes, write_file, Destination, Written};
 
-// The engine's parts under their short names, for this crate's own modules.
-use engine::{partition_placements, solve, solve_partition, widen, SolvedPattern, SolvedSection};
+// The engine's parts under their short names, for this crate's own modules (imported from
+// the modules that define them).
+use engine::solve;
+use pattern::{partition_placements, solve_partition, SolvedPattern};
+use section::{widen, SolvedSection};
 #[cfg(test)]
-use engine::{pattern_bytes, solve_by_scan, solve_section};
+use {bfs_queue::solve_section, bfs_scan::solve_by_scan, write::pattern_bytes};
 
 use slidetable_core::{Board, BoardError, Layout, PlacementError, Ranker};
 use slidetable_format::{CostModel, Encoding, FormatError};

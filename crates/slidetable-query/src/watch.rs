@@ -22,7 +22,7 @@
 //! The library handles no signal and never ends the process: what to do is the program's
 //! choice. The command line installs a SIGBUS handler over the observed maps, checks each
 //! second and when it has answered, and ends with the message of [`TableChanged`] and exit
-//! status 1 (its `signals.rs`; `slidetable serve` included). The page's router
+//! status 1 (its `process.rs`; `slidetable serve` included). The page's router
 //! (`slidetable-serve`) checks after each API answer and answers 500 with that message
 //! instead of a possibly wrong answer. Python installs nothing: a mapped table truncated
 //! under the interpreter ends it by SIGBUS, the default, and one written over in place is not
