@@ -140,9 +140,9 @@ impl PyTable {
             cost,
         };
         let table = crate::interrupt::abandonable(py, move || {
-            slidetable::generate_plan::<TableBytes>(&plan)
-        })?;
-        Ok(PyTable::new(table.map_err(cache::default_error)?, chosen))
+            slidetable::generate_plan::<TableBytes>(&plan).map_err(cache::default_error)
+        })??;
+        Ok(PyTable::new(table, chosen))
     }
 
     /// The board, as `"RxC"`.
