@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use slidetable::core::{counted, Layout, Move};
-use slidetable::generate::{
-    solve_bounded, solve_bounded_in_parts, write_bounded_to, BoundedPartsPlan, Destination,
-    GenError, SolvedBounded,
+use slidetable::generate::engine::{
+    solve_bounded, solve_bounded_in_parts, write_bounded_to, SolvedBounded,
 };
+use slidetable::generate::{BoundedPartsPlan, Destination, GenError};
 use slidetable::query::{LayerStats, MappedBoundedTable, Reach};
 
 use crate::answers::{self, write_invalid_answer};

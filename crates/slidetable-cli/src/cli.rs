@@ -44,8 +44,9 @@ pub(crate) enum Command {
     /// Print an optimal move string to the goal (u d l r: where the blank goes) for each
     /// puzzle, an empty line if already solved, or `unsolvable`.
     Path(PathArgs),
-    /// Solve each puzzle by searching at query time (bfs, bidir, dijkstra, astar, idastar),
-    /// with the same input and output as `path`; works on every board up to 4x4.
+    /// Solve each puzzle by searching at query time (the methods of `--method`), with the
+    /// same input and output as `path`; works on every board up to 4x4.
+    #[command(about = search_about())]
     Search(SearchArgs),
     /// Read and write exactly what an accepted solution to a judge problem does.
     #[command(long_about = JUDGE_HELP)]
@@ -271,10 +272,10 @@ pub(crate) struct SearchArgs {
     /// The search method.
     #[arg(long, value_name = "METHOD", value_parser = offered(methods(), parse_method))]
     pub(crate) method: Method,
-    /// The heuristic of astar and idastar: manhattan, linear-conflict, misplaced, or pdb
-    /// (pattern databases: on 4x4 the database file, --table or the cache's 4x4.slt; on
-    /// smaller boards the tiles split in two groups) or pdb-PARTITION (built in memory, for
-    /// example pdb-5-5-5 or pdb-4-4) [default: manhattan]. The other methods take none.
+    /// The heuristic of astar and idastar, one of the possible values, pdb meaning pattern
+    /// databases (on 4x4 the database file, --table or the cache's 4x4.slt; on smaller boards
+    /// the tiles split in two groups), or pdb-PARTITION (built in memory, for example
+    /// pdb-5-5-5 or pdb-4-4) [default: manhattan]. The other methods take none.
     #[arg(long, value_name = "NAME", value_parser = offered(heuristics(), parse_heuristic))]
     pub(crate) heuristic: Option<HeuristicChoice>,
     /// The pattern database for --heuristic pdb [default: the cache's 4x4.slt on 4x4].
@@ -527,10 +528,10 @@ pub(crate) struct RandomArgs {
 
 #[derive(Args, Debug)]
 pub(crate) struct HeuristicArgs {
-    /// The heuristics (manhattan, linear-conflict, misplaced, or pdb-PARTITION: additive
-    /// pattern databases built for the table's goal, for example pdb-4-4 or pdb-3-3-2), side
-    /// by side: repeat the option or separate names by commas [default: manhattan,
-    /// linear-conflict, misplaced]. `--name` is the old spelling.
+    /// The heuristics (the possible values but pdb, or pdb-PARTITION: additive pattern
+    /// databases built for the table's goal, for example pdb-4-4 or pdb-3-3-2), side by side:
+    /// repeat the option or separate names by commas [default: manhattan, linear-conflict,
+    /// misplaced]. `--name` is the old spelling.
     #[arg(long, alias = "name", value_name = "NAME", value_delimiter = ',', value_parser = offered(heuristics(), parse_heuristic))]
     pub(crate) heuristic: Vec<HeuristicChoice>,
     #[command(flatten)]
@@ -687,6 +688,16 @@ fn listed(
     names: impl FnOnce() -> Vec<String>,
 ) -> &'static [&'static str] {
     cell.get_or_init(|| names().into_iter().map(|n| &*n.leak()).collect())
+}
+
+/// `search`'s line in the list of commands, its methods named from
+/// [`Method::ALL`](slidetable::search::Method::ALL).
+fn search_about() -> String {
+    format!(
+        "Solve each puzzle by searching at query time ({}), with the same input and output \
+         as `path`; works on every board up to 4x4",
+        methods().join(", ")
+    )
 }
 
 /// The methods by name ([`Method::ALL`](slidetable::search::Method::ALL)).

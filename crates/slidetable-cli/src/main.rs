@@ -19,6 +19,7 @@ mod levels;
 use slidetable_records as json;
 mod limits;
 mod patterns;
+mod process;
 mod puzzles;
 mod resolved;
 mod show;
@@ -62,12 +63,12 @@ fn main() -> ExitCode {
         }
     };
     // A mapped table truncated under us ends the run with a message, not a silent SIGBUS.
-    slidetable::query::exit_on_changed_table("slidetable: ");
+    process::exit_on_changed_table();
     // Every argument resolved (files found and opened) before the command runs.
     match Resolved::of(&cli.command).and_then(dispatch) {
         Ok(code) => {
             // Answers from a mapped table written over meanwhile may be wrong: exit 1.
-            slidetable::query::exit_if_tables_changed();
+            process::exit_if_tables_changed();
             code
         }
         // A closed stdout (`slidetable path big.txt | head`) is a normal way to stop reading.

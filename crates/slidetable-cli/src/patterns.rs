@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use slidetable::core::{Layout, Move};
-use slidetable::generate::cache::{self, Generated, PatternPlan};
+use slidetable::generate::{Generated, PatternPlan};
 use slidetable::query::MappedPatternTable;
 use slidetable::search::Symmetric;
 use slidetable::{Fifteen, FifteenError};
@@ -36,7 +36,7 @@ pub(crate) fn make(plan: &PatternPlan, path: &Path) -> Result<Generated> {
             plan.partition.sizes()
         ),
     );
-    let made = cache::generate_patterns(plan, path, &|n| bar.inc(n));
+    let made = slidetable::generate::generate_patterns(plan, path, &|n| bar.inc(n));
     bar.finish_and_clear();
     Ok(made?)
 }

@@ -4,7 +4,6 @@
 
 use std::fmt;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Writes `slidetable: MESSAGE` and a line end to standard error. A standard error that
 /// cannot take it (closed, a full disk) loses the message and nothing else: `eprintln!`
@@ -81,34 +80,10 @@ impl<W: Write> Write for Output<W> {
     }
 }
 
-/// Whether standard output was closed when the process began (`slidetable path … >&-`).
-/// Rust's runtime opens `/dev/null` on a closed standard descriptor before `main`, where
-/// every answer would vanish with exit 0; so a function the loader runs before the runtime
-/// ([`LOOK_AT_STDOUT`]) looks first, and every write to standard output then fails (exit 1),
-/// as a write to a closed descriptor does.
-static CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
-
-/// Run by the loader with the program's constructors (`.init_array`), before Rust's runtime
-/// touches the standard descriptors.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-#[used]
-#[link_section = ".init_array"]
-static LOOK_AT_STDOUT: extern "C" fn() = look_at_stdout;
-
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-extern "C" fn look_at_stdout() {
-    // SAFETY: fcntl(F_GETFD) reads the flags of descriptor 1, or fails with EBADF when it is
-    // not open; it takes no pointer and changes nothing.
-    let closed = unsafe { libc::fcntl(1, libc::F_GETFD) } == -1;
-    CLOSED_AT_START.store(closed, Ordering::Relaxed);
-}
-
 /// Fails, as the output's error, when standard output was closed at the start: for a
 /// command to refuse before its work (`generate -o -`), and for every write to it.
 pub(crate) fn stdout_open() -> io::Result<()> {
-    if CLOSED_AT_START.load(Ordering::Relaxed) {
+    if crate::process::stdout_closed_at_start() {
         return Err(named(io::Error::other(
             "it was closed when slidetable started (`>&-`); redirect it to /dev/null to \
              discard the output",

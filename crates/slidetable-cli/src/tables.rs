@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use slidetable::core::Board;
+use slidetable::defaults::FIRST_USE_PARTITION;
 use slidetable::defaults::{self, Kind};
-use slidetable::generate::cache::FIRST_USE_PARTITION;
+use slidetable::generate::engine::{solve, table_bytes, SolvedSection};
 use slidetable::generate::resume::{Pace, Resumed, Run, RunEvent};
-use slidetable::generate::{solve, table_bytes, SolvedSection};
 use slidetable::query::{Goal, MappedTable};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
@@ -21,7 +21,7 @@ use crate::signals;
 use crate::streams::warning;
 
 pub(crate) use slidetable::defaults::{resolve, Origin};
-pub(crate) use slidetable::generate::cache::{Generated, Plan};
+pub(crate) use slidetable::generate::{Generated, Plan};
 
 /// What a terminal user sees while a default table is found: a note when it waits for another
 /// process or generates the table, and a progress bar while it generates a large one.
@@ -165,7 +165,7 @@ pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Genera
         progress: &|n| bar.inc(n),
         events: &events,
     };
-    let done = slidetable::generate::cache::generate_resumable(plan, path, &run)?;
+    let done = slidetable::generate::generate_resumable(plan, path, &run)?;
     bar.finish_and_clear();
     if let Some(e) = &done.owner_not_kept {
         warning!(

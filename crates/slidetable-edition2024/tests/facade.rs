@@ -2,7 +2,7 @@
 
 #[test]
 fn the_facade_modules_are_reachable_without_raw_identifiers() {
-    use slidetable::generate::{solve_sections, table_bytes};
+    use slidetable::generate::engine::{solve_sections, table_bytes};
     use slidetable::{parse_layout, Board, Table};
 
     let board = Board::new(2, 2).unwrap();

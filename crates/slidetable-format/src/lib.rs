@@ -65,6 +65,8 @@ pub use blocks::{block_count, BlockSums, BLOCK_LEN};
 
 mod parts;
 
+pub mod mapping;
+
 mod open;
 pub use open::{open_regular, OpenError};
 

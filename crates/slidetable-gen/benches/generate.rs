@@ -3,9 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use slidetable_core::Board;
-use slidetable_gen::{
-    default_goals, solve_partition, solve_pattern, solve_section, solve_sections, Partition,
-};
+use slidetable_gen::engine::{solve_partition, solve_pattern, solve_section, solve_sections};
+use slidetable_gen::{default_goals, Partition};
 
 fn generate(c: &mut Criterion) {
     let board = Board::EIGHT;

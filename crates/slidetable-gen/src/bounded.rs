@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use slidetable_core::Board;
-//! use slidetable_gen::solve_bounded;
+//! use slidetable_gen::engine::solve_bounded;
 //!
 //! let solved = solve_bounded(&Board::new(4, 4).unwrap().standard_goal(), 6, &mut |_| {}).unwrap();
 //! // OEIS A089484: the 15-puzzle's states by distance from a corner-blank goal.

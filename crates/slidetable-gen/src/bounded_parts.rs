@@ -31,13 +31,14 @@ use slidetable_format::{
     BoundedPartRecord, Slices, BOUNDED_BLOCK_STATES, MANIFEST_NAME,
 };
 
+use crate::bounded::BoundedLevelDone;
 use crate::bounded::{count_neighbours, expand, keep_new, Held};
 use crate::parts::{
     check_dir, decode_offsets, encode_sorted, lock_dir, peak_memory, remove_if_there, sync_dir,
     Exchange, ExchangeError,
 };
 use crate::state_file::write_durably;
-use crate::{BoundedLevelDone, GenError};
+use crate::GenError;
 
 /// What a run in parts is asked to make.
 #[derive(Clone, Debug)]

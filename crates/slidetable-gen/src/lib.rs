@@ -1,23 +1,23 @@
 //! Every state's distance, by one breadth-first search backwards from each goal, and the
 //! writer that stores them as a slidetable file.
 //!
-//! Where each part lives: [`solve`] (here) picks the search for a plan; `bfs_queue.rs` is the
-//! breadth-first search of boards up to 10 cells ([`solve_section`]), `bfs_scan.rs` the one
-//! of 11 and 12 cells over bitmaps ([`solve_by_scan`]), `weighted.rs` the cheapest costs of
-//! weighted moves ([`solve_weighted`]), `pattern.rs` the pattern databases' search
-//! ([`solve_pattern`]); `write.rs` writes files (and `write/temporary.rs` keeps track of
-//! their temporaries), `cache.rs` makes a plan's file.
+//! What a user calls: [`generate`], a [`Plan`] (board, goals, encoding, cost) made into a
+//! file, the machine's memory and disk checked first ([`room`]) and the file written to a
+//! temporary and renamed; [`generate_resumable`] the same with checkpoints
+//! ([`resume`]); [`generate_patterns`] for a [`PatternPlan`]'s pattern databases; a search in
+//! parts, one slice a process, in [`parts`]. The searches and writers they are made of are
+//! under [`engine`].
 //!
 //! ```
 //! use slidetable_core::Board;
-//! use slidetable_gen::{solve_section, table_bytes};
+//! use slidetable_gen::{generate, make_dir, Plan};
 //!
-//! let board = Board::new(2, 3).unwrap();
-//! let section = solve_section(&board.standard_goal()).unwrap();
-//! assert_eq!(section.histogram.iter().sum::<u64>(), 360);
-//! assert_eq!(section.max_distance(), 21);
-//! let bytes = table_bytes(board, &[section]).unwrap();
-//! assert!(bytes.starts_with(b"SLIDETBL"));
+//! let dir = tempfile::tempdir().unwrap();
+//! let path = dir.path().join("slidetable/2x2.slt");
+//! make_dir(&path).unwrap();
+//! let done = generate(&Plan::default_for(Board::new(2, 2).unwrap()), &path, &|_| {}).unwrap();
+//! assert_eq!((done.sections, done.states), (4, 12));
+//! assert!(path.exists());
 //! ```
 
 use std::io;
@@ -28,60 +28,39 @@ mod bfs_residues;
 mod bfs_scan;
 mod bounded;
 mod bounded_parts;
-pub mod cache;
+pub mod engine;
 pub mod environment;
+mod make;
 mod mapped;
 pub mod parts;
 mod pattern;
 mod plan;
 pub mod resume;
 pub mod room;
+mod section;
 mod state_file;
 mod weighted;
 mod write;
 
-pub use bfs_queue::{solve_section, solve_sections};
-pub use bfs_scan::solve_by_scan;
-pub use bounded::{solve_bounded, write_bounded_to, BoundedLevelDone, SolvedBounded};
-pub use bounded_parts::{solve_bounded_in_parts, BoundedPartsDone, BoundedPartsPlan};
-pub use pattern::{
-    partition_placements, solve_partition, solve_pattern, Partition, PartitionError, SolvedPattern,
+pub use bounded_parts::BoundedPartsPlan;
+pub use make::{
+    generate, generate_patterns, generate_resumable, make_dir, pattern_goal, Generated, PatternPlan,
 };
-pub use weighted::{narrow, solve_weighted};
+pub use pattern::{Partition, PartitionError};
+pub use plan::Plan;
 pub use write::temporary::abandon_writes;
-pub use write::{
-    check_replaceable, pattern_bytes, replace_table, table_bytes, write_bytes, write_file,
-    write_pattern_table, write_pattern_to, write_table, write_to, Destination, Written,
-};
+pub use write::{check_replaceable, write_bytes, write_file, Destination, Written};
 
-use rayon::prelude::*;
+// The engine's parts under their short names, for this crate's own modules (imported from
+// the modules that define them).
+use engine::solve;
+use pattern::{partition_placements, solve_partition, SolvedPattern};
+use section::{widen, SolvedSection};
+#[cfg(test)]
+use {bfs_queue::solve_section, bfs_scan::solve_by_scan, write::pattern_bytes};
+
 use slidetable_core::{Board, BoardError, Layout, PlacementError, Ranker};
-use slidetable_format::{widen_bytes, CostModel, Encoding, FormatError};
-
-/// One solved goal, in memory: for each rank of the goal's class, its distance (or its
-/// residue) and first move, as the section's encoding stores them, and the histogram of
-/// distances. [`write_table`] makes a file's section of it (which the query crate's `Section`
-/// then views).
-#[derive(Clone, Debug)]
-pub struct SolvedSection {
-    /// The goal every entry's distance leads to.
-    pub goal: Layout,
-    /// The payload: entries in `encoding`, one per rank (see `slidetable_format`).
-    pub entries: Vec<u8>,
-    /// `histogram[d]` = states at distance (or cheapest cost) `d`.
-    pub histogram: Vec<u64>,
-    /// How `entries` are stored.
-    pub encoding: Encoding,
-    /// What a move costs.
-    pub cost: CostModel,
-}
-
-impl SolvedSection {
-    /// The largest distance (or cost) of any state.
-    pub fn max_distance(&self) -> u32 {
-        self.histogram.len() as u32 - 1
-    }
-}
+use slidetable_format::{CostModel, Encoding, FormatError};
 
 /// Why a table could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -336,14 +315,6 @@ pub enum GenError {
     /// The processes of a search in parts could not exchange a level's states.
     #[error("the processes could not exchange a level: {0}")]
     Exchange(#[from] parts::ExchangeError),
-    /// The default partition of a board's pattern database does not fit the board.
-    #[error("the default pattern database of {board}: {source}")]
-    DefaultPartition {
-        /// The board.
-        board: Board,
-        /// Why the partition does not fit.
-        source: PartitionError,
-    },
     /// A refusal every process of a search in parts makes together, before the search (the
     /// directory locked by another run, an interrupted run in another number of parts): the
     /// process of part 0 says it, the others need not.
@@ -428,82 +399,6 @@ pub fn check_plan(
     }
     chosen.holds(cost)?;
     Ok(chosen)
-}
-
-/// Solves every goal under `cost` into `encoding` (or the board's default), reporting the
-/// states settled to `progress` as it goes. Small boards solve their sections in parallel;
-/// large ones one after another, each on every core, so that memory holds one search at a
-/// time.
-pub fn solve(
-    goals: &[Layout],
-    encoding: Option<Encoding>,
-    cost: CostModel,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<SolvedSection>, GenError> {
-    let Some(first) = goals.first() else {
-        return Ok(Vec::new());
-    };
-    let board = first.board();
-    let chosen = check_plan(board, encoding, cost)?;
-    let reporting = |s: Result<SolvedSection, GenError>| {
-        if let Ok(s) = &s {
-            progress(s.histogram.iter().sum());
-        }
-        s
-    };
-    match (cost, chosen) {
-        (CostModel::Unit, Encoding::Byte) if board.cells() <= 10 => goals
-            .par_iter()
-            .map(|g| reporting(solve_section(g)))
-            .collect(),
-        (CostModel::Unit, Encoding::TwoBit) => goals
-            .iter()
-            .map(|g| bfs_residues::solve_by_residues(g, progress))
-            .collect(),
-        (CostModel::Unit, Encoding::Byte) => goals
-            .iter()
-            .map(|g| solve_by_scan(g, chosen, progress))
-            .collect(),
-        (CostModel::Unit, Encoding::Wide16) => {
-            let sections: Vec<SolvedSection> = goals
-                .par_iter()
-                .map(|g| reporting(solve_section(g)))
-                .collect::<Result<_, _>>()?;
-            Ok(sections.into_iter().map(widen).collect())
-        }
-        (CostModel::Tile, _) => {
-            let sections: Vec<SolvedSection> = goals
-                .par_iter()
-                .map(|g| reporting(solve_weighted(g, cost)))
-                .collect::<Result<_, _>>()?;
-            let sections = if encoding.is_some() {
-                sections
-            } else {
-                narrow(sections)
-            };
-            if chosen == Encoding::Byte {
-                let narrowed = narrow(sections);
-                if let Some(s) = narrowed.iter().find(|s| s.encoding != Encoding::Byte) {
-                    return Err(GenError::TooCostly {
-                        goal: s.goal,
-                        encoding: Encoding::Byte.name(),
-                        max: Encoding::Byte.max_distance(),
-                    });
-                }
-                return Ok(narrowed);
-            }
-            Ok(sections)
-        }
-    }
-}
-
-/// Byte entries as 16-bit ones (same distance and move).
-pub(crate) fn widen(s: SolvedSection) -> SolvedSection {
-    SolvedSection {
-        entries: widen_bytes(&s.entries),
-        encoding: Encoding::Wide16,
-        ..s
-    }
 }
 
 #[cfg(test)]

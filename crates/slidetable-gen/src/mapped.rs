@@ -8,26 +8,11 @@ use std::path::Path;
 
 use memmap2::MmapMut;
 
-/// Maps `len` bytes of `file` from `offset`, shared.
-///
-/// # Safety argument
-///
-/// memmap2's contract: nobody else may change the file while it is mapped. The file is this
-/// process's own temporary file (`part-K-of-N.part.tmp` of a search in parts, before its
-/// rename), which no other process of the run opens and no reader takes for a table.
+/// Maps `len` bytes of `file` from `offset`, shared: this process's own temporary file
+/// (`part-K-of-N.part.tmp` of a search in parts, before its rename), which no other process
+/// of the run opens and no reader takes for a table, as the format crate's map asks.
 pub(crate) fn map(file: &File, offset: u64, len: u64) -> io::Result<MmapMut> {
-    if len == 0 {
-        return memmap2::MmapOptions::new().len(0).map_anon();
-    }
-    let len = usize::try_from(len).map_err(|_| io::Error::other("mapping too large"))?;
-    // SAFETY: see the function's safety argument: a working file only this process changes.
-    #[allow(unsafe_code)]
-    unsafe {
-        memmap2::MmapOptions::new()
-            .offset(offset)
-            .len(len)
-            .map_mut(file)
-    }
+    slidetable_format::mapping::map_working(file, offset, len)
 }
 
 /// Makes (or empties) the file at `path` and allocates `len` bytes of it on disk, so that a

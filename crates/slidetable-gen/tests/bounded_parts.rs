@@ -7,11 +7,11 @@ use std::path::Path;
 use std::thread;
 
 use slidetable_core::{Board, Layout};
-use slidetable_gen::parts::threads;
-use slidetable_gen::{
-    solve_bounded, solve_bounded_in_parts, write_bounded_to, BoundedPartsDone, BoundedPartsPlan,
-    SolvedBounded,
+use slidetable_gen::engine::{
+    solve_bounded, solve_bounded_in_parts, write_bounded_to, BoundedPartsDone, SolvedBounded,
 };
+use slidetable_gen::parts::threads;
+use slidetable_gen::BoundedPartsPlan;
 use slidetable_query::{BoundedTable, Reach};
 
 /// Runs the search within `max_depth` of `goal` in `parts` threads writing into `dir`.

@@ -6,8 +6,9 @@
 use slidetable_core::{Board, Ranker};
 use slidetable_format::CostModel;
 use slidetable_format::{byte_distance, byte_move};
-use slidetable_gen::{
-    default_goals, solve_bounded, solve_section, solve_sections, write_table, SolvedSection,
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{
+    solve_bounded, solve_section, solve_sections, write_table, SolvedSection,
 };
 use slidetable_query::Table;
 
@@ -279,7 +280,7 @@ fn the_format_documents_hex_dump_is_what_the_generator_writes() {
     assert_eq!(dumped.len(), 192, "the appendix's dump was not found whole");
     let board = Board::EIGHT;
     let sections = solve_sections(&default_goals(board)).unwrap();
-    let bytes = slidetable_gen::table_bytes(board, &sections).unwrap();
+    let bytes = slidetable_gen::engine::table_bytes(board, &sections).unwrap();
     assert_eq!(&bytes[..192], &dumped[..]);
     assert!(doc.contains("the first payload bytes at 0xb78 are `00 43 41 53 …`"));
     assert_eq!(&bytes[0xb78..0xb78 + 4], [0x00, 0x43, 0x41, 0x53]);
@@ -344,7 +345,7 @@ fn levels_within_d_moves_are_the_whole_tables_first_levels() {
     for (rows, cols, depth) in [(3, 3, 40), (2, 5, 30), (3, 4, 18)] {
         let board = Board::new(rows, cols).unwrap();
         let goal = board.standard_goal();
-        let whole = slidetable_gen::solve(&[goal], None, CostModel::Unit, &|_| {})
+        let whole = slidetable_gen::engine::solve(&[goal], None, CostModel::Unit, &|_| {})
             .unwrap()
             .remove(0)
             .histogram;

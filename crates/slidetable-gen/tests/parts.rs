@@ -8,11 +8,12 @@ use std::time::Duration;
 
 use slidetable_core::{Board, Layout};
 use slidetable_format::{CostModel, Encoding};
+use slidetable_gen::engine::{solve, table_bytes};
 use slidetable_gen::parts::{
     solve_in_parts, threads, Exchange, ExchangeError, PartsDone, PartsEvent, PartsPlan,
 };
 use slidetable_gen::resume::Pace;
-use slidetable_gen::{solve, table_bytes, GenError};
+use slidetable_gen::GenError;
 use slidetable_query::Table;
 
 fn one_process(goal: Layout) -> Vec<u8> {

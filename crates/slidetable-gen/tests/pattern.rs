@@ -12,7 +12,8 @@ use std::collections::{HashMap, VecDeque};
 
 use slidetable_core::{Board, Layout, Move, PlacementRanker, Ranker};
 use slidetable_format::{byte_distance, excess_at, reachable_placements};
-use slidetable_gen::{solve_partition, solve_pattern, Partition, PartitionError, SolvedPattern};
+use slidetable_gen::engine::{solve_partition, solve_pattern, SolvedPattern};
+use slidetable_gen::{Partition, PartitionError};
 
 fn manhattan(goal: &Layout, tile: u8, cell: usize) -> u32 {
     let cols = goal.board().cols();
@@ -193,7 +194,7 @@ fn check_admissible(goal: Layout, partition: &str) {
     let board = goal.board();
     let partition = Partition::parse(partition, &goal).unwrap();
     let sections = solve_partition(&goal, &partition, &|_| ()).unwrap();
-    let exact = slidetable_gen::solve_section(&goal).unwrap();
+    let exact = slidetable_gen::engine::solve_section(&goal).unwrap();
     let ranker = Ranker::new(board).unwrap();
     let h = |l: &Layout| sections.iter().map(|s| value(s, l)).sum::<u32>();
     let mut exact_hits = 0u64;

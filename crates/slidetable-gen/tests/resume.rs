@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use slidetable_core::Board;
 use slidetable_format::{CostModel, Encoding};
-use slidetable_gen::cache::{generate, generate_resumable, Plan};
 use slidetable_gen::resume::{Pace, Run, RunEvent, WorkFiles};
 use slidetable_gen::GenError;
+use slidetable_gen::{generate, generate_resumable, Plan};
 
 fn plan(board: Board, goals: usize) -> Plan {
     Plan {

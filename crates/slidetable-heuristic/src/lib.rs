@@ -7,7 +7,8 @@
 //!
 //! ```
 //! use slidetable_core::Board;
-//! use slidetable_gen::{default_goals, solve_sections, table_bytes};
+//! use slidetable_gen::engine::{solve_sections, table_bytes};
+//! use slidetable_gen::{default_goals};
 //! use slidetable_query::Table;
 //! use slidetable_heuristic::measure;
 //! use slidetable_search::Manhattan;

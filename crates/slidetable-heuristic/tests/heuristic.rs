@@ -3,7 +3,8 @@
 use std::sync::OnceLock;
 
 use slidetable_core::{parse_layout, Board, Layout, Move, Ranker};
-use slidetable_gen::{default_goals, solve_sections, table_bytes};
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{solve_sections, table_bytes};
 use slidetable_heuristic::{
     measure, measure_each, measure_kinds, Accuracy, HeuristicReport, Inconsistency, Witness,
 };

@@ -94,54 +94,63 @@ impl Verdict {
 /// at a time and never past its first line after the last case.
 pub fn check<D: AsRef<[u8]>>(
     format: Format,
-    mut input: impl BufRead,
+    input: impl BufRead,
     theirs: impl Read,
     table: &Table<D>,
     standard: Standard,
     report: &mut impl Write,
 ) -> Result<Verdict, JudgeError> {
-    let head = first_line(&mut input);
-    let mut expected = Vec::new();
-    let starts =
-        answer(format, input, table, &mut expected, true).map_err(|e| swapped_hint(e, &head))?;
     let farthest = |far: &Layout, start: &Layout| -> Result<Option<u32>, JudgeError> {
         Ok(table.goal(far)?.distance(start)?)
     };
-    let mut theirs = Output::new(theirs);
-    judge_output(
-        format,
-        &expected,
-        &starts,
-        &mut theirs,
-        &farthest,
-        standard,
-        report,
-    )
+    let answers = |input, expected: &mut Vec<u8>, starts: &mut Vec<Layout>| {
+        *starts = answer(format, input, table, expected, true)?;
+        Ok(())
+    };
+    check_with(format, input, theirs, answers, &farthest, standard, report)
 }
 
 /// [`check`] for the 15-puzzle formats (`uva10181`, `lightoj1121`), whose answers come from
 /// `solve` as for [`crate::judge_fifteen`].
 pub fn check_fifteen(
     format: Format,
-    mut input: impl BufRead,
+    input: impl BufRead,
     theirs: impl Read,
     solve: &mut Solve<'_>,
+    standard: Standard,
+    report: &mut impl Write,
+) -> Result<Verdict, JudgeError> {
+    let no_table = |_: &Layout, _: &Layout| -> Result<Option<u32>, JudgeError> { Ok(None) };
+    let answers = |input, expected: &mut Vec<u8>, starts: &mut Vec<Layout>| {
+        answer_fifteen(format, input, solve, expected, Some(starts))
+    };
+    check_with(format, input, theirs, answers, &no_table, standard, report)
+}
+
+/// What [`check`] and [`check_fifteen`] share: the input's expected output and starts made by
+/// `answers` (a bad input with the swapped-files hint when its first line looks like an
+/// answer), then `theirs` judged against them, `distance` answering `uva10085`'s farthest
+/// states.
+fn check_with<I: BufRead>(
+    format: Format,
+    mut input: I,
+    theirs: impl Read,
+    answers: impl FnOnce(I, &mut Vec<u8>, &mut Vec<Layout>) -> Result<(), JudgeError>,
+    distance: &Distance<'_>,
     standard: Standard,
     report: &mut impl Write,
 ) -> Result<Verdict, JudgeError> {
     let head = first_line(&mut input);
     let mut expected = Vec::new();
     let mut starts = Vec::new();
-    answer_fifteen(format, input, solve, &mut expected, Some(&mut starts))
-        .map_err(|e| swapped_hint(e, &head))?;
-    let no_table = |_: &Layout, _: &Layout| -> Result<Option<u32>, JudgeError> { Ok(None) };
+    answers(input, &mut expected, &mut starts).map_err(|e| swapped_hint(e, &head))?;
     let mut theirs = Output::new(theirs);
     judge_output(
         format,
         &expected,
         &starts,
         &mut theirs,
-        &no_table,
+        distance,
         standard,
         report,
     )

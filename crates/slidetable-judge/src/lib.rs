@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use slidetable_core::{Board, Layout};
-//! use slidetable_gen::{solve_sections, table_bytes};
+//! use slidetable_gen::engine::{solve_sections, table_bytes};
 //! use slidetable_judge::{judge, Format, JudgeError};
 //! use slidetable_query::Table;
 //!

@@ -9,7 +9,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use slidetable_core::{Board, Layout, Move};
-use slidetable_gen::{default_goals, solve_sections, table_bytes};
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{solve_sections, table_bytes};
 use slidetable_judge::{
     check, check_fifteen, judge, Format, JudgeError, Outcome, Standard, Verdict, MAX_LINE,
 };

@@ -2,7 +2,8 @@
 //! counts.
 
 use slidetable_core::Board;
-use slidetable_gen::{default_goals, solve, table_bytes};
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{solve, table_bytes};
 use slidetable_judge::{judge, Format, JudgeError};
 use slidetable_query::{CostModel, Table};
 

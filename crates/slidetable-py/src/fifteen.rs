@@ -193,7 +193,7 @@ impl PyFifteen {
         // The error names the partition itself.
         let partition = Partition::parse(partition, &goal).map_err(value_error)?;
         let counted = Arc::new(Counted::default());
-        counted.start(slidetable::generate::partition_placements(
+        counted.start(slidetable::generate::engine::partition_placements(
             board, &partition,
         ));
         let counting = counted.clone();

@@ -11,14 +11,14 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use rayon::prelude::*;
 use slidetable::core::{path_string, Board, Layout, Move, MAX_TABLE_CELLS};
-use slidetable::generate::{default_goals, solve, table_bytes};
+use slidetable::generate::{default_goals, Plan};
 use slidetable::query::{
     AnyTable, CostModel, Goal, LayerError, LevelPicks, Lockstep, MappedTable, QueryError,
     SplitMix64, TableBytes,
 };
 
 use crate::cache;
-use crate::errors::{gen_error, query_error, table_error, value_error, whole};
+use crate::errors::{query_error, table_error, value_error, whole};
 use crate::levels;
 use crate::puzzles::{self, Given};
 
@@ -142,12 +142,15 @@ impl PyTable {
             Some(g) => vec![g],
             None => default_goals(board),
         };
-        let bytes = crate::interrupt::abandonable(py, move || {
-            let sections = solve(&goals, None, cost, &|_| ())?;
-            table_bytes(board, &sections)
-        })?;
-        let bytes = bytes.map_err(gen_error)?;
-        let table = MappedTable::new(TableBytes::from(bytes)).map_err(table_error)?;
+        let plan = Plan {
+            board,
+            goals,
+            encoding: None,
+            cost,
+        };
+        let table = crate::interrupt::abandonable(py, move || {
+            slidetable::generate_plan::<TableBytes>(&plan).map_err(cache::default_error)
+        })??;
         Ok(PyTable::new(table, chosen))
     }
 

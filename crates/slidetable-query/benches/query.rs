@@ -5,7 +5,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use slidetable_core::{Board, Layout, Move, Ranker};
-use slidetable_gen::{default_goals, solve_sections, table_bytes};
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{solve_sections, table_bytes};
 use slidetable_query::Table;
 
 fn query(c: &mut Criterion) {

@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use slidetable_core::{Board, Layout, Move};
-//! use slidetable_gen::{solve_bounded, write_bounded_to};
+//! use slidetable_gen::engine::{solve_bounded, write_bounded_to};
 //! use slidetable_query::{BoundedTable, Reach};
 //!
 //! let goal = Board::new(3, 5).unwrap().standard_goal();

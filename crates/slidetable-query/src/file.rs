@@ -1,21 +1,20 @@
-//! A table file's bytes: read into memory when small, memory-mapped (and guarded) when large;
+//! A table file's bytes: read into memory when small, memory-mapped (and watched) when large;
 //! a table in parts' bytes, its parts mapped into one view (`crate::parts`).
 //!
 //! Why both: a map costs nothing up front, which matters when a 60 MB table answers one
-//! puzzle, but it is only sound while nobody rewrites the file in place (see [`crate::guard`]);
+//! puzzle, but it is only sound while nobody rewrites the file in place (see [`crate::watch`]);
 //! bytes read into memory cannot change under us. Below [`READ_BELOW`] reading costs less than
 //! a millisecond, so small tables, the common case, are read.
 
-use std::fs::File;
 use std::io::{self, Read, Seek};
 use std::path::Path;
 
 use memmap2::Mmap;
-use slidetable_format::open_regular;
+use slidetable_format::{mapping, open_regular};
 
 use crate::blocks::Span;
-use crate::guard::{self, Guard};
 use crate::parts::PartsView;
+use crate::watch::{self, Watch};
 use crate::{TableError, TableErrorKind};
 
 /// Tables smaller than this many bytes are read into memory instead of mapped: every table
@@ -30,9 +29,9 @@ pub struct TableBytes(Bytes);
 #[derive(Debug)]
 enum Bytes {
     Read(Vec<u8>),
-    /// The guard, held only to be dropped, goes before the map (fields drop in order), so
+    /// The watch, held only to be dropped, goes before the map (fields drop in order), so
     /// no fault in a map being unmapped is taken for a changed table.
-    Mapped(#[allow(dead_code)] Option<Guard>, Mmap),
+    Mapped(#[allow(dead_code)] Watch, Mmap),
     /// A table in parts, every part mapped.
     Parts(PartsView),
 }
@@ -97,26 +96,9 @@ fn read_or_map_at(path: &Path) -> Result<TableBytes, TableErrorKind> {
         (&file).read_to_end(&mut bytes)?;
         return Ok(TableBytes(Bytes::Read(bytes)));
     }
-    let map = map(&file)?;
-    let guard = guard::guard(&map, &file, path);
-    Ok(TableBytes(Bytes::Mapped(guard, map)))
-}
-
-/// Maps `file` read-only.
-///
-/// # Safety argument
-///
-/// A map is only sound while nobody modifies the file underneath it (memmap2's contract).
-/// slidetable never writes a table in place: `slidetable-gen` writes a temporary file and
-/// renames it over the old name, which leaves an existing map on the old inode untouched.
-/// A user who truncates or rewrites a mapped table file in place breaks the contract; a
-/// program that called [`crate::exit_on_changed_table`] then stops with a message naming the
-/// table instead of dying of SIGBUS, and small tables are never mapped at all.
-fn map(file: &File) -> io::Result<Mmap> {
-    // SAFETY: see the function's safety argument — tables are replaced by rename, never
-    // modified in place, and a map whose file is truncated anyway is guarded.
-    #[allow(unsafe_code)]
-    unsafe {
-        Mmap::map(file)
-    }
+    // Tables are replaced by rename, never written in place (the format crate's contract
+    // of a map); a file changed anyway is watched.
+    let map = mapping::map_read(&file)?;
+    let watch = watch::watch(&map, &file, path);
+    Ok(TableBytes(Bytes::Mapped(watch, map)))
 }

@@ -3,7 +3,8 @@
 //!
 //! ```
 //! use slidetable_core::{parse_layout, path_string, Board};
-//! use slidetable_gen::{default_goals, solve_sections, table_bytes};
+//! use slidetable_gen::engine::{solve_sections, table_bytes};
+//! use slidetable_gen::{default_goals};
 //! use slidetable_query::Table;
 //!
 //! let board = Board::EIGHT;
@@ -17,6 +18,8 @@
 //! assert!(path_string(&path).starts_with('u'));
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub use slidetable_format::{is_bounded_file, is_pattern_file, CostModel, Encoding};
 
 mod any;
@@ -28,7 +31,6 @@ mod distances;
 mod error;
 mod file;
 mod goal;
-mod guard;
 mod histogram;
 mod layer;
 mod levels;
@@ -39,6 +41,7 @@ mod readahead;
 mod section;
 mod table;
 mod walk;
+mod watch;
 
 pub use any::AnyTable;
 pub use bounded::{BoundedTable, MappedBoundedTable, Reach};
@@ -47,7 +50,6 @@ pub use distances::MAX_RECOVERED_CELLS;
 pub use error::{error_chain, Damage, QueryError, TableError, TableErrorKind};
 pub use file::{TableBytes, READ_BELOW};
 pub use goal::Goal;
-pub use guard::{exit_if_tables_changed, exit_on_changed_table};
 pub use histogram::{HistogramStats, LayerStats};
 pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
 pub use levels::{Farthest, Level, LevelPicks, PassOptions, LEVEL_PASS_ENV};
@@ -56,3 +58,4 @@ pub use pattern::{MappedPatternTable, PatternTable};
 pub use section::Section;
 pub use slidetable_format::PatternGroup;
 pub use table::{MappedTable, Table};
+pub use watch::{check_mapped_files, observe_maps, MapEvent, TableChanged};

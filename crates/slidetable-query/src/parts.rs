@@ -21,14 +21,14 @@ use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use memmap2::{Mmap, MmapMut, MmapOptions};
+use memmap2::{Mmap, MmapOptions};
 use slidetable_format::{
     is_part_name, open_regular, part_name, BlockSums, FormatError, Header, Manifest, OpenError,
     PartFooter, BLOCK_LEN, MANIFEST_MAX_LEN, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
 use crate::blocks::Span;
-use crate::guard::{self, Guard};
+use crate::watch::{self, Watch};
 use crate::TableErrorKind;
 
 fn problem(part: &Path, problem: impl Into<String>) -> TableErrorKind {
@@ -43,7 +43,7 @@ fn problem(part: &Path, problem: impl Into<String>) -> TableErrorKind {
 pub(crate) struct PartsView {
     /// Dropped before the map (fields drop in order): no fault in a map being unmapped is
     /// taken for a changed part.
-    _guards: Vec<Guard>,
+    _watches: Vec<Watch>,
     map: Mmap,
     /// The joined table's first byte in `map`.
     start: usize,
@@ -280,8 +280,13 @@ fn map_parts(
         // Whole blocks are mapped; a last partial block (the last part's) is copied.
         let mapped = len / BLOCK_LEN * BLOCK_LEN;
         if mapped > 0 {
-            map_file_at(&mut map, at as usize, mapped as usize, &p.file)
-                .map_err(|e| problem(&p.path, format!("cannot map: {e}")))?;
+            slidetable_format::mapping::map_file_at(
+                &mut map,
+                at as usize,
+                mapped as usize,
+                &p.file,
+            )
+            .map_err(|e| problem(&p.path, format!("cannot map: {e}")))?;
         }
         if mapped < len {
             let rest = read_at(&p.file, mapped, (len - mapped) as usize)
@@ -312,63 +317,19 @@ fn map_parts(
         len += trailer.len();
     }
     let map = map.make_read_only().map_err(TableErrorKind::Io)?;
-    let guards = parts
+    let watches = parts
         .iter()
         .zip(&spans)
-        .filter_map(|(p, s)| {
+        .map(|(p, s)| {
             let bytes = &map[start + s.bytes.start as usize..start + s.bytes.end as usize];
-            guard::guard(bytes, &p.file, &p.path)
+            watch::watch(bytes, &p.file, &p.path)
         })
         .collect();
     Ok(PartsView {
-        _guards: guards,
+        _watches: watches,
         map,
         start,
         len,
         spans,
     })
-}
-
-/// Maps the first `len` bytes of `file` read-only over bytes `at..at + len` of `map`, in
-/// place of what was there (`at` a multiple of [`BLOCK_LEN`], so of the page size).
-///
-/// # Safety argument
-///
-/// `MAP_FIXED` replaces the pages of `map`'s own anonymous reservation, which `map` owns and
-/// unmaps whole when dropped (`munmap` of a range unmaps every mapping in it), and nothing
-/// borrows while this runs (`&mut`). The bytes are then read through `map` as the bytes of a
-/// mapped table file are, under memmap2's contract: a part is never written in place (a run
-/// writes its part beside it and renames it), and a part truncated or rewritten under the
-/// process is guarded as a table file is (`crate::guard`).
-#[cfg(unix)]
-fn map_file_at(map: &mut MmapMut, at: usize, len: usize, file: &File) -> io::Result<()> {
-    use std::os::unix::io::AsRawFd;
-    if at.checked_add(len).is_none_or(|end| end > map.len()) {
-        return Err(io::Error::other("a part outside the view"));
-    }
-    // SAFETY: see the function's safety argument; the range lies inside `map` (checked above)
-    // and `at` is a multiple of 64 KiB from `map`'s page-aligned start.
-    #[allow(unsafe_code)]
-    let got = unsafe {
-        libc::mmap(
-            map.as_mut_ptr().add(at).cast(),
-            len,
-            libc::PROT_READ,
-            libc::MAP_SHARED | libc::MAP_FIXED,
-            file.as_raw_fd(),
-            0,
-        )
-    };
-    if got == libc::MAP_FAILED {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
-
-/// Without `mmap(MAP_FIXED)`, the part's bytes are read into the view.
-#[cfg(not(unix))]
-fn map_file_at(map: &mut MmapMut, at: usize, len: usize, file: &File) -> io::Result<()> {
-    let bytes = read_at(file, 0, len)?;
-    map[at..at + len].copy_from_slice(&bytes);
-    Ok(())
 }

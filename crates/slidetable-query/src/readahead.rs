@@ -11,6 +11,7 @@
 
 use std::ops::Range;
 
+use slidetable_format::mapping::{advise, Advice};
 use slidetable_format::Header;
 
 /// Whether `header`'s table of `len` bytes is read as this module says: one with block
@@ -44,41 +45,4 @@ pub(crate) fn sequentially<R>(header: &Header, file: &[u8], pass: impl FnOnce() 
     let done = pass();
     advise(file, all, Advice::Random);
     done
-}
-
-#[derive(Clone, Copy)]
-enum Advice {
-    Random,
-    Sequential,
-    WillNeed,
-}
-
-/// `madvise` over the pages holding bytes `range` of `bytes`.
-fn advise(bytes: &[u8], range: Range<u64>, advice: Advice) {
-    #[cfg(unix)]
-    {
-        let len = bytes.len() as u64;
-        let (start, end) = (range.start.min(len), range.end.min(len));
-        if start >= end {
-            return;
-        }
-        let page = 4096;
-        let from = (bytes.as_ptr() as usize + start as usize) & !(page - 1);
-        let to = bytes.as_ptr() as usize + end as usize;
-        let advice = match advice {
-            Advice::Random => libc::MADV_RANDOM,
-            Advice::Sequential => libc::MADV_SEQUENTIAL,
-            Advice::WillNeed => libc::MADV_WILLNEED,
-        };
-        // SAFETY: `madvise` with these three advices reads and changes no memory contents:
-        // it sets how the kernel reads ahead in the mapping, or starts reading pages into the
-        // page cache. The range covers pages of `bytes` only (its start rounded down to the
-        // page holding it, which belongs to the same mapping or allocation).
-        #[allow(unsafe_code)]
-        unsafe {
-            libc::madvise(from as *mut libc::c_void, to - from, advice);
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = (bytes, range, advice);
 }

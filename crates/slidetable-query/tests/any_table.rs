@@ -2,8 +2,9 @@
 //! as the opening of each kind.
 
 use slidetable_core::Board;
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{pattern_bytes, solve_partition, solve_sections, table_bytes};
 use slidetable_gen::Partition;
-use slidetable_gen::{default_goals, pattern_bytes, solve_partition, solve_sections, table_bytes};
 use slidetable_query::{AnyTable, CostModel};
 
 fn written(name: &str, bytes: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {

@@ -11,7 +11,8 @@ use std::collections::{BinaryHeap, HashMap};
 
 use slidetable_core::{Board, Layout, Move, Ranker};
 use slidetable_format::{CostModel, Encoding};
-use slidetable_gen::{all_goals, default_goals, solve, table_bytes};
+use slidetable_gen::engine::{solve, table_bytes};
+use slidetable_gen::{all_goals, default_goals};
 use slidetable_query::{QueryError, Table};
 use slidetable_search::{dijkstra_with, idastar, Limits, LinearConflict, TileCost};
 use slidetable_testkit::{for_each_permutation, swapped};
@@ -182,7 +183,8 @@ fn the_parallel_search_finds_the_serial_one_s_distances() {
     for b in [board(2, 5), Board::EIGHT, board(4, 2)] {
         let goal = b.standard_goal();
         let serial = table(&[goal], Some(Encoding::Byte), CostModel::Unit);
-        let scanned = slidetable_gen::solve_by_scan(&goal, Encoding::Byte, &|_| {}).unwrap();
+        let scanned =
+            slidetable_gen::engine::solve_by_scan(&goal, Encoding::Byte, &|_| {}).unwrap();
         let scanned = Table::new(table_bytes(b, &[scanned]).unwrap()).unwrap();
         assert_eq!(
             serial.sections()[0].histogram(),

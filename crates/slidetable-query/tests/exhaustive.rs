@@ -189,7 +189,7 @@ fn known_answers() {
 fn a_table_within_d_moves_agrees_with_the_whole_table_on_every_state() {
     use rayon::prelude::*;
     use slidetable_core::{Move, WideRanker};
-    use slidetable_gen::{solve_bounded, solve_section, table_bytes, write_bounded_to};
+    use slidetable_gen::engine::{solve_bounded, solve_section, table_bytes, write_bounded_to};
     use slidetable_query::{BoundedTable, Reach, Table};
 
     for (rows, cols, blank, depths) in [

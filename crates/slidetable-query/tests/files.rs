@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use slidetable_core::{Board, Layout, Move, Ranker};
 use slidetable_format::{Header, PayloadHasher};
-use slidetable_gen::{default_goals, solve_sections, table_bytes, write_table, SolvedSection};
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{solve_sections, table_bytes, write_table, SolvedSection};
 use slidetable_query::{MappedTable, QueryError, Table};
 
 // ---------------------------------------------------------------------------------------------

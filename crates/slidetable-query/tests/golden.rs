@@ -7,7 +7,8 @@
 //! `--cost tile`).
 
 use slidetable_core::{parse_layout, Board, Layout, Ranker};
-use slidetable_gen::{all_goals, solve, table_bytes};
+use slidetable_gen::all_goals;
+use slidetable_gen::engine::{solve, table_bytes};
 use slidetable_query::{CostModel, Encoding, Table};
 
 const BYTE: &[u8] = include_bytes!("golden/2x3.slt");

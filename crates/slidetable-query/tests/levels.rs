@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use slidetable_core::{Board, Layout};
 use slidetable_format::{CostModel, Encoding};
-use slidetable_gen::{all_goals, solve, table_bytes};
+use slidetable_gen::all_goals;
+use slidetable_gen::engine::{solve, table_bytes};
 use slidetable_query::{PassOptions, QueryError, SplitMix64, Table};
 
 fn two_bit_table(goal: &Layout) -> Table<Vec<u8>> {

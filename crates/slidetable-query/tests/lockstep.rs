@@ -5,7 +5,8 @@
 
 use slidetable_core::{path_string, Board, Layout, Ranker};
 use slidetable_format::{CostModel, Encoding};
-use slidetable_gen::{default_goals, solve, table_bytes};
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{solve, table_bytes};
 use slidetable_query::{Goal, QueryError, Table};
 use slidetable_testkit::for_each_permutation;
 

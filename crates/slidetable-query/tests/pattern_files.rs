@@ -4,7 +4,8 @@
 
 use slidetable_core::{Board, Layout};
 use slidetable_format::{FormatError, PatternHeader, PatternSpec, PayloadHasher, PayloadSums};
-use slidetable_gen::{pattern_bytes, solve_partition, Partition};
+use slidetable_gen::engine::{pattern_bytes, solve_partition};
+use slidetable_gen::Partition;
 use slidetable_query::{PatternTable, Table};
 
 fn small_file() -> (Layout, Vec<u8>) {
@@ -142,9 +143,12 @@ fn a_table_reader_names_a_pattern_file() {
         "this is a pattern database (encoding 4), not a table of every state: it answers \
          `distance`, `path` and the 15-puzzle judges, and `info` describes it"
     );
-    let table = slidetable_gen::table_bytes(
+    let table = slidetable_gen::engine::table_bytes(
         Board::new(2, 2).unwrap(),
-        &[slidetable_gen::solve_section(&Board::new(2, 2).unwrap().standard_goal()).unwrap()],
+        &[
+            slidetable_gen::engine::solve_section(&Board::new(2, 2).unwrap().standard_goal())
+                .unwrap(),
+        ],
     )
     .unwrap();
     assert_eq!(

@@ -9,7 +9,8 @@
 use std::path::Path;
 
 use slidetable_core::{Board, Layout};
-use slidetable_gen::{default_goals, solve_sections, table_bytes};
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{solve_sections, table_bytes};
 use slidetable_query::{Table, READ_BELOW};
 
 /// The advice flags (`rr`, `sr`) of every mapping of `path` in this process.

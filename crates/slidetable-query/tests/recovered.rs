@@ -7,7 +7,8 @@ use crate::common;
 
 use slidetable_core::{Board, Layout};
 use slidetable_format::{CostModel, Encoding};
-use slidetable_gen::{all_goals, solve, table_bytes};
+use slidetable_gen::all_goals;
+use slidetable_gen::engine::{solve, table_bytes};
 use slidetable_query::{QueryError, SplitMix64, Table};
 
 fn table_of(goal: &Layout, encoding: Encoding) -> Table<Vec<u8>> {

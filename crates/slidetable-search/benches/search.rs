@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use slidetable_core::{Board, Layout, Ranker};
-use slidetable_gen::{default_goals, solve_sections, table_bytes};
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{solve_sections, table_bytes};
 use slidetable_query::Table;
 use slidetable_search::{solve, HeuristicKind, Limits, Method};
 

@@ -491,8 +491,14 @@ pub struct UnknownName {
     pub what: &'static str,
     /// The name given.
     pub name: String,
-    /// The accepted names.
-    pub expected: &'static str,
+    /// The accepted names, separated by commas.
+    pub expected: String,
+}
+
+/// `names` separated by commas: the accepted names of an [`UnknownName`], from the list of
+/// the things named (`ALL`), never typed again.
+pub(crate) fn listed(names: impl IntoIterator<Item = &'static str>) -> String {
+    names.into_iter().collect::<Vec<_>>().join(", ")
 }
 
 impl FromStr for HeuristicKind {
@@ -505,7 +511,7 @@ impl FromStr for HeuristicKind {
             .ok_or_else(|| UnknownName {
                 what: "heuristic",
                 name: s.to_string(),
-                expected: "manhattan, linear-conflict, misplaced",
+                expected: listed(HeuristicKind::ALL.map(HeuristicKind::name)),
             })
     }
 }
@@ -621,7 +627,7 @@ mod tests {
         }
         assert_eq!(
             "euclid".parse::<HeuristicKind>().unwrap_err().to_string(),
-            "unknown heuristic 'euclid' (expected one of: manhattan, linear-conflict, misplaced)"
+            "unknown heuristic 'euclid' (expected one of: linear-conflict, manhattan, misplaced)"
         );
     }
 }

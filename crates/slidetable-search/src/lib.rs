@@ -370,7 +370,7 @@ impl FromStr for Method {
             .ok_or_else(|| UnknownName {
                 what: "method",
                 name: s.to_string(),
-                expected: "bfs, bidir, dijkstra, astar, idastar",
+                expected: heuristic::listed(Method::ALL.map(Method::name)),
             })
     }
 }

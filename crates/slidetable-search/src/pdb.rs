@@ -704,20 +704,10 @@ impl Run<'_, '_, '_> {
 
 /// Starts the read of entry `rank` of `payload` into the cache without waiting for it.
 #[inline(always)]
-#[allow(unsafe_code)]
 fn prefetch(payload: &[u8], rank: u32) {
-    #[cfg(target_arch = "x86_64")]
     if let Some(byte) = payload.get((rank >> 1) as usize) {
-        // SAFETY: a prefetch is a hint that reads nothing the program sees and never
-        // faults; the address is moreover that of a byte of the slice.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                (byte as *const u8).cast(),
-            )
-        }
+        slidetable_format::mapping::prefetch(byte);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (payload, rank);
 }
 
 #[cfg(test)]

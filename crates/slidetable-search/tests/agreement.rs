@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use slidetable_core::{parse_layout, Board, Layout, Move, Ranker};
-use slidetable_gen::{solve_section, table_bytes};
+use slidetable_gen::engine::{solve_section, table_bytes};
 use slidetable_query::Table;
 use slidetable_search::{
     astar, bfs, bidir, dijkstra, dijkstra_with, idastar, solve, Heuristic, HeuristicKind, Limit,

@@ -5,7 +5,8 @@
 //! search does not.
 
 use slidetable_core::{Board, Layout, Move};
-use slidetable_gen::{solve_partition, Partition, SolvedPattern};
+use slidetable_gen::engine::{solve_partition, SolvedPattern};
+use slidetable_gen::Partition;
 use slidetable_search::{
     idastar, solve_with_patterns, Limits, Method, PatternHeuristic, SearchError, Symmetric,
 };

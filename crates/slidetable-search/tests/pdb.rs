@@ -4,7 +4,8 @@
 
 use slidetable_core::{parse_layout, Board, Layout, Move, Ranker};
 use slidetable_format::{byte_distance, PatternGroup};
-use slidetable_gen::{solve_partition, solve_section, Partition, SolvedPattern};
+use slidetable_gen::engine::{solve_partition, solve_section, SolvedPattern};
+use slidetable_gen::Partition;
 use slidetable_search::{
     idastar, Heuristic, Limits, LinearConflict, PatternHeuristic, PatternSearch, SearchError,
     Symmetric,

@@ -208,7 +208,8 @@ async fn method_not_allowed(method: Method) -> Response {
 }
 
 /// Refuses every method but GET (405: HEAD too, which the routes would otherwise answer as
-/// GET), a long path or query (414) and a request with a body (413) before any work.
+/// GET), a long path or query (414) and a request with a body (413) before any work; after
+/// the API's answer, refuses it if a mapped table changed meanwhile ([`changed_table`]).
 async fn bounded(request: Request, next: Next) -> Response {
     if request.method() != Method::GET {
         return method_not_allowed(request.method().clone()).await;
@@ -244,7 +245,28 @@ async fn bounded(request: Request, next: Next) -> Response {
         }
         .into_response();
     }
-    next.run(request).await
+    let api = uri.path().starts_with("/api/");
+    let response = next.run(request).await;
+    if api {
+        if let Err(changed) = slidetable::query::check_mapped_files() {
+            return changed_table(&changed).into_response();
+        }
+    }
+    response
+}
+
+/// An answer read while a mapped table's file was written over in place may be wrong: the
+/// API's request then fails with 500 and the library's message (`table T changed while in
+/// use …`) instead, as does every later one until the server is restarted on a sound table.
+/// The router installs no signal handler (a process-wide policy is the program's): under the
+/// `slidetable` binary, whose policy ends the process on a changed table (within a second, or
+/// at once on a fault), this covers the moment before; embedded elsewhere, a mapped table
+/// truncated under the server ends it by SIGBUS, the default.
+fn changed_table(changed: &slidetable::query::TableChanged) -> ApiError {
+    ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: shown(&changed.to_string()),
+    }
 }
 
 /// The query's parameters, each named once and each one the route takes.

@@ -18,8 +18,8 @@
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! let path = dir.path().join("2x2.slt");
-//! let plan = slidetable::generate::cache::Plan::default_for(Board::new(2, 2).unwrap());
-//! slidetable::generate::cache::generate(&plan, &path, &|_| {}).unwrap();
+//! let plan = slidetable::generate::Plan::default_for(Board::new(2, 2).unwrap());
+//! slidetable::generate::generate(&plan, &path, &|_| {}).unwrap();
 //! let tables = Tables::of(vec![slidetable_serve::open_table(&path).unwrap()]).unwrap();
 //! let app: axum::Router = router(Arc::new(tables));
 //! # let _ = app;

@@ -429,7 +429,7 @@ impl Source for TableSource {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use slidetable::generate::cache::{generate, Plan};
+    use slidetable::generate::{generate, Plan};
     use slidetable::query::Table;
 
     /// A first shallow draw at a depth on a 2-bit table reads the levels up to that depth

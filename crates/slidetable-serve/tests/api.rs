@@ -429,3 +429,61 @@ async fn the_page_and_everything_it_loads_come_from_here() {
         );
     }
 }
+
+/// A mapped table (2×5's, 18 MB: mapped, not read) written over in place under the server:
+/// the next API answer is refused with 500 and the library's message, naming the table by
+/// its file name only, never a possibly wrong answer.
+#[tokio::test]
+async fn a_mapped_table_written_over_in_place_refuses_the_next_answer() {
+    use std::io::{Seek, SeekFrom, Write};
+    use std::sync::Arc;
+
+    use slidetable::generate::{generate, Plan};
+    use slidetable_serve::{open_table, router, Tables};
+
+    let dir = tempfile::tempdir().unwrap();
+    let board = Board::new(2, 5).unwrap();
+    let path = dir.path().join("2x5.slt");
+    let plan = Plan {
+        board,
+        // A section for every blank's place, 18 MB.
+        goals: slidetable::generate::default_goals(board),
+        encoding: None,
+        cost: slidetable::query::CostModel::Unit,
+    };
+    generate(&plan, &path, &|_| {}).unwrap();
+    let app = router(Arc::new(
+        Tables::of(vec![open_table(&path).unwrap()]).unwrap(),
+    ));
+    let uri = "/api/solve?board=2x5&puzzle=1,2,3,4,5,6,7,8,0,9";
+    assert_eq!(get(&app, uri).await.ok()["distance"], 1);
+    // Zeros over part of the payload, in place: same file, same length.
+    let len = std::fs::metadata(&path).unwrap().len();
+    assert!(
+        len >= slidetable::query::READ_BELOW,
+        "{len} bytes: read, not mapped"
+    );
+    let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.seek(SeekFrom::Start(len / 2)).unwrap();
+    file.write_all(&[0u8; 4096]).unwrap();
+    file.set_len(len).unwrap();
+    drop(file);
+    // A modification time as coarse as a second could match the first: make it differ.
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let refused = get(&app, uri)
+        .await
+        .error(StatusCode::INTERNAL_SERVER_ERROR);
+    // The router, its tables and their maps go before any other test asks.
+    drop(app);
+    assert_eq!(
+        refused,
+        "table 2x5.slt changed while in use (replace tables with `mv` or `slidetable \
+         generate`, never by writing over them)"
+    );
+}

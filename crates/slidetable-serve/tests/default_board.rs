@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::common::get;
 use slidetable::core::Board;
-use slidetable::generate::cache::{generate, Plan};
+use slidetable::generate::{generate, Plan};
 use slidetable_serve::{open_default, router, Progress, Tables};
 
 #[tokio::test]

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use axum::http::StatusCode;
 use common::{get, table_dir};
 use slidetable::core::Board;
-use slidetable::generate::cache::{generate, Plan};
+use slidetable::generate::{generate, Plan};
 use slidetable::query::{Encoding, LEVEL_PASS_ENV};
 use slidetable_serve::{open_table, router, Tables};
 

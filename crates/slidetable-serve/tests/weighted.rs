@@ -2,7 +2,8 @@
 //! opened, by a typed error naming the file and its costs.
 
 use slidetable::core::Board;
-use slidetable::generate::{default_goals, solve, write_table};
+use slidetable::generate::default_goals;
+use slidetable::generate::engine::{solve, write_table};
 use slidetable::query::CostModel;
 use slidetable_serve::{open_table, ServeError, SourceError};
 

@@ -29,12 +29,31 @@ use std::path::{Path, PathBuf};
 
 use slidetable_core::Board;
 use slidetable_format::CostModel;
-use slidetable_gen::cache::{generate, generate_patterns, make_dir, Generated, PatternPlan, Plan};
-
-/// The partitions of the 15-puzzle's default databases: the 7-8 `slidetable generate --board
-/// 4x4` writes, and the 6-6-3 a first use builds when that is missing.
-pub use slidetable_gen::cache::{DEFAULT_PARTITION, FIRST_USE_PARTITION};
 use slidetable_gen::GenError;
+use slidetable_gen::{
+    generate, generate_patterns, make_dir, pattern_goal, Generated, Partition, PartitionError,
+    PatternPlan, Plan,
+};
+
+/// The partition a default pattern database has (Korf and Felner's 7-8 split on 4×4): what
+/// `slidetable generate --board 4x4` writes to the cache, and what is used when it is there.
+pub const DEFAULT_PARTITION: &str = "7-8";
+
+/// The partition the first use builds when the cache has no [`DEFAULT_PARTITION`] database:
+/// seconds and 22 MB instead of minutes and 1.5 GB, for searches about 15× slower (4.2 ms
+/// against 64 ms of CPU per Korf instance, BENCHMARKS.md). The first use writes it beside the
+/// default file (`RxC-663.slt`), which is preferred as soon as it exists.
+pub const FIRST_USE_PARTITION: &str = "6-6-3";
+
+/// The pattern database of `partition` (such as [`DEFAULT_PARTITION`] or
+/// [`FIRST_USE_PARTITION`]) towards `board`'s pattern goal
+/// ([`slidetable_gen::pattern_goal`]): a default database's plan.
+pub fn pattern_plan(board: Board, partition: &str) -> Result<PatternPlan, DefaultError> {
+    let goal = pattern_goal(board);
+    let partition = Partition::parse(partition, &goal)
+        .map_err(|source| DefaultError::Partition { board, source })?;
+    Ok(PatternPlan { goal, partition })
+}
 use slidetable_query::{AnyTable, MappedPatternTable, MappedTable, TableError};
 
 /// The environment variable naming the default (3×3) table.
@@ -47,6 +66,14 @@ pub enum DefaultError {
     /// The first use's generation failed.
     #[error(transparent)]
     Generate(#[from] GenError),
+    /// A default partition that does not fit the board.
+    #[error("the default pattern database of {board}: {source}")]
+    Partition {
+        /// The board.
+        board: Board,
+        /// Why the partition does not fit.
+        source: PartitionError,
+    },
     /// The file cannot be read, or is not a sound table.
     #[error(transparent)]
     Table(#[from] TableError),
@@ -170,8 +197,8 @@ fn cache_dir() -> Result<PathBuf, DefaultError> {
 pub enum Kind {
     /// A table of every state's distance.
     Table,
-    /// A pattern database towards [`slidetable_gen::cache::pattern_goal`]: of
-    /// [`slidetable_gen::cache::DEFAULT_PARTITION`] when the cache has one, else of
+    /// A pattern database towards [`slidetable_gen::pattern_goal`]: of
+    /// [`DEFAULT_PARTITION`] when the cache has one, else of
     /// [`FIRST_USE_PARTITION`], built on first use ([`ensure`]).
     Pattern,
 }
@@ -456,18 +483,22 @@ pub fn misnamed(board: Board) -> Option<DefaultError> {
 }
 
 /// Generates `board`'s default file at `path` (its directory made, its lock held).
-fn generate_default(path: &Path, board: Board, watch: &dyn Watch) -> Result<Generated, GenError> {
+fn generate_default(
+    path: &Path,
+    board: Board,
+    watch: &dyn Watch,
+) -> Result<Generated, DefaultError> {
     let progress = |n| watch.progress(n);
     match Kind::of(board) {
         Kind::Table => {
             let plan = Plan::default_for(board);
             watch.generating(path, board, Kind::Table, plan.total_states());
-            generate(&plan, path, &progress)
+            Ok(generate(&plan, path, &progress)?)
         }
         Kind::Pattern => {
-            let plan = PatternPlan::first_use(board)?;
+            let plan = pattern_plan(board, FIRST_USE_PARTITION)?;
             watch.generating(path, board, Kind::Pattern, plan.total_placements());
-            generate_patterns(&plan, path, &progress)
+            Ok(generate_patterns(&plan, path, &progress)?)
         }
     }
 }
@@ -518,9 +549,11 @@ mod tests {
         assert_eq!(Kind::of(Board::new(3, 4).unwrap()), Kind::Table);
         assert_eq!(Kind::of(Board::new(2, 7).unwrap()), Kind::Table);
         assert_eq!(Kind::of(Board::FIFTEEN), Kind::Pattern);
-        let plan = PatternPlan::default_for(Board::FIFTEEN).unwrap();
+        let plan = pattern_plan(Board::FIFTEEN, DEFAULT_PARTITION).unwrap();
         assert_eq!(plan.partition.sizes(), "7-8");
         assert_eq!(plan.goal, Board::FIFTEEN.goal_with_blank(0));
+        let plan = pattern_plan(Board::FIFTEEN, FIRST_USE_PARTITION).unwrap();
+        assert_eq!(plan.partition.sizes(), "6-6-3");
     }
 
     #[test]

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use slidetable_core::{Board, Layout, Move};
 use slidetable_format::group_sizes;
-use slidetable_gen::{pattern_bytes, solve_partition, GenError, Partition, PartitionError};
+use slidetable_gen::engine::{pattern_bytes, solve_partition};
+use slidetable_gen::{GenError, Partition, PartitionError};
 use slidetable_query::{PatternTable, TableBytes, TableError};
 use slidetable_search::{Limits, PatternError, PatternHeuristic, SearchError, Symmetric};
 

@@ -205,13 +205,14 @@ mod tests {
     #[test]
     fn a_pass_is_planned_and_run_to_the_depth_asked() {
         let board = Board::new(2, 3).unwrap();
-        let plan = slidetable_gen::cache::Plan {
+        let plan = slidetable_gen::Plan {
             encoding: Some(slidetable_format::Encoding::TwoBit),
-            ..slidetable_gen::cache::Plan::default_for(board)
+            ..slidetable_gen::Plan::default_for(board)
         };
         let sections =
-            slidetable_gen::solve(&plan.goals, plan.encoding, plan.cost, &|_| ()).unwrap();
-        let table = Table::new(slidetable_gen::table_bytes(board, &sections).unwrap()).unwrap();
+            slidetable_gen::engine::solve(&plan.goals, plan.encoding, plan.cost, &|_| ()).unwrap();
+        let table =
+            Table::new(slidetable_gen::engine::table_bytes(board, &sections).unwrap()).unwrap();
         let goal = table.standard().unwrap();
         let pass = plan_for(&goal, 5);
         assert_eq!(pass.upto, 5);
@@ -237,13 +238,14 @@ mod tests {
     #[test]
     fn distances_are_recovered_once_and_kept_for_every_caller() {
         let board = Board::new(2, 5).unwrap();
-        let plan = slidetable_gen::cache::Plan {
+        let plan = slidetable_gen::Plan {
             encoding: Some(slidetable_format::Encoding::TwoBit),
-            ..slidetable_gen::cache::Plan::default_for(board)
+            ..slidetable_gen::Plan::default_for(board)
         };
         let sections =
-            slidetable_gen::solve(&plan.goals, plan.encoding, plan.cost, &|_| ()).unwrap();
-        let table = Table::new(slidetable_gen::table_bytes(board, &sections).unwrap()).unwrap();
+            slidetable_gen::engine::solve(&plan.goals, plan.encoding, plan.cost, &|_| ()).unwrap();
+        let table =
+            Table::new(slidetable_gen::engine::table_bytes(board, &sections).unwrap()).unwrap();
         let goal = table.standard().unwrap();
         let recovered = Recovered::default();
         assert!(recovered.kept(&goal).is_none());
@@ -267,8 +269,9 @@ mod tests {
             .unwrap();
         assert_eq!(Some(kept.as_ref().clone()), expected);
         // A byte table's section holds its distances: nothing to recover.
-        let bytes = slidetable_gen::solve(&plan.goals, None, plan.cost, &|_| ()).unwrap();
-        let byte_table = Table::new(slidetable_gen::table_bytes(board, &bytes).unwrap()).unwrap();
+        let bytes = slidetable_gen::engine::solve(&plan.goals, None, plan.cost, &|_| ()).unwrap();
+        let byte_table =
+            Table::new(slidetable_gen::engine::table_bytes(board, &bytes).unwrap()).unwrap();
         assert!(recovered
             .get(&byte_table.standard().unwrap(), &|_| ())
             .is_none());

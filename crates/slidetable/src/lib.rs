@@ -130,8 +130,17 @@ pub fn default_table(board: Board) -> Result<MappedTable, DefaultError> {
 /// `board`'s table of every state, generated in memory (nothing written): its default goals
 /// (one section per blank cell up to 10 cells, the standard goal for 11 and 12) and encoding.
 pub fn generate_table(board: Board) -> Result<Table<Vec<u8>>, DefaultError> {
-    let plan = slidetable_gen::cache::Plan::default_for(board);
-    let sections = slidetable_gen::solve(&plan.goals, plan.encoding, plan.cost, &|_| ())?;
-    let bytes = slidetable_gen::table_bytes(board, &sections)?;
-    Ok(Table::new(bytes)?)
+    generate_plan(&generate::Plan::default_for(board))
+}
+
+/// `plan`'s table generated in memory (nothing written): its goals, its encoding (`None`: the
+/// board's default) and what a move costs. The table is over any bytes made from a
+/// `Vec<u8>`: the `Vec` itself, or [`query::TableBytes`] to keep it beside tables opened from
+/// files (as Python's `Table.generate` does).
+pub fn generate_plan<D: AsRef<[u8]> + From<Vec<u8>>>(
+    plan: &generate::Plan,
+) -> Result<Table<D>, DefaultError> {
+    let sections = slidetable_gen::engine::solve(&plan.goals, plan.encoding, plan.cost, &|_| ())?;
+    let bytes = slidetable_gen::engine::table_bytes(plan.board, &sections)?;
+    Ok(Table::new(D::from(bytes))?)
 }

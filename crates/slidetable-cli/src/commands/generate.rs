@@ -11,9 +11,9 @@ use anyhow::Result;
 use indicatif::ProgressBar;
 use slidetable::core::{counted, Board};
 use slidetable::defaults;
-use slidetable::generate::cache::PatternPlan;
 use slidetable::generate::parts::{solve_in_parts, Exchange, PartsEvent, PartsPlan};
 use slidetable::generate::GenError;
+use slidetable::generate::PatternPlan;
 
 use crate::level_stats::{self, LevelLine, LevelStats};
 use crate::resolved::{Destination, Generation};

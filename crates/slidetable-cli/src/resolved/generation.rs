@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use anyhow::Result;
 use slidetable::core::Layout;
-use slidetable::generate::cache::{self, PatternPlan};
+use slidetable::defaults;
 use slidetable::generate::parts::PartsPlan;
 use slidetable::generate::Partition;
+use slidetable::generate::{pattern_goal, PatternPlan};
 use slidetable::query::{CostModel, Encoding};
 
 use crate::cli::GenerateArgs;
@@ -172,9 +173,9 @@ fn pattern_database(args: &GenerateArgs) -> Result<Generation> {
     }
     let goal = match args.goal.first() {
         Some(text) => parse_goal(board, text)?,
-        None => cache::pattern_goal(board),
+        None => pattern_goal(board),
     };
-    let text = args.pdb.as_deref().unwrap_or(cache::DEFAULT_PARTITION);
+    let text = args.pdb.as_deref().unwrap_or(defaults::DEFAULT_PARTITION);
     let partition = Partition::parse(text, &goal).map_err(|e| UsageError(format!("--pdb: {e}")))?;
     let path: PathBuf = match &args.output {
         Some(p) if p.as_os_str() == "-" => {

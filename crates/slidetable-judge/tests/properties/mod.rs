@@ -13,7 +13,8 @@
 use std::sync::OnceLock;
 
 use slidetable_core::{Board, Layout, Move};
-use slidetable_gen::{default_goals, solve_sections, table_bytes};
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{solve_sections, table_bytes};
 use slidetable_judge::{judge, judge_fifteen, Format, JudgeError};
 use slidetable_query::Table;
 

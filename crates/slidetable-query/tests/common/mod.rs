@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use slidetable_core::{parse_layout, Board, Layout};
-use slidetable_gen::{default_goals, solve_sections, table_bytes};
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{solve_sections, table_bytes};
 use slidetable_query::Table;
 
 /// The table of `bytes` in format version 1 (one checksum of the whole payload, no block

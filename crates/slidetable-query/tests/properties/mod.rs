@@ -14,7 +14,8 @@
 use std::sync::OnceLock;
 
 use slidetable_core::{Board, Layout, Move, Ranker};
-use slidetable_gen::{default_goals, solve, table_bytes};
+use slidetable_gen::default_goals;
+use slidetable_gen::engine::{solve, table_bytes};
 use slidetable_query::{CostModel, Encoding, Table};
 
 /// What became of some bytes.

@@ -3,27 +3,13 @@
 //! [`generate_resumable`], [`generate_patterns`]). What `slidetable generate` runs, and what
 //! a default table's first use runs (the facade crate `slidetable`'s `defaults` module owns
 //! where default tables live, their lock and which plan each board's default is).
-//!
-//! ```
-//! use slidetable_core::Board;
-//! use slidetable_gen::cache::{generate, make_dir, Plan};
-//!
-//! let dir = tempfile::tempdir().unwrap();
-//! let path = dir.path().join("slidetable/2x2.slt");
-//! make_dir(&path).unwrap();
-//! let done = generate(&Plan::default_for(Board::new(2, 2).unwrap()), &path, &|_| {}).unwrap();
-//! assert_eq!((done.sections, done.states), (4, 12));
-//! assert!(path.exists());
-//! ```
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use slidetable_core::{Board, Layout};
 
-use crate::{partition_placements, solve, solve_partition, Destination, GenError, Partition};
-
-pub use crate::plan::Plan;
+use crate::{partition_placements, solve, solve_partition, Destination, GenError, Partition, Plan};
 
 /// What `generate` did.
 #[derive(Debug)]
@@ -100,16 +86,6 @@ pub fn generate_resumable(
     })
 }
 
-/// The partition a default pattern database has (Korf and Felner's 7-8 split on 4×4): what
-/// `slidetable generate --board 4x4` writes to the cache, and what is used when it is there.
-pub const DEFAULT_PARTITION: &str = "7-8";
-
-/// The partition the first use builds when the cache has no [`DEFAULT_PARTITION`] database:
-/// seconds and 22 MB instead of minutes and 1.5 GB, for searches about 15× slower (4.2 ms
-/// against 64 ms of CPU per Korf instance, BENCHMARKS.md). The first use writes it beside the
-/// default file (`RxC-663.slt`), which is preferred as soon as it exists.
-pub const FIRST_USE_PARTITION: &str = "6-6-3";
-
 /// The goal a pattern database is made for unless told otherwise: the blank in the first
 /// cell, as in Korf's instances. One database serves the goals with the blank in any corner,
 /// through the board's symmetries.
@@ -127,24 +103,6 @@ pub struct PatternPlan {
 }
 
 impl PatternPlan {
-    /// The default pattern database of `board`: [`DEFAULT_PARTITION`] towards
-    /// [`pattern_goal`].
-    pub fn default_for(board: Board) -> Result<PatternPlan, GenError> {
-        let goal = pattern_goal(board);
-        let partition = Partition::parse(DEFAULT_PARTITION, &goal)
-            .map_err(|source| GenError::DefaultPartition { board, source })?;
-        Ok(PatternPlan { goal, partition })
-    }
-
-    /// The pattern database the first use builds for `board` when no default is there:
-    /// [`FIRST_USE_PARTITION`] towards [`pattern_goal`].
-    pub fn first_use(board: Board) -> Result<PatternPlan, GenError> {
-        let goal = pattern_goal(board);
-        let partition = Partition::parse(FIRST_USE_PARTITION, &goal)
-            .map_err(|source| GenError::DefaultPartition { board, source })?;
-        Ok(PatternPlan { goal, partition })
-    }
-
     /// The placements the searches settle (all groups), for a progress display.
     pub fn total_placements(&self) -> u64 {
         partition_placements(self.goal.board(), &self.partition)
@@ -171,23 +129,4 @@ pub fn generate_patterns(
         elapsed: start.elapsed(),
         owner_not_kept: None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_default_pattern_plan_is_korf_and_felners() {
-        let plan = PatternPlan::default_for(Board::FIFTEEN).unwrap();
-        assert_eq!(plan.partition.sizes(), "7-8");
-        assert_eq!(plan.goal, Board::FIFTEEN.goal_with_blank(0));
-        assert_eq!(
-            PatternPlan::first_use(Board::FIFTEEN)
-                .unwrap()
-                .partition
-                .sizes(),
-            "6-6-3"
-        );
-    }
 }

@@ -1,0 +1,201 @@
+//! A file's bytes mapped into memory, and the hints that tell the kernel and the processor how
+//! they will be read: the library's only `unsafe` code, every block with its argument here.
+//!
+//! The contract of every map (memmap2's): nobody may truncate or rewrite the file while it is
+//! mapped, or its bytes change under the program (and a read past a truncated end raises
+//! SIGBUS). slidetable honours it by never writing a table in place: the generator writes a
+//! temporary file and renames it over the old name, which leaves a map of the old file
+//! untouched. A user who writes over a mapped file anyway breaks it; `slidetable-query` keeps
+//! each mapped file's length and modification time so a program can notice
+//! (`slidetable_query::check_mapped_files`) and react as it chooses (the command line ends
+//! with a message; see its `process.rs`).
+//!
+//! - [`map_read`]: a table file or pattern database, read-only (`slidetable-query`);
+//! - [`map_working`]: the generator's own working file, read-write and shared;
+//! - [`map_file_at`]: a file mapped over part of a reserved view (a table in parts);
+//! - [`advise`]: read-ahead hints for a mapped range (`madvise`);
+//! - [`prefetch`]: a cache-line hint for one byte about to be read (the pattern search).
+
+use std::fs::File;
+use std::io;
+use std::ops::Range;
+
+use memmap2::{Mmap, MmapMut, MmapOptions};
+
+/// Maps the whole of `file` read-only.
+///
+/// # Contract
+///
+/// `file` must not be truncated or written in place while the map lives (see the module's
+/// documentation): the bytes of a table file, which is only ever replaced by a rename.
+pub fn map_read(file: &File) -> io::Result<Mmap> {
+    // SAFETY: memmap2's contract, that nobody modifies the file while it is mapped, is the
+    // caller's (this function's contract): tables are replaced by rename, never written in
+    // place, and a file changed anyway is noticed by the query crate's check.
+    #[allow(unsafe_code)]
+    unsafe {
+        Mmap::map(file)
+    }
+}
+
+/// Maps `len` bytes of `file` from `offset`, read-write and shared (writes reach the file).
+/// An empty length gives an empty anonymous map.
+///
+/// # Contract
+///
+/// `file` is the caller's own working file (a part file of a search in parts before its
+/// rename), which no other process opens while it is mapped and nobody takes for a table.
+pub fn map_working(file: &File, offset: u64, len: u64) -> io::Result<MmapMut> {
+    if len == 0 {
+        return MmapOptions::new().len(0).map_anon();
+    }
+    let len = usize::try_from(len).map_err(|_| io::Error::other("mapping too large"))?;
+    // SAFETY: memmap2's contract, that nobody else changes the file while it is mapped, holds
+    // by this function's contract: the file is a working file only this process changes.
+    #[allow(unsafe_code)]
+    unsafe {
+        MmapOptions::new().offset(offset).len(len).map_mut(file)
+    }
+}
+
+/// Maps the first `len` bytes of `file` read-only over bytes `at..at + len` of `view`, in
+/// place of what was there. `at` must be a multiple of the page size from `view`'s start (a
+/// table in parts puts each part at a multiple of 64 KiB); a range outside `view` is refused.
+/// Where `mmap` cannot map at a fixed address (not Unix), the bytes are read into `view`.
+///
+/// # Contract
+///
+/// As [`map_read`]'s, for `file`: a part of a table in parts, never written in place.
+#[cfg(unix)]
+pub fn map_file_at(view: &mut MmapMut, at: usize, len: usize, file: &File) -> io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    if at.checked_add(len).is_none_or(|end| end > view.len()) {
+        return Err(io::Error::other("a part outside the view"));
+    }
+    // SAFETY: `MAP_FIXED` replaces pages of `view`, an anonymous map that owns them and
+    // unmaps them whole when dropped (`munmap` of a range unmaps every mapping in it); the
+    // range lies inside `view` (checked above) and nothing borrows `view` while this runs
+    // (`&mut`). The file's bytes are then read through `view` under memmap2's contract, which
+    // is this function's contract.
+    #[allow(unsafe_code)]
+    let got = unsafe {
+        libc::mmap(
+            view.as_mut_ptr().add(at).cast(),
+            len,
+            libc::PROT_READ,
+            libc::MAP_SHARED | libc::MAP_FIXED,
+            file.as_raw_fd(),
+            0,
+        )
+    };
+    if got == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Without `mmap(MAP_FIXED)`, the file's first `len` bytes are read into the view.
+#[cfg(not(unix))]
+pub fn map_file_at(view: &mut MmapMut, at: usize, len: usize, file: &File) -> io::Result<()> {
+    use std::io::{Read, Seek};
+    let Some(to) = view.get_mut(at..at.saturating_add(len)) else {
+        return Err(io::Error::other("a part outside the view"));
+    };
+    let mut file = file;
+    file.seek(io::SeekFrom::Start(0))?;
+    file.read_exact(to)
+}
+
+/// How a mapped range will be read, for [`advise`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Advice {
+    /// Here and there: no read-ahead around a fault.
+    Random,
+    /// In order, start to end: read ahead.
+    Sequential,
+    /// Soon: start reading the pages now.
+    WillNeed,
+}
+
+/// Tells the kernel how bytes `range` of `bytes` will be read (`madvise` over the pages
+/// holding them; a range reaching past `bytes` is clipped). Only a hint: nothing read changes,
+/// and a failed hint is ignored. Does nothing where there is no `madvise` (not Unix).
+pub fn advise(bytes: &[u8], range: Range<u64>, advice: Advice) {
+    #[cfg(unix)]
+    {
+        let len = bytes.len() as u64;
+        let (start, end) = (range.start.min(len), range.end.min(len));
+        if start >= end {
+            return;
+        }
+        let page = 4096;
+        let from = (bytes.as_ptr() as usize + start as usize) & !(page - 1);
+        let to = bytes.as_ptr() as usize + end as usize;
+        let advice = match advice {
+            Advice::Random => libc::MADV_RANDOM,
+            Advice::Sequential => libc::MADV_SEQUENTIAL,
+            Advice::WillNeed => libc::MADV_WILLNEED,
+        };
+        // SAFETY: `madvise` with these three advices reads and changes no memory contents:
+        // it sets how the kernel reads ahead in the mapping, or starts reading pages into the
+        // page cache. The range covers pages of `bytes` only (its start rounded down to the
+        // page holding it, which belongs to the same mapping or allocation).
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::madvise(from as *mut libc::c_void, to - from, advice);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (bytes, range, advice);
+}
+
+/// Starts reading `byte`'s cache line into the processor's caches without waiting for it: a
+/// read that follows soon finds it there. Only a hint; nothing on other processors than
+/// x86-64.
+#[inline(always)]
+pub fn prefetch(byte: &u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has; a prefetch reads
+    // nothing the program sees and never faults, and the address is that of a live byte.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (byte as *const u8).cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = byte;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn a_mapped_file_reads_as_its_bytes_and_a_working_map_writes_through() {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&[7u8; 10_000]).unwrap();
+        let map = map_read(&file).unwrap();
+        assert_eq!(&map[..], &[7u8; 10_000][..]);
+        advise(&map, 0..u64::MAX, Advice::Random);
+        prefetch(&map[9_999]);
+        let mut work = map_working(&file, 4096, 100).unwrap();
+        work[0] = 9;
+        work.flush().unwrap();
+        drop(work);
+        assert_eq!(map[4096], 9);
+        assert!(map_working(&file, 0, 0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_file_mapped_into_a_view_reads_there_and_one_outside_it_is_refused() {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&[3u8; 8192]).unwrap();
+        let mut view = MmapOptions::new().len(4 * 65536).map_anon().unwrap();
+        map_file_at(&mut view, 65536, 8192, &file).unwrap();
+        assert_eq!(&view[65536..65536 + 8192], &[3u8; 8192][..]);
+        assert_eq!(view[0], 0);
+        assert!(map_file_at(&mut view, 3 * 65536, 2 * 65536, &file).is_err());
+    }
+}
