@@ -466,7 +466,11 @@ struct Run<'s, 'h, 'a> {
     node: Node,
     order: [Move; 4],
     bound: u32,
+    /// The moves to the node being searched, in its first `g` places: written in place, and
+    /// longer only when the search goes deeper than ever (then the peak is counted too).
     path: Vec<Move>,
+    /// The path's length once the goal is found.
+    found: usize,
     budget: Budget,
     stats: Stats,
 }
@@ -525,6 +529,7 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
             order,
             bound: h,
             path: Vec::with_capacity(96),
+            found: 0,
             budget: Budget::start(limits),
             stats: Stats {
                 iterations: Some(0),
@@ -551,6 +556,7 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
             match run.pass(0, ROOT, Pruner::root(start.blank())) {
                 Pass::Found => {
                     let stats = run.budget.finish(&mut run.stats);
+                    run.path.truncate(run.found);
                     return Ok(Some(Solution::unit(run.path, stats)));
                 }
                 Pass::Stopped(e) => return Err(e),
@@ -604,6 +610,9 @@ impl Run<'_, '_, '_> {
             if next == PRUNED {
                 continue;
             }
+            // The child's row of the automaton, read first thing when it is searched: 8
+            // bytes a state, as 16 half-byte entries of `prefetch`.
+            prefetch(self.pruner.row_bytes(), next << 4);
             // The tile in `to` would slide into the blank's cell: one rank changes per side.
             let tile = self.node.tiles[to as usize] as usize;
             let p = h.place[tile];
@@ -678,18 +687,24 @@ impl Run<'_, '_, '_> {
                 self.node.mirror_excess[mi] = mirror_e as u8;
                 self.node.mirror_sum = mirror_sum;
             }
-            self.path.push(Move::from_code(code));
-            self.stats.peak_open = self.stats.peak_open.max(u64::from(g + 1));
+            let step = Move::from_code(code);
+            match self.path.get_mut(g as usize) {
+                Some(place) => *place = step,
+                None => {
+                    self.path.push(step);
+                    self.stats.peak_open = self.path.len() as u64;
+                }
+            }
             if md == 0 {
                 // Every tile home: the goal. By the tiles, never by the databases' estimate,
                 // which a damaged entry could keep above 0 here forever.
+                self.found = g as usize + 1;
                 return Pass::Found;
             }
             match self.pass(g + 1, code, child.state) {
                 Pass::Exceeded(f) => exceeded = exceeded.min(f),
                 done => return done,
             }
-            self.path.pop();
             self.node.tiles[to] = tile as u8;
             self.node.tiles[from] = 0;
             self.node.blank = from as u8;
