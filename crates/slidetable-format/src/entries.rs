@@ -3,12 +3,17 @@
 //!
 //! * byte: `distance << 2 | first move`, one per state;
 //! * 2-bit: the distance mod 3, four to a byte (lowest bits first), built in `u64` words of
-//!   32 entries and stored as their little-endian bytes;
+//!   32 entries and stored as their little-endian bytes. The word operations of the 2-bit
+//!   searches (the generator's, and the query crate's recovery of every distance) live here
+//!   too: [`two_bit_spread`] and [`two_bit_gather`] move a state's bit between a bitmap (bit
+//!   `k`) and its entry (bit `2k`), [`two_bit_lanes_equal`] and [`two_bit_equal`] pick the
+//!   entries of a value;
 //! * wide16: `cost << 2 | first move` as a little-endian `u16` per state.
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 use slidetable_core::Move;
 
+#[cfg(doc)]
 use crate::Encoding;
 
 /// A byte entry: the distance and the first move of an optimal path (ignored at distance 0).
@@ -53,52 +58,61 @@ pub fn two_bit_value(payload: &[u8], rank: u64) -> u32 {
     u32::from(payload[(rank >> 2) as usize] >> ((rank & 3) * 2)) & 3
 }
 
-/// Zeroed words for `entries` 2-bit entries being built (every entry 0, the goal's value),
-/// two words for every 64 ranks: entry `r` in bits `2·(r mod 32)` of word `r / 32`.
-pub fn two_bit_words(entries: usize) -> Vec<u64> {
-    vec![0; entries.div_ceil(64) * 2]
+/// The low bit of each of the 32 2-bit entries of a word.
+pub const TWO_BIT_LOW: u64 = 0x5555_5555_5555_5555;
+
+/// The low 32 bits of `bits` moved to the low bits of a word's 32 entries: bit `k` to bit
+/// `2k` (a bitmap's word of states to the lanes of their 2-bit entries).
+#[inline]
+pub fn two_bit_spread(bits: u64) -> u64 {
+    let mut x = bits & 0xFFFF_FFFF;
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & TWO_BIT_LOW
 }
 
-/// Sets to `distance mod 3` the 2-bit entries of the ranks whose bits are set in `found`
-/// (bit `i` for rank `64·k + i`), in `pair`, the two words of [`two_bit_words`] that hold
-/// ranks `64·k ..= 64·k + 63`. The entries must still be 0.
-///
-/// # Panics
-///
-/// If `pair` holds fewer than two words.
+/// The inverse of [`two_bit_spread`]: bit `2k` of `lanes` moved to bit `k` (the high bits of
+/// the entries ignored).
 #[inline]
-pub fn two_bit_mark(pair: &mut [u64], found: u64, distance: u32) {
-    let shift = distance % 3;
-    // Value 1 sets the low bit of each 2-bit entry, value 2 the high bit.
-    if shift != 0 {
-        pair[0] |= spread(found as u32) << (shift - 1);
-        pair[1] |= spread((found >> 32) as u32) << (shift - 1);
+pub fn two_bit_gather(lanes: u64) -> u64 {
+    let mut x = lanes & TWO_BIT_LOW;
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+    (x | x >> 16) & 0xFFFF_FFFF
+}
+
+/// The low bit of each 2-bit entry of `word` that equals `value` (0 ..= 3).
+#[inline]
+pub fn two_bit_lanes_equal(word: u64, value: u32) -> u64 {
+    let x = word ^ (TWO_BIT_LOW * u64::from(value));
+    !(x | (x >> 1)) & TWO_BIT_LOW
+}
+
+/// Bit `i` set where entry `i` of the 64 in the words `low` (entries 0–31) and `high`
+/// (32–63) equals `value`: one bitmap word of the states of a value.
+#[inline]
+pub fn two_bit_equal(low: u64, high: u64, value: u32) -> u64 {
+    two_bit_gather(two_bit_lanes_equal(low, value))
+        | two_bit_gather(two_bit_lanes_equal(high, value)) << 32
+}
+
+/// The two words of entries `64·index ..= 64·index + 63` of a [`Encoding::TwoBit`] payload
+/// (entries past its end read as 3, which no distance mod 3 is), for [`two_bit_equal`].
+#[inline]
+pub fn two_bit_words_at(payload: &[u8], index: usize) -> (u64, u64) {
+    let start = index * 16;
+    if let Some(bytes) = payload.get(start..start + 16) {
+        let (low, high) = bytes.split_at(8);
+        return (LE::read_u64(low), LE::read_u64(high));
     }
-}
-
-/// The [`Encoding::TwoBit`] payload of `entries` states from the words they were built in.
-pub fn two_bit_payload(words: Vec<u64>, entries: u64) -> Vec<u8> {
-    // At most 12!/2 entries: the length fits.
-    let len = Encoding::TwoBit
-        .payload_len(entries)
-        .unwrap_or(u64::MAX)
-        .min(words.len() as u64 * 8) as usize;
-    let mut bytes = vec![0u8; words.len() * 8];
-    LE::write_u64_into(&words, &mut bytes);
-    bytes.truncate(len);
-    bytes
-}
-
-/// Spreads the 32 bits of `x` to the even bit positions of a `u64`.
-#[inline]
-fn spread(x: u32) -> u64 {
-    let mut v = u64::from(x);
-    v = (v | (v << 16)) & 0x0000_FFFF_0000_FFFF;
-    v = (v | (v << 8)) & 0x00FF_00FF_00FF_00FF;
-    v = (v | (v << 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    v = (v | (v << 2)) & 0x3333_3333_3333_3333;
-    v = (v | (v << 1)) & 0x5555_5555_5555_5555;
-    v
+    let mut bytes = [0xFFu8; 16];
+    let end = payload.len().max(start);
+    bytes[..end - start].copy_from_slice(&payload[start..end]);
+    (LE::read_u64(&bytes[..8]), LE::read_u64(&bytes[8..]))
 }
 
 /// A wide entry: the cost and the first move of a cheapest path (ignored at cost 0). A cost
@@ -162,10 +176,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn spreading_puts_bit_i_at_2i() {
-        assert_eq!(spread(0b1011), 0b01_00_01_01);
-        assert_eq!(spread(u32::MAX), 0x5555_5555_5555_5555);
-        assert_eq!(spread(1 << 31), 1 << 62);
+    fn spreading_puts_bit_i_at_2i_and_gathering_undoes_it() {
+        assert_eq!(two_bit_spread(0b1011), 0b01_00_01_01);
+        assert_eq!(two_bit_spread(u64::from(u32::MAX)), TWO_BIT_LOW);
+        assert_eq!(two_bit_spread(1 << 31), 1 << 62);
+        assert_eq!(two_bit_gather(TWO_BIT_LOW), u64::from(u32::MAX));
+        assert_eq!(two_bit_gather(0b0100_0001), 0b1001);
+        assert_eq!(two_bit_gather(!TWO_BIT_LOW), 0);
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            assert_eq!(two_bit_gather(two_bit_spread(x)), x & 0xFFFF_FFFF);
+            assert_eq!(two_bit_spread(two_bit_gather(x)), x & TWO_BIT_LOW);
+            for k in [0, 5, 31] {
+                assert_eq!(two_bit_spread(x) >> (2 * k) & 3, x >> k & 1);
+            }
+        }
     }
 
     #[test]
@@ -212,31 +240,27 @@ mod tests {
         assert_eq!(narrow_wide(&widen_bytes(&small)), Some(small));
     }
 
+    /// Entries of ranks 0..70 holding `r mod 3`, picked by value 64 at a time (the last
+    /// word partly past the payload's end, which holds no value).
     #[test]
-    fn two_bit_entries_hold_the_distance_mod_3() {
-        // 200 ranks: the last word is partly used, the payload 50 bytes.
-        let distance = |r: u32| (r * 7 + r / 3) % 40;
-        let mut words = two_bit_words(200);
-        for d in 1..40 {
-            for (k, pair) in words.chunks_mut(2).enumerate() {
-                let mut found = 0u64;
-                for i in 0..64 {
-                    let r = k as u32 * 64 + i;
-                    if r < 200 && distance(r) == d {
-                        found |= 1 << i;
-                    }
-                }
-                two_bit_mark(pair, found, d);
-            }
+    fn two_bit_entries_are_read_one_at_a_time_and_by_value() {
+        let mut payload = vec![0u8; 18];
+        for r in 0..70u32 {
+            payload[r as usize / 4] |= ((r % 3) as u8) << (2 * (r % 4));
         }
-        let payload = two_bit_payload(words, 200);
-        assert_eq!(payload.len(), 50);
-        for r in 0..200 {
-            assert_eq!(
-                two_bit_value(&payload, u64::from(r)),
-                distance(r) % 3,
-                "rank {r}"
-            );
+        for r in 0..70u64 {
+            assert_eq!(two_bit_value(&payload, r), (r % 3) as u32, "rank {r}");
+        }
+        for value in 0..3u32 {
+            for index in 0..2 {
+                let (low, high) = two_bit_words_at(&payload, index);
+                let bits = two_bit_equal(low, high, value);
+                for i in 0..64u64 {
+                    let r = index as u64 * 64 + i;
+                    let expected = r < 72 && two_bit_value(&payload, r) == value;
+                    assert_eq!(bits >> i & 1 == 1, expected, "rank {r} value {value}");
+                }
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! docs/FORMAT.md specifies it byte by byte. This crate is the one place that knows the
 //! layout: the writer (`slidetable-gen`) builds a [`Header`], packs its entries with the
-//! functions of `entries` ([`byte_entry`], [`two_bit_mark`], [`wide_payload`]...) and calls
+//! functions of `entries` ([`byte_entry`], [`two_bit_spread`], [`wide_payload`]...) and calls
 //! [`Header::write_table`];
 //! the reader (`slidetable-query`) calls [`Header::parse`], which checks every field against
 //! the bytes it was given before anything else reads them, and never panics, and reads each
@@ -82,9 +82,9 @@ use frame::{histogram_shape, histogram_sum, Counted, Descriptor, Frame, Part, Se
 mod entries;
 
 pub use entries::{
-    byte_at, byte_distance, byte_entry, byte_move, narrow_wide, two_bit_mark, two_bit_payload,
-    two_bit_value, two_bit_words, wide_at, wide_cost, wide_entry, wide_move, wide_payload,
-    widen_bytes,
+    byte_at, byte_distance, byte_entry, byte_move, narrow_wide, two_bit_equal, two_bit_gather,
+    two_bit_lanes_equal, two_bit_spread, two_bit_value, two_bit_words_at, wide_at, wide_cost,
+    wide_entry, wide_move, wide_payload, widen_bytes, TWO_BIT_LOW,
 };
 
 /// The payload checksum: CRC-32 (IEEE), streamed by the writer over the payload bytes.

@@ -37,8 +37,9 @@
 //! neighbour at `d mod 3` in the slice together with its neighbours outside it (`ask`), for
 //! their owners to say whether one is at `d mod 3`.
 //!
-//! Entries are deterministic whatever the threads do (a state's entry is its distance mod 3),
-//! so the file is the same as the one `bfs_scan.rs` writes, byte for byte.
+//! Entries are deterministic whatever the threads do (a state's entry is its distance mod 3):
+//! the file is the same, byte for byte, whatever the threads or the parts. This is the one
+//! search of 2-bit entries (`bfs_scan.rs` hands them here).
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -47,7 +48,10 @@ use rayon::prelude::*;
 use slidetable_core::{
     each_set_bit, Layout, Move, PrefixMoves, Scan, ScanCursor, Sideways, SCAN_CHUNK,
 };
-use slidetable_format::{CostModel, Encoding};
+use slidetable_format::{
+    two_bit_equal, two_bit_gather, two_bit_lanes_equal, two_bit_spread, CostModel, Encoding,
+    TWO_BIT_LOW,
+};
 
 use crate::{GenError, SolvedSection};
 
@@ -56,9 +60,6 @@ const BATCH: usize = 64;
 
 /// Every entry of a word not reached yet: value 3 in each of its 32 entries.
 pub(crate) const UNSEEN: u64 = u64::MAX;
-
-/// The low bit of each 2-bit entry of a word.
-const LOW: u64 = 0x5555_5555_5555_5555;
 
 /// `len` words in memory, each `value`.
 pub(crate) fn words_of(len: usize, value: u64) -> Vec<AtomicU64> {
@@ -179,7 +180,7 @@ impl Residues {
                 .iter()
                 .map(|w| {
                     let w = w.load(Relaxed);
-                    (w & (w >> 1) & LOW).count_ones()
+                    (w & (w >> 1) & TWO_BIT_LOW).count_ones()
                 })
                 .sum(),
         }
@@ -218,7 +219,7 @@ impl Residues {
             .enumerate()
             .map(|(k, w)| {
                 let w = w.load(Relaxed);
-                let mut both = w & (w >> 1) & LOW;
+                let mut both = w & (w >> 1) & TWO_BIT_LOW;
                 let start = k as u64 * 32;
                 if start >= len {
                     return 0;
@@ -298,7 +299,8 @@ impl View<'_> {
     fn reach_word(self, index: u64, lanes: u64, value: u32, frontier: &[AtomicU64]) -> u64 {
         let got = self.reach_lanes(index as usize, lanes, value);
         if got != 0 {
-            frontier[(index >> 1) as usize].fetch_or(gather(got) << (32 * (index & 1)), Relaxed);
+            frontier[(index >> 1) as usize]
+                .fetch_or(two_bit_gather(got) << (32 * (index & 1)), Relaxed);
         }
         u64::from(got.count_ones())
     }
@@ -322,7 +324,7 @@ impl View<'_> {
             if part == 0 {
                 continue;
             }
-            reached += self.reach_word(word + u64::from(j), spread(part), value, frontier);
+            reached += self.reach_word(word + u64::from(j), two_bit_spread(part), value, frontier);
         }
         reached
     }
@@ -331,9 +333,9 @@ impl View<'_> {
     /// `value`.
     #[inline]
     fn equal_bits(self, index: usize, value: u32) -> u64 {
-        let low = equal_lanes(self.words[2 * index].load(Relaxed), value);
-        let high = equal_lanes(self.words[2 * index + 1].load(Relaxed), value);
-        gather(low) | gather(high) << 32
+        let low = self.words[2 * index].load(Relaxed);
+        let high = self.words[2 * index + 1].load(Relaxed);
+        two_bit_equal(low, high, value)
     }
 
     /// Gives every unseen entry of entry word `index` among `lanes` (low bits of 2-bit
@@ -343,43 +345,14 @@ impl View<'_> {
     fn reach_lanes(self, index: usize, lanes: u64, value: u32) -> u64 {
         let word = &self.words[index];
         let w = word.load(Relaxed);
-        let fresh = lanes & w & (w >> 1) & LOW;
+        let fresh = lanes & w & (w >> 1) & TWO_BIT_LOW;
         if fresh == 0 {
             return 0;
         }
         // Each lane is 1 in its low bit only, so the product puts `3 ^ value` in the lane.
         let old = word.fetch_and(!(fresh * u64::from(3 ^ value)), Relaxed);
-        fresh & old & (old >> 1) & LOW
+        fresh & old & (old >> 1) & TWO_BIT_LOW
     }
-}
-
-/// The low bit of each 2-bit entry of `word` that equals `value`.
-#[inline]
-fn equal_lanes(word: u64, value: u32) -> u64 {
-    let x = word ^ (LOW * u64::from(value));
-    !(x | (x >> 1)) & LOW
-}
-
-/// The low 32 bits of `bits`, bit `k` moved to bit `2k` (the low bit of entry `k`).
-#[inline]
-fn spread(bits: u64) -> u64 {
-    let mut x = bits & 0xFFFF_FFFF;
-    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
-    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
-    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
-    x = (x | x << 2) & 0x3333_3333_3333_3333;
-    (x | x << 1) & LOW
-}
-
-/// The inverse of [`spread`]: bit `2k` of `lanes` moved to bit `k`.
-#[inline]
-fn gather(lanes: u64) -> u64 {
-    let mut x = lanes & LOW;
-    x = (x | x >> 1) & 0x3333_3333_3333_3333;
-    x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F;
-    x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
-    x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
-    (x | x >> 16) & 0xFFFF_FFFF
 }
 
 /// The states of the frontier word of ranks `base..base + 64` in `bits`, by prefix (at most
@@ -593,10 +566,10 @@ impl Pass<'_> {
                         let target = (index as i64 + by / 64) as usize;
                         let mut fresh = 0u64;
                         for half in 0..2 {
-                            let lanes = spread(expanded >> (32 * half));
+                            let lanes = two_bit_spread(expanded >> (32 * half));
                             if lanes != 0 {
                                 let got = entries.reach_lanes(2 * target + half, lanes, new);
-                                fresh |= gather(got) << (32 * half);
+                                fresh |= two_bit_gather(got) << (32 * half);
                             }
                         }
                         if fresh != 0 {
@@ -707,7 +680,7 @@ impl Pass<'_> {
                 let mut pairs = Vec::new();
                 for (i, w) in words.iter().enumerate() {
                     let old = w.load(Relaxed);
-                    let mut unseen = old & (old >> 1) & LOW;
+                    let mut unseen = old & (old >> 1) & TWO_BIT_LOW;
                     if unseen == 0 {
                         continue;
                     }
@@ -725,12 +698,12 @@ impl Pass<'_> {
                         reached += u64::from(lanes.count_ones());
                     };
                     let mut done = [false; 2];
-                    let steps = sideways.steps(first, end - first, start, gather(unseen));
+                    let steps = sideways.steps(first, end - first, start, two_bit_gather(unseen));
                     for (k, step) in steps.into_iter().enumerate() {
                         let Some(by) = step else { continue };
                         let target = (index as i64 + by / 32) as usize;
                         let there = entries.words[target].load(Relaxed);
-                        let hits = unseen & equal_lanes(there, want);
+                        let hits = unseen & two_bit_lanes_equal(there, want);
                         if hits != 0 {
                             mark(hits, &mut word);
                             unseen &= !hits;
@@ -839,7 +812,7 @@ pub(crate) fn rebuild_frontier(
                 let mut set = 0u64;
                 for half in 0..2u64 {
                     let w = entries.words[(index * 2 + half) as usize].load(Relaxed);
-                    let mut hits = equal_lanes(w, want);
+                    let mut hits = two_bit_lanes_equal(w, want);
                     while hits != 0 {
                         let bit = hits.trailing_zeros();
                         hits &= hits - 1;
@@ -1016,9 +989,12 @@ mod tests {
     use super::*;
     use crate::solve_by_scan;
     use slidetable_core::Board;
+    use slidetable_format::{byte_distance, two_bit_value};
 
+    /// The entries are the distances mod 3 of the byte search by scanning (an independent
+    /// search: bitmaps, and a first move per state).
     #[test]
-    fn the_same_entries_as_the_scan_search_on_every_board_up_to_ten_cells() {
+    fn the_distances_of_the_scan_search_mod_3_on_every_board_up_to_ten_cells() {
         for (rows, cols) in [
             (2, 2),
             (2, 3),
@@ -1032,10 +1008,17 @@ mod tests {
             let board = Board::new(rows, cols).unwrap();
             for blank in [0, board.cells() - 1, board.cells() / 2] {
                 let goal = board.goal_with_blank(blank);
-                let old = solve_by_scan(&goal, Encoding::TwoBit, &|_| {}).unwrap();
+                let bytes = solve_by_scan(&goal, Encoding::Byte, &|_| {}).unwrap();
                 let new = solve_by_residues(&goal, &|_| {}).unwrap();
-                assert_eq!(new.histogram, old.histogram, "{board} {goal}");
-                assert!(new.entries == old.entries, "{board} {goal}");
+                assert_eq!(new.histogram, bytes.histogram, "{board} {goal}");
+                assert_eq!(new.entries.len(), bytes.entries.len().div_ceil(4));
+                for (r, &e) in bytes.entries.iter().enumerate() {
+                    assert_eq!(
+                        two_bit_value(&new.entries, r as u64),
+                        byte_distance(e) % 3,
+                        "{board} {goal} rank {r}"
+                    );
+                }
             }
         }
     }
@@ -1067,21 +1050,6 @@ mod tests {
                     assert!(got.entries == want.entries, "{goal} after {level}");
                     search.step(&|_| {});
                 }
-            }
-        }
-    }
-
-    #[test]
-    fn spread_and_gather_move_bits_to_entries_and_back() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..10_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            assert_eq!(gather(spread(x)), x & 0xFFFF_FFFF);
-            assert_eq!(spread(gather(x)), x & LOW);
-            for k in [0, 5, 31] {
-                assert_eq!(spread(x) >> (2 * k) & 3, x >> k & 1);
             }
         }
     }

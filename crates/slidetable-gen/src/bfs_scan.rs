@@ -14,18 +14,20 @@
 //!   `next`, so nothing is shared.
 //!
 //! Then one pass over `next` settles the new level's entries (each thread owns the entry
-//! words its bitmap words cover) and adds it to `seen`. The entries are written once per
+//! bytes its bitmap words cover) and adds it to `seen`. The entries are written once per
 //! state and never read during the search: all membership tests go to the bitmaps, which are
-//! half the size of the 2-bit entries (a quarter of the bytes ones) and stay in cache longer.
+//! an eighth of the byte entries' size and stay in cache longer.
 //!
-//! Entries are deterministic whatever the threads do: a 2-bit entry is the distance mod 3, and
-//! a byte entry's first move is the first in code order (u d l r) that reaches the level before.
+//! Byte entries only: 2-bit entries (the distance mod 3) have one search, in their own
+//! memory (`bfs_residues.rs`), which this one hands them to. Entries are deterministic
+//! whatever the threads do: a byte entry's first move is the first in code order (u d l r)
+//! that reaches the level before.
 
 use rayon::prelude::*;
 use slidetable_core::{
     each_set_bit, expand_level, AtomicBitmap, Expand, Layout, Move, Scan, SCAN_CHUNK,
 };
-use slidetable_format::{byte_entry, two_bit_mark, two_bit_payload, two_bit_words, Encoding};
+use slidetable_format::{byte_entry, Encoding};
 
 use crate::{widen, GenError, SolvedSection};
 use slidetable_format::CostModel;
@@ -33,36 +35,30 @@ use slidetable_format::CostModel;
 /// Bitmap words per parallel work item (4096 words = 262,144 ranks).
 const CHUNK: usize = SCAN_CHUNK;
 
-/// The entries the scan search fills in.
-enum Entries {
-    Byte(Vec<u8>),
-    /// 32 entries per word, entry `r` in bits `2·(r mod 32)` of word `r / 32`.
-    TwoBit(Vec<u64>),
-}
-
-/// Solves `goal`'s class with every core, into byte or 2-bit entries; `progress` is told how
-/// many states each level settles.
+/// Solves `goal`'s class with every core, into byte or 2-bit entries (the latter by the
+/// search of `bfs_residues.rs`); `progress` is told how many states each level settles.
 pub fn solve_by_scan(
     goal: &Layout,
     encoding: Encoding,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SolvedSection, GenError> {
+    match encoding {
+        Encoding::Byte => {}
+        Encoding::TwoBit => return crate::bfs_residues::solve_by_residues(goal, progress),
+        // 16-bit entries hold what byte entries do, widened.
+        Encoding::Wide16 => return solve_by_scan(goal, Encoding::Byte, progress).map(widen),
+    }
     let space = Scan::tabulated(goal.board(), goal.class())?;
     let ranker = *space.ranker();
     let states = ranker.states() as usize;
-    let mut entries = match encoding {
-        Encoding::Byte => Entries::Byte(vec![0; states]),
-        Encoding::TwoBit => Entries::TwoBit(two_bit_words(states)),
-        // 16-bit entries hold what byte entries do, widened.
-        Encoding::Wide16 => return solve_by_scan(goal, Encoding::Byte, progress).map(widen),
-    };
+    let mut entries = vec![0u8; states];
     let seen = AtomicBitmap::new(states);
     let mut frontier = AtomicBitmap::new(states);
     let mut next = AtomicBitmap::new(states);
     let goal_rank = ranker.rank(goal);
     seen.set(goal_rank);
     frontier.set(goal_rank);
-    // The goal's entry is 0 in both encodings, as the zeroed entries already say.
+    // The goal's entry is 0, as the zeroed entries already say.
     let mut histogram = vec![1u64];
     let mut reached = 1u64;
     progress(1);
@@ -103,10 +99,6 @@ pub fn solve_by_scan(
         std::mem::swap(&mut frontier, &mut next);
         next.clear();
     }
-    let entries = match entries {
-        Entries::Byte(bytes) => bytes,
-        Entries::TwoBit(words) => two_bit_payload(words, states as u64),
-    };
     Ok(SolvedSection {
         goal: *goal,
         entries,
@@ -119,58 +111,36 @@ pub fn solve_by_scan(
 /// Writes the entries of the states in `next` (found at `depth`), adds them to `seen`, and
 /// counts them. Each thread owns the words it is given, of the bitmaps and of the entries.
 fn settle(
-    entries: &mut Entries,
+    entries: &mut [u8],
     space: &Scan,
     seen: &AtomicBitmap,
     frontier: &AtomicBitmap,
     next: &AtomicBitmap,
     depth: u32,
 ) -> u64 {
-    let add = |index: usize| {
-        let found = next.word(index);
-        seen.or_word(index, found);
-        found
-    };
-    match entries {
-        Entries::TwoBit(words) => words
-            .par_chunks_mut(CHUNK * 2)
-            .enumerate()
-            .map(|(chunk, out)| {
-                let mut count = 0u64;
-                for (i, pair) in out.chunks_mut(2).enumerate() {
-                    let found = add(chunk * CHUNK + i);
-                    if found == 0 {
-                        continue;
-                    }
-                    count += u64::from(found.count_ones());
-                    two_bit_mark(pair, found, depth);
-                }
-                count
-            })
-            .sum(),
-        Entries::Byte(bytes) => bytes
-            .par_chunks_mut(CHUNK * 64)
-            .enumerate()
-            .map(|(chunk, out)| {
-                let mut count = 0u64;
-                let mut cursor = space.cursor();
-                for (i, out) in out.chunks_mut(64).enumerate() {
-                    let index = chunk * CHUNK + i;
-                    let found = add(index);
-                    count += u64::from(found.count_ones());
-                    each_set_bit(index, found, |r| {
-                        let mut first = Move::Up;
-                        space.any_neighbor(&mut cursor, r, |m, n| {
-                            first = m;
-                            frontier.test(n)
-                        });
-                        out[(r & 63) as usize] = byte_entry(depth.min(63), first);
+    entries
+        .par_chunks_mut(CHUNK * 64)
+        .enumerate()
+        .map(|(chunk, out)| {
+            let mut count = 0u64;
+            let mut cursor = space.cursor();
+            for (i, out) in out.chunks_mut(64).enumerate() {
+                let index = chunk * CHUNK + i;
+                let found = next.word(index);
+                seen.or_word(index, found);
+                count += u64::from(found.count_ones());
+                each_set_bit(index, found, |r| {
+                    let mut first = Move::Up;
+                    space.any_neighbor(&mut cursor, r, |m, n| {
+                        first = m;
+                        frontier.test(n)
                     });
-                }
-                count
-            })
-            .sum(),
-    }
+                    out[(r & 63) as usize] = byte_entry(depth.min(63), first);
+                });
+            }
+            count
+        })
+        .sum()
 }
 
 #[cfg(test)]

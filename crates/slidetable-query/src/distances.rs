@@ -18,6 +18,7 @@
 
 use rayon::prelude::*;
 use slidetable_core::{expand_level, AtomicBitmap, Expand, Ranker, Scan, SCAN_CHUNK};
+use slidetable_format::{two_bit_equal, two_bit_value, two_bit_words_at};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Bitmap words per parallel work item (4096 words = 262,144 ranks).
@@ -152,71 +153,16 @@ pub(crate) fn recover(
     Ok(distances)
 }
 
-/// The residue of rank `r`.
+/// The residue of rank `r` (the format's [`two_bit_value`], as a byte).
 #[inline]
 pub(crate) fn residue(entries: &[u8], r: u64) -> u8 {
-    (entries[r as usize >> 2] >> (2 * (r & 3))) & 3
+    two_bit_value(entries, r) as u8
 }
 
 /// Bit `i` set where the entry of rank `64·index + i` is `want` (entries past the end read
-/// as 3, which no residue is).
+/// as 3, which no residue is): the format's [`two_bit_equal`] on the payload's words.
 #[inline]
 pub(crate) fn residues_equal(entries: &[u8], index: usize, want: u8) -> u64 {
-    let mut bytes = [0xFFu8; 16];
-    let start = index * 16;
-    let end = (start + 16).min(entries.len());
-    if start < end {
-        bytes[..end - start].copy_from_slice(&entries[start..end]);
-    }
-    let lo = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
-    let hi = u64::from_le_bytes(bytes[8..].try_into().expect("8 bytes"));
-    let pattern = u64::from(want) * 0x5555_5555_5555_5555;
-    let equal = |w: u64| {
-        let x = w ^ pattern;
-        gather(!(x | (x >> 1)) & 0x5555_5555_5555_5555)
-    };
-    u64::from(equal(lo)) | u64::from(equal(hi)) << 32
-}
-
-/// The even bits of `v` packed into 32 bits (the inverse of spreading).
-#[inline]
-fn gather(v: u64) -> u32 {
-    let mut v = v & 0x5555_5555_5555_5555;
-    v = (v | (v >> 1)) & 0x3333_3333_3333_3333;
-    v = (v | (v >> 2)) & 0x0F0F_0F0F_0F0F_0F0F;
-    v = (v | (v >> 4)) & 0x00FF_00FF_00FF_00FF;
-    v = (v | (v >> 8)) & 0x0000_FFFF_0000_FFFF;
-    v = (v | (v >> 16)) & 0x0000_0000_FFFF_FFFF;
-    v as u32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gather_undoes_spreading() {
-        assert_eq!(gather(0x5555_5555_5555_5555), u32::MAX);
-        assert_eq!(gather(0b0100_0001), 0b1001);
-        assert_eq!(gather(0xAAAA_AAAA_AAAA_AAAA), 0);
-    }
-
-    #[test]
-    fn residues_are_picked_64_at_a_time() {
-        // Ranks 0..70 with residue r mod 3.
-        let mut entries = vec![0u8; 18];
-        for r in 0..70u32 {
-            entries[r as usize / 4] |= ((r % 3) as u8) << (2 * (r % 4));
-        }
-        for want in 0..3u8 {
-            for index in 0..2 {
-                let mask = residues_equal(&entries, index, want);
-                for i in 0..64u32 {
-                    let r = index as u32 * 64 + i;
-                    let expected = r < 72 && residue(&entries, u64::from(r)) == want;
-                    assert_eq!(mask >> i & 1 == 1, expected, "rank {r} want {want}");
-                }
-            }
-        }
-    }
+    let (low, high) = two_bit_words_at(entries, index);
+    two_bit_equal(low, high, u32::from(want))
 }

@@ -17,9 +17,7 @@
 //! each read a cache miss: a node computes every child's ranks and prefetches their entries
 //! before it reads any, so that the misses overlap instead of following one another.
 
-use slidetable_core::{
-    factorial, Board, Layout, Move, PlacementError, PlacementRanker, Symmetry, MAX_CELLS,
-};
+use slidetable_core::{Board, Layout, Move, PlacementError, PlacementRanker, Symmetry, MAX_CELLS};
 use slidetable_format::{check_groups, excess_at, GroupError, PatternGroup, MAX_GROUP};
 
 use crate::state::{Budget, ROOT};
@@ -45,13 +43,11 @@ struct Group<'a> {
     payload: &'a [u8],
 }
 
-/// Where a tile counts in one side's ranks: its group, its slot in the group's rank order,
-/// and the value of one unit of that slot's digit.
+/// Where a tile counts in one side's ranks: its group and its slot in the group's rank order.
 #[derive(Clone, Copy, Debug)]
 struct Place {
     group: u8,
     slot: u8,
-    weight: u32,
 }
 
 impl Place {
@@ -59,7 +55,6 @@ impl Place {
     const NONE: Place = Place {
         group: u8::MAX,
         slot: 0,
-        weight: 0,
     };
 }
 
@@ -169,7 +164,6 @@ impl<'a> PatternHeuristic<'a> {
                 place[t as usize] = Place {
                     group: i as u8,
                     slot: slot as u8,
-                    weight: digit_weight(n, k, slot),
                 };
             }
             built.push(Group {
@@ -198,7 +192,6 @@ impl<'a> PatternHeuristic<'a> {
                         mirror_place[m.tiles[slot] as usize] = Place {
                             group: i as u8,
                             slot: slot as u8,
-                            weight: digit_weight(n, g.len as usize, slot),
                         };
                     }
                     m
@@ -260,40 +253,6 @@ fn mirror_of(goal: &Layout) -> Option<(Symmetry, [u8; MAX_CELLS])> {
         .find_map(|s| s.renaming(goal, goal).map(|r| (s, r)))
 }
 
-/// The value of one unit of digit `slot` of a placement rank of `k` tiles over `n` cells
-/// (as [`PlacementRanker`] ranks): (n−1−slot)!/(n−k)!.
-fn digit_weight(n: usize, k: usize, slot: usize) -> u32 {
-    (factorial(n - 1 - slot) / factorial(n - k)) as u32
-}
-
-/// The rank of a group's placement after its tile at `p` moves from cell `a` to cell `b`,
-/// from the rank before: `occupant(x)` is the place of the tile in cell `x` (any cell
-/// strictly between `a` and `b`). The rank is a Lehmer code, each digit the tile's cell less
-/// the group's earlier tiles' cells below it: the moved tile's digit changes by the cells it
-/// passes less the earlier tiles among them, and each later tile it passes counts one
-/// earlier tile below it more or less. A move along a row passes no cell: one addition.
-#[inline(always)]
-fn moved_rank(rank: u32, p: Place, a: usize, b: usize, occupant: impl Fn(usize) -> Place) -> u32 {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    // Wrapping: the sum of the terms is the rank's change, which fits, whatever the order.
-    let mut delta = ((hi - lo) as u32).wrapping_mul(p.weight);
-    for x in lo + 1..hi {
-        let q = occupant(x);
-        if q.group == p.group {
-            delta = if q.slot < p.slot {
-                delta.wrapping_sub(p.weight)
-            } else {
-                delta.wrapping_add(q.weight)
-            };
-        }
-    }
-    if a < b {
-        rank.wrapping_add(delta)
-    } else {
-        rank.wrapping_sub(delta)
-    }
-}
-
 #[inline(always)]
 fn rank_group(g: &Group<'_>, cell_of: &[u8; MAX_CELLS], map: Option<&[u8; MAX_CELLS]>) -> u32 {
     let mut cells = [0u8; MAX_GROUP];
@@ -307,12 +266,16 @@ fn rank_group(g: &Group<'_>, cell_of: &[u8; MAX_CELLS], map: Option<&[u8; MAX_CE
     g.ranker.rank(&cells[..g.len as usize])
 }
 
-/// One node of the search: the layout, and each group's rank and excess on both sides.
+/// One node of the search: the layout, and each group's cells, rank and excess on both sides.
 #[derive(Clone, Copy)]
 struct Node {
     tiles: [u8; MAX_CELLS],
     blank: u8,
     md: u32,
+    /// `occupied[i]`: bit `c` for each cell `c` of group `i`'s tiles (on the mirrored board,
+    /// `mirror_occupied`), as [`PlacementRanker::moved_rank`] takes them.
+    occupied: [u32; MAX_GROUPS],
+    mirror_occupied: [u32; MAX_GROUPS],
     rank: [u32; MAX_GROUPS],
     excess: [u8; MAX_GROUPS],
     sum: u32,
@@ -367,6 +330,8 @@ impl PatternHeuristic<'_> {
             tiles: [0; MAX_CELLS],
             blank: layout.blank() as u8,
             md: 0,
+            occupied: [0; MAX_GROUPS],
+            mirror_occupied: [0; MAX_GROUPS],
             rank: [0; MAX_GROUPS],
             excess: [0; MAX_GROUPS],
             sum: 0,
@@ -379,6 +344,16 @@ impl PatternHeuristic<'_> {
             node.tiles[c] = t;
             cell_of[t as usize] = c as u8;
             node.md += u32::from(self.md[t as usize][c]);
+            let p = self.place[t as usize];
+            if p.group != Place::NONE.group {
+                node.occupied[p.group as usize] |= 1 << c;
+            }
+            if let Some(mirror) = &self.mirror {
+                let q = mirror.place[t as usize];
+                if q.group != Place::NONE.group {
+                    node.mirror_occupied[q.group as usize] |= 1 << mirror.cells[c];
+                }
+            }
         }
         for (i, g) in self.groups.iter().enumerate() {
             node.rank[i] = rank_group(g, &cell_of, None);
@@ -395,6 +370,37 @@ impl PatternHeuristic<'_> {
             }
         }
         node
+    }
+
+    /// The ranks of the moved tile's group and mirrored group (0 without a mirror) after
+    /// `tile` slides from cell `at` into the blank's cell `blank`, from `node`'s, by the
+    /// core's [`PlacementRanker::moved_rank`].
+    #[inline(always)]
+    fn moved_ranks(&self, node: &Node, tile: usize, at: usize, blank: usize) -> (u32, u32) {
+        let p = self.place[tile];
+        let gi = p.group as usize;
+        let rank = self.groups[gi].ranker.moved_rank(
+            node.rank[gi],
+            p.slot as usize,
+            at,
+            blank,
+            node.occupied[gi],
+            |x| self.place[node.tiles[x] as usize].slot as usize,
+        );
+        let mut mirror_rank = 0;
+        if let Some(mirror) = &self.mirror {
+            let q = mirror.place[tile];
+            let mi = q.group as usize;
+            mirror_rank = mirror.groups[mi].ranker.moved_rank(
+                node.mirror_rank[mi],
+                q.slot as usize,
+                mirror.cells[at] as usize,
+                mirror.cells[blank] as usize,
+                node.mirror_occupied[mi],
+                |y| mirror.place[node.tiles[mirror.uncells[y] as usize] as usize].slot as usize,
+            );
+        }
+        (rank, mirror_rank)
     }
 
     #[inline]
@@ -460,7 +466,11 @@ struct Run<'s, 'h, 'a> {
     node: Node,
     order: [Move; 4],
     bound: u32,
+    /// The moves to the node being searched, in its first `g` places: written in place, and
+    /// longer only when the search goes deeper than ever (then the peak is counted too).
     path: Vec<Move>,
+    /// The path's length once the goal is found.
+    found: usize,
     budget: Budget,
     stats: Stats,
 }
@@ -519,6 +529,7 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
             order,
             bound: h,
             path: Vec::with_capacity(96),
+            found: 0,
             budget: Budget::start(limits),
             stats: Stats {
                 iterations: Some(0),
@@ -545,6 +556,7 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
             match run.pass(0, ROOT, Pruner::root(start.blank())) {
                 Pass::Found => {
                     let stats = run.budget.finish(&mut run.stats);
+                    run.path.truncate(run.found);
                     return Ok(Some(Solution::unit(run.path, stats)));
                 }
                 Pass::Stopped(e) => return Err(e),
@@ -598,30 +610,19 @@ impl Run<'_, '_, '_> {
             if next == PRUNED {
                 continue;
             }
+            // The child's row of the automaton, read first thing when it is searched: 8
+            // bytes a state, as 16 half-byte entries of `prefetch`.
+            prefetch(self.pruner.row_bytes(), next << 4);
             // The tile in `to` would slide into the blank's cell: one rank changes per side.
             let tile = self.node.tiles[to as usize] as usize;
             let p = h.place[tile];
-            let group = &h.groups[p.group as usize];
-            let rank = moved_rank(
-                self.node.rank[p.group as usize],
-                p,
-                to as usize,
-                from,
-                |x| h.place[self.node.tiles[x] as usize],
-            );
-            prefetch(group.payload, rank);
-            let mut mirror_rank = 0;
+            let (rank, mirror_rank) = h.moved_ranks(&self.node, tile, to as usize, from);
+            prefetch(h.groups[p.group as usize].payload, rank);
             if let Some(mirror) = &h.mirror {
-                let q = mirror.place[tile];
-                let group = &mirror.groups[q.group as usize];
-                mirror_rank = moved_rank(
-                    self.node.mirror_rank[q.group as usize],
-                    q,
-                    mirror.cells[to as usize] as usize,
-                    mirror.cells[from] as usize,
-                    |y| mirror.place[self.node.tiles[mirror.uncells[y] as usize] as usize],
+                prefetch(
+                    mirror.groups[mirror.place[tile].group as usize].payload,
+                    mirror_rank,
                 );
-                prefetch(group.payload, mirror_rank);
             }
             children[count] = Child {
                 code,
@@ -673,29 +674,42 @@ impl Run<'_, '_, '_> {
             self.node.tiles[to] = 0;
             self.node.blank = to as u8;
             self.node.md = md;
+            let moved = 1 << from | 1 << to;
+            self.node.occupied[gi] ^= moved;
             self.node.rank[gi] = child.rank;
             self.node.excess[gi] = e as u8;
             self.node.sum = sum;
-            if h.mirror.is_some() {
+            let mut mirror_moved = 0;
+            if let Some(mirror) = &h.mirror {
+                mirror_moved = 1 << mirror.cells[from] | 1 << mirror.cells[to];
+                self.node.mirror_occupied[mi] ^= mirror_moved;
                 self.node.mirror_rank[mi] = child.mirror_rank;
                 self.node.mirror_excess[mi] = mirror_e as u8;
                 self.node.mirror_sum = mirror_sum;
             }
-            self.path.push(Move::from_code(code));
-            self.stats.peak_open = self.stats.peak_open.max(u64::from(g + 1));
+            let step = Move::from_code(code);
+            match self.path.get_mut(g as usize) {
+                Some(place) => *place = step,
+                None => {
+                    self.path.push(step);
+                    self.stats.peak_open = self.path.len() as u64;
+                }
+            }
             if md == 0 {
                 // Every tile home: the goal. By the tiles, never by the databases' estimate,
                 // which a damaged entry could keep above 0 here forever.
+                self.found = g as usize + 1;
                 return Pass::Found;
             }
             match self.pass(g + 1, code, child.state) {
                 Pass::Exceeded(f) => exceeded = exceeded.min(f),
                 done => return done,
             }
-            self.path.pop();
             self.node.tiles[to] = tile as u8;
             self.node.tiles[from] = 0;
             self.node.blank = from as u8;
+            self.node.occupied[gi] ^= moved;
+            self.node.mirror_occupied[mi] ^= mirror_moved;
             saved.restore(&mut self.node, gi, mi);
         }
         Pass::Exceeded(exceeded)
@@ -713,6 +727,7 @@ fn prefetch(payload: &[u8], rank: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use slidetable_core::factorial;
 
     #[test]
     fn ranks_after_a_move_are_the_ranks_from_scratch() {
@@ -766,21 +781,15 @@ mod tests {
                 let node = h.node(&layout);
                 let after = h.node(&next);
                 let tile = layout.tiles()[to] as usize;
+                let (rank, mirror_rank) = h.moved_ranks(&node, tile, to, from);
                 let p = h.place[tile];
-                let rank = moved_rank(node.rank[p.group as usize], p, to, from, |x| {
-                    h.place[node.tiles[x] as usize]
-                });
                 assert_eq!(rank, after.rank[p.group as usize], "{layout} {m:?}");
                 if let Some(mirror) = &h.mirror {
                     let q = mirror.place[tile];
-                    let rank = moved_rank(
-                        node.mirror_rank[q.group as usize],
-                        q,
-                        mirror.cells[to] as usize,
-                        mirror.cells[from] as usize,
-                        |y| mirror.place[node.tiles[mirror.uncells[y] as usize] as usize],
+                    assert_eq!(
+                        mirror_rank, after.mirror_rank[q.group as usize],
+                        "{layout} {m:?}"
                     );
-                    assert_eq!(rank, after.mirror_rank[q.group as usize], "{layout} {m:?}");
                 }
                 layout = next;
             }
