@@ -191,10 +191,11 @@ pub(crate) struct GenerateArgs {
     /// seconds (a process that stopped answering).
     #[arg(long, value_name = "SECONDS", default_value_t = 3600, requires = "parts", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) level_timeout: u64,
-    /// With --parts: at most how many neighbours in other slices a process's window of its
-    /// slice may reach before the processes exchange (top-down, the states that reach them;
-    /// bottom-up, the questions; sent sorted, each once, as LEB128 deltas of 64-bit
-    /// offsets). Its buffers take at most about 48 bytes a neighbour.
+    /// With --parts (or --plan): at most how many neighbours in other slices a process's
+    /// window of its slice may reach before the processes exchange (top-down, the states
+    /// that reach them; bottom-up, the questions; sent sorted, each once, as LEB128 deltas
+    /// of 64-bit offsets). Its buffers are reserved at 48 bytes a neighbour; what a round
+    /// fills is resident, which --plan counts.
     #[arg(long, value_name = "RANKS", default_value_t = slidetable::generate::parts::DEFAULT_BATCH, requires = "split", value_parser = parse_batch)]
     pub(crate) batch: usize,
     /// With --parts: write one JSON line per level to this file as the run goes (the
