@@ -242,7 +242,7 @@ pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     };
     let value: f64 = number.parse().map_err(|_| bad())?;
     let bytes = value * scale as f64;
-    if !(bytes >= 1.0 && bytes < 1e19) {
+    if !(1.0..1e19).contains(&bytes) {
         return Err(bad());
     }
     Ok(bytes as u64)
