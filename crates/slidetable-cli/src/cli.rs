@@ -123,6 +123,7 @@ Error.";
 // shared flags could not. What they mean is decided in one place: `resolved` turns every
 // command's flags into one `Output` and one table choice.
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("split").args(["parts", "plan"]).multiple(true)))]
 pub(crate) struct GenerateArgs {
     /// Board size, rows x columns: 2x2 up to 14 cells (3x4, 4x3, 2x6, 6x2, 2x7, 7x2), and 4x4 (a
     /// pattern database, see --pdb); with --max-depth any board up to 16 cells (3x5, 5x3,
@@ -191,17 +192,61 @@ pub(crate) struct GenerateArgs {
     /// seconds (a process that stopped answering).
     #[arg(long, value_name = "SECONDS", default_value_t = 3600, requires = "parts", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) level_timeout: u64,
-    /// With --parts: at most how many neighbours in other slices a process's window of its
-    /// slice may reach before the processes exchange (top-down, the states that reach them;
-    /// bottom-up, the questions; sent sorted, each once, as LEB128 deltas of 64-bit
-    /// offsets). Its buffers take at most about 48 bytes a neighbour.
-    #[arg(long, value_name = "RANKS", default_value_t = slidetable::generate::parts::DEFAULT_BATCH, requires = "parts", value_parser = parse_batch)]
+    /// With --parts (or --plan): at most how many neighbours in other slices a process's
+    /// window of its slice may reach before the processes exchange (top-down, the states
+    /// that reach them; bottom-up, the questions; sent sorted, each once, as LEB128 deltas
+    /// of 64-bit offsets). Its buffers are reserved at 48 bytes a neighbour; what a round
+    /// fills is resident, which --plan counts.
+    #[arg(long, value_name = "RANKS", default_value_t = slidetable::generate::parts::DEFAULT_BATCH, requires = "split", value_parser = parse_batch)]
     pub(crate) batch: usize,
     /// With --parts: write one JSON line per level to this file as the run goes (the
     /// process of part 0): level, states, bytes sent, seconds, and each process's memory
     /// high-water mark (docs/JSON.md).
     #[arg(long, value_name = "FILE", requires = "parts")]
     pub(crate) stats: Option<PathBuf>,
+    /// Search nothing: print what the search of every state in parts of --board would take
+    /// on --processes processes (any board up to 16 cells): memory a process (and the figure
+    /// the memory check refuses below, a quarter more), disk a process and in all (parts,
+    /// checkpoints, the merged file), bytes sent, and time at this project's measured rate
+    /// (docs/SCALE.md).
+    #[arg(long, conflicts_with_all = ["output", "parts", "max_depth", "pdb", "all_goals", "goal", "encoding", "cost", "restart"])]
+    pub(crate) plan: bool,
+    /// With --plan: the processes of the run, one slice each.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "plan", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    pub(crate) processes: u32,
+    /// With --plan: each machine's memory (bytes, or with a unit: 24GB, 512MB, 1.5TB): how
+    /// many processes a machine holds, and how many machines the run takes.
+    #[arg(long, value_name = "SIZE", requires = "plan", value_parser = parse_size)]
+    pub(crate) memory_per_machine: Option<u64>,
+    /// With --plan: each machine's disk for the run (as --memory-per-machine), when each
+    /// keeps its processes' parts and checkpoints on a disk of its own.
+    #[arg(long, value_name = "SIZE", requires = "plan", value_parser = parse_size)]
+    pub(crate) disk_per_machine: Option<u64>,
+}
+
+/// A size as people write it: bytes (`24000000000`) or a decimal number with a unit, kB,
+/// MB, GB or TB (powers of 1000; `K`, `M`, `G`, `T` alone too).
+pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
+    let bad = || format!("`{text}` is not a size: bytes, or a number with kB, MB, GB or TB (24GB)");
+    let t = text.trim();
+    let digits = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" => 1_000,
+        "M" | "MB" => 1_000_000,
+        "G" | "GB" => 1_000_000_000,
+        "T" | "TB" => 1_000_000_000_000,
+        _ => return Err(bad()),
+    };
+    let value: f64 = number.parse().map_err(|_| bad())?;
+    let bytes = value * scale as f64;
+    if !(1.0..1e19).contains(&bytes) {
+        return Err(bad());
+    }
+    Ok(bytes as u64)
 }
 
 fn parse_batch(text: &str) -> Result<usize, String> {

@@ -19,6 +19,7 @@ mod levels;
 use slidetable_records as json;
 mod limits;
 mod patterns;
+mod plan;
 mod process;
 mod puzzles;
 mod resolved;

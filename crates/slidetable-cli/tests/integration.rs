@@ -12,6 +12,7 @@ mod hardest_random_stats;
 mod json;
 mod judge;
 mod parts;
+mod plan;
 mod search_heuristic;
 mod serve;
 mod streams;

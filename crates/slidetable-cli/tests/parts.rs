@@ -418,11 +418,12 @@ fn a_search_in_parts_too_large_for_the_memory_refuses_to_start() {
     assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
     assert_eq!(
         text(&run.stderr),
-        "slidetable: a process of the 3x4 search in parts needs 559.6 MB of \
-         memory (slice entries 59.9 MB, frontier 29.9 MB, exchange buffers 469.8 MB for \
-         --batch 8388608), but 50.0 MB is available to it ($SLIDETABLE_AVAILABLE_MEMORY, \
-         shared by 2 processes on this machine): run on more machines or processes, or with \
-         a smaller --batch\n"
+        "slidetable: a process of the 3x4 search in parts needs 110.8 MB of \
+         memory (slice entries 59.9 MB, frontier 29.9 MB, program and exchange buffers \
+         21.0 MB for --batch 8388608; the check asks a quarter more, 138.5 MB), but 50.0 MB \
+         is available to it ($SLIDETABLE_AVAILABLE_MEMORY, shared by 2 processes on this \
+         machine): run on more machines or processes, or with a smaller --batch \
+         (`generate --plan` gives the figures)\n"
     );
     assert_eq!(
         fs::read_dir(scratch.path()).unwrap().count(),

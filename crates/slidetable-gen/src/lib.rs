@@ -37,6 +37,7 @@ mod pattern;
 mod plan;
 pub mod resume;
 pub mod room;
+pub mod scale;
 mod section;
 mod state_file;
 mod weighted;
@@ -188,13 +189,16 @@ pub enum GenError {
     /// each process before its slice is allocated).
     #[error(
         "{}a process of the {board} search in parts needs {} of memory \
-         (slice entries {}, frontier {}, exchange buffers {} for --batch {batch}), but {} is \
-         available to it ({origin}): run on more machines or processes, or with a smaller --batch",
+         (slice entries {}, frontier {}, program and exchange buffers {} for --batch {batch}; \
+         the check asks a quarter more, {}), but {} is available to it ({origin}): run on \
+         more machines or processes, or with a smaller --batch (`generate --plan` gives the \
+         figures)",
         if *parts > 1 { format!("part {part} of {parts}: ") } else { String::new() },
         room::human(needs.total()),
         room::human(needs.entries),
         room::human(needs.frontier),
         room::human(needs.buffers),
+        room::human(crate::scale::with_margin(needs.total())),
         room::human(*available)
     )]
     NoRoomForParts {

@@ -132,7 +132,7 @@ pub struct PartsPlan {
 }
 
 /// Neighbours a window of the slice hands to other processes before a round, at most, by
-/// default: 8 Mi (about 0.4 GB of buffers at worst, `room::parts_needs`): fewer, larger
+/// default: 8 Mi (0.4 GB of buffers reserved, far less resident: `scale`): fewer, larger
 /// rounds in the middle levels, measured faster than 1 Mi on 3×4 (docs/SCALE.md, round 4).
 pub const DEFAULT_BATCH: usize = 1 << 23;
 
@@ -294,11 +294,10 @@ pub fn solve_in_parts(
     let (me, parts) = (exchange.rank(), exchange.size());
     let entries = board.reachable_states();
     let slices = Slices::new(entries, parts);
-    let round = round_bound(board, plan.batch);
     // Every process checks its memory before anything; all refuse together, the process of
     // part 0 naming the one short of memory (`GenError::EveryPart`): none is left waiting in
     // a collective call, or ended by MPI's abort.
-    let room = crate::room::check_parts_room(board, me, parts, plan.batch, round);
+    let room = crate::room::check_parts_room(board, me, parts, plan.batch);
     let available = match &room {
         Err(GenError::NoRoomForParts { available, .. }) => *available,
         _ => u64::MAX,
@@ -315,7 +314,7 @@ pub fn solve_in_parts(
             part: k as u32,
             parts,
             batch: plan.batch,
-            needs: crate::room::parts_needs(board, parts, round),
+            needs: crate::room::parts_needs(board, parts, plan.batch),
             available: least,
             origin,
         })));

@@ -11,7 +11,6 @@ use std::path::Path;
 use slidetable_core::{Board, PlacementRanker};
 use slidetable_format::{pattern_payload_len, Encoding};
 
-use crate::bfs_residues::{entry_words, frontier_words};
 use crate::plan::Plan;
 use crate::{check_plan, GenError, Partition};
 
@@ -89,17 +88,6 @@ fn check(plan: &Plan, needs: Needs, dir: Option<&Path>, allocated: u64) -> Resul
     Ok(needs)
 }
 
-/// Bytes a process of the search in parts keeps for each neighbour a round may hand over
-/// (`parts::round_bound`), at its peak (a bottom-up round): the `[state, neighbour]`
-/// pairs (16), the ranks sorted and the radix sort's other half (16), the offsets decoded
-/// (8), the encoded bytes on the wire, sent and received, and what the allocator keeps:
-/// measured on 3×4 with 2 processes (docs/SCALE.md).
-pub const PARTS_BYTES_PER_NEIGHBOUR: u64 = 48;
-
-/// Bytes a process of the search in parts needs besides its slice and its buffers: the
-/// program, its threads and the MPI library (measured with a tiny `--batch`, docs/SCALE.md).
-pub const PARTS_FIXED_BYTES: u64 = 64 << 20;
-
 /// The environment variables MPI launchers set to the number of processes of a run on this
 /// machine (Open MPI, MPICH/Hydra).
 const LOCAL_PROCESSES_ENV: [&str; 2] = ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"];
@@ -111,8 +99,7 @@ pub struct PartsNeeds {
     pub entries: u64,
     /// Its slice's frontier bitmap (top-down levels).
     pub frontier: u64,
-    /// The round's buffers ([`PARTS_BYTES_PER_NEIGHBOUR`] a neighbour of the round's bound)
-    /// and the program ([`PARTS_FIXED_BYTES`]).
+    /// The program and the round's buffers resident at the peak ([`crate::scale`]).
     pub buffers: u64,
 }
 
@@ -125,44 +112,30 @@ impl PartsNeeds {
     }
 }
 
-/// What the process of the largest slice of a `board` search in `parts` parts needs when a
-/// round hands over at most `round` neighbours (`parts::round_bound` of the batch; see
-/// [`PartsNeeds`]).
-pub fn parts_needs(board: Board, parts: u32, round: usize) -> PartsNeeds {
-    let slices = slidetable_format::Slices::new(board.reachable_states(), parts.max(1));
-    let largest = (0..parts.max(1))
-        .map(|k| {
-            let r = slices.part(k);
-            r.end - r.start
-        })
-        .max()
-        .unwrap_or(0);
-    let bound = round as u64;
-    PartsNeeds {
-        entries: (entry_words(largest) as u64).saturating_mul(8),
-        frontier: (frontier_words(largest) as u64).saturating_mul(8),
-        buffers: bound
-            .saturating_mul(PARTS_BYTES_PER_NEIGHBOUR)
-            .saturating_add(PARTS_FIXED_BYTES),
-    }
+/// What the process that needs most of a `board` search in `parts` parts with `batch`
+/// needs at its peak (the estimate of [`crate::scale`], which `generate --plan` prints).
+pub fn parts_needs(board: Board, parts: u32, batch: usize) -> PartsNeeds {
+    crate::scale::ScalePlan::new(board, parts, batch)
+        .largest()
+        .needs
 }
 
-/// Refuses part `part` of a `board` search in `parts` parts with `batch` (a round handing
-/// over at most `round` neighbours) with [`GenError::NoRoomForParts`] when the memory available to it ([`available_memory`],
+/// Refuses part `part` of a `board` search in `parts` parts with `batch` with
+/// [`GenError::NoRoomForParts`] when the memory available to it ([`available_memory`],
 /// shared by the processes of the run on this machine when the MPI launcher says how many)
-/// is less than [`parts_needs`]: better at the start than killed for memory an hour in.
+/// is less than [`parts_needs`] with a quarter more ([`crate::scale::with_margin`]): better
+/// at the start than killed for memory an hour in.
 pub fn check_parts_room(
     board: Board,
     part: u32,
     parts: u32,
     batch: usize,
-    round: usize,
 ) -> Result<PartsNeeds, GenError> {
-    let needs = parts_needs(board, parts, round);
+    let needs = parts_needs(board, parts, batch);
     let Some((available, origin)) = process_memory()? else {
         return Ok(needs);
     };
-    if needs.total() > available {
+    if crate::scale::with_margin(needs.total()) > available {
         return Err(GenError::NoRoomForParts {
             board,
             part,
@@ -311,9 +284,10 @@ fn available_disk(dir: &Path) -> Result<Option<(u64, String)>, GenError> {
     )))
 }
 
-/// `bytes` for a message: "16.3 GB".
+/// `bytes` for a message: "16.3 GB", "2.6 TB".
 pub fn human(bytes: u64) -> String {
     match bytes {
+        b if b >= 1_000_000_000_000 => format!("{:.1} TB", b as f64 / 1e12),
         b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
         b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
         b => format!("{b} bytes"),

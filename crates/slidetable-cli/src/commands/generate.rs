@@ -27,6 +27,7 @@ pub(crate) fn run(generation: Generation) -> Result<ExitCode> {
             level_timeout,
             stats,
         } => in_parts(plan, level_timeout, stats.as_deref()),
+        Generation::Plan(request) => crate::plan::print(&request),
         Generation::Patterns { plan, path, cache } => pattern_database(&plan, &path, cache),
         Generation::Table { plan, to, restart } => table(&plan, to, restart),
         Generation::Bounded {

@@ -48,6 +48,8 @@ pub(crate) enum Generation {
         /// `--stats FILE`.
         stats: Option<PathBuf>,
     },
+    /// `--plan`: what the search of every state in parts would take, printed.
+    Plan(crate::plan::Request),
     /// `--parts DIR`: this process's part of the search.
     Parts {
         plan: PartsPlan,
@@ -70,6 +72,15 @@ impl Generation {
     pub(super) fn of(args: &GenerateArgs) -> Result<Generation> {
         // A variable that would be ignored is refused before any work.
         slidetable::generate::environment::check()?;
+        if args.plan {
+            return Ok(Generation::Plan(crate::plan::Request {
+                board: args.board,
+                processes: args.processes,
+                batch: args.batch,
+                memory_per_machine: args.memory_per_machine,
+                disk_per_machine: args.disk_per_machine,
+            }));
+        }
         if let Some(max_depth) = args.max_depth {
             return bounded(args, max_depth);
         }

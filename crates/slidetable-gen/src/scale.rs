@@ -1,0 +1,293 @@
+//! What a search of every state in parts costs, before it runs: memory a process, disk,
+//! network and time (`generate --plan`), from one model that the memory check of the search
+//! in parts uses too ([`crate::room::check_parts_room`]).
+//!
+//! The model counts, for each process's slice, its **crossings**: the moves of the blank
+//! from a state of the slice to a neighbour in another slice. A move changes the blank's
+//! cell, and the ranks are blocked by the blank's cell (`Scan`'s order), so the crossings
+//! follow from the slices' bounds and the board's cells alone, exactly, without a search.
+//!
+//! - **Memory a process**: its slice's 2-bit entries and frontier bitmap, the program
+//!   ([`PROGRAM_BYTES`]), and the exchange buffers of a full window ([`round_bound`] ÷ the
+//!   blank's most moves states), [`BUFFER_BYTES_PER_CROSSING`] a crossing of those states.
+//!   The buffers are reserved at 48 bytes a neighbour of `--batch` but only what a round
+//!   fills is resident: fitted to the peaks BENCHMARKS.md measured on 3×4 (1–4 processes,
+//!   "The states within D moves in parts, and peak memory a process"), within 13% of each.
+//! - **Network**: [`WIRE_BYTES_PER_CROSSING`] a crossing over the whole search (the
+//!   offsets go as LEB128 deltas, about one byte each): 3×4 on 3 and 4 processes sent
+//!   1.00 byte a crossing, on 2 processes 0.80, 2×7 on 2 processes 1.02 (BENCHMARKS.md).
+//! - **Disk**: a process's part is its slice's entries; it keeps up to two checkpoints of
+//!   them (`part-K-of-N.checkpoint` and `.next`) until its part is written; `merge` writes
+//!   the whole payload once more.
+//! - **Time**: the states ÷ the processes ÷ [`STATES_PER_SECOND`], plus the exchange at the
+//!   network's rate.
+
+use slidetable_core::Board;
+use slidetable_format::{Encoding, Slices};
+
+use crate::bfs_residues::{entry_words, frontier_words};
+use crate::parts::round_bound;
+use crate::room::PartsNeeds;
+
+/// Bytes a process of the search in parts takes besides its slice and its buffers: the
+/// program, its threads and the MPI library. Measured: the one-process run of 3×4 in parts
+/// peaked at 110.9 MB, 21.1 MB over its 89.8 MB of entries and frontier (BENCHMARKS.md).
+pub const PROGRAM_BYTES: u64 = 21_000_000;
+
+/// Resident bytes of exchange buffers a crossing of a full window's states takes at a
+/// process's peak (the least-squares fit of the 3×4 peaks on 2–4 processes, 10.07).
+pub const BUFFER_BYTES_PER_CROSSING: u64 = 10;
+
+/// Bytes sent over the whole search a crossing (see the module's documentation).
+pub const WIRE_BYTES_PER_CROSSING: u64 = 1;
+
+/// States one process settles a second, with every core of its machine: 2×7's
+/// 43,589,145,600 states in 19 min 03 s on one idle 2-core Xeon (BENCHMARKS.md's headline
+/// table, `generate --board 2x7`). The same states in 2 processes on that one machine took
+/// 1.14× as long as one (the same table): processes on one machine share its cores.
+pub const STATES_PER_SECOND: u64 = 38_100_000;
+
+/// How much more than its estimate the memory check asks of a process before it starts:
+/// a quarter (the model's largest error on 3×4 was 13%, on 2×7 18%).
+pub fn with_margin(bytes: u64) -> u64 {
+    bytes.saturating_add(bytes / 4)
+}
+
+/// The most moves of the blank from one cell (3 on two rows, 4 from a middle cell).
+fn moves(board: Board) -> u64 {
+    (board.rows().min(3) - 1 + board.cols().min(3) - 1) as u64
+}
+
+/// The cells a move of the blank from `cell` reaches.
+fn neighbours(board: Board, cell: usize) -> impl Iterator<Item = usize> {
+    let (rows, cols) = (board.rows(), board.cols());
+    let (r, c) = (cell / cols, cell % cols);
+    [
+        (r > 0).then(|| cell - cols),
+        (r + 1 < rows).then(|| cell + cols),
+        (c > 0).then(|| cell - 1),
+        (c + 1 < cols).then(|| cell + 1),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The crossings of part `k` of `slices`: moves from a state of its slice to a neighbour in
+/// another slice, counted over every state of the slice (the neighbours of a block of the
+/// blank's cell spread evenly over the block of the cell it moves to).
+pub fn crossings(board: Board, slices: &Slices, k: u32) -> u64 {
+    let cells = board.cells() as u64;
+    let block = u128::from(board.reachable_states() / cells);
+    let mine = slices.part(k);
+    let inside = |cell: usize| {
+        let (lo, hi) = (cell as u64 * block as u64, (cell as u64 + 1) * block as u64);
+        u128::from(hi.min(mine.end).saturating_sub(lo.max(mine.start)))
+    };
+    let total: u128 = (0..board.cells())
+        .map(|c| {
+            let here = inside(c);
+            neighbours(board, c)
+                .map(|d| here * (block - inside(d)) / block)
+                .sum::<u128>()
+        })
+        .sum();
+    u64::try_from(total).unwrap_or(u64::MAX)
+}
+
+/// One process's share of a plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartPlan {
+    /// Its slice's states.
+    pub states: u64,
+    /// Its slice's crossings ([`crossings`]).
+    pub crossings: u64,
+    /// Its memory at its peak (the program and the buffers in `buffers`).
+    pub needs: PartsNeeds,
+}
+
+/// Part `k`'s memory of a `board` search in `slices` with `batch` (see the module's
+/// documentation).
+pub fn part_plan(board: Board, slices: &Slices, k: u32, batch: usize) -> PartPlan {
+    let ranks = slices.part(k);
+    let states = ranks.end - ranks.start;
+    let crossings = crossings(board, slices, k);
+    let window = round_bound(board, batch) as u64 / moves(board);
+    let buffers = match states {
+        0 => 0,
+        _ => {
+            u128::from(window) * u128::from(crossings) * u128::from(BUFFER_BYTES_PER_CROSSING)
+                / u128::from(states)
+        }
+    };
+    PartPlan {
+        states,
+        crossings,
+        needs: PartsNeeds {
+            entries: (entry_words(states) as u64).saturating_mul(8),
+            frontier: (frontier_words(states) as u64).saturating_mul(8),
+            buffers: u64::try_from(buffers)
+                .unwrap_or(u64::MAX)
+                .saturating_add(PROGRAM_BYTES),
+        },
+    }
+}
+
+/// A search of every state of a board in parts, as planned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScalePlan {
+    /// The board.
+    pub board: Board,
+    /// `--batch`.
+    pub batch: usize,
+    /// Each process's share, in part order.
+    pub parts: Vec<PartPlan>,
+    /// The merged file's payload (2-bit entries of every state).
+    pub payload: u64,
+}
+
+impl ScalePlan {
+    /// The plan of `board`'s search in `processes` parts with `batch`.
+    pub fn new(board: Board, processes: u32, batch: usize) -> ScalePlan {
+        let processes = processes.max(1);
+        let states = board.reachable_states();
+        let slices = Slices::new(states, processes);
+        ScalePlan {
+            board,
+            batch,
+            parts: (0..processes)
+                .map(|k| part_plan(board, &slices, k, batch))
+                .collect(),
+            payload: Encoding::TwoBit.payload_len(states).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The memory of the process that needs most (the estimate).
+    pub fn memory(&self) -> u64 {
+        self.largest().needs.total()
+    }
+
+    /// The share of the process that needs most memory.
+    pub fn largest(&self) -> &PartPlan {
+        self.parts
+            .iter()
+            .max_by_key(|p| p.needs.total())
+            .expect("a plan has a part")
+    }
+
+    /// The memory below which the check refuses to start ([`with_margin`] of [`Self::memory`]).
+    pub fn refused_below(&self) -> u64 {
+        with_margin(self.memory())
+    }
+
+    /// A process's disk at most: two checkpoints of its slice's entries, and its part.
+    pub fn disk_per_process(&self) -> u64 {
+        self.parts
+            .iter()
+            .map(|p| 3 * p.states.div_ceil(4))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Every part's checkpoints together: what one checkpoint round writes is half of it.
+    pub fn checkpoints(&self) -> u64 {
+        2 * self.payload
+    }
+
+    /// Bytes sent over the whole search, by every process together.
+    pub fn network(&self) -> u64 {
+        self.parts
+            .iter()
+            .map(|p| p.crossings)
+            .sum::<u64>()
+            .saturating_mul(WIRE_BYTES_PER_CROSSING)
+    }
+
+    /// Bytes sent by the process that sends most.
+    pub fn network_per_process(&self) -> u64 {
+        self.parts
+            .iter()
+            .map(|p| p.crossings)
+            .max()
+            .unwrap_or(0)
+            .saturating_mul(WIRE_BYTES_PER_CROSSING)
+    }
+
+    /// Seconds of searching, each process at [`STATES_PER_SECOND`] on its own machine (the
+    /// exchange not counted).
+    pub fn search_seconds(&self) -> f64 {
+        self.board.reachable_states() as f64 / self.parts.len() as f64 / STATES_PER_SECOND as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(rows: usize, cols: usize) -> Board {
+        Board::new(rows, cols).unwrap()
+    }
+
+    #[test]
+    fn crossings_of_three_by_four_follow_the_cells() {
+        // Two slices: cells 0-5 and 6-11. Moves out of cells 0-5 into 6-11: 2→6, 3→7,
+        // 4→8, 5→9, 5→6 (5 of the 38 moves), each a whole block of 19,958,400 states.
+        let b = board(3, 4);
+        let block = b.reachable_states() / 12;
+        let slices = Slices::new(b.reachable_states(), 2);
+        assert_eq!(crossings(b, &slices, 0), 5 * block);
+        assert_eq!(crossings(b, &slices, 1), 5 * block);
+        assert_eq!(crossings(b, &Slices::new(b.reachable_states(), 1), 0), 0);
+    }
+
+    #[test]
+    fn the_estimates_are_within_a_quarter_of_the_three_by_four_peaks() {
+        // BENCHMARKS.md: each process's VmHWM, 3x4 in parts on 1-4 processes.
+        let measured: [&[f64]; 4] = [
+            &[110.9],
+            &[80.8, 83.6],
+            &[72.9, 82.4, 74.2],
+            &[75.6, 96.0, 96.5, 71.7],
+        ];
+        for (n, peaks) in measured.iter().enumerate() {
+            let plan = ScalePlan::new(board(3, 4), n as u32 + 1, crate::parts::DEFAULT_BATCH);
+            for (part, &peak) in plan.parts.iter().zip(peaks.iter()) {
+                let estimate = part.needs.total() as f64 / 1e6;
+                assert!(
+                    (estimate / peak - 1.0).abs() < 0.25,
+                    "{} processes: {estimate} MB for {peak}",
+                    n + 1
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_plan_of_three_by_four_on_two_processes() {
+        let b = board(3, 4);
+        let plan = ScalePlan::new(b, 2, crate::parts::DEFAULT_BATCH);
+        let slices = Slices::new(b.reachable_states(), 2);
+        let part = plan.parts[0];
+        // Slices are whole units of 2^18 ranks: part 0 ends a little past cell 5's block.
+        assert_eq!(part.states, 457 << 18);
+        assert_eq!(part.crossings, crossings(b, &slices, 0));
+        assert_eq!(part.needs.entries, part.states.div_ceil(64) * 16);
+        assert_eq!(part.needs.frontier, part.states.div_ceil(64) * 8);
+        // A full window: 2^23 / 4 states, 10 bytes a crossing of each.
+        assert_eq!(
+            part.needs.buffers,
+            PROGRAM_BYTES + (1 << 21) * part.crossings * 10 / part.states
+        );
+        assert_eq!(plan.network(), part.crossings + plan.parts[1].crossings);
+        assert_eq!(plan.payload, 59_875_200);
+        assert_eq!(plan.refused_below(), with_margin(plan.memory()));
+        assert_eq!(plan.disk_per_process(), 3 * part.states.div_ceil(4));
+    }
+
+    #[test]
+    fn boards_past_one_machine_have_figures() {
+        let plan = ScalePlan::new(board(4, 4), 1024, crate::parts::DEFAULT_BATCH);
+        assert_eq!(plan.parts.len(), 1024);
+        assert_eq!(plan.payload, 10_461_394_944_000 / 4);
+        assert!(plan.memory() > 3_800_000_000 && plan.memory() < 4_000_000_000);
+    }
+}
