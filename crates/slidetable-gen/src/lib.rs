@@ -32,6 +32,7 @@ pub mod environment;
 mod mapped;
 pub mod parts;
 mod pattern;
+mod pattern25;
 mod plan;
 pub mod resume;
 pub mod room;
@@ -44,6 +45,10 @@ pub use bfs_scan::solve_by_scan;
 pub use bounded::{solve_bounded, write_bounded_to, BoundedLevelDone, SolvedBounded};
 pub use pattern::{
     partition_placements, solve_partition, solve_pattern, Partition, PartitionError, SolvedPattern,
+};
+pub use pattern25::{
+    check_pattern25_room, partition25_placements, pattern25_needs, solve_partition25,
+    solve_pattern25, write_pattern25, Partition25, Pattern25Error, KORF_FELNER_6666, MAX_GROUP_25,
 };
 pub use weighted::{narrow, solve_weighted};
 pub use write::temporary::abandon_writes;

@@ -4,4 +4,5 @@
 mod generate;
 mod parts;
 mod pattern;
+mod pattern25;
 mod resume;
