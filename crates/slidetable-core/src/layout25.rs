@@ -105,16 +105,20 @@ impl Layout25 {
     }
 
     /// Reads a layout of a `rows` × `cols` board from a line of tile numbers separated by
-    /// spaces, tabs or commas (`14 5 9 2 18 …`, Korf's instances' spelling).
+    /// spaces, tabs or commas (`14 5 9 2 18 …`, Korf's instances' spelling); the blank is
+    /// `0`, `x` or `_`.
     pub fn parse(rows: usize, cols: usize, line: &str) -> Result<Layout25, Layout25Error> {
         let mut tiles = Vec::with_capacity(MAX_CELLS_25);
         for token in line
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|t| !t.is_empty())
         {
-            let t: u64 = token.parse().map_err(|_| Layout25Error::NotANumber {
-                token: token.to_string(),
-            })?;
+            let t: u64 = match token {
+                "x" | "X" | "_" => 0,
+                _ => token.parse().map_err(|_| Layout25Error::NotANumber {
+                    token: token.to_string(),
+                })?,
+            };
             if t >= (rows * cols) as u64 {
                 return Err(Layout25Error::OutOfRange {
                     tile: t,

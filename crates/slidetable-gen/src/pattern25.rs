@@ -190,7 +190,8 @@ impl Partition25 {
             if k > MAX_GROUP_25 {
                 let all: u128 = (0..k as u128).map(|j| n as u128 - j).product();
                 return Err(bad(format!(
-                    "a group of {k} tiles has {all} placements on {n} cells, too many to rank                      in 32 bits or hold in memory here (at most {MAX_GROUP_25} tiles: {})",
+                    "a group of {k} tiles has {all} placements on {n} cells, too many to rank \
+                     in 32 bits or hold in memory here (at most {MAX_GROUP_25} tiles: {})",
                     placements(n, MAX_GROUP_25)
                 )));
             }
