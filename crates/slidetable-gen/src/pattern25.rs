@@ -69,7 +69,7 @@ pub enum Pattern25Error {
          available ({origin}); smaller groups need less (5-5-5-5-4: {})",
         human(*need),
         human(*available),
-        human(PARTITION_5_5_5_5_4_MEMORY)
+        human(five_fives_memory())
     )]
     NoRoom {
         /// The partition's group sizes.
@@ -103,8 +103,12 @@ pub enum Pattern25Error {
     },
 }
 
-/// What building 5-5-5-5-4 on 5×5 needs in memory (its largest group's search).
-const PARTITION_5_5_5_5_4_MEMORY: u64 = 6_375_600 * 5 + 2 * 6_375_600 / 8 + 4 * 6_375_600;
+/// What building 5-5-5-5-4 on 5×5 needs in memory, for a refusal's suggestion.
+fn five_fives_memory() -> u64 {
+    Layout25::goal_with_blank(5, 5, 0)
+        .and_then(|goal| Partition25::parse("5-5-5-5-4", &goal).ok())
+        .map_or(0, |p| pattern25_needs(25, &p).0)
+}
 
 impl Partition25 {
     /// Reads a partition of the tiles of `goal`'s board: `6-6-6-6` on 5×5 is Korf and
