@@ -191,6 +191,7 @@ fn generate(args: Generate25) -> Result<ExitCode> {
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
+    slidetable::generate::check_replaceable(&path)?;
     check_pattern25_room(&goal, &partition, Some(&dir))?;
     crate::signals::clean_up_on_signals();
     let started = Instant::now();

@@ -15,6 +15,6 @@ mod parts;
 mod search_heuristic;
 mod serve;
 mod streams;
-mod twentyfour;
 mod tables_on_disk;
+mod twentyfour;
 mod usage;

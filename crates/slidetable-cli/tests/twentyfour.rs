@@ -75,7 +75,9 @@ fn path_and_distance_answer_and_every_path_replays() {
 fn search_reports_its_figures_and_a_limit_says_what_it_proved() {
     let table = database();
     let out = slidetable()
-        .args(["search", "--method", "idastar", "--board", "5x5", "--stats", "--json", "--table"])
+        .args([
+            "search", "--method", "idastar", "--board", "5x5", "--stats", "--json", "--table",
+        ])
         .arg(table)
         .write_stdin("1 2 7 3 4 5 6 8 13 9 10 11 12 14 19 15 16 17 18 24 20 21 22 23 0\n")
         .output()
@@ -89,7 +91,14 @@ fn search_reports_its_figures_and_a_limit_says_what_it_proved() {
 
     // Korf and Felner's instance 1 (95 moves) is out of reach of these small groups.
     let out = slidetable()
-        .args(["path", "--board", "5x5", "--max-expanded", "100000", "--table"])
+        .args([
+            "path",
+            "--board",
+            "5x5",
+            "--max-expanded",
+            "100000",
+            "--table",
+        ])
         .arg(table)
         .write_stdin("14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13\n")
         .output()
@@ -120,12 +129,17 @@ fn bad_lines_other_parity_and_other_commands_are_named() {
         "slidetable: standard input, line 2: expected 25 tiles, found 3\n"
     );
 
-    let out = slidetable().args(["stats", "--board", "5x5"]).output().unwrap();
+    let out = slidetable()
+        .args(["stats", "--board", "5x5"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(USAGE));
     assert!(text(&out.stderr).contains("`stats` takes boards of up to 16 cells"));
 
     let out = slidetable()
-        .args(["generate", "--board", "5x5", "--pdb", "8-8-8", "-o", "x.slp"])
+        .args([
+            "generate", "--board", "5x5", "--pdb", "8-8-8", "-o", "x.slp",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(USAGE));

@@ -87,20 +87,13 @@ pub enum Pattern25Error {
         /// Where the available figure comes from.
         origin: String,
     },
-    /// A variable of the environment that sets the memory or disk figure is no number.
+    /// A variable of the environment that sets the memory or disk figure is no number, or
+    /// the file could not be written (the table writer's errors).
     #[error(transparent)]
-    Environment(#[from] crate::GenError),
+    Gen(#[from] crate::GenError),
     /// The groups do not make a file (the format's checks).
     #[error(transparent)]
     Format(#[from] slidetable_format::Pattern25Error),
-    /// The file could not be written.
-    #[error("cannot write {}", path.display())]
-    Write {
-        /// The file.
-        path: std::path::PathBuf,
-        /// What the system said.
-        source: std::io::Error,
-    },
 }
 
 /// What building 5-5-5-5-4 on 5×5 needs in memory, for a refusal's suggestion.
@@ -483,29 +476,16 @@ pub fn solve_partition25(
         .collect()
 }
 
-/// Writes `groups` towards `goal` to `path` as a `SLIDEP25` file: to a temporary file in the
-/// same directory, renamed over `path` once whole, so a reader never maps a half-written
-/// file.
+/// Writes `groups` towards `goal` to `path` as a `SLIDEP25` file, as every table is written
+/// ([`crate::write_file`]: only over a regular file, through a temporary file renamed over
+/// it, removed on Ctrl-C). Returns the bytes written.
 pub fn write_pattern25(
     path: &Path,
     goal: &Layout25,
     groups: &[Group25],
 ) -> Result<u64, Pattern25Error> {
-    use std::io::Write;
     let bytes = slidetable_format::PatternFile25::to_bytes(goal, groups)?;
-    let write = |source| Pattern25Error::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(write)?;
-    file.write_all(&bytes).map_err(write)?;
-    file.as_file().sync_all().map_err(write)?;
-    file.persist(path).map_err(|e| write(e.error))?;
-    Ok(bytes.len() as u64)
+    Ok(crate::write_file(path, &bytes)?)
 }
 
 /// Placements all of `partition`'s searches settle on a board of `cells` cells (where every
