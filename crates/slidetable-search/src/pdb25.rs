@@ -14,16 +14,16 @@
 //!
 //! Both cores work on one instance: each iteration first expands the top of the tree breadth
 //! first to a frontier of a few thousand nodes within the bound, then the frontier's subtrees
-//! are searched depth first on every core. Every iteration but the last is searched
+//! are searched depth first on every core, each thread taking the next subtree in frontier
+//! order. Every iteration but the last is searched
 //! whole, so its node counts do not depend on the schedule; the last stops when any subtree
 //! finds the goal, and its counts depend on which subtrees were searched by then. The counts
 //! reported are sums over the threads.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
 use slidetable_core::{Layout25, Move, PlacementRanker25, MAX_CELLS_25};
 
 use crate::{Limit, Limits, Stats};
@@ -306,39 +306,46 @@ impl<'a> Databases25<'a> {
                 frontier = level;
                 depth += 1;
             }
-            // The subtrees, on every core; the first path found ends the iteration.
+            // The subtrees, on every core, taken in frontier order (as one thread would
+            // search them, so the last iteration stops about where a serial search would);
+            // the first path found ends the iteration.
             let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
-            let least = frontier
-                .par_iter()
-                .enumerate()
-                .with_max_len(1)
-                .map(|(i, (node, prefix))| {
-                    if shared.halt.load(Relaxed) {
-                        return u32::MAX;
-                    }
-                    let mut worker = Worker {
-                        db: self,
-                        node: node.clone(),
-                        path: prefix.clone(),
-                        bound,
-                        next_bound: u32::MAX,
-                        expanded: 0,
-                        generated: 0,
-                        shared: &shared,
-                    };
-                    let hit = worker.dfs(depth, node.h());
-                    worker.flush(true);
-                    if hit {
-                        let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
-                        if found.as_ref().is_none_or(|(j, _)| i < *j) {
-                            *found = Some((i, worker.path.clone()));
+            let next = AtomicUsize::new(0);
+            let least = AtomicU32::new(u32::MAX);
+            rayon::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(|_| loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        let Some((node, prefix)) = frontier.get(i) else {
+                            return;
+                        };
+                        if shared.halt.load(Relaxed) {
+                            return;
                         }
-                        shared.halt.store(true, Relaxed);
-                    }
-                    worker.next_bound
-                })
-                .min()
-                .unwrap_or(u32::MAX);
+                        let mut worker = Worker {
+                            db: self,
+                            node: node.clone(),
+                            path: prefix.clone(),
+                            bound,
+                            next_bound: u32::MAX,
+                            expanded: 0,
+                            generated: 0,
+                            shared: &shared,
+                        };
+                        let hit = worker.dfs(depth, node.h());
+                        worker.flush(true);
+                        least.fetch_min(worker.next_bound, Relaxed);
+                        if hit {
+                            let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+                            if found.as_ref().is_none_or(|(j, _)| i < *j) {
+                                *found = Some((i, worker.path.clone()));
+                            }
+                            shared.halt.store(true, Relaxed);
+                        }
+                    });
+                }
+            });
+            let least = least.into_inner();
             next_bound = next_bound.min(least);
             if let Some((_, path)) = found.into_inner().unwrap_or_else(|e| e.into_inner()) {
                 let len = path.len() as u32;
