@@ -186,7 +186,7 @@ impl Layout25 {
         match m {
             Move::Up => cell.checked_sub(cols),
             Move::Down => (cell + cols < self.cells()).then_some(cell + cols),
-            Move::Left => (cell % cols != 0).then(|| cell - 1),
+            Move::Left => (!cell.is_multiple_of(cols)).then(|| cell - 1),
             Move::Right => (cell % cols != cols - 1).then_some(cell + 1),
         }
     }

@@ -403,8 +403,8 @@ pub fn solve_pattern25(
                             slot_at[c as usize] = slot as u8;
                         }
                         let reached = visited[p as usize].load(Relaxed);
-                        for i in 0..k {
-                            let from = cells[i] as usize;
+                        for (i, &from) in cells[..k].iter().enumerate() {
+                            let from = usize::from(from);
                             let mut into = geo.next_to[from] & reached;
                             while into != 0 {
                                 let to = into.trailing_zeros() as usize;

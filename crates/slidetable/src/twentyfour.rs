@@ -56,9 +56,10 @@ pub enum TwentyFourError {
     /// Building the databases failed or was refused.
     #[error(transparent)]
     Generate(#[from] Pattern25Error),
-    /// No cache directory for the default file.
+    /// No cache directory for the default file (boxed: it carries paths and messages, and
+    /// every `Result` of this type would be as large).
     #[error(transparent)]
-    Default(#[from] DefaultError),
+    Default(Box<DefaultError>),
     /// The default file is not there.
     #[error("no 5x5 pattern database at {}: make it with `slidetable generate --board 5x5` (6-6-6-6, about 10 minutes and 1.1 GB of memory on 2 cores), or name one with --table", path.display())]
     NoDefault {
@@ -68,6 +69,12 @@ pub enum TwentyFourError {
     /// The search failed or was stopped.
     #[error(transparent)]
     Search(#[from] Search25Error),
+}
+
+impl From<DefaultError> for TwentyFourError {
+    fn from(e: DefaultError) -> TwentyFourError {
+        TwentyFourError::Default(Box::new(e))
+    }
 }
 
 /// Where `generate --board 5x5` writes by default and `path`/`distance`/`search --board
