@@ -315,8 +315,10 @@ mod tests {
 
     #[test]
     fn bad_lines_are_named() {
-        let e = Layout25::parse(5, 5, "1 2 x").unwrap_err();
-        assert_eq!(e.to_string(), "'x' is not a tile number");
+        let e = Layout25::parse(5, 5, "1 2 y").unwrap_err();
+        assert_eq!(e.to_string(), "'y' is not a tile number");
+        // x and _ are the blank, as in every other puzzle line.
+        assert!(Layout25::parse(3, 3, "1 2 3 4 5 6 7 8 x").is_ok());
         let e = Layout25::parse(5, 5, "0 1 2").unwrap_err();
         assert_eq!(e.to_string(), "expected 25 tiles, found 3");
         let e = Layout25::parse(5, 5, "25").unwrap_err();
