@@ -27,6 +27,7 @@ mod show;
 mod signals;
 mod streams;
 mod tables;
+mod twentyfour;
 mod utc;
 
 use std::process::ExitCode;
@@ -41,6 +42,11 @@ use crate::resolved::Resolved;
 use crate::streams::warning;
 
 fn main() -> ExitCode {
+    // `--board 5x5`: the 24-puzzle's own commands (its layouts do not fit the main parser's).
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(code) = twentyfour::intercept(&args) {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {

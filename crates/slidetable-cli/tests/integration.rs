@@ -17,4 +17,5 @@ mod search_heuristic;
 mod serve;
 mod streams;
 mod tables_on_disk;
+mod twentyfour;
 mod usage;

@@ -150,11 +150,19 @@ fn board_limits_are_worded_one_way() {
         ),
         "{r:#?}"
     );
+    let r = Run::process(process(dir.path()).args(["search", "--method", "bfs", "--board", "5x6"]));
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr
+            .contains("a 5x6 board has 30 cells; boards go up to 16 cells"),
+        "{r:#?}"
+    );
+    // 5x5, the 24-puzzle, is searched by IDA* on its pattern databases only.
     let r = Run::process(process(dir.path()).args(["search", "--method", "bfs", "--board", "5x5"]));
     assert_eq!(r.code, Some(2));
     assert!(
         r.stderr
-            .contains("a 5x5 board has 25 cells; boards go up to 16 cells"),
+            .contains("invalid value 'bfs' for '--method <METHOD>'\n  [possible values: idastar]"),
         "{r:#?}"
     );
 }

@@ -20,6 +20,7 @@
 mod bits;
 mod board;
 mod layout;
+mod layout25;
 pub mod lines;
 mod moves;
 mod neighbors;
@@ -31,6 +32,7 @@ mod words;
 pub use bits::{each_set_bit, expand_level, mask_tiles, AtomicBitmap, Expand, SCAN_CHUNK};
 pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use layout::{Layout, LayoutError};
+pub use layout25::{Layout25, Layout25Error};
 pub use moves::{parse_path, path_string, Move, OrderError};
 pub use neighbors::{slide, Neighbors};
 pub use parse::{
@@ -40,5 +42,6 @@ pub use rank::{
     PlacementError, PlacementRanker, PrefixMoves, Ranker, Scan, ScanCursor, Sideways, Steps,
     TileOrder, WideRanker,
 };
+pub use rank::{PlacementRanker25, Placements, MAX_CELLS_25};
 pub use symmetry::Symmetry;
 pub use words::{counted, one_of, shapes_of};

@@ -29,6 +29,10 @@ use std::fmt;
 use std::io::{self, Write};
 
 mod pattern;
+mod pattern25;
+pub use pattern25::{
+    Group25, Pattern25Error, PatternFile25, BYTE_ENTRIES_25, MAGIC_25, UNREACHED_25, VERSION_25,
+};
 
 pub use pattern::{
     excess_at, is_pattern_file, pattern_payload_len, reachable_placements, PatternGroup,

@@ -37,6 +37,9 @@ pub use crate::bfs_scan::solve_by_scan;
 pub use crate::bounded::{solve_bounded, write_bounded_to, BoundedLevelDone, SolvedBounded};
 pub use crate::bounded_parts::{solve_bounded_in_parts, BoundedPartsDone};
 pub use crate::pattern::{partition_placements, solve_partition, solve_pattern, SolvedPattern};
+pub use crate::pattern25::{
+    partition25_placements, solve_partition25, solve_pattern25, write_pattern25,
+};
 pub use crate::weighted::{narrow, solve_weighted};
 pub use crate::write::{
     pattern_bytes, replace_table, table_bytes, write_pattern_table, write_pattern_to, write_table,

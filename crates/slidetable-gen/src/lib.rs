@@ -34,6 +34,7 @@ mod make;
 mod mapped;
 pub mod parts;
 mod pattern;
+mod pattern25;
 mod plan;
 pub mod resume;
 pub mod room;
@@ -48,6 +49,10 @@ pub use make::{
     generate, generate_patterns, generate_resumable, make_dir, pattern_goal, Generated, PatternPlan,
 };
 pub use pattern::{Partition, PartitionError};
+pub use pattern25::{
+    check_pattern25_room, pattern25_needs, Partition25, Pattern25Error, KORF_FELNER_6666,
+    MAX_GROUP_25,
+};
 pub use plan::Plan;
 pub use write::temporary::abandon_writes;
 pub use write::{check_replaceable, write_bytes, write_file, Destination, Written};

@@ -268,7 +268,7 @@ fn mem_available() -> Option<(u64, String)> {
 /// unprivileged users; `None` where neither says, as a filesystem without blocks (`/proc`,
 /// `/sys`) does not: writing there fails with its own, truer error.
 /// A [`DISK_ENV`] that is not a number of bytes is refused ([`GenError::Environment`]).
-fn available_disk(dir: &Path) -> Result<Option<(u64, String)>, GenError> {
+pub(crate) fn available_disk(dir: &Path) -> Result<Option<(u64, String)>, GenError> {
     if let Some(set) = from_env(DISK_ENV)? {
         return Ok(Some(set));
     }

@@ -5,4 +5,5 @@ mod bounded_parts;
 mod generate;
 mod parts;
 mod pattern;
+mod pattern25;
 mod resume;

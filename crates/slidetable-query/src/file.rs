@@ -56,6 +56,12 @@ impl From<Vec<u8>> for TableBytes {
 }
 
 impl TableBytes {
+    /// The bytes of the regular file at `path`, read or mapped as a table's are (the
+    /// 24-puzzle's pattern files, whose header the format crate's `PatternFile25` reads).
+    pub fn open(path: &Path) -> Result<TableBytes, TableError> {
+        read_or_map(path)
+    }
+
     /// Whether the bytes are a map of the file (rather than a copy in memory).
     pub fn is_mapped(&self) -> bool {
         matches!(self.0, Bytes::Mapped(..) | Bytes::Parts(_))

@@ -56,6 +56,7 @@ mod dijkstra;
 mod heuristic;
 mod idastar;
 mod pdb;
+mod pdb25;
 mod state;
 
 pub use astar::astar;
@@ -67,6 +68,7 @@ pub use heuristic::{
 };
 pub use idastar::idastar;
 pub use pdb::{PatternError, PatternHeuristic, PatternSearch, Symmetric};
+pub use pdb25::{Databases25, Progress25, Search25Error, Solved25};
 
 /// An optimal path and what finding it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]

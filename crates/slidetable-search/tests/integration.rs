@@ -5,3 +5,4 @@ mod agreement;
 mod korf79;
 mod one_ida;
 mod pdb;
+mod pdb25;

@@ -178,7 +178,7 @@ pub fn needs_generating(path: &Path, origin: Origin) -> bool {
     origin == Origin::Cache && !path.exists()
 }
 
-fn cache_dir() -> Result<PathBuf, DefaultError> {
+pub(crate) fn cache_dir() -> Result<PathBuf, DefaultError> {
     // XDG: a relative $XDG_CACHE_HOME is invalid and must be ignored.
     if let Some(p) = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from) {
         if p.is_absolute() {

@@ -103,6 +103,7 @@ mod fifteen;
 pub mod levels;
 pub mod limits;
 pub mod puzzles;
+mod twentyfour;
 
 pub use slidetable_core as core;
 pub use slidetable_format as format;
@@ -118,6 +119,7 @@ pub use slidetable_search::{PatternHeuristic, PatternSearch, Symmetric};
 
 pub use crate::defaults::DefaultError;
 pub use crate::fifteen::{BadPartition, Fifteen, FifteenError, PatternChoice};
+pub use crate::twentyfour::{default_path_25, TwentyFour, TwentyFourError};
 
 /// `board`'s default table of every state, the one the `slidetable` command uses:
 /// `$SLIDETABLE_TABLE` for 3×3, else `slidetable/RxC.slt` in the cache directory, made there on

@@ -9,20 +9,29 @@
 //! for ranking. Unranking divides by each digit's weight as a multiplication by its
 //! reciprocal (a division costs tens of cycles, and the pattern search unranks every
 //! placement it expands), then selects the digit-th free cell from a byte's table.
+//!
+//! The board's largest cell count is a parameter of the type, so the 15-puzzle's ranker
+//! ([`PlacementRanker`], 16 cells) keeps its 16-cell arrays and two-byte select while the
+//! 24-puzzle's ([`PlacementRanker25`], 25 cells) has room for its cells; both are one code.
 
-use crate::{factorial, MAX_CELLS};
+use crate::MAX_CELLS;
+
+/// The most cells a [`PlacementRanker25`] ranks over: the 5×5 board.
+pub const MAX_CELLS_25: usize = 25;
 
 /// Why a placement ranker cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PlacementError {
     /// No tiles, more tiles than cells, or more cells than a board has.
-    #[error("a placement of {tiles} tiles over {cells} cells is not possible (1 ≤ tiles ≤ cells ≤ {MAX_CELLS})")]
+    #[error("a placement of {tiles} tiles over {cells} cells is not possible (1 ≤ tiles ≤ cells ≤ {max})")]
     Size {
         /// The tiles asked for.
         tiles: usize,
         /// The cells asked for.
         cells: usize,
+        /// The most cells the ranker holds.
+        max: usize,
     },
     /// More placements than a `u32` rank holds.
     #[error(
@@ -38,18 +47,26 @@ pub enum PlacementError {
     },
 }
 
-/// Ranks and unranks placements of `k` tiles over `n` cells. Cheap to copy.
+/// Ranks and unranks placements of `k` tiles over `n` cells, for boards of up to 16 cells.
+pub type PlacementRanker = Placements<MAX_CELLS>;
+
+/// Ranks and unranks placements of `k` tiles over `n` cells, for boards of up to 25 cells
+/// (the 24-puzzle's pattern databases).
+pub type PlacementRanker25 = Placements<MAX_CELLS_25>;
+
+/// Ranks and unranks placements of `k` tiles over `n ≤ N` cells. Cheap to copy. Used
+/// through [`PlacementRanker`] (N = 16) and [`PlacementRanker25`] (N = 25).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlacementRanker {
+pub struct Placements<const N: usize> {
     cells: u8,
     tiles: u8,
     /// `weights[i]` = (n−1−i)!/(n−k)!: the value of one unit of the i-th digit.
-    weights: [u32; MAX_CELLS],
+    weights: [u32; N],
     /// `reciprocals[i]` = ⌊2⁶⁴ / weights[i]⌋ + 1 (0 where the weight is 1): `x / w` is the
     /// high half of `x · reciprocal` for every `x` and `w` below 2³², since the product's
     /// error, below `x / 2⁶⁴`, stays under the `1 / w` that separates `x / w` from the next
     /// whole number.
-    reciprocals: [u64; MAX_CELLS],
+    reciprocals: [u64; N],
     count: u32,
 }
 
@@ -71,6 +88,23 @@ static SELECT: [[u8; 8]; 256] = {
     table
 };
 
+/// The cell of the `digit`-th set bit (from 0) of `free` (more than `digit` bits set), byte
+/// by byte from the lowest.
+#[inline(always)]
+fn select_wide(free: u32, digit: u32) -> u32 {
+    let mut digit = digit;
+    let mut base = 0;
+    loop {
+        let byte = (free >> base) & 0xff;
+        let here = byte.count_ones();
+        if digit < here {
+            return base + u32::from(SELECT[byte as usize][digit as usize]);
+        }
+        digit -= here;
+        base += 8;
+    }
+}
+
 /// The cell of the `digit`-th set bit (from 0) of `free` (16 bits at most, with more than
 /// `digit` bits set).
 #[inline(always)]
@@ -85,14 +119,21 @@ fn select(free: u32, digit: u32) -> u32 {
     base + u32::from(SELECT[byte as usize][digit as usize & 7])
 }
 
-impl PlacementRanker {
+impl<const N: usize> Placements<N> {
     /// A ranker for `tiles` tiles over `cells` cells; the count of placements must fit a
-    /// `u32` (every k ≤ 9 on 16 cells does: 16!/7! = 4,151,347,200).
-    pub fn new(cells: usize, tiles: usize) -> Result<PlacementRanker, PlacementError> {
-        if tiles == 0 || tiles > cells || cells > MAX_CELLS {
-            return Err(PlacementError::Size { tiles, cells });
+    /// `u32` (every k ≤ 9 on 16 cells does: 16!/7! = 4,151,347,200; on 25 cells, k ≤ 7).
+    pub fn new(cells: usize, tiles: usize) -> Result<Placements<N>, PlacementError> {
+        if tiles == 0 || tiles > cells || cells > N {
+            return Err(PlacementError::Size {
+                tiles,
+                cells,
+                max: N,
+            });
         }
-        let count = factorial(cells) / factorial(cells - tiles);
+        // Falling factorials: 25! overflows a u64, n!/(n−k)! does not.
+        let falling =
+            |top: usize, len: usize| -> u64 { (0..len).map(|j| (top - j) as u64).product::<u64>() };
+        let count = falling(cells, tiles);
         if count > u64::from(u32::MAX) {
             return Err(PlacementError::TooMany {
                 tiles,
@@ -100,15 +141,15 @@ impl PlacementRanker {
                 count,
             });
         }
-        let mut weights = [0u32; MAX_CELLS];
-        let mut reciprocals = [0u64; MAX_CELLS];
+        let mut weights = [0u32; N];
+        let mut reciprocals = [0u64; N];
         for i in 0..tiles {
-            weights[i] = (factorial(cells - 1 - i) / factorial(cells - tiles)) as u32;
+            weights[i] = falling(cells - 1 - i, tiles - 1 - i) as u32;
             if weights[i] > 1 {
                 reciprocals[i] = u64::MAX / u64::from(weights[i]) + 1;
             }
         }
-        Ok(PlacementRanker {
+        Ok(Placements {
             cells: cells as u8,
             tiles: tiles as u8,
             weights,
@@ -222,7 +263,12 @@ impl PlacementRanker {
                 ((u128::from(rest) * u128::from(self.reciprocals[i])) >> 64) as u32
             };
             rest -= digit * w;
-            let c = select(free, digit);
+            // N is a constant: one branch is compiled, the 16-cell one for the 15-puzzle.
+            let c = if N <= 16 {
+                select(free, digit)
+            } else {
+                select_wide(free, digit)
+            };
             *cell = c as u8;
             free &= !(1 << c);
         }
@@ -341,5 +387,41 @@ mod tests {
         assert_eq!(r.try_rank(&[0, 1, 16]), None);
         assert_eq!(r.try_rank(&[4, 1, 4]), None);
         assert_eq!(r.try_rank(&[15, 14, 13]), Some(r.count() - 1));
+    }
+
+    #[test]
+    fn twenty_five_cells_rank_and_unrank_like_sixteen() {
+        // The 24-puzzle's groups: counts, and unrank inverting rank over the whole range.
+        assert_eq!(PlacementRanker25::new(25, 6).unwrap().count(), 127_512_000);
+        assert_eq!(
+            PlacementRanker25::new(25, 7).unwrap().count(),
+            2_422_728_000
+        );
+        assert!(matches!(
+            PlacementRanker25::new(25, 8),
+            Err(PlacementError::TooMany { .. })
+        ));
+        assert!(PlacementRanker25::new(26, 1).is_err());
+        for k in 1..=7 {
+            let r = PlacementRanker25::new(25, k).unwrap();
+            let mut cells = vec![0u8; k];
+            let step = (r.count() / 50_021).max(1);
+            for rank in (0..r.count()).step_by(step as usize).chain([r.count() - 1]) {
+                let mask = r.unrank(rank, &mut cells);
+                assert_eq!(r.rank(&cells), rank, "k {k} {cells:?}");
+                assert_eq!(mask, cells.iter().fold(0, |m, &c| m | 1 << c));
+            }
+        }
+        // The same ranks as the 16-cell ranker where both apply.
+        let (a, b) = (
+            PlacementRanker::new(16, 5).unwrap(),
+            PlacementRanker25::new(16, 5).unwrap(),
+        );
+        for rank in (0..a.count()).step_by(997) {
+            let (mut x, mut y) = ([0u8; 5], [0u8; 5]);
+            a.unrank(rank, &mut x);
+            b.unrank(rank, &mut y);
+            assert_eq!(x, y);
+        }
     }
 }

@@ -1,0 +1,388 @@
+//! `--board 5x5`: the 24-puzzle's `generate`, `path`, `distance` and `search`. Its layouts
+//! do not fit the ≤16-cell board every other command parses, so a command line naming
+//! `--board 5x5` is read here, by a parser of its own, before the main one; any other command
+//! with `--board 5x5` is refused with what does take it.
+
+use std::ffi::OsString;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+use slidetable::core::{is_blank_or_comment, path_string, Layout25};
+use slidetable::generate::engine::{partition25_placements, solve_partition25, write_pattern25};
+use slidetable::generate::room::human;
+use slidetable::generate::{check_pattern25_room, Partition25};
+use slidetable::search::{Limit, Limits, Progress25, Search25Error, Stop};
+use slidetable::{default_path_25, TwentyFour, TwentyFourError};
+
+use crate::error::{UsageError, EXIT_BAD_INPUT, EXIT_USAGE};
+use crate::streams::{self, note, warning};
+use crate::tables::{self, Work};
+
+/// The board this module answers.
+const BOARD: &str = "5x5";
+/// The commands that take `--board 5x5`.
+const COMMANDS: [&str; 4] = ["generate", "path", "distance", "search"];
+
+/// `Some(exit code)` when the command line names `--board 5x5` (run here, or refused for a
+/// command that does not take it); `None` leaves it to the main parser.
+pub(crate) fn intercept(args: &[OsString]) -> Option<ExitCode> {
+    let names_5x5 = args.windows(2).any(|w| w[0] == "--board" && w[1] == BOARD)
+        || args.iter().any(|a| a == "--board=5x5");
+    if !names_5x5 {
+        return None;
+    }
+    let command = args.get(1).and_then(|c| c.to_str()).unwrap_or("");
+    if !COMMANDS.contains(&command) {
+        warning!(
+            "--board 5x5 (the 24-puzzle) is answered by `generate`, `path`, `distance` and \
+             `search` (on its pattern databases); `{command}` takes boards of up to 16 cells"
+        );
+        return Some(ExitCode::from(EXIT_USAGE));
+    }
+    let cli = match Cli25::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return Some(ExitCode::from(
+                u8::try_from(e.exit_code()).unwrap_or(EXIT_USAGE),
+            ));
+        }
+    };
+    Some(match run(cli) {
+        Ok(code) => code,
+        Err(e) if crate::error::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<UsageError>().is_some() => {
+            warning!("{e:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
+        Err(e) => {
+            warning!("{e:#}");
+            ExitCode::FAILURE
+        }
+    })
+}
+
+/// The 24-puzzle's command line (`--board 5x5`).
+#[derive(Parser, Debug)]
+#[command(
+    name = "slidetable",
+    about = "The 24-puzzle (--board 5x5) on its pattern databases"
+)]
+struct Cli25 {
+    #[command(subcommand)]
+    command: Command25,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command25 {
+    /// Build the 5x5 pattern databases (Korf and Felner's 6-6-6-6 by default).
+    Generate(Generate25),
+    /// Print an optimal move string per puzzle.
+    Path(Solve25),
+    /// Print the optimal number of moves per puzzle.
+    Distance(Solve25),
+    /// IDA* on the databases, with --stats and --json.
+    Search(Search25),
+}
+
+#[derive(Args, Debug)]
+struct Generate25 {
+    /// The board: 5x5.
+    #[arg(long, value_name = "RxC", value_parser = ["5x5"])]
+    board: String,
+    /// The partition: 6-6-6-6 (Korf and Felner's), group sizes in goal order (5-5-5-5-4),
+    /// or tiles (1,2,5/3,4,…).
+    #[arg(long, value_name = "PARTITION", default_value = "6-6-6-6")]
+    pdb: String,
+    /// The file to write [default: slidetable/5x5.slp in the cache directory].
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    output: Option<PathBuf>,
+    /// Print the memory and disk the build needs, and build nothing.
+    #[arg(long)]
+    plan: bool,
+}
+
+#[derive(Args, Debug)]
+struct Solve25 {
+    /// The board: 5x5.
+    #[arg(long, value_name = "RxC", value_parser = ["5x5"])]
+    board: String,
+    /// The pattern databases [default: slidetable/5x5.slp in the cache directory].
+    #[arg(long, value_name = "PATH")]
+    table: Option<PathBuf>,
+    /// Print each puzzle's statistics on stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Give up on a puzzle after expanding this many states (answer `unknown`, exit 1).
+    #[arg(long, value_name = "N")]
+    max_expanded: Option<u64>,
+    /// Give up on a puzzle after this many seconds (answer `unknown`, exit 1).
+    #[arg(long, visible_alias = "max-seconds", value_name = "SECONDS", value_parser = crate::limits::parse_timeout)]
+    timeout: Option<Duration>,
+    /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
+    #[arg(long)]
+    keep_going: bool,
+    /// Puzzles, one per line (25 numbers, 0 or x the blank); standard input without.
+    #[arg(value_name = "INPUT")]
+    input: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct Search25 {
+    /// The search method: idastar (the only one on 5x5).
+    #[arg(long, value_name = "METHOD", value_parser = ["idastar"])]
+    method: String,
+    /// The heuristic: pdb (the databases with their reflection, the only one on 5x5).
+    #[arg(long, value_name = "NAME", default_value = "pdb", value_parser = ["pdb"])]
+    heuristic: String,
+    /// One JSON object per puzzle: puzzle, distance, path, solvable, method, heuristic,
+    /// partition, stats.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    solve: Solve25,
+}
+
+fn run(cli: Cli25) -> Result<ExitCode> {
+    match cli.command {
+        Command25::Generate(g) => generate(g),
+        Command25::Path(s) => solve(&s, Answer::Path, false),
+        Command25::Distance(s) => solve(&s, Answer::Distance, false),
+        Command25::Search(s) => solve(&s.solve, Answer::Path, s.json),
+    }
+}
+
+fn generate(args: Generate25) -> Result<ExitCode> {
+    let goal = Layout25::goal_with_blank(5, 5, 0).context("the 5x5 goal")?;
+    let partition = Partition25::parse(&args.pdb, &goal).map_err(|e| UsageError(e.to_string()))?;
+    let path = match args.output {
+        Some(p) => p,
+        None => {
+            let p = default_path_25()?;
+            if let Some(dir) = p.parent() {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create directory {}", dir.display()))?;
+            }
+            p
+        }
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let (memory, disk) = slidetable::generate::pattern25_needs(25, &partition);
+    let sizes = partition.sizes();
+    if args.plan {
+        let mut out = streams::stdout();
+        writeln!(
+            out,
+            "board 5x5: pattern database {sizes} ({} groups, {} placements): {} of memory at the peak, a {} file",
+            partition.groups().len(),
+            partition25_placements(25, &partition),
+            human(memory),
+            human(disk)
+        )?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    slidetable::generate::check_replaceable(&path)?;
+    check_pattern25_room(&goal, &partition, Some(&dir))?;
+    crate::signals::clean_up_on_signals();
+    let started = Instant::now();
+    let bar = tables::progress_bar(
+        partition25_placements(25, &partition),
+        Work::Placements,
+        format!("generating 5x5 {sizes} ({} of memory)", human(memory)),
+    );
+    let groups = solve_partition25(&goal, &partition, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    let bytes = write_pattern25(&path, &goal, &groups)?;
+    let mut out = streams::stdout();
+    writeln!(out, "wrote {}", path.display())?;
+    writeln!(
+        out,
+        "board 5x5: pattern database {sizes} ({} groups, {} placements), goal {goal}, {bytes} bytes",
+        groups.len(),
+        partition25_placements(25, &partition),
+    )?;
+    writeln!(out, "took {:.1} s", started.elapsed().as_secs_f64())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    Path,
+    Distance,
+}
+
+/// Ctrl-C asks the search to stop (it prints the bound it proved); a second one ends the
+/// process as a signal does.
+fn stop_on_ctrl_c() -> Stop {
+    let stop = Stop::new();
+    let handle = stop.clone();
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([signal_hook::consts::SIGINT]) else {
+        return stop;
+    };
+    let spawned = std::thread::Builder::new()
+        .name("ctrl-c".into())
+        .spawn(move || {
+            let mut once = false;
+            for signal in signals.forever() {
+                if once {
+                    let _ = signal_hook::low_level::emulate_default_handler(signal);
+                    std::process::exit(128 + signal);
+                }
+                once = true;
+                handle.request();
+            }
+        });
+    drop(spawned);
+    stop
+}
+
+/// Each puzzle of the inputs, optimally, one after another (each on every core).
+fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
+    let solver = TwentyFour::open_or_default(args.table.as_deref()).map_err(|e| match e {
+        TwentyFourError::NoDefault { .. } => anyhow::Error::from(UsageError(e.to_string())),
+        e => e.into(),
+    })?;
+    let sizes = solver.sizes();
+    let goal = *solver.goal();
+    let stop = stop_on_ctrl_c();
+    let limits = Limits {
+        max_expanded: args.max_expanded,
+        max_time: args.timeout,
+        max_memory: None,
+        stop: Some(stop.clone()),
+    };
+    let terminal = io::stderr().is_terminal();
+    let mut out = streams::stdout();
+    let mut bad_input = false;
+    let mut unknown = false;
+    let inputs: Vec<Option<&Path>> = if args.input.is_empty() {
+        vec![None]
+    } else {
+        args.input.iter().map(|p| Some(p.as_path())).collect()
+    };
+    let mut number = 0u64;
+    for input in inputs {
+        let name = input.map_or("standard input".to_string(), |p| p.display().to_string());
+        let reader: Box<dyn BufRead> = match input {
+            Some(p) if p != Path::new("-") => Box::new(io::BufReader::new(
+                std::fs::File::open(p).with_context(|| format!("cannot read {name}"))?,
+            )),
+            _ => Box::new(io::stdin().lock()),
+        };
+        for (i, line) in reader.lines().enumerate() {
+            let line = line.with_context(|| format!("cannot read {name}"))?;
+            if is_blank_or_comment(line.as_bytes()) {
+                continue;
+            }
+            number += 1;
+            let start = match Layout25::parse(5, 5, &line) {
+                Ok(l) => l,
+                Err(e) => {
+                    let what = format!("{name}, line {}: {e}", i + 1);
+                    if !args.keep_going {
+                        out.flush()?;
+                        warning!("{what}");
+                        return Ok(ExitCode::from(EXIT_BAD_INPUT));
+                    }
+                    warning!("{what}");
+                    writeln!(out, "invalid")?;
+                    bad_input = true;
+                    continue;
+                }
+            };
+            if !start.reaches(&goal) {
+                writeln!(out, "unsolvable")?;
+                continue;
+            }
+            out.flush()?;
+            let shown = AtomicBool::new(false);
+            let progress = |p: Progress25| {
+                if terminal {
+                    shown.store(true, Relaxed);
+                    let secs = p.elapsed.as_secs_f64().max(1e-9);
+                    let mut err = io::stderr().lock();
+                    let _ = write!(
+                        err,
+                        "\r\x1b[Kline {number}: bound {}, {} expanded, {:.1} M/s, {:.0} s",
+                        p.bound,
+                        p.expanded,
+                        p.expanded as f64 / secs / 1e6,
+                        secs
+                    );
+                    let _ = err.flush();
+                }
+            };
+            let result = solver.solve(&start, &limits, &progress);
+            if shown.load(Relaxed) {
+                let _ = write!(io::stderr().lock(), "\r\x1b[K");
+            }
+            match result {
+                Ok(solved) => {
+                    let s = &solved.stats;
+                    if args.stats {
+                        note!(
+                            "line {number}: idastar/pdb {sizes}: {} moves, {} expanded, {} generated, {} iterations, {:.3} s",
+                            solved.path.len(),
+                            s.expanded,
+                            s.generated,
+                            s.iterations.unwrap_or(0),
+                            s.elapsed.as_secs_f64()
+                        );
+                    }
+                    if json {
+                        let tiles: Vec<String> = start.tiles().iter().map(u8::to_string).collect();
+                        writeln!(
+                            out,
+                            "{{\"puzzle\":[{}],\"distance\":{},\"path\":\"{}\",\"solvable\":true,\"method\":\"idastar\",\"heuristic\":\"pdb\",\"partition\":\"{sizes}\",\"stats\":{{\"expanded\":{},\"generated\":{},\"iterations\":{},\"milliseconds\":{:.3},\"threads\":{}}}}}",
+                            tiles.join(","),
+                            solved.path.len(),
+                            path_string(&solved.path),
+                            s.expanded,
+                            s.generated,
+                            s.iterations.unwrap_or(0),
+                            s.elapsed.as_secs_f64() * 1e3,
+                            std::thread::available_parallelism().map_or(1, |n| n.get())
+                        )?;
+                    } else if answer == Answer::Distance {
+                        writeln!(out, "{}", solved.path.len())?;
+                    } else {
+                        writeln!(out, "{}", path_string(&solved.path))?;
+                    }
+                }
+                Err(TwentyFourError::Search(Search25Error::LimitReached { limit, stats })) => {
+                    let proved = stats.bound.unwrap_or(0);
+                    writeln!(out, "unknown")?;
+                    out.flush()?;
+                    note!(
+                        "line {number}: stopped at the {limit} after {} expanded in {:.1} s: no solution is shorter than {proved} moves",
+                        stats.expanded,
+                        stats.elapsed.as_secs_f64()
+                    );
+                    if limit == Limit::Stopped {
+                        return Ok(ExitCode::from(130));
+                    }
+                    unknown = true;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if bad_input {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else if unknown {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

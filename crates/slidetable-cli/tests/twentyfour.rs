@@ -1,0 +1,167 @@
+//! The 24-puzzle from the command line (`--board 5x5`): `generate` of a small partition
+//! (groups of three tiles: instant, so CI runs it), `path`, `distance` and `search` on it,
+//! every path replayed, the limits' `unknown` with the bound proved, and the refusals.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use slidetable::core::{parse_path, Layout25};
+
+use crate::common::{slidetable, text, BAD_INPUT, USAGE};
+
+/// Eight groups of three tiles in goal order, made once.
+fn database() -> &'static PathBuf {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = crate::common::dir().join("5x5-3x8.slp");
+        let out = slidetable()
+            .args(["generate", "--board", "5x5", "--pdb", "3-3-3-3-3-3-3-3", "-o"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines[0], format!("wrote {}", path.display()));
+        assert_eq!(
+            lines[1],
+            "board 5x5: pattern database 3-3-3-3-3-3-3-3 (8 groups, 110400 placements), goal 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24, 111984 bytes"
+        );
+        path
+    })
+}
+
+/// The goal, a move away, and three scrambles whose distance is their Manhattan distance
+/// (5, 8 and 12: no path is shorter than it, and the path found is replayed), so the lengths
+/// are known without the databases.
+const PUZZLES: &str = "# the goal, a move away, and three scrambles
+0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24
+1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24
+5 1 2 3 4 6 11 7 8 9 10 16 12 13 14 0 15 17 18 19 20 21 22 23 24
+1 2 7 3 4 5 6 8 13 9 10 11 12 14 19 15 16 17 18 24 20 21 22 23 x
+1 2 3 4 9 5 6 7 8 14 10 11 12 13 19 15 16 17 18 24 0 20 21 22 23
+";
+
+#[test]
+fn path_and_distance_answer_and_every_path_replays() {
+    let table = database();
+    let run = |command: &str| {
+        let out = slidetable()
+            .args([command, "--board", "5x5", "--table"])
+            .arg(table)
+            .write_stdin(PUZZLES)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let paths = run("path");
+    let distances = run("distance");
+    let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
+    let puzzles: Vec<&str> = PUZZLES.lines().skip(1).collect();
+    assert_eq!(paths.lines().count(), 5);
+    for ((puzzle, path), distance) in puzzles.iter().zip(paths.lines()).zip(distances.lines()) {
+        let start = Layout25::parse(5, 5, puzzle).unwrap();
+        let moves = parse_path(path).unwrap();
+        assert_eq!(start.after(&moves), Some(goal), "{puzzle}: {path}");
+        assert_eq!(distance, moves.len().to_string());
+    }
+    let d: Vec<&str> = distances.lines().collect();
+    assert_eq!(&d[..2], ["0", "1"]);
+    assert_eq!(&d[2..], ["5", "8", "12"]);
+}
+
+#[test]
+fn search_reports_its_figures_and_a_limit_says_what_it_proved() {
+    let table = database();
+    let out = slidetable()
+        .args([
+            "search", "--method", "idastar", "--board", "5x5", "--stats", "--json", "--table",
+        ])
+        .arg(table)
+        .write_stdin("1 2 7 3 4 5 6 8 13 9 10 11 12 14 19 15 16 17 18 24 20 21 22 23 0\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["distance"], 8);
+    assert_eq!(record["partition"], "3-3-3-3-3-3-3-3");
+    assert!(record["stats"]["expanded"].as_u64().unwrap() >= 8);
+    assert!(text(&out.stderr).starts_with("line 1: idastar/pdb 3-3-3-3-3-3-3-3: 8 moves, "));
+
+    // Korf and Felner's instance 1 (95 moves) is out of reach of these small groups.
+    let out = slidetable()
+        .args([
+            "path",
+            "--board",
+            "5x5",
+            "--max-expanded",
+            "100000",
+            "--table",
+        ])
+        .arg(table)
+        .write_stdin("14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "unknown\n");
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("line 1: stopped at the limit of 100000 expanded states after ")
+            && err.contains(": no solution is shorter than "),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_lines_other_parity_and_other_commands_are_named() {
+    let table = database();
+    let out = slidetable()
+        .args(["distance", "--board", "5x5", "--table"])
+        .arg(table)
+        .write_stdin("2 1 0 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n1 2 3\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(BAD_INPUT));
+    assert_eq!(text(&out.stdout), "unsolvable\n");
+    assert_eq!(
+        text(&out.stderr),
+        "slidetable: standard input, line 2: expected 25 tiles, found 3\n"
+    );
+
+    let out = slidetable()
+        .args(["stats", "--board", "5x5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(USAGE));
+    assert!(text(&out.stderr).contains("`stats` takes boards of up to 16 cells"));
+
+    let out = slidetable()
+        .args([
+            "generate", "--board", "5x5", "--pdb", "8-8-8", "-o", "x.slp",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(USAGE));
+    assert!(text(&out.stderr).contains("a group of 8 tiles has 43609104000 placements"));
+
+    // A build the memory cannot hold is refused before it starts, with both figures.
+    let out = slidetable()
+        .env("SLIDETABLE_AVAILABLE_MEMORY", "100000000")
+        .args(["generate", "--board", "5x5", "-o", "x.slp"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "slidetable: the 6-6-6-6 pattern databases of 5x5 need 1.1 GB of memory, but 100.0 MB is available ($SLIDETABLE_AVAILABLE_MEMORY); smaller groups need less (5-5-5-5-4: 52.6 MB)\n"
+    );
+
+    let out = slidetable()
+        .args(["path", "--board", "5x5"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(USAGE));
+    assert!(text(&out.stderr).contains("make it with `slidetable generate --board 5x5`"));
+}

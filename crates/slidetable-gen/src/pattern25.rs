@@ -1,0 +1,525 @@
+//! Additive pattern databases of boards of up to 25 cells (the 24-puzzle's), by the same
+//! reverse 0-1 breadth-first search as the 15-puzzle's ([`crate::solve_pattern`]): the state
+//! is (placement of the group's tiles, region of the blank), a move of a group tile costs 1
+//! and the blank's other moves cost 0, so the search works on the blank's regions level by
+//! level; a child is ranked from its parent's rank
+//! ([`PlacementRanker25::moved_rank`](slidetable_core::Placements::moved_rank)) and
+//! rejected on one bit of its visited mask before its region is flood-filled. What differs
+//! is only the width: 25 cells need a 32-bit mask of blank cells a placement (510 MB for a
+//! 6-tile group's 127,512,000 placements) and a byte an entry, which holds the value itself.
+//!
+//! Every level is expanded on every core in fixed work items and the entries and masks are
+//! set by atomic operations, so the values (and the file) do not depend on the number of
+//! threads.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
+
+use rayon::prelude::*;
+use slidetable_core::{each_set_bit, AtomicBitmap, Layout25, PlacementRanker25, MAX_CELLS_25};
+use slidetable_format::{Group25, UNREACHED_25};
+
+use crate::room::{checked_memory, human};
+
+/// The most tiles a group of a 25-cell board may have: 25!/18! = 2,422,728,000 placements
+/// still rank in a `u32`.
+pub const MAX_GROUP_25: usize = 7;
+
+/// A partition of a board's tiles into groups (bit `t` of a mask for tile `t`), for boards
+/// of up to 25 cells. Made only by [`Partition25::parse`] and [`Partition25::new`], so its
+/// groups always partition the tiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partition25 {
+    groups: Vec<u32>,
+}
+
+/// Korf and Felner's 6-6-6-6 partition of the 24-puzzle (goal with the blank top-left;
+/// "Disjoint pattern database heuristics", AIJ 134, 2002): a 2×3 block in each of three
+/// corners and the six tiles around the blank.
+///
+/// ```text
+///  .  A  B  B  B
+///  A  A  B  B  B
+///  A  A  A  C  C
+///  D  D  D  C  C
+///  D  D  D  C  C
+/// ```
+pub const KORF_FELNER_6666: [&[u8]; 4] = [
+    &[1, 5, 6, 10, 11, 12],
+    &[2, 3, 4, 7, 8, 9],
+    &[13, 14, 18, 19, 23, 24],
+    &[15, 16, 17, 20, 21, 22],
+];
+
+/// Why a partition or a build of 25-cell pattern databases was refused, or failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Pattern25Error {
+    /// The partition's text or groups are not a partition of the tiles.
+    #[error("partition '{text}': {problem}")]
+    Partition {
+        /// The partition as given.
+        text: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// The machine has less memory or disk space than the build needs.
+    #[error(
+        "the {partition} pattern databases of {rows}x{cols} need {} of {what}, but {} is \
+         available ({origin}); smaller groups need less (5-5-5-5-4: {})",
+        human(*need),
+        human(*available),
+        human(five_fives_memory())
+    )]
+    NoRoom {
+        /// The partition's group sizes.
+        partition: String,
+        /// Board rows.
+        rows: usize,
+        /// Board columns.
+        cols: usize,
+        /// "memory" or "disk space".
+        what: &'static str,
+        /// Bytes needed.
+        need: u64,
+        /// Bytes available.
+        available: u64,
+        /// Where the available figure comes from.
+        origin: String,
+    },
+    /// A variable of the environment that sets the memory or disk figure is no number, or
+    /// the file could not be written (the table writer's errors).
+    #[error(transparent)]
+    Gen(#[from] crate::GenError),
+    /// The groups do not make a file (the format's checks).
+    #[error(transparent)]
+    Format(#[from] slidetable_format::Pattern25Error),
+}
+
+/// What building 5-5-5-5-4 on 5×5 needs in memory, for a refusal's suggestion.
+fn five_fives_memory() -> u64 {
+    Layout25::goal_with_blank(5, 5, 0)
+        .and_then(|goal| Partition25::parse("5-5-5-5-4", &goal).ok())
+        .map_or(0, |p| pattern25_needs(25, &p).0)
+}
+
+impl Partition25 {
+    /// Reads a partition of the tiles of `goal`'s board: `6-6-6-6` on 5×5 is Korf and
+    /// Felner's ([`KORF_FELNER_6666`]); other group sizes (`5-5-5-5-4`) take tiles in the
+    /// order of their goal cells, reading order; explicit groups (`1,2,5/3,4,…`) name
+    /// tiles.
+    pub fn parse(text: &str, goal: &Layout25) -> Result<Partition25, Pattern25Error> {
+        let bad = |problem: String| Pattern25Error::Partition {
+            text: text.to_string(),
+            problem,
+        };
+        let n = goal.cells();
+        let mut groups = Vec::new();
+        if text.contains(['/', ',']) {
+            for part in text.split('/') {
+                let mut mask = 0u32;
+                for tok in part.split(',') {
+                    let t: usize = tok
+                        .trim()
+                        .parse()
+                        .map_err(|_| bad(format!("'{tok}' is not a tile number")))?;
+                    if t == 0 || t >= n {
+                        return Err(bad(format!("tile {t} is not on the board (1..{})", n - 1)));
+                    }
+                    mask |= 1 << t;
+                }
+                groups.push(mask);
+            }
+        } else if text == "6-6-6-6" && (goal.rows(), goal.cols()) == (5, 5) && goal.blank() == 0 {
+            groups = KORF_FELNER_6666
+                .iter()
+                .map(|g| g.iter().fold(0u32, |m, &t| m | 1 << t))
+                .collect();
+        } else {
+            let order: Vec<u8> = goal.tiles().iter().copied().filter(|&t| t != 0).collect();
+            let mut at = 0;
+            for part in text.split('-') {
+                let k: usize = part
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad(format!("'{part}' is not a group size")))?;
+                if k == 0 || k > order.len() - at {
+                    return Err(bad(format!(
+                        "group sizes must be at least 1 and add up to {} tiles",
+                        n - 1
+                    )));
+                }
+                groups.push(order[at..at + k].iter().fold(0, |m, &t| m | 1 << t));
+                at += k;
+            }
+        }
+        Partition25::checked(text, n, groups)
+    }
+
+    /// A partition of the tiles of a board of `cells` cells from one mask per group.
+    pub fn new(cells: usize, groups: Vec<u32>) -> Result<Partition25, Pattern25Error> {
+        let text = groups
+            .iter()
+            .map(|&g| {
+                let tiles: Vec<String> = (0..32)
+                    .filter(|t| g & (1 << t) != 0)
+                    .map(|t| t.to_string())
+                    .collect();
+                tiles.join(",")
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        Partition25::checked(&text, cells, groups)
+    }
+
+    fn checked(text: &str, n: usize, groups: Vec<u32>) -> Result<Partition25, Pattern25Error> {
+        let bad = |problem: String| Pattern25Error::Partition {
+            text: text.to_string(),
+            problem,
+        };
+        let all = ((1u64 << n) - 2) as u32;
+        let mut seen = 0u32;
+        for &g in &groups {
+            let k = g.count_ones() as usize;
+            if k == 0 {
+                return Err(bad("a group has no tiles".into()));
+            }
+            if k > MAX_GROUP_25 {
+                let all: u128 = (0..k as u128).map(|j| n as u128 - j).product();
+                return Err(bad(format!(
+                    "a group of {k} tiles has {all} placements on {n} cells, too many to rank \
+                     in 32 bits or hold in memory here (at most {MAX_GROUP_25} tiles: {})",
+                    placements(n, MAX_GROUP_25)
+                )));
+            }
+            if g & seen != 0 {
+                return Err(bad(format!(
+                    "tile {} is in two groups",
+                    (g & seen).trailing_zeros()
+                )));
+            }
+            seen |= g;
+        }
+        if seen & !all != 0 {
+            return Err(bad("a tile is off the board".into()));
+        }
+        if seen != all {
+            return Err(bad(format!(
+                "tile {} is in no group",
+                (all & !seen).trailing_zeros()
+            )));
+        }
+        Ok(Partition25 { groups })
+    }
+
+    /// One mask per group.
+    pub fn groups(&self) -> &[u32] {
+        &self.groups
+    }
+
+    /// The group sizes, `6-6-6-6` style.
+    pub fn sizes(&self) -> String {
+        let sizes: Vec<String> = self
+            .groups
+            .iter()
+            .map(|g| g.count_ones().to_string())
+            .collect();
+        sizes.join("-")
+    }
+}
+
+/// Placements of a group of `k` tiles on `cells` cells.
+fn placements(cells: usize, k: usize) -> u64 {
+    PlacementRanker25::new(cells, k).map_or(u64::MAX, |r| u64::from(r.count()))
+}
+
+/// What building `partition`'s databases on a board of `cells` cells needs: memory (the
+/// largest group's search — its blank masks, 4 bytes a placement, two level bitmaps and its
+/// entries — plus the entries of the groups before it) and disk (every group's entries).
+pub fn pattern25_needs(cells: usize, partition: &Partition25) -> (u64, u64) {
+    let mut kept = 0u64;
+    let mut peak = 0u64;
+    for &g in partition.groups() {
+        let p = placements(cells, g.count_ones() as usize);
+        let search = p
+            .saturating_mul(5)
+            .saturating_add(p.div_ceil(64).saturating_mul(16));
+        peak = peak.max(kept.saturating_add(search));
+        kept = kept.saturating_add(p);
+    }
+    (peak, kept)
+}
+
+/// Refuses, with the figures, a build the machine has no memory for, or no disk space in
+/// `dir` for the file.
+pub fn check_pattern25_room(
+    goal: &Layout25,
+    partition: &Partition25,
+    dir: Option<&Path>,
+) -> Result<(u64, u64), Pattern25Error> {
+    let (memory, disk) = pattern25_needs(goal.cells(), partition);
+    let refuse = |what, need, (available, origin): (u64, String)| Pattern25Error::NoRoom {
+        partition: partition.sizes(),
+        rows: goal.rows(),
+        cols: goal.cols(),
+        what,
+        need,
+        available,
+        origin,
+    };
+    if let Some(available) = checked_memory()? {
+        if memory > available.0 {
+            return Err(refuse("memory", memory, available));
+        }
+    }
+    if let Some(dir) = dir {
+        if let Some(available) = crate::room::available_disk(dir)? {
+            if disk > available.0 {
+                return Err(refuse("disk space", disk, available));
+            }
+        }
+    }
+    Ok((memory, disk))
+}
+
+/// Cells of the board as bit masks, for flood fills.
+struct Geometry {
+    cols: usize,
+    all: u32,
+    not_left: u32,
+    not_right: u32,
+    next_to: [u32; MAX_CELLS_25],
+}
+
+impl Geometry {
+    fn new(rows: usize, cols: usize) -> Geometry {
+        let n = rows * cols;
+        let (mut not_left, mut not_right) = (0, 0);
+        for c in 0..n {
+            if c % cols != 0 {
+                not_left |= 1 << c;
+            }
+            if c % cols != cols - 1 {
+                not_right |= 1 << c;
+            }
+        }
+        let mut geo = Geometry {
+            cols,
+            all: ((1u64 << n) - 1) as u32,
+            not_left,
+            not_right,
+            next_to: [0; MAX_CELLS_25],
+        };
+        for c in 0..n {
+            geo.next_to[c] = geo.spread(1 << c);
+        }
+        geo
+    }
+
+    #[inline]
+    fn spread(&self, m: u32) -> u32 {
+        (((m & self.not_right) << 1)
+            | ((m & self.not_left) >> 1)
+            | (m << self.cols)
+            | (m >> self.cols))
+            & self.all
+    }
+
+    #[inline]
+    fn region(&self, seed: u32, free: u32) -> u32 {
+        let mut m = seed;
+        loop {
+            let grown = (m | self.spread(m)) & free;
+            if grown == m {
+                return m;
+            }
+            m = grown;
+        }
+    }
+}
+
+/// Solves one group's database towards `goal`: for every placement of the group's tiles
+/// (bit `t` of `tiles` for tile `t`), the fewest moves of those tiles that bring them home
+/// whatever the other tiles do, or [`UNREACHED_25`] where no puzzle has that placement.
+/// `progress` is told of placements as they are settled.
+pub fn solve_pattern25(
+    goal: &Layout25,
+    tiles: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Group25, Pattern25Error> {
+    let partition_error = |problem: String| Pattern25Error::Partition {
+        text: format!("{tiles:#x}"),
+        problem,
+    };
+    let n = goal.cells();
+    let group: Vec<u8> = (0..n as u8).filter(|&t| tiles & (1 << t) != 0).collect();
+    let k = group.len();
+    if tiles & 1 != 0 || k == 0 || k > MAX_GROUP_25 || u64::from(tiles) >> n != 0 {
+        return Err(partition_error(format!(
+            "tiles {group:?} are no group of a {}x{} board",
+            goal.rows(),
+            goal.cols()
+        )));
+    }
+    let ranker = PlacementRanker25::new(n, k).map_err(|e| partition_error(e.to_string()))?;
+    let count = ranker.count() as usize;
+    let geo = Geometry::new(goal.rows(), goal.cols());
+    let mut home = [0u8; MAX_GROUP_25];
+    for (i, &t) in group.iter().enumerate() {
+        home[i] = goal.tiles().iter().position(|&x| x == t).unwrap_or(0) as u8;
+    }
+
+    let visited: Vec<AtomicU32> = (0..count).map(|_| AtomicU32::new(0)).collect();
+    let mut current = AtomicBitmap::new(count);
+    let mut next = AtomicBitmap::new(count);
+    let entries: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNREACHED_25)).collect();
+
+    let start = ranker.rank(&home[..k]);
+    let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
+    let region = geo.region(1 << goal.blank(), geo.all & !occupied);
+    visited[start as usize].store(region, Relaxed);
+    entries[start as usize].store(0, Relaxed);
+    current.set(u64::from(start));
+    let mut histogram = vec![1u64];
+    progress(1);
+
+    let chunk = (current.words().len() / (16 * rayon::current_num_threads().max(1))).clamp(1, 256);
+    let mut level = 0u32;
+    loop {
+        let child_level = level + 1;
+        let value = child_level.min(u32::from(UNREACHED_25) - 1) as u8;
+        let settled: u64 = current
+            .words()
+            .par_chunks(chunk)
+            .enumerate()
+            .map(|(item, words)| {
+                let mut settled = 0u64;
+                let mut cells = [0u8; MAX_GROUP_25];
+                for (w, word) in words.iter().enumerate() {
+                    each_set_bit(item * chunk + w, word.load(Relaxed), |p| {
+                        let occupied = ranker.unrank(p as u32, &mut cells[..k]);
+                        let mut slot_at = [0u8; MAX_CELLS_25];
+                        for (slot, &c) in cells[..k].iter().enumerate() {
+                            slot_at[c as usize] = slot as u8;
+                        }
+                        let reached = visited[p as usize].load(Relaxed);
+                        for (i, &from) in cells[..k].iter().enumerate() {
+                            let from = usize::from(from);
+                            let mut into = geo.next_to[from] & reached;
+                            while into != 0 {
+                                let to = into.trailing_zeros() as usize;
+                                into &= into - 1;
+                                let child =
+                                    ranker.moved_rank(p as u32, i, from, to, occupied, |x| {
+                                        usize::from(slot_at[x])
+                                    }) as usize;
+                                if visited[child].load(Relaxed) & (1 << from) != 0 {
+                                    continue;
+                                }
+                                let free = geo.all & !(occupied & !(1 << from) | 1 << to);
+                                let region = geo.region(1 << from, free);
+                                let before = visited[child].fetch_or(region, Relaxed);
+                                if before & region != 0 {
+                                    continue;
+                                }
+                                next.set(child as u64);
+                                if before != 0 {
+                                    continue;
+                                }
+                                settled += 1;
+                                entries[child].store(value, Relaxed);
+                            }
+                        }
+                    });
+                }
+                progress(settled);
+                settled
+            })
+            .sum();
+        if settled == 0 && next.words().par_iter().all(|w| w.load(Relaxed) == 0) {
+            break;
+        }
+        histogram.push(settled);
+        std::mem::swap(&mut current, &mut next);
+        next.clear();
+        level = child_level;
+        if level >= u32::from(UNREACHED_25) - 1 {
+            return Err(partition_error(format!(
+                "tiles {group:?} need more than {} moves, more than an entry holds",
+                UNREACHED_25 - 1
+            )));
+        }
+    }
+    while histogram.last() == Some(&0) {
+        histogram.pop();
+    }
+    drop(visited);
+    Ok(Group25 {
+        tiles,
+        histogram,
+        entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
+    })
+}
+
+/// Every group of `partition` towards `goal`, one after another (each on every core), after
+/// the memory check; `progress` is told of settled placements.
+pub fn solve_partition25(
+    goal: &Layout25,
+    partition: &Partition25,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Group25>, Pattern25Error> {
+    check_pattern25_room(goal, partition, None)?;
+    partition
+        .groups()
+        .iter()
+        .map(|&g| solve_pattern25(goal, g, progress))
+        .collect()
+}
+
+/// Writes `groups` towards `goal` to `path` as a `SLIDEP25` file, as every table is written
+/// ([`crate::write_file`]: only over a regular file, through a temporary file renamed over
+/// it, removed on Ctrl-C). Returns the bytes written.
+pub fn write_pattern25(
+    path: &Path,
+    goal: &Layout25,
+    groups: &[Group25],
+) -> Result<u64, Pattern25Error> {
+    let bytes = slidetable_format::PatternFile25::to_bytes(goal, groups)?;
+    Ok(crate::write_file(path, &bytes)?)
+}
+
+/// Placements all of `partition`'s searches settle on a board of `cells` cells (where every
+/// placement is reached: at least two tiles outside each group).
+pub fn partition25_placements(cells: usize, partition: &Partition25) -> u64 {
+    partition
+        .groups()
+        .iter()
+        .map(|g| placements(cells, g.count_ones() as usize))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn korf_felners_partition_is_a_partition_and_sizes_read_in_order() {
+        let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
+        let p = Partition25::parse("6-6-6-6", &goal).unwrap();
+        assert_eq!(p.sizes(), "6-6-6-6");
+        assert_eq!(p.groups()[0], 0b1_1100_0110_0010);
+        let q = Partition25::parse("5-5-5-5-4", &goal).unwrap();
+        assert_eq!(q.groups()[0], 0b11_1110);
+        let e = Partition25::parse("8-8-8", &goal).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "partition '8-8-8': a group of 8 tiles has 43609104000 placements on 25 cells, \
+             too many to rank in 32 bits or hold in memory here (at most 7 tiles: 2422728000)"
+        );
+        let e = Partition25::parse("1,2/2,3", &goal).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "partition '1,2/2,3': tile 2 is in two groups"
+        );
+    }
+}

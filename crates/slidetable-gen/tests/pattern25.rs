@@ -1,0 +1,160 @@
+//! The 24-puzzle's pattern-database builder checked two independent ways: against a plain
+//! 0-1 breadth-first search over (placement, blank cell) states with a deque and a hash-free
+//! full rank (no regions, no incremental ranks), and against the 15-puzzle's builder on a
+//! 4×4 board, whose entries are its 4-bit excess over the Manhattan distance.
+
+use std::collections::VecDeque;
+
+use slidetable_core::{Layout25, PlacementRanker25};
+use slidetable_format::{excess_at, PatternFile25, UNREACHED_25};
+use slidetable_gen::engine::{solve_partition25, solve_pattern, solve_pattern25, write_pattern25};
+use slidetable_gen::Partition25;
+
+/// The value of every placement of `tiles` by a 0-1 BFS over (cells of the group's tiles,
+/// cell of the blank): the blank swaps with a neighbour; that costs 1 when the neighbour is a
+/// group tile. The placement's value is the least over blank cells.
+fn by_plain_bfs(goal: &Layout25, tiles: u32) -> Vec<u8> {
+    let (rows, cols, n) = (goal.rows(), goal.cols(), goal.cells());
+    let group: Vec<u8> = (0..n as u8).filter(|&t| tiles & (1 << t) != 0).collect();
+    let k = group.len();
+    let ranker = PlacementRanker25::new(n, k).unwrap();
+    let count = ranker.count() as usize;
+    let mut dist = vec![u8::MAX; count * n];
+    let home: Vec<u8> = group
+        .iter()
+        .map(|&t| goal.tiles().iter().position(|&x| x == t).unwrap() as u8)
+        .collect();
+    let mut deque = VecDeque::new();
+    let start = ranker.rank(&home) as usize * n + goal.blank();
+    dist[start] = 0;
+    deque.push_back(start);
+    let mut cells = vec![0u8; k];
+    while let Some(s) = deque.pop_front() {
+        let (p, blank) = (s / n, s % n);
+        let d = dist[s];
+        ranker.unrank(p as u32, &mut cells);
+        let (r, c) = (blank / cols, blank % cols);
+        let mut next = Vec::new();
+        if r > 0 {
+            next.push(blank - cols);
+        }
+        if r + 1 < rows {
+            next.push(blank + cols);
+        }
+        if c > 0 {
+            next.push(blank - 1);
+        }
+        if c + 1 < cols {
+            next.push(blank + 1);
+        }
+        for to in next {
+            let mut moved = cells.clone();
+            let cost = match cells.iter().position(|&x| usize::from(x) == to) {
+                Some(slot) => {
+                    moved[slot] = blank as u8;
+                    1
+                }
+                None => 0,
+            };
+            let child = ranker.rank(&moved) as usize * n + to;
+            if d + cost < dist[child] {
+                dist[child] = d + cost;
+                if cost == 0 {
+                    deque.push_front(child);
+                } else {
+                    deque.push_back(child);
+                }
+            }
+        }
+    }
+    (0..count)
+        .map(|p| {
+            (0..n)
+                .map(|b| dist[p * n + b])
+                .min()
+                .map_or(
+                    UNREACHED_25,
+                    |v| if v == u8::MAX { UNREACHED_25 } else { v },
+                )
+        })
+        .collect()
+}
+
+#[test]
+fn a_group_on_five_by_five_agrees_with_a_plain_zero_one_bfs() {
+    let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
+    // Korf and Felner's first group cut to three tiles, and three tiles far from the blank.
+    for tiles in [0b110_0010u32, 1 << 24 | 1 << 18 | 1 << 13] {
+        let fast = solve_pattern25(&goal, tiles, &|_| ()).unwrap();
+        assert_eq!(fast.entries, by_plain_bfs(&goal, tiles), "tiles {tiles:#x}");
+        let sum: u64 = fast.histogram.iter().sum();
+        assert_eq!(sum, fast.entries.len() as u64);
+    }
+}
+
+#[test]
+fn a_whole_partition_on_small_boards_agrees_with_a_plain_zero_one_bfs() {
+    // Boards where a group leaves one tile or none outside: some placements are never
+    // reached, and both searches must say so.
+    for (rows, cols, text) in [(3, 3, "4-4"), (2, 4, "3-4"), (3, 4, "4-4-3"), (2, 3, "5")] {
+        let goal = Layout25::goal_with_blank(rows, cols, 0).unwrap();
+        let partition = Partition25::parse(text, &goal).unwrap();
+        for (group, &tiles) in solve_partition25(&goal, &partition, &|_| ())
+            .unwrap()
+            .iter()
+            .zip(partition.groups())
+        {
+            assert_eq!(
+                group.entries,
+                by_plain_bfs(&goal, tiles),
+                "{rows}x{cols} {text} {tiles:#x}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_four_by_four_group_agrees_with_the_fifteen_puzzles_builder() {
+    let goal16 = slidetable_core::Board::FIFTEEN.goal_with_blank(0);
+    let goal = Layout25::goal_with_blank(4, 4, 0).unwrap();
+    let tiles = 0b1011_0010u32; // 1, 4, 5, 7
+    let old = solve_pattern(&goal16, tiles as u16, &|_| ()).unwrap();
+    let new = solve_pattern25(&goal, tiles, &|_| ()).unwrap();
+    let md = goal16.manhattan_table();
+    let ranker = PlacementRanker25::new(16, 4).unwrap();
+    let mut cells = [0u8; 4];
+    for (rank, &v) in new.entries.iter().enumerate() {
+        ranker.unrank(rank as u32, &mut cells);
+        let manhattan: u32 = [1usize, 4, 5, 7]
+            .iter()
+            .zip(cells)
+            .map(|(&t, c)| u32::from(md[t][usize::from(c)]))
+            .sum();
+        let expected = manhattan + 2 * excess_at(&old.entries, rank as u32);
+        assert_eq!(u32::from(v), expected, "rank {rank} {cells:?}");
+    }
+}
+
+#[test]
+fn the_file_is_the_same_bytes_on_one_thread_and_on_every_core() {
+    let goal = Layout25::goal_with_blank(3, 4, 0).unwrap();
+    let partition = Partition25::parse("4-4-3", &goal).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let groups = pool
+            .install(|| solve_partition25(&goal, &partition, &|_| ()))
+            .unwrap();
+        let path = dir.path().join(format!("{threads}.slp"));
+        write_pattern25(&path, &goal, &groups).unwrap();
+        files.push(std::fs::read(&path).unwrap());
+    }
+    assert_eq!(files[0], files[1]);
+    let file = PatternFile25::parse(&files[0]).unwrap();
+    file.verify(&files[0]).unwrap();
+    assert_eq!(file.groups().len(), 3);
+}

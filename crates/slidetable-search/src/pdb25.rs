@@ -1,0 +1,626 @@
+//! IDA* on the 24-puzzle's additive pattern databases (boards of up to 25 cells,
+//! [`Layout25`]), with the look-up of the same databases on the board reflected about its
+//! main diagonal (Korf and Felner's "max of the two sums"), on every core at once.
+//!
+//! The heuristic is the larger of two sums: each group's entry for the cells of its tiles,
+//! and each group's entry for the cells of the tiles the reflection renames into it, at the
+//! reflected cells. A move moves one tile, so it changes one group's placement in each sum:
+//! one rank and one load a sum, from the placement's cells kept per group.
+//!
+//! Move pruning: the move that undoes the one before is never tried (on a 5×5 board the
+//! shortest other redundant sequences are 12 moves long — a cycle of the blank round a 2×2
+//! block and back — and the 15-puzzle's pruning automaton, `pdb/pruning.rs`, is built for 16
+//! cells).
+//!
+//! Both cores work on one instance: each iteration first expands the top of the tree breadth
+//! first to a frontier of a few thousand nodes within the bound, then the frontier's subtrees
+//! are searched depth first on every core, each thread taking the next subtree in frontier
+//! order. Every iteration but the last is searched
+//! whole, so its node counts do not depend on the schedule; the last stops when any subtree
+//! finds the goal, and its counts depend on which subtrees were searched by then. The counts
+//! reported are sums over the threads.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use slidetable_core::{Layout25, Move, PlacementRanker25, MAX_CELLS_25};
+
+use crate::{Limit, Limits, Stats};
+
+/// The most groups a partition of 24 tiles has.
+const MAX_GROUPS: usize = MAX_CELLS_25 - 1;
+/// The most tiles a group has (its placements rank in a `u32`).
+const MAX_K: usize = 7;
+/// Nodes a worker expands between two looks at the clock, the limits and the stop flag.
+const CHECK_EVERY: u64 = 1 << 15;
+/// Frontier nodes per thread to aim for before the subtrees are shared out.
+const FRONTIER_PER_THREAD: usize = 1024;
+
+/// One group's table: its ranker and its entries (a byte per placement: the group's moves).
+#[derive(Clone, Copy)]
+struct Table<'a> {
+    ranker: PlacementRanker25,
+    entries: &'a [u8],
+}
+
+/// Why databases cannot guide a search, or a search failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Search25Error {
+    /// The groups do not partition the goal's tiles, or a group's entries are too few.
+    #[error("the pattern databases do not fit their goal: {0}")]
+    Databases(String),
+    /// The puzzle is for another board than the databases.
+    #[error("the puzzle is {start_rows}x{start_cols} but the databases are for {rows}x{cols}")]
+    WrongBoard {
+        /// The puzzle's rows.
+        start_rows: usize,
+        /// The puzzle's columns.
+        start_cols: usize,
+        /// The databases' rows.
+        rows: usize,
+        /// The databases' columns.
+        cols: usize,
+    },
+    /// The start cannot reach the goal.
+    #[error("{start} cannot reach {goal}: they are in different parity classes, so no sequence of moves joins them")]
+    Unsolvable {
+        /// The start.
+        start: Layout25,
+        /// The goal.
+        goal: Layout25,
+    },
+    /// A limit (or a request to stop) ended the search first; `stats.bound` is the length
+    /// it had proved no solution is shorter than.
+    #[error("search stopped at its {limit} after expanding {} states in {:.1} s; it proved no solution is shorter than {} moves", stats.expanded, stats.elapsed.as_secs_f64(), stats.bound.unwrap_or(0))]
+    LimitReached {
+        /// The limit.
+        limit: Limit,
+        /// The work done until then.
+        stats: Stats,
+    },
+}
+
+/// What a running search reports, about once a second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress25 {
+    /// The iteration's bound: no solution is shorter (a lower bound already proved).
+    pub bound: u32,
+    /// States expanded so far, over every iteration and thread.
+    pub expanded: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// A solved puzzle: an optimal path (the blank's moves) and the search's figures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved25 {
+    /// The moves of the blank from the start to the goal.
+    pub path: Vec<Move>,
+    /// Expanded and generated states (sums over threads and iterations), iterations, bound.
+    pub stats: Stats,
+}
+
+/// Additive pattern databases of a board of up to 25 cells, and the reflection of the
+/// board about its main diagonal when the board is square and the goal's blank on that
+/// diagonal: the heuristic of [`solve`](Self::solve).
+pub struct Databases25<'a> {
+    goal: Layout25,
+    tables: Vec<Table<'a>>,
+    /// `group_of[t]`, `slot_of[t]`: tile `t`'s group and its place among the group's tiles.
+    group_of: [u8; MAX_CELLS_25],
+    slot_of: [u8; MAX_CELLS_25],
+    /// The reflection: cell `c` to `flip[c]`, tile `t` to `rename[t]`.
+    reflection: Option<([u8; MAX_CELLS_25], [u8; MAX_CELLS_25])>,
+}
+
+impl<'a> Databases25<'a> {
+    /// The heuristic of `groups` (each a tile mask, bit `t` for tile `t`, and its entries,
+    /// a byte per placement of its tiles in increasing order) towards `goal`. With
+    /// `reflect`, the maximum of the regular sum and the sum on the reflected board (when
+    /// the board is square and the goal's blank on its diagonal; otherwise the regular sum).
+    pub fn new(
+        goal: Layout25,
+        groups: &[(u32, &'a [u8])],
+        reflect: bool,
+    ) -> Result<Databases25<'a>, Search25Error> {
+        let n = goal.cells();
+        let bad = |s: String| Search25Error::Databases(s);
+        if groups.is_empty() || groups.len() > MAX_GROUPS {
+            return Err(bad(format!("{} groups", groups.len())));
+        }
+        let mut group_of = [u8::MAX; MAX_CELLS_25];
+        let mut slot_of = [0u8; MAX_CELLS_25];
+        let mut tables = Vec::with_capacity(groups.len());
+        for (g, &(tiles, entries)) in groups.iter().enumerate() {
+            let k = tiles.count_ones() as usize;
+            if k == 0 || k > MAX_K || tiles & 1 != 0 || u64::from(tiles) >> n != 0 {
+                return Err(bad(format!(
+                    "group {g} (mask {tiles:#x}) is no group of tiles"
+                )));
+            }
+            let ranker = PlacementRanker25::new(n, k).map_err(|e| bad(e.to_string()))?;
+            if entries.len() != ranker.count() as usize {
+                return Err(bad(format!(
+                    "group {g} has {} entries for {} placements",
+                    entries.len(),
+                    ranker.count()
+                )));
+            }
+            for (slot, t) in (0..n).filter(|t| tiles & (1 << t) != 0).enumerate() {
+                if group_of[t] != u8::MAX {
+                    return Err(bad(format!("tile {t} is in two groups")));
+                }
+                group_of[t] = g as u8;
+                slot_of[t] = slot as u8;
+            }
+            tables.push(Table { ranker, entries });
+        }
+        if let Some(t) = (1..n).find(|&t| group_of[t] == u8::MAX) {
+            return Err(bad(format!("tile {t} is in no group")));
+        }
+        let side = goal.rows();
+        let flip = |c: usize| (c % side) * side + c / side;
+        let reflection = (reflect
+            && goal.rows() == goal.cols()
+            && flip(goal.blank()) == goal.blank())
+        .then(|| {
+            let mut f = [0u8; MAX_CELLS_25];
+            let mut rename = [0u8; MAX_CELLS_25];
+            for c in 0..n {
+                f[c] = flip(c) as u8;
+                rename[usize::from(goal.tiles()[c])] = goal.tiles()[flip(c)];
+            }
+            (f, rename)
+        });
+        Ok(Databases25 {
+            goal,
+            tables,
+            group_of,
+            slot_of,
+            reflection,
+        })
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> &Layout25 {
+        &self.goal
+    }
+
+    /// Whether the reflected look-up is used.
+    pub fn reflects(&self) -> bool {
+        self.reflection.is_some()
+    }
+
+    /// The heuristic's value of `layout`: a lower bound on its distance to the goal.
+    pub fn heuristic(&self, layout: &Layout25) -> Result<u32, Search25Error> {
+        self.check(layout)?;
+        Ok(Node::new(self, layout).h())
+    }
+
+    fn check(&self, start: &Layout25) -> Result<(), Search25Error> {
+        if (start.rows(), start.cols()) != (self.goal.rows(), self.goal.cols()) {
+            return Err(Search25Error::WrongBoard {
+                start_rows: start.rows(),
+                start_cols: start.cols(),
+                rows: self.goal.rows(),
+                cols: self.goal.cols(),
+            });
+        }
+        if !start.reaches(&self.goal) {
+            return Err(Search25Error::Unsolvable {
+                start: *start,
+                goal: self.goal,
+            });
+        }
+        Ok(())
+    }
+
+    /// An optimal path from `start` to the goal, by IDA* on every thread of the current
+    /// rayon pool, within `limits` (their `max_memory` does not apply: the search holds the
+    /// frontier and a path). `progress` hears about once a second how far it is.
+    pub fn solve(
+        &self,
+        start: &Layout25,
+        limits: &Limits,
+        progress: &(dyn Fn(Progress25) + Sync),
+    ) -> Result<Solved25, Search25Error> {
+        self.check(start)?;
+        let began = Instant::now();
+        let shared = Shared {
+            expanded: AtomicU64::new(0),
+            generated: AtomicU64::new(0),
+            halt: AtomicBool::new(false),
+            stopped: Mutex::new(None),
+            last_report: Mutex::new(began),
+            began,
+            limits,
+            progress,
+            bound: AtomicU64::new(0),
+        };
+        let root = Node::new(self, start);
+        let mut bound = root.h();
+        let mut iterations = 0u32;
+        let threads = rayon::current_num_threads().max(1);
+        loop {
+            iterations += 1;
+            shared.bound.store(u64::from(bound), Relaxed);
+            let stats = |shared: &Shared<'_>, bound| Stats {
+                expanded: shared.expanded.load(Relaxed),
+                generated: shared.generated.load(Relaxed),
+                peak_open: 0,
+                elapsed: began.elapsed(),
+                iterations: Some(iterations),
+                bound: Some(bound),
+            };
+            let mut next_bound = u32::MAX;
+            // The top of the tree, breadth first, to a frontier of subtrees.
+            let mut frontier = vec![(root.clone(), Vec::<Move>::new())];
+            if root.h() == 0 {
+                return Ok(Solved25 {
+                    path: Vec::new(),
+                    stats: Stats {
+                        peak_open: 0,
+                        ..stats(&shared, 0)
+                    },
+                });
+            }
+            let mut depth = 0u32;
+            while frontier.len() < FRONTIER_PER_THREAD * threads
+                && depth < bound
+                && !frontier.is_empty()
+            {
+                let mut level = Vec::with_capacity(frontier.len() * 2);
+                let (mut expanded, mut generated) = (0u64, 0u64);
+                for (node, path) in &frontier {
+                    expanded += 1;
+                    for m in Move::ALL {
+                        if path.last() == Some(&m.opposite()) {
+                            continue;
+                        }
+                        let Some(child) = node.child(self, m) else {
+                            continue;
+                        };
+                        generated += 1;
+                        let f = depth + 1 + child.h();
+                        if f > bound {
+                            next_bound = next_bound.min(f);
+                            continue;
+                        }
+                        let mut p = path.clone();
+                        p.push(m);
+                        if child.h() == 0 {
+                            shared.expanded.fetch_add(expanded, Relaxed);
+                            shared.generated.fetch_add(generated, Relaxed);
+                            return Ok(Solved25 {
+                                path: p,
+                                stats: stats(&shared, depth + 1),
+                            });
+                        }
+                        level.push((child, p));
+                    }
+                }
+                shared.expanded.fetch_add(expanded, Relaxed);
+                shared.generated.fetch_add(generated, Relaxed);
+                frontier = level;
+                depth += 1;
+            }
+            // The subtrees, on every core, taken in frontier order (as one thread would
+            // search them, so the last iteration stops about where a serial search would);
+            // the first path found ends the iteration.
+            let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
+            let next = AtomicUsize::new(0);
+            let least = AtomicU32::new(u32::MAX);
+            rayon::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(|_| loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        let Some((node, prefix)) = frontier.get(i) else {
+                            return;
+                        };
+                        if shared.halt.load(Relaxed) {
+                            return;
+                        }
+                        let mut worker = Worker {
+                            db: self,
+                            node: node.clone(),
+                            path: prefix.clone(),
+                            bound,
+                            next_bound: u32::MAX,
+                            expanded: 0,
+                            generated: 0,
+                            shared: &shared,
+                        };
+                        let hit = worker.dfs(depth, node.h());
+                        worker.flush(true);
+                        least.fetch_min(worker.next_bound, Relaxed);
+                        if hit {
+                            let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+                            if found.as_ref().is_none_or(|(j, _)| i < *j) {
+                                *found = Some((i, worker.path.clone()));
+                            }
+                            shared.halt.store(true, Relaxed);
+                        }
+                    });
+                }
+            });
+            let least = least.into_inner();
+            next_bound = next_bound.min(least);
+            if let Some((_, path)) = found.into_inner().unwrap_or_else(|e| e.into_inner()) {
+                let len = path.len() as u32;
+                return Ok(Solved25 {
+                    path,
+                    stats: stats(&shared, len),
+                });
+            }
+            if let Some(limit) = *shared.stopped.lock().unwrap_or_else(|e| e.into_inner()) {
+                return Err(Search25Error::LimitReached {
+                    limit,
+                    stats: stats(&shared, bound),
+                });
+            }
+            if next_bound == u32::MAX {
+                // Nothing beyond the bound: only a start that cannot reach the goal, which
+                // the parity check refused.
+                return Err(Search25Error::Unsolvable {
+                    start: *start,
+                    goal: self.goal,
+                });
+            }
+            bound = next_bound;
+        }
+    }
+}
+
+/// What the threads of one search share.
+struct Shared<'a> {
+    expanded: AtomicU64,
+    generated: AtomicU64,
+    /// Set when a path is found or a limit reached: every worker returns.
+    halt: AtomicBool,
+    stopped: Mutex<Option<Limit>>,
+    last_report: Mutex<Instant>,
+    began: Instant,
+    limits: &'a Limits,
+    progress: &'a (dyn Fn(Progress25) + Sync),
+    bound: AtomicU64,
+}
+
+/// A search state: the tiles, and each group's cells and entry in both sums.
+#[derive(Clone)]
+struct Node {
+    cells: [u8; MAX_CELLS_25],
+    blank: u8,
+    /// `place[g][slot]`: the cell of group g's tile `slot`; `place_r` on the reflected
+    /// board.
+    place: [[u8; MAX_K]; MAX_GROUPS],
+    place_r: [[u8; MAX_K]; MAX_GROUPS],
+    value: [u8; MAX_GROUPS],
+    value_r: [u8; MAX_GROUPS],
+    sum: u32,
+    sum_r: u32,
+}
+
+impl Node {
+    fn new(db: &Databases25<'_>, layout: &Layout25) -> Node {
+        let mut node = Node {
+            cells: [0; MAX_CELLS_25],
+            blank: layout.blank() as u8,
+            place: [[0; MAX_K]; MAX_GROUPS],
+            place_r: [[0; MAX_K]; MAX_GROUPS],
+            value: [0; MAX_GROUPS],
+            value_r: [0; MAX_GROUPS],
+            sum: 0,
+            sum_r: 0,
+        };
+        for (c, &t) in layout.tiles().iter().enumerate() {
+            node.cells[c] = t;
+            if t == 0 {
+                continue;
+            }
+            let t = usize::from(t);
+            node.place[usize::from(db.group_of[t])][usize::from(db.slot_of[t])] = c as u8;
+            if let Some((flip, rename)) = &db.reflection {
+                let u = usize::from(rename[t]);
+                node.place_r[usize::from(db.group_of[u])][usize::from(db.slot_of[u])] = flip[c];
+            }
+        }
+        for (g, table) in db.tables.iter().enumerate() {
+            let k = table.ranker.tiles();
+            node.value[g] = table.entries[table.ranker.rank(&node.place[g][..k]) as usize];
+            node.sum += u32::from(node.value[g]);
+            if db.reflection.is_some() {
+                node.value_r[g] = table.entries[table.ranker.rank(&node.place_r[g][..k]) as usize];
+                node.sum_r += u32::from(node.value_r[g]);
+            }
+        }
+        node
+    }
+
+    #[inline(always)]
+    fn h(&self) -> u32 {
+        self.sum.max(self.sum_r)
+    }
+
+    /// The node after the blank moves `m`, if that stays on the board.
+    #[inline(always)]
+    fn child(&self, db: &Databases25<'_>, m: Move) -> Option<Node> {
+        let to = db.goal.neighbor(usize::from(self.blank), m)?;
+        let mut next = self.clone();
+        let _ = next.apply(db, to);
+        Some(next)
+    }
+
+    /// Moves the tile at `to` into the blank's cell; returns what [`undo`](Self::undo)
+    /// needs to take the move back.
+    #[inline(always)]
+    fn apply(&mut self, db: &Databases25<'_>, to: usize) -> Undo {
+        let from = usize::from(self.blank);
+        let t = usize::from(self.cells[to]);
+        self.cells[from] = t as u8;
+        self.cells[to] = 0;
+        self.blank = to as u8;
+        let g = usize::from(db.group_of[t]);
+        let slot = usize::from(db.slot_of[t]);
+        let table = &db.tables[g];
+        let k = table.ranker.tiles();
+        let undo = Undo {
+            to: to as u8,
+            from: from as u8,
+            group: g as u8,
+            slot: slot as u8,
+            value: self.value[g],
+            group_r: 0,
+            slot_r: 0,
+            value_r: 0,
+        };
+        self.place[g][slot] = from as u8;
+        let v = table.entries[table.ranker.rank(&self.place[g][..k]) as usize];
+        self.sum = self.sum + u32::from(v) - u32::from(self.value[g]);
+        self.value[g] = v;
+        if let Some((flip, rename)) = &db.reflection {
+            let u = usize::from(rename[t]);
+            let g = usize::from(db.group_of[u]);
+            let slot = usize::from(db.slot_of[u]);
+            let table = &db.tables[g];
+            let k = table.ranker.tiles();
+            let undo = Undo {
+                group_r: g as u8,
+                slot_r: slot as u8,
+                value_r: self.value_r[g],
+                ..undo
+            };
+            self.place_r[g][slot] = flip[from];
+            let v = table.entries[table.ranker.rank(&self.place_r[g][..k]) as usize];
+            self.sum_r = self.sum_r + u32::from(v) - u32::from(self.value_r[g]);
+            self.value_r[g] = v;
+            return undo;
+        }
+        undo
+    }
+
+    /// Takes back the move [`apply`](Self::apply) made.
+    #[inline(always)]
+    fn undo(&mut self, db: &Databases25<'_>, undo: Undo) {
+        let (from, to) = (usize::from(undo.from), usize::from(undo.to));
+        self.cells[to] = self.cells[from];
+        self.cells[from] = 0;
+        self.blank = undo.from;
+        let g = usize::from(undo.group);
+        self.place[g][usize::from(undo.slot)] = undo.to;
+        self.sum = self.sum + u32::from(undo.value) - u32::from(self.value[g]);
+        self.value[g] = undo.value;
+        if let Some((flip, _)) = &db.reflection {
+            let g = usize::from(undo.group_r);
+            self.place_r[g][usize::from(undo.slot_r)] = flip[to];
+            self.sum_r = self.sum_r + u32::from(undo.value_r) - u32::from(self.value_r[g]);
+            self.value_r[g] = undo.value_r;
+        }
+    }
+}
+
+/// What taking a move back needs: the tile's old cell, its group and slot in both sums,
+/// and the entries before the move.
+#[derive(Clone, Copy)]
+struct Undo {
+    to: u8,
+    from: u8,
+    group: u8,
+    slot: u8,
+    value: u8,
+    group_r: u8,
+    slot_r: u8,
+    value_r: u8,
+}
+
+/// One thread's depth-first search of one subtree.
+struct Worker<'s, 'a> {
+    db: &'s Databases25<'a>,
+    node: Node,
+    path: Vec<Move>,
+    bound: u32,
+    next_bound: u32,
+    expanded: u64,
+    generated: u64,
+    shared: &'s Shared<'s>,
+}
+
+impl Worker<'_, '_> {
+    /// Searches below the current node at depth `g`; true (with the path in `path`) when
+    /// it reaches the goal.
+    fn dfs(&mut self, g: u32, h: u32) -> bool {
+        if h == 0 {
+            return true;
+        }
+        self.expanded += 1;
+        if self.expanded.is_multiple_of(CHECK_EVERY) {
+            self.flush(false);
+        }
+        if self.shared.halt.load(Relaxed) {
+            return false;
+        }
+        let last = self.path.last().map(|m| m.opposite());
+        for m in Move::ALL {
+            if Some(m) == last {
+                continue;
+            }
+            let Some(to) = self.db.goal.neighbor(usize::from(self.node.blank), m) else {
+                continue;
+            };
+            self.generated += 1;
+            let undo = self.node.apply(self.db, to);
+            let h = self.node.h();
+            let f = g + 1 + h;
+            if f > self.bound {
+                self.next_bound = self.next_bound.min(f);
+            } else {
+                self.path.push(m);
+                if self.dfs(g + 1, h) {
+                    return true;
+                }
+                self.path.pop();
+            }
+            self.node.undo(self.db, undo);
+        }
+        false
+    }
+
+    /// Adds this worker's counts to the shared ones, checks the limits, and reports
+    /// progress when a second has passed.
+    fn flush(&mut self, last: bool) {
+        let s = self.shared;
+        let expanded = s.expanded.fetch_add(self.expanded, Relaxed) + self.expanded;
+        s.generated.fetch_add(self.generated, Relaxed);
+        self.expanded = 0;
+        self.generated = 0;
+        if last {
+            return;
+        }
+        let elapsed = s.began.elapsed();
+        let limit = if s.limits.stop.as_ref().is_some_and(|stop| stop.requested()) {
+            Some(Limit::Stopped)
+        } else if let Some(max) = s.limits.max_expanded.filter(|&m| expanded > m) {
+            Some(Limit::Expanded(max))
+        } else {
+            s.limits.max_time.filter(|&t| elapsed > t).map(Limit::Time)
+        };
+        if let Some(limit) = limit {
+            let mut stopped = s.stopped.lock().unwrap_or_else(|e| e.into_inner());
+            stopped.get_or_insert(limit);
+            s.halt.store(true, Relaxed);
+            return;
+        }
+        if let Ok(mut last_report) = s.last_report.try_lock() {
+            if last_report.elapsed() >= Duration::from_secs(1) {
+                *last_report = Instant::now();
+                drop(last_report);
+                (s.progress)(Progress25 {
+                    bound: s.bound.load(Relaxed) as u32,
+                    expanded,
+                    elapsed,
+                });
+            }
+        }
+    }
+}

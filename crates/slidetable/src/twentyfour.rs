@@ -1,0 +1,197 @@
+//! The 24-puzzle in one call: its pattern databases (a `SLIDEP25` file written by
+//! `slidetable generate --board 5x5`, or groups built in memory) and the optimal solver on
+//! them, the one place the command line opens them.
+
+use std::path::{Path, PathBuf};
+
+use slidetable_core::Layout25;
+use slidetable_format::{Group25, PatternFile25};
+use slidetable_gen::engine::solve_partition25;
+use slidetable_gen::{Partition25, Pattern25Error};
+use slidetable_query::{TableBytes, TableError};
+use slidetable_search::{Databases25, Limits, Progress25, Search25Error, Solved25};
+
+use crate::defaults::{self, DefaultError};
+
+/// Pattern databases of a board past 16 cells and IDA* on them, with the reflected look-up
+/// (the maximum of the two additive sums, Korf and Felner's heuristic).
+///
+/// ```
+/// use slidetable::generate::Partition25;
+/// use slidetable::core::Layout25;
+/// use slidetable::TwentyFour;
+/// use slidetable::search::Limits;
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// // `TwentyFour::open("5x5.slp")?` maps the file `generate --board 5x5` writes; here, a
+/// // 3x3 board's databases built in memory, as a small example.
+/// let goal = Layout25::goal_with_blank(3, 3, 0).unwrap();
+/// let solver = TwentyFour::generate(&goal, &Partition25::parse("4-4", &goal)?)?;
+/// let puzzle = Layout25::parse(3, 3, "1 0 2 3 4 5 6 7 8")?;
+/// let solved = solver.solve(&puzzle, &Limits::default(), &|_| ())?;
+/// assert_eq!(solved.path.len(), 1);
+/// # Ok(())
+/// # }
+/// ```
+pub struct TwentyFour<D: AsRef<[u8]> = TableBytes> {
+    bytes: D,
+    header: PatternFile25,
+    file: Option<PathBuf>,
+}
+
+/// Why 24-puzzle databases cannot be opened or made, or a puzzle answered.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TwentyFourError {
+    /// The file cannot be read.
+    #[error(transparent)]
+    Open(#[from] TableError),
+    /// The file is not a sound `SLIDEP25` pattern database.
+    #[error("{}: {problem}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: slidetable_format::Pattern25Error,
+    },
+    /// Building the databases failed or was refused.
+    #[error(transparent)]
+    Generate(#[from] Pattern25Error),
+    /// No cache directory for the default file (boxed: it carries paths and messages, and
+    /// every `Result` of this type would be as large).
+    #[error(transparent)]
+    Default(Box<DefaultError>),
+    /// The default file is not there.
+    #[error("no 5x5 pattern database at {}: make it with `slidetable generate --board 5x5` (6-6-6-6, about 10 minutes and 1.1 GB of memory on 2 cores), or name one with --table", path.display())]
+    NoDefault {
+        /// Where it was looked for.
+        path: PathBuf,
+    },
+    /// The search failed or was stopped.
+    #[error(transparent)]
+    Search(#[from] Search25Error),
+}
+
+impl From<DefaultError> for TwentyFourError {
+    fn from(e: DefaultError) -> TwentyFourError {
+        TwentyFourError::Default(Box::new(e))
+    }
+}
+
+/// Where `generate --board 5x5` writes by default and `path`/`distance`/`search --board
+/// 5x5` look: `slidetable/5x5.slp` in the cache directory.
+pub fn default_path_25() -> Result<PathBuf, TwentyFourError> {
+    Ok(defaults::cache_dir()?.join("slidetable/5x5.slp"))
+}
+
+impl TwentyFour<TableBytes> {
+    /// Maps the `SLIDEP25` file at `path`, checks its header and the CRC of every entry.
+    pub fn open(path: impl AsRef<Path>) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        let path = path.as_ref();
+        let bytes = TableBytes::open(path)?;
+        let format = |problem| TwentyFourError::Format {
+            path: path.to_path_buf(),
+            problem,
+        };
+        let header = PatternFile25::parse(bytes.as_ref()).map_err(format)?;
+        header.verify(bytes.as_ref()).map_err(format)?;
+        Ok(TwentyFour {
+            bytes,
+            header,
+            file: Some(path.to_path_buf()),
+        })
+    }
+
+    /// The file at `table`, else the default one ([`default_path_25`]), which must exist.
+    pub fn open_or_default(
+        table: Option<&Path>,
+    ) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        match table {
+            Some(p) => TwentyFour::open(p),
+            None => {
+                let path = default_path_25()?;
+                if !path.exists() {
+                    return Err(TwentyFourError::NoDefault { path });
+                }
+                TwentyFour::open(path)
+            }
+        }
+    }
+}
+
+impl TwentyFour<Vec<u8>> {
+    /// The databases of `partition` towards `goal`, built in memory (5-5-5-5-4 on 5×5: a few
+    /// seconds; 6-6-6-6: minutes and 1.1 GB).
+    pub fn generate(
+        goal: &Layout25,
+        partition: &Partition25,
+    ) -> Result<TwentyFour<Vec<u8>>, TwentyFourError> {
+        let groups = solve_partition25(goal, partition, &|_| ())?;
+        TwentyFour::from_groups(goal, &groups)
+    }
+
+    /// The databases of solved `groups` towards `goal`, laid out as their file.
+    pub fn from_groups(
+        goal: &Layout25,
+        groups: &[Group25],
+    ) -> Result<TwentyFour<Vec<u8>>, TwentyFourError> {
+        let format = |problem| TwentyFourError::Format {
+            path: PathBuf::from("(in memory)"),
+            problem,
+        };
+        let bytes = PatternFile25::to_bytes(goal, groups).map_err(format)?;
+        let header = PatternFile25::parse(&bytes).map_err(format)?;
+        Ok(TwentyFour {
+            bytes,
+            header,
+            file: None,
+        })
+    }
+}
+
+impl<D: AsRef<[u8]>> TwentyFour<D> {
+    /// The goal the databases are distances to.
+    pub fn goal(&self) -> &Layout25 {
+        self.header.goal()
+    }
+
+    /// The partition's group sizes, `6-6-6-6` style.
+    pub fn sizes(&self) -> String {
+        let sizes: Vec<String> = self
+            .header
+            .groups()
+            .iter()
+            .map(|g| g.tiles.count_ones().to_string())
+            .collect();
+        sizes.join("-")
+    }
+
+    /// The file the databases were opened from, if any.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// The heuristic and its search: the regular sum, and with `reflect` the maximum of it
+    /// and the reflected one.
+    pub fn databases(&self, reflect: bool) -> Result<Databases25<'_>, TwentyFourError> {
+        let bytes = self.bytes.as_ref();
+        let groups: Vec<(u32, &[u8])> = self
+            .header
+            .groups()
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.tiles, self.header.entries(bytes, i)))
+            .collect();
+        Ok(Databases25::new(*self.goal(), &groups, reflect)?)
+    }
+
+    /// An optimal path from `start` (IDA* with the reflected look-up, on every core).
+    pub fn solve(
+        &self,
+        start: &Layout25,
+        limits: &Limits,
+        progress: &(dyn Fn(Progress25) + Sync),
+    ) -> Result<Solved25, TwentyFourError> {
+        Ok(self.databases(true)?.solve(start, limits, progress)?)
+    }
+}
