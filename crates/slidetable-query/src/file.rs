@@ -34,6 +34,9 @@ enum Bytes {
     Mapped(#[allow(dead_code)] Watch, Mmap),
     /// A table in parts, every part mapped.
     Parts(PartsView),
+    /// A copy in the process's own memory, on huge pages where the kernel gives them
+    /// ([`TableBytes::resident`]).
+    Resident(Mmap),
 }
 
 impl AsRef<[u8]> for TableBytes {
@@ -43,6 +46,7 @@ impl AsRef<[u8]> for TableBytes {
             Bytes::Read(v) => v,
             Bytes::Mapped(_, m) => m,
             Bytes::Parts(p) => p.bytes(),
+            Bytes::Resident(m) => m,
         }
     }
 }
@@ -68,6 +72,16 @@ impl TableBytes {
     }
 
     /// Where each part's payload lies, for a table in parts (none for a file).
+    /// The same bytes copied into the process's own memory, backed by huge pages where the
+    /// kernel allows ([`mapping::resident_copy`]): for a long run of random reads, such as a
+    /// server's or a long batch's 15-puzzle searches. A copy no longer follows its file, so
+    /// a file changed afterwards changes nothing here.
+    pub fn resident(&self) -> io::Result<TableBytes> {
+        Ok(TableBytes(Bytes::Resident(mapping::resident_copy(
+            self.as_ref(),
+        )?)))
+    }
+
     pub(crate) fn spans(&self) -> Vec<Span> {
         match &self.0 {
             Bytes::Parts(p) => p.spans().to_vec(),
