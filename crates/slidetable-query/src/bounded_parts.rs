@@ -2,7 +2,6 @@
 //! manifest, then every part, each checked against the manifest's record and against part
 //! 0 (board, goal, `D`, block size) before any question is asked.
 
-use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -11,6 +10,7 @@ use slidetable_format::{
     BoundedManifest, MANIFEST_MAX_LEN, MANIFEST_NAME,
 };
 
+use crate::parts::{problem, refuse_stray_parts};
 use crate::{file, TableBytes, TableErrorKind};
 
 /// Whether `dir` is a directory whose manifest is one of a table within `D` moves (made with
@@ -24,12 +24,6 @@ pub fn is_bounded_dir(dir: &Path) -> bool {
         .is_ok_and(|(mut f, _)| f.read_exact(&mut magic).is_ok() && is_bounded_manifest(&magic))
 }
 
-fn problem(part: &Path, problem: impl Into<String>) -> TableErrorKind {
-    TableErrorKind::Part {
-        part: part.to_path_buf(),
-        problem: problem.into(),
-    }
-}
 
 /// The parts of the table in `dir`, in rank order: each part's file, checked header and
 /// bytes (read or mapped as a table file is).
@@ -44,20 +38,7 @@ pub(crate) fn open(
         BoundedManifest::parse(&bytes).map_err(|e| problem(&manifest_path, e.to_string()))?;
     let count = manifest.parts.len() as u32;
     let names: Vec<String> = (0..count).map(|k| bounded_part_name(k, count)).collect();
-    let mut extra: Vec<PathBuf> = fs::read_dir(dir)?
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().to_str()?.to_string();
-            (is_bounded_part_name(&name) && !names.contains(&name)).then(|| e.path())
-        })
-        .collect();
-    extra.sort();
-    if let Some(first) = extra.first() {
-        return Err(problem(
-            first,
-            format!("is not one of the manifest's {count} parts (left by another run? remove it)"),
-        ));
-    }
+    refuse_stray_parts(dir, &names, is_bounded_part_name)?;
     let again = "make the table again with the same `slidetable generate --max-depth D --parts \
                  DIR` (a part cannot be made alone)";
     let mut parts: Vec<(PathBuf, BoundedHeader, TableBytes)> = Vec::with_capacity(names.len());

@@ -31,7 +31,37 @@ use crate::blocks::Span;
 use crate::watch::{self, Watch};
 use crate::TableErrorKind;
 
-fn problem(part: &Path, problem: impl Into<String>) -> TableErrorKind {
+/// Refuses the directory when a file in it is named as a part (`is_part`) but is none of the
+/// manifest's `names`: a part left by another run would otherwise be taken for this one's or
+/// silently ignored. The first such file, in name order, is named.
+pub(crate) fn refuse_stray_parts(
+    dir: &Path,
+    names: &[String],
+    is_part: fn(&str) -> bool,
+) -> Result<(), TableErrorKind> {
+    let mut extra: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(TableErrorKind::Io)?
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_str()?.to_string();
+            (is_part(&name) && !names.contains(&name)).then(|| e.path())
+        })
+        .collect();
+    extra.sort();
+    match extra.first() {
+        Some(first) => Err(problem(
+            first,
+            format!(
+                "is not one of the manifest's {} parts (left by another run? remove it)",
+                names.len()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A part's file refused for `problem` (one wording for both kinds of tables in parts).
+pub(crate) fn problem(part: &Path, problem: impl Into<String>) -> TableErrorKind {
     TableErrorKind::Part {
         part: part.to_path_buf(),
         problem: problem.into(),
@@ -93,21 +123,7 @@ pub(crate) fn open(dir: &Path) -> Result<PartsView, TableErrorKind> {
         Manifest::parse(&manifest).map_err(|e| problem(&manifest_path, e.to_string()))?;
     let count = manifest.parts.len() as u32;
     let names: Vec<String> = (0..count).map(|k| part_name(k, count)).collect();
-    let listing = fs::read_dir(dir).map_err(TableErrorKind::Io)?;
-    let mut extra: Vec<PathBuf> = listing
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().to_str()?.to_string();
-            (is_part_name(&name) && !names.contains(&name)).then(|| e.path())
-        })
-        .collect();
-    extra.sort();
-    if let Some(first) = extra.first() {
-        return Err(problem(
-            first,
-            format!("is not one of the manifest's {count} parts (left by another run? remove it)"),
-        ));
-    }
+    refuse_stray_parts(dir, &names, is_part_name)?;
     let mut parts = Vec::with_capacity(names.len());
     for (k, (record, name)) in manifest.parts.iter().zip(&names).enumerate() {
         let path = dir.join(name);
