@@ -24,7 +24,6 @@ pub fn is_bounded_dir(dir: &Path) -> bool {
         .is_ok_and(|(mut f, _)| f.read_exact(&mut magic).is_ok() && is_bounded_manifest(&magic))
 }
 
-
 /// The parts of the table in `dir`, in rank order: each part's file, checked header and
 /// bytes (read or mapped as a table file is).
 pub(crate) fn open(
