@@ -165,3 +165,27 @@ fn bad_lines_other_parity_and_other_commands_are_named() {
     assert_eq!(out.status.code(), Some(USAGE));
     assert!(text(&out.stderr).contains("make it with `slidetable generate --board 5x5`"));
 }
+
+/// A 24-puzzle database named where a table is read (`info`, `distance` without `--board
+/// 5x5`) is named for what it is, with the command that reads it, not taken for a damaged
+/// table to generate again.
+#[test]
+fn a_24_puzzle_database_given_as_a_table_is_named_for_what_it_is() {
+    let table = database();
+    for args in [&["info"][..], &["distance", "--table"][..]] {
+        let out = slidetable()
+            .args(args)
+            .arg(table)
+            .write_stdin("1 2 3 4 5 6 7 8 0\n")
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(
+            err.contains("this is a 24-puzzle pattern database (SLIDEP25), not a table")
+                && err.contains("--board 5x5 --table FILE")
+                && !err.contains("generate it again"),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -293,6 +293,9 @@ impl<S: Section> Frame<S> {
         let fixed = &file[..FIXED_HEADER_LEN];
         let mut magic = [0u8; 8];
         magic.copy_from_slice(&fixed[..8]);
+        if magic == crate::MAGIC_25 {
+            return Err(FormatError::Pattern25File);
+        }
         if magic != MAGIC {
             return Err(FormatError::BadMagic { found: magic });
         }

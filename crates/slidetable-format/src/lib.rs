@@ -580,6 +580,13 @@ pub enum FormatError {
     /// A table within D moves (docs/FORMAT.md §13), or a damaged one.
     #[error(transparent)]
     Bounded(#[from] BoundedError),
+    /// The 24-puzzle's pattern databases (`SLIDEP25`, docs/FORMAT.md §14) given where a
+    /// table or a 15-puzzle database is expected.
+    #[error(
+        "this is a 24-puzzle pattern database (SLIDEP25), not a table: `slidetable path`, \
+         `distance` and `search` answer from it with `--board 5x5 --table FILE`"
+    )]
+    Pattern25File,
 }
 
 /// What is wrong with one section descriptor (see [`FormatError::Section`]); the rule numbers

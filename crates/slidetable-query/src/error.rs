@@ -116,7 +116,7 @@ pub(crate) const PARTS_ADVICE: &str = "make the table again with the same `slide
 /// whole, only asked the wrong question.
 fn regenerate(e: &FormatError) -> &'static str {
     match e {
-        FormatError::PatternFile => "",
+        FormatError::PatternFile | FormatError::Pattern25File => "",
         // A part named alone is whole; its message says what to name instead.
         FormatError::Bounded(slidetable_format::BoundedError::IsPart { .. }) => "",
         _ => "; generate it again with `slidetable generate`",
