@@ -14,7 +14,7 @@ use slidetable::core::{counted, Layout, Move};
 use slidetable::generate::engine::{
     solve_bounded, solve_bounded_in_parts, write_bounded_to, SolvedBounded,
 };
-use slidetable::generate::{BoundedPartsPlan, Destination, GenError};
+use slidetable::generate::{BoundedPartsPlan, Destination};
 use slidetable::query::{LayerStats, MappedBoundedTable, Reach};
 
 use crate::answers::{self, write_invalid_answer};
@@ -22,6 +22,7 @@ use crate::json::{self, Record};
 use crate::level_stats::{self, LevelLine, LevelStats};
 use crate::puzzles::each_puzzle;
 use crate::resolved::{Answer, Batch, Output};
+use crate::run_in_parts;
 use crate::streams::{self, note, warning};
 
 /// `generate --max-depth D`: the states within `max_depth` moves of `goal`, written to
@@ -68,14 +69,14 @@ pub(crate) fn generate_in_parts(
     stats: Option<&Path>,
 ) -> Result<ExitCode> {
     let start = Instant::now();
-    let mut exchange = crate::commands::generate::exchange()?;
+    let mut exchange = run_in_parts::exchange()?;
     let (me, parts) = (exchange.rank(), exchange.size());
     let mut stats = match stats {
         Some(path) if me == 0 => Some(LevelStats::create(path)?),
         _ => None,
     };
     let mut stats_error = None;
-    let watch = crate::commands::generate::watchdog(level_timeout, me, parts);
+    let watch = run_in_parts::watchdog(level_timeout, me, parts);
     crate::signals::clean_up_on_signals();
     let done = solve_bounded_in_parts(plan, exchange.as_mut(), &mut |done| {
         watch.start(done.level + 1);
@@ -106,22 +107,11 @@ pub(crate) fn generate_in_parts(
     }
     let done = match done {
         Ok(done) => done,
-        Err(GenError::EveryPart(e)) => {
-            if me == 0 {
-                warning!("{:#}", anyhow::Error::from(*e));
-            }
-            let _ = exchange.all_gather(0);
-            return Ok(ExitCode::FAILURE);
+        Err(e) => {
+            let after = " (no manifest was written: run the same command again, which starts \
+                         from the goal)";
+            return run_in_parts::failed(e, exchange.as_mut(), after, |e| Err(e.into()));
         }
-        // The others may wait for this process in a collective call: say why, then end them.
-        Err(e) if parts > 1 => {
-            warning!(
-                "part {me} of {parts}: {e}; ending the run (no manifest was written: run the                  same command again, which starts from the goal)"
-            );
-            exchange.abort(1);
-            return Err(e.into());
-        }
-        Err(e) => return Err(e.into()),
     };
     if let Some(manifest) = done.manifest {
         let mut out = streams::stdout();

@@ -23,6 +23,7 @@ mod plan;
 mod process;
 mod puzzles;
 mod resolved;
+mod run_in_parts;
 mod show;
 mod signals;
 mod streams;

@@ -4,19 +4,19 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use indicatif::ProgressBar;
 use slidetable::core::{counted, Board};
 use slidetable::defaults;
-use slidetable::generate::parts::{solve_in_parts, Exchange, PartsEvent, PartsPlan};
-use slidetable::generate::GenError;
+use slidetable::generate::parts::{solve_in_parts, PartsEvent, PartsPlan};
 use slidetable::generate::PatternPlan;
 
 use crate::level_stats::{self, LevelLine, LevelStats};
 use crate::resolved::{Destination, Generation};
+use crate::run_in_parts::{self, exchange, watchdog};
 use crate::streams::{self, note, warning};
 use crate::{patterns, signals, tables};
 
@@ -220,31 +220,17 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration, stats: Option<&Path>) -> R
     }
     let done = match done {
         Ok(done) => done,
-        // Refused by every process at once before the search: part 0's process says why,
-        // and the others end only once it has (mpirun may end the job at the first process
-        // that fails), every process finalizing MPI.
-        Err(GenError::EveryPart(e)) => {
-            if me == 0 {
-                warning!("{:#}", anyhow::Error::from(*e));
-            }
-            let _ = exchange.all_gather(0);
-            return Ok(ExitCode::FAILURE);
+        Err(e) => {
+            let kept_text = kept_text(&plan, kept);
+            return run_in_parts::failed(e, exchange.as_mut(), &kept_text, |e| {
+                if kept.is_some() {
+                    warning!("{e}{kept_text}");
+                    Ok(ExitCode::FAILURE)
+                } else {
+                    Err(e.into())
+                }
+            });
         }
-        // The others may be waiting for this process in a collective call, and MPI's
-        // finalize would wait for them: say why here, then end every process of the run.
-        Err(e) if parts > 1 => {
-            warning!(
-                "part {me} of {parts}: {e}; ending the run{}",
-                kept_text(&plan, kept)
-            );
-            exchange.abort(1);
-            return Err(e.into());
-        }
-        Err(e) if kept.is_some() => {
-            warning!("{e}{}", kept_text(&plan, kept));
-            return Ok(ExitCode::FAILURE);
-        }
-        Err(e) => return Err(e.into()),
     };
     if let Some(manifest) = done.manifest {
         let bytes = slidetable_format_len(board);
@@ -286,68 +272,4 @@ fn slidetable_format_len(board: slidetable::core::Board) -> u64 {
     slidetable::query::Encoding::TwoBit
         .payload_len(board.reachable_states())
         .unwrap_or(0)
-}
-
-/// This process's place among the processes of the run: MPI's world when built with the
-/// mpi feature, else alone (refused when a launcher started several).
-pub(crate) fn exchange() -> Result<Box<dyn Exchange>> {
-    #[cfg(feature = "mpi")]
-    {
-        slidetable::generate::parts::mpi::Mpi::init()
-            .map(|m| Box::new(m) as Box<dyn Exchange>)
-            .ok_or_else(|| anyhow::anyhow!("MPI could not be initialized"))
-    }
-    #[cfg(not(feature = "mpi"))]
-    {
-        for name in ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"] {
-            if let Some(n) = std::env::var(name).ok().and_then(|v| v.parse::<u32>().ok()) {
-                if n > 1 {
-                    anyhow::bail!(
-                        "started as one of {n} MPI processes, but this slidetable was built \
-                         without MPI (each would search the whole table): build it with \
-                         `cargo build --release -p slidetable-cli --features mpi`"
-                    );
-                }
-            }
-        }
-        Ok(Box::new(slidetable::generate::parts::Alone))
-    }
-}
-
-/// Ends the process with a message when a level runs past `timeout`: the collective calls of
-/// a level wait for every process, and a process that stopped answering (a node lost without
-/// the launcher noticing) would otherwise leave the others waiting forever.
-pub(crate) struct Watchdog {
-    level: Arc<Mutex<(u32, Instant)>>,
-}
-
-impl Watchdog {
-    pub(crate) fn start(&self, level: u32) {
-        if let Ok(mut at) = self.level.lock() {
-            *at = (level, Instant::now());
-        }
-    }
-}
-
-pub(crate) fn watchdog(timeout: Duration, me: u32, parts: u32) -> Watchdog {
-    let level = Arc::new(Mutex::new((0, Instant::now())));
-    let watched = Arc::clone(&level);
-    std::thread::spawn(move || loop {
-        std::thread::sleep(timeout.min(Duration::from_secs(1)));
-        let (at, since) = match watched.lock() {
-            Ok(at) => *at,
-            Err(_) => return,
-        };
-        if since.elapsed() > timeout {
-            warning!(
-                "part {me} of {parts}: level {at} did not finish within --level-timeout {} s \
-                 (another process stopped, or cannot be reached); no manifest was written: run \
-                 the same command again to resume from the last level every part has a \
-                 checkpoint of (if any; checkpoints are paced as the help of --parts says)",
-                timeout.as_secs()
-            );
-            std::process::exit(1);
-        }
-    });
-    Watchdog { level }
 }

@@ -1,0 +1,109 @@
+//! A run of `generate --parts`, either kind (every state, or within D moves): this
+//! process's place among the run's processes, the watchdog on each level, and how a failed
+//! run ends. Below the commands, so both generations share it.
+
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use slidetable::generate::parts::Exchange;
+use slidetable::generate::GenError;
+
+use crate::streams::warning;
+
+/// How a run in parts ends on `e`, the same for every process:
+/// - refused by every process at once before the search: part 0's process says why, and the
+///   others end only once it has (mpirun may end the job at the first process that fails),
+///   every process finalizing MPI;
+/// - with other processes, which may be waiting for this one in a collective call (and MPI's
+///   finalize would wait for them): say why, with `after` (what was kept, or that nothing
+///   was), then end every process of the run;
+/// - alone: as `alone` says.
+pub(crate) fn failed(
+    e: GenError,
+    exchange: &mut dyn Exchange,
+    after: &str,
+    alone: impl FnOnce(GenError) -> Result<ExitCode>,
+) -> Result<ExitCode> {
+    let (me, parts) = (exchange.rank(), exchange.size());
+    match e {
+        GenError::EveryPart(e) => {
+            if me == 0 {
+                warning!("{:#}", anyhow::Error::from(*e));
+            }
+            let _ = exchange.all_gather(0);
+            Ok(ExitCode::FAILURE)
+        }
+        e if parts > 1 => {
+            warning!("part {me} of {parts}: {e}; ending the run{after}");
+            exchange.abort(1);
+            Err(e.into())
+        }
+        e => alone(e),
+    }
+}
+
+/// This process's place among the processes of the run: MPI's world when built with the
+/// mpi feature, else alone (refused when a launcher started several).
+pub(crate) fn exchange() -> Result<Box<dyn Exchange>> {
+    #[cfg(feature = "mpi")]
+    {
+        slidetable::generate::parts::mpi::Mpi::init()
+            .map(|m| Box::new(m) as Box<dyn Exchange>)
+            .ok_or_else(|| anyhow::anyhow!("MPI could not be initialized"))
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        for name in ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"] {
+            if let Some(n) = std::env::var(name).ok().and_then(|v| v.parse::<u32>().ok()) {
+                if n > 1 {
+                    anyhow::bail!(
+                        "started as one of {n} MPI processes, but this slidetable was built \
+                         without MPI (each would search the whole table): build it with \
+                         `cargo build --release -p slidetable-cli --features mpi`"
+                    );
+                }
+            }
+        }
+        Ok(Box::new(slidetable::generate::parts::Alone))
+    }
+}
+
+/// Ends the process with a message when a level runs past `timeout`: the collective calls of
+/// a level wait for every process, and a process that stopped answering (a node lost without
+/// the launcher noticing) would otherwise leave the others waiting forever.
+pub(crate) struct Watchdog {
+    level: Arc<Mutex<(u32, Instant)>>,
+}
+
+impl Watchdog {
+    pub(crate) fn start(&self, level: u32) {
+        if let Ok(mut at) = self.level.lock() {
+            *at = (level, Instant::now());
+        }
+    }
+}
+
+pub(crate) fn watchdog(timeout: Duration, me: u32, parts: u32) -> Watchdog {
+    let level = Arc::new(Mutex::new((0, Instant::now())));
+    let watched = Arc::clone(&level);
+    std::thread::spawn(move || loop {
+        std::thread::sleep(timeout.min(Duration::from_secs(1)));
+        let (at, since) = match watched.lock() {
+            Ok(at) => *at,
+            Err(_) => return,
+        };
+        if since.elapsed() > timeout {
+            warning!(
+                "part {me} of {parts}: level {at} did not finish within --level-timeout {} s \
+                 (another process stopped, or cannot be reached); no manifest was written: run \
+                 the same command again to resume from the last level every part has a \
+                 checkpoint of (if any; checkpoints are paced as the help of --parts says)",
+                timeout.as_secs()
+            );
+            std::process::exit(1);
+        }
+    });
+    Watchdog { level }
+}
