@@ -10,7 +10,7 @@
 //! - Standard output closed when the process began ([`stdout_closed_at_start`]), seen before
 //!   Rust's runtime reopens it on `/dev/null`.
 //!
-//! (Ctrl-C's clean-up needs no `unsafe`: `crate::signals`, over signal-hook.)
+//! (Ctrl-C's clean-up needs no `unsafe`: `signals.rs`, over signal-hook.)
 
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Once;
@@ -223,7 +223,7 @@ extern "C" fn on_sigbus(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc
 /// Rust's runtime opens `/dev/null` on a closed standard descriptor before `main`, where
 /// every answer would vanish with exit 0; so a function the loader runs before the runtime
 /// ([`LOOK_AT_STDOUT`]) looks first, and every write to standard output then fails (exit 1),
-/// as a write to a closed descriptor does (`crate::streams::stdout_open`).
+/// as a write to a closed descriptor does (`stdout_open` in `streams.rs`).
 pub(crate) fn stdout_closed_at_start() -> bool {
     CLOSED_AT_START.load(Ordering::Relaxed)
 }
