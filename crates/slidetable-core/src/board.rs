@@ -3,9 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Layout, Move};
+use crate::Move;
 
-/// The most cells a [`Layout`] can hold (a 4×4 board). Tables of every state stop at
+/// The most cells a [`Layout`](crate::Layout) can hold (a 4×4 board). Tables of every state stop at
 /// [`MAX_TABLE_CELLS`]; larger boards exist for search and parsing.
 pub const MAX_CELLS: usize = 16;
 
@@ -179,29 +179,6 @@ impl Board {
             Move::Left => (!cell.is_multiple_of(cols)).then(|| cell - 1),
             Move::Right => (cell % cols != cols - 1).then_some(cell + 1),
         }
-    }
-
-    /// The goal with the blank in `blank` and tiles 1..n−1 in reading order in the other cells.
-    ///
-    /// # Panics
-    ///
-    /// If `blank` is not a cell of the board.
-    pub fn goal_with_blank(self, blank: usize) -> Layout {
-        assert!(blank < self.cells(), "blank cell {blank} is off the board");
-        let mut tiles = [0u8; MAX_CELLS];
-        let mut next = 1u8;
-        for (cell, tile) in tiles.iter_mut().enumerate().take(self.cells()) {
-            if cell != blank {
-                *tile = next;
-                next += 1;
-            }
-        }
-        Layout::from_parts(self, tiles, blank)
-    }
-
-    /// The standard goal: tiles 1..n−1 in reading order, blank in the last cell.
-    pub fn standard_goal(self) -> Layout {
-        self.goal_with_blank(self.cells() - 1)
     }
 }
 

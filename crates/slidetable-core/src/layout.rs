@@ -304,6 +304,33 @@ impl fmt::Debug for Layout {
     }
 }
 
+/// The goals of a board, here beside [`Layout`] (which knows its [`Board`]; the board does
+/// not know layouts).
+impl Board {
+    /// The goal with the blank in `blank` and tiles 1..n−1 in reading order in the other cells.
+    ///
+    /// # Panics
+    ///
+    /// If `blank` is not a cell of the board.
+    pub fn goal_with_blank(self, blank: usize) -> Layout {
+        assert!(blank < self.cells(), "blank cell {blank} is off the board");
+        let mut tiles = [0u8; MAX_CELLS];
+        let mut next = 1u8;
+        for (cell, tile) in tiles.iter_mut().enumerate().take(self.cells()) {
+            if cell != blank {
+                *tile = next;
+                next += 1;
+            }
+        }
+        Layout::from_parts(self, tiles, blank)
+    }
+
+    /// The standard goal: tiles 1..n−1 in reading order, blank in the last cell.
+    pub fn standard_goal(self) -> Layout {
+        self.goal_with_blank(self.cells() - 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

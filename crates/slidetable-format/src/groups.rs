@@ -5,7 +5,8 @@
 
 use slidetable_core::Board;
 
-use crate::MAX_GROUP;
+/// The most tiles a group may have (16!/7! placements still rank in a `u32`).
+pub const MAX_GROUP: usize = 9;
 
 /// The sizes of the groups with these tile masks, in order, `7-8` style: how a partition is
 /// named on the command line, in `info` and `search --json`, and by the Python package.

@@ -36,7 +36,7 @@ pub use pattern25::{
 
 pub use pattern::{
     excess_at, is_pattern_file, pattern_payload_len, reachable_placements, PatternGroup,
-    PatternHeader, PatternSection, PatternSpec, MAX_EXCESS, MAX_GROUP, PATTERN_ENCODING,
+    PatternHeader, PatternSection, PatternSpec, MAX_EXCESS, PATTERN_ENCODING,
 };
 
 use slidetable_core::{Board, Layout, LayoutError, MAX_CELLS, MAX_TABLE_CELLS};
@@ -59,7 +59,7 @@ pub use bounded_parts::{
 
 mod groups;
 
-pub use groups::{check_group, check_groups, group_sizes, GroupCover, GroupError};
+pub use groups::{check_group, check_groups, group_sizes, GroupCover, GroupError, MAX_GROUP};
 
 mod frame;
 

@@ -34,15 +34,15 @@ use crate::frame::{
     histogram_shape, histogram_sum, Counted, Descriptor, Frame, Part, PayloadSums, Section,
     OFF_ENCODING,
 };
-use crate::{FormatError, GroupCover, GroupError, SectionProblem, FIXED_HEADER_LEN, MAGIC};
+use crate::{
+    FormatError, GroupCover, GroupError, SectionProblem, FIXED_HEADER_LEN, MAGIC, MAX_GROUP,
+};
 
 /// The header's encoding code of a pattern database: 4-bit excess entries, one section per
 /// tile group. Readers of tables of every state refuse it (`unknown entry encoding 4`).
 pub const PATTERN_ENCODING: u8 = 4;
 /// The largest excess an entry holds.
 pub const MAX_EXCESS: u32 = 15;
-/// The most tiles a group may have (16!/7! placements still rank in a `u32`).
-pub const MAX_GROUP: usize = 9;
 
 /// Whether `file` claims to be a pattern database: the magic number and the pattern
 /// encoding code. Says nothing of whether the rest holds; [`PatternHeader::parse`] checks.

@@ -9,7 +9,7 @@ use slidetable_core::{Board, Layout, Move, Scan, MAX_CELLS};
 use slidetable_query::{Goal, QueryError};
 use slidetable_search::{line_removals, HeuristicKind};
 
-use crate::{Meter, Part};
+use crate::meter::{Meter, Part};
 
 /// Bits of one line's key in a packed word of keys (a key of four cells is below 5⁴ = 625).
 const KEY_BITS: u32 = 10;

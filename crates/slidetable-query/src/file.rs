@@ -14,13 +14,9 @@ use slidetable_format::{mapping, open_regular};
 
 use crate::blocks::Span;
 use crate::parts::PartsView;
+use crate::readahead::READ_BELOW;
 use crate::watch::{self, Watch};
 use crate::{TableError, TableErrorKind};
-
-/// Tables smaller than this many bytes are read into memory instead of mapped: every table
-/// up to 9 cells (the 3×3 one is 1.6 MB); the 10-cell ones (18 MB) and the 12-cell ones
-/// (60 MB) are mapped.
-pub const READ_BELOW: u64 = 16 << 20;
 
 /// A table file's bytes, read or mapped.
 #[derive(Debug)]

@@ -14,10 +14,16 @@ use std::ops::Range;
 use slidetable_format::mapping::{advise, Advice};
 use slidetable_format::Header;
 
+/// Tables smaller than this many bytes are read into memory instead of mapped: every table
+/// up to 9 cells (the 3×3 one is 1.6 MB); the 10-cell ones (18 MB) and the 12-cell ones
+/// (60 MB) are mapped
+/// (the file module decides by it, and this one reads by how it decided).
+pub const READ_BELOW: u64 = 16 << 20;
+
 /// Whether `header`'s table of `len` bytes is read as this module says: one with block
 /// checksums, large enough to be mapped (a smaller one is read into memory).
 fn blockwise(header: &Header, len: usize) -> bool {
-    header.block_count() > 0 && len as u64 >= crate::READ_BELOW
+    header.block_count() > 0 && len as u64 >= READ_BELOW
 }
 
 /// Maps of `bytes` (a whole mapped table, `header` its parsed header) read without
