@@ -3,7 +3,7 @@
 
 A module is a file `src/NAME.rs` (with its submodules under `src/NAME/`); `lib.rs` or
 `main.rs` is the crate's root. Module A uses module B when A's code names `crate::B` (a path
-or a `use` group), or names an item the root re-exports from B (`pub use B::Item`); a name the root
+or a `use` group), or names an item the root takes from B (`pub use B::Item` or `use B::Item`); a name the root
 gives another crate (`use other_crate as name`) is no module. The
 root's own code uses B when it names `B::` outside `mod`/`pub use` lines. A cycle is a
 strongly connected set of two modules or more.
@@ -104,9 +104,10 @@ def split_top(text):
 
 
 def reexports(root_text, modules):
-    """Item name -> module, for the root's `pub use MODULE::...` lines."""
+    """Item name -> module, for the root's `use MODULE::...` lines (`pub` or not: either way
+    `crate::Item` then names the module's item)."""
     found = {}
-    for m in re.finditer(r"pub(?:\([^)]*\))?\s+use\s+(" + IDENT + r")::", root_text):
+    for m in re.finditer(r"(?:^|\n)\s*(?:pub(?:\([^)]*\))?\s+)?use\s+(" + IDENT + r")::", root_text):
         module = m.group(1)
         if module not in modules:
             continue
