@@ -39,7 +39,7 @@ pub use parse::{
     is_blank_or_comment, parse_layout, parse_spaced_packed, parse_tile, ParseError, Token,
 };
 pub use rank::{
-    PlacementError, PlacementRanker, PrefixMoves, Ranker, Scan, ScanCursor, Sideways, Steps,
+    PlacementError, PlacementRanker, PrefixMoves, Ranker, Ranks, Scan, ScanCursor, Sideways, Steps,
     TileOrder, WideRanker,
 };
 pub use rank::{PlacementRanker25, Placements, MAX_CELLS_25};

@@ -6,7 +6,7 @@
 //! holds them equal), so a table of the states within some depth and a table of every state
 //! index a layout alike. The hot loops of whole tables keep the 32-bit ranker.
 
-use super::{drop_nibble, nth_set_bit};
+use super::{drop_nibble, nth_set_bit, Ranks};
 use crate::{factorial, Board, Layout, MAX_CELLS};
 
 /// Rank and unrank layouts of any board up to [`MAX_CELLS`] cells, in 64-bit arithmetic.
@@ -16,7 +16,7 @@ pub struct WideRanker {
     /// (n−1)!/2: the ranks that share one blank cell.
     block: u64,
     /// weights[i] = (m−1−i)!/2 for the i-th tile (m = n−1 tiles), i < m−2.
-    weights: [u64; MAX_CELLS],
+    pub(super) weights: [u64; MAX_CELLS],
 }
 
 impl WideRanker {
@@ -87,18 +87,9 @@ impl WideRanker {
         let mut remaining: u32 = (1u32 << n) - 2;
         let mut inversions = 0u32;
         let mut seq = 0u64;
-        for (i, &w) in self.weights[..n - 3].iter().enumerate() {
-            // Past the first two or three digits both fit 32 bits, whose division is several
-            // times cheaper than a 64-bit one on many processors.
-            let d = if (r | w) >> 32 == 0 {
-                let (r32, w32) = (r as u32, w as u32);
-                r = u64::from(r32 % w32);
-                r32 / w32
-            } else {
-                let d = (r / w) as u32;
-                r %= w;
-                d
-            };
+        for i in 0..n - 3 {
+            let (d, rest) = Ranks::digit(self, r, i);
+            r = rest;
             inversions += d;
             let t = nth_set_bit(remaining, d);
             remaining ^= 1 << t;
