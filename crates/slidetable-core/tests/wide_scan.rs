@@ -84,8 +84,7 @@ fn check_rank(b: usize, class: u8, rank: u64) {
 
 #[test]
 fn a_wide_scan_steps_stretches_of_ranks_past_two_to_the_thirty_two() {
-    for b in 0..WIDE.len() {
-        let (rows, cols) = WIDE[b];
+    for (b, &(rows, cols)) in WIDE.iter().enumerate() {
         let ranker = WideRanker::new(Board::new(rows, cols).unwrap());
         let (states, block) = (ranker.states(), ranker.block());
         assert!(block > 1 << 32, "{rows}x{cols}: a block passes 32 bits");
