@@ -83,6 +83,11 @@ pub trait Exchange {
     fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError>;
     /// Every process's `value`, in process order.
     fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError>;
+    /// How many processes of the run share this one's machine, and so its memory (MPI's
+    /// shared-memory split of the run); 1 where that is not known.
+    fn on_this_machine(&self) -> u32 {
+        1
+    }
     /// Ends every process of the run with `code` (MPI's abort), for a process that fails while
     /// the others may wait for it in a collective call; alone, there is nothing to end.
     fn abort(&mut self, code: i32) {
@@ -313,7 +318,8 @@ pub fn solve_in_width<R: Ranks>(
     // Every process checks its memory before anything; all refuse together, the process of
     // part 0 naming the one short of memory (`GenError::EveryPart`): none is left waiting in
     // a collective call, or ended by MPI's abort.
-    let room = crate::room::check_parts_room(board, me, parts, plan.batch);
+    let here = exchange.on_this_machine();
+    let room = crate::room::check_parts_room(board, me, parts, plan.batch, here);
     let available = match &room {
         Err(GenError::NoRoomForParts { available, .. }) => *available,
         _ => u64::MAX,
@@ -323,7 +329,7 @@ pub fn solve_in_width<R: Ranks>(
     if let Some((k, &least)) = short.filter(|&(_, &a)| a != u64::MAX) {
         let origin = match room {
             Err(GenError::NoRoomForParts { origin, .. }) => origin,
-            _ => crate::room::process_memory()?.map_or_else(String::new, |(_, o)| o),
+            _ => crate::room::process_memory(here)?.map_or_else(String::new, |(_, o)| o),
         };
         return Err(GenError::EveryPart(Box::new(GenError::NoRoomForParts {
             board,
@@ -333,6 +339,11 @@ pub fn solve_in_width<R: Ranks>(
             needs: crate::room::parts_needs(board, parts, plan.batch),
             available: least,
             origin,
+            takes: crate::room::processes_for(
+                board,
+                least.saturating_mul(u64::from(here)),
+                plan.batch,
+            ),
         })));
     }
     room?;
