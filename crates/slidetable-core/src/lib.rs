@@ -40,7 +40,7 @@ pub use parse::{
 };
 pub use rank::{
     PlacementError, PlacementRanker, PrefixMoves, Ranker, Ranks, Scan, ScanCursor, Sideways, Steps,
-    TileOrder, WideRanker,
+    TileOrder, WideRanker, WIDE_RANKS_ENV,
 };
 pub use rank::{PlacementRanker25, Placements, MAX_CELLS_25};
 pub use symmetry::Symmetry;

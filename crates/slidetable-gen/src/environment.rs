@@ -23,9 +23,8 @@ pub const DISK_ENV: &str = "SLIDETABLE_AVAILABLE_DISK";
 
 /// Environment variable: `1` makes the 2-bit search of every state and the queries of its
 /// tables rank in 64 bits ([`slidetable_core::WideRanker`]) on every board, as they must past
-/// 14 cells; `0` or unset, only there. The tables are the same byte for byte: what tests run
-/// the 15- and 16-cell code on small boards with.
-pub const WIDE_RANKS_ENV: &str = "SLIDETABLE_WIDE_RANKS";
+/// 14 cells; `0` or unset, only there.
+pub use slidetable_core::WIDE_RANKS_ENV;
 
 /// What [`WIDE_RANKS_ENV`] accepts, for the message.
 pub const SWITCH: &str = "0 or 1";

@@ -29,7 +29,7 @@ use quick::QuickTables;
 pub use scan::{PrefixMoves, Scan, ScanCursor, Sideways};
 pub use steps::{Steps, TileOrder};
 pub use wide::WideRanker;
-pub use width::Ranks;
+pub use width::{Ranks, WIDE_RANKS_ENV};
 
 /// Rank and unrank layouts of one board. Cheap to copy; build once, use in hot loops.
 #[derive(Clone, Copy, Debug)]

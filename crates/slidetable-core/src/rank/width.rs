@@ -13,6 +13,12 @@ use std::fmt::Debug;
 use super::{Ranker, WideRanker};
 use crate::{Board, BoardError, Layout};
 
+/// The environment variable that makes the 2-bit search of every state, and the reading of
+/// its tables, rank in 64 bits ([`WideRanker`]) on every board when it is `1`, as they must
+/// past 14 cells: the tables are the same byte for byte, and this is what tests run the 15-
+/// and 16-cell code on small boards with. Read by the generator and the query crate.
+pub const WIDE_RANKS_ENV: &str = "SLIDETABLE_WIDE_RANKS";
+
 /// A dense ranking of one board's layouts, `blank · (n−1)!/2 + half-Lehmer(tiles)`, in the
 /// width of the implementor.
 pub trait Ranks: Copy + Debug + Send + Sync + 'static {
