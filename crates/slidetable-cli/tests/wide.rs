@@ -184,6 +184,14 @@ fn fifteen_and_sixteen_cells_are_accepted_and_the_memory_check_counts_machines()
         err.contains("generate --board 4x4 --states --parts DIR"),
         "{err}"
     );
+    // The switch of the 64-bit ranks takes 0 or 1 only.
+    let args = ["generate", "--board", "2x3", "-o", "t.slt"];
+    let (code, _, err) = run(d, &[("SLIDETABLE_WIDE_RANKS", "yes")], &args, "");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("$SLIDETABLE_WIDE_RANKS is \"yes\", but it must be 0 or 1"),
+        "{err}"
+    );
     assert_eq!(
         fs::read_dir(d.join("p")).unwrap().count(),
         0,
