@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The search in parts under MPI (Open MPI's mpirun, one machine, processes oversubscribed):
 #
-#   scripts/mpi.sh            # CI: 2x5 on 1-4 processes, 4x4 and 3x5 within D moves on
-#                             #     1-4, 3x4 on 2, a killed run resumed
+#   scripts/mpi.sh            # CI: 2x5 on 1-4 processes (and on 1 and 3 in 64-bit ranks), 4x4
+#                             #     and 3x5 within D moves on
+#                             #     1-4, 3x5 refused for memory on 2 processes of one
+#                             #     machine, 3x4 on 2, a killed run resumed
 #                             #     (refused on another number of processes), a stopped
 #                             #     process ended by the level timeout, a second run into a
 #                             #     directory in use refused, Ctrl-C to mpirun resumed
@@ -152,6 +154,37 @@ SLIDETABLE_AVAILABLE_MEMORY=100000000 mpirun --oversubscribe -np 2 -x SLIDETABLE
     || { cat "$dir.err" >&2; fail "short of memory: not one message"; }
 grep -q MPI_ABORT "$dir.err" && { cat "$dir.err" >&2; fail "short of memory: MPI's abort"; }
 echo "mpi: short of memory on 2 processes: $(grep -m1 'search in parts needs' "$dir.err" | cut -c1-110)..."
+
+# 15 and 16 cells: accepted, and refused on this machine's memory by every process together
+# (one message, no MPI abort), the processes MPI puts on one machine sharing its memory, with
+# the machines the board takes.
+dir=$work/fifteen
+rm -rf "$dir"
+mkdir -p "$dir"
+mpirun --oversubscribe -np 2 "$mst" generate --board 3x5 --parts "$dir" >"$dir.out" 2>"$dir.err" \
+    && fail "3x5 on one machine ended well"
+[ "$(grep -c 'a process of the 3x5 search in parts needs 122.6 GB of memory (slice entries 81.7 GB' "$dir.err")" = 1 ] \
+    || { cat "$dir.err" >&2; fail "3x5: not one message with the figures"; }
+grep -q 'shared by 2 processes on this machine' "$dir.err" \
+    || { cat "$dir.err" >&2; fail "3x5: the 2 processes on this machine not counted"; }
+grep -q 'at least [0-9]* machines with this machine' "$dir.err" \
+    || { cat "$dir.err" >&2; fail "3x5: no count of machines"; }
+grep -q MPI_ABORT "$dir.err" && { cat "$dir.err" >&2; fail "3x5: MPI's abort"; }
+echo "mpi: 3x5 on 2 processes of one machine: $(grep -o 'but .* each' "$dir.err" | head -1)"
+
+# The search in 64-bit ranks (what 15 and 16 cells take) on 1-3 processes of a small board:
+# the same parts, merged into the one-process table's bytes.
+for np in 1 3; do
+    dir=$work/2x5-wide-$np
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    SLIDETABLE_WIDE_RANKS=1 mpirun --oversubscribe -np "$np" -x SLIDETABLE_WIDE_RANKS \
+        "$mst" generate --board 2x5 --parts "$dir" >"$dir.out" 2>"$dir.err" \
+        || { cat "$dir.err" >&2; fail "2x5 in 64-bit ranks on $np processes failed"; }
+    "$st" merge "$dir" -o "$dir.slt" >/dev/null
+    cmp "$work/2x5.slt" "$dir.slt" || fail "2x5 in 64-bit ranks on $np processes: merged parts differ"
+    echo "mpi: 2x5 in 64-bit ranks on $np process(es): merged parts identical to generate"
+done
 
 # A 12-cell board on 2 processes (1-2 minutes on an idle 2-core machine; 1 and 4 in --measure).
 same 3x4 2

@@ -125,9 +125,12 @@ Error.";
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("split").args(["parts", "plan"]).multiple(true)))]
 pub(crate) struct GenerateArgs {
-    /// Board size, rows x columns: 2x2 up to 14 cells (3x4, 4x3, 2x6, 6x2, 2x7, 7x2), and 4x4 (a
-    /// pattern database, see --pdb); with --max-depth any board up to 16 cells (3x5, 5x3,
-    /// 4x4, 2x8, 8x2).
+    /// Board size, rows x columns: 2x2 up to 16 cells. Up to 14 cells (3x4, 4x3, 2x6, 6x2, 2x7,
+    /// 7x2) a table of every state, by default in the cache; 15 and 16 cells (3x5, 5x3, 2x8,
+    /// 8x2) a table of every state in 2-bit entries with -o PATH or --parts DIR (3x5: 163 GB
+    /// of entries, `--plan` says how many machines); 4x4 a pattern database (see --pdb), or
+    /// with --states the table of every state (1.05·10¹³ states, 2.6 TB of entries); with
+    /// --max-depth the states within D moves of any board.
     #[arg(long, value_name = "RxC", default_value = "3x3", value_parser = any_board())]
     pub(crate) board: Board,
     /// Where to write the table; `-` writes it to standard output (not to a terminal)
@@ -155,6 +158,11 @@ pub(crate) struct GenerateArgs {
     /// groups' tiles (1,2,3/4,5,6,7/8) [default on 4x4: 7-8, for the goal 0 1 2 … 15].
     #[arg(long, value_name = "PARTITION")]
     pub(crate) pdb: Option<String>,
+    /// Make the table of every state (2-bit entries), on 4x4 too, whose default is the
+    /// pattern database: `generate --board 4x4 --states --parts DIR` (or -o PATH). Every
+    /// other board makes it without the flag.
+    #[arg(long, conflicts_with_all = ["pdb", "max_depth"])]
+    pub(crate) states: bool,
     /// Make a table of the states within D moves of one goal (--goal, default tiles in order
     /// with the blank last), on any board up to 16 cells, 4x4 included: exact distances and
     /// paths for those states, `>D` for the others. Its size grows with the states within
@@ -167,8 +175,9 @@ pub(crate) struct GenerateArgs {
     /// Write the table in parts into this directory (which must exist and be seen by every
     /// process): one part per process of the run (`mpirun -np N slidetable generate --parts
     /// DIR`, with a slidetable built with the mpi feature), then a manifest. One goal, 2-bit
-    /// entries (boards up to 14 cells); with --max-depth D, the states within D moves (any
-    /// board up to 16 cells, no checkpoints). Every process writes a checkpoint of its part at the end of a level once the
+    /// entries, any board up to 16 cells (4x4 with --states); with --max-depth D, the states
+    /// within D moves (no checkpoints). The memory check counts the processes that share a
+    /// machine, and says how many machines a board takes. Every process writes a checkpoint of its part at the end of a level once the
     /// run has gone on ten times as long as writing one takes, and ten seconds
     /// (SLIDETABLE_CHECKPOINT_SECONDS=S: S seconds apart; 0: every level); a run stopped
     /// midway resumes from the last level every part has a checkpoint of when the same

@@ -114,13 +114,22 @@ pub(crate) fn text(request: &Request) -> String {
             processes((disk / per_process.max(1)).min(count))
         ));
     }
-    if board.cells() > MAX_TABLE_CELLS {
-        lines.push(format!(
-            "note: the search of every state stops at {MAX_TABLE_CELLS} cells today (a blank \
-             cell's ranks are 32-bit): these figures plan a run it cannot make yet; `generate \
-             --max-depth D` searches {board} within D moves"
-        ));
-    }
+    lines.push(format!(
+        "run: mpirun -np {count} slidetable generate --board {board}{} --parts DIR{}",
+        if board == Board::FIFTEEN {
+            " --states"
+        } else {
+            ""
+        },
+        if board.cells() > MAX_TABLE_CELLS {
+            format!(
+                " (past {MAX_TABLE_CELLS} cells a blank cell's ranks pass 2³², and the search \
+                 ranks in 64 bits)"
+            )
+        } else {
+            String::new()
+        }
+    ));
     lines.push(String::new());
     lines.join("\n")
 }

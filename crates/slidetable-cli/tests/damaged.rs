@@ -298,7 +298,21 @@ fn a_damaged_encoding_byte_of_a_15_puzzle_database_is_named_as_damage() {
     let dir = TempDir::new().unwrap();
     let db = dir.path().join("555.slt");
     generate_into(dir.path(), "4x4", &["--pdb", "5-5-5"], &db);
-    for code in [1u8, 2, 3, 5] {
+    // 2 is a 2-bit table's encoding, which 4x4 has too: the header's checksum names it.
+    let bad = copy_with(dir.path(), "enc.slt", &db, |b| b[12] = 2);
+    let r = query(
+        "distance",
+        &bad,
+        &[],
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n",
+    );
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(
+        r.stderr.contains("header checksum mismatch"),
+        "{}",
+        r.stderr
+    );
+    for code in [1u8, 3, 5] {
         let bad = copy_with(dir.path(), "enc.slt", &db, |b| b[12] = code);
         for command in ["distance", "path"] {
             let r = query(
@@ -310,8 +324,8 @@ fn a_damaged_encoding_byte_of_a_15_puzzle_database_is_named_as_damage() {
             assert_eq!(r.code, Some(1), "{command} {code}: {r:#?}");
             assert!(
                 r.stderr.contains(&format!(
-                    "board 4x4 has only pattern databases (encoding 4), but the encoding field \
-                     reads {code}: the header is damaged"
+                    "board 4x4 has only pattern databases (encoding 4) and 2bit tables \
+                     (encoding 2), but the encoding field reads {code}: the header is damaged"
                 )),
                 "{command} {code}: {}",
                 r.stderr

@@ -257,7 +257,14 @@ fn tile_costs_give_cheapest_costs_and_paths() {
             vec!["--cost", "tile", "--board", "3x4", "-o", "x.slt"],
             "tile costs go up to 10 cells",
         ),
-        (vec!["--board", "3x5"], "tables go up to 14 cells"),
+        (
+            vec!["--board", "3x5"],
+            "a table of every 3x5 state (163.5 GB of 2-bit entries) is not a default table",
+        ),
+        (
+            vec!["--board", "2x8", "--encoding", "byte", "-o", "x.slt"],
+            "a table of every 2x8 state is made in 2bit entries and unit costs only",
+        ),
         (vec!["--encoding", "4bit"], "unknown encoding '4bit'"),
     ] {
         let run = generate_in(d, &args);

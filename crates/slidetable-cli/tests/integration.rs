@@ -19,3 +19,4 @@ mod streams;
 mod tables_on_disk;
 mod twentyfour;
 mod usage;
+mod wide;

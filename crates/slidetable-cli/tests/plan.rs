@@ -35,12 +35,13 @@ fn the_plan_of_three_by_four_on_two_processes() {
          that sends most\n\
          time: 3.1 s of search at 38.1 M states a second a process, each on a machine of its \
          own (one machine's measured rate, docs/SCALE.md), plus the exchange: 0.1 s at 1 GB/s \
-         a process\n"
+         a process\n\
+         run: mpirun -np 2 slidetable generate --board 3x4 --parts DIR\n"
     );
     assert_eq!(text(&run.stderr), "");
 }
 
-/// Boards past the search of every state (15 and 16 cells) get figures and say so; machines
+/// Boards of 15 and 16 cells get figures and the run's command (on 4x4 with --states); machines
 /// of a given memory and disk are counted by the check's figure.
 #[test]
 fn boards_of_sixteen_cells_are_planned_and_machines_counted() {
@@ -65,7 +66,10 @@ fn boards_of_sixteen_cells_are_planned_and_machines_counted() {
         "{out}"
     );
     assert!(
-        out.contains("the search of every state stops at 14 cells today"),
+        out.contains(
+            "run: mpirun -np 512 slidetable generate --board 4x4 --states --parts DIR (past 14 \
+             cells a blank cell's ranks pass 2³², and the search ranks in 64 bits)"
+        ),
         "{out}"
     );
     let small = plan(&["--board", "3x4", "--memory-per-machine", "50MB"]);

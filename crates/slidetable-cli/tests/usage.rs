@@ -142,7 +142,7 @@ fn board_limits_are_worded_one_way() {
             .contains("a 4x5 board has 20 cells; boards go up to 16 cells"),
         "{r:#?}"
     );
-    let r = Run::process(process(dir.path()).args(["generate", "--board", "3x5"]));
+    let r = Run::process(process(dir.path()).args(["distance", "--board", "3x5"]));
     assert_eq!(r.code, Some(2));
     assert!(
         r.stderr.contains(

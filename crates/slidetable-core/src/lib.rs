@@ -39,8 +39,8 @@ pub use parse::{
     is_blank_or_comment, parse_layout, parse_spaced_packed, parse_tile, ParseError, Token,
 };
 pub use rank::{
-    PlacementError, PlacementRanker, PrefixMoves, Ranker, Scan, ScanCursor, Sideways, Steps,
-    TileOrder, WideRanker,
+    PlacementError, PlacementRanker, PrefixMoves, Ranker, Ranks, Scan, ScanCursor, Sideways, Steps,
+    TileOrder, WideRanker, WIDE_RANKS_ENV,
 };
 pub use rank::{PlacementRanker25, Placements, MAX_CELLS_25};
 pub use symmetry::Symmetry;

@@ -7,3 +7,4 @@ mod orders;
 mod parse_any_bytes;
 mod placement;
 mod ranking;
+mod wide_scan;

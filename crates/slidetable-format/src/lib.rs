@@ -172,6 +172,13 @@ impl Encoding {
     }
 }
 
+/// Whether a table of every state of `board` in `encoding` is one a header may describe:
+/// up to [`MAX_TABLE_CELLS`] cells in any encoding, 15 and 16 cells in 2-bit entries (the one
+/// search that ranks in 64 bits).
+pub fn table_board(board: Board, encoding: Encoding) -> bool {
+    board.supports_tables() || encoding == Encoding::TwoBit
+}
+
 /// What a move costs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum CostModel {
@@ -422,18 +429,23 @@ pub enum FormatError {
         found: u16,
     },
     /// A board size tables do not support.
-    #[error("board {rows}x{cols} is not supported (2x2 up to {MAX_TABLE_CELLS} cells)")]
+    #[error(
+        "board {rows}x{cols} is not supported (2x2 up to {MAX_TABLE_CELLS} cells, and 2bit \
+         tables up to {MAX_CELLS})"
+    )]
     BadBoard {
         /// The rows field.
         rows: u8,
         /// The columns field.
         cols: u8,
     },
-    /// A board only pattern databases are made for (4x4), in a header whose encoding field
-    /// is not a pattern database's: the encoding byte of a database is damaged.
+    /// A board of 15 or 16 cells, which has pattern databases (4x4) and tables of 2-bit
+    /// entries only, in a header whose encoding field is neither's: the encoding byte is
+    /// damaged.
     #[error(
-        "board {rows}x{cols} has only pattern databases (encoding {PATTERN_ENCODING}), but the \
-         encoding field reads {encoding}: the header is damaged"
+        "board {rows}x{cols} has only pattern databases (encoding {PATTERN_ENCODING}) and 2bit \
+         tables (encoding {}), but the encoding field reads {encoding}: the header is damaged",
+        Encoding::TwoBit as u8
     )]
     PatternBoardEncoding {
         /// The rows field.
@@ -825,18 +837,17 @@ impl Header {
                     return Err(FormatError::PatternFile);
                 }
                 let (rows, cols) = (kind.rows, kind.cols);
-                let board = Board::for_table(rows.into(), cols.into()).map_err(|_| {
-                    // Only a pattern database is ever made for a board of up to MAX_CELLS
-                    // cells beyond the tables' (4x4): its encoding byte is the damage.
-                    match Board::new(rows.into(), cols.into()) {
-                        Ok(_) => FormatError::PatternBoardEncoding {
-                            rows,
-                            cols,
-                            encoding: kind.encoding,
-                        },
-                        Err(_) => FormatError::BadBoard { rows, cols },
-                    }
-                })?;
+                let board = Board::new(rows.into(), cols.into())
+                    .map_err(|_| FormatError::BadBoard { rows, cols })?;
+                // Past 14 cells only pattern databases and 2-bit tables are made: another
+                // encoding byte is the damage.
+                if board.cells() > MAX_TABLE_CELLS && kind.encoding != Encoding::TwoBit as u8 {
+                    return Err(FormatError::PatternBoardEncoding {
+                        rows,
+                        cols,
+                        encoding: kind.encoding,
+                    });
+                }
                 let encoding = Encoding::from_code(kind.encoding)
                     .ok_or(FormatError::UnknownEncoding(kind.encoding))?;
                 let cost =
@@ -865,7 +876,7 @@ impl Header {
         frame: Frame<SectionDescriptor>,
     ) -> Result<Header, FormatError> {
         let board = frame.board;
-        if !board.supports_tables() {
+        if !table_board(board, encoding) {
             return Err(FormatError::BadBoard {
                 rows: board.rows() as u8,
                 cols: board.cols() as u8,

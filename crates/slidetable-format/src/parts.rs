@@ -286,16 +286,14 @@ impl PartFooter {
             return Err(PartError::UnsupportedVersion { found: version });
         }
         let (rows, cols) = (f[F_ROWS], f[F_COLS]);
-        let board = Board::new(rows.into(), cols.into())
-            .ok()
-            .filter(|b| b.supports_tables())
-            .ok_or_else(|| {
-                field(
-                    "board",
-                    u64::from(rows) << 8 | u64::from(cols),
-                    "not a table's board",
-                )
-            })?;
+        // Parts are 2-bit (checked below): every board up to 16 cells.
+        let board = Board::new(rows.into(), cols.into()).ok().ok_or_else(|| {
+            field(
+                "board",
+                u64::from(rows) << 8 | u64::from(cols),
+                "not a table's board",
+            )
+        })?;
         let encoding = Encoding::from_code(f[F_ENCODING])
             .ok_or_else(|| field("encoding", f[F_ENCODING].into(), "no such encoding"))?;
         if encoding != Encoding::TwoBit {

@@ -230,3 +230,18 @@ fn every_code_and_name_reads_back_as_its_encoding_or_cost_model() {
     assert_eq!(Encoding::from_name("bytes"), None);
     assert_eq!(CostModel::from_name(""), None);
 }
+
+/// Past 14 cells a table of every state is one of 2-bit entries (the one search that ranks
+/// in 64 bits); up to 14, of any encoding.
+#[test]
+fn tables_past_fourteen_cells_are_two_bit_ones() {
+    use slidetable_format::table_board;
+    for (rows, cols) in [(3, 5), (5, 3), (4, 4), (2, 8), (8, 2)] {
+        let board = Board::new(rows, cols).unwrap();
+        assert!(table_board(board, Encoding::TwoBit), "{board}");
+        assert!(!table_board(board, Encoding::Byte), "{board}");
+        assert!(!table_board(board, Encoding::Wide16), "{board}");
+    }
+    let board = Board::new(2, 7).unwrap();
+    assert!(table_board(board, Encoding::Byte) && table_board(board, Encoding::TwoBit));
+}

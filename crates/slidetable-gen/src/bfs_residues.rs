@@ -46,7 +46,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 use slidetable_core::{
-    each_set_bit, Layout, Move, PrefixMoves, Scan, ScanCursor, Sideways, SCAN_CHUNK,
+    each_set_bit, Layout, Move, PrefixMoves, Ranker, Ranks, Scan, ScanCursor, Sideways, WideRanker,
+    MAX_TABLE_CELLS, SCAN_CHUNK,
 };
 use slidetable_format::{
     two_bit_equal, two_bit_gather, two_bit_lanes_equal, two_bit_spread, CostModel, Encoding,
@@ -358,8 +359,8 @@ impl View<'_> {
 /// The states of the frontier word of ranks `base..base + 64` in `bits`, by prefix (at most
 /// two: a prefix spans more than 64 ranks), each with its prefix's moves within the prefix.
 #[inline]
-fn prefix_moves(
-    scan: &Scan,
+fn prefix_moves<R: Ranks>(
+    scan: &Scan<R>,
     cursor: &mut ScanCursor,
     base: u64,
     bits: u64,
@@ -388,8 +389,8 @@ fn prefix_moves(
 /// `first + i`) holds every state of level `depth` not expanded yet, and ends holding exactly
 /// level `depth + 1`. `found` is told the states reached as each piece of the pass ends.
 /// Returns the states reached in the slice.
-pub(crate) fn expand_top_down(
-    scan: &Scan,
+pub(crate) fn expand_top_down<R: Ranks>(
+    scan: &Scan<R>,
     residues: &Residues,
     frontier: &[AtomicU64],
     depth: u32,
@@ -440,8 +441,8 @@ impl Handover for Nowhere {
 /// them all): every unseen state with a neighbour whose entry is `depth mod 3` gets
 /// `(depth + 1) mod 3`. Each thread writes only its own words; `found` is told the states
 /// reached as each piece of the pass ends. Returns the states reached.
-pub(crate) fn expand_bottom_up(
-    scan: &Scan,
+pub(crate) fn expand_bottom_up<R: Ranks>(
+    scan: &Scan<R>,
     residues: &Residues,
     depth: u32,
     found: &(dyn Fn(u64) + Sync),
@@ -453,8 +454,8 @@ pub(crate) fn expand_bottom_up(
 /// One pass of a level over a window of the slice of `residues`: the ranks of frontier words
 /// `window` (64 ranks a word, counted from the slice's first rank), in pieces of `piece`
 /// words, each piece one thread's at a time.
-pub(crate) struct Pass<'a> {
-    pub(crate) scan: &'a Scan,
+pub(crate) struct Pass<'a, R: Ranks = Ranker> {
+    pub(crate) scan: &'a Scan<R>,
     pub(crate) residues: &'a Residues,
     pub(crate) depth: u32,
     pub(crate) window: Range<usize>,
@@ -465,10 +466,10 @@ pub(crate) struct Pass<'a> {
     pub(crate) away: u32,
 }
 
-impl<'a> Pass<'a> {
+impl<'a, R: Ranks> Pass<'a, R> {
     /// The pass of level `depth` over every rank of `residues` (the one-machine search), in
     /// pieces of [`SCAN_CHUNK`] frontier words.
-    fn whole(scan: &'a Scan, residues: &'a Residues, depth: u32) -> Pass<'a> {
+    fn whole(scan: &'a Scan<R>, residues: &'a Residues, depth: u32) -> Pass<'a, R> {
         Pass {
             scan,
             residues,
@@ -480,12 +481,12 @@ impl<'a> Pass<'a> {
     }
 }
 
-impl Pass<'_> {
+impl<R: Ranks> Pass<'_, R> {
     /// What both passes of the window work with: the residue of the level expanded (`want`)
     /// and of the next (`new`), the slice's ranks (`first..end`), its entries, the scan and
     /// its sideways moves.
     #[allow(clippy::type_complexity)]
-    fn setup(&self) -> (u32, u32, u64, u64, View<'_>, &Scan, Sideways<'_>) {
+    fn setup(&self) -> (u32, u32, u64, u64, View<'_>, &Scan<R>, Sideways<'_, R>) {
         let Range { start: first, end } = self.residues.slice();
         let (want, new) = (self.depth % 3, (self.depth + 1) % 3);
         let (entries, scan) = (self.residues.view(), self.scan);
@@ -792,8 +793,8 @@ impl Levels {
 /// ranks, a neighbour outside it counts as not holding `(depth + 1) mod 3`: the bitmap may
 /// then hold more such states, which reach nothing either. Each thread writes only its own
 /// words.
-pub(crate) fn rebuild_frontier(
-    scan: &Scan,
+pub(crate) fn rebuild_frontier<R: Ranks>(
+    scan: &Scan<R>,
     residues: &Residues,
     frontier: &[AtomicU64],
     depth: u32,
@@ -831,11 +832,92 @@ pub(crate) fn rebuild_frontier(
         });
 }
 
-/// A search of one class over ranks `0..states` (the module's text), one level at a time:
-/// what [`solve_by_residues`] runs to the end, and what a search that keeps checkpoints
-/// (`resume.rs`) stops between two levels to copy its entries.
-pub(crate) struct Search {
-    scan: Scan,
+/// Whether the search of `board` ranks in 64 bits ([`WideRanker`]): past
+/// [`MAX_TABLE_CELLS`] cells, where the ranks of one blank cell pass 2³², or on any board when
+/// [`crate::environment::WIDE_RANKS_ENV`] asks (what tests run the wide search on small
+/// boards with).
+pub(crate) fn wide_ranks(board: slidetable_core::Board) -> Result<bool, GenError> {
+    Ok(board.cells() > MAX_TABLE_CELLS || crate::environment::wide_ranks()?)
+}
+
+/// A search of one class over ranks `0..states` (the module's text), one level at a time,
+/// in the rank width its board needs ([`wide_ranks`]): what [`solve_by_residues`] runs to
+/// the end, and what a search that keeps checkpoints (`resume.rs`) stops between two levels
+/// to copy its entries.
+pub(crate) enum Search {
+    /// Ranks within a blank cell's block in 32 bits: up to 14 cells.
+    Narrow(InWidth<Ranker>),
+    /// In 64 bits: 15 and 16 cells.
+    Wide(InWidth<WideRanker>),
+}
+
+/// `$body` with `$s` bound to the search of either width.
+macro_rules! either {
+    ($search:expr, $s:ident => $body:expr) => {
+        match $search {
+            Search::Narrow($s) => $body,
+            Search::Wide($s) => $body,
+        }
+    };
+}
+
+impl Search {
+    /// A search from `goal`: level 0 found (`progress` told its one state).
+    pub(crate) fn new(goal: &Layout, progress: &(dyn Fn(u64) + Sync)) -> Result<Search, GenError> {
+        Ok(if wide_ranks(goal.board())? {
+            Search::Wide(InWidth::new(goal, progress)?)
+        } else {
+            Search::Narrow(InWidth::new(goal, progress)?)
+        })
+    }
+
+    /// The search from `goal` as a checkpoint left it ([`InWidth::resume`]).
+    pub(crate) fn resume(
+        goal: &Layout,
+        words: Vec<AtomicU64>,
+        histogram: Vec<u64>,
+    ) -> Result<Search, GenError> {
+        Ok(if wide_ranks(goal.board())? {
+            Search::Wide(InWidth::resume(goal, words, histogram)?)
+        } else {
+            Search::Narrow(InWidth::resume(goal, words, histogram)?)
+        })
+    }
+
+    /// The words a search of `states` ranks keeps its entries in.
+    pub(crate) fn words_for(states: u64) -> usize {
+        entry_words(states)
+    }
+
+    /// The entries' words as they are between two levels.
+    pub(crate) fn words(&self) -> &[AtomicU64] {
+        either!(self, s => s.residues.words())
+    }
+
+    /// The histogram of the levels found so far.
+    pub(crate) fn histogram(&self) -> &[u64] {
+        either!(self, s => &s.levels.histogram)
+    }
+
+    /// Whether every level is found.
+    pub(crate) fn over(&self) -> bool {
+        either!(self, s => s.levels.over())
+    }
+
+    /// Finds the next level ([`InWidth::step`]).
+    pub(crate) fn step(&mut self, progress: &(dyn Fn(u64) + Sync)) {
+        either!(self, s => s.step(progress))
+    }
+
+    /// The solved section (call once [`Search::over`]).
+    pub(crate) fn into_section(self) -> SolvedSection {
+        either!(self, s => s.into_section())
+    }
+}
+
+/// [`Search`] in the width of `R`.
+pub(crate) struct InWidth<R: Ranks> {
+    scan: Scan<R>,
     goal: Layout,
     residues: Residues,
     /// Level `depth`'s states (top-down passes); `None` once the passes are bottom-up.
@@ -843,16 +925,16 @@ pub(crate) struct Search {
     levels: Levels,
 }
 
-impl Search {
+impl<R: Ranks> InWidth<R> {
     /// A search from `goal`: level 0 found (`progress` told its one state).
-    pub(crate) fn new(goal: &Layout, progress: &(dyn Fn(u64) + Sync)) -> Result<Search, GenError> {
-        let scan = Scan::tabulated(goal.board(), goal.class())?;
+    fn new(goal: &Layout, progress: &(dyn Fn(u64) + Sync)) -> Result<InWidth<R>, GenError> {
+        let scan = Scan::<R>::build(goal.board(), goal.class(), true)?;
         let states = scan.ranker().states();
         let residues = Residues::new(0..states);
         let frontier = words_of(frontier_words(states), 0);
         residues.reach(scan.ranker().rank(goal), 0, &frontier);
         progress(1);
-        Ok(Search {
+        Ok(InWidth {
             scan,
             goal: *goal,
             residues,
@@ -867,12 +949,12 @@ impl Search {
     /// The search from `goal` as a checkpoint left it: its entries (`words`, as
     /// [`Search::words`] gave them) and the histogram of the levels found; the frontier is
     /// rebuilt from the entries when the next pass is top-down ([`rebuild_frontier`]).
-    pub(crate) fn resume(
+    fn resume(
         goal: &Layout,
         words: Vec<AtomicU64>,
         histogram: Vec<u64>,
-    ) -> Result<Search, GenError> {
-        let scan = Scan::tabulated(goal.board(), goal.class())?;
+    ) -> Result<InWidth<R>, GenError> {
+        let scan = Scan::<R>::build(goal.board(), goal.class(), true)?;
         let states = scan.ranker().states();
         let residues = Residues::from_words(words, 0..states);
         let levels = Levels { histogram, states };
@@ -881,7 +963,7 @@ impl Search {
             rebuild_frontier(&scan, &residues, &frontier, levels.depth());
             frontier
         });
-        Ok(Search {
+        Ok(InWidth {
             scan,
             goal: *goal,
             residues,
@@ -890,30 +972,10 @@ impl Search {
         })
     }
 
-    /// The words a search of `states` ranks keeps its entries in.
-    pub(crate) fn words_for(states: u64) -> usize {
-        entry_words(states)
-    }
-
-    /// The entries' words as they are between two levels.
-    pub(crate) fn words(&self) -> &[AtomicU64] {
-        self.residues.words()
-    }
-
-    /// The histogram of the levels found so far.
-    pub(crate) fn histogram(&self) -> &[u64] {
-        &self.levels.histogram
-    }
-
-    /// Whether every level is found.
-    pub(crate) fn over(&self) -> bool {
-        self.levels.over()
-    }
-
     /// Finds the next level (top-down through the frontier, or bottom-up once the level
     /// outnumbers the states unseen, the frontier then dropped); `progress` is told the states
     /// it settles as it goes.
-    pub(crate) fn step(&mut self, progress: &(dyn Fn(u64) + Sync)) {
+    fn step(&mut self, progress: &(dyn Fn(u64) + Sync)) {
         let depth = self.levels.depth();
         if self.levels.bottom_up() {
             // Bottom-up from here on: the bitmap is no longer needed.
@@ -926,9 +988,9 @@ impl Search {
         self.levels.histogram.push(found);
     }
 
-    /// The solved section (call once [`Search::over`]).
-    pub(crate) fn into_section(self) -> SolvedSection {
-        let Search {
+    /// The solved section (call once every level is found).
+    fn into_section(self) -> SolvedSection {
+        let InWidth {
             goal,
             residues,
             frontier,
@@ -1050,6 +1112,39 @@ mod tests {
                     assert!(got.entries == want.entries, "{goal} after {level}");
                     search.step(&|_| {});
                 }
+            }
+        }
+    }
+
+    /// The search in 64-bit ranks (what 15 and 16 cells take) on boards the 32-bit one
+    /// searches too: the same levels and the same entries, byte for byte, from a fresh start
+    /// and resumed after a level.
+    #[test]
+    fn the_wide_search_is_the_narrow_one_byte_for_byte() {
+        for (rows, cols) in [(2, 3), (3, 2), (2, 4), (3, 3), (2, 5), (5, 2)] {
+            let board = Board::new(rows, cols).unwrap();
+            for blank in [0, board.cells() - 1, board.cells() / 2 + 1] {
+                let goal = board.goal_with_blank(blank);
+                let want = solve_by_residues(&goal, &|_| {}).unwrap();
+                let mut wide = Search::Wide(InWidth::new(&goal, &|_| {}).unwrap());
+                let mut halfway = None;
+                while !wide.over() {
+                    if wide.histogram().len() == want.histogram.len() / 2 {
+                        let words = wide.words().iter().map(|w| w.load(Relaxed)).collect();
+                        halfway = Some((words, wide.histogram().to_vec()));
+                    }
+                    wide.step(&|_| {});
+                }
+                let got = wide.into_section();
+                assert_eq!(got.histogram, want.histogram, "{goal}");
+                assert!(got.entries == want.entries, "{goal}");
+                let (words, histogram): (Vec<u64>, _) = halfway.unwrap();
+                let words = words.into_iter().map(AtomicU64::new).collect();
+                let mut resumed = InWidth::<WideRanker>::resume(&goal, words, histogram).unwrap();
+                while !resumed.levels.over() {
+                    resumed.step(&|_| {});
+                }
+                assert!(resumed.into_section().entries == want.entries, "{goal}");
             }
         }
     }

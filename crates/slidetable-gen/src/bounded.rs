@@ -177,7 +177,7 @@ impl Held {
     pub(crate) fn room(&self, neighbours: u64) -> Result<LevelRoom, GenError> {
         let held = self.bytes();
         let set = crate::environment::bytes(crate::room::MEMORY_ENV)?.is_some();
-        let available = crate::room::process_memory()?.map(|(bytes, origin)| match set {
+        let available = crate::room::process_memory(1)?.map(|(bytes, origin)| match set {
             true => (bytes, origin),
             false => (
                 bytes.saturating_add(held),

@@ -1,5 +1,5 @@
 //! The environment variables the generator reads ([`CHECKPOINT_ENV`],
-//! [`MEMORY_ENV`], [`DISK_ENV`]), each read and checked here: a
+//! [`MEMORY_ENV`], [`DISK_ENV`], [`WIDE_RANKS_ENV`]), each read and checked here: a
 //! value that is not what the variable accepts is refused with the variable's name and what
 //! it accepts ([`GenError::Environment`]), never ignored (the user would believe a limit in
 //! force that is not), and a value too large for its type is taken as the largest there is
@@ -20,6 +20,14 @@ pub const MEMORY_ENV: &str = "SLIDETABLE_AVAILABLE_MEMORY";
 /// Environment variable: the bytes of disk space a table may count on (instead of the free
 /// space of its directory's filesystem).
 pub const DISK_ENV: &str = "SLIDETABLE_AVAILABLE_DISK";
+
+/// Environment variable: `1` makes the 2-bit search of every state and the queries of its
+/// tables rank in 64 bits ([`slidetable_core::WideRanker`]) on every board, as they must past
+/// 14 cells; `0` or unset, only there.
+pub use slidetable_core::WIDE_RANKS_ENV;
+
+/// What [`WIDE_RANKS_ENV`] accepts, for the message.
+pub const SWITCH: &str = "0 or 1";
 
 /// What a variable of seconds accepts, for the message.
 pub const SECONDS: &str = "a number of seconds written in digits, with an optional fraction \
@@ -89,12 +97,22 @@ pub fn bytes(name: &'static str) -> Result<Option<u64>, GenError> {
         .transpose()
 }
 
+/// Whether [`WIDE_RANKS_ENV`] asks for 64-bit ranks on every board.
+pub fn wide_ranks() -> Result<bool, GenError> {
+    match value(WIDE_RANKS_ENV)?.as_deref() {
+        None | Some("0") => Ok(false),
+        Some("1") => Ok(true),
+        Some(other) => Err(refused(WIDE_RANKS_ENV, other.to_string(), SWITCH)),
+    }
+}
+
 /// Checks every variable the generator reads, for a front end to refuse a bad one before any
 /// work (each is checked again where it is read).
 pub fn check() -> Result<(), GenError> {
     seconds(CHECKPOINT_ENV)?;
     bytes(MEMORY_ENV)?;
     bytes(DISK_ENV)?;
+    wide_ranks()?;
     Ok(())
 }
 

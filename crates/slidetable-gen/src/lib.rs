@@ -65,7 +65,7 @@ use section::{widen, SolvedSection};
 #[cfg(test)]
 use {bfs_queue::solve_section, bfs_scan::solve_by_scan, write::pattern_bytes};
 
-use slidetable_core::{Board, BoardError, Layout, PlacementError, Ranker};
+use slidetable_core::{Board, BoardError, Layout, PlacementError, MAX_TABLE_CELLS};
 use slidetable_format::{CostModel, Encoding, FormatError};
 
 /// Why a table could not be made.
@@ -116,6 +116,16 @@ pub enum GenError {
         board: Board,
         /// The most cells a search under `cost` is made for.
         max: usize,
+    },
+    /// A table of every state past [`MAX_TABLE_CELLS`] cells in other than 2-bit entries and
+    /// unit costs (only the 2-bit search ranks in 64 bits).
+    #[error(
+        "a table of every {board} state is made in 2bit entries and unit costs only (byte \
+         and wide16 entries, and --cost tile, go up to {MAX_TABLE_CELLS} cells)"
+    )]
+    WideNeedsTwoBit {
+        /// The board asked for.
+        board: Board,
     },
     /// The header cannot describe the sections.
     #[error(transparent)]
@@ -174,9 +184,10 @@ pub enum GenError {
     /// The machine has less memory or disk space than the table needs (checked before the
     /// search starts).
     #[error(
-        "a {board} table needs {} of {what}, but {} is available ({origin})",
+        "a {board} table needs {} of {what}, but {} is available ({origin}){}",
         room::human(*need),
-        room::human(*available)
+        room::human(*available),
+        room::parts_hint(*board, what, *available),
     )]
     NoRoom {
         /// The board asked for.
@@ -196,7 +207,7 @@ pub enum GenError {
         "{}a process of the {board} search in parts needs {} of memory \
          (slice entries {}, frontier {}, program and exchange buffers {} for --batch {batch}; \
          the check asks a quarter more, {}), but {} is available to it ({origin}): run on \
-         more machines or processes, or with a smaller --batch (`generate --plan` gives the \
+         more machines or processes{}, or with a smaller --batch (`generate --plan` gives the \
          figures)",
         if *parts > 1 { format!("part {part} of {parts}: ") } else { String::new() },
         room::human(needs.total()),
@@ -204,7 +215,8 @@ pub enum GenError {
         room::human(needs.frontier),
         room::human(needs.buffers),
         room::human(crate::scale::with_margin(needs.total())),
-        room::human(*available)
+        room::human(*available),
+        room::machines_hint(*takes),
     )]
     NoRoomForParts {
         /// The board.
@@ -221,6 +233,9 @@ pub enum GenError {
         available: u64,
         /// Where the available figure comes from.
         origin: String,
+        /// The fewest processes at the memory of this process's machine each that the
+        /// search takes ([`room::processes_for`]).
+        takes: Option<u32>,
     },
     /// The machine has less memory than the next level of a search within `D` moves needs
     /// (checked before each level is made, from its frontier's neighbours).
@@ -397,8 +412,12 @@ pub fn check_plan(
     encoding: Option<Encoding>,
     cost: CostModel,
 ) -> Result<Encoding, GenError> {
-    Ranker::new(board)?;
     let chosen = encoding.unwrap_or_else(|| default_encoding(board, cost));
+    // Past 14 cells the ranks of one blank cell pass 32 bits: the 2-bit search alone ranks
+    // in 64 (`bfs_residues.rs`).
+    if board.cells() > MAX_TABLE_CELLS && (chosen != Encoding::TwoBit || cost != CostModel::Unit) {
+        return Err(GenError::WideNeedsTwoBit { board });
+    }
     if cost != CostModel::Unit && board.cells() > MAX_WEIGHTED_CELLS {
         return Err(GenError::TooLargeForCost {
             cost,
@@ -439,11 +458,15 @@ mod tests {
             matches!(e, GenError::TooLargeForCost { max: 10, .. }),
             "{e}"
         );
-        let e = check_plan(Board::new(4, 4).unwrap(), None, unit).unwrap_err();
-        assert!(
-            matches!(e, GenError::Board(BoardError::TooLarge { .. })),
-            "{e}"
-        );
+        // 15 and 16 cells: 2-bit entries in unit costs only.
+        for (rows, cols) in [(3, 5), (5, 3), (4, 4), (2, 8), (8, 2)] {
+            let wide = Board::new(rows, cols).unwrap();
+            assert_eq!(check_plan(wide, None, unit).unwrap(), Encoding::TwoBit);
+            for (encoding, cost) in [(Some(Encoding::Byte), unit), (None, tile)] {
+                let e = check_plan(wide, encoding, cost).unwrap_err();
+                assert!(matches!(e, GenError::WideNeedsTwoBit { .. }), "{e}");
+            }
+        }
         // solve asks the same check.
         let goals = [eight.standard_goal()];
         let e = solve(&goals, Some(Encoding::TwoBit), tile, &|_| {}).unwrap_err();

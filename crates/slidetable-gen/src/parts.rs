@@ -50,7 +50,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use slidetable_core::{Board, Layout, Scan, ScanCursor, SCAN_CHUNK};
+use slidetable_core::{Board, Layout, Ranker, Ranks, Scan, ScanCursor, WideRanker, SCAN_CHUNK};
 use slidetable_format::{
     block_count, is_part_name, joined_crc, open_regular, part_name, slice_payload_len, BlockSums,
     CostModel, Encoding, Header, Manifest, PartFooter, PartRecord, PayloadHasher, PayloadSums,
@@ -83,6 +83,11 @@ pub trait Exchange {
     fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError>;
     /// Every process's `value`, in process order.
     fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError>;
+    /// How many processes of the run share this one's machine, and so its memory (MPI's
+    /// shared-memory split of the run); 1 where that is not known.
+    fn on_this_machine(&self) -> u32 {
+        1
+    }
     /// Ends every process of the run with `code` (MPI's abort), for a process that fails while
     /// the others may wait for it in a collective call; alone, there is nothing to end.
     fn abort(&mut self, code: i32) {
@@ -288,16 +293,33 @@ pub fn solve_in_parts(
     exchange: &mut dyn Exchange,
     events: &mut dyn FnMut(PartsEvent),
 ) -> Result<PartsDone, GenError> {
+    if crate::bfs_residues::wide_ranks(plan.goal.board())? {
+        solve_in_width::<WideRanker>(plan, exchange, events)
+    } else {
+        solve_in_width::<Ranker>(plan, exchange, events)
+    }
+}
+
+/// [`solve_in_parts`] in the rank width of `R`: [`Ranker`] (32-bit ranks within a blank
+/// cell's block) up to 14 cells, [`WideRanker`] (64-bit) for 15 and 16, which
+/// [`solve_in_parts`] picks. The parts are the same bytes in either width, on any board
+/// both rank.
+pub fn solve_in_width<R: Ranks>(
+    plan: &PartsPlan,
+    exchange: &mut dyn Exchange,
+    events: &mut dyn FnMut(PartsEvent),
+) -> Result<PartsDone, GenError> {
     let goal = plan.goal;
     let board = goal.board();
-    let scan = Scan::tabulated(board, goal.class())?;
+    let scan = Scan::<R>::build(board, goal.class(), true)?;
     let (me, parts) = (exchange.rank(), exchange.size());
     let entries = board.reachable_states();
     let slices = Slices::new(entries, parts);
     // Every process checks its memory before anything; all refuse together, the process of
     // part 0 naming the one short of memory (`GenError::EveryPart`): none is left waiting in
     // a collective call, or ended by MPI's abort.
-    let room = crate::room::check_parts_room(board, me, parts, plan.batch);
+    let here = exchange.on_this_machine();
+    let room = crate::room::check_parts_room(board, me, parts, plan.batch, here);
     let available = match &room {
         Err(GenError::NoRoomForParts { available, .. }) => *available,
         _ => u64::MAX,
@@ -307,7 +329,7 @@ pub fn solve_in_parts(
     if let Some((k, &least)) = short.filter(|&(_, &a)| a != u64::MAX) {
         let origin = match room {
             Err(GenError::NoRoomForParts { origin, .. }) => origin,
-            _ => crate::room::process_memory()?.map_or_else(String::new, |(_, o)| o),
+            _ => crate::room::process_memory(here)?.map_or_else(String::new, |(_, o)| o),
         };
         return Err(GenError::EveryPart(Box::new(GenError::NoRoomForParts {
             board,
@@ -317,6 +339,11 @@ pub fn solve_in_parts(
             needs: crate::room::parts_needs(board, parts, plan.batch),
             available: least,
             origin,
+            takes: crate::room::processes_for(
+                board,
+                least.saturating_mul(u64::from(here)),
+                plan.batch,
+            ),
         })));
     }
     room?;
@@ -498,16 +525,16 @@ fn kept(files: &Files, level: u32, at: Option<std::time::SystemTime>) {
 }
 
 /// What every step of a process's run reads.
-struct Context<'a> {
+struct Context<'a, R: Ranks> {
     plan: &'a PartsPlan,
-    scan: &'a Scan,
+    scan: &'a Scan<R>,
     slices: &'a Slices,
     files: &'a Files,
     me: u32,
     parts: u32,
 }
 
-impl Context<'_> {
+impl<R: Ranks> Context<'_, R> {
     /// The levels after the histogram's last, until one is empty everywhere; returns the last
     /// level.
     fn search(
@@ -627,9 +654,9 @@ struct Step {
 /// One process's passes of a level over its slice, a window of its frontier words at a time
 /// (`bfs_residues.rs`' passes, every core), with a round of exchange after each window until
 /// every process's slice is done.
-struct LevelPass<'a> {
+struct LevelPass<'a, R: Ranks> {
     exchange: &'a mut dyn Exchange,
-    scan: &'a Scan,
+    scan: &'a Scan<R>,
     slices: &'a Slices,
     slice: &'a Slice,
     board: Board,
@@ -820,7 +847,7 @@ impl Handed {
     }
 }
 
-impl LevelPass<'_> {
+impl<R: Ranks> LevelPass<'_, R> {
     /// [`round_bound`] of this search.
     fn round_bound(&self) -> usize {
         round_bound(self.board, self.batch)
@@ -881,7 +908,7 @@ impl LevelPass<'_> {
     }
 
     /// The pass over frontier words `at..end`.
-    fn pass(&self, depth: u32, window: Range<usize>) -> Pass<'_> {
+    fn pass(&self, depth: u32, window: Range<usize>) -> Pass<'_, R> {
         // Pieces for every thread, in a window smaller than the one-machine search's pieces.
         let threads = rayon::current_num_threads().max(1);
         let piece = SCAN_CHUNK.min((window.len() / (4 * threads)).max(1));
@@ -1099,8 +1126,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Once every part is written (`footer`: this process's, or `None` to read it from its part
 /// file, written by a run that got this far), the manifest (part 0's process); then removes
 /// this process's state file and checkpoints.
-fn finish_part(
-    ctx: &Context<'_>,
+fn finish_part<R: Ranks>(
+    ctx: &Context<'_, R>,
     exchange: &mut dyn Exchange,
     footer: Option<PartFooter>,
     histogram: &[u64],

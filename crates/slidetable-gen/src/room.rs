@@ -122,7 +122,8 @@ pub fn parts_needs(board: Board, parts: u32, batch: usize) -> PartsNeeds {
 
 /// Refuses part `part` of a `board` search in `parts` parts with `batch` with
 /// [`GenError::NoRoomForParts`] when the memory available to it ([`available_memory`],
-/// shared by the processes of the run on this machine when the MPI launcher says how many)
+/// shared by the `here` processes of the run on this machine: MPI's count of the processes
+/// that share this one's memory, or the launcher's when that is 1)
 /// is less than [`parts_needs`] with a quarter more ([`crate::scale::with_margin`]): better
 /// at the start than killed for memory an hour in.
 pub fn check_parts_room(
@@ -130,9 +131,10 @@ pub fn check_parts_room(
     part: u32,
     parts: u32,
     batch: usize,
+    here: u32,
 ) -> Result<PartsNeeds, GenError> {
     let needs = parts_needs(board, parts, batch);
-    let Some((available, origin)) = process_memory()? else {
+    let Some((available, origin)) = process_memory(here)? else {
         return Ok(needs);
     };
     if crate::scale::with_margin(needs.total()) > available {
@@ -144,20 +146,56 @@ pub fn check_parts_room(
             needs,
             available,
             origin,
+            takes: processes_for(
+                board,
+                available.saturating_mul(u64::from(here.max(1))),
+                batch,
+            ),
         });
     }
     Ok(needs)
 }
 
-/// The memory available to this process ([`checked_memory`]), shared by the processes of an
-/// MPI run on this machine when the launcher says how many; with where the figure comes from.
-pub(crate) fn process_memory() -> Result<Option<(u64, String)>, GenError> {
+/// The fewest processes of a `board` search in parts with `batch` whose every process fits
+/// `memory` bytes with the check's margin: the machines like one with `memory` that the
+/// search takes at one process a machine. `None` if no number up to 2²⁰ does.
+pub fn processes_for(board: Board, memory: u64, batch: usize) -> Option<u32> {
+    let fits = |n: u32| crate::scale::with_margin(parts_needs(board, n, batch).total()) <= memory;
+    // A process's needs fall as the processes grow (its slice shrinks): double, then halve.
+    let mut high = 1u32;
+    while !fits(high) {
+        if high >= 1 << 20 {
+            return None;
+        }
+        high *= 2;
+    }
+    let mut low = high / 2;
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if fits(mid) {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    Some(if low >= 1 && fits(low) { low } else { high })
+}
+
+/// The memory available to this process ([`checked_memory`]), shared by the `here`
+/// processes of an MPI run on this machine (MPI's shared-memory split of the run,
+/// [`crate::parts::Exchange::on_this_machine`]), or when that is 1 by as many as the
+/// launcher says; with where the figure comes from.
+pub(crate) fn process_memory(here: u32) -> Result<Option<(u64, String)>, GenError> {
     let Some((available, origin)) = checked_memory()? else {
         return Ok(None);
     };
-    let here = LOCAL_PROCESSES_ENV
-        .iter()
-        .find_map(|name| std::env::var(name).ok()?.trim().parse::<u64>().ok())
+    let here = Some(u64::from(here))
+        .filter(|&n| n > 1)
+        .or_else(|| {
+            LOCAL_PROCESSES_ENV
+                .iter()
+                .find_map(|name| std::env::var(name).ok()?.trim().parse::<u64>().ok())
+        })
         .filter(|&n| n > 1);
     Ok(Some(match here {
         Some(n) => (
@@ -282,6 +320,41 @@ pub(crate) fn available_disk(dir: &Path) -> Result<Option<(u64, String)>, GenErr
         stat.f_bavail.saturating_mul(stat.f_frsize),
         format!("free space in {}", dir.display()),
     )))
+}
+
+/// What a refusal of the search in parts adds ([`GenError::NoRoomForParts`]): how many
+/// machines like this one it takes ([`processes_for`]).
+pub fn machines_hint(takes: Option<u32>) -> String {
+    match takes {
+        Some(n) => format!(
+            " (at least {n} {} with this machine's memory, one process each)",
+            if n == 1 { "machine" } else { "machines" }
+        ),
+        None => String::new(),
+    }
+}
+
+/// What a refusal of a one-process table for memory adds ([`GenError::NoRoom`]): how many
+/// machines with `available` bytes the search in parts takes, one process each.
+pub fn parts_hint(board: Board, what: &str, available: u64) -> String {
+    if what != "memory" || board.cells() <= 10 {
+        return String::new();
+    }
+    // On 4x4 the table of every state is asked for by name (its default is the pattern
+    // database).
+    let states = if board == Board::FIFTEEN {
+        " --states"
+    } else {
+        ""
+    };
+    match processes_for(board, available, crate::parts::DEFAULT_BATCH) {
+        Some(n) if n > 1 => format!(
+            "; in parts (`mpirun -np {n} slidetable generate --board {board}{states} --parts DIR`) it \
+             takes at least {n} machines with this much memory, one process each \
+             (`generate --plan --board {board} --processes {n}` gives the figures)"
+        ),
+        _ => String::new(),
+    }
 }
 
 /// `bytes` for a message: "16.3 GB", "2.6 TB".

@@ -171,6 +171,34 @@ fn parts_of_one_to_four_processes_join_into_the_one_process_table() {
     }
 }
 
+/// The search in parts in 64-bit ranks (what 15 and 16 cells take) on boards the 32-bit one
+/// searches: the same parts, joined into the one-process table's bytes.
+#[test]
+fn parts_in_wide_ranks_join_into_the_one_process_table() {
+    use slidetable_core::WideRanker;
+    use slidetable_gen::parts::solve_in_width;
+    for (board, blank) in [
+        (Board::new(2, 5).unwrap(), 9),
+        (Board::new(5, 2).unwrap(), 3),
+    ] {
+        let goal = board.goal_with_blank(blank);
+        let expected = one_process(goal);
+        for parts in [1, 3] {
+            let dir = tempfile::tempdir().unwrap();
+            let plan = plan(goal, dir.path(), 1000);
+            thread::scope(|s| {
+                for mut end in threads::group(parts) {
+                    let plan = &plan;
+                    s.spawn(move || {
+                        solve_in_width::<WideRanker>(plan, &mut end, &mut |_| {}).unwrap()
+                    });
+                }
+            });
+            assert_eq!(joined(dir.path()), expected, "{board}, {parts} parts");
+        }
+    }
+}
+
 #[test]
 fn a_run_stopped_at_any_point_resumes_into_the_same_bytes() {
     let board = Board::new(2, 4).unwrap();

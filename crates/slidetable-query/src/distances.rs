@@ -17,7 +17,7 @@
 //! never answered from.
 
 use rayon::prelude::*;
-use slidetable_core::{expand_level, AtomicBitmap, Expand, Ranker, Scan, SCAN_CHUNK};
+use slidetable_core::{expand_level, AtomicBitmap, Board, Expand, Scan, SCAN_CHUNK};
 use slidetable_format::{two_bit_equal, two_bit_value, two_bit_words_at};
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -49,11 +49,11 @@ pub(crate) enum RecoverError {
 }
 
 /// Every state's distance (`UNREACHED` beyond `upto`), by rank, from the goal of rank
-/// `goal_rank` in parity class `class` of `ranker`'s board. `entries` holds the 2-bit
+/// `goal_rank` in parity class `class` of `board`. `entries` holds the 2-bit
 /// residues (entry `r` in bits `2·(r mod 4)` of byte `r / 4`), `histogram` the states at
 /// each distance; `progress` is told how many states each level settles.
 pub(crate) fn recover(
-    ranker: &Ranker,
+    board: Board,
     class: u8,
     goal_rank: u64,
     entries: &[u8],
@@ -61,12 +61,12 @@ pub(crate) fn recover(
     upto: u32,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<u8>, RecoverError> {
-    let states = ranker.states() as usize;
+    let states = board.reachable_states() as usize;
     if histogram.len() > usize::from(UNREACHED) {
         return Err(RecoverError::TooDeep);
     }
     debug_assert!(entries.len() * 4 >= states);
-    let steps = Scan::tabulated(ranker.board(), class).map_err(|_| RecoverError::TooDeep)?;
+    let steps = Scan::tabulated(board, class).map_err(|_| RecoverError::TooDeep)?;
     let mut distances = vec![UNREACHED; states];
     let seen = AtomicBitmap::new(states);
     let mut frontier = AtomicBitmap::new(states);

@@ -230,7 +230,7 @@ impl<'a> Goal<'a> {
         section.verify_entries()?;
         let goal_rank = section.ranker.rank(section.descriptor.goal());
         distances::recover(
-            section.ranker,
+            board,
             section.goal_class,
             goal_rank,
             section.entries,

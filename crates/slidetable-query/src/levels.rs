@@ -347,8 +347,12 @@ impl Goal<'_> {
             expected: histogram.get(distance as usize).copied().unwrap_or(0),
             found,
         };
-        let scan = Scan::new(section.ranker.board(), section.goal_class)
-            .map_err(|_| QueryError::Corrupt { layout: goal })?;
+        let board = section.ranker.board();
+        let scan =
+            Scan::new(board, section.goal_class).map_err(|_| QueryError::TooLargeForLevelPass {
+                board,
+                max: slidetable_core::MAX_TABLE_CELLS,
+            })?;
         if section.encoding != Encoding::TwoBit {
             return Err(QueryError::Corrupt { layout: goal });
         }

@@ -37,6 +37,7 @@ mod levels;
 mod lockstep;
 mod parts;
 mod pattern;
+mod ranks;
 mod readahead;
 mod section;
 mod table;

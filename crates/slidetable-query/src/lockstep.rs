@@ -109,7 +109,7 @@ impl<'a> Goal<'a> {
             && s.checks.all_verified();
         fits.then(|| Lockstep {
             section: s,
-            steps: Steps::new(s.ranker),
+            steps: s.ranker.narrow().and_then(Steps::new),
         })
     }
 }

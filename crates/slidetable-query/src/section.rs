@@ -1,7 +1,7 @@
 //! [`Section`]: one goal's entries, and what they answer directly — the distance of a state
 //! by rank or by layout, the states at a distance. Paths follow in the `walk` module.
 
-use slidetable_core::{Layout, Move, Neighbors, Ranker};
+use slidetable_core::{Layout, Move, Neighbors};
 use slidetable_format::{
     byte_at, byte_distance, byte_move, two_bit_value, wide_at, wide_cost, wide_move, Header,
     SectionDescriptor,
@@ -9,6 +9,7 @@ use slidetable_format::{
 
 use crate::blocks::Verified;
 use crate::error::check_board;
+use crate::ranks::TableRanks;
 use crate::{CostModel, Encoding, QueryError};
 
 /// One goal's entries.
@@ -19,7 +20,7 @@ pub struct Section<'a> {
     /// The blocks of the payload verified so far, and what verifies the others: every entry
     /// is read only from a verified block.
     pub(crate) checks: Checks<'a>,
-    pub(crate) ranker: &'a Ranker,
+    pub(crate) ranker: &'a TableRanks,
     pub(crate) neighbors: &'a Neighbors,
     pub(crate) goal_class: u8,
     pub(crate) goal_packed: u64,

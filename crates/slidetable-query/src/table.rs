@@ -4,12 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-use slidetable_core::{Board, Layout, Move, Neighbors, Ranker};
+use slidetable_core::{Board, Layout, Move, Neighbors};
 use slidetable_format::{Header, SectionDescriptor};
 
 use crate::blocks::Verified;
 use crate::error::check_board;
 use crate::goal::Relabelling;
+use crate::ranks::TableRanks;
 use crate::section::Checks;
 use crate::{file, readahead, CostModel, Goal, QueryError, Section, TableBytes, TableError};
 
@@ -17,7 +18,7 @@ use crate::{file, readahead, CostModel, Goal, QueryError, Section, TableBytes, T
 pub struct Table<D: AsRef<[u8]>> {
     data: D,
     header: Header,
-    ranker: Ranker,
+    ranker: TableRanks,
     neighbors: Neighbors,
     /// Each section goal's parity class and packed form, computed once.
     goal_keys: Vec<(u8, u64)>,
@@ -82,7 +83,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// table's.
     pub(crate) fn with_file(data: D, file: Option<&Path>) -> Result<Table<D>, TableError> {
         let header = Header::parse(data.as_ref()).map_err(|e| TableError::new(file, e))?;
-        let ranker = Ranker::new(header.board()).expect("header validated the board");
+        let ranker = TableRanks::new(header.board());
         let goal_keys = header
             .sections()
             .iter()

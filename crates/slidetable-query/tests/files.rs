@@ -427,14 +427,17 @@ fn fields_are_checked_in_order_and_named() {
                 &patched(&|b| (b[OFF_ROWS], b[OFF_COLS]) = (rows, cols))
             ),
             if (15..=16).contains(&(u32::from(rows) * u32::from(cols))) && rows > 1 && cols > 1 {
-                // A board only pattern databases are made for: the encoding byte (1 here) is
-                // the damage.
+                // A board only pattern databases and 2-bit tables are made for: the
+                // encoding byte (1 here) is the damage.
                 format!(
-                    "board {rows}x{cols} has only pattern databases (encoding 4), but the \
-                     encoding field reads 1: the header is damaged"
+                    "board {rows}x{cols} has only pattern databases (encoding 4) and 2bit \
+                     tables (encoding 2), but the encoding field reads 1: the header is damaged"
                 )
             } else {
-                format!("board {rows}x{cols} is not supported (2x2 up to 14 cells)")
+                format!(
+                    "board {rows}x{cols} is not supported (2x2 up to 14 cells, and 2bit tables \
+                     up to 16)"
+                )
             }
         );
     }

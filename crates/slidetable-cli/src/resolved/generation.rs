@@ -84,26 +84,23 @@ impl Generation {
         if let Some(max_depth) = args.max_depth {
             return bounded(args, max_depth);
         }
-        if args.parts.is_some() && !args.board.supports_tables() {
-            // Refused as the argument parser refused it before --max-depth took any board.
-            return Err(UsageError(crate::cli::too_large_for_tables(
-                args.board,
-                " with --parts (any board up to 16 cells within --max-depth D moves)",
-            ))
-            .into());
-        }
+        // On 4x4 the default is the pattern database; the table of every state is asked
+        // for by name.
+        let patterns = args.board == slidetable::core::Board::FIFTEEN && !args.states;
         if let Some(dir) = &args.parts {
+            if patterns {
+                return Err(UsageError(
+                    "--parts makes a table of every state, and on 4x4 (whose default is the \
+                     pattern database) that is asked for with --states: `generate --board 4x4 \
+                     --states --parts DIR` (1.05·10¹³ states, 2.6 TB of 2-bit entries; \
+                     `--plan` says how many machines)"
+                        .into(),
+                )
+                .into());
+            }
             return in_parts(args, dir);
         }
-        if !args.board.supports_tables() && args.board != slidetable::core::Board::FIFTEEN {
-            return Err(UsageError(crate::cli::too_large_for_tables(
-                args.board,
-                " (and 4x4, by pattern databases), and every board up to 16 cells within \
-                 --max-depth D moves",
-            ))
-            .into());
-        }
-        if args.pdb.is_some() || !args.board.supports_tables() {
+        if args.pdb.is_some() || patterns {
             return pattern_database(args);
         }
         table(args)
@@ -128,8 +125,20 @@ fn table(args: &GenerateArgs) -> Result<Generation> {
         goals
     };
     // The library's limits, refused as usage errors before any work.
-    slidetable::generate::check_plan(board, args.encoding, args.cost)
+    let encoding = slidetable::generate::check_plan(board, args.encoding, args.cost)
         .map_err(|e| UsageError(e.to_string()))?;
+    if !board.supports_tables() && args.output.is_none() {
+        let bytes = encoding
+            .payload_len(board.reachable_states())
+            .unwrap_or(u64::MAX);
+        return Err(UsageError(format!(
+            "a table of every {board} state ({} of 2-bit entries) is not a default table: \
+             name its file with -o PATH, or write it in parts on several machines with \
+             --parts DIR (`generate --plan --board {board}` gives the figures)",
+            slidetable::generate::room::human(bytes)
+        ))
+        .into());
+    }
     if args.cost != CostModel::Unit && args.output.is_none() {
         return Err(UsageError(format!(
             "a --cost {} table is not a default table: name its file with -o PATH",
@@ -217,7 +226,7 @@ fn pattern_database(args: &GenerateArgs) -> Result<Generation> {
 /// `generate --parts DIR`: a table of one goal in unit costs and 2-bit entries.
 fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<Generation> {
     let board = args.board;
-    if !board.supports_tables() || args.cost != CostModel::Unit {
+    if args.cost != CostModel::Unit {
         return Err(UsageError(format!(
             "--parts makes a table of every state in unit costs; {board} with {} costs has none",
             args.cost

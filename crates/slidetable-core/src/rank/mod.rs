@@ -18,6 +18,7 @@ mod quick;
 mod scan;
 mod steps;
 mod wide;
+mod width;
 
 use std::sync::OnceLock;
 
@@ -28,6 +29,7 @@ use quick::QuickTables;
 pub use scan::{PrefixMoves, Scan, ScanCursor, Sideways};
 pub use steps::{Steps, TileOrder};
 pub use wide::WideRanker;
+pub use width::{Ranks, WIDE_RANKS_ENV};
 
 /// Rank and unrank layouts of one board. Cheap to copy; build once, use in hot loops.
 #[derive(Clone, Copy, Debug)]

@@ -10,13 +10,15 @@
 //! in the suffix, it depends on the suffix rank alone (a table holds it); only a move across
 //! the prefix's end unranks the state.
 
-use super::Ranker;
+use super::{Ranker, Ranks};
 use crate::{factorial, Board, BoardError, Layout, Move, Neighbors, MAX_CELLS};
 
-/// The neighbour ranking of one parity class of one board, shared by every thread of a scan.
+/// The neighbour ranking of one parity class of one board, shared by every thread of a scan,
+/// in the width of `R` ([`Ranks`]): [`Ranker`] up to 14 cells, [`super::WideRanker`] for 15
+/// and 16.
 #[derive(Clone, Debug)]
-pub struct Scan {
-    ranker: Ranker,
+pub struct Scan<R: Ranks = Ranker> {
+    ranker: R,
     moves: Neighbors,
     class: u8,
     board: Board,
@@ -162,7 +164,30 @@ impl Scan {
     /// The scan of parity class `class` (0 or 1) of `board`, which must have at most
     /// [`crate::MAX_TABLE_CELLS`] cells.
     pub fn new(board: Board, class: u8) -> Result<Scan, BoardError> {
-        let ranker = Ranker::new(board)?;
+        Scan::build(board, class, false)
+    }
+
+    /// [`Scan::new`] with every suffix of every set of suffix tiles tabulated
+    /// ([`Scan::build`]).
+    pub fn tabulated(board: Board, class: u8) -> Result<Scan, BoardError> {
+        Scan::build(board, class, true)
+    }
+}
+
+impl<R: Ranks> Scan<R> {
+    /// The scan of parity class `class` (0 or 1) of `board` in the width of `R` (which refuses
+    /// the boards it cannot rank). With `tabulate`, every suffix of every set of suffix tiles
+    /// is tabulated: C(cells − 1, tail) · span words (665 KB on 12 cells, 2.5 MB on 14, 7.2 MB
+    /// on 16) and a word for each set of tiles, and on up to 12 cells each prefix of a block
+    /// (887 KB), made once, for a pass over every rank, where unranking is then one look-up a
+    /// state and loading a prefix one more.
+    pub fn build(board: Board, class: u8, tabulate: bool) -> Result<Scan<R>, BoardError> {
+        let scan = Scan::<R>::plain(board, class)?;
+        Ok(if tabulate { scan.tabulate() } else { scan })
+    }
+
+    fn plain(board: Board, class: u8) -> Result<Scan<R>, BoardError> {
+        let ranker = R::for_board(board)?;
         let m = board.cells() - 1;
         let tail = m.min(6);
         let prefix_digits = m - tail;
@@ -252,14 +277,10 @@ impl Scan {
         }
     }
 
-    /// The scan of `board`'s class `class` with every suffix of every set of suffix tiles
-    /// tabulated: C(cells − 1, tail) · span words (665 KB on 12 cells, 2.5 MB on 14) and a
-    /// word for each set of tiles, and on up to 12 cells each prefix of a block (887 KB),
-    /// made once, for a pass over every rank, where unranking is then one look-up a state
-    /// and loading a prefix one more.
-    pub fn tabulated(board: Board, class: u8) -> Result<Scan, BoardError> {
-        let mut scan = Scan::new(board, class)?;
-        let m = board.cells() - 1;
+    /// The scan with its tables ([`Scan::build`]).
+    fn tabulate(mut self) -> Scan<R> {
+        let scan = &mut self;
+        let m = scan.board.cells() - 1;
         let mut row = vec![0u32; 1 << m];
         let mut tiles = Vec::new();
         for (set, at) in row.iter_mut().enumerate() {
@@ -275,9 +296,10 @@ impl Scan {
         // 55,440 of them, 887 KB).
         let keys = scan.ranker.block() / u64::from(scan.span);
         let prefixes = if keys <= PREFIXES_TABULATED {
-            (0..keys as u32)
+            (0..keys)
                 .map(|k| {
-                    let (prefix, digits, rest, inversions) = scan.prefix_of(k * scan.span);
+                    let (prefix, digits, rest, inversions) =
+                        scan.prefix_of(k * u64::from(scan.span));
                     let at = u64::from(row[(rest >> 1) as usize]);
                     [
                         prefix | digits << 32,
@@ -293,12 +315,12 @@ impl Scan {
             tiles,
             prefixes,
         });
-        Ok(scan)
+        self
     }
 
     /// The ranker of the scan's board.
     #[inline]
-    pub fn ranker(&self) -> &Ranker {
+    pub fn ranker(&self) -> &R {
         &self.ranker
     }
 
@@ -385,7 +407,7 @@ impl Scan {
     #[inline(always)]
     fn lehmer(&self, seq: u64, digits: u64, b: usize, to: usize) -> i64 {
         let nib = |x: u64, i: usize| ((x >> (4 * i)) & 0xF) as i64;
-        let w = |i: usize| i64::from(self.ranker.weights[i]);
+        let w = |i: usize| self.ranker.weight(i);
         let mut delta = 0;
         if to > b {
             // Down: the tile at position to − 1 moves to position b; b..to−1 shift right.
@@ -416,13 +438,13 @@ impl Scan {
     /// The prefix of the ranks from `within` (the first rank of a prefix, counted from its
     /// block's first): its tiles and Lehmer digits as nibbles, the set of the suffix's tiles
     /// (bit `t` for tile `t`) and the prefix's inversions.
-    fn prefix_of(&self, within: u32) -> (u64, u64, u32, u32) {
+    fn prefix_of(&self, within: u64) -> (u64, u64, u32, u32) {
         let mut r = within;
         let mut rest = (1u32 << self.board.cells()) - 2;
         let (mut prefix, mut digits, mut inversions) = (0u64, 0u64, 0u32);
-        for (i, &w) in self.ranker.weights[..self.prefix_digits].iter().enumerate() {
-            let d = r / w;
-            r %= w;
+        for i in 0..self.prefix_digits {
+            let (d, left) = self.ranker.digit(r, i);
+            r = left;
             // Every later tile smaller than this one is one inversion with it.
             inversions += d;
             let t = super::nth_set_bit(rest, d);
@@ -440,10 +462,10 @@ impl Scan {
         let first = key * u64::from(self.span);
         let block = self.ranker.block();
         let blank = (first / block) as usize;
-        let within = (first % block) as u32;
+        let within = first % block;
         let (prefix, digits, sorted, row, inversions) = match &self.tiles {
             Some(t) if !t.prefixes.is_empty() => {
-                let [a, b] = t.prefixes[(within / self.span) as usize];
+                let [a, b] = t.prefixes[(within / u64::from(self.span)) as usize];
                 let row = (b >> 24) as u32 as usize;
                 (
                     a & 0xFFFF_FFFF,
@@ -611,15 +633,15 @@ impl Scan {
 /// The generator's searches and the query crate's recovery of distances all take their
 /// horizontal moves from here.
 #[derive(Clone, Copy)]
-pub struct Sideways<'a> {
-    scan: &'a Scan,
+pub struct Sideways<'a, R: Ranks = Ranker> {
+    scan: &'a Scan<R>,
     block: u64,
     on: bool,
 }
 
-impl<'a> Sideways<'a> {
+impl<'a, R: Ranks> Sideways<'a, R> {
     /// The word-at-a-time moves of `scan`'s class (none when a block is not whole words).
-    pub fn new(scan: &'a Scan) -> Sideways<'a> {
+    pub fn new(scan: &'a Scan<R>) -> Sideways<'a, R> {
         let block = scan.ranker().block();
         Sideways {
             scan,
@@ -649,7 +671,9 @@ impl<'a> Sideways<'a> {
         };
         [step(Move::Left, -block), step(Move::Right, block)]
     }
+}
 
+impl Sideways<'_> {
     /// Whether move `m` is one that [`Sideways::steps`] gave (`done[0]` left, `done[1]`
     /// right), so a state's own moves skip it.
     #[inline]

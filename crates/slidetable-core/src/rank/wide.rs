@@ -6,8 +6,9 @@
 //! holds them equal), so a table of the states within some depth and a table of every state
 //! index a layout alike. The hot loops of whole tables keep the 32-bit ranker.
 
-use super::{drop_nibble, nth_set_bit};
-use crate::{factorial, Board, Layout, MAX_CELLS};
+use super::{drop_nibble, nth_set_bit, Ranks};
+use crate::layout::class_of;
+use crate::{factorial, Board, Layout, Move, MAX_CELLS};
 
 /// Rank and unrank layouts of any board up to [`MAX_CELLS`] cells, in 64-bit arithmetic.
 #[derive(Clone, Copy, Debug)]
@@ -16,7 +17,7 @@ pub struct WideRanker {
     /// (n−1)!/2: the ranks that share one blank cell.
     block: u64,
     /// weights[i] = (m−1−i)!/2 for the i-th tile (m = n−1 tiles), i < m−2.
-    weights: [u64; MAX_CELLS],
+    pub(super) weights: [u64; MAX_CELLS],
 }
 
 impl WideRanker {
@@ -76,6 +77,44 @@ impl WideRanker {
         blank as u64 * self.block + r
     }
 
+    /// The rank and the parity class (see [`Layout::class`]) of a layout in
+    /// [`Layout::packed`] form with its blank in `blank`, in one pass: the Lehmer digits that
+    /// make the rank also count the inversions.
+    #[inline]
+    pub fn rank_and_class_packed(&self, packed: u64, blank: usize) -> (u64, u8) {
+        let n = self.board.cells();
+        let mut seq = drop_nibble(packed, blank);
+        let mut remaining: u32 = (1u32 << n) - 2;
+        let (mut r, mut inversions) = (0u64, 0u32);
+        for &w in &self.weights[..n - 3] {
+            let t = (seq & 0xF) as u32;
+            seq >>= 4;
+            let smaller = (remaining & ((1u32 << t) - 1)).count_ones();
+            r += u64::from(smaller) * w;
+            inversions += smaller;
+            remaining ^= 1 << t;
+        }
+        // Of the last two tiles, the first is an inversion exactly when it is the larger.
+        let t = (seq & 0xF) as u32;
+        inversions += u32::from(remaining >> (t + 1) == 0);
+        (
+            blank as u64 * self.block + r,
+            class_of(self.board, inversions, blank),
+        )
+    }
+
+    /// The rank of the neighbour reached from rank `rank` by move `m`, given that
+    /// neighbour's packed tiles `moved` and its blank cell `to`: one block over for a
+    /// horizontal move, ranked afresh for a vertical one (as [`crate::Ranker::step`]).
+    #[inline]
+    pub fn step(&self, rank: u64, m: Move, moved: u64, to: usize) -> u64 {
+        match m {
+            Move::Left => rank.wrapping_sub(self.block),
+            Move::Right => rank.wrapping_add(self.block),
+            Move::Up | Move::Down => self.rank_packed(moved, to),
+        }
+    }
+
     /// The layout of parity class `class` with rank `rank`, in [`Layout::packed`] form, and
     /// its blank cell. `rank` must be below [`WideRanker::states`].
     #[inline]
@@ -87,18 +126,9 @@ impl WideRanker {
         let mut remaining: u32 = (1u32 << n) - 2;
         let mut inversions = 0u32;
         let mut seq = 0u64;
-        for (i, &w) in self.weights[..n - 3].iter().enumerate() {
-            // Past the first two or three digits both fit 32 bits, whose division is several
-            // times cheaper than a 64-bit one on many processors.
-            let d = if (r | w) >> 32 == 0 {
-                let (r32, w32) = (r as u32, w as u32);
-                r = u64::from(r32 % w32);
-                r32 / w32
-            } else {
-                let d = (r / w) as u32;
-                r %= w;
-                d
-            };
+        for i in 0..n - 3 {
+            let (d, rest) = Ranks::digit(self, r, i);
+            r = rest;
             inversions += d;
             let t = nth_set_bit(remaining, d);
             remaining ^= 1 << t;
@@ -134,6 +164,30 @@ mod tests {
                     let (packed, blank) = narrow.unrank_packed(rank, class);
                     assert_eq!(wide.unrank_packed(rank, class), (packed, blank));
                     assert_eq!(wide.rank_packed(packed, blank), rank);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wide_ranks_and_classes_and_steps_are_the_narrow_ones() {
+        for (rows, cols) in [(2, 3), (3, 3), (2, 5), (3, 4), (2, 7)] {
+            let board = Board::new(rows, cols).unwrap();
+            let (narrow, wide) = (Ranker::new(board).unwrap(), WideRanker::new(board));
+            let neighbors = crate::Neighbors::new(board);
+            for rank in (0..narrow.states()).step_by((narrow.states() / 2001).max(1) as usize) {
+                for class in 0..2 {
+                    let (packed, blank) = narrow.unrank_packed(rank, class);
+                    let want = narrow.rank_and_class_packed(packed, blank);
+                    assert_eq!(wide.rank_and_class_packed(packed, blank), want);
+                    for &(m, to) in neighbors.from(blank) {
+                        let to = usize::from(to);
+                        let moved = crate::slide(packed, blank, to);
+                        assert_eq!(
+                            wide.step(rank, m, moved, to),
+                            narrow.step(rank, m, moved, to)
+                        );
+                    }
                 }
             }
         }

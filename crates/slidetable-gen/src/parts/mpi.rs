@@ -75,6 +75,11 @@ impl Exchange for Mpi {
         self.world.size() as u32
     }
 
+    fn on_this_machine(&self) -> u32 {
+        // The processes that can share memory with this one: those on its node.
+        self.world.split_shared(self.world.rank()).size().max(1) as u32
+    }
+
     fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError> {
         let count = |n: usize| {
             i32::try_from(n)
