@@ -142,9 +142,12 @@ pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Genera
                     checkpoint.display()
                 )
             }),
-            RunEvent::CheckpointFailed { checkpoint, error } => bar.suspend(|| {
+            RunEvent::Failed {
+                checkpoint, error, ..
+            } => bar.suspend(|| {
                 warning!(
-                    "could not write a checkpoint ({error}); the search goes on{}",
+                    "could not write a checkpoint ({}); the search goes on{}",
+                    error.as_deref().unwrap_or(""),
                     if checkpoint.exists() {
                         format!(
                             ", and {} stays the one to resume from",

@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use slidetable_core::{Board, Layout};
 use slidetable_format::{CostModel, Encoding};
+use slidetable_gen::checkpoint::{CheckpointEvent, Pace, Resumed};
 use slidetable_gen::engine::{solve, table_bytes};
 use slidetable_gen::parts::{
     solve_in_parts, threads, Exchange, ExchangeError, PartsDone, PartsEvent, PartsPlan,
 };
-use slidetable_gen::resume::Pace;
 use slidetable_gen::GenError;
 use slidetable_query::Table;
 
@@ -82,7 +82,11 @@ fn run(
                     };
                     let mut resumed = Vec::new();
                     let done = solve_in_parts(plan, &mut ex, &mut |e| {
-                        if let PartsEvent::Resumed { level, .. } = e {
+                        if let PartsEvent::Checkpoint(CheckpointEvent::Resumed(Resumed {
+                            level,
+                            ..
+                        })) = e
+                        {
                             resumed.push(level)
                         }
                     });

@@ -243,7 +243,7 @@ fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<Generation> {
             dir: dir.to_path_buf(),
             restart: args.restart,
             batch: args.batch,
-            checkpoints: slidetable::generate::resume::Pace::from_env()?,
+            checkpoints: slidetable::generate::checkpoint::Pace::from_env()?,
         },
         level_timeout: Duration::from_secs(args.level_timeout),
         stats: args.stats.clone(),
