@@ -30,7 +30,7 @@ use slidetable_format::open_regular;
 
 use crate::mapped::{allocate, create_allocated};
 use crate::state_file::{self, ReadError};
-use crate::write::temporary::{LockFile, Temporary};
+use crate::write::temporary::{hold_writes, LockFile, Temporary};
 use crate::GenError;
 
 pub use crate::environment::CHECKPOINT_ENV;
@@ -415,8 +415,12 @@ pub(crate) fn write(
             let mut file = create_allocated(tmp, len)?;
             fill(&mut file)?;
             drop(file);
-            fs::rename(tmp, path)?;
-            placed(at);
+            // Renamed and told as one step, as a signal's handler sees it.
+            hold_writes(|| {
+                fs::rename(tmp, path)?;
+                placed(at);
+                io::Result::Ok(())
+            })?;
         }
     }
     sync_dir(path);

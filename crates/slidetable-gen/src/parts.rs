@@ -479,13 +479,12 @@ impl Context<'_> {
         let everywhere = exchange.all_gather(u64::from(written.is_ok()))?;
         if everywhere.iter().all(|&ok| ok != 0) {
             // Every process's checkpoint of `level` is in place: the older ones may go.
-            self.files.put_next_in_place()?;
-            checkpoint::kept(
-                &self.files.checkpoint,
-                0,
-                level,
-                Some(std::time::SystemTime::now()),
-            );
+            // Put in place and told as one step, as a signal's handler sees it.
+            crate::write::temporary::hold_writes(|| {
+                self.files.put_next_in_place()?;
+                checkpoint::kept(&self.files.checkpoint, 0, level, None);
+                Ok::<(), GenError>(())
+            })?;
             self.files
                 .write_state(goal, self.me, self.parts, level, false, histogram)?;
             let took = started.elapsed();

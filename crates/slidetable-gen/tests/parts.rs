@@ -22,11 +22,12 @@ fn one_process(goal: Layout) -> Vec<u8> {
 }
 
 /// Wraps a thread's end of a group and fails every call from the `fail_at`-th on (each thread
-/// counts its own; the threads of a group make the same calls, so all fail together).
-struct Failing<E> {
-    inner: E,
-    calls: usize,
-    fail_at: usize,
+/// counts its own; the threads of a group make the same calls, so all fail together). The
+/// search within D moves' tests stop their runs with it too.
+pub(crate) struct Failing<E> {
+    pub(crate) inner: E,
+    pub(crate) calls: usize,
+    pub(crate) fail_at: usize,
 }
 
 impl<E: Exchange> Exchange for Failing<E> {

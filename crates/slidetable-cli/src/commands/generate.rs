@@ -35,7 +35,8 @@ pub(crate) fn run(generation: Generation) -> Result<ExitCode> {
             goal,
             max_depth,
             path,
-        } => crate::bounded::generate(&goal, max_depth, &path),
+            restart,
+        } => crate::bounded::generate(&goal, max_depth, &path, restart),
         Generation::BoundedParts {
             plan,
             level_timeout,
