@@ -4,6 +4,7 @@
 //! (docs/JSON.md).
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -11,8 +12,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use slidetable::core::{counted, Layout, Move};
+use slidetable::generate::checkpoint::Pace;
 use slidetable::generate::engine::{
-    solve_bounded, solve_bounded_in_parts, write_bounded_to, SolvedBounded,
+    generate_bounded, solve_bounded_in_parts, write_bounded_to, BoundedEvent, BoundedRun,
+    SolvedBounded,
 };
 use slidetable::generate::{BoundedPartsPlan, Destination};
 use slidetable::query::{LayerStats, MappedBoundedTable, Reach};
@@ -26,33 +29,47 @@ use crate::run_in_parts;
 use crate::streams::{self, note, warning};
 
 /// `generate --max-depth D`: the states within `max_depth` moves of `goal`, written to
-/// `path`; a note on standard error for each level that took a second or more.
-pub(crate) fn generate(goal: &Layout, max_depth: u32, path: &Path) -> Result<ExitCode> {
+/// `path`; a note on standard error for each level that took a second or more. Keeps
+/// checkpoints beside `path` as a table of every state does (an interrupted run of the same
+/// command resumes from its last one, unless `restart`).
+pub(crate) fn generate(
+    goal: &Layout,
+    max_depth: u32,
+    path: &Path,
+    restart: bool,
+) -> Result<ExitCode> {
     let start = Instant::now();
     // Checked (and its temporary file made) before the search, so a destination that cannot
     // be written is refused at once.
     let destination = Destination::prepare(path)?;
+    // A signal says what is kept (`signals.rs`), as for a table of every state.
     crate::signals::clean_up_on_signals();
+    let run = BoundedRun {
+        restart,
+        pace: Pace::from_env()?,
+    };
     // The levels worth watching: those of a second or more (a long run's), noted as they end.
-    let solved = solve_bounded(goal, max_depth, &mut |done| {
-        if done.elapsed.as_secs_f64() >= 1.0 {
-            note!(
+    let (written, histogram) = generate_bounded(goal, max_depth, destination, run, &mut |event| {
+        match event {
+            BoundedEvent::Level(done) if done.elapsed.as_secs_f64() >= 1.0 => note!(
                 "level {}: {} ({} neighbours sorted), {:.1} s",
                 done.level,
                 counted(done.states, "state"),
                 done.neighbours,
                 done.elapsed.as_secs_f64()
-            );
+            ),
+            BoundedEvent::Checkpoint(event) => crate::tables::tell(&event, goal.board(), None),
+            _ => {}
         }
+        ControlFlow::Continue(())
     })?;
-    let written = destination.write(&mut |out| write_bounded_to(out, &solved))?;
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", path.display())?;
     writeln!(
         out,
         "board {}: {} within {max_depth} moves of goal {goal}, {} bytes",
         goal.board(),
-        counted(solved.states(), "state"),
+        counted(histogram.iter().sum(), "state"),
         written.bytes
     )?;
     writeln!(out, "took {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
@@ -62,7 +79,8 @@ pub(crate) fn generate(goal: &Layout, max_depth: u32, path: &Path) -> Result<Exi
 
 /// `generate --max-depth D --parts DIR`: this process's part of the search (all of it
 /// without MPI), with a watchdog on each level; the process of part 0 notes each level that
-/// took a second or more, and reports.
+/// took a second or more, and reports. Checkpoints as a run of every state in parts keeps
+/// them: a rerun on as many processes resumes from the last level every part has one of.
 pub(crate) fn generate_in_parts(
     plan: &BoundedPartsPlan,
     level_timeout: Duration,
@@ -77,8 +95,18 @@ pub(crate) fn generate_in_parts(
     };
     let mut stats_error = None;
     let watch = run_in_parts::watchdog(level_timeout, me, parts);
+    // A signal (Ctrl-C, or mpirun ending the run when a process died) says what is kept.
     crate::signals::clean_up_on_signals();
-    let done = solve_bounded_in_parts(plan, exchange.as_mut(), &mut |done| {
+    let mut told = run_in_parts::Checkpoints::new(me, parts);
+    let done = solve_bounded_in_parts(plan, exchange.as_mut(), &mut |event| {
+        let done = match event {
+            BoundedEvent::Level(done) => done,
+            BoundedEvent::Checkpoint(event) => {
+                told.tell(&event);
+                return ControlFlow::Continue(());
+            }
+            _ => return ControlFlow::Continue(()),
+        };
         watch.start(done.level + 1);
         if me == 0 && done.elapsed.as_secs_f64() >= 1.0 {
             note!(
@@ -101,6 +129,7 @@ pub(crate) fn generate_in_parts(
             };
             stats_error = stats.write(&line).err();
         }
+        ControlFlow::Continue(())
     });
     if let Some(e) = stats_error {
         warning!("{e:#}; the table is made all the same");
@@ -108,9 +137,21 @@ pub(crate) fn generate_in_parts(
     let done = match done {
         Ok(done) => done,
         Err(e) => {
-            let after = " (no manifest was written: run the same command again, which starts \
-                         from the goal)";
-            return run_in_parts::failed(e, exchange.as_mut(), after, |e| Err(e.into()));
+            let kept = told.kept;
+            let kept_text = match kept {
+                Some(_) => run_in_parts::kept_text(&plan.dir, kept),
+                None => " (no manifest was written, and no checkpoint of every part yet: run \
+                         the same command again, which starts from the goal)"
+                    .to_string(),
+            };
+            return run_in_parts::failed(e, exchange.as_mut(), &kept_text, |e| {
+                if kept.is_some() {
+                    warning!("{e}{kept_text}");
+                    Ok(ExitCode::FAILURE)
+                } else {
+                    Err(e.into())
+                }
+            });
         }
     };
     if let Some(manifest) = done.manifest {

@@ -168,18 +168,20 @@ pub(crate) struct GenerateArgs {
     /// paths for those states, `>D` for the others. Its size grows with the states within
     /// D (about 2-3 bytes each), not with the board. Needs -o PATH, or --parts DIR: then
     /// every process of the run (`mpirun -np N`) owns one slice of the ranks and writes its
-    /// part, and `merge DIR -o FILE` joins them into the file -o PATH writes, byte for byte
-    /// (not resumed: a stopped run starts again from the goal).
+    /// part, and `merge DIR -o FILE` joins them into the file -o PATH writes, byte for byte.
+    /// Keeps checkpoints as a table of every state does (beside PATH, or each part's in DIR,
+    /// paced as --parts says): a stopped run resumes when the same command runs again (a
+    /// different board, goal, D or process count is refused; --restart starts over).
     #[arg(long, value_name = "D", conflicts_with_all = ["pdb", "all_goals", "encoding"], value_parser = clap::value_parser!(u32).range(0..=i64::from(slidetable::format::MAX_BOUNDED_DEPTH)))]
     pub(crate) max_depth: Option<u32>,
     /// Write the table in parts into this directory (which must exist and be seen by every
     /// process): one part per process of the run (`mpirun -np N slidetable generate --parts
     /// DIR`, with a slidetable built with the mpi feature), then a manifest. One goal, 2-bit
     /// entries, any board up to 16 cells (4x4 with --states); with --max-depth D, the states
-    /// within D moves (no checkpoints). The memory check counts the processes that share a
-    /// machine, and says how many machines a board takes. Every process writes a checkpoint of its part at the end of a level once the
-    /// run has gone on ten times as long as writing one takes, and ten seconds
-    /// (SLIDETABLE_CHECKPOINT_SECONDS=S: S seconds apart; 0: every level); a run stopped
+    /// within D moves. The memory check counts the processes that share a machine, and says
+    /// how many machines a board takes. Every process writes a checkpoint of its part at the
+    /// end of a level once the run has gone on ten times as long as writing one takes, and
+    /// ten seconds (SLIDETABLE_CHECKPOINT_SECONDS=S: S seconds apart; 0: every level); a run stopped
     /// midway resumes from the last level every part has a checkpoint of when the same
     /// command runs again on as many processes (another count is refused, the checkpoints
     /// kept, until --restart). One run in a directory at a time; a table already there stays
@@ -194,7 +196,7 @@ pub(crate) struct GenerateArgs {
     /// board of 11 cells and more) keeps checkpoints beside the file until it is written
     /// (at the end of a level, once the run has gone on ten times as long as writing one
     /// takes, and ten seconds), and the same command resumes it from its last checkpoint; so
-    /// does --parts.
+    /// do --parts and --max-depth.
     #[arg(long)]
     pub(crate) restart: bool,
     /// With --parts: end the run with a message when one level takes longer than this many

@@ -6,11 +6,85 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use std::path::Path;
+
 use anyhow::Result;
+use slidetable::generate::checkpoint::CheckpointEvent;
 use slidetable::generate::parts::Exchange;
 use slidetable::generate::GenError;
 
-use crate::streams::warning;
+use crate::streams::{note, warning};
+
+/// What a run in parts says of its checkpoints, either kind of run: part 0's process notes
+/// a resumed run and each checkpoint; any process warns of a checkpoint it could not write.
+pub(crate) struct Checkpoints {
+    me: u32,
+    parts: u32,
+    /// The last level every part has a checkpoint of, once there is one.
+    pub(crate) kept: Option<u32>,
+}
+
+impl Checkpoints {
+    pub(crate) fn new(me: u32, parts: u32) -> Checkpoints {
+        Checkpoints {
+            me,
+            parts,
+            kept: None,
+        }
+    }
+
+    pub(crate) fn tell(&mut self, event: &CheckpointEvent) {
+        let (me, parts) = (self.me, self.parts);
+        match event {
+            CheckpointEvent::Resumed(r) => {
+                self.kept = Some(r.level);
+                if me == 0 {
+                    note!(
+                        "resuming from level {}, the last level every part has a checkpoint of",
+                        r.level
+                    )
+                }
+            }
+            CheckpointEvent::Saved {
+                level, bytes, took, ..
+            } => {
+                self.kept = Some(*level);
+                if me == 0 {
+                    note!(
+                        "checkpoint of level {level}: {bytes} bytes a part, {:.1} s",
+                        took.as_secs_f64()
+                    )
+                }
+            }
+            CheckpointEvent::Failed { level, error, .. } => warning!(
+                "part {me} of {parts}: the checkpoint of level {level} was not written{}; the \
+                 search goes on from the one before",
+                error
+                    .as_ref()
+                    .map(|e| format!(" ({e})"))
+                    .unwrap_or_default()
+            ),
+            CheckpointEvent::Restarted { checkpoint } if me == 0 => note!(
+                "--restart: removed the interrupted run's {}",
+                checkpoint.display()
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// What a run in parts that ends leaves for the next: "" when no checkpoint of every part
+/// was written (a rerun starts over).
+pub(crate) fn kept_text(dir: &Path, kept: Option<u32>) -> String {
+    match kept {
+        Some(level) => format!(
+            "; every part's checkpoint of level {level} stays in {}: run the same command \
+             again (on as many processes) to resume from there, or add --restart to start over",
+            dir.display()
+        ),
+        None => String::new(),
+    }
+}
 
 /// How a run in parts ends on `e`, the same for every process:
 /// - refused by every process at once before the search: part 0's process says why, and the

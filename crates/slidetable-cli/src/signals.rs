@@ -25,7 +25,7 @@ pub(crate) fn clean_up_on_signals() {
             .spawn(move || {
                 if let Some(signal) = signals.forever().next() {
                     slidetable::generate::abandon_writes();
-                    if let Some(saving) = slidetable::generate::resume::in_progress() {
+                    if let Some(saving) = slidetable::generate::checkpoint::in_progress() {
                         match saving.saved {
                             Some((section, level, at)) => warning!(
                                 "interrupted; the search is kept up to level {level}{} in {} \

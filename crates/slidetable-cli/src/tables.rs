@@ -130,33 +130,11 @@ pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Genera
         Arc::clone(&base),
     );
     let events = |event: &RunEvent| {
-        match event {
-            RunEvent::Resumed(r) => {
-                base.store(r.settled, Relaxed);
-                bar.reset_elapsed();
-                bar.suspend(|| warning!("{}", resumed_text(plan, r)));
-            }
-            RunEvent::Restarted { checkpoint } => bar.suspend(|| {
-                warning!(
-                    "--restart: removed the interrupted run's {}",
-                    checkpoint.display()
-                )
-            }),
-            RunEvent::CheckpointFailed { checkpoint, error } => bar.suspend(|| {
-                warning!(
-                    "could not write a checkpoint ({error}); the search goes on{}",
-                    if checkpoint.exists() {
-                        format!(
-                            ", and {} stays the one to resume from",
-                            checkpoint.display()
-                        )
-                    } else {
-                        String::new()
-                    }
-                )
-            }),
-            _ => {}
+        if let RunEvent::Resumed(r) = event {
+            base.store(r.settled, Relaxed);
+            bar.reset_elapsed();
         }
+        bar.suspend(|| tell(event, plan.board, Some(plan.total_states())));
         ControlFlow::Continue(())
     };
     let run = Run {
@@ -176,23 +154,48 @@ pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Genera
     Ok(done)
 }
 
+/// What a one-process run that keeps checkpoints says of them (a table of every state, or
+/// within D moves), on `board` of `total` states if known: a resumed run, a checkpoint
+/// removed by --restart, one that could not be written.
+pub(crate) fn tell(event: &RunEvent, board: slidetable::core::Board, total: Option<u64>) {
+    match event {
+        RunEvent::Resumed(r) => warning!("{}", resumed_text(board, total, r)),
+        RunEvent::Restarted { checkpoint } => warning!(
+            "--restart: removed the interrupted run's {}",
+            checkpoint.display()
+        ),
+        RunEvent::Failed {
+            checkpoint, error, ..
+        } => warning!(
+            "could not write a checkpoint ({}); the search goes on{}",
+            error.as_deref().unwrap_or(""),
+            if checkpoint.exists() {
+                format!(
+                    ", and {} stays the one to resume from",
+                    checkpoint.display()
+                )
+            } else {
+                String::new()
+            }
+        ),
+        _ => {}
+    }
+}
+
 /// "resuming 2x7 from level 41 (12345678901 of 43589145600 states settled) of a run
 /// interrupted at 2026-11-25 15:02:11 UTC (process 1234); --restart starts over".
-fn resumed_text(plan: &Plan, r: &Resumed) -> String {
+fn resumed_text(board: slidetable::core::Board, total: Option<u64>, r: &Resumed) -> String {
     let at = crate::utc::format_utc(r.saved);
     let section = if r.sections > 1 {
         format!(" of section {} of {}", r.section + 1, r.sections)
     } else {
         String::new()
     };
+    let of = total.map_or_else(String::new, |t| format!(" of {t}"));
     format!(
-        "resuming {} from level {}{section} ({} of {} states settled) of a run interrupted at \
-         {at} (process {}); --restart starts over",
-        plan.board,
-        r.level,
-        r.settled,
-        plan.total_states(),
-        r.pid
+        "resuming {board} from level {}{section} ({}{of} states settled) of a run interrupted \
+         at {at} (process {}); --restart starts over",
+        r.level, r.settled, r.pid
     )
 }
 

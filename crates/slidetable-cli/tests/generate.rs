@@ -1623,24 +1623,146 @@ fn a_table_within_d_moves_in_parts_is_the_file_once_merged() {
         );
     }
     assert!(!d.join("small.slt").exists());
-    // Flags of the search of every state, refused rather than ignored.
-    for extra in [&["--restart"][..], &["--batch", "1000"][..]] {
-        let run = generate_in(
-            d,
-            &[
-                &["--board", "3x5", "--max-depth", "5", "--parts", "parts"][..],
-                extra,
-            ]
-            .concat(),
-        );
-        assert_eq!(run.code, Some(2), "{run:#?}");
-        assert!(
-            run.stderr.contains(&format!("drop {}", extra[0])),
-            "{}",
-            run.stderr
-        );
-    }
+    // --restart starts over (a search within D moves keeps checkpoints; it was refused
+    // before they did).
+    let restarted = generate_in(
+        d,
+        &[
+            "--board",
+            "3x5",
+            "--max-depth",
+            "5",
+            "-o",
+            "restarted.slt",
+            "--restart",
+        ],
+    );
+    assert_eq!(restarted.code, Some(0), "{restarted:#?}");
+    // A flag of the search of every state, refused rather than ignored.
+    let run = generate_in(
+        d,
+        &[
+            "--board",
+            "3x5",
+            "--max-depth",
+            "5",
+            "--parts",
+            "parts",
+            "--batch",
+            "1000",
+        ],
+    );
+    assert_eq!(run.code, Some(2), "{run:#?}");
+    assert!(run.stderr.contains("drop --batch"), "{}", run.stderr);
     // The parts of the earlier run stay a table.
     let info = query_in(d, "info", &["parts"], "");
     assert_eq!(info.code, Some(0), "{info:#?}");
+}
+
+/// `generate --max-depth D` keeps checkpoints, in one process (`-o FILE`) and in parts
+/// (`--parts DIR`, one process here; `scripts/mpi.sh` stops and resumes one under mpirun):
+/// Ctrl-C in the middle says what is kept and how to resume; a different D is refused, naming
+/// the checkpoint; the same command resumes from the checkpoint and writes the bytes of a run
+/// never stopped; `--restart` starts over (it was refused with --max-depth before).
+#[test]
+fn a_within_d_generate_interrupted_resumes_to_the_same_file() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    fs::create_dir(d.join("parts")).unwrap();
+    let path = d.join("within.slt");
+    let log = d.join("stderr.txt");
+    let depth = "22";
+    let command = |args: &[&str]| {
+        let mut cmd = process(d);
+        cmd.env("SLIDETABLE_CHECKPOINT_SECONDS", "0")
+            .args(["generate", "--board", "4x4", "--max-depth"])
+            .args(args);
+        cmd
+    };
+    let file_args = [depth, "-o", path.to_str().unwrap()];
+    let parts = d.join("parts");
+    let parts_args = [depth, "--parts", parts.to_str().unwrap()];
+    // Interrupted with Ctrl-C once its checkpoint holds level 14 or more: what it says.
+    let interrupt = |args: &[&str], checkpoint: &Path| -> (u32, String) {
+        let mut child = command(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let began = Instant::now();
+        while checkpoint_level(checkpoint).is_none_or(|l| l < 14) {
+            assert!(child.try_wait().unwrap().is_none(), "finished first");
+            assert!(began.elapsed() < Duration::from_secs(600));
+            thread::sleep(Duration::from_millis(2));
+        }
+        let sent = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = wait_at_most(&mut child, Duration::from_secs(60), "INT");
+        let stderr = fs::read_to_string(&log).unwrap();
+        assert_eq!(status.signal(), Some(2), "{stderr}");
+        (checkpoint_level(checkpoint).unwrap(), stderr)
+    };
+    let said = |saved: u32, checkpoint: &Path| {
+        format!(
+            "slidetable: interrupted; the search is kept up to level {saved} in {} (written at ",
+            checkpoint.display()
+        )
+    };
+
+    let checkpoint = d.join(".within.slt.checkpoint");
+    let (saved, stderr) = interrupt(&file_args, &checkpoint);
+    assert!(stderr.contains(&said(saved, &checkpoint)), "{stderr}");
+    assert!(
+        stderr.contains("run the same command again to resume it"),
+        "{stderr}"
+    );
+    assert!(!path.exists());
+    // Another D is refused, naming the checkpoint and what it is of; it stays.
+    let other = Run::process(&mut command(&["21", "-o", path.to_str().unwrap()]));
+    assert_eq!(other.code, Some(1), "{other:#?}");
+    assert!(
+        other.stderr.contains(&checkpoint.display().to_string())
+            && other.stderr.contains("max-depth 22")
+            && other.stderr.contains("--restart"),
+        "{other:#?}"
+    );
+    let resumed = Run::process(&mut command(&file_args));
+    assert_eq!(resumed.code, Some(0), "{resumed:#?}");
+    assert!(
+        resumed
+            .stderr
+            .starts_with(&format!("slidetable: resuming 4x4 from level {saved} (")),
+        "{resumed:#?}"
+    );
+    assert!(!checkpoint.exists());
+    let whole = d.join("whole.slt");
+    let fresh = Run::process(&mut command(&[
+        depth,
+        "--restart",
+        "-o",
+        whole.to_str().unwrap(),
+    ]));
+    assert_eq!(fresh.code, Some(0), "{fresh:#?}");
+    assert!(fs::read(&path).unwrap() == fs::read(&whole).unwrap());
+
+    let checkpoint = parts.join("part-0000-of-0001.slb.checkpoint");
+    let (saved, stderr) = interrupt(&parts_args, &checkpoint);
+    assert!(stderr.contains(&said(saved, &checkpoint)), "{stderr}");
+    let resumed = Run::process(&mut command(&parts_args));
+    assert_eq!(resumed.code, Some(0), "{resumed:#?}");
+    assert!(
+        resumed.stderr.contains(&format!(
+            "resuming from level {saved}, the last level every part has a checkpoint of"
+        )),
+        "{resumed:#?}"
+    );
+    assert!(!checkpoint.exists());
+    let merged = Run::of(sandboxed(d).args(["merge", "parts", "-o", "merged.slt"]));
+    assert_eq!(merged.code, Some(0), "{merged:#?}");
+    assert!(fs::read(d.join("merged.slt")).unwrap() == fs::read(&whole).unwrap());
 }

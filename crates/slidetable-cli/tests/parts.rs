@@ -22,7 +22,7 @@ fn three_parts(dir: &Path, goal: &str) {
         dir: dir.to_path_buf(),
         restart: false,
         batch: 4096,
-        checkpoints: slidetable::generate::resume::Pace::Measured,
+        checkpoints: slidetable::generate::checkpoint::Pace::Measured,
     };
     thread::scope(|s| {
         for mut end in threads::group(3) {

@@ -765,6 +765,23 @@ impl BoundedHeader {
         Ok(())
     }
 
+    /// Level `level` of `file` as [`BoundedLevel::encode`] made it (its index and gaps
+    /// copied, not decoded): how a search within `D` moves gets its levels back from a
+    /// checkpoint. `None` past `D` or where the file is shorter than its header says.
+    pub fn encoded_level(&self, file: &[u8], level: u32) -> Option<BoundedLevel> {
+        let l = self.levels.get(level as usize)?;
+        let data_end = l.data_offset.checked_add(l.data_len)?;
+        let index =
+            file.get(usize::try_from(l.index_offset).ok()?..usize::try_from(l.data_offset).ok()?)?;
+        let data =
+            file.get(usize::try_from(l.data_offset).ok()?..usize::try_from(data_end).ok()?)?;
+        Some(BoundedLevel {
+            states: l.states,
+            index: index.to_vec(),
+            data: data.to_vec(),
+        })
+    }
+
     /// Calls `each` with every rank of level `level` in increasing order (every block
     /// checked as it is read).
     pub fn each_rank(
@@ -808,6 +825,11 @@ mod tests {
     fn written_levels_read_back() {
         let (file, levels) = sample();
         let header = BoundedHeader::parse(&file).unwrap();
+        for (d, level) in levels.iter().enumerate() {
+            let encoded = header.encoded_level(&file, d as u32).unwrap();
+            assert_eq!(encoded, BoundedLevel::encode(level, 64));
+        }
+        assert_eq!(header.encoded_level(&file, 3), None);
         assert_eq!(header.max_depth(), 2);
         assert_eq!(header.histogram(), vec![1, 4, 3000]);
         header.verify(&file).unwrap();

@@ -22,7 +22,7 @@
 //! ```
 
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rayon::prelude::*;
 use slidetable_core::{slide, Layout, Neighbors, WideRanker};
@@ -87,60 +87,17 @@ impl SolvedBounded {
     }
 }
 
-/// Every state within `max_depth` moves of `goal`, by a breadth-first search from it; calls
-/// `done` after each level. Before each level, the memory it needs ([`Held::room`]) is
-/// checked against the memory available: [`GenError::NoRoomWithin`] when it would not fit.
+/// Every state within `max_depth` moves of `goal`, by a breadth-first search from it, in
+/// this process's memory (the search in parts' engine, `bounded_parts.rs`, with one part and
+/// no checkpoint); calls `done` after each level. Before each level, the memory it needs
+/// ([`Held::room`]) is checked against the memory available: [`GenError::NoRoomWithin`] when
+/// it would not fit.
 pub fn solve_bounded(
     goal: &Layout,
     max_depth: u32,
     done: &mut dyn FnMut(BoundedLevelDone),
 ) -> Result<SolvedBounded, GenError> {
-    let board = goal.board();
-    let ranker = WideRanker::new(board);
-    let neighbors = Neighbors::new(board);
-    let class = goal.class();
-    let mut before: Vec<u64> = Vec::new();
-    let mut frontier = vec![ranker.rank(goal)];
-    let mut levels = vec![BoundedLevel::encode(&frontier, BOUNDED_BLOCK_STATES)];
-    done(BoundedLevelDone {
-        level: 0,
-        states: 1,
-        neighbours: 0,
-        bytes_sent: 0,
-        elapsed: Duration::ZERO,
-        peak_memory: vec![crate::parts::peak_memory()],
-    });
-    for level in 1..=max_depth {
-        let start = Instant::now();
-        let held = Held {
-            levels: frontier.len() + before.len(),
-            encoded: levels.iter().map(BoundedLevel::bytes).sum(),
-        };
-        let neighbours = count_neighbours(&frontier, &ranker, &neighbors);
-        let room = held.room(neighbours)?;
-        if !room.fits() {
-            return Err(room.refusal(board, level, max_depth, None));
-        }
-        let mut next = expand(&frontier, &ranker, &neighbors, class);
-        let neighbours = next.len() as u64;
-        next.par_sort_unstable();
-        keep_new(&mut next, &before);
-        next.shrink_to_fit();
-        levels.push(BoundedLevel::encode(&next, BOUNDED_BLOCK_STATES));
-        done(BoundedLevelDone {
-            level,
-            states: next.len() as u64,
-            neighbours,
-            bytes_sent: 0,
-            elapsed: start.elapsed(),
-            peak_memory: vec![crate::parts::peak_memory()],
-        });
-        before = std::mem::replace(&mut frontier, next);
-    }
-    Ok(SolvedBounded {
-        goal: *goal,
-        levels,
-    })
+    crate::bounded_parts::solve_alone(goal, max_depth, done)
 }
 
 /// What a search within `D` moves holds between levels: the frontier and the level before

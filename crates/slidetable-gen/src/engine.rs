@@ -35,7 +35,9 @@ pub use crate::section::SolvedSection;
 pub use crate::bfs_queue::{solve_section, solve_sections};
 pub use crate::bfs_scan::solve_by_scan;
 pub use crate::bounded::{solve_bounded, write_bounded_to, BoundedLevelDone, SolvedBounded};
-pub use crate::bounded_parts::{solve_bounded_in_parts, BoundedPartsDone};
+pub use crate::bounded_parts::{
+    generate_bounded, solve_bounded_in_parts, BoundedEvent, BoundedPartsDone, BoundedRun,
+};
 pub use crate::pattern::{partition_placements, solve_partition, solve_pattern, SolvedPattern};
 pub use crate::pattern25::{
     partition25_placements, solve_partition25, solve_pattern25, write_pattern25,

@@ -28,6 +28,7 @@ mod bfs_residues;
 mod bfs_scan;
 mod bounded;
 mod bounded_parts;
+pub mod checkpoint;
 pub mod engine;
 pub mod environment;
 mod make;

@@ -41,8 +41,8 @@
 //! temporary file renamed), and the process of part 0 writes the manifest last
 //! (`slidetable_format::Manifest`).
 
-use std::fs::{self, File};
-use std::io::{self, BufReader, Read as _, Seek, SeekFrom, Write};
+use std::fs;
+use std::io::{self, Read as _, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -60,15 +60,21 @@ use slidetable_format::{
 use crate::bfs_residues::{
     entry_words, frontier_words, rebuild_frontier, words_of, Handover, Levels, Pass, Residues,
 };
+use crate::checkpoint::{
+    self, identity, probe_disk, read_head, read_words, CheckpointEvent, Head, Pace, Pacer, Remedy,
+    Resumed, Scratch,
+};
 use crate::mapped::{create_allocated, map};
-use crate::resume::{probe_disk, read_words, Pace, Pacer};
 use crate::state_file::{self, join, write_durably, ReadError};
 use crate::GenError;
+
+pub(crate) use crate::checkpoint::sync_dir;
 
 #[cfg(feature = "mpi")]
 pub mod mpi;
 mod peak;
 
+pub use crate::checkpoint::{resume_point, Left, Resume};
 pub use peak::peak_memory;
 
 /// How processes meet: what the search needs of MPI (or of anything else that joins
@@ -145,14 +151,11 @@ pub const DEFAULT_BATCH: usize = 1 << 23;
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum PartsEvent {
-    /// An earlier run's checkpoints were found: the search goes on from this level.
-    Resumed {
-        /// The last level every part has a checkpoint of (or, every part written, the last
-        /// level of the search).
-        level: u32,
-        /// The states settled up to that level (every part's).
-        settled: u64,
-    },
+    /// What the checkpoints did: an earlier run's found (the search goes on from the last
+    /// level every part has a checkpoint of, or every part written, from its last level),
+    /// every process's checkpoint of a level in place, or some process's not written (the
+    /// search goes on from the checkpoints before it, which stay).
+    Checkpoint(CheckpointEvent),
     /// A level begins (for a watchdog: each level should end in bounded time).
     LevelStarted {
         /// The level being found (its distance).
@@ -160,23 +163,6 @@ pub enum PartsEvent {
     },
     /// A level is found.
     LevelDone(LevelReport),
-    /// Every process's checkpoint of a level is in place.
-    CheckpointSaved {
-        /// The level.
-        level: u32,
-        /// This process's checkpoint's bytes.
-        bytes: u64,
-        /// What writing it took this process, the wait for the others included.
-        took: Duration,
-    },
-    /// Some process could not write its checkpoint (a full disk, say): the search goes on
-    /// from the checkpoints before it, which stay.
-    CheckpointFailed {
-        /// The level.
-        level: u32,
-        /// This process's error, if it had one.
-        error: Option<String>,
-    },
 }
 
 /// One level's figures.
@@ -209,83 +195,6 @@ pub struct PartsDone {
     /// The manifest, for the process that wrote it (part 0's).
     pub manifest: Option<PathBuf>,
 }
-/// What one process of an earlier run left in the directory, as it tells the others before a
-/// run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Left {
-    /// Its part file is in place and its state file says the search ended.
-    pub finished: bool,
-    /// The level of its checkpoint (`part-K-of-N.checkpoint`), if it has one.
-    pub checkpoint: Option<u32>,
-    /// The level of its newer checkpoint not yet put in place (`part-K-of-N.next`), if any.
-    pub next: Option<u32>,
-}
-
-impl Left {
-    /// As one number (for an all-gather).
-    fn key(self) -> u64 {
-        let level = |l: Option<u32>| l.map_or(0, |l| u64::from(l) + 1);
-        u64::from(self.finished) | level(self.checkpoint) << 1 | level(self.next) << 33
-    }
-
-    fn of_key(key: u64) -> Left {
-        let level = |k: u64| k.checked_sub(1).and_then(|l| u32::try_from(l).ok());
-        Left {
-            finished: key & 1 == 1,
-            checkpoint: level((key >> 1) & 0xffff_ffff),
-            next: level(key >> 33),
-        }
-    }
-}
-
-/// What a run does first, given what every process left.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Resume {
-    /// From the goal.
-    Fresh,
-    /// From every process's checkpoint of this level.
-    From(u32),
-    /// Every part is written: the manifest again.
-    Finish,
-}
-
-/// The one rule of resuming: from what every process left, what to do, or why it cannot be
-/// done. Every process has a checkpoint of the level it chooses: each renames its newer
-/// checkpoint over the older only once every process has written its newer one.
-pub fn resume_point(left: &[Left]) -> Result<Resume, String> {
-    if left.is_empty() {
-        return Ok(Resume::Fresh);
-    }
-    if left.iter().all(|l| l.finished) {
-        return Ok(Resume::Finish);
-    }
-    if left
-        .iter()
-        .any(|l| l.checkpoint.is_none() && l.next.is_none())
-    {
-        return Ok(Resume::Fresh);
-    }
-    let has = |l: &Left, level: u32| l.checkpoint == Some(level) || l.next == Some(level);
-    left.iter()
-        .flat_map(|l| [l.checkpoint, l.next])
-        .flatten()
-        .filter(|&level| left.iter().all(|l| has(l, level)))
-        .max()
-        .map(Resume::From)
-        .ok_or_else(|| {
-            let levels: Vec<String> = left
-                .iter()
-                .enumerate()
-                .map(|(k, l)| format!("part {k}: {:?} and {:?}", l.checkpoint, l.next))
-                .collect();
-            format!(
-                "the parts' checkpoints share no level ({}), which no run leaves: start over \
-                 with --restart",
-                levels.join(", ")
-            )
-        })
-}
-
 /// Runs this process's share of the search of `plan.goal`'s class and writes its part; the
 /// process of part 0 writes the manifest once every part is written.
 pub fn solve_in_parts(
@@ -357,22 +266,20 @@ pub fn solve_in_width<R: Ranks>(
     // An interrupted run in another number of parts is resumed only by that number of
     // processes: refused, never removed, unless --restart.
     let other = if me == 0 {
-        interrupted_elsewhere(&plan.dir, parts).map_err(dir_error)?
+        checkpoint::interrupted_elsewhere(&plan.dir, parts, &[".state", ".checkpoint", ".next"])
+            .map_err(dir_error)?
     } else {
         None
     };
     let other = exchange.all_gather(other.map_or(0, |(m, _)| u64::from(m)))?[0];
     if other != 0 && !plan.restart {
         let example = part_name(0, other as u32).replace(".slp", ".checkpoint");
-        return Err(GenError::EveryPart(Box::new(GenError::Parts {
-            path: plan.dir.clone(),
-            problem: format!(
-                "it holds an interrupted run in {other} parts ({example} and the others), and \
-                 this run has {parts}: rerun it on {other} {} to resume it, or add --restart to \
-                 remove its checkpoints and start over in {parts}",
-                if other == 1 { "process" } else { "processes" }
-            ),
-        })));
+        return Err(checkpoint::other_count(
+            &plan.dir,
+            other as u32,
+            parts,
+            &example,
+        ));
     }
     if me == 0 && plan.restart {
         remove_other_runs(&plan.dir, parts, false).map_err(dir_error)?;
@@ -401,18 +308,14 @@ pub fn solve_in_width<R: Ranks>(
         Resume::Finish => {
             let histogram = finished_histogram
                 .ok_or_else(|| files.bad_state("it says finished but holds no histogram"))?;
-            events(PartsEvent::Resumed {
-                level: histogram.len() as u32 - 1,
-                settled: histogram.iter().sum(),
-            });
+            events(PartsEvent::Checkpoint(CheckpointEvent::Resumed(
+                files.resumed(&files.state, histogram.len() as u32 - 1, &histogram),
+            )));
             return finish_part(&ctx, exchange, None, &histogram);
         }
         Resume::Fresh => {
             files.remove_all()?;
-            crate::resume::set_in_progress(Some(crate::resume::Saving {
-                checkpoint: files.checkpoint.clone(),
-                saved: None,
-            }));
+            checkpoint::none_yet(&files.checkpoint);
             let slice = Slice::new(ranks.clone());
             let goal_rank = scan.ranker().rank(&goal);
             if ranks.contains(&goal_rank) {
@@ -425,11 +328,10 @@ pub fn solve_in_width<R: Ranks>(
         }
         Resume::From(level) => {
             let (slice, histogram) = files.load(&goal, me, parts, level, ranks.clone(), &left)?;
-            events(PartsEvent::Resumed {
-                level,
-                settled: histogram.iter().sum(),
-            });
-            kept(&files, level, None);
+            events(PartsEvent::Checkpoint(CheckpointEvent::Resumed(
+                files.resumed(&files.checkpoint, level, &histogram),
+            )));
+            checkpoint::kept(&files.checkpoint, 0, level, None);
             files.write_state(&goal, me, parts, level, false, &histogram)?;
             (slice, histogram)
         }
@@ -486,7 +388,7 @@ pub(crate) fn check_dir(dir: &Path) -> Result<(), GenError> {
 }
 
 /// One run in a directory at a time: part 0's process holds the directory's lock for the
-/// run (the one-machine search's lock, `resume::take_lock`), and every process learns
+/// run (the one-machine search's lock, `checkpoint::take_lock`), and every process learns
 /// whether it could. The lock (part 0's), held until dropped.
 pub(crate) fn lock_dir(
     dir: &Path,
@@ -494,7 +396,7 @@ pub(crate) fn lock_dir(
 ) -> Result<Option<crate::write::temporary::LockFile>, GenError> {
     let me = exchange.rank();
     let lock_path = dir.join(LOCK_NAME);
-    let lock = (me == 0).then(|| crate::resume::take_lock(&lock_path, dir));
+    let lock = (me == 0).then(|| checkpoint::take_lock(&lock_path, dir));
     let locked = exchange.all_gather(u64::from(!matches!(lock, Some(Err(_)))))?;
     match lock {
         Some(Err(e)) => Err(GenError::EveryPart(Box::new(e))),
@@ -505,23 +407,6 @@ pub(crate) fn lock_dir(
         }))),
         None => Ok(None),
     }
-}
-
-/// Tells a signal's handler ([`crate::resume::in_progress`]) that every part's checkpoint of
-/// `level` is in place, this process's in `files.checkpoint`, written `at` (the file's time
-/// when not given).
-fn kept(files: &Files, level: u32, at: Option<std::time::SystemTime>) {
-    let at = at
-        .or_else(|| {
-            fs::metadata(&files.checkpoint)
-                .and_then(|m| m.modified())
-                .ok()
-        })
-        .unwrap_or_else(std::time::SystemTime::now);
-    crate::resume::set_in_progress(Some(crate::resume::Saving {
-        checkpoint: files.checkpoint.clone(),
-        saved: Some((0, level, at)),
-    }));
 }
 
 /// What every step of a process's run reads.
@@ -621,20 +506,30 @@ impl<R: Ranks> Context<'_, R> {
         let everywhere = exchange.all_gather(u64::from(written.is_ok()))?;
         if everywhere.iter().all(|&ok| ok != 0) {
             // Every process's checkpoint of `level` is in place: the older ones may go.
-            self.files.put_next_in_place()?;
-            kept(self.files, level, Some(std::time::SystemTime::now()));
+            // Put in place and told as one step, as a signal's handler sees it.
+            crate::write::temporary::hold_writes(|| {
+                self.files.put_next_in_place()?;
+                checkpoint::kept(&self.files.checkpoint, 0, level, None);
+                Ok::<(), GenError>(())
+            })?;
             self.files
                 .write_state(goal, self.me, self.parts, level, false, histogram)?;
             let took = started.elapsed();
             pacer.saved(took, bytes);
-            events(PartsEvent::CheckpointSaved { level, bytes, took });
+            events(PartsEvent::Checkpoint(CheckpointEvent::Saved {
+                section: 0,
+                level,
+                bytes,
+                took,
+            }));
         } else {
             remove_if_there(&self.files.next).map_err(|e| self.files.io(&self.files.next, e))?;
             pacer.failed();
-            events(PartsEvent::CheckpointFailed {
+            events(PartsEvent::Checkpoint(CheckpointEvent::Failed {
                 level,
+                checkpoint: self.files.checkpoint.clone(),
                 error: written.err().map(|e| e.to_string()),
-            });
+            }));
         }
         Ok(())
     }
@@ -1197,7 +1092,7 @@ fn finish_part<R: Ranks>(
     }
     exchange.all_gather(0)?;
     files.remove_working()?;
-    crate::resume::set_in_progress(None);
+    checkpoint::set_in_progress(None);
     Ok(PartsDone {
         histogram: histogram.to_vec(),
         part: files.part.clone(),
@@ -1605,15 +1500,6 @@ impl Slice {
     }
 }
 
-/// Syncs the directory of `path` (a rename in it made durable; not every filesystem can).
-pub(crate) fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent() {
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-    }
-}
-
 /// The files of one process's part: its state (what it got to, its process), its
 /// checkpoints, and the part file.
 struct Files {
@@ -1638,12 +1524,14 @@ struct Files {
 struct CheckpointLines {
     level: u32,
     histogram: Vec<u64>,
-    /// The bytes of entries after the lines, and their CRC-32.
-    bytes: u64,
-    crc: u32,
-    /// The lines' own length, CRC line included.
-    len: u64,
+    head: Head,
 }
+
+/// What a damaged or foreign checkpoint of a part says can be done.
+const PARTS_REMEDY: Remedy = Remedy {
+    damaged: "start over with --restart",
+    refused: "start over with --restart",
+};
 
 impl Files {
     fn new(dir: &Path, me: u32, parts: u32) -> Files {
@@ -1794,10 +1682,13 @@ impl Files {
 
     /// The lines that name a checkpoint's run: a run resumes only its own part's.
     fn identity(goal: &Layout, me: u32, parts: u32) -> String {
-        format!(
-            "slidetable parts checkpoint 1\nboard {}\ngoal {}\npart {me} of {parts}\n",
-            goal.board(),
-            goal_text(goal)
+        identity(
+            "parts",
+            &[
+                ("board", goal.board().to_string()),
+                ("goal", goal_text(goal)),
+                ("part", format!("{me} of {parts}")),
+            ],
         )
     }
 
@@ -1809,45 +1700,63 @@ impl Files {
         me: u32,
         parts: u32,
     ) -> Result<Option<CheckpointLines>, GenError> {
+        let refused = |r: checkpoint::Refusal| r.at(path, true);
+        let Some(head) = read_head(
+            path,
+            &Files::identity(goal, me, parts),
+            PARTS_REMEDY,
+            |_| {
+                "it is a checkpoint of another run (board, goal or part of how many): start \
+                 over with --restart"
+                    .into()
+            },
+        )
+        .map_err(refused)?
+        else {
+            return Ok(None);
+        };
         let bad = |problem: &str| GenError::Parts {
             path: path.to_path_buf(),
             problem: format!("{problem}: start over with --restart"),
         };
-        let (read, len) = match state_file::read_head(path) {
-            Ok(Some(head)) => head,
-            Ok(None) => return Ok(None),
-            Err(ReadError::Damaged) => {
-                return Err(bad("it is damaged (its lines do not match their CRC)"))
-            }
-            Err(ReadError::Io(e)) => return Err(self.io(path, e)),
-            Err(ReadError::Refused(e)) => return Err(bad(&format!("it {e}"))),
-        };
-        if !read.text.starts_with(&Files::identity(goal, me, parts)) {
-            return Err(bad(
-                "it is a checkpoint of another run (board, goal or part of how many)",
-            ));
-        }
-        let number = |name: &str| -> Result<u64, GenError> {
-            read.get(name)
-                .and_then(|v| v.parse().ok())
-                .ok_or_else(|| bad(&format!("its {name} line is not a number")))
-        };
-        let level = u32::try_from(number("level")?).map_err(|_| bad("its level is too large"))?;
-        let histogram = read
-            .numbers("histogram")
-            .ok_or_else(|| bad("its histogram is not numbers"))?;
+        let level = u32::try_from(head.number("level").map_err(refused)?)
+            .map_err(|_| bad("its level is too large"))?;
+        let histogram = head.numbers("histogram").map_err(refused)?;
         if histogram.len() != level as usize + 1 {
             return Err(bad("its histogram does not end at its level"));
         }
-        let crc = u32::from_str_radix(read.get("entries-crc").unwrap_or(""), 16)
-            .map_err(|_| bad("its entries-crc line is not a CRC"))?;
         Ok(Some(CheckpointLines {
             level,
             histogram,
-            bytes: number("entries-bytes")?,
-            crc,
-            len,
+            head,
         }))
+    }
+
+    /// What a resumed run tells of the file `path` (a checkpoint or the state file) of
+    /// `level`: the states settled are every part's, as `histogram` says.
+    fn resumed(&self, path: &Path, level: u32, histogram: &[u64]) -> Resumed {
+        let (pid, saved) = if path == self.state {
+            let pid = state_file::read(path)
+                .ok()
+                .flatten()
+                .and_then(|read| read.get("pid").and_then(|p| p.parse().ok()));
+            let saved = fs::metadata(path).and_then(|m| m.modified()).ok();
+            (pid.unwrap_or(0), saved)
+        } else {
+            match read_head(path, "", PARTS_REMEDY, |_| String::new()) {
+                Ok(Some(head)) => (head.pid(), Some(head.saved(path))),
+                _ => (0, None),
+            }
+        };
+        Resumed {
+            section: 0,
+            sections: 1,
+            level,
+            settled: histogram.iter().sum(),
+            saved: saved.unwrap_or_else(std::time::SystemTime::now),
+            pid,
+            checkpoint: path.to_path_buf(),
+        }
     }
 
     /// The slice and histogram of this process's checkpoint of `level` (in `.checkpoint` or
@@ -1875,33 +1784,14 @@ impl Files {
                 problem: format!("its checkpoint of level {level} is gone"),
             })?;
         let words = entry_words(ranks.end - ranks.start);
-        let want = 8 * words as u64;
-        let (mut file, have) =
-            open_regular(path, u64::MAX, "checkpoint").map_err(|e| GenError::Parts {
-                path: path.to_path_buf(),
-                problem: format!("it {e}: start over with --restart"),
-            })?;
-        if lines.bytes != want || have != lines.len + want {
-            return Err(GenError::Parts {
-                path: path.to_path_buf(),
-                problem: format!(
-                    "it is {have} bytes, not {}: start over with --restart",
-                    lines.len + want
-                ),
-            });
-        }
-        file.seek(SeekFrom::Start(lines.len)).map_err(failed)?;
-        let mut input = BufReader::with_capacity(PIECE, file);
+        let refused = |r: checkpoint::Refusal| r.at(path, true);
+        let mut input = lines
+            .head
+            .entries(path, 8 * words as u64)
+            .map_err(refused)?;
         let mut crc = crc32fast::Hasher::new();
         let entries = read_words(&mut input, words, &mut crc).map_err(failed)?;
-        if crc.finalize() != lines.crc {
-            return Err(GenError::Parts {
-                path: path.to_path_buf(),
-                problem: "its entries are damaged (they do not match their CRC): start over \
-                          with --restart"
-                    .into(),
-            });
-        }
+        lines.head.check_crc(crc).map_err(refused)?;
         if path == &self.next {
             // Every process has a checkpoint of `level`: the older one may go.
             self.put_next_in_place()?;
@@ -1927,34 +1817,21 @@ impl Files {
         parts: u32,
         histogram: &[u64],
     ) -> Result<(), GenError> {
-        let tmp = &self.tmp;
-        let failed = |e| self.io(tmp, e);
-        let bytes = slice.checkpoint_bytes();
-        let mut crc = crc32fast::Hasher::new();
-        slice
-            .each_piece(false, &mut |piece| {
-                crc.update(piece);
-                Ok(())
-            })
-            .map_err(failed)?;
         let text = format!(
-            "{}level {}\nhistogram {}\nentries-bytes {bytes}\nentries-crc {:08x}\n",
+            "{}level {}\nhistogram {}\n",
             Files::identity(goal, me, parts),
             histogram.len() - 1,
             join(histogram),
-            crc.finalize()
         );
-        let lines = state_file::seal(&text);
-        let mut file = create_allocated(tmp, lines.len() as u64 + bytes).map_err(failed)?;
-        file.write_all(lines.as_bytes()).map_err(failed)?;
-        slice
-            .each_piece(false, &mut |piece| file.write_all(piece))
-            .map_err(failed)?;
-        file.sync_all().map_err(failed)?;
-        drop(file);
-        fs::rename(tmp, &self.next).map_err(|e| self.io(&self.next, e))?;
-        sync_dir(&self.next);
-        Ok(())
+        let pieces = |out: &mut dyn FnMut(&[u8]) -> io::Result<()>| slice.each_piece(false, out);
+        checkpoint::write(
+            Scratch::Fixed(&self.tmp),
+            &self.next,
+            &text,
+            &pieces,
+            |_| {},
+        )
+        .map_err(|e| self.io(&self.tmp, e))
     }
 
     /// Renames `.next` over `.checkpoint` (every process has its `.next`).
@@ -1971,10 +1848,7 @@ fn goal_text(goal: &Layout) -> String {
 }
 
 pub(crate) fn remove_if_there(path: &Path) -> io::Result<()> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
-    }
+    checkpoint::remove_if_there(path).map(|_| ())
 }
 
 /// The lock file of a directory of parts, held by part 0's process for the run.
@@ -1992,32 +1866,6 @@ const WORKING: [&str; 7] = [
     ".new",
 ];
 
-/// The number of parts in a part's file name (`part-0001-of-0004.state`: 4).
-fn parts_in_name(name: &str) -> Option<u32> {
-    let rest = name.strip_prefix("part-")?;
-    let (_, of) = rest.split_once("-of-")?;
-    let digits = of.split('.').next()?;
-    digits.parse().ok()
-}
-
-/// An interrupted run in `dir` in another number of parts than `parts` (its checkpoints or
-/// state files are there): that number, and one of its files.
-fn interrupted_elsewhere(dir: &Path, parts: u32) -> io::Result<Option<(u32, PathBuf)>> {
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let interrupted = [".state", ".checkpoint", ".next"]
-            .iter()
-            .any(|e| name.ends_with(e));
-        match parts_in_name(name) {
-            Some(m) if interrupted && m != parts && m > 0 => return Ok(Some((m, entry.path()))),
-            _ => {}
-        }
-    }
-    Ok(None)
-}
-
 /// Removes the working files of runs with another number of parts (a run restarted over
 /// them), and with `tables`, their part files too (a table made in another number of parts,
 /// which would make the new one refused as having extra parts).
@@ -2027,7 +1875,7 @@ fn remove_other_runs(dir: &Path, parts: u32, tables: bool) -> io::Result<()> {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let working = name.starts_with("part-") && WORKING.iter().any(|e| name.ends_with(e));
-        let ours = parts_in_name(name) == Some(parts);
+        let ours = checkpoint::parts_in_name(name) == Some(parts);
         if ((tables && is_part_name(name)) || working) && !ours {
             remove_if_there(&entry.path())?;
         }

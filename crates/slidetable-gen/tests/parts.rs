@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use slidetable_core::{Board, Layout};
 use slidetable_format::{CostModel, Encoding};
+use slidetable_gen::checkpoint::{CheckpointEvent, Pace, Resumed};
 use slidetable_gen::engine::{solve, table_bytes};
 use slidetable_gen::parts::{
     solve_in_parts, threads, Exchange, ExchangeError, PartsDone, PartsEvent, PartsPlan,
 };
-use slidetable_gen::resume::Pace;
 use slidetable_gen::GenError;
 use slidetable_query::Table;
 
@@ -22,11 +22,12 @@ fn one_process(goal: Layout) -> Vec<u8> {
 }
 
 /// Wraps a thread's end of a group and fails every call from the `fail_at`-th on (each thread
-/// counts its own; the threads of a group make the same calls, so all fail together).
-struct Failing<E> {
-    inner: E,
-    calls: usize,
-    fail_at: usize,
+/// counts its own; the threads of a group make the same calls, so all fail together). The
+/// search within D moves' tests stop their runs with it too.
+pub(crate) struct Failing<E> {
+    pub(crate) inner: E,
+    pub(crate) calls: usize,
+    pub(crate) fail_at: usize,
 }
 
 impl<E: Exchange> Exchange for Failing<E> {
@@ -82,7 +83,11 @@ fn run(
                     };
                     let mut resumed = Vec::new();
                     let done = solve_in_parts(plan, &mut ex, &mut |e| {
-                        if let PartsEvent::Resumed { level, .. } = e {
+                        if let PartsEvent::Checkpoint(CheckpointEvent::Resumed(Resumed {
+                            level,
+                            ..
+                        })) = e
+                        {
                             resumed.push(level)
                         }
                     });

@@ -38,9 +38,7 @@ fn run(
     let events = |e: &RunEvent| {
         match e {
             RunEvent::Resumed(r) => *resumed.lock().unwrap() = Some((r.section, r.level)),
-            RunEvent::CheckpointSaved { section, level, .. }
-                if Some((*section, *level)) == stop =>
-            {
+            RunEvent::Saved { section, level, .. } if Some((*section, *level)) == stop => {
                 return ControlFlow::Break(())
             }
             _ => {}

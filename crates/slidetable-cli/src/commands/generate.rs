@@ -11,6 +11,7 @@ use anyhow::Result;
 use indicatif::ProgressBar;
 use slidetable::core::{counted, Board};
 use slidetable::defaults;
+use slidetable::generate::checkpoint::CheckpointEvent;
 use slidetable::generate::parts::{solve_in_parts, PartsEvent, PartsPlan};
 use slidetable::generate::PatternPlan;
 
@@ -34,7 +35,8 @@ pub(crate) fn run(generation: Generation) -> Result<ExitCode> {
             goal,
             max_depth,
             path,
-        } => crate::bounded::generate(&goal, max_depth, &path),
+            restart,
+        } => crate::bounded::generate(&goal, max_depth, &path, restart),
         Generation::BoundedParts {
             plan,
             level_timeout,
@@ -144,43 +146,19 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration, stats: Option<&Path>) -> R
         _ => ProgressBar::hidden(),
     };
     bar.inc(1);
-    // The last level every part has a checkpoint of, once there is one.
-    let mut kept = None;
+    // What the checkpoints did, and the last level every part has one of.
+    let mut told = run_in_parts::Checkpoints::new(me, parts);
     let mut stats_error = None;
     let done = solve_in_parts(&plan, exchange.as_mut(), &mut |event| match event {
         PartsEvent::LevelStarted { level } => watch.start(level),
-        PartsEvent::Resumed { level, settled } => {
-            kept = Some(level);
-            base.store(settled, Relaxed);
-            bar.set_position(settled);
-            bar.reset_elapsed();
-            if me == 0 {
-                bar.suspend(|| {
-                    note!(
-                        "resuming from level {level}, the last level every part has a \
-                         checkpoint of"
-                    )
-                })
+        PartsEvent::Checkpoint(event) => {
+            if let CheckpointEvent::Resumed(r) = &event {
+                base.store(r.settled, Relaxed);
+                bar.set_position(r.settled);
+                bar.reset_elapsed();
             }
+            bar.suspend(|| told.tell(&event));
         }
-        PartsEvent::CheckpointSaved { level, bytes, took } => {
-            kept = Some(level);
-            if me == 0 {
-                bar.suspend(|| {
-                    note!(
-                        "checkpoint of level {level}: {bytes} bytes a part, {:.1} s",
-                        took.as_secs_f64()
-                    )
-                })
-            }
-        }
-        PartsEvent::CheckpointFailed { level, error } => bar.suspend(|| {
-            warning!(
-                "part {me} of {parts}: the checkpoint of level {level} was not written{}; the \
-                 search goes on from the one before",
-                error.map(|e| format!(" ({e})")).unwrap_or_default()
-            )
-        }),
         PartsEvent::LevelDone(r) if me == 0 => {
             bar.inc(r.states);
             bar.set_message(format!(
@@ -221,7 +199,8 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration, stats: Option<&Path>) -> R
     let done = match done {
         Ok(done) => done,
         Err(e) => {
-            let kept_text = kept_text(&plan, kept);
+            let kept = told.kept;
+            let kept_text = run_in_parts::kept_text(&plan.dir, kept);
             return run_in_parts::failed(e, exchange.as_mut(), &kept_text, |e| {
                 if kept.is_some() {
                     warning!("{e}{kept_text}");
@@ -252,19 +231,6 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration, stats: Option<&Path>) -> R
         out.flush()?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// What a run that ends leaves for the next: "" when no checkpoint of every part was
-/// written (a rerun starts over).
-fn kept_text(plan: &PartsPlan, kept: Option<u32>) -> String {
-    match kept {
-        Some(level) => format!(
-            "; every part's checkpoint of level {level} stays in {}: run the same command \
-             again (on as many processes) to resume from there, or add --restart to start over",
-            plan.dir.display()
-        ),
-        None => String::new(),
-    }
 }
 
 /// The payload bytes of a 2-bit table of `board` (what its parts hold together).

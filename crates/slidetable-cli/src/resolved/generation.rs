@@ -39,6 +39,8 @@ pub(crate) enum Generation {
         goal: Layout,
         max_depth: u32,
         path: PathBuf,
+        /// `--restart`: start over rather than resume an interrupted search.
+        restart: bool,
     },
     /// `--max-depth D --parts DIR`: this process's part of the search within `D` moves.
     BoundedParts {
@@ -252,7 +254,7 @@ fn in_parts(args: &GenerateArgs, dir: &Path) -> Result<Generation> {
             dir: dir.to_path_buf(),
             restart: args.restart,
             batch: args.batch,
-            checkpoints: slidetable::generate::resume::Pace::from_env()?,
+            checkpoints: slidetable::generate::checkpoint::Pace::from_env()?,
         },
         level_timeout: Duration::from_secs(args.level_timeout),
         stats: args.stats.clone(),
@@ -279,13 +281,7 @@ fn bounded(args: &GenerateArgs, max_depth: u32) -> Result<Generation> {
             .into())
         }
     };
-    // Flags of the search of every state that a search within D moves has no use for.
-    if args.restart {
-        return Err(UsageError(
-            "--max-depth keeps no checkpoints (a run starts from the goal): drop --restart".into(),
-        )
-        .into());
-    }
+    // A flag of the search of every state that a search within D moves has no use for.
     if args.batch != slidetable::generate::parts::DEFAULT_BATCH {
         return Err(UsageError(
             "--batch bounds the rounds of a table of every state in parts; --max-depth sends \
@@ -300,6 +296,8 @@ fn bounded(args: &GenerateArgs, max_depth: u32) -> Result<Generation> {
                 goal,
                 max_depth,
                 dir: dir.clone(),
+                restart: args.restart,
+                checkpoints: slidetable::generate::checkpoint::Pace::from_env()?,
             },
             level_timeout: Duration::from_secs(args.level_timeout),
             stats: args.stats.clone(),
@@ -320,5 +318,6 @@ fn bounded(args: &GenerateArgs, max_depth: u32) -> Result<Generation> {
         goal,
         max_depth,
         path,
+        restart: args.restart,
     })
 }
