@@ -12,12 +12,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
-use slidetable::core::{is_blank_or_comment, path_string, Layout25};
-use slidetable::generate::engine::{partition25_placements, solve_partition25, write_pattern25};
+use slidetable::core::{is_blank_or_comment, path_string};
 use slidetable::generate::room::human;
-use slidetable::generate::{check_pattern25_room, Partition25};
+use slidetable::generate::Pattern25Error;
+use slidetable::puzzles::{parse_line25, Board25};
 use slidetable::search::{Limit, Limits, Progress25, Search25Error, Stop};
-use slidetable::{default_path_25, TwentyFour, TwentyFourError};
+use slidetable::{Build25, TwentyFour, TwentyFourError};
 
 use crate::error::{UsageError, EXIT_BAD_INPUT, EXIT_USAGE};
 use crate::streams::{self, note, warning};
@@ -158,57 +158,43 @@ fn run(cli: Cli25) -> Result<ExitCode> {
 }
 
 fn generate(args: Generate25) -> Result<ExitCode> {
-    let goal = Layout25::goal_with_blank(5, 5, 0).context("the 5x5 goal")?;
-    let partition = Partition25::parse(&args.pdb, &goal).map_err(|e| UsageError(e.to_string()))?;
-    let path = match args.output {
-        Some(p) => p,
-        None => {
-            let p = default_path_25()?;
-            if let Some(dir) = p.parent() {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create directory {}", dir.display()))?;
-            }
-            p
+    let build = Build25::new(&args.pdb).map_err(|e| match e {
+        TwentyFourError::Generate(Pattern25Error::Partition { .. }) => {
+            anyhow::Error::from(UsageError(e.to_string()))
         }
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let (memory, disk) = slidetable::generate::pattern25_needs(25, &partition);
-    let sizes = partition.sizes();
+        e => e.into(),
+    })?;
+    let (memory, disk) = build.needs();
+    let sizes = build.partition().sizes();
+    let groups = build.partition().groups().len();
+    let placements = build.placements();
     if args.plan {
         let mut out = streams::stdout();
         writeln!(
             out,
-            "board 5x5: pattern database {sizes} ({} groups, {} placements): {} of memory at the peak, a {} file",
-            partition.groups().len(),
-            partition25_placements(25, &partition),
+            "board 5x5: pattern database {sizes} ({groups} groups, {placements} placements): {} of memory at the peak, a {} file",
             human(memory),
             human(disk)
         )?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    slidetable::generate::check_replaceable(&path)?;
-    check_pattern25_room(&goal, &partition, Some(&dir))?;
     crate::signals::clean_up_on_signals();
     let started = Instant::now();
     let bar = tables::progress_bar(
-        partition25_placements(25, &partition),
+        placements,
         Work::Placements,
         format!("generating 5x5 {sizes} ({} of memory)", human(memory)),
     );
-    let groups = solve_partition25(&goal, &partition, &|n| bar.inc(n))?;
+    let written = build.write(args.output.as_deref(), &|n| bar.inc(n));
     bar.finish_and_clear();
-    let bytes = write_pattern25(&path, &goal, &groups)?;
+    let (path, bytes) = written?;
     let mut out = streams::stdout();
     writeln!(out, "wrote {}", path.display())?;
     writeln!(
         out,
-        "board 5x5: pattern database {sizes} ({} groups, {} placements), goal {goal}, {bytes} bytes",
-        groups.len(),
-        partition25_placements(25, &partition),
+        "board 5x5: pattern database {sizes} ({groups} groups, {placements} placements), goal {}, {bytes} bytes",
+        build.goal(),
     )?;
     writeln!(out, "took {:.1} s", started.elapsed().as_secs_f64())?;
     out.flush()?;
@@ -285,7 +271,7 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
                 continue;
             }
             number += 1;
-            let start = match Layout25::parse(5, 5, &line) {
+            let start = match parse_line25(Board25::TWENTY_FOUR, line.as_bytes()) {
                 Ok(l) => l,
                 Err(e) => {
                     let what = format!("{name}, line {}: {e}", i + 1);

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use slidetable_core::Layout25;
 use slidetable_format::{Group25, PatternFile25};
-use slidetable_gen::engine::solve_partition25;
-use slidetable_gen::{Partition25, Pattern25Error};
+use slidetable_gen::engine::{partition25_placements, solve_partition25, write_pattern25};
+use slidetable_gen::{check_pattern25_room, pattern25_needs, Partition25, Pattern25Error};
 use slidetable_query::{TableBytes, TableError};
 use slidetable_search::{Databases25, Limits, Progress25, Search25Error, Solved25};
 
@@ -84,7 +84,101 @@ pub fn default_path_25() -> Result<PathBuf, TwentyFourError> {
     Ok(defaults::cache_dir()?.join("slidetable/5x5.slp"))
 }
 
+/// A build of the 24-puzzle's pattern databases: a partition of the 5×5 goal's tiles (the
+/// blank top-left, Korf and Felner's) and what building it takes, the one procedure the
+/// command line's `generate --board 5x5` and Python's `TwentyFour.generate` run.
+///
+/// ```no_run
+/// use slidetable::Build25;
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let build = Build25::new("5-5-5-5-4")?;
+/// let (memory, disk) = build.needs();
+/// assert!(memory < disk * 10);
+/// let (path, bytes) = build.write(Some("5x5-55554.slp".as_ref()), &|_| ())?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Build25 {
+    goal: Layout25,
+    partition: Partition25,
+}
+
+impl Build25 {
+    /// The partition `pdb` (`6-6-6-6`: Korf and Felner's; group sizes in goal order,
+    /// `5-5-5-5-4`; or tiles, `1,2,5/3,4,…`) of the 5×5 goal with the blank top-left.
+    pub fn new(pdb: &str) -> Result<Build25, TwentyFourError> {
+        let goal = Layout25::goal_with_blank(5, 5, 0).ok_or_else(|| Pattern25Error::Partition {
+            text: pdb.to_string(),
+            problem: "no 5x5 goal".to_string(),
+        })?;
+        let partition = Partition25::parse(pdb, &goal)?;
+        Ok(Build25 { goal, partition })
+    }
+
+    /// The goal the databases are distances to.
+    pub fn goal(&self) -> &Layout25 {
+        &self.goal
+    }
+
+    /// The partition.
+    pub fn partition(&self) -> &Partition25 {
+        &self.partition
+    }
+
+    /// Bytes of memory at the build's peak, and of the file.
+    pub fn needs(&self) -> (u64, u64) {
+        pattern25_needs(self.goal.cells(), &self.partition)
+    }
+
+    /// Placements the build settles in all (what its progress counts to).
+    pub fn placements(&self) -> u64 {
+        partition25_placements(self.goal.cells(), &self.partition)
+    }
+
+    /// Builds the databases (each group on every core) and writes them to `path`, else to
+    /// the default file ([`default_path_25`], its directory made): refused first, with the
+    /// figures, when the machine has not the memory or the disk space, or `path` is no
+    /// regular file to replace. `progress` is told of settled placements (of
+    /// [`Build25::placements`]). Returns the file and the bytes written.
+    pub fn write(
+        &self,
+        path: Option<&Path>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(PathBuf, u64), TwentyFourError> {
+        let path = match path {
+            Some(p) => p.to_path_buf(),
+            None => {
+                let p = default_path_25()?;
+                slidetable_gen::make_dir(&p).map_err(Pattern25Error::from)?;
+                p
+            }
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        slidetable_gen::check_replaceable(&path).map_err(Pattern25Error::from)?;
+        check_pattern25_room(&self.goal, &self.partition, Some(&dir))?;
+        let groups = solve_partition25(&self.goal, &self.partition, progress)?;
+        let bytes = write_pattern25(&path, &self.goal, &groups)?;
+        Ok((path, bytes))
+    }
+}
+
 impl TwentyFour<TableBytes> {
+    /// Builds `pdb`'s databases ([`Build25`]), writes them to `path` (`None`: the default
+    /// file) and maps the file.
+    pub fn generate_file(
+        path: Option<&Path>,
+        pdb: &str,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        let (path, _) = Build25::new(pdb)?.write(path, progress)?;
+        TwentyFour::open(path)
+    }
+
     /// Maps the `SLIDEP25` file at `path`, checks its header and the CRC of every entry.
     pub fn open(path: impl AsRef<Path>) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
         let path = path.as_ref();
@@ -119,14 +213,23 @@ impl TwentyFour<TableBytes> {
     }
 }
 
-impl TwentyFour<Vec<u8>> {
+impl TwentyFour<TableBytes> {
     /// The databases of `partition` towards `goal`, built in memory (5-5-5-5-4 on 5×5: a few
     /// seconds; 6-6-6-6: minutes and 1.1 GB).
     pub fn generate(
         goal: &Layout25,
         partition: &Partition25,
-    ) -> Result<TwentyFour<Vec<u8>>, TwentyFourError> {
-        let groups = solve_partition25(goal, partition, &|_| ())?;
+    ) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        TwentyFour::generate_watched(goal, partition, &|_| ())
+    }
+
+    /// [`TwentyFour::generate`], with `progress` told of settled placements.
+    pub fn generate_watched(
+        goal: &Layout25,
+        partition: &Partition25,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        let groups = solve_partition25(goal, partition, progress)?;
         TwentyFour::from_groups(goal, &groups)
     }
 
@@ -134,7 +237,7 @@ impl TwentyFour<Vec<u8>> {
     pub fn from_groups(
         goal: &Layout25,
         groups: &[Group25],
-    ) -> Result<TwentyFour<Vec<u8>>, TwentyFourError> {
+    ) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
         let format = |problem| TwentyFourError::Format {
             path: PathBuf::from("(in memory)"),
             problem,
@@ -142,7 +245,7 @@ impl TwentyFour<Vec<u8>> {
         let bytes = PatternFile25::to_bytes(goal, groups).map_err(format)?;
         let header = PatternFile25::parse(&bytes).map_err(format)?;
         Ok(TwentyFour {
-            bytes,
+            bytes: TableBytes::from(bytes),
             header,
             file: None,
         })
@@ -164,6 +267,28 @@ impl<D: AsRef<[u8]>> TwentyFour<D> {
             .map(|g| g.tiles.count_ones().to_string())
             .collect();
         sizes.join("-")
+    }
+
+    /// The file's header: its groups (tiles, placements, histograms) and goal.
+    pub fn header(&self) -> &PatternFile25 {
+        &self.header
+    }
+
+    /// The file's length in bytes.
+    pub fn len(&self) -> u64 {
+        self.bytes.as_ref().len() as u64
+    }
+
+    /// Whether the file holds no bytes (never: a sound file has a header).
+    pub fn is_empty(&self) -> bool {
+        self.bytes.as_ref().is_empty()
+    }
+
+    /// Whether the solver also looks the databases up on the board reflected about its main
+    /// diagonal (a square board whose goal has its blank on that diagonal: Korf and
+    /// Felner's 5×5 goal).
+    pub fn reflects(&self) -> bool {
+        self.databases(true).is_ok_and(|d| d.reflects())
     }
 
     /// The file the databases were opened from, if any.
