@@ -166,13 +166,13 @@ fn bad_lines_other_parity_and_other_commands_are_named() {
     assert!(text(&out.stderr).contains("make it with `slidetable generate --board 5x5`"));
 }
 
-/// A 24-puzzle database named where a table is read (`info`, `distance` without `--board
-/// 5x5`) is named for what it is, with the command that reads it, not taken for a damaged
-/// table to generate again.
+/// A 24-puzzle database named where a table is read (`distance` without `--board 5x5`) is
+/// named for what it is, with the command that reads it, not taken for a damaged table to
+/// generate again.
 #[test]
 fn a_24_puzzle_database_given_as_a_table_is_named_for_what_it_is() {
     let table = database();
-    for args in [&["info"][..], &["distance", "--table"][..]] {
+    for args in [&["distance", "--table"][..]] {
         let out = slidetable()
             .args(args)
             .arg(table)
@@ -188,4 +188,70 @@ fn a_24_puzzle_database_given_as_a_table_is_named_for_what_it_is() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// `info` describes a 24-puzzle database as it describes a 15-puzzle one: board, partition,
+/// goal, reflection, each group's tiles, placements, bytes and histogram, the checksum on
+/// request; `--json` by its schema in docs/JSON.md; damage found by `--verify` is exit 1.
+#[test]
+fn info_describes_a_24_puzzle_database() {
+    let table = database();
+    let out = slidetable().arg("info").arg(table).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], format!("table     {}", table.display()));
+    assert_eq!(lines[1], "board     5x5");
+    assert_eq!(
+        lines[2],
+        "encoding  pattern25 (pattern database 3-3-3-3-3-3-3-3: one byte per placement, the moves of the group's tiles)"
+    );
+    assert!(lines[3].starts_with("goal      0 1 2 3 4 "), "{stdout}");
+    assert!(lines[4].starts_with("reflected yes "), "{stdout}");
+    assert_eq!(lines[5], "size      111984 bytes");
+    assert_eq!(lines[6], "checksum  not checked (use --verify)");
+    assert_eq!(lines[7], "groups    8");
+    assert_eq!(lines[9], "group 0: tiles 1 2 3");
+    assert_eq!(lines[10], "  placements    13800");
+    assert_eq!(lines[11], "  bytes         13800");
+    assert!(lines[12].starts_with("  max value     "), "{stdout}");
+    assert!(lines[13].starts_with("  histogram     1 "), "{stdout}");
+
+    let out = slidetable()
+        .args(["info", "--json", "--verify"])
+        .arg(table)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let schemas = slidetable_testkit::schema::schemas();
+    slidetable_testkit::schema::check(&v, &schemas["info-patterns25"], "info-patterns25").unwrap();
+    assert_eq!(v["partition"], "3-3-3-3-3-3-3-3");
+    assert_eq!(v["checksum_ok"], true);
+    assert_eq!(v["reflected"], true);
+    assert_eq!(v["groups"][7]["tiles"], serde_json::json!([22, 23, 24]));
+    assert_eq!(v["groups"][7]["bytes"], 13800);
+    let sum: u64 = v["groups"][0]["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 13800);
+
+    // An entry changed: the header still reads, the checksum fails.
+    let damaged = crate::common::dir().join("5x5-3x8-damaged.slp");
+    let mut bytes = std::fs::read(table).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&damaged, bytes).unwrap();
+    let out = slidetable().arg("info").arg(&damaged).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = slidetable()
+        .args(["info", "--verify"])
+        .arg(&damaged)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("checksum  FAILED: "));
 }

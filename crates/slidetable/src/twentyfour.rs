@@ -181,19 +181,35 @@ impl TwentyFour<TableBytes> {
 
     /// Maps the `SLIDEP25` file at `path`, checks its header and the CRC of every entry.
     pub fn open(path: impl AsRef<Path>) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        let databases = TwentyFour::map(path)?;
+        databases.verify()?;
+        Ok(databases)
+    }
+
+    /// Maps the `SLIDEP25` file at `path` and checks its header only, in bounded time (as
+    /// `info` reads a file): [`TwentyFour::verify`] checks the entries.
+    pub fn map(path: impl AsRef<Path>) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
         let path = path.as_ref();
         let bytes = TableBytes::open(path)?;
-        let format = |problem| TwentyFourError::Format {
-            path: path.to_path_buf(),
-            problem,
-        };
-        let header = PatternFile25::parse(bytes.as_ref()).map_err(format)?;
-        header.verify(bytes.as_ref()).map_err(format)?;
+        let header =
+            PatternFile25::parse(bytes.as_ref()).map_err(|problem| TwentyFourError::Format {
+                path: path.to_path_buf(),
+                problem,
+            })?;
         Ok(TwentyFour {
             bytes,
             header,
             file: Some(path.to_path_buf()),
         })
+    }
+
+    /// Whether the file at `path` begins as a `SLIDEP25` file does (its magic number): what
+    /// a front end asks to tell these files from tables before opening one.
+    pub fn is_file(path: &Path) -> bool {
+        let mut magic = [0u8; 8];
+        std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+            .is_ok_and(|()| PatternFile25::is_pattern25(&magic))
     }
 
     /// The file at `table`, else the default one ([`default_path_25`]), which must exist.
@@ -269,9 +285,27 @@ impl<D: AsRef<[u8]>> TwentyFour<D> {
         sizes.join("-")
     }
 
+    /// Checks the CRC-32 of every entry.
+    pub fn verify(&self) -> Result<(), TwentyFourError> {
+        self.header
+            .verify(self.bytes.as_ref())
+            .map_err(|problem| TwentyFourError::Format {
+                path: self
+                    .file
+                    .clone()
+                    .unwrap_or_else(|| PathBuf::from("(in memory)")),
+                problem,
+            })
+    }
+
     /// The file's header: its groups (tiles, placements, histograms) and goal.
     pub fn header(&self) -> &PatternFile25 {
         &self.header
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_ref()
     }
 
     /// The file's length in bytes.
