@@ -88,6 +88,28 @@ fn interrupted(py: Python<'_>, stats: &Stats, row: Option<usize>) -> PyErr {
 }
 
 impl PyTwentyFour {
+    /// `pdb`'s databases built and written to `path` (`None`: the default file, its
+    /// directory made), then opened; `progress(done, total)` told of the placements settled.
+    fn build(
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        pdb: &str,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTwentyFour> {
+        let build = Build25::new(pdb).map_err(twentyfour_error)?;
+        let counted = Arc::new(Counted::default());
+        counted.start(build.placements());
+        let counting = counted.clone();
+        let told = progress.map(|p| (p, &*counted));
+        let solver = crate::interrupt::abandonable_told(py, told, move || {
+            build
+                .write(path.as_deref(), &|n| counting.add(n))
+                .and_then(|(path, _)| TwentyFour::open(path))
+                .map_err(twentyfour_error)
+        })??;
+        Ok(PyTwentyFour { solver })
+    }
+
     fn board(&self) -> Board25 {
         Board25::of(self.solver.goal())
     }
@@ -170,12 +192,24 @@ impl PyTwentyFour {
     }
 
     /// The file `slidetable generate --board 5x5` writes and `slidetable path --board 5x5`
-    /// reads (`slidetable/5x5.slp` in `$XDG_CACHE_HOME`, else `~/.cache`). Raises
-    /// `FileNotFoundError` saying how to make it when it is not there: it is not built on
-    /// first use (6-6-6-6 takes about ten minutes and 1.1 GB; `TwentyFour.generate(
-    /// TwentyFour.default_path())` makes it).
+    /// reads (`slidetable/5x5.slp` in `$XDG_CACHE_HOME`, else `~/.cache`). When it is not
+    /// there: with `build` (a partition, `"6-6-6-6"`: about ten minutes and 1.1 GB on 2
+    /// cores) it is built there first, as `slidetable generate --board 5x5 --pdb BUILD`
+    /// does, with `progress(done, total)` as `generate`'s; without, `FileNotFoundError`
+    /// saying how to make it.
     #[staticmethod]
-    fn default(py: Python<'_>) -> PyResult<PyTwentyFour> {
+    #[pyo3(signature = (build = None, progress = None))]
+    fn default(
+        py: Python<'_>,
+        build: Option<&str>,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTwentyFour> {
+        let missing = !slidetable::default_path_25()
+            .map_err(twentyfour_error)?
+            .exists();
+        if let (true, Some(pdb)) = (missing, build) {
+            return PyTwentyFour::build(py, None, pdb, progress);
+        }
         let solver = py
             .detach(|| TwentyFour::open_or_default(None))
             .map_err(twentyfour_error)?;
@@ -192,8 +226,8 @@ impl PyTwentyFour {
     /// Builds the databases of `pdb` (`"6-6-6-6"`, Korf and Felner's: about ten minutes and
     /// 1.1 GB on 2 cores; `"5-5-5-5-4"`: seconds and 53 MB; group sizes in goal order, or
     /// tiles, `"1,2,5/3,4,…"`) as `slidetable generate --board 5x5 --pdb PDB -o PATH` does,
-    /// and writes them to `path` (`None`: kept in memory, nothing written). Refused first
-    /// (`MemoryError`-free: a `ValueError` with both figures) when the machine has not the
+    /// and writes them to `path` (`None`: kept in memory, nothing written). Refused before
+    /// it starts, with a `ValueError` giving both figures, when the machine has not the
     /// memory or the disk space. `progress(done, total)`, if given, is called every
     /// twentieth of a second with the placements settled. Ctrl-C raises `KeyboardInterrupt`
     /// at once (a file is written whole or not at all).
@@ -205,22 +239,22 @@ impl PyTwentyFour {
         pdb: &str,
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTwentyFour> {
-        let build = Build25::new(pdb).map_err(twentyfour_error)?;
-        let counted = Arc::new(Counted::default());
-        counted.start(build.placements());
-        let counting = counted.clone();
-        let told = progress.map(|p| (p, &*counted));
-        let solver = crate::interrupt::abandonable_told(py, told, move || {
-            let progress = |n| counting.add(n);
-            match path {
-                Some(path) => build
-                    .write(Some(&path), &progress)
-                    .and_then(|(path, _)| TwentyFour::open(path)),
-                None => TwentyFour::generate_watched(build.goal(), build.partition(), &progress),
+        match path {
+            Some(path) => PyTwentyFour::build(py, Some(path), pdb, progress),
+            None => {
+                let build = Build25::new(pdb).map_err(twentyfour_error)?;
+                let counted = Arc::new(Counted::default());
+                counted.start(build.placements());
+                let counting = counted.clone();
+                let told = progress.map(|p| (p, &*counted));
+                let solver = crate::interrupt::abandonable_told(py, told, move || {
+                    let progress = |n| counting.add(n);
+                    TwentyFour::generate_watched(build.goal(), build.partition(), &progress)
+                        .map_err(twentyfour_error)
+                })??;
+                Ok(PyTwentyFour { solver })
             }
-            .map_err(twentyfour_error)
-        })??;
-        Ok(PyTwentyFour { solver })
+        }
     }
 
     /// The board, `"5x5"`.

@@ -127,7 +127,7 @@ def test_bad_input_is_named_and_the_other_class_is_none(files):
         twentyfour.solve([0] * 25)
     with pytest.raises(ValueError, match="'-1' is not a tile number"):
         twentyfour.solve([-1] + GOAL[1:])
-    other = [2, 1] + GOAL[2:]
+    other = [0, 2, 1] + GOAL[3:]
     assert twentyfour.solve(other) is None
     assert twentyfour.distance(other) == -1
     assert twentyfour.search(other)["solvable"] is False
@@ -181,9 +181,11 @@ def test_the_default_file_is_the_commands(tmp_path, monkeypatch):
     assert slidetable.TwentyFour.default_path() == str(tmp_path / "slidetable" / "5x5.slp")
     with pytest.raises(FileNotFoundError, match="slidetable generate --board 5x5"):
         slidetable.TwentyFour.default()
-    made = slidetable.TwentyFour.generate(slidetable.TwentyFour.default_path(),
-                                          pdb="3-3-3-3-3-3-3-3")
+    made = slidetable.TwentyFour.default(build="3-3-3-3-3-3-3-3")
+    assert made.file == slidetable.TwentyFour.default_path()
     assert slidetable.TwentyFour.default().partition == made.partition == "3-3-3-3-3-3-3-3"
+    # Made already: opened, not built again.
+    assert slidetable.TwentyFour.default(build="5-5-5-5-4").partition == "3-3-3-3-3-3-3-3"
     assert "TwentyFour(partition='3-3-3-3-3-3-3-3'" in repr(made)
 
 
