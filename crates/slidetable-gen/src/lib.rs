@@ -35,6 +35,7 @@ mod mapped;
 pub mod parts;
 mod pattern;
 mod pattern25;
+mod pattern_search;
 mod plan;
 pub mod resume;
 pub mod room;

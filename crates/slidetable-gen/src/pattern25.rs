@@ -1,24 +1,16 @@
-//! Additive pattern databases of boards of up to 25 cells (the 24-puzzle's), by the same
-//! reverse 0-1 breadth-first search as the 15-puzzle's ([`crate::solve_pattern`]): the state
-//! is (placement of the group's tiles, region of the blank), a move of a group tile costs 1
-//! and the blank's other moves cost 0, so the search works on the blank's regions level by
-//! level; a child is ranked from its parent's rank
-//! ([`PlacementRanker25::moved_rank`](slidetable_core::Placements::moved_rank)) and
-//! rejected on one bit of its visited mask before its region is flood-filled. What differs
-//! is only the width: 25 cells need a 32-bit mask of blank cells a placement (510 MB for a
-//! 6-tile group's 127,512,000 placements) and a byte an entry, which holds the value itself.
-//!
-//! Every level is expanded on every core in fixed work items and the entries and masks are
-//! set by atomic operations, so the values (and the file) do not depend on the number of
-//! threads.
+//! Additive pattern databases of boards of up to 25 cells (the 24-puzzle's), by the one
+//! reverse 0-1 breadth-first search the 15-puzzle's are built by ([`crate::pattern_search`]):
+//! what differs is only the width. 25 cells need a 32-bit mask of blank cells a placement
+//! (510 MB for a 6-tile group's 127,512,000 placements) and a byte an entry, which holds the
+//! value itself. The values (and the file) do not depend on the number of threads.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
-use rayon::prelude::*;
-use slidetable_core::{each_set_bit, AtomicBitmap, Layout25, PlacementRanker25, MAX_CELLS_25};
+use slidetable_core::{Layout25, PlacementRanker25, MAX_CELLS_25};
 use slidetable_format::{Group25, UNREACHED_25};
 
+use crate::pattern_search::{search_placements, Geometry, Settled};
 use crate::room::{checked_memory, human};
 
 /// The most tiles a group of a 25-cell board may have: 25!/18! = 2,422,728,000 placements
@@ -282,62 +274,6 @@ pub fn check_pattern25_room(
     Ok((memory, disk))
 }
 
-/// Cells of the board as bit masks, for flood fills.
-struct Geometry {
-    cols: usize,
-    all: u32,
-    not_left: u32,
-    not_right: u32,
-    next_to: [u32; MAX_CELLS_25],
-}
-
-impl Geometry {
-    fn new(rows: usize, cols: usize) -> Geometry {
-        let n = rows * cols;
-        let (mut not_left, mut not_right) = (0, 0);
-        for c in 0..n {
-            if c % cols != 0 {
-                not_left |= 1 << c;
-            }
-            if c % cols != cols - 1 {
-                not_right |= 1 << c;
-            }
-        }
-        let mut geo = Geometry {
-            cols,
-            all: ((1u64 << n) - 1) as u32,
-            not_left,
-            not_right,
-            next_to: [0; MAX_CELLS_25],
-        };
-        for c in 0..n {
-            geo.next_to[c] = geo.spread(1 << c);
-        }
-        geo
-    }
-
-    #[inline]
-    fn spread(&self, m: u32) -> u32 {
-        (((m & self.not_right) << 1)
-            | ((m & self.not_left) >> 1)
-            | (m << self.cols)
-            | (m >> self.cols))
-            & self.all
-    }
-
-    #[inline]
-    fn region(&self, seed: u32, free: u32) -> u32 {
-        let mut m = seed;
-        loop {
-            let grown = (m | self.spread(m)) & free;
-            if grown == m {
-                return m;
-            }
-            m = grown;
-        }
-    }
-}
-
 /// Solves one group's database towards `goal`: for every placement of the group's tiles
 /// (bit `t` of `tiles` for tile `t`), the fewest moves of those tiles that bring them home
 /// whatever the other tiles do, or [`UNREACHED_25`] where no puzzle has that placement.
@@ -363,97 +299,36 @@ pub fn solve_pattern25(
     }
     let ranker = PlacementRanker25::new(n, k).map_err(|e| partition_error(e.to_string()))?;
     let count = ranker.count() as usize;
-    let geo = Geometry::new(goal.rows(), goal.cols());
+    let geo = Geometry::<MAX_CELLS_25>::new(goal.rows(), goal.cols());
     let mut home = [0u8; MAX_GROUP_25];
     for (i, &t) in group.iter().enumerate() {
         home[i] = goal.tiles().iter().position(|&x| x == t).unwrap_or(0) as u8;
     }
-
-    let visited: Vec<AtomicU32> = (0..count).map(|_| AtomicU32::new(0)).collect();
-    let mut current = AtomicBitmap::new(count);
-    let mut next = AtomicBitmap::new(count);
     let entries: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNREACHED_25)).collect();
-
-    let start = ranker.rank(&home[..k]);
-    let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
-    let region = geo.region(1 << goal.blank(), geo.all & !occupied);
-    visited[start as usize].store(region, Relaxed);
-    entries[start as usize].store(0, Relaxed);
-    current.set(u64::from(start));
-    let mut histogram = vec![1u64];
-    progress(1);
-
-    let chunk = (current.words().len() / (16 * rayon::current_num_threads().max(1))).clamp(1, 256);
-    let mut level = 0u32;
-    loop {
-        let child_level = level + 1;
-        let value = child_level.min(u32::from(UNREACHED_25) - 1) as u8;
-        let settled: u64 = current
-            .words()
-            .par_chunks(chunk)
-            .enumerate()
-            .map(|(item, words)| {
-                let mut settled = 0u64;
-                let mut cells = [0u8; MAX_GROUP_25];
-                for (w, word) in words.iter().enumerate() {
-                    each_set_bit(item * chunk + w, word.load(Relaxed), |p| {
-                        let occupied = ranker.unrank(p as u32, &mut cells[..k]);
-                        let mut slot_at = [0u8; MAX_CELLS_25];
-                        for (slot, &c) in cells[..k].iter().enumerate() {
-                            slot_at[c as usize] = slot as u8;
-                        }
-                        let reached = visited[p as usize].load(Relaxed);
-                        for (i, &from) in cells[..k].iter().enumerate() {
-                            let from = usize::from(from);
-                            let mut into = geo.next_to[from] & reached;
-                            while into != 0 {
-                                let to = into.trailing_zeros() as usize;
-                                into &= into - 1;
-                                let child =
-                                    ranker.moved_rank(p as u32, i, from, to, occupied, |x| {
-                                        usize::from(slot_at[x])
-                                    }) as usize;
-                                if visited[child].load(Relaxed) & (1 << from) != 0 {
-                                    continue;
-                                }
-                                let free = geo.all & !(occupied & !(1 << from) | 1 << to);
-                                let region = geo.region(1 << from, free);
-                                let before = visited[child].fetch_or(region, Relaxed);
-                                if before & region != 0 {
-                                    continue;
-                                }
-                                next.set(child as u64);
-                                if before != 0 {
-                                    continue;
-                                }
-                                settled += 1;
-                                entries[child].store(value, Relaxed);
-                            }
-                        }
-                    });
-                }
-                progress(settled);
-                settled
-            })
-            .sum();
-        if settled == 0 && next.words().par_iter().all(|w| w.load(Relaxed) == 0) {
-            break;
+    entries[ranker.rank(&home[..k]) as usize].store(0, Relaxed);
+    // A placement's entry: the level it was first reached at, the group's moves.
+    let settle = |s: Settled<'_>| {
+        let value = s.level.min(u32::from(UNREACHED_25) - 1) as u8;
+        entries[s.rank].store(value, Relaxed);
+    };
+    let level_done = |level: u32, finished: bool| {
+        if finished || level < u32::from(UNREACHED_25) - 1 {
+            return Ok(());
         }
-        histogram.push(settled);
-        std::mem::swap(&mut current, &mut next);
-        next.clear();
-        level = child_level;
-        if level >= u32::from(UNREACHED_25) - 1 {
-            return Err(partition_error(format!(
-                "tiles {group:?} need more than {} moves, more than an entry holds",
-                UNREACHED_25 - 1
-            )));
-        }
-    }
-    while histogram.last() == Some(&0) {
-        histogram.pop();
-    }
-    drop(visited);
+        Err(partition_error(format!(
+            "tiles {group:?} need more than {} moves, more than an entry holds",
+            UNREACHED_25 - 1
+        )))
+    };
+    let histogram = search_placements::<MAX_CELLS_25, AtomicU32, _>(
+        &geo,
+        &ranker,
+        &home[..k],
+        goal.blank(),
+        progress,
+        settle,
+        level_done,
+    )?;
     Ok(Group25 {
         tiles,
         histogram,
