@@ -17,7 +17,7 @@ use slidetable::generate::room::human;
 use slidetable::generate::Pattern25Error;
 use slidetable::puzzles::{parse_line25, Board25};
 use slidetable::search::{Limit, Limits, Progress25, Search25Error, Stop};
-use slidetable::{Build25, TwentyFour, TwentyFourError};
+use slidetable::{Build25, TwentyFour, TwentyFourError, Written25};
 
 use crate::error::{UsageError, EXIT_BAD_INPUT, EXIT_USAGE};
 use crate::streams::{self, note, warning};
@@ -188,8 +188,18 @@ fn generate(args: Generate25) -> Result<ExitCode> {
     );
     let written = build.write(args.output.as_deref(), &|n| bar.inc(n));
     bar.finish_and_clear();
-    let (path, bytes) = written?;
+    let Written25 { path, bytes, kept } = written?;
     let mut out = streams::stdout();
+    if !kept.is_empty() {
+        let groups: Vec<String> = kept.iter().map(usize::to_string).collect();
+        note!(
+            "took group{} {} from {}, kept by an earlier run, instead of building {} again",
+            if kept.len() == 1 { "" } else { "s" },
+            groups.join(", "),
+            slidetable::generate::engine::pattern25_kept_dir(&path).display(),
+            if kept.len() == 1 { "it" } else { "them" }
+        );
+    }
     writeln!(out, "wrote {}", path.display())?;
     writeln!(
         out,

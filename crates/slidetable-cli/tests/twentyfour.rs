@@ -255,3 +255,49 @@ fn info_describes_a_24_puzzle_database() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("checksum  FAILED: "));
 }
+
+/// `generate --board 5x5` goes on from the groups a stopped run kept (`PATH.groups`): it
+/// says which it took, builds the others, writes the same bytes as a whole run, and removes
+/// the kept groups once the file is written.
+#[test]
+fn a_stopped_build_goes_on_from_the_groups_it_kept() {
+    use slidetable::core::Layout25;
+    use slidetable::generate::engine::{pattern25_kept_dir, solve_partition25_kept};
+    use slidetable::generate::Partition25;
+
+    let whole = std::fs::read(database()).unwrap();
+    let path = crate::common::dir().join("5x5-3x8-resumed.slp");
+    let kept = pattern25_kept_dir(&path);
+    let _ = std::fs::remove_dir_all(&kept);
+    // A run that kept its groups and stopped before the file: group 6 not finished.
+    let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
+    let partition = Partition25::parse("3-3-3-3-3-3-3-3", &goal).unwrap();
+    solve_partition25_kept(&goal, &partition, &kept, &|_| (), &|_| ()).unwrap();
+    for entry in std::fs::read_dir(&kept).unwrap().flatten() {
+        if entry.file_name().to_str().unwrap().starts_with("group-6-") {
+            std::fs::remove_file(entry.path()).unwrap();
+        }
+    }
+    let out = slidetable()
+        .args([
+            "generate",
+            "--board",
+            "5x5",
+            "--pdb",
+            "3-3-3-3-3-3-3-3",
+            "-o",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "took groups 0, 1, 2, 3, 4, 5, 7 from {}, kept by an earlier run, instead of building them again\n",
+            kept.display()
+        )
+    );
+    assert!(std::fs::read(&path).unwrap() == whole);
+    assert!(!kept.exists());
+}

@@ -104,7 +104,7 @@ impl PyTwentyFour {
         let solver = crate::interrupt::abandonable_told(py, told, move || {
             build
                 .write(path.as_deref(), &|n| counting.add(n))
-                .and_then(|(path, _)| TwentyFour::open(path))
+                .and_then(|written| TwentyFour::open(written.path))
                 .map_err(twentyfour_error)
         })??;
         Ok(PyTwentyFour { solver })

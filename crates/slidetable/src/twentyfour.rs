@@ -6,7 +6,10 @@ use std::path::{Path, PathBuf};
 
 use slidetable_core::Layout25;
 use slidetable_format::{Group25, PatternFile25};
-use slidetable_gen::engine::{partition25_placements, solve_partition25, write_pattern25};
+use slidetable_gen::engine::{
+    partition25_placements, pattern25_kept_dir, solve_partition25, solve_partition25_kept,
+    write_pattern25,
+};
 use slidetable_gen::{check_pattern25_room, pattern25_needs, Partition25, Pattern25Error};
 use slidetable_query::{TableBytes, TableError};
 use slidetable_search::{Databases25, Limits, Progress25, Search25Error, Solved25};
@@ -95,7 +98,8 @@ pub fn default_path_25() -> Result<PathBuf, TwentyFourError> {
 /// let build = Build25::new("5-5-5-5-4")?;
 /// let (memory, disk) = build.needs();
 /// assert!(memory < disk * 10);
-/// let (path, bytes) = build.write(Some("5x5-55554.slp".as_ref()), &|_| ())?;
+/// let written = build.write(Some("5x5-55554.slp".as_ref()), &|_| ())?;
+/// assert_eq!(written.bytes, 25_807_448);
 /// # Ok(())
 /// # }
 /// ```
@@ -140,13 +144,16 @@ impl Build25 {
     /// Builds the databases (each group on every core) and writes them to `path`, else to
     /// the default file ([`default_path_25`], its directory made): refused first, with the
     /// figures, when the machine has not the memory or the disk space, or `path` is no
-    /// regular file to replace. `progress` is told of settled placements (of
-    /// [`Build25::placements`]). Returns the file and the bytes written.
+    /// regular file to replace. Each group is kept in `PATH.groups` as soon as it is built
+    /// ([`pattern25_kept_dir`]), so that a build stopped part of the way goes on from the
+    /// groups it had finished (each built again only if its kept copy is not whole); the
+    /// folder is removed once the file is written. `progress` is told of settled placements
+    /// (of [`Build25::placements`], the kept groups' at once).
     pub fn write(
         &self,
         path: Option<&Path>,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<(PathBuf, u64), TwentyFourError> {
+    ) -> Result<Written25, TwentyFourError> {
         let path = match path {
             Some(p) => p.to_path_buf(),
             None => {
@@ -161,10 +168,35 @@ impl Build25 {
         };
         slidetable_gen::check_replaceable(&path).map_err(Pattern25Error::from)?;
         check_pattern25_room(&self.goal, &self.partition, Some(&dir))?;
-        let groups = solve_partition25(&self.goal, &self.partition, progress)?;
+        let kept_dir = pattern25_kept_dir(&path);
+        let kept = std::sync::Mutex::new(Vec::new());
+        let groups =
+            solve_partition25_kept(&self.goal, &self.partition, &kept_dir, progress, &|index| {
+                if let Ok(mut kept) = kept.lock() {
+                    kept.push(index);
+                }
+            })?;
         let bytes = write_pattern25(&path, &self.goal, &groups)?;
-        Ok((path, bytes))
+        // The file is whole: its groups' copies have served.
+        let _ = std::fs::remove_dir_all(&kept_dir);
+        Ok(Written25 {
+            path,
+            bytes,
+            kept: kept.into_inner().unwrap_or_default(),
+        })
     }
+}
+
+/// What [`Build25::write`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written25 {
+    /// The file.
+    pub path: PathBuf,
+    /// Its length in bytes.
+    pub bytes: u64,
+    /// The groups (their indices in the partition) taken from an earlier run's kept copies
+    /// instead of being built again.
+    pub kept: Vec<usize>,
 }
 
 impl TwentyFour<TableBytes> {
@@ -175,8 +207,8 @@ impl TwentyFour<TableBytes> {
         pdb: &str,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
-        let (path, _) = Build25::new(pdb)?.write(path, progress)?;
-        TwentyFour::open(path)
+        let written = Build25::new(pdb)?.write(path, progress)?;
+        TwentyFour::open(written.path)
     }
 
     /// Maps the `SLIDEP25` file at `path`, checks its header and the CRC of every entry.
