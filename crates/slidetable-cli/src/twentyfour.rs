@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use slidetable::core::{is_blank_or_comment, path_string};
 use slidetable::generate::room::human;
-use slidetable::generate::Pattern25Error;
+use slidetable::generate::{Pattern25Error, MAX_GROUP_25};
 use slidetable::puzzles::{parse_line25, Board25};
 use slidetable::search::{Limit, Limits, Progress25, Search25Error, Stop};
 use slidetable::{Build25, TwentyFour, TwentyFourError, Written25};
@@ -157,28 +157,57 @@ fn run(cli: Cli25) -> Result<ExitCode> {
     }
 }
 
-fn generate(args: Generate25) -> Result<ExitCode> {
-    let build = Build25::new(&args.pdb).map_err(|e| match e {
+/// A partition that is none as a usage error (exit 2); anything else as it is.
+fn usage(e: TwentyFourError) -> anyhow::Error {
+    match e {
         TwentyFourError::Generate(Pattern25Error::Partition { .. }) => {
             anyhow::Error::from(UsageError(e.to_string()))
         }
         e => e.into(),
-    })?;
-    let (memory, disk) = build.needs();
-    let sizes = build.partition().sizes();
-    let groups = build.partition().groups().len();
-    let placements = build.placements();
+    }
+}
+
+/// CPU-seconds said in the largest unit that keeps them readable.
+fn cpu_time(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("{seconds:.0} CPU-seconds")
+    } else if seconds < 7200.0 {
+        format!("{:.1} CPU-minutes", seconds / 60.0)
+    } else {
+        format!("{:.1} CPU-hours", seconds / 3600.0)
+    }
+}
+
+fn generate(args: Generate25) -> Result<ExitCode> {
     if args.plan {
+        let plan = Build25::plan(&args.pdb).map_err(usage)?;
         let mut out = streams::stdout();
-        writeln!(
+        write!(
             out,
-            "board 5x5: pattern database {sizes} ({groups} groups, {placements} placements): {} of memory at the peak, a {} file",
-            human(memory),
-            human(disk)
+            "board 5x5: pattern database {} ({} groups, {} placements): {} of memory at the peak, a {} file, at least {}",
+            plan.sizes,
+            plan.groups,
+            plan.placements,
+            human(plan.memory),
+            human(plan.disk),
+            cpu_time(plan.cpu_seconds)
         )?;
+        if plan.buildable {
+            writeln!(out)?;
+        } else {
+            writeln!(
+                out,
+                "; groups of more than {MAX_GROUP_25} tiles rank past 32 bits, which this builder does not do: `generate` refuses it"
+            )?;
+        }
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
+    let build = Build25::new(&args.pdb).map_err(usage)?;
+    let (memory, _) = build.needs();
+    let sizes = build.partition().sizes();
+    let groups = build.partition().groups().len();
+    let placements = build.placements();
     crate::signals::clean_up_on_signals();
     let started = Instant::now();
     let bar = tables::progress_bar(

@@ -301,3 +301,34 @@ fn a_stopped_build_goes_on_from_the_groups_it_kept() {
     assert!(std::fs::read(&path).unwrap() == whole);
     assert!(!kept.exists());
 }
+
+/// `generate --plan` gives the figures of every partition, also of groups too large to be
+/// built here (8-8-8: Döbbelin, Schütt and Reinefeld's kind), which `generate` refuses.
+#[test]
+fn plan_gives_the_figures_of_partitions_too_large_to_build_here() {
+    let plan = |pdb: &str| {
+        let out = slidetable()
+            .args(["generate", "--board", "5x5", "--plan", "--pdb", pdb])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{pdb}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    assert_eq!(
+        plan("6-6-6-6"),
+        "board 5x5: pattern database 6-6-6-6 (4 groups, 510048000 placements): 1.1 GB of memory at the peak, a 510.0 MB file, at least 96 CPU-seconds\n"
+    );
+    assert_eq!(
+        plan("8-8-8"),
+        "board 5x5: pattern database 8-8-8 (3 groups, 130827312000 placements): 316.2 GB of memory at the peak, a 130.8 GB file, at least 6.9 CPU-hours; groups of more than 7 tiles rank past 32 bits, which this builder does not do: `generate` refuses it\n"
+    );
+    let out = slidetable()
+        .args(["generate", "--board", "5x5", "--plan", "--pdb", "8-8-9"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(USAGE));
+    assert_eq!(
+        text(&out.stderr),
+        "slidetable: partition '8-8-9': group sizes must be at least 1 and add up to 24 tiles\n"
+    );
+}

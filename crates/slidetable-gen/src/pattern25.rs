@@ -101,6 +101,16 @@ impl Partition25 {
     /// order of their goal cells, reading order; explicit groups (`1,2,5/3,4,…`) name
     /// tiles.
     pub fn parse(text: &str, goal: &Layout25) -> Result<Partition25, Pattern25Error> {
+        Partition25::parse_sized(text, goal, MAX_GROUP_25)
+    }
+
+    /// [`Partition25::parse`] with groups of up to `max_group` tiles: past
+    /// [`MAX_GROUP_25`] only for [`plan25`]'s figures, never for a build.
+    fn parse_sized(
+        text: &str,
+        goal: &Layout25,
+        max_group: usize,
+    ) -> Result<Partition25, Pattern25Error> {
         let bad = |problem: String| Pattern25Error::Partition {
             text: text.to_string(),
             problem,
@@ -145,7 +155,7 @@ impl Partition25 {
                 at += k;
             }
         }
-        Partition25::checked(text, n, groups)
+        Partition25::checked(text, n, groups, max_group)
     }
 
     /// A partition of the tiles of a board of `cells` cells from one mask per group.
@@ -161,10 +171,15 @@ impl Partition25 {
             })
             .collect::<Vec<_>>()
             .join("/");
-        Partition25::checked(&text, cells, groups)
+        Partition25::checked(&text, cells, groups, MAX_GROUP_25)
     }
 
-    fn checked(text: &str, n: usize, groups: Vec<u32>) -> Result<Partition25, Pattern25Error> {
+    fn checked(
+        text: &str,
+        n: usize,
+        groups: Vec<u32>,
+        max_group: usize,
+    ) -> Result<Partition25, Pattern25Error> {
         let bad = |problem: String| Pattern25Error::Partition {
             text: text.to_string(),
             problem,
@@ -176,7 +191,7 @@ impl Partition25 {
             if k == 0 {
                 return Err(bad("a group has no tiles".into()));
             }
-            if k > MAX_GROUP_25 {
+            if k > max_group {
                 let all: u128 = (0..k as u128).map(|j| n as u128 - j).product();
                 return Err(bad(format!(
                     "a group of {k} tiles has {all} placements on {n} cells, too many to rank \
@@ -220,9 +235,57 @@ impl Partition25 {
     }
 }
 
-/// Placements of a group of `k` tiles on `cells` cells.
+/// Placements of a group of `k` tiles on `cells` cells, `cells!/(cells−k)!` (`u64::MAX` past
+/// it, as no memory holds them).
 fn placements(cells: usize, k: usize) -> u64 {
-    PlacementRanker25::new(cells, k).map_or(u64::MAX, |r| u64::from(r.count()))
+    let all: u128 = (0..k as u128)
+        .map(|j| (cells as u128).saturating_sub(j))
+        .product();
+    u64::try_from(all).unwrap_or(u64::MAX)
+}
+
+/// Placements the 24-puzzle's builder settles in a CPU-second, measured: Korf and Felner's
+/// 6-6-6-6 (510,048,000 placements) in 96.3 CPU-seconds (BENCHMARKS.md). Larger groups are
+/// no faster (their masks are further apart in memory), so a plan's time from it is a floor.
+pub const PLACEMENTS_PER_CPU_SECOND_25: u64 = 5_300_000;
+
+/// What a partition's build takes, for `generate --plan`: also for groups too large to be
+/// built here (more than [`MAX_GROUP_25`] tiles), whose figures a build elsewhere needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan25 {
+    /// The group sizes, `8-8-8` style.
+    pub sizes: String,
+    /// How many groups.
+    pub groups: usize,
+    /// Placements of every group together.
+    pub placements: u64,
+    /// Bytes of memory at the peak (as [`pattern25_needs`] counts them).
+    pub memory: u64,
+    /// Bytes of the file's entries.
+    pub disk: u64,
+    /// CPU-seconds at least, at [`PLACEMENTS_PER_CPU_SECOND_25`].
+    pub cpu_seconds: f64,
+    /// Whether this builder makes it (every group of at most [`MAX_GROUP_25`] tiles).
+    pub buildable: bool,
+}
+
+/// The figures of building `text`'s partition of `goal`'s tiles, groups of any size.
+pub fn plan25(text: &str, goal: &Layout25) -> Result<Plan25, Pattern25Error> {
+    let partition = Partition25::parse_sized(text, goal, goal.cells() - 1)?;
+    let (memory, disk) = pattern25_needs(goal.cells(), &partition);
+    let placements = partition25_placements(goal.cells(), &partition);
+    Ok(Plan25 {
+        sizes: partition.sizes(),
+        groups: partition.groups().len(),
+        placements,
+        memory,
+        disk,
+        cpu_seconds: placements as f64 / PLACEMENTS_PER_CPU_SECOND_25 as f64,
+        buildable: partition
+            .groups()
+            .iter()
+            .all(|g| g.count_ones() as usize <= MAX_GROUP_25),
+    })
 }
 
 /// What building `partition`'s databases on a board of `cells` cells needs: memory (the

@@ -10,7 +10,9 @@ use slidetable_gen::engine::{
     partition25_placements, pattern25_kept_dir, solve_partition25, solve_partition25_kept,
     write_pattern25,
 };
-use slidetable_gen::{check_pattern25_room, pattern25_needs, Partition25, Pattern25Error};
+use slidetable_gen::{
+    check_pattern25_room, pattern25_needs, plan25, Partition25, Pattern25Error, Plan25,
+};
 use slidetable_query::{TableBytes, TableError};
 use slidetable_search::{Databases25, Limits, Progress25, Search25Error, Solved25};
 
@@ -113,12 +115,25 @@ impl Build25 {
     /// The partition `pdb` (`6-6-6-6`: Korf and Felner's; group sizes in goal order,
     /// `5-5-5-5-4`; or tiles, `1,2,5/3,4,…`) of the 5×5 goal with the blank top-left.
     pub fn new(pdb: &str) -> Result<Build25, TwentyFourError> {
+        let goal = Build25::goal_of(pdb)?;
+        let partition = Partition25::parse(pdb, &goal)?;
+        Ok(Build25 { goal, partition })
+    }
+
+    /// The 5×5 goal with the blank top-left, which `pdb` partitions.
+    fn goal_of(pdb: &str) -> Result<Layout25, TwentyFourError> {
         let goal = Layout25::goal_with_blank(5, 5, 0).ok_or_else(|| Pattern25Error::Partition {
             text: pdb.to_string(),
             problem: "no 5x5 goal".to_string(),
         })?;
-        let partition = Partition25::parse(pdb, &goal)?;
-        Ok(Build25 { goal, partition })
+        Ok(goal)
+    }
+
+    /// What building `pdb`'s partition takes (memory, disk, CPU time), also for groups too
+    /// large to be built here (`8-8-8`: [`Plan25::buildable`] false), as `generate --plan`
+    /// prints it.
+    pub fn plan(pdb: &str) -> Result<Plan25, TwentyFourError> {
+        Ok(plan25(pdb, &Build25::goal_of(pdb)?)?)
     }
 
     /// The goal the databases are distances to.
