@@ -172,7 +172,8 @@ fn bad_lines_other_parity_and_other_commands_are_named() {
 #[test]
 fn a_24_puzzle_database_given_as_a_table_is_named_for_what_it_is() {
     let table = database();
-    for args in [&["distance", "--table"][..]] {
+    {
+        let args = ["distance", "--table"];
         let out = slidetable()
             .args(args)
             .arg(table)

@@ -104,8 +104,8 @@ impl PyTwentyFour {
         let solver = crate::interrupt::abandonable_told(py, told, move || {
             build
                 .write(path.as_deref(), &|n| counting.add(n))
-                .and_then(|written| TwentyFour::open(written.path))
                 .map_err(twentyfour_error)
+                .and_then(|written| TwentyFour::open(written.path).map_err(twentyfour_error))
         })??;
         Ok(PyTwentyFour { solver })
     }
@@ -142,12 +142,15 @@ impl PyTwentyFour {
                 stop: Some(stop.clone()),
                 ..limits.clone()
             };
-            self.solver.solve(layout, &limits, &|p| reports.hear(p))
+            // Boxed: the error is large, and travels back from the thread.
+            self.solver
+                .solve(layout, &limits, &|p| reports.hear(p))
+                .map_err(Box::new)
         })?;
         let result = match ended {
             Ended::Done(result) => result,
             Ended::Interrupted(interrupt, stopped) => {
-                return Err(match stopped {
+                return Err(match stopped.map_err(|e| *e) {
                     Err(TwentyFourError::Search(Search25Error::LimitReached { stats, .. })) => {
                         interrupted(py, &stats, row)
                     }
@@ -155,7 +158,7 @@ impl PyTwentyFour {
                 });
             }
         };
-        match result {
+        match result.map_err(|e| *e) {
             Ok(solved) => Ok(Ok(solved)),
             Err(TwentyFourError::Search(e)) => Ok(Err(e)),
             Err(e) => Err(twentyfour_error(e)),
@@ -186,8 +189,8 @@ impl PyTwentyFour {
     #[staticmethod]
     fn open(py: Python<'_>, path: PathBuf) -> PyResult<PyTwentyFour> {
         let solver = py
-            .detach(|| TwentyFour::open(&path))
-            .map_err(twentyfour_error)?;
+            .detach(|| TwentyFour::open(&path).map_err(Box::new))
+            .map_err(|e| twentyfour_error(*e))?;
         Ok(PyTwentyFour { solver })
     }
 
@@ -211,8 +214,8 @@ impl PyTwentyFour {
             return PyTwentyFour::build(py, None, pdb, progress);
         }
         let solver = py
-            .detach(|| TwentyFour::open_or_default(None))
-            .map_err(twentyfour_error)?;
+            .detach(|| TwentyFour::open_or_default(None).map_err(Box::new))
+            .map_err(|e| twentyfour_error(*e))?;
         Ok(PyTwentyFour { solver })
     }
 

@@ -315,9 +315,11 @@ impl Target {
 }
 
 /// What `info` describes: a table or a 15-puzzle database, or the 24-puzzle's databases.
+// One per run, moved once into the command: the larger variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Described {
     Table(AnyTable),
-    TwentyFour(Box<slidetable::TwentyFour>),
+    TwentyFour(slidetable::TwentyFour),
 }
 
 /// `info`: the file (its header checked, not its payload), and the path it was named by.
@@ -345,7 +347,7 @@ impl Info {
         let explicit = Some(path.as_path()).filter(|_| origin != tables::Origin::Cache);
         let table = match explicit {
             Some(file) if slidetable::TwentyFour::is_file(file) => {
-                Described::TwentyFour(Box::new(slidetable::TwentyFour::map(file)?))
+                Described::TwentyFour(slidetable::TwentyFour::map(file)?)
             }
             _ => Described::Table(TableChoice::new(explicit, args.board).find()?),
         };
