@@ -521,6 +521,62 @@ mod tests {
     }
 
     #[test]
+    fn the_24_puzzles_rows_are_read_by_the_same_rules() {
+        let board = Board25::TWENTY_FOUR;
+        assert_eq!(board.to_string(), "5x5");
+        let goal: Vec<u8> = (0..25).collect();
+        let mut swapped = goal.clone();
+        swapped.swap(0, 1);
+        // Two puzzles stored column by column (a transposed array).
+        let mut flat = Vec::new();
+        for cell in 0..25 {
+            flat.push(goal[cell]);
+            flat.push(swapped[cell]);
+        }
+        let rows = Strided::new(&flat, 0, [2, 25], [1, 2]).unwrap();
+        let read = read_rows25(board, &rows, 0..2).unwrap();
+        assert_eq!(read[0].tiles(), &goal[..]);
+        assert_eq!(read[1].tiles(), &swapped[..]);
+        assert_eq!(
+            read,
+            [
+                layout25_of(board, &goal).unwrap(),
+                parse_line25(
+                    board,
+                    b"1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24"
+                )
+                .unwrap()
+            ]
+        );
+        // A bad row is named, the first in row order; a value is named as given.
+        let mut bad = flat.clone();
+        bad[2 * 24 + 1] = 25;
+        let rows = Strided::new(&bad, 0, [2, 25], [1, 2]).unwrap();
+        let e = read_rows25(board, &rows, 0..2).unwrap_err();
+        assert_eq!(e.row, 1);
+        assert_eq!(
+            e.to_string(),
+            "row 1: tile 25 is not on a 5x5 board (tiles are 1..24, the blank is 0)"
+        );
+        let mut values: Vec<i64> = goal.iter().map(|&t| i64::from(t)).collect();
+        values[3] = -1;
+        assert_eq!(
+            layout25_of(board, &values).unwrap_err().to_string(),
+            "'-1' is not a tile number"
+        );
+        // Sixteen tiles: the 15-puzzle's, hinted as the 16-cell reader hints them.
+        let sixteen = parse_line25(board, b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0").unwrap_err();
+        assert_eq!(sixteen.to_string(), "expected 25 tiles, found 16");
+        assert_eq!(sixteen.board_hint(), Some(BoardHint::Fifteen));
+        let rows = Strided::row_order(&flat[..32], 16).unwrap();
+        let e = read_rows25(board, &rows, 0..2).unwrap_err();
+        assert_eq!(
+            (e.row, e.error.to_string()),
+            (0, "expected 25 tiles, found 16".to_string())
+        );
+    }
+
+    #[test]
     fn a_line_of_another_length_names_the_boards_it_fits() {
         let board = Board::EIGHT;
         let e = parse_line(board, b"1 2 3 4 5 6 7 0").unwrap_err();
