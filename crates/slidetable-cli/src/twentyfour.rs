@@ -102,7 +102,8 @@ struct Generate25 {
     /// The file to write [default: slidetable/5x5.slp in the cache directory].
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     output: Option<PathBuf>,
-    /// Print the memory and disk the build needs, and build nothing.
+    /// Print the memory, disk and CPU time the build needs (also for groups too large to
+    /// build here, such as 8-8-8), and build nothing.
     #[arg(long)]
     plan: bool,
 }

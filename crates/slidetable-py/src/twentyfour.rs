@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use slidetable::core::{path_string, Layout25, Move};
+use slidetable::core::{mask_tiles_25, path_string, Layout25, Move};
 use slidetable::generate::Pattern25Error;
 use slidetable::puzzles::Board25;
 use slidetable::search::{Limit, Limits, Progress25, Search25Error, Solved25, Stats};
@@ -279,7 +279,7 @@ impl PyTwentyFour {
             .header()
             .groups()
             .iter()
-            .map(|g| (1..32).filter(|t| g.tiles & (1 << t) != 0).collect())
+            .map(|g| mask_tiles_25(g.tiles).map(u32::from).collect())
             .collect()
     }
 

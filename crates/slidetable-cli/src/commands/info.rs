@@ -306,7 +306,7 @@ fn twentyfour(databases: &slidetable::TwentyFour, verify: bool, as_json: bool) -
         .map(|(i, g)| {
             let entries = header.entries(databases.bytes(), i).len() as u64;
             Group25Json {
-                tiles: (1..32u8).filter(|t| g.tiles & (1 << t) != 0).collect(),
+                tiles: slidetable::core::mask_tiles_25(g.tiles).collect(),
                 entries,
                 bytes: entries,
                 max_value: g.histogram.len().saturating_sub(1) as u32,
