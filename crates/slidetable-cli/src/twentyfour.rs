@@ -12,12 +12,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
-use slidetable::core::{is_blank_or_comment, path_string, Layout25};
-use slidetable::generate::engine::{partition25_placements, solve_partition25, write_pattern25};
+use slidetable::core::{is_blank_or_comment, path_string};
 use slidetable::generate::room::human;
-use slidetable::generate::{check_pattern25_room, Partition25};
+use slidetable::generate::{Pattern25Error, MAX_GROUP_25};
+use slidetable::puzzles::{parse_line25, Board25};
 use slidetable::search::{Limit, Limits, Progress25, Search25Error, Stop};
-use slidetable::{default_path_25, TwentyFour, TwentyFourError};
+use slidetable::{Build25, TwentyFour, TwentyFourError, Written25};
 
 use crate::error::{UsageError, EXIT_BAD_INPUT, EXIT_USAGE};
 use crate::streams::{self, note, warning};
@@ -102,7 +102,8 @@ struct Generate25 {
     /// The file to write [default: slidetable/5x5.slp in the cache directory].
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     output: Option<PathBuf>,
-    /// Print the memory and disk the build needs, and build nothing.
+    /// Print the memory, disk and CPU time the build needs (also for groups too large to
+    /// build here, such as 8-8-8), and build nothing.
     #[arg(long)]
     plan: bool,
 }
@@ -157,58 +158,83 @@ fn run(cli: Cli25) -> Result<ExitCode> {
     }
 }
 
-fn generate(args: Generate25) -> Result<ExitCode> {
-    let goal = Layout25::goal_with_blank(5, 5, 0).context("the 5x5 goal")?;
-    let partition = Partition25::parse(&args.pdb, &goal).map_err(|e| UsageError(e.to_string()))?;
-    let path = match args.output {
-        Some(p) => p,
-        None => {
-            let p = default_path_25()?;
-            if let Some(dir) = p.parent() {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create directory {}", dir.display()))?;
-            }
-            p
+/// A partition that is none as a usage error (exit 2); anything else as it is.
+fn usage(e: TwentyFourError) -> anyhow::Error {
+    match e {
+        TwentyFourError::Generate(Pattern25Error::Partition { .. }) => {
+            anyhow::Error::from(UsageError(e.to_string()))
         }
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let (memory, disk) = slidetable::generate::pattern25_needs(25, &partition);
-    let sizes = partition.sizes();
+        e => e.into(),
+    }
+}
+
+/// CPU-seconds said in the largest unit that keeps them readable.
+fn cpu_time(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("{seconds:.0} CPU-seconds")
+    } else if seconds < 7200.0 {
+        format!("{:.1} CPU-minutes", seconds / 60.0)
+    } else {
+        format!("{:.1} CPU-hours", seconds / 3600.0)
+    }
+}
+
+fn generate(args: Generate25) -> Result<ExitCode> {
     if args.plan {
+        let plan = Build25::plan(&args.pdb).map_err(usage)?;
         let mut out = streams::stdout();
-        writeln!(
+        write!(
             out,
-            "board 5x5: pattern database {sizes} ({} groups, {} placements): {} of memory at the peak, a {} file",
-            partition.groups().len(),
-            partition25_placements(25, &partition),
-            human(memory),
-            human(disk)
+            "board 5x5: pattern database {} ({} groups, {} placements): {} of memory at the peak, a {} file, at least {}",
+            plan.sizes,
+            plan.groups,
+            plan.placements,
+            human(plan.memory),
+            human(plan.disk),
+            cpu_time(plan.cpu_seconds)
         )?;
+        if plan.buildable {
+            writeln!(out)?;
+        } else {
+            writeln!(
+                out,
+                "; groups of more than {MAX_GROUP_25} tiles rank past 32 bits, which this builder does not do: `generate` refuses it"
+            )?;
+        }
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    slidetable::generate::check_replaceable(&path)?;
-    check_pattern25_room(&goal, &partition, Some(&dir))?;
+    let build = Build25::new(&args.pdb).map_err(usage)?;
+    let (memory, _) = build.needs();
+    let sizes = build.partition().sizes();
+    let groups = build.partition().groups().len();
+    let placements = build.placements();
     crate::signals::clean_up_on_signals();
     let started = Instant::now();
     let bar = tables::progress_bar(
-        partition25_placements(25, &partition),
+        placements,
         Work::Placements,
         format!("generating 5x5 {sizes} ({} of memory)", human(memory)),
     );
-    let groups = solve_partition25(&goal, &partition, &|n| bar.inc(n))?;
+    let written = build.write(args.output.as_deref(), &|n| bar.inc(n));
     bar.finish_and_clear();
-    let bytes = write_pattern25(&path, &goal, &groups)?;
+    let Written25 { path, bytes, kept } = written?;
     let mut out = streams::stdout();
+    if !kept.is_empty() {
+        let groups: Vec<String> = kept.iter().map(usize::to_string).collect();
+        note!(
+            "took group{} {} from {}, kept by an earlier run, instead of building {} again",
+            if kept.len() == 1 { "" } else { "s" },
+            groups.join(", "),
+            slidetable::generate::engine::pattern25_kept_dir(&path).display(),
+            if kept.len() == 1 { "it" } else { "them" }
+        );
+    }
     writeln!(out, "wrote {}", path.display())?;
     writeln!(
         out,
-        "board 5x5: pattern database {sizes} ({} groups, {} placements), goal {goal}, {bytes} bytes",
-        groups.len(),
-        partition25_placements(25, &partition),
+        "board 5x5: pattern database {sizes} ({groups} groups, {placements} placements), goal {}, {bytes} bytes",
+        build.goal(),
     )?;
     writeln!(out, "took {:.1} s", started.elapsed().as_secs_f64())?;
     out.flush()?;
@@ -285,7 +311,7 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
                 continue;
             }
             number += 1;
-            let start = match Layout25::parse(5, 5, &line) {
+            let start = match parse_line25(Board25::TWENTY_FOUR, line.as_bytes()) {
                 Ok(l) => l,
                 Err(e) => {
                     let what = format!("{name}, line {}: {e}", i + 1);

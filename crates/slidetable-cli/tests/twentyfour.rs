@@ -166,13 +166,14 @@ fn bad_lines_other_parity_and_other_commands_are_named() {
     assert!(text(&out.stderr).contains("make it with `slidetable generate --board 5x5`"));
 }
 
-/// A 24-puzzle database named where a table is read (`info`, `distance` without `--board
-/// 5x5`) is named for what it is, with the command that reads it, not taken for a damaged
-/// table to generate again.
+/// A 24-puzzle database named where a table is read (`distance` without `--board 5x5`) is
+/// named for what it is, with the command that reads it, not taken for a damaged table to
+/// generate again.
 #[test]
 fn a_24_puzzle_database_given_as_a_table_is_named_for_what_it_is() {
     let table = database();
-    for args in [&["info"][..], &["distance", "--table"][..]] {
+    {
+        let args = ["distance", "--table"];
         let out = slidetable()
             .args(args)
             .arg(table)
@@ -188,4 +189,147 @@ fn a_24_puzzle_database_given_as_a_table_is_named_for_what_it_is() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// `info` describes a 24-puzzle database as it describes a 15-puzzle one: board, partition,
+/// goal, reflection, each group's tiles, placements, bytes and histogram, the checksum on
+/// request; `--json` by its schema in docs/JSON.md; damage found by `--verify` is exit 1.
+#[test]
+fn info_describes_a_24_puzzle_database() {
+    let table = database();
+    let out = slidetable().arg("info").arg(table).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], format!("table     {}", table.display()));
+    assert_eq!(lines[1], "board     5x5");
+    assert_eq!(
+        lines[2],
+        "encoding  pattern25 (pattern database 3-3-3-3-3-3-3-3: one byte per placement, the moves of the group's tiles)"
+    );
+    assert!(lines[3].starts_with("goal      0 1 2 3 4 "), "{stdout}");
+    assert!(lines[4].starts_with("reflected yes "), "{stdout}");
+    assert_eq!(lines[5], "size      111984 bytes");
+    assert_eq!(lines[6], "checksum  not checked (use --verify)");
+    assert_eq!(lines[7], "groups    8");
+    assert_eq!(lines[9], "group 0: tiles 1 2 3");
+    assert_eq!(lines[10], "  placements    13800");
+    assert_eq!(lines[11], "  bytes         13800");
+    assert!(lines[12].starts_with("  max value     "), "{stdout}");
+    assert!(lines[13].starts_with("  histogram     1 "), "{stdout}");
+
+    let out = slidetable()
+        .args(["info", "--json", "--verify"])
+        .arg(table)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let schemas = slidetable_testkit::schema::schemas();
+    slidetable_testkit::schema::check(&v, &schemas["info-patterns25"], "info-patterns25").unwrap();
+    assert_eq!(v["partition"], "3-3-3-3-3-3-3-3");
+    assert_eq!(v["checksum_ok"], true);
+    assert_eq!(v["reflected"], true);
+    assert_eq!(v["groups"][7]["tiles"], serde_json::json!([22, 23, 24]));
+    assert_eq!(v["groups"][7]["bytes"], 13800);
+    let sum: u64 = v["groups"][0]["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 13800);
+
+    // An entry changed: the header still reads, the checksum fails.
+    let damaged = crate::common::dir().join("5x5-3x8-damaged.slp");
+    let mut bytes = std::fs::read(table).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&damaged, bytes).unwrap();
+    let out = slidetable().arg("info").arg(&damaged).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = slidetable()
+        .args(["info", "--verify"])
+        .arg(&damaged)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("checksum  FAILED: "));
+}
+
+/// `generate --board 5x5` goes on from the groups a stopped run kept (`PATH.groups`): it
+/// says which it took, builds the others, writes the same bytes as a whole run, and removes
+/// the kept groups once the file is written.
+#[test]
+fn a_stopped_build_goes_on_from_the_groups_it_kept() {
+    use slidetable::core::Layout25;
+    use slidetable::generate::engine::{pattern25_kept_dir, solve_partition25_kept};
+    use slidetable::generate::Partition25;
+
+    let whole = std::fs::read(database()).unwrap();
+    let path = crate::common::dir().join("5x5-3x8-resumed.slp");
+    let kept = pattern25_kept_dir(&path);
+    let _ = std::fs::remove_dir_all(&kept);
+    // A run that kept its groups and stopped before the file: group 6 not finished.
+    let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
+    let partition = Partition25::parse("3-3-3-3-3-3-3-3", &goal).unwrap();
+    solve_partition25_kept(&goal, &partition, &kept, &|_| (), &|_| ()).unwrap();
+    for entry in std::fs::read_dir(&kept).unwrap().flatten() {
+        if entry.file_name().to_str().unwrap().starts_with("group-6-") {
+            std::fs::remove_file(entry.path()).unwrap();
+        }
+    }
+    let out = slidetable()
+        .args([
+            "generate",
+            "--board",
+            "5x5",
+            "--pdb",
+            "3-3-3-3-3-3-3-3",
+            "-o",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "took groups 0, 1, 2, 3, 4, 5, 7 from {}, kept by an earlier run, instead of building them again\n",
+            kept.display()
+        )
+    );
+    assert!(std::fs::read(&path).unwrap() == whole);
+    assert!(!kept.exists());
+}
+
+/// `generate --plan` gives the figures of every partition, also of groups too large to be
+/// built here (8-8-8: Döbbelin, Schütt and Reinefeld's kind), which `generate` refuses.
+#[test]
+fn plan_gives_the_figures_of_partitions_too_large_to_build_here() {
+    let plan = |pdb: &str| {
+        let out = slidetable()
+            .args(["generate", "--board", "5x5", "--plan", "--pdb", pdb])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{pdb}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    assert_eq!(
+        plan("6-6-6-6"),
+        "board 5x5: pattern database 6-6-6-6 (4 groups, 510048000 placements): 1.1 GB of memory at the peak, a 510.0 MB file, at least 96 CPU-seconds\n"
+    );
+    assert_eq!(
+        plan("8-8-8"),
+        "board 5x5: pattern database 8-8-8 (3 groups, 130827312000 placements): 316.2 GB of memory at the peak, a 130.8 GB file, at least 6.9 CPU-hours; groups of more than 7 tiles rank past 32 bits, which this builder does not do: `generate` refuses it\n"
+    );
+    let out = slidetable()
+        .args(["generate", "--board", "5x5", "--plan", "--pdb", "8-8-9"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(USAGE));
+    assert_eq!(
+        text(&out.stderr),
+        "slidetable: partition '8-8-9': group sizes must be at least 1 and add up to 24 tiles\n"
+    );
 }

@@ -99,6 +99,11 @@ pub fn mask_tiles(mask: u16) -> impl Iterator<Item = u8> {
     (1..crate::MAX_CELLS as u8).filter(move |t| mask & (1 << t) != 0)
 }
 
+/// [`mask_tiles`] for boards of up to 25 cells (the 24-puzzle's groups, a `u32` mask).
+pub fn mask_tiles_25(mask: u32) -> impl Iterator<Item = u8> {
+    (1..crate::MAX_CELLS_25 as u8).filter(move |t| mask & (1 << t) != 0)
+}
+
 /// Calls `f(i)` for every set bit of `word`, word `index` of a bitmap (so `i` counts from
 /// `64·index`), lowest first.
 #[inline]

@@ -29,7 +29,9 @@ mod rank;
 mod symmetry;
 mod words;
 
-pub use bits::{each_set_bit, expand_level, mask_tiles, AtomicBitmap, Expand, SCAN_CHUNK};
+pub use bits::{
+    each_set_bit, expand_level, mask_tiles, mask_tiles_25, AtomicBitmap, Expand, SCAN_CHUNK,
+};
 pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use layout::{Layout, LayoutError};
 pub use layout25::{Layout25, Layout25Error};

@@ -36,6 +36,7 @@ mod mapped;
 pub mod parts;
 mod pattern;
 mod pattern25;
+mod pattern_search;
 mod plan;
 pub mod resume;
 pub mod room;
@@ -51,8 +52,8 @@ pub use make::{
 };
 pub use pattern::{Partition, PartitionError};
 pub use pattern25::{
-    check_pattern25_room, pattern25_needs, Partition25, Pattern25Error, KORF_FELNER_6666,
-    MAX_GROUP_25,
+    check_pattern25_room, pattern25_needs, plan25, Partition25, Pattern25Error, Plan25,
+    KORF_FELNER_6666, MAX_GROUP_25, PLACEMENTS_PER_CPU_SECOND_25,
 };
 pub use plan::Plan;
 pub use write::temporary::abandon_writes;

@@ -1,38 +1,18 @@
-//! Additive pattern databases: for one group of tiles, the fewest moves of that group's tiles
-//! that bring them home from every placement, by a reverse 0-1 breadth-first search.
-//!
-//! The searched state is (placement of the group's tiles, cell of the blank). Moving a
-//! group tile costs 1; moving any other tile costs 0, so every cell the blank reaches over
-//! cells the group does not occupy belongs to one state of equal cost: the search works on
-//! those regions, cost level by cost level. For each placement it keeps a 16-bit mask of the
-//! blank cells already reached (`visited`) and one bit per placement for the levels being
-//! expanded and filled (`current`, `next`). Expanding a placement of the current level
-//! moves each group tile that touches a reached region into it; the tile's old cell seeds
-//! the child's region, flood-filled over the cells the group leaves free. A placement's
-//! value is the level at which any of its regions is first reached: the minimum over blank
-//! cells. For the 8-tile group of the 15-puzzle that is 1.04 GB of masks, 130 MB of level
-//! bits and 260 MB of entries.
-//!
-//! A child is ranked from its parent's rank (`PlacementRanker::moved_rank`) and tested on
-//! one bit before anything else: its region holds the tile's old cell, and a mask holds whole
-//! regions, so that bit says whether the child was reached there already; only a new region
-//! is flood-filled. Most children are old (about six in seven on the 15-puzzle's 6-tile
-//! groups), so the search's cost is mostly ranking and that one read.
-//!
-//! Every level is expanded on every core (rayon), in work items small enough that even a
-//! small board's space is cut into many, placements compared and set by atomic operations,
-//! so the values do not depend on the number of threads.
+//! Additive pattern databases of boards of up to 16 cells: for one group of tiles, the fewest
+//! moves of that group's tiles that bring them home from every placement, by the reverse 0-1
+//! breadth-first search every pattern database is built by ([`crate::pattern_search`]),
+//! with a 16-bit mask of blank cells a placement. Each placement stores its moves above the
+//! group's Manhattan distance, halved, in 4 bits. For the 8-tile group of the 15-puzzle that
+//! is 1.04 GB of masks, 130 MB of level bits and 260 MB of entries.
 
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
-use rayon::prelude::*;
-use slidetable_core::{
-    each_set_bit, mask_tiles, AtomicBitmap, Board, Layout, PlacementRanker, MAX_CELLS,
-};
+use slidetable_core::{mask_tiles, Board, Layout, PlacementRanker, MAX_CELLS};
 use slidetable_format::{
     check_group, check_groups, pattern_payload_len, GroupError, PatternGroup, MAX_EXCESS, MAX_GROUP,
 };
 
+use crate::pattern_search::{search_placements, Geometry, Settled};
 use crate::GenError;
 
 /// A partition of the tiles into groups, written `7-8`, `5-5-5`, `6-6-3` or by listing the
@@ -253,69 +233,6 @@ fn group_tiles(mask: u16) -> Vec<u8> {
     mask_tiles(mask).collect()
 }
 
-/// The cells of `board` as bit masks, for flood fills and neighbours.
-#[derive(Clone, Copy)]
-struct Geometry {
-    cols: usize,
-    all: u32,
-    /// Cells not in the leftmost / rightmost column.
-    not_left: u32,
-    not_right: u32,
-    /// `next_to[c]`: the cells next to cell `c`.
-    next_to: [u32; MAX_CELLS],
-}
-
-impl Geometry {
-    fn new(board: Board) -> Geometry {
-        let n = board.cells();
-        let cols = board.cols();
-        let mut not_left = 0;
-        let mut not_right = 0;
-        for c in 0..n {
-            if c % cols != 0 {
-                not_left |= 1 << c;
-            }
-            if c % cols != cols - 1 {
-                not_right |= 1 << c;
-            }
-        }
-        let mut geo = Geometry {
-            cols,
-            all: (1 << n) - 1,
-            not_left,
-            not_right,
-            next_to: [0; MAX_CELLS],
-        };
-        for c in 0..n {
-            geo.next_to[c] = geo.spread(1 << c);
-        }
-        geo
-    }
-
-    /// Cells next to any cell of `m`.
-    #[inline]
-    fn spread(&self, m: u32) -> u32 {
-        (((m & self.not_right) << 1)
-            | ((m & self.not_left) >> 1)
-            | (m << self.cols)
-            | (m >> self.cols))
-            & self.all
-    }
-
-    /// The cells of `free` connected to `seed` (which must be in `free`).
-    #[inline]
-    fn region(&self, seed: u32, free: u32) -> u32 {
-        let mut m = seed;
-        loop {
-            let grown = (m | self.spread(m)) & free;
-            if grown == m {
-                return m;
-            }
-            m = grown;
-        }
-    }
-}
-
 /// Solves one group's database towards `goal` (any layout of a board of up to 16 cells),
 /// reporting placements as they are settled to `progress`.
 pub fn solve_pattern(
@@ -335,7 +252,7 @@ pub fn solve_pattern(
         problem,
     })?;
     let count = ranker.count() as usize;
-    let geo = Geometry::new(board);
+    let geo = Geometry::<MAX_CELLS>::new(board.rows(), board.cols());
     let md = goal.manhattan_table();
     let mut home = [0u8; MAX_GROUP];
     for (i, &t) in group.iter().enumerate() {
@@ -345,115 +262,49 @@ pub fn solve_pattern(
             .position(|&x| x == t)
             .expect("tile on board") as u8;
     }
-
-    let visited: Vec<AtomicU16> = (0..count).map(|_| AtomicU16::new(0)).collect();
-    let mut current = AtomicBitmap::new(count);
-    let mut next = AtomicBitmap::new(count);
     let entries: Vec<AtomicU8> = (0..pattern_payload_len(count as u64))
         .map(|_| AtomicU8::new(0))
         .collect();
-
-    let start = ranker.rank(&home[..k]);
-    let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
-    let region = geo.region(1 << goal.blank(), geo.all & !occupied);
-    visited[start as usize].store(region as u16, Relaxed);
-    current.set(u64::from(start));
-    let mut histogram = vec![1u64];
-    progress(1);
     // Set when a value does not fit its entry (or breaks the parity argument).
     let overflow = AtomicU64::new(u64::MAX);
-
-    // Bitmap words a parallel work item scans: 256 (16,384 placements) on the 15-puzzle's
-    // spaces, fewer on small ones, so that they too are expanded in many items at once.
-    let chunk = (current.words().len() / (16 * rayon::current_num_threads().max(1))).clamp(1, 256);
-    let mut level = 0u32;
-    loop {
-        let child_level = level + 1;
-        let settled: u64 = current
-            .words()
-            .par_chunks(chunk)
-            .enumerate()
-            .map(|(item, words)| {
-                let mut settled = 0u64;
-                let mut cells = [0u8; MAX_GROUP];
-                for (w, word) in words.iter().enumerate() {
-                    each_set_bit(item * chunk + w, word.load(Relaxed), |p| {
-                        let occupied = ranker.unrank(p as u32, &mut cells[..k]);
-                        let mut slot_at = [0u8; MAX_CELLS];
-                        for (slot, &c) in cells[..k].iter().enumerate() {
-                            slot_at[c as usize] = slot as u8;
-                        }
-                        let reached = u32::from(visited[p as usize].load(Relaxed));
-                        for i in 0..k {
-                            let from = cells[i] as usize;
-                            let mut into = geo.next_to[from] & reached;
-                            while into != 0 {
-                                let to = into.trailing_zeros() as usize;
-                                into &= into - 1;
-                                let child =
-                                    ranker.moved_rank(p as u32, i, from, to, occupied, |x| {
-                                        usize::from(slot_at[x])
-                                    }) as usize;
-                                if visited[child].load(Relaxed) & (1 << from) != 0 {
-                                    continue;
-                                }
-                                let free = geo.all & !(occupied & !(1 << from) | 1 << to);
-                                let region = geo.region(1 << from, free) as u16;
-                                let before = visited[child].fetch_or(region, Relaxed);
-                                if before & region != 0 {
-                                    continue;
-                                }
-                                next.set(child as u64);
-                                if before != 0 {
-                                    continue;
-                                }
-                                settled += 1;
-                                let mut dist = 0u32;
-                                for (j, &c) in cells[..k].iter().enumerate() {
-                                    let c = if j == i { to } else { c as usize };
-                                    dist += u32::from(md[group[j] as usize][c]);
-                                }
-                                let excess = (child_level - dist.min(child_level)) / 2;
-                                if dist > child_level
-                                    || !(child_level - dist).is_multiple_of(2)
-                                    || excess > MAX_EXCESS
-                                {
-                                    overflow.fetch_min(child as u64, Relaxed);
-                                }
-                                let shift = (child & 1) * 4;
-                                entries[child / 2]
-                                    .fetch_or((excess.min(MAX_EXCESS) as u8) << shift, Relaxed);
-                            }
-                        }
-                    });
-                }
-                progress(settled);
-                settled
-            })
-            .sum();
+    // A placement's entry: its moves above the group's Manhattan distance, halved (the
+    // start's is 0, as the entries begin).
+    let settle = |s: Settled<'_>| {
+        let mut dist = 0u32;
+        for (j, &c) in s.cells.iter().enumerate() {
+            let c = if j == s.moved { s.to } else { c as usize };
+            dist += u32::from(md[group[j] as usize][c]);
+        }
+        let excess = (s.level - dist.min(s.level)) / 2;
+        if dist > s.level || !(s.level - dist).is_multiple_of(2) || excess > MAX_EXCESS {
+            overflow.fetch_min(s.rank as u64, Relaxed);
+        }
+        let shift = (s.rank & 1) * 4;
+        entries[s.rank / 2].fetch_or((excess.min(MAX_EXCESS) as u8) << shift, Relaxed);
+    };
+    let level_done = |level: u32, _finished: bool| {
         let bad = overflow.load(Relaxed);
-        if bad != u64::MAX {
-            let mut cells = [0u8; MAX_GROUP];
-            ranker.unrank(bad as u32, &mut cells[..k]);
-            return Err(GenError::PatternTooDeep {
-                group,
-                cells: cells[..k].to_vec(),
-                moves: child_level,
-                most: 2 * MAX_EXCESS,
-            });
+        if bad == u64::MAX {
+            return Ok(());
         }
-        if settled == 0 && next.words().par_iter().all(|w| w.load(Relaxed) == 0) {
-            break;
-        }
-        histogram.push(settled);
-        std::mem::swap(&mut current, &mut next);
-        next.clear();
-        level = child_level;
-    }
-    while histogram.last() == Some(&0) {
-        histogram.pop();
-    }
-    drop(visited);
+        let mut cells = [0u8; MAX_GROUP];
+        ranker.unrank(bad as u32, &mut cells[..k]);
+        Err(GenError::PatternTooDeep {
+            group: group.clone(),
+            cells: cells[..k].to_vec(),
+            moves: level,
+            most: 2 * MAX_EXCESS,
+        })
+    };
+    let histogram = search_placements::<MAX_CELLS, AtomicU16, _>(
+        &geo,
+        &ranker,
+        &home[..k],
+        goal.blank(),
+        progress,
+        settle,
+        level_done,
+    )?;
     let entries = entries.into_iter().map(AtomicU8::into_inner).collect();
     Ok(SolvedPattern {
         goal: *goal,

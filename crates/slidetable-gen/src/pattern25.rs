@@ -1,24 +1,16 @@
-//! Additive pattern databases of boards of up to 25 cells (the 24-puzzle's), by the same
-//! reverse 0-1 breadth-first search as the 15-puzzle's ([`crate::solve_pattern`]): the state
-//! is (placement of the group's tiles, region of the blank), a move of a group tile costs 1
-//! and the blank's other moves cost 0, so the search works on the blank's regions level by
-//! level; a child is ranked from its parent's rank
-//! ([`PlacementRanker25::moved_rank`](slidetable_core::Placements::moved_rank)) and
-//! rejected on one bit of its visited mask before its region is flood-filled. What differs
-//! is only the width: 25 cells need a 32-bit mask of blank cells a placement (510 MB for a
-//! 6-tile group's 127,512,000 placements) and a byte an entry, which holds the value itself.
-//!
-//! Every level is expanded on every core in fixed work items and the entries and masks are
-//! set by atomic operations, so the values (and the file) do not depend on the number of
-//! threads.
+//! Additive pattern databases of boards of up to 25 cells (the 24-puzzle's), by the one
+//! reverse 0-1 breadth-first search the 15-puzzle's are built by ([`crate::pattern_search`]):
+//! what differs is only the width. 25 cells need a 32-bit mask of blank cells a placement
+//! (510 MB for a 6-tile group's 127,512,000 placements) and a byte an entry, which holds the
+//! value itself. The values (and the file) do not depend on the number of threads.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
-use rayon::prelude::*;
-use slidetable_core::{each_set_bit, AtomicBitmap, Layout25, PlacementRanker25, MAX_CELLS_25};
+use slidetable_core::{Layout25, PlacementRanker25, MAX_CELLS_25};
 use slidetable_format::{Group25, UNREACHED_25};
 
+use crate::pattern_search::{search_placements, Geometry, Settled};
 use crate::room::{checked_memory, human};
 
 /// The most tiles a group of a 25-cell board may have: 25!/18! = 2,422,728,000 placements
@@ -109,6 +101,16 @@ impl Partition25 {
     /// order of their goal cells, reading order; explicit groups (`1,2,5/3,4,…`) name
     /// tiles.
     pub fn parse(text: &str, goal: &Layout25) -> Result<Partition25, Pattern25Error> {
+        Partition25::parse_sized(text, goal, MAX_GROUP_25)
+    }
+
+    /// [`Partition25::parse`] with groups of up to `max_group` tiles: past
+    /// [`MAX_GROUP_25`] only for [`plan25`]'s figures, never for a build.
+    fn parse_sized(
+        text: &str,
+        goal: &Layout25,
+        max_group: usize,
+    ) -> Result<Partition25, Pattern25Error> {
         let bad = |problem: String| Pattern25Error::Partition {
             text: text.to_string(),
             problem,
@@ -153,7 +155,7 @@ impl Partition25 {
                 at += k;
             }
         }
-        Partition25::checked(text, n, groups)
+        Partition25::checked(text, n, groups, max_group)
     }
 
     /// A partition of the tiles of a board of `cells` cells from one mask per group.
@@ -169,10 +171,15 @@ impl Partition25 {
             })
             .collect::<Vec<_>>()
             .join("/");
-        Partition25::checked(&text, cells, groups)
+        Partition25::checked(&text, cells, groups, MAX_GROUP_25)
     }
 
-    fn checked(text: &str, n: usize, groups: Vec<u32>) -> Result<Partition25, Pattern25Error> {
+    fn checked(
+        text: &str,
+        n: usize,
+        groups: Vec<u32>,
+        max_group: usize,
+    ) -> Result<Partition25, Pattern25Error> {
         let bad = |problem: String| Pattern25Error::Partition {
             text: text.to_string(),
             problem,
@@ -184,7 +191,7 @@ impl Partition25 {
             if k == 0 {
                 return Err(bad("a group has no tiles".into()));
             }
-            if k > MAX_GROUP_25 {
+            if k > max_group {
                 let all: u128 = (0..k as u128).map(|j| n as u128 - j).product();
                 return Err(bad(format!(
                     "a group of {k} tiles has {all} placements on {n} cells, too many to rank \
@@ -228,9 +235,57 @@ impl Partition25 {
     }
 }
 
-/// Placements of a group of `k` tiles on `cells` cells.
+/// Placements of a group of `k` tiles on `cells` cells, `cells!/(cells−k)!` (`u64::MAX` past
+/// it, as no memory holds them).
 fn placements(cells: usize, k: usize) -> u64 {
-    PlacementRanker25::new(cells, k).map_or(u64::MAX, |r| u64::from(r.count()))
+    let all: u128 = (0..k as u128)
+        .map(|j| (cells as u128).saturating_sub(j))
+        .product();
+    u64::try_from(all).unwrap_or(u64::MAX)
+}
+
+/// Placements the 24-puzzle's builder settles in a CPU-second, measured: Korf and Felner's
+/// 6-6-6-6 (510,048,000 placements) in 96.3 CPU-seconds (BENCHMARKS.md). Larger groups are
+/// no faster (their masks are further apart in memory), so a plan's time from it is a floor.
+pub const PLACEMENTS_PER_CPU_SECOND_25: u64 = 5_300_000;
+
+/// What a partition's build takes, for `generate --plan`: also for groups too large to be
+/// built here (more than [`MAX_GROUP_25`] tiles), whose figures a build elsewhere needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan25 {
+    /// The group sizes, `8-8-8` style.
+    pub sizes: String,
+    /// How many groups.
+    pub groups: usize,
+    /// Placements of every group together.
+    pub placements: u64,
+    /// Bytes of memory at the peak (as [`pattern25_needs`] counts them).
+    pub memory: u64,
+    /// Bytes of the file's entries.
+    pub disk: u64,
+    /// CPU-seconds at least, at [`PLACEMENTS_PER_CPU_SECOND_25`].
+    pub cpu_seconds: f64,
+    /// Whether this builder makes it (every group of at most [`MAX_GROUP_25`] tiles).
+    pub buildable: bool,
+}
+
+/// The figures of building `text`'s partition of `goal`'s tiles, groups of any size.
+pub fn plan25(text: &str, goal: &Layout25) -> Result<Plan25, Pattern25Error> {
+    let partition = Partition25::parse_sized(text, goal, goal.cells() - 1)?;
+    let (memory, disk) = pattern25_needs(goal.cells(), &partition);
+    let placements = partition25_placements(goal.cells(), &partition);
+    Ok(Plan25 {
+        sizes: partition.sizes(),
+        groups: partition.groups().len(),
+        placements,
+        memory,
+        disk,
+        cpu_seconds: placements as f64 / PLACEMENTS_PER_CPU_SECOND_25 as f64,
+        buildable: partition
+            .groups()
+            .iter()
+            .all(|g| g.count_ones() as usize <= MAX_GROUP_25),
+    })
 }
 
 /// What building `partition`'s databases on a board of `cells` cells needs: memory (the
@@ -282,62 +337,6 @@ pub fn check_pattern25_room(
     Ok((memory, disk))
 }
 
-/// Cells of the board as bit masks, for flood fills.
-struct Geometry {
-    cols: usize,
-    all: u32,
-    not_left: u32,
-    not_right: u32,
-    next_to: [u32; MAX_CELLS_25],
-}
-
-impl Geometry {
-    fn new(rows: usize, cols: usize) -> Geometry {
-        let n = rows * cols;
-        let (mut not_left, mut not_right) = (0, 0);
-        for c in 0..n {
-            if c % cols != 0 {
-                not_left |= 1 << c;
-            }
-            if c % cols != cols - 1 {
-                not_right |= 1 << c;
-            }
-        }
-        let mut geo = Geometry {
-            cols,
-            all: ((1u64 << n) - 1) as u32,
-            not_left,
-            not_right,
-            next_to: [0; MAX_CELLS_25],
-        };
-        for c in 0..n {
-            geo.next_to[c] = geo.spread(1 << c);
-        }
-        geo
-    }
-
-    #[inline]
-    fn spread(&self, m: u32) -> u32 {
-        (((m & self.not_right) << 1)
-            | ((m & self.not_left) >> 1)
-            | (m << self.cols)
-            | (m >> self.cols))
-            & self.all
-    }
-
-    #[inline]
-    fn region(&self, seed: u32, free: u32) -> u32 {
-        let mut m = seed;
-        loop {
-            let grown = (m | self.spread(m)) & free;
-            if grown == m {
-                return m;
-            }
-            m = grown;
-        }
-    }
-}
-
 /// Solves one group's database towards `goal`: for every placement of the group's tiles
 /// (bit `t` of `tiles` for tile `t`), the fewest moves of those tiles that bring them home
 /// whatever the other tiles do, or [`UNREACHED_25`] where no puzzle has that placement.
@@ -363,97 +362,36 @@ pub fn solve_pattern25(
     }
     let ranker = PlacementRanker25::new(n, k).map_err(|e| partition_error(e.to_string()))?;
     let count = ranker.count() as usize;
-    let geo = Geometry::new(goal.rows(), goal.cols());
+    let geo = Geometry::<MAX_CELLS_25>::new(goal.rows(), goal.cols());
     let mut home = [0u8; MAX_GROUP_25];
     for (i, &t) in group.iter().enumerate() {
         home[i] = goal.tiles().iter().position(|&x| x == t).unwrap_or(0) as u8;
     }
-
-    let visited: Vec<AtomicU32> = (0..count).map(|_| AtomicU32::new(0)).collect();
-    let mut current = AtomicBitmap::new(count);
-    let mut next = AtomicBitmap::new(count);
     let entries: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNREACHED_25)).collect();
-
-    let start = ranker.rank(&home[..k]);
-    let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
-    let region = geo.region(1 << goal.blank(), geo.all & !occupied);
-    visited[start as usize].store(region, Relaxed);
-    entries[start as usize].store(0, Relaxed);
-    current.set(u64::from(start));
-    let mut histogram = vec![1u64];
-    progress(1);
-
-    let chunk = (current.words().len() / (16 * rayon::current_num_threads().max(1))).clamp(1, 256);
-    let mut level = 0u32;
-    loop {
-        let child_level = level + 1;
-        let value = child_level.min(u32::from(UNREACHED_25) - 1) as u8;
-        let settled: u64 = current
-            .words()
-            .par_chunks(chunk)
-            .enumerate()
-            .map(|(item, words)| {
-                let mut settled = 0u64;
-                let mut cells = [0u8; MAX_GROUP_25];
-                for (w, word) in words.iter().enumerate() {
-                    each_set_bit(item * chunk + w, word.load(Relaxed), |p| {
-                        let occupied = ranker.unrank(p as u32, &mut cells[..k]);
-                        let mut slot_at = [0u8; MAX_CELLS_25];
-                        for (slot, &c) in cells[..k].iter().enumerate() {
-                            slot_at[c as usize] = slot as u8;
-                        }
-                        let reached = visited[p as usize].load(Relaxed);
-                        for (i, &from) in cells[..k].iter().enumerate() {
-                            let from = usize::from(from);
-                            let mut into = geo.next_to[from] & reached;
-                            while into != 0 {
-                                let to = into.trailing_zeros() as usize;
-                                into &= into - 1;
-                                let child =
-                                    ranker.moved_rank(p as u32, i, from, to, occupied, |x| {
-                                        usize::from(slot_at[x])
-                                    }) as usize;
-                                if visited[child].load(Relaxed) & (1 << from) != 0 {
-                                    continue;
-                                }
-                                let free = geo.all & !(occupied & !(1 << from) | 1 << to);
-                                let region = geo.region(1 << from, free);
-                                let before = visited[child].fetch_or(region, Relaxed);
-                                if before & region != 0 {
-                                    continue;
-                                }
-                                next.set(child as u64);
-                                if before != 0 {
-                                    continue;
-                                }
-                                settled += 1;
-                                entries[child].store(value, Relaxed);
-                            }
-                        }
-                    });
-                }
-                progress(settled);
-                settled
-            })
-            .sum();
-        if settled == 0 && next.words().par_iter().all(|w| w.load(Relaxed) == 0) {
-            break;
+    entries[ranker.rank(&home[..k]) as usize].store(0, Relaxed);
+    // A placement's entry: the level it was first reached at, the group's moves.
+    let settle = |s: Settled<'_>| {
+        let value = s.level.min(u32::from(UNREACHED_25) - 1) as u8;
+        entries[s.rank].store(value, Relaxed);
+    };
+    let level_done = |level: u32, finished: bool| {
+        if finished || level < u32::from(UNREACHED_25) - 1 {
+            return Ok(());
         }
-        histogram.push(settled);
-        std::mem::swap(&mut current, &mut next);
-        next.clear();
-        level = child_level;
-        if level >= u32::from(UNREACHED_25) - 1 {
-            return Err(partition_error(format!(
-                "tiles {group:?} need more than {} moves, more than an entry holds",
-                UNREACHED_25 - 1
-            )));
-        }
-    }
-    while histogram.last() == Some(&0) {
-        histogram.pop();
-    }
-    drop(visited);
+        Err(partition_error(format!(
+            "tiles {group:?} need more than {} moves, more than an entry holds",
+            UNREACHED_25 - 1
+        )))
+    };
+    let histogram = search_placements::<MAX_CELLS_25, AtomicU32, _>(
+        &geo,
+        &ranker,
+        &home[..k],
+        goal.blank(),
+        progress,
+        settle,
+        level_done,
+    )?;
     Ok(Group25 {
         tiles,
         histogram,
@@ -474,6 +412,110 @@ pub fn solve_partition25(
         .iter()
         .map(|&g| solve_pattern25(goal, g, progress))
         .collect()
+}
+
+/// Where a build of the file `path` keeps each group it has finished until the file is
+/// written: the folder `PATH.groups` beside it.
+pub fn pattern25_kept_dir(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".groups");
+    PathBuf::from(name)
+}
+
+/// The first line of a kept folder's `identity` file: what its groups are distances to.
+fn kept_identity(goal: &Layout25) -> String {
+    format!("slidetable pattern groups, goal {goal}\n")
+}
+
+/// The prefix of group `index`'s kept file (then its entries' CRC-32 and `.bin`).
+fn kept_prefix(index: usize, tiles: u32) -> String {
+    format!("group-{index}-{tiles:07x}-")
+}
+
+/// Group `index` of `tiles` as kept in `dir` by an earlier run towards the same goal: its
+/// entries (one byte a placement, the file's name carrying their CRC-32) with the histogram
+/// counted from them. `None` when there is none, or it is not whole and sound (it is then
+/// built again).
+fn kept_group(dir: &Path, index: usize, tiles: u32, count: u64) -> Option<Group25> {
+    let prefix = kept_prefix(index, tiles);
+    let entry = std::fs::read_dir(dir).ok()?.flatten().find(|e| {
+        e.file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".bin"))
+    })?;
+    let name = entry.file_name().into_string().ok()?;
+    let crc = u32::from_str_radix(&name[prefix.len()..name.len() - 4], 16).ok()?;
+    let entries = std::fs::read(entry.path()).ok()?;
+    if entries.len() as u64 != count || crc32fast::hash(&entries) != crc {
+        return None;
+    }
+    let mut histogram = vec![0u64; usize::from(UNREACHED_25)];
+    for &e in &entries {
+        if e != UNREACHED_25 {
+            histogram[usize::from(e)] += 1;
+        }
+    }
+    while histogram.last() == Some(&0) {
+        histogram.pop();
+    }
+    (histogram.first() == Some(&1)).then_some(Group25 {
+        tiles,
+        histogram,
+        entries,
+    })
+}
+
+/// [`solve_partition25`], keeping each group in `dir` ([`pattern25_kept_dir`]) as soon as it
+/// is built, and taking the groups an earlier run towards the same goal kept there (whole,
+/// their CRC-32 matching) instead of building them again: a build stopped after some groups
+/// goes on from there. `kept(index)` is told of each group taken from `dir`. The folder
+/// stays; the caller removes it once the file is written.
+pub fn solve_partition25_kept(
+    goal: &Layout25,
+    partition: &Partition25,
+    dir: &Path,
+    progress: &(dyn Fn(u64) + Sync),
+    kept: &dyn Fn(usize),
+) -> Result<Vec<Group25>, Pattern25Error> {
+    check_pattern25_room(goal, partition, None)?;
+    let io = |source| crate::GenError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let identity = dir.join("identity");
+    if std::fs::read_to_string(&identity).ok() != Some(kept_identity(goal)) {
+        // Groups towards another goal, or none: start afresh.
+        for entry in std::fs::read_dir(dir).map_err(io)?.flatten() {
+            if entry
+                .file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with("group-"))
+            {
+                std::fs::remove_file(entry.path()).map_err(io)?;
+            }
+        }
+        crate::write_file(&identity, kept_identity(goal).as_bytes())?;
+    }
+    let mut groups = Vec::with_capacity(partition.groups().len());
+    for (index, &tiles) in partition.groups().iter().enumerate() {
+        let count = placements(goal.cells(), tiles.count_ones() as usize);
+        if let Some(group) = kept_group(dir, index, tiles, count) {
+            progress(count);
+            kept(index);
+            groups.push(group);
+            continue;
+        }
+        let group = solve_pattern25(goal, tiles, progress)?;
+        let name = format!(
+            "{}{:08x}.bin",
+            kept_prefix(index, tiles),
+            crc32fast::hash(&group.entries)
+        );
+        crate::write_file(&dir.join(name), &group.entries)?;
+        groups.push(group);
+    }
+    Ok(groups)
 }
 
 /// Writes `groups` towards `goal` to `path` as a `SLIDEP25` file, as every table is written

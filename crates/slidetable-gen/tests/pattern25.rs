@@ -158,3 +158,73 @@ fn the_file_is_the_same_bytes_on_one_thread_and_on_every_core() {
     file.verify(&files[0]).unwrap();
     assert_eq!(file.groups().len(), 3);
 }
+
+/// A build keeps each group as soon as it is built; a second run takes the kept groups
+/// instead of building them again, builds again a group whose copy is missing or damaged,
+/// and the databases are the same bytes as one uninterrupted build's. Groups kept towards
+/// another goal are not taken.
+#[test]
+fn kept_groups_are_taken_and_only_missing_or_damaged_ones_built_again() {
+    use slidetable_format::PatternFile25;
+    use slidetable_gen::engine::{pattern25_kept_dir, solve_partition25_kept};
+    use std::sync::Mutex;
+
+    let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
+    let partition = Partition25::parse("3-3-3-3-3-3-3-3", &goal).unwrap();
+    let whole = PatternFile25::to_bytes(
+        &goal,
+        &solve_partition25(&goal, &partition, &|_| ()).unwrap(),
+    )
+    .unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    let dir = pattern25_kept_dir(&folder.path().join("5x5.slp"));
+    assert_eq!(dir, folder.path().join("5x5.slp.groups"));
+    let run = || {
+        let kept = Mutex::new(Vec::new());
+        let groups = solve_partition25_kept(&goal, &partition, &dir, &|_| (), &|i| {
+            kept.lock().unwrap().push(i)
+        })
+        .unwrap();
+        (
+            PatternFile25::to_bytes(&goal, &groups).unwrap(),
+            kept.into_inner().unwrap(),
+        )
+    };
+    let (first, kept) = run();
+    assert!(kept.is_empty());
+    assert!(first == whole);
+    let piece = |i: usize| {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .starts_with(&format!("group-{i}-"))
+            })
+            .unwrap()
+    };
+    std::fs::remove_file(piece(3)).unwrap();
+    let damaged = piece(5);
+    let mut bytes = std::fs::read(&damaged).unwrap();
+    bytes[100] ^= 1;
+    std::fs::write(&damaged, bytes).unwrap();
+    let (second, kept) = run();
+    assert_eq!(kept, [0, 1, 2, 4, 6, 7]);
+    assert!(second == whole);
+    let (_, kept) = run();
+    assert_eq!(kept, [0, 1, 2, 3, 4, 5, 6, 7]);
+
+    // Towards another goal: nothing is taken.
+    let other = Layout25::goal_with_blank(5, 5, 24).unwrap();
+    let partition = Partition25::parse("3-3-3-3-3-3-3-3", &other).unwrap();
+    let kept = Mutex::new(Vec::new());
+    solve_partition25_kept(&other, &partition, &dir, &|_| (), &|i| {
+        kept.lock().unwrap().push(i)
+    })
+    .unwrap();
+    assert!(kept.into_inner().unwrap().is_empty());
+}

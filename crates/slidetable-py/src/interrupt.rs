@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
 use slidetable::search::Stop;
 
@@ -21,6 +21,30 @@ pub(crate) fn stoppable<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&Stop) -> T + Send,
 ) -> PyResult<T> {
+    match stoppable_told(py, &mut || Ok(()), work)? {
+        Ended::Done(result) => Ok(result),
+        Ended::Interrupted(interrupt, _) => Err(interrupt),
+    }
+}
+
+/// How a [`stoppable_told`] call ended.
+pub(crate) enum Ended<T> {
+    /// The work returned by itself.
+    Done(T),
+    /// A signal handler raised (`KeyboardInterrupt`), and the work, stopped, returned this:
+    /// what it had proved by then.
+    Interrupted(PyErr, T),
+}
+
+/// [`stoppable`], calling `tick` on the calling thread, with the GIL, every [`TICK`] while
+/// the work runs (to tell Python of its progress), and handing back what the stopped work
+/// returned beside the interruption. An exception `tick` raises stops the work and is
+/// raised at once.
+pub(crate) fn stoppable_told<T: Send>(
+    py: Python<'_>,
+    tick: &mut dyn FnMut() -> PyResult<()>,
+    work: impl FnOnce(&Stop) -> T + Send,
+) -> PyResult<Ended<T>> {
     let stop = Stop::new();
     let stop = &stop;
     std::thread::scope(|scope| {
@@ -30,12 +54,28 @@ pub(crate) fn stoppable<T: Send>(
             let _ = done.send(());
             result
         });
-        if let Err(interrupt) = wait(py, &Mutex::new(finished)) {
+        let finished = Mutex::new(finished);
+        let waited = loop {
+            match py.detach(|| receive(&finished)) {
+                Ok(()) | Err(RecvTimeoutError::Disconnected) => break Ok(()),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals().and_then(|()| tick()) {
+                        break Err(e);
+                    }
+                }
+            }
+        };
+        if let Err(interrupt) = waited {
             stop.request();
-            let _ = py.detach(|| worker.join());
-            return Err(interrupt);
+            return match py.detach(|| worker.join()) {
+                Ok(stopped) if interrupt.is_instance_of::<PyKeyboardInterrupt>(py) => {
+                    Ok(Ended::Interrupted(interrupt, stopped))
+                }
+                _ => Err(interrupt),
+            };
         }
         py.detach(|| worker.join())
+            .map(Ended::Done)
             .map_err(|_| PyRuntimeError::new_err("the search panicked"))
     })
 }
@@ -111,17 +151,6 @@ impl Counted {
     fn figures(&self) -> (u64, u64) {
         let total = self.total.load(Relaxed);
         (self.done.load(Relaxed).min(total), total)
-    }
-}
-
-/// Waits for `finished`, handling Python's signals every [`TICK`]; the error a signal
-/// handler raised (`KeyboardInterrupt`).
-fn wait(py: Python<'_>, finished: &Mutex<Receiver<()>>) -> PyResult<()> {
-    loop {
-        match py.detach(|| receive(finished)) {
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => return Ok(()),
-            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
-        }
     }
 }
 

@@ -20,6 +20,7 @@ mod memory;
 mod puzzles;
 mod search;
 mod table;
+mod twentyfour;
 
 /// A 1-D object array of optional strings (`None` where there is none).
 pub(crate) fn object_array(
@@ -33,12 +34,13 @@ pub(crate) fn object_array(
     Ok(PyArray1::from_vec(py, objects).into_any())
 }
 
-/// The module: `Table`, `Fifteen`, the heuristics, and `MOVES` (the letters of the move
+/// The module: `Table`, `Fifteen`, `TwentyFour`, the heuristics, and `MOVES` (the letters of the move
 /// codes 0 1 2 3).
 #[pymodule]
 fn _slidetable(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<table::PyTable>()?;
     m.add_class::<fifteen::PyFifteen>()?;
+    m.add_class::<twentyfour::PyTwentyFour>()?;
     m.add_function(wrap_pyfunction!(heuristics::manhattan, m)?)?;
     m.add_function(wrap_pyfunction!(heuristics::linear_conflict, m)?)?;
     m.add_function(wrap_pyfunction!(heuristics::misplaced, m)?)?;

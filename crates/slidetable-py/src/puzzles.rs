@@ -10,6 +10,7 @@
 //! (`row N: ` in front for a batch, where the command line says `line N: `) and the
 //! library's board hint in Python's words.
 
+use std::fmt::Display;
 use std::ops::Range;
 
 use numpy::ndarray::ArrayView2;
@@ -20,8 +21,8 @@ use numpy::{
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use slidetable::core::{one_of, Board, Layout, MAX_TABLE_CELLS};
-use slidetable::puzzles::{self as reader, BoardHint, PuzzleError, RowError, Rows};
+use slidetable::core::{one_of, Board, Layout, Layout25, MAX_TABLE_CELLS};
+use slidetable::puzzles::{self as reader, Board25, BoardHint, PuzzleError, RowError, Rows};
 
 use crate::errors::value_error;
 use crate::memory::reserved;
@@ -33,21 +34,89 @@ const CHUNK: usize = 1 << 16;
 /// A puzzle as batch answers take it (`Goal::lockstep`): its packed form and its blank's cell.
 pub(crate) type Start = (u64, usize);
 
+/// A board as the library's one reader takes its puzzles ([`slidetable::puzzles`]): the
+/// boards of up to 16 cells ([`Board`], into [`Layout`]s) and the 24-puzzle's ([`Board25`],
+/// into [`Layout25`]s). This module finds the rows; the library reads them.
+pub(crate) trait Reads: Copy + Send + Sync + Display {
+    /// A puzzle of the board.
+    type Layout: Copy + Send + Sync;
+    /// The board's cells.
+    fn cells(self) -> usize;
+    /// One puzzle line.
+    fn line(self, line: &[u8]) -> Result<Self::Layout, PuzzleError>;
+    /// One puzzle given as integers.
+    fn values(self, values: &[i128]) -> Result<Self::Layout, PuzzleError>;
+    /// Rows `range` of `rows`, on every core.
+    fn rows<R: Rows + ?Sized>(
+        self,
+        rows: &R,
+        range: Range<usize>,
+    ) -> Result<Vec<Self::Layout>, RowError>;
+}
+
+impl Reads for Board {
+    type Layout = Layout;
+
+    fn cells(self) -> usize {
+        Board::cells(self)
+    }
+
+    fn line(self, line: &[u8]) -> Result<Layout, PuzzleError> {
+        reader::parse_line(self, line)
+    }
+
+    fn values(self, values: &[i128]) -> Result<Layout, PuzzleError> {
+        reader::layout_of(self, values)
+    }
+
+    fn rows<R: Rows + ?Sized>(
+        self,
+        rows: &R,
+        range: Range<usize>,
+    ) -> Result<Vec<Layout>, RowError> {
+        reader::read_rows(self, rows, range)
+    }
+}
+
+impl Reads for Board25 {
+    type Layout = Layout25;
+
+    fn cells(self) -> usize {
+        Board25::cells(self)
+    }
+
+    fn line(self, line: &[u8]) -> Result<Layout25, PuzzleError> {
+        reader::parse_line25(self, line)
+    }
+
+    fn values(self, values: &[i128]) -> Result<Layout25, PuzzleError> {
+        reader::layout25_of(self, values)
+    }
+
+    fn rows<R: Rows + ?Sized>(
+        self,
+        rows: &R,
+        range: Range<usize>,
+    ) -> Result<Vec<Layout25>, RowError> {
+        reader::read_rows25(self, rows, range)
+    }
+}
+
 /// What a query was given: one puzzle, or many.
-pub(crate) enum Given<'py> {
+pub(crate) enum Given<'py, B: Reads = Board> {
     /// One puzzle.
-    One(Layout),
+    One(B::Layout),
     /// Many puzzles, in order.
-    Many(Batch<'py>),
+    Many(Batch<'py, B>),
 }
 
 /// Many puzzles: the rows of an integer array (read a chunk at a time, on every core), or
 /// the puzzles of a Python sequence, read one by one.
-pub(crate) enum Batch<'py> {
+pub(crate) enum Batch<'py, B: Reads = Board> {
     /// The rows of a 2-D integer array.
     Array(Array<'py>),
     /// Puzzles read from a sequence.
-    Layouts(Vec<Layout>),
+    Layouts(Vec<B::Layout>),
 }
 
 /// A 2-D array of one of numpy's integer dtypes, borrowed read-only.
@@ -147,11 +216,11 @@ impl<T: Copy + Into<i128> + Sync> Rows for View<'_, T> {
 /// The rows of `view` read by `read` (the library's [`reader::read_rows`] or
 /// [`reader::read_starts`]) and handed to `each` a chunk at a time, without the GIL; Ctrl-C
 /// is looked at between chunks.
-fn view_chunks<'v, T: Copy + Into<i128> + Sync + Element, O>(
+fn view_chunks<'v, B: Reads, T: Copy + Into<i128> + Sync + Element, O>(
     py: Python<'_>,
-    board: Board,
+    board: B,
     view: ArrayView2<'v, T>,
-    read: impl Fn(Board, &View<'v, T>, Range<usize>) -> Result<Vec<O>, RowError> + Sync,
+    read: impl Fn(B, &View<'v, T>, Range<usize>) -> Result<Vec<O>, RowError> + Sync,
     each: &mut (dyn FnMut(&[O]) -> PyResult<()> + Send),
 ) -> PyResult<()> {
     let rows = View(view);
@@ -169,7 +238,7 @@ fn view_chunks<'v, T: Copy + Into<i128> + Sync + Element, O>(
     Ok(())
 }
 
-impl Batch<'_> {
+impl<B: Reads> Batch<'_, B> {
     /// How many puzzles.
     pub(crate) fn len(&self) -> usize {
         match self {
@@ -183,12 +252,12 @@ impl Batch<'_> {
     pub(crate) fn each_chunk(
         &self,
         py: Python<'_>,
-        board: Board,
-        each: &mut (dyn FnMut(&[Layout]) -> PyResult<()> + Send),
+        board: B,
+        each: &mut (dyn FnMut(&[B::Layout]) -> PyResult<()> + Send),
     ) -> PyResult<()> {
         match self {
             Batch::Array(array) => {
-                with_view!(array, view => view_chunks(py, board, view, reader::read_rows, each))
+                with_view!(array, view => view_chunks(py, board, view, |b, v, r| b.rows(v, r), each))
             }
             Batch::Layouts(layouts) => {
                 for chunk in layouts.chunks(CHUNK) {
@@ -200,6 +269,24 @@ impl Batch<'_> {
         }
     }
 
+    /// Every puzzle at once (for answers that take long a puzzle, whose layouts are small
+    /// beside the work).
+    pub(crate) fn layouts(self, py: Python<'_>, board: B) -> PyResult<Vec<B::Layout>> {
+        match self {
+            Batch::Layouts(layouts) => Ok(layouts),
+            Batch::Array(_) => {
+                let mut all = reserved(self.len(), "puzzles")?;
+                self.each_chunk(py, board, &mut |chunk| {
+                    all.extend_from_slice(chunk);
+                    Ok(())
+                })?;
+                Ok(all)
+            }
+        }
+    }
+}
+
+impl Batch<'_> {
     /// [`Batch::each_chunk`] with each puzzle as batch answers take it
     /// (`Goal::lockstep`): its packed form and its blank's cell, read from an array's rows
     /// without a layout made for each.
@@ -224,27 +311,11 @@ impl Batch<'_> {
             }
         }
     }
-
-    /// Every puzzle at once (for answers that take long a puzzle, whose layouts are small
-    /// beside the work).
-    pub(crate) fn layouts(self, py: Python<'_>, board: Board) -> PyResult<Vec<Layout>> {
-        match self {
-            Batch::Layouts(layouts) => Ok(layouts),
-            Batch::Array(_) => {
-                let mut all = reserved(self.len(), "puzzles")?;
-                self.each_chunk(py, board, &mut |chunk| {
-                    all.extend_from_slice(chunk);
-                    Ok(())
-                })?;
-                Ok(all)
-            }
-        }
-    }
 }
 
-impl<'py> Given<'py> {
+impl<'py, B: Reads> Given<'py, B> {
     /// One puzzle or many for `board`, from any of the shapes the module's text names.
-    pub(crate) fn of(board: Board, obj: &Bound<'py, PyAny>) -> PyResult<Given<'py>> {
+    pub(crate) fn of(board: B, obj: &Bound<'py, PyAny>) -> PyResult<Given<'py, B>> {
         if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
             return Ok(Given::One(one(board, obj)?));
         }
@@ -263,9 +334,9 @@ impl<'py> Given<'py> {
     pub(crate) fn ints(
         self,
         py: Python<'py>,
-        board: Board,
-        one: impl FnOnce(&Layout) -> PyResult<i64>,
-        many: impl Fn(&[Layout]) -> PyResult<Vec<i32>> + Sync,
+        board: B,
+        one: impl FnOnce(&B::Layout) -> PyResult<i64>,
+        many: impl Fn(&[B::Layout]) -> PyResult<Vec<i32>> + Sync,
     ) -> PyResult<Bound<'py, PyAny>> {
         match self {
             Given::One(layout) => Ok(one(&layout)?.into_pyobject(py)?.into_any()),
@@ -281,7 +352,7 @@ impl<'py> Given<'py> {
     }
 
     /// Every puzzle given, one or many, in order.
-    pub(crate) fn layouts(self, py: Python<'_>, board: Board) -> PyResult<Vec<Layout>> {
+    pub(crate) fn layouts(self, py: Python<'_>, board: B) -> PyResult<Vec<B::Layout>> {
         match self {
             Given::One(layout) => Ok(vec![layout]),
             Given::Many(batch) => batch.layouts(py, board),
@@ -291,7 +362,7 @@ impl<'py> Given<'py> {
 
 /// What a sequence holds: puzzles (its items are strings or sequences), or one puzzle (its
 /// items are tiles); nothing, for an empty one.
-fn sequence<'py>(board: Board, obj: &Bound<'py, PyAny>) -> PyResult<Given<'py>> {
+fn sequence<'py, B: Reads>(board: B, obj: &Bound<'py, PyAny>) -> PyResult<Given<'py, B>> {
     match first_item(obj)? {
         None => Ok(Given::Many(Batch::Layouts(Vec::new()))),
         Some(first) if is_puzzle(&first) => Ok(Given::Many(Batch::Layouts(each_item(board, obj)?))),
@@ -301,7 +372,10 @@ fn sequence<'py>(board: Board, obj: &Bound<'py, PyAny>) -> PyResult<Given<'py>> 
 
 /// What an array holds: one puzzle (1-D integers), many (2-D integers, or 1-D strings or
 /// objects, each a puzzle).
-fn from_array<'py>(board: Board, array: &Bound<'py, PyUntypedArray>) -> PyResult<Given<'py>> {
+fn from_array<'py, B: Reads>(
+    board: B,
+    array: &Bound<'py, PyUntypedArray>,
+) -> PyResult<Given<'py, B>> {
     let kind = array.dtype().kind();
     match (array.ndim(), kind) {
         (1, b'i' | b'u') => Ok(Given::One(one(board, array.as_any())?)),
@@ -365,7 +439,7 @@ fn is_puzzle(item: &Bound<'_, PyAny>) -> bool {
 
 /// The puzzles of a sequence whose items are puzzles, in order; a bad one is named by its
 /// row.
-fn each_item(board: Board, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Layout>> {
+fn each_item<B: Reads>(board: B, obj: &Bound<'_, PyAny>) -> PyResult<Vec<B::Layout>> {
     let mut layouts = reserved(obj.len().unwrap_or(0), "puzzles")?;
     for (row, item) in obj.try_iter()?.enumerate() {
         let item = item?;
@@ -384,19 +458,19 @@ fn not_a_puzzle(obj: &Bound<'_, PyAny>) -> PyErr {
 
 /// One puzzle for `board`: a string as the command line reads a line, or a sequence of
 /// integers (a list, a tuple, a 1-D array, a Series) with 0 for the blank.
-pub(crate) fn one(board: Board, obj: &Bound<'_, PyAny>) -> PyResult<Layout> {
+pub(crate) fn one<B: Reads>(board: B, obj: &Bound<'_, PyAny>) -> PyResult<B::Layout> {
     one_at(board, obj, None)
 }
 
 /// [`one`], for row `row` of a batch when it is one (named in the message).
-fn one_at(board: Board, obj: &Bound<'_, PyAny>, row: Option<usize>) -> PyResult<Layout> {
+fn one_at<B: Reads>(board: B, obj: &Bound<'_, PyAny>, row: Option<usize>) -> PyResult<B::Layout> {
     let at = || row.map(|r| format!("row {r}: ")).unwrap_or_default();
     let refuse = |e: PuzzleError| value_error(format!("{}{}", at(), message(&e)));
     if let Ok(text) = obj.cast::<PyString>() {
-        return reader::parse_line(board, text.to_cow()?.as_bytes()).map_err(refuse);
+        return board.line(text.to_cow()?.as_bytes()).map_err(refuse);
     }
     if let Ok(bytes) = obj.cast::<PyBytes>() {
-        return reader::parse_line(board, bytes.as_bytes()).map_err(refuse);
+        return board.line(bytes.as_bytes()).map_err(refuse);
     }
     let obj = match frame_values(obj)? {
         Some(values) => values,
@@ -416,12 +490,16 @@ fn one_at(board: Board, obj: &Bound<'_, PyAny>, row: Option<usize>) -> PyResult<
         }
     }
     let values = items(&obj, board, &at)?;
-    reader::layout_of(board, &values).map_err(refuse)
+    board.values(&values).map_err(refuse)
 }
 
 /// The integers of a sequence, each as given (a `uint64`, a Python integer of any size up to
 /// 128 bits); a non-integer is a `TypeError`, a larger integer a `ValueError`.
-fn items(obj: &Bound<'_, PyAny>, board: Board, at: &dyn Fn() -> String) -> PyResult<Vec<i128>> {
+fn items<B: Reads>(
+    obj: &Bound<'_, PyAny>,
+    board: B,
+    at: &dyn Fn() -> String,
+) -> PyResult<Vec<i128>> {
     let items = obj.try_iter().map_err(|_| not_a_puzzle(obj))?;
     let mut values = Vec::with_capacity(board.cells());
     for item in items {

@@ -53,7 +53,11 @@ pub(crate) fn limits(
 /// The search's figures as `search --json --stats` gives them (docs/JSON.md,
 /// `search-stats`): `iterations` only for IDA*, `branching_factor` `None` without a
 /// solution or at depth 0.
-fn stats_dict<'py>(py: Python<'py>, s: &Stats, depth: Option<u32>) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn stats_dict<'py>(
+    py: Python<'py>,
+    s: &Stats,
+    depth: Option<u32>,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("expanded", s.expanded)?;
     d.set_item("generated", s.generated)?;

@@ -119,7 +119,7 @@ pub use slidetable_search::{PatternHeuristic, PatternSearch, Symmetric};
 
 pub use crate::defaults::DefaultError;
 pub use crate::fifteen::{BadPartition, Fifteen, FifteenError, PatternChoice};
-pub use crate::twentyfour::{default_path_25, TwentyFour, TwentyFourError};
+pub use crate::twentyfour::{default_path_25, Build25, TwentyFour, TwentyFourError, Written25};
 
 /// `board`'s default table of every state, the one the `slidetable` command uses:
 /// `$SLIDETABLE_TABLE` for 3×3, else `slidetable/RxC.slt` in the cache directory, made there on

@@ -29,7 +29,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use slidetable_core::{
-    parse_layout, shapes_of, Board, Layout, LayoutError, ParseError, MAX_CELLS, MAX_TABLE_CELLS,
+    parse_layout, shapes_of, Board, Layout, Layout25, Layout25Error, LayoutError, ParseError,
+    MAX_CELLS, MAX_TABLE_CELLS,
 };
 
 /// Why what was given is not a puzzle of the board.
@@ -49,6 +50,125 @@ pub enum PuzzleError {
     /// twice.
     #[error(transparent)]
     Tiles(ParseError),
+    /// Not a puzzle of a board past 16 cells (the 24-puzzle's, [`Board25`]), in its
+    /// parser's words: another count of tiles, a token or a value that is no tile, a tile
+    /// twice.
+    #[error(transparent)]
+    Tiles25(Layout25Error),
+}
+
+/// A board of up to 25 cells whose puzzles are [`Layout25`]s: the 24-puzzle's 5×5, read by
+/// [`parse_line25`], [`layout25_of`] and [`read_rows25`] under the same rules as the boards
+/// of up to 16 cells (any integer type, any memory order, the first bad row named).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board25 {
+    rows: usize,
+    cols: usize,
+}
+
+impl Board25 {
+    /// The 24-puzzle's board.
+    pub const TWENTY_FOUR: Board25 = Board25 { rows: 5, cols: 5 };
+
+    /// Its cells.
+    pub fn cells(self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The board of `layout`.
+    pub fn of(layout: &Layout25) -> Board25 {
+        Board25 {
+            rows: layout.rows(),
+            cols: layout.cols(),
+        }
+    }
+}
+
+impl std::fmt::Display for Board25 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+/// One puzzle line for `board` (up to 25 cells): tile numbers separated by spaces, tabs or
+/// commas, the blank `0`, `x` or `_` ([`Layout25::parse`]).
+pub fn parse_line25(board: Board25, line: &[u8]) -> Result<Layout25, PuzzleError> {
+    let text = String::from_utf8_lossy(line);
+    Layout25::parse(board.rows, board.cols, &text).map_err(PuzzleError::Tiles25)
+}
+
+/// One puzzle of `board` (up to 25 cells) given as integers, one a cell in reading order, 0
+/// the blank, each checked as given (a negative value or one past `u64` is named as no
+/// tile number, as itself).
+pub fn layout25_of<T: Copy + Into<i128>>(
+    board: Board25,
+    values: &[T],
+) -> Result<Layout25, PuzzleError> {
+    layout25_from(board, values.len(), |cell| values[cell].into())
+}
+
+/// The layout of `len` values, `value(cell)` each, on a board of up to 25 cells.
+fn layout25_from(
+    board: Board25,
+    len: usize,
+    value: impl Fn(usize) -> i128,
+) -> Result<Layout25, PuzzleError> {
+    let n = board.cells();
+    if len != n {
+        return Err(PuzzleError::Tiles25(Layout25Error::WrongCount {
+            expected: n,
+            found: len,
+        }));
+    }
+    let mut tiles = [0u8; slidetable_core::MAX_CELLS_25];
+    for (cell, slot) in tiles.iter_mut().enumerate().take(n) {
+        let v = value(cell);
+        *slot = match (u8::try_from(v), u64::try_from(v)) {
+            (Ok(t), _) if usize::from(t) < n => t,
+            (_, Ok(tile)) => {
+                return Err(PuzzleError::Tiles25(Layout25Error::OutOfRange {
+                    tile,
+                    rows: board.rows,
+                    cols: board.cols,
+                }))
+            }
+            (_, Err(_)) => {
+                return Err(PuzzleError::Tiles25(Layout25Error::NotANumber {
+                    token: v.to_string(),
+                }))
+            }
+        };
+    }
+    Layout25::new(board.rows, board.cols, &tiles[..n]).map_err(PuzzleError::Tiles25)
+}
+
+/// [`read_rows`] for a board of up to 25 cells: the layouts of rows `range` of `rows`, read
+/// on every core, the first bad row in row order named.
+pub fn read_rows25<R: Rows + ?Sized>(
+    board: Board25,
+    rows: &R,
+    range: Range<usize>,
+) -> Result<Vec<Layout25>, RowError> {
+    let width = rows.width();
+    let placeholder = Layout25::goal_with_blank(board.rows, board.cols, 0);
+    let wrong_width = PuzzleError::Tiles25(Layout25Error::WrongCount {
+        expected: board.cells(),
+        found: width,
+    });
+    let Some(placeholder) = placeholder else {
+        return Err(RowError {
+            row: range.start,
+            error: wrong_width,
+        });
+    };
+    read_each(
+        board.cells(),
+        &wrong_width,
+        rows,
+        range,
+        placeholder,
+        |row| layout25_from(board, width, |col| rows.value(row, col).into()),
+    )
 }
 
 /// The boards a puzzle of another tile count fits, for a front end to word as its advice.
@@ -79,8 +199,10 @@ impl PuzzleError {
     /// The boards a puzzle of this error's tile count fits; `None` when the error is not a
     /// count, or no board has that many cells (fewer than 4, a prime, more than 16).
     pub fn board_hint(&self) -> Option<BoardHint> {
-        let PuzzleError::TileCount { found, .. } = *self else {
-            return None;
+        let found = match *self {
+            PuzzleError::TileCount { found, .. } => found,
+            PuzzleError::Tiles25(Layout25Error::WrongCount { found, .. }) => found,
+            _ => return None,
         };
         if found > MAX_CELLS {
             return None;
@@ -206,7 +328,11 @@ pub fn read_rows<R: Rows + ?Sized>(
 ) -> Result<Vec<Layout>, RowError> {
     let width = rows.width();
     let goal = board.standard_goal();
-    read_each(board, rows, range, goal, |row| {
+    let wrong_width = PuzzleError::TileCount {
+        board,
+        found: width,
+    };
+    read_each(board.cells(), &wrong_width, rows, range, goal, |row| {
         layout_from(board, width, |col| rows.value(row, col).into())
     })
 }
@@ -223,16 +349,27 @@ pub fn read_starts<R: Rows + ?Sized>(
     let width = rows.width();
     let goal = board.standard_goal();
     let placeholder = (goal.packed(), goal.blank());
-    read_each(board, rows, range, placeholder, |row| {
-        start_from(board, width, |col| rows.value(row, col).into())
-    })
+    let wrong_width = PuzzleError::TileCount {
+        board,
+        found: width,
+    };
+    read_each(
+        board.cells(),
+        &wrong_width,
+        rows,
+        range,
+        placeholder,
+        |row| start_from(board, width, |col| rows.value(row, col).into()),
+    )
 }
 
-/// What [`read_rows`] and [`read_starts`] share: `read` of each row of `range` (clipped),
-/// in row order, on every core; `placeholder` stands in for a bad row until the first one in
-/// row order is named.
+/// What [`read_rows`], [`read_starts`] and [`read_rows25`] share: `read` of each row of
+/// `range` (clipped), in row order, on every core, rows of another width than `cells` all
+/// `wrong_width`; `placeholder` stands in for a bad row until the first one in row order is
+/// named.
 fn read_each<R: Rows + ?Sized, T: Copy + Send + Sync>(
-    board: Board,
+    cells: usize,
+    wrong_width: &PuzzleError,
     rows: &R,
     range: Range<usize>,
     placeholder: T,
@@ -243,14 +380,10 @@ fn read_each<R: Rows + ?Sized, T: Copy + Send + Sync>(
     if range.is_empty() {
         return Ok(Vec::new());
     }
-    if width != board.cells() {
-        let error = PuzzleError::TileCount {
-            board,
-            found: width,
-        };
+    if width != cells {
         return Err(RowError {
             row: range.start,
-            error,
+            error: wrong_width.clone(),
         });
     }
     let first_bad = AtomicUsize::new(usize::MAX);
@@ -268,10 +401,7 @@ fn read_each<R: Rows + ?Sized, T: Copy + Send + Sync>(
         usize::MAX => Ok(read_all),
         row => Err(RowError {
             row,
-            error: read(row).err().unwrap_or(PuzzleError::TileCount {
-                board,
-                found: width,
-            }),
+            error: read(row).err().unwrap_or_else(|| wrong_width.clone()),
         }),
     }
 }
@@ -388,6 +518,62 @@ mod tests {
             BoardHint::Fifteen => ('f', Vec::new()),
             BoardHint::Search(b) => ('s', b.iter().map(Board::to_string).collect()),
         })
+    }
+
+    #[test]
+    fn the_24_puzzles_rows_are_read_by_the_same_rules() {
+        let board = Board25::TWENTY_FOUR;
+        assert_eq!(board.to_string(), "5x5");
+        let goal: Vec<u8> = (0..25).collect();
+        let mut swapped = goal.clone();
+        swapped.swap(0, 1);
+        // Two puzzles stored column by column (a transposed array).
+        let mut flat = Vec::new();
+        for cell in 0..25 {
+            flat.push(goal[cell]);
+            flat.push(swapped[cell]);
+        }
+        let rows = Strided::new(&flat, 0, [2, 25], [1, 2]).unwrap();
+        let read = read_rows25(board, &rows, 0..2).unwrap();
+        assert_eq!(read[0].tiles(), &goal[..]);
+        assert_eq!(read[1].tiles(), &swapped[..]);
+        assert_eq!(
+            read,
+            [
+                layout25_of(board, &goal).unwrap(),
+                parse_line25(
+                    board,
+                    b"1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24"
+                )
+                .unwrap()
+            ]
+        );
+        // A bad row is named, the first in row order; a value is named as given.
+        let mut bad = flat.clone();
+        bad[2 * 24 + 1] = 25;
+        let rows = Strided::new(&bad, 0, [2, 25], [1, 2]).unwrap();
+        let e = read_rows25(board, &rows, 0..2).unwrap_err();
+        assert_eq!(e.row, 1);
+        assert_eq!(
+            e.to_string(),
+            "row 1: tile 25 is not on a 5x5 board (tiles are 1..24, the blank is 0)"
+        );
+        let mut values: Vec<i64> = goal.iter().map(|&t| i64::from(t)).collect();
+        values[3] = -1;
+        assert_eq!(
+            layout25_of(board, &values).unwrap_err().to_string(),
+            "'-1' is not a tile number"
+        );
+        // Sixteen tiles: the 15-puzzle's, hinted as the 16-cell reader hints them.
+        let sixteen = parse_line25(board, b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0").unwrap_err();
+        assert_eq!(sixteen.to_string(), "expected 25 tiles, found 16");
+        assert_eq!(sixteen.board_hint(), Some(BoardHint::Fifteen));
+        let rows = Strided::row_order(&flat[..32], 16).unwrap();
+        let e = read_rows25(board, &rows, 0..2).unwrap_err();
+        assert_eq!(
+            (e.row, e.error.to_string()),
+            (0, "expected 25 tiles, found 16".to_string())
+        );
     }
 
     #[test]

@@ -6,8 +6,13 @@ use std::path::{Path, PathBuf};
 
 use slidetable_core::Layout25;
 use slidetable_format::{Group25, PatternFile25};
-use slidetable_gen::engine::solve_partition25;
-use slidetable_gen::{Partition25, Pattern25Error};
+use slidetable_gen::engine::{
+    partition25_placements, pattern25_kept_dir, solve_partition25, solve_partition25_kept,
+    write_pattern25,
+};
+use slidetable_gen::{
+    check_pattern25_room, pattern25_needs, plan25, Partition25, Pattern25Error, Plan25,
+};
 use slidetable_query::{TableBytes, TableError};
 use slidetable_search::{Databases25, Limits, Progress25, Search25Error, Solved25};
 
@@ -84,22 +89,174 @@ pub fn default_path_25() -> Result<PathBuf, TwentyFourError> {
     Ok(defaults::cache_dir()?.join("slidetable/5x5.slp"))
 }
 
+/// A build of the 24-puzzle's pattern databases: a partition of the 5×5 goal's tiles (the
+/// blank top-left, Korf and Felner's) and what building it takes, the one procedure the
+/// command line's `generate --board 5x5` and Python's `TwentyFour.generate` run.
+///
+/// ```no_run
+/// use slidetable::Build25;
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let build = Build25::new("5-5-5-5-4")?;
+/// let (memory, disk) = build.needs();
+/// assert!(memory < disk * 10);
+/// let written = build.write(Some("5x5-55554.slp".as_ref()), &|_| ())?;
+/// assert_eq!(written.bytes, 25_807_448);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Build25 {
+    goal: Layout25,
+    partition: Partition25,
+}
+
+impl Build25 {
+    /// The partition `pdb` (`6-6-6-6`: Korf and Felner's; group sizes in goal order,
+    /// `5-5-5-5-4`; or tiles, `1,2,5/3,4,…`) of the 5×5 goal with the blank top-left.
+    pub fn new(pdb: &str) -> Result<Build25, TwentyFourError> {
+        let goal = Build25::goal_of(pdb)?;
+        let partition = Partition25::parse(pdb, &goal)?;
+        Ok(Build25 { goal, partition })
+    }
+
+    /// The 5×5 goal with the blank top-left, which `pdb` partitions.
+    fn goal_of(pdb: &str) -> Result<Layout25, TwentyFourError> {
+        let goal = Layout25::goal_with_blank(5, 5, 0).ok_or_else(|| Pattern25Error::Partition {
+            text: pdb.to_string(),
+            problem: "no 5x5 goal".to_string(),
+        })?;
+        Ok(goal)
+    }
+
+    /// What building `pdb`'s partition takes (memory, disk, CPU time), also for groups too
+    /// large to be built here (`8-8-8`: [`Plan25::buildable`] false), as `generate --plan`
+    /// prints it.
+    pub fn plan(pdb: &str) -> Result<Plan25, TwentyFourError> {
+        Ok(plan25(pdb, &Build25::goal_of(pdb)?)?)
+    }
+
+    /// The goal the databases are distances to.
+    pub fn goal(&self) -> &Layout25 {
+        &self.goal
+    }
+
+    /// The partition.
+    pub fn partition(&self) -> &Partition25 {
+        &self.partition
+    }
+
+    /// Bytes of memory at the build's peak, and of the file.
+    pub fn needs(&self) -> (u64, u64) {
+        pattern25_needs(self.goal.cells(), &self.partition)
+    }
+
+    /// Placements the build settles in all (what its progress counts to).
+    pub fn placements(&self) -> u64 {
+        partition25_placements(self.goal.cells(), &self.partition)
+    }
+
+    /// Builds the databases (each group on every core) and writes them to `path`, else to
+    /// the default file ([`default_path_25`], its directory made): refused first, with the
+    /// figures, when the machine has not the memory or the disk space, or `path` is no
+    /// regular file to replace. Each group is kept in `PATH.groups` as soon as it is built
+    /// ([`pattern25_kept_dir`]), so that a build stopped part of the way goes on from the
+    /// groups it had finished (each built again only if its kept copy is not whole); the
+    /// folder is removed once the file is written. `progress` is told of settled placements
+    /// (of [`Build25::placements`], the kept groups' at once).
+    pub fn write(
+        &self,
+        path: Option<&Path>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Written25, TwentyFourError> {
+        let path = match path {
+            Some(p) => p.to_path_buf(),
+            None => {
+                let p = default_path_25()?;
+                slidetable_gen::make_dir(&p).map_err(Pattern25Error::from)?;
+                p
+            }
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        slidetable_gen::check_replaceable(&path).map_err(Pattern25Error::from)?;
+        check_pattern25_room(&self.goal, &self.partition, Some(&dir))?;
+        let kept_dir = pattern25_kept_dir(&path);
+        let kept = std::sync::Mutex::new(Vec::new());
+        let groups =
+            solve_partition25_kept(&self.goal, &self.partition, &kept_dir, progress, &|index| {
+                if let Ok(mut kept) = kept.lock() {
+                    kept.push(index);
+                }
+            })?;
+        let bytes = write_pattern25(&path, &self.goal, &groups)?;
+        // The file is whole: its groups' copies have served.
+        let _ = std::fs::remove_dir_all(&kept_dir);
+        Ok(Written25 {
+            path,
+            bytes,
+            kept: kept.into_inner().unwrap_or_default(),
+        })
+    }
+}
+
+/// What [`Build25::write`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written25 {
+    /// The file.
+    pub path: PathBuf,
+    /// Its length in bytes.
+    pub bytes: u64,
+    /// The groups (their indices in the partition) taken from an earlier run's kept copies
+    /// instead of being built again.
+    pub kept: Vec<usize>,
+}
+
 impl TwentyFour<TableBytes> {
+    /// Builds `pdb`'s databases ([`Build25`]), writes them to `path` (`None`: the default
+    /// file) and maps the file.
+    pub fn generate_file(
+        path: Option<&Path>,
+        pdb: &str,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        let written = Build25::new(pdb)?.write(path, progress)?;
+        TwentyFour::open(written.path)
+    }
+
     /// Maps the `SLIDEP25` file at `path`, checks its header and the CRC of every entry.
     pub fn open(path: impl AsRef<Path>) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        let databases = TwentyFour::map(path)?;
+        databases.verify()?;
+        Ok(databases)
+    }
+
+    /// Maps the `SLIDEP25` file at `path` and checks its header only, in bounded time (as
+    /// `info` reads a file): [`TwentyFour::verify`] checks the entries.
+    pub fn map(path: impl AsRef<Path>) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
         let path = path.as_ref();
         let bytes = TableBytes::open(path)?;
-        let format = |problem| TwentyFourError::Format {
-            path: path.to_path_buf(),
-            problem,
-        };
-        let header = PatternFile25::parse(bytes.as_ref()).map_err(format)?;
-        header.verify(bytes.as_ref()).map_err(format)?;
+        let header =
+            PatternFile25::parse(bytes.as_ref()).map_err(|problem| TwentyFourError::Format {
+                path: path.to_path_buf(),
+                problem,
+            })?;
         Ok(TwentyFour {
             bytes,
             header,
             file: Some(path.to_path_buf()),
         })
+    }
+
+    /// Whether the file at `path` begins as a `SLIDEP25` file does (its magic number): what
+    /// a front end asks to tell these files from tables before opening one.
+    pub fn is_file(path: &Path) -> bool {
+        let mut magic = [0u8; 8];
+        std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+            .is_ok_and(|()| PatternFile25::is_pattern25(&magic))
     }
 
     /// The file at `table`, else the default one ([`default_path_25`]), which must exist.
@@ -119,14 +276,23 @@ impl TwentyFour<TableBytes> {
     }
 }
 
-impl TwentyFour<Vec<u8>> {
+impl TwentyFour<TableBytes> {
     /// The databases of `partition` towards `goal`, built in memory (5-5-5-5-4 on 5×5: a few
     /// seconds; 6-6-6-6: minutes and 1.1 GB).
     pub fn generate(
         goal: &Layout25,
         partition: &Partition25,
-    ) -> Result<TwentyFour<Vec<u8>>, TwentyFourError> {
-        let groups = solve_partition25(goal, partition, &|_| ())?;
+    ) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        TwentyFour::generate_watched(goal, partition, &|_| ())
+    }
+
+    /// [`TwentyFour::generate`], with `progress` told of settled placements.
+    pub fn generate_watched(
+        goal: &Layout25,
+        partition: &Partition25,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        let groups = solve_partition25(goal, partition, progress)?;
         TwentyFour::from_groups(goal, &groups)
     }
 
@@ -134,7 +300,7 @@ impl TwentyFour<Vec<u8>> {
     pub fn from_groups(
         goal: &Layout25,
         groups: &[Group25],
-    ) -> Result<TwentyFour<Vec<u8>>, TwentyFourError> {
+    ) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
         let format = |problem| TwentyFourError::Format {
             path: PathBuf::from("(in memory)"),
             problem,
@@ -142,7 +308,7 @@ impl TwentyFour<Vec<u8>> {
         let bytes = PatternFile25::to_bytes(goal, groups).map_err(format)?;
         let header = PatternFile25::parse(&bytes).map_err(format)?;
         Ok(TwentyFour {
-            bytes,
+            bytes: TableBytes::from(bytes),
             header,
             file: None,
         })
@@ -164,6 +330,46 @@ impl<D: AsRef<[u8]>> TwentyFour<D> {
             .map(|g| g.tiles.count_ones().to_string())
             .collect();
         sizes.join("-")
+    }
+
+    /// Checks the CRC-32 of every entry.
+    pub fn verify(&self) -> Result<(), TwentyFourError> {
+        self.header
+            .verify(self.bytes.as_ref())
+            .map_err(|problem| TwentyFourError::Format {
+                path: self
+                    .file
+                    .clone()
+                    .unwrap_or_else(|| PathBuf::from("(in memory)")),
+                problem,
+            })
+    }
+
+    /// The file's header: its groups (tiles, placements, histograms) and goal.
+    pub fn header(&self) -> &PatternFile25 {
+        &self.header
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_ref()
+    }
+
+    /// The file's length in bytes.
+    pub fn len(&self) -> u64 {
+        self.bytes.as_ref().len() as u64
+    }
+
+    /// Whether the file holds no bytes (never: a sound file has a header).
+    pub fn is_empty(&self) -> bool {
+        self.bytes.as_ref().is_empty()
+    }
+
+    /// Whether the solver also looks the databases up on the board reflected about its main
+    /// diagonal (a square board whose goal has its blank on that diagonal: Korf and
+    /// Felner's 5×5 goal).
+    pub fn reflects(&self) -> bool {
+        self.databases(true).is_ok_and(|d| d.reflects())
     }
 
     /// The file the databases were opened from, if any.

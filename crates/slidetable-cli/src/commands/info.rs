@@ -11,7 +11,7 @@ use slidetable::core::counted;
 use slidetable::query::{AnyTable, CostModel, Encoding, MappedPatternTable, TableError};
 
 use crate::json::Measure;
-use crate::resolved::Info;
+use crate::resolved::{Described, Info};
 use crate::streams;
 use crate::streams::warning;
 
@@ -48,9 +48,12 @@ pub(crate) fn run(info: Info) -> Result<ExitCode> {
         json,
     } = info;
     let table = match table {
-        AnyTable::Patterns(databases) => return pattern_database(&databases, verify, json),
-        AnyTable::Table(table) => table,
-        AnyTable::Bounded(table) => {
+        Described::TwentyFour(databases) => return twentyfour(&databases, verify, json),
+        Described::Table(AnyTable::Patterns(databases)) => {
+            return pattern_database(&databases, verify, json)
+        }
+        Described::Table(AnyTable::Table(table)) => table,
+        Described::Table(AnyTable::Bounded(table)) => {
             let path = table.file().map_or(path, Path::to_path_buf);
             return Ok(match crate::bounded::info(&table, &path, verify, json)? {
                 Some(e) => {
@@ -170,7 +173,7 @@ fn write_histogram(
 }
 
 /// The end of `info`: its output flushed, and a failed checksum reported and exit 1.
-fn end(mut out: impl Write, checksum: Option<Result<(), TableError>>) -> Result<ExitCode> {
+fn end<E: Display>(mut out: impl Write, checksum: Option<Result<(), E>>) -> Result<ExitCode> {
     out.flush()?;
     match checksum {
         Some(Err(e)) => {
@@ -253,6 +256,110 @@ fn pattern_database(table: &MappedPatternTable, verify: bool, as_json: bool) -> 
                 s.max_value(),
                 "placement",
                 s.histogram(),
+            )?;
+        }
+    }
+    end(out, checksum)
+}
+
+#[derive(serde::Serialize)]
+struct TwentyFourInfoJson {
+    path: String,
+    board: String,
+    encoding: &'static str,
+    /// The group sizes in the file's order: `6-6-6-6`.
+    partition: String,
+    goal: Vec<u8>,
+    /// Whether the solver also looks the databases up on the reflected board.
+    reflected: bool,
+    file_size: u64,
+    groups: Vec<Group25Json>,
+    /// `null` unless `--verify` was given.
+    checksum_ok: Option<bool>,
+}
+
+#[derive(serde::Serialize)]
+struct Group25Json {
+    tiles: Vec<u8>,
+    entries: u64,
+    bytes: u64,
+    max_value: u32,
+    histogram: Vec<u64>,
+}
+
+/// `info` on the 24-puzzle's databases (`SLIDEP25`): goal, reflection, groups and their
+/// histograms, the entries' checksum on request.
+fn twentyfour(databases: &slidetable::TwentyFour, verify: bool, as_json: bool) -> Result<ExitCode> {
+    let path = databases.file().unwrap_or(Path::new("?"));
+    let header = databases.header();
+    // The error's words: all `info` does with it is print them.
+    let checksum = verify.then(|| databases.verify().map_err(|e| e.to_string()));
+    let checksum_ok = checksum.as_ref().map(Result::is_ok);
+    let partition = databases.sizes();
+    let goal = databases.goal();
+    let board = format!("{}x{}", goal.rows(), goal.cols());
+    let reflected = databases.reflects();
+    let groups: Vec<Group25Json> = header
+        .groups()
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let entries = header.entries(databases.bytes(), i).len() as u64;
+            Group25Json {
+                tiles: slidetable::core::mask_tiles_25(g.tiles).collect(),
+                entries,
+                bytes: entries,
+                max_value: g.histogram.len().saturating_sub(1) as u32,
+                histogram: g.histogram.clone(),
+            }
+        })
+        .collect();
+    let mut out = streams::stdout();
+    if as_json {
+        let info = TwentyFourInfoJson {
+            path: path.display().to_string(),
+            board,
+            encoding: "pattern25",
+            partition,
+            goal: goal.tiles().to_vec(),
+            reflected,
+            file_size: databases.len(),
+            groups,
+            checksum_ok,
+        };
+        write_json(&mut out, &info)?;
+    } else {
+        write_file(&mut out, path, &board)?;
+        writeln!(
+            out,
+            "encoding  pattern25 (pattern database {partition}: one byte per placement, the moves of the group's tiles)"
+        )?;
+        writeln!(out, "goal      {goal}")?;
+        let reflection = if reflected {
+            "yes (each search also looks the databases up on the board reflected about its main diagonal, and takes the larger sum)"
+        } else {
+            "no (the board is not square, or the goal's blank is off its main diagonal)"
+        };
+        writeln!(out, "reflected {reflection}")?;
+        writeln!(out, "size      {} bytes", databases.len())?;
+        match &checksum {
+            None => writeln!(out, "checksum  not checked (use --verify)")?,
+            Some(Ok(())) => writeln!(out, "checksum  ok")?,
+            Some(Err(e)) => writeln!(out, "checksum  FAILED: {e}")?,
+        }
+        writeln!(out, "groups    {}", groups.len())?;
+        for (i, g) in groups.iter().enumerate() {
+            let tiles: Vec<String> = g.tiles.iter().map(u8::to_string).collect();
+            writeln!(out)?;
+            writeln!(out, "group {i}: tiles {}", tiles.join(" "))?;
+            writeln!(out, "  placements    {}", g.entries)?;
+            writeln!(out, "  bytes         {}", g.bytes)?;
+            write_histogram(
+                &mut out,
+                "max value",
+                g.max_value,
+                "placement",
+                &g.histogram,
             )?;
         }
     }

@@ -314,9 +314,17 @@ impl Target {
     }
 }
 
+/// What `info` describes: a table or a 15-puzzle database, or the 24-puzzle's databases.
+// One per run, moved once into the command: the larger variant costs nothing.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Described {
+    Table(AnyTable),
+    TwentyFour(slidetable::TwentyFour),
+}
+
 /// `info`: the file (its header checked, not its payload), and the path it was named by.
 pub(crate) struct Info {
-    pub(crate) table: AnyTable,
+    pub(crate) table: Described,
     /// The path as named (`--table`, `$SLIDETABLE_TABLE` or the cache's).
     pub(crate) path: PathBuf,
     pub(crate) verify: bool,
@@ -337,7 +345,12 @@ impl Info {
         // Opened once as what it holds; the cache's is generated on first use, as for
         // `distance` (on 4x4: the 7-8 pattern database if there, else the first use's).
         let explicit = Some(path.as_path()).filter(|_| origin != tables::Origin::Cache);
-        let table = TableChoice::new(explicit, args.board).find()?;
+        let table = match explicit {
+            Some(file) if slidetable::TwentyFour::is_file(file) => {
+                Described::TwentyFour(slidetable::TwentyFour::map(file)?)
+            }
+            _ => Described::Table(TableChoice::new(explicit, args.board).find()?),
+        };
         Ok(Info {
             table,
             path,

@@ -8,6 +8,8 @@ looking it up: how many moves, which moves, whether a puzzle is solvable.
   is the table the ``slidetable`` command uses, made on first use; ``Table.open`` reads a
   file; ``Table.generate`` makes one in memory.
 - ``Fifteen``: the 15-puzzle (4x4), solved optimally by IDA* on additive pattern databases.
+- ``TwentyFour``: the 24-puzzle (5x5), solved optimally by IDA* on additive pattern
+  databases and their reflection (Korf and Felner's 6-6-6-6 by default).
 - ``dataset`` / ``dataset_chunks``: every state with its distance and first optimal move,
   as numpy arrays, for training and evaluating learned heuristics.
 - ``manhattan``, ``linear_conflict``, ``misplaced``, ``pattern``: the classic heuristics
@@ -37,6 +39,7 @@ from ._slidetable import (
     MOVES,
     Fifteen,
     Table,
+    TwentyFour,
     linear_conflict,
     manhattan,
     misplaced,
@@ -52,6 +55,7 @@ __all__ = [
     "Dataset",
     "Fifteen",
     "Table",
+    "TwentyFour",
     "dataset",
     "dataset_chunks",
     "linear_conflict",
