@@ -32,7 +32,8 @@
 //! The same code serves the 24-puzzle's 5×5 (a board's cells are labelled in 5 bits, so
 //! boards of up to 25 cells): there the shortest redundant sequences are the same 6-move
 //! circles, and the sequences of up to [`LONGEST_25`] = 12 moves make 61,205 states, built
-//! in about half a second (13 moves would pass the 16-bit states).
+//! in about half a second (13 moves would pass the 16-bit states), so that automaton too is
+//! kept in the source ([`STORED_25`], 490 KB).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -106,9 +107,14 @@ const STORED_LONGEST: usize = 14;
 /// The automaton of 4×4 under [`Move::ALL`] from the sequences of at most 14 moves
 /// (`STORED_LONGEST`), as [`Pruner::encode`] writes it: built by [`Pruner::build`]
 /// once, when the code changes, instead of at every start. The test
-/// `the_stored_automaton_is_current` builds it again and compares; the ignored test
-/// `write_the_stored_automaton` writes it.
+/// `the_stored_automata_are_current` builds it again and compares; the ignored test
+/// `write_the_stored_automata` writes it.
 static STORED: &[u8] = include_bytes!("pruner-4x4.bin");
+
+/// The automaton of 5×5 under [`Move::ALL`] (the order of every 24-puzzle search) from the
+/// sequences of at most [`LONGEST_25`] moves, kept like [`STORED`]: built at every start it
+/// would cost a 5×5 search about 0.3 s of CPU before its first node (490 KB).
+static STORED_25: &[u8] = include_bytes!("pruner-5x5.bin");
 
 /// The state of a move that ends a redundant sequence.
 pub(crate) const PRUNED: u32 = u16::MAX as u32;
@@ -161,7 +167,8 @@ impl Pruner {
     /// The automaton of `grid` under `order`, made once per process and kept: read from
     /// [`STORED`] for 4×4 under [`Move::ALL`] or its image under a symmetry of the board
     /// (the orders of the goals that the databases serve through a symmetry), built from
-    /// sequences of at most [`LONGEST`] moves otherwise ([`LONGEST_25`] beyond 16 cells).
+    /// sequences of at most [`LONGEST`] moves otherwise ([`LONGEST_25`] beyond 16 cells);
+    /// 5×5 under [`Move::ALL`] from [`STORED_25`].
     pub(crate) fn of(grid: Grid, order: [Move; 4]) -> Arc<Pruner> {
         type Built = Vec<((Grid, [Move; 4]), Arc<Pruner>)>;
         static BUILT: Mutex<Built> = Mutex::new(Vec::new());
@@ -182,6 +189,9 @@ impl Pruner {
         };
         let p = Arc::new(match stored {
             Some(symmetry) => Pruner::decode(STORED).image(&symmetry, grid.cells()),
+            None if (grid.rows, grid.cols) == (5, 5) && order == Move::ALL => {
+                Pruner::decode(STORED_25)
+            }
             None => Pruner::build(grid, order, longest),
         });
         built.push(((grid, order), Arc::clone(&p)));
@@ -601,27 +611,39 @@ mod tests {
     }
 
     const STORED_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/pruner-4x4.bin");
+    const STORED_25_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/pruner-5x5.bin");
 
     fn four_by_four() -> Vec<u8> {
         Pruner::build(Board::new(4, 4).unwrap().into(), Move::ALL, STORED_LONGEST).encode()
     }
 
-    #[test]
-    fn the_stored_automaton_is_current() {
-        let built = four_by_four();
-        assert!(
-            built == STORED,
-            "{STORED_PATH} is not the automaton built today: run \
-             `cargo test --release -p slidetable-search --lib -- --ignored write_the_stored_automaton`"
-        );
-        let p = Pruner::of(Board::new(4, 4).unwrap().into(), Move::ALL);
-        assert_eq!(p.encode(), STORED);
+    fn five_by_five() -> Vec<u8> {
+        Pruner::build(Grid::new(5, 5).unwrap(), Move::ALL, LONGEST_25).encode()
     }
 
     #[test]
-    #[ignore = "writes the stored automaton into the source tree"]
-    fn write_the_stored_automaton() {
+    fn the_stored_automata_are_current() {
+        for (built, stored, path) in [
+            (four_by_four(), STORED, STORED_PATH),
+            (five_by_five(), STORED_25, STORED_25_PATH),
+        ] {
+            assert!(
+                built == stored,
+                "{path} is not the automaton built today: run \
+                 `cargo test --release -p slidetable-search --lib -- --ignored write_the_stored_automata`"
+            );
+        }
+        let p = Pruner::of(Board::new(4, 4).unwrap().into(), Move::ALL);
+        assert_eq!(p.encode(), STORED);
+        let p = Pruner::of(Grid::new(5, 5).unwrap(), Move::ALL);
+        assert_eq!(p.encode(), STORED_25);
+    }
+
+    #[test]
+    #[ignore = "writes the stored automata into the source tree"]
+    fn write_the_stored_automata() {
         std::fs::write(STORED_PATH, four_by_four()).unwrap();
+        std::fs::write(STORED_25_PATH, five_by_five()).unwrap();
     }
 
     /// Sequences of 15 moves make 85,614 states, more than a 16-bit transition holds: the
