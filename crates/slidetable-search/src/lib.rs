@@ -57,6 +57,7 @@ mod heuristic;
 mod idastar;
 mod pdb;
 mod pdb25;
+mod pruning;
 mod state;
 
 pub use astar::astar;

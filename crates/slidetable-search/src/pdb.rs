@@ -22,11 +22,10 @@ use slidetable_format::{check_groups, excess_at, GroupError, PatternGroup, MAX_G
 
 use crate::state::{Budget, ROOT};
 
-mod pruning;
 mod symmetric;
 
+use crate::pruning::{Pruner, PRUNED};
 use crate::{check_solvable, Heuristic, Limits, SearchError, Solution, Stats};
-use pruning::{Pruner, PRUNED};
 pub use symmetric::Symmetric;
 
 /// The most groups a partition may have (1-tile groups on a 4×4 board).
@@ -461,7 +460,7 @@ enum Pass {
 
 struct Run<'s, 'h, 'a> {
     search: &'s PatternSearch<'h, 'a>,
-    /// The move sequences not to walk (see [`pruning`]).
+    /// The move sequences not to walk (see [`crate::pruning`]).
     pruner: &'s Pruner,
     node: Node,
     order: [Move; 4],
@@ -521,7 +520,7 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
         check_solvable(start, &self.heuristic.goal)?;
         let node = self.heuristic.node(start);
         let h = PatternHeuristic::h(&node);
-        let pruner = Pruner::of(start.board(), order);
+        let pruner = Pruner::of(start.board().into(), order);
         let mut run = Run {
             search: self,
             pruner: &pruner,

@@ -7,18 +7,21 @@
 //! reflected cells. A move moves one tile, so it changes one group's placement in each sum:
 //! one rank and one load a sum, from the placement's cells kept per group.
 //!
-//! Move pruning: the move that undoes the one before is never tried (on a 5×5 board the
-//! shortest other redundant sequences are 12 moves long — a cycle of the blank round a 2×2
-//! block and back — and the 15-puzzle's pruning automaton, `pdb/pruning.rs`, is built for 16
-//! cells).
+//! Move pruning: the move that undoes the one before is never tried, nor a move that ends a
+//! sequence another sequence does better, by the automaton the 15-puzzle's search walks
+//! (`pruning`, built for 5×5 from the sequences of up to 12 moves: 61,205 states, about
+//! half a second to build, so it is kept in the source). On instance 40 of Korf and Felner's the
+//! search generates 38% fewer nodes with it, the same path (docs/SEARCH.md).
 //!
 //! Both cores work on one instance: each iteration first expands the top of the tree breadth
 //! first to a frontier of a few thousand nodes within the bound, then the frontier's subtrees
 //! are searched depth first on every core, each thread taking the next subtree in frontier
-//! order. Every iteration but the last is searched
-//! whole, so its node counts do not depend on the schedule; the last stops when any subtree
-//! finds the goal, and its counts depend on which subtrees were searched by then. The counts
-//! reported are sums over the threads.
+//! order (the order one thread would search them in). Every iteration but the last is
+//! searched whole, so its node counts do not depend on the schedule. In the last, a path
+//! found in a subtree stops the subtrees after it but not those before it, which are searched
+//! to their end: the path returned is the one a single thread would return, and so is the
+//! work up to it; the counts add what the threads had done in later subtrees when they were
+//! stopped. The counts reported are sums over the threads.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -26,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use slidetable_core::{Layout25, Move, PlacementRanker25, MAX_CELLS_25};
 
+use crate::pruning::{Grid, Pruner, PRUNED};
 use crate::{Limit, Limits, Stats};
 
 /// The most groups a partition of 24 tiles has.
@@ -241,6 +245,10 @@ impl<'a> Databases25<'a> {
         };
         let root = Node::new(self, start);
         let mut bound = root.h();
+        let pruner = match Grid::new(self.goal.rows(), self.goal.cols()) {
+            Some(grid) => Pruner::of(grid, Move::ALL),
+            None => unreachable!("a Layout25's board is a grid of at most 25 cells"),
+        };
         let mut iterations = 0u32;
         let threads = rayon::current_num_threads().max(1);
         loop {
@@ -256,7 +264,11 @@ impl<'a> Databases25<'a> {
             };
             let mut next_bound = u32::MAX;
             // The top of the tree, breadth first, to a frontier of subtrees.
-            let mut frontier = vec![(root.clone(), Vec::<Move>::new())];
+            let mut frontier = vec![(
+                root.clone(),
+                Vec::<Move>::new(),
+                Pruner::root(start.blank()),
+            )];
             if root.h() == 0 {
                 return Ok(Solved25 {
                     path: Vec::new(),
@@ -273,7 +285,7 @@ impl<'a> Databases25<'a> {
             {
                 let mut level = Vec::with_capacity(frontier.len() * 2);
                 let (mut expanded, mut generated) = (0u64, 0u64);
-                for (node, path) in &frontier {
+                for (node, path, state) in &frontier {
                     expanded += 1;
                     for m in Move::ALL {
                         if path.last() == Some(&m.opposite()) {
@@ -282,6 +294,10 @@ impl<'a> Databases25<'a> {
                         let Some(child) = node.child(self, m) else {
                             continue;
                         };
+                        let next = pruner.next(*state, m.code());
+                        if next == PRUNED {
+                            continue;
+                        }
                         generated += 1;
                         let f = depth + 1 + child.h();
                         if f > bound {
@@ -298,7 +314,7 @@ impl<'a> Databases25<'a> {
                                 stats: stats(&shared, depth + 1),
                             });
                         }
-                        level.push((child, p));
+                        level.push((child, p, next));
                     }
                 }
                 shared.expanded.fetch_add(expanded, Relaxed);
@@ -306,24 +322,28 @@ impl<'a> Databases25<'a> {
                 frontier = level;
                 depth += 1;
             }
-            // The subtrees, on every core, taken in frontier order (as one thread would
-            // search them, so the last iteration stops about where a serial search would);
-            // the first path found ends the iteration.
+            // The subtrees, on every core, taken in frontier order, which is the order one
+            // thread would search them in. A path found in subtree i cuts the subtrees after
+            // it short, but those before it are searched to their end (one of them may hold
+            // a path too, and it would come first): the path returned, and the work up to
+            // it, are the serial search's; the work cut short after it is added as done.
             let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
+            let first_found = AtomicUsize::new(usize::MAX);
             let next = AtomicUsize::new(0);
             let least = AtomicU32::new(u32::MAX);
             rayon::scope(|scope| {
                 for _ in 0..threads {
                     scope.spawn(|_| loop {
                         let i = next.fetch_add(1, Relaxed);
-                        let Some((node, prefix)) = frontier.get(i) else {
+                        let Some((node, prefix, state)) = frontier.get(i) else {
                             return;
                         };
-                        if shared.halt.load(Relaxed) {
+                        if shared.halt.load(Relaxed) || first_found.load(Relaxed) < i {
                             return;
                         }
                         let mut worker = Worker {
                             db: self,
+                            pruner: &pruner,
                             node: node.clone(),
                             path: prefix.clone(),
                             bound,
@@ -331,8 +351,10 @@ impl<'a> Databases25<'a> {
                             expanded: 0,
                             generated: 0,
                             shared: &shared,
+                            subtree: i,
+                            first_found: &first_found,
                         };
-                        let hit = worker.dfs(depth, node.h());
+                        let hit = worker.dfs(depth, node.h(), *state);
                         worker.flush(true);
                         least.fetch_min(worker.next_bound, Relaxed);
                         if hit {
@@ -340,7 +362,7 @@ impl<'a> Databases25<'a> {
                             if found.as_ref().is_none_or(|(j, _)| i < *j) {
                                 *found = Some((i, worker.path.clone()));
                             }
-                            shared.halt.store(true, Relaxed);
+                            first_found.fetch_min(i, Relaxed);
                         }
                     });
                 }
@@ -537,6 +559,8 @@ struct Undo {
 /// One thread's depth-first search of one subtree.
 struct Worker<'s, 'a> {
     db: &'s Databases25<'a>,
+    /// The move sequences not to walk (see [`crate::pruning`]).
+    pruner: &'s Pruner,
     node: Node,
     path: Vec<Move>,
     bound: u32,
@@ -544,12 +568,17 @@ struct Worker<'s, 'a> {
     expanded: u64,
     generated: u64,
     shared: &'s Shared<'s>,
+    /// This subtree's place in the frontier.
+    subtree: usize,
+    /// The first subtree in which a path was found so far (`usize::MAX`: none): a later
+    /// one stops.
+    first_found: &'s AtomicUsize,
 }
 
 impl Worker<'_, '_> {
-    /// Searches below the current node at depth `g`; true (with the path in `path`) when
-    /// it reaches the goal.
-    fn dfs(&mut self, g: u32, h: u32) -> bool {
+    /// Searches below the current node at depth `g`, the pruning automaton in `state`;
+    /// true (with the path in `path`) when it reaches the goal.
+    fn dfs(&mut self, g: u32, h: u32, state: u32) -> bool {
         if h == 0 {
             return true;
         }
@@ -557,7 +586,7 @@ impl Worker<'_, '_> {
         if self.expanded.is_multiple_of(CHECK_EVERY) {
             self.flush(false);
         }
-        if self.shared.halt.load(Relaxed) {
+        if self.shared.halt.load(Relaxed) || self.first_found.load(Relaxed) < self.subtree {
             return false;
         }
         let last = self.path.last().map(|m| m.opposite());
@@ -568,6 +597,10 @@ impl Worker<'_, '_> {
             let Some(to) = self.db.goal.neighbor(usize::from(self.node.blank), m) else {
                 continue;
             };
+            let next = self.pruner.next(state, m.code());
+            if next == PRUNED {
+                continue;
+            }
             self.generated += 1;
             let undo = self.node.apply(self.db, to);
             let h = self.node.h();
@@ -576,7 +609,7 @@ impl Worker<'_, '_> {
                 self.next_bound = self.next_bound.min(f);
             } else {
                 self.path.push(m);
-                if self.dfs(g + 1, h) {
+                if self.dfs(g + 1, h, next) {
                     return true;
                 }
                 self.path.pop();

@@ -6,6 +6,7 @@ use slidetable_core::{Board, Layout, Layout25, Move};
 use slidetable_gen::engine::solve_partition25;
 use slidetable_gen::Partition25;
 use slidetable_search::{bfs, Databases25, Limit, Limits, Search25Error, Stop};
+use std::sync::OnceLock;
 
 /// A puzzle `moves` random moves (never undoing the last) from `goal`, by a fixed generator.
 fn scramble(goal: &Layout25, moves: usize, seed: u64) -> Layout25 {
@@ -139,11 +140,17 @@ fn manhattan_ida(start: &Layout25, goal: &Layout25) -> usize {
     }
 }
 
+/// 5×5's 5-5-5-5-4 databases towards the blank top-left (6,375,600 placements a group,
+/// seconds to build), built once for every test here.
+fn five_by_five() -> &'static [(u32, Vec<u8>)] {
+    static DATABASES: OnceLock<Vec<(u32, Vec<u8>)>> = OnceLock::new();
+    DATABASES.get_or_init(|| databases(&Layout25::goal_with_blank(5, 5, 0).unwrap(), "5-5-5-5-4"))
+}
+
 #[test]
 fn five_by_five_lengths_are_a_manhattan_idastars_and_every_path_replays() {
     let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
-    // 5-5-5-5-4: 6,375,600 placements a group, seconds to build.
-    let dbs = databases(&goal, "5-5-5-5-4");
+    let dbs = five_by_five();
     let groups: Vec<(u32, &[u8])> = dbs.iter().map(|(t, e)| (*t, e.as_slice())).collect();
     let db = Databases25::new(goal, &groups, true).unwrap();
     assert!(db.reflects());
@@ -184,5 +191,40 @@ fn five_by_five_lengths_are_a_manhattan_idastars_and_every_path_replays() {
             assert!(stats.bound.unwrap() >= h && stats.bound.unwrap() <= 95);
         }
         other => panic!("{other:?}"),
+    }
+}
+
+/// The threads share the last iteration's subtrees, but the subtrees before the one where a
+/// path is found are always searched to their end: the path is the one a single thread finds
+/// (the smallest optimal one under u d l r that the pruning keeps), and the work counted is
+/// a single thread's plus what was cut short after it.
+#[test]
+fn the_path_found_does_not_depend_on_the_threads() {
+    let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
+    let groups: Vec<(u32, &[u8])> = five_by_five()
+        .iter()
+        .map(|(t, e)| (*t, e.as_slice()))
+        .collect();
+    let db = Databases25::new(goal, &groups, true).unwrap();
+    let pool = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    };
+    let (one, three) = (pool(1), pool(3));
+    // Scrambles whose searches take well under a second (40–58 moves).
+    for seed in [0, 3, 4, 7, 8, 13, 14, 15] {
+        let start = scramble(&goal, 70 + 2 * (seed as usize % 4), 500 + seed);
+        let alone = one.install(|| db.solve(&start, &Limits::default(), &|_| ()).unwrap());
+        replay(&start, &alone.path, &goal);
+        for _ in 0..3 {
+            let shared = three.install(|| db.solve(&start, &Limits::default(), &|_| ()).unwrap());
+            assert_eq!(
+                shared.path, alone.path,
+                "{start}: three threads found another path"
+            );
+            assert!(shared.stats.expanded >= alone.stats.expanded, "{start}");
+        }
     }
 }

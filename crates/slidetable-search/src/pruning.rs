@@ -28,15 +28,76 @@
 //! the order of Korf's 100 and of every caller whose goal is the databases' own, is built
 //! once, when this code changes, and kept in the source ([`STORED`], 452 KB); any other
 //! board or order is built from sequences of [`LONGEST`] moves once per process.
+//!
+//! The same code serves the 24-puzzle's 5×5 (a board's cells are labelled in 5 bits, so
+//! boards of up to 25 cells): there the shortest redundant sequences are the same 6-move
+//! circles, and the sequences of up to [`LONGEST_25`] = 12 moves make 61,205 states, built
+//! in about half a second (13 moves would pass the 16-bit states), so that automaton too is
+//! kept in the source ([`STORED_25`], 490 KB).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use slidetable_core::{Board, Move, Symmetry, MAX_CELLS};
+use slidetable_core::{Board, Move, Symmetry, MAX_CELLS_25};
 
-/// The longest sequences compared.
+/// The longest sequences compared on boards of up to 16 cells.
 pub(crate) const LONGEST: usize = 10;
+
+/// The longest sequences compared on larger boards (the 24-puzzle's 5×5).
+pub(crate) const LONGEST_25: usize = 12;
+
+/// The board an automaton is for: `rows` × `cols`, at most 25 cells (the 15-puzzle's
+/// [`Board`] and the 24-puzzle's layouts alike; one automaton code for both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Grid {
+    rows: u8,
+    cols: u8,
+}
+
+impl Grid {
+    /// The grid of `rows` × `cols` cells; `None` beyond 25 cells or under 2 rows or columns.
+    pub(crate) fn new(rows: usize, cols: usize) -> Option<Grid> {
+        (rows >= 2 && cols >= 2 && rows * cols <= MAX_CELLS_25).then_some(Grid {
+            rows: rows as u8,
+            cols: cols as u8,
+        })
+    }
+
+    fn cells(self) -> usize {
+        usize::from(self.rows) * usize::from(self.cols)
+    }
+
+    /// `neighbor[cell][move code]`: where the blank goes, `u8::MAX` off the board.
+    fn neighbors(self) -> [[u8; 4]; MAX_CELLS_25] {
+        let (rows, cols) = (usize::from(self.rows), usize::from(self.cols));
+        let mut neighbor = [[u8::MAX; 4]; MAX_CELLS_25];
+        for (c, row) in neighbor.iter_mut().enumerate().take(self.cells()) {
+            let (r, k) = (c / cols, c % cols);
+            for m in Move::ALL {
+                let to = match m {
+                    Move::Up => (r > 0).then(|| c - cols),
+                    Move::Down => (r + 1 < rows).then(|| c + cols),
+                    Move::Left => (k > 0).then(|| c - 1),
+                    Move::Right => (k + 1 < cols).then(|| c + 1),
+                };
+                if let Some(to) = to {
+                    row[m.code() as usize] = to as u8;
+                }
+            }
+        }
+        neighbor
+    }
+}
+
+impl From<Board> for Grid {
+    fn from(board: Board) -> Grid {
+        Grid {
+            rows: board.rows() as u8,
+            cols: board.cols() as u8,
+        }
+    }
+}
 
 /// The longest sequences compared by the stored automaton ([`STORED`]): what its test
 /// builds again.
@@ -46,9 +107,14 @@ const STORED_LONGEST: usize = 14;
 /// The automaton of 4×4 under [`Move::ALL`] from the sequences of at most 14 moves
 /// (`STORED_LONGEST`), as [`Pruner::encode`] writes it: built by [`Pruner::build`]
 /// once, when the code changes, instead of at every start. The test
-/// `the_stored_automaton_is_current` builds it again and compares; the ignored test
-/// `write_the_stored_automaton` writes it.
+/// `the_stored_automata_are_current` builds it again and compares; the ignored test
+/// `write_the_stored_automata` writes it.
 static STORED: &[u8] = include_bytes!("pruner-4x4.bin");
+
+/// The automaton of 5×5 under [`Move::ALL`] (the order of every 24-puzzle search) from the
+/// sequences of at most [`LONGEST_25`] moves, kept like [`STORED`]: built at every start it
+/// would cost a 5×5 search about 0.3 s of CPU before its first node (490 KB).
+static STORED_25: &[u8] = include_bytes!("pruner-5x5.bin");
 
 /// The state of a move that ends a redundant sequence.
 pub(crate) const PRUNED: u32 = u16::MAX as u32;
@@ -98,29 +164,37 @@ impl Pruner {
         self.bytes.len() / 8
     }
 
-    /// The automaton of `board` under `order`, made once per process and kept: read from
+    /// The automaton of `grid` under `order`, made once per process and kept: read from
     /// [`STORED`] for 4×4 under [`Move::ALL`] or its image under a symmetry of the board
     /// (the orders of the goals that the databases serve through a symmetry), built from
-    /// sequences of at most [`LONGEST`] moves otherwise.
-    pub(crate) fn of(board: Board, order: [Move; 4]) -> Arc<Pruner> {
-        type Built = Vec<((Board, [Move; 4]), Arc<Pruner>)>;
+    /// sequences of at most [`LONGEST`] moves otherwise ([`LONGEST_25`] beyond 16 cells);
+    /// 5×5 under [`Move::ALL`] from [`STORED_25`].
+    pub(crate) fn of(grid: Grid, order: [Move; 4]) -> Arc<Pruner> {
+        type Built = Vec<((Grid, [Move; 4]), Arc<Pruner>)>;
         static BUILT: Mutex<Built> = Mutex::new(Vec::new());
         let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((_, p)) = built.iter().find(|(k, _)| *k == (board, order)) {
+        if let Some((_, p)) = built.iter().find(|(k, _)| *k == (grid, order)) {
             return Arc::clone(p);
         }
-        let stored = if (board.rows(), board.cols()) == (4, 4) {
-            Symmetry::all(board)
+        let stored = match Board::new(usize::from(grid.rows), usize::from(grid.cols)) {
+            Ok(board) if (grid.rows, grid.cols) == (4, 4) => Symmetry::all(board)
                 .into_iter()
-                .find(|s| Move::ALL.map(|m| s.apply_move(m)) == order)
+                .find(|s| Move::ALL.map(|m| s.apply_move(m)) == order),
+            _ => None,
+        };
+        let longest = if grid.cells() > 16 {
+            LONGEST_25
         } else {
-            None
+            LONGEST
         };
         let p = Arc::new(match stored {
-            Some(symmetry) => Pruner::decode(STORED).image(&symmetry, board.cells()),
-            None => Pruner::build(board, order, LONGEST),
+            Some(symmetry) => Pruner::decode(STORED).image(&symmetry, grid.cells()),
+            None if (grid.rows, grid.cols) == (5, 5) && order == Move::ALL => {
+                Pruner::decode(STORED_25)
+            }
+            None => Pruner::build(grid, order, longest),
         });
-        built.push(((board, order), Arc::clone(&p)));
+        built.push(((grid, order), Arc::clone(&p)));
         p
     }
 
@@ -171,16 +245,9 @@ impl Pruner {
     }
 
     /// Builds the automaton from the redundant sequences of at most `longest` moves.
-    pub(crate) fn build(board: Board, order: [Move; 4], longest: usize) -> Pruner {
-        let n = board.cells();
-        let mut neighbor = [[u8::MAX; 4]; MAX_CELLS];
-        for (c, row) in neighbor.iter_mut().enumerate().take(n) {
-            for m in Move::ALL {
-                if let Some(to) = board.neighbor(c, m) {
-                    row[m.code() as usize] = to as u8;
-                }
-            }
-        }
+    pub(crate) fn build(grid: Grid, order: [Move; 4], longest: usize) -> Pruner {
+        let n = grid.cells();
+        let neighbor = grid.neighbors();
         // Each move's place in the order; an order that is not a permutation prunes nothing
         // (the search's own rules stand alone).
         let mut place = [u8::MAX; 4];
@@ -204,7 +271,11 @@ impl Pruner {
     }
 
     /// The Aho–Corasick automaton of `patterns` (start cell, move codes).
-    fn automaton(n: usize, neighbor: &[[u8; 4]; MAX_CELLS], patterns: &[(u8, Vec<u8>)]) -> Pruner {
+    fn automaton(
+        n: usize,
+        neighbor: &[[u8; 4]; MAX_CELLS_25],
+        patterns: &[(u8, Vec<u8>)],
+    ) -> Pruner {
         const NONE: u32 = u32::MAX;
         // The trie: roots 0..n, then one node per pattern prefix.
         let mut goto: Vec<[u32; 4]> = vec![[NONE; 4]; n];
@@ -288,7 +359,7 @@ impl Pruner {
 /// Every move sequence of at most `longest` moves that never undoes its last move, from
 /// every cell, with what it does to the tiles.
 struct Sequences {
-    neighbor: [[u8; 4]; MAX_CELLS],
+    neighbor: [[u8; 4]; MAX_CELLS_25],
     place: [u8; 4],
     cells: usize,
     longest: usize,
@@ -318,11 +389,31 @@ impl Hasher for Mix {
     fn write_u64(&mut self, x: u64) {
         self.0 = self.0.rotate_left(5) ^ x;
     }
+
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
 }
 
 /// Each start cell's canonical sequences: by what they do to the labels, their least
 /// (length, rank).
-type Canonical = Vec<HashMap<u64, (u8, Rank), BuildHasherDefault<Mix>>>;
+type Canonical = Vec<HashMap<Labels, (u8, Rank), BuildHasherDefault<Mix>>>;
+
+/// What a sequence does: the label each cell ends with, [`BITS`] bits a cell (cell `c`
+/// starts with label `c`).
+type Labels = u128;
+
+/// Bits a cell's label takes: 25 cells of 5 bits fit a [`Labels`].
+const BITS: usize = 5;
+
+/// Swaps the labels of cells `a` and `b`.
+#[inline]
+fn swap(labels: Labels, a: usize, b: usize) -> Labels {
+    const MASK: Labels = (1 << BITS) - 1;
+    let (x, y) = ((labels >> (BITS * a)) & MASK, (labels >> (BITS * b)) & MASK);
+    labels & !(MASK << (BITS * a)) & !(MASK << (BITS * b)) | y << (BITS * a) | x << (BITS * b)
+}
 
 /// A sequence's rank among those of its length: its moves' places in the order as base-4
 /// digits, the first move the most significant.
@@ -330,13 +421,13 @@ type Rank = u32;
 
 impl Sequences {
     /// Every cell's label, cell `c` holding `c` (the blank holds its own cell's label).
-    fn identity(&self) -> u64 {
-        (0..self.cells as u64).fold(0, |labels, c| labels | c << (4 * c))
+    fn identity(&self) -> Labels {
+        (0..self.cells).fold(0, |labels, c| labels | (c as Labels) << (BITS * c))
     }
 
     /// Visits every sequence from `start` depth first: `visit(codes, cell, labels, rank)`
     /// returns whether to go on below it.
-    fn walk(&self, start: usize, visit: &mut impl FnMut(&[u8], usize, u64, Rank) -> bool) {
+    fn walk(&self, start: usize, visit: &mut impl FnMut(&[u8], usize, Labels, Rank) -> bool) {
         let mut codes = Vec::with_capacity(self.longest);
         self.below(start, self.identity(), 0, &mut codes, visit);
     }
@@ -344,10 +435,10 @@ impl Sequences {
     fn below(
         &self,
         cell: usize,
-        labels: u64,
+        labels: Labels,
         rank: Rank,
         codes: &mut Vec<u8>,
-        visit: &mut impl FnMut(&[u8], usize, u64, Rank) -> bool,
+        visit: &mut impl FnMut(&[u8], usize, Labels, Rank) -> bool,
     ) {
         if !visit(codes, cell, labels, rank) || codes.len() == self.longest {
             return;
@@ -362,9 +453,7 @@ impl Sequences {
             }
             let to = to as usize;
             // The tile in `to` goes to `cell`, the blank to `to`: swap the two labels.
-            let (a, b) = ((labels >> (4 * cell)) & 15, (labels >> (4 * to)) & 15);
-            let swapped =
-                labels & !(15 << (4 * cell)) & !(15 << (4 * to)) | b << (4 * cell) | a << (4 * to);
+            let swapped = swap(labels, cell, to);
             codes.push(code);
             self.below(
                 to,
@@ -378,14 +467,12 @@ impl Sequences {
     }
 
     /// The labels after `codes` from `start`.
-    fn effect(&self, start: usize, codes: &[u8]) -> u64 {
+    fn effect(&self, start: usize, codes: &[u8]) -> Labels {
         let mut labels = self.identity();
         let mut cell = start;
         for &code in codes {
             let to = self.neighbor[cell][code as usize] as usize;
-            let (a, b) = ((labels >> (4 * cell)) & 15, (labels >> (4 * to)) & 15);
-            labels =
-                labels & !(15 << (4 * cell)) & !(15 << (4 * to)) | b << (4 * cell) | a << (4 * to);
+            labels = swap(labels, cell, to);
             cell = to;
         }
         labels
@@ -436,11 +523,11 @@ impl Sequences {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use slidetable_core::Layout;
+    use slidetable_core::Layout25;
     use std::collections::VecDeque;
 
     /// Walks `path` through the automaton from the start's blank cell: whether it is kept.
-    fn kept(p: &Pruner, start: &Layout, path: &[Move]) -> bool {
+    fn kept(p: &Pruner, start: &Layout25, path: &[Move]) -> bool {
         let mut s = Pruner::root(start.blank());
         for m in path {
             s = p.next(s, m.code());
@@ -451,35 +538,48 @@ mod tests {
         true
     }
 
-    /// From `start`, breadth first in the order's move order: each layout's first path is
-    /// its smallest shortest path. Every one of them must be kept by the automaton, and the
-    /// automaton must prune some others.
-    fn smallest_shortest_paths_are_kept(p: &Pruner, board: Board, order: [Move; 4], depth: usize) {
-        for blank in 0..board.cells() {
-            let start = board.goal_with_blank(blank);
-            let mut seen: HashMap<Layout, Vec<Move>> = HashMap::new();
-            seen.insert(start, Vec::new());
-            let mut queue = VecDeque::from([start]);
-            while let Some(l) = queue.pop_front() {
-                let path = seen[&l].clone();
-                assert!(kept(p, &start, &path), "{start} {path:?}");
-                if path.len() == depth {
-                    continue;
-                }
-                for m in order {
-                    if let Some(c) = l.moved(m) {
-                        seen.entry(c).or_insert_with(|| {
-                            queue.push_back(c);
-                            let mut longer = path.clone();
-                            longer.push(m);
-                            longer
-                        });
+    /// From each of `blanks` (every cell when empty) on a `rows` × `cols` board, breadth
+    /// first in the order's move order to `depth` moves: each layout's first path is its
+    /// smallest shortest path, and the automaton must keep every one of them (its state
+    /// follows the first path, so no path is stored). The automaton must prune some others.
+    fn smallest_shortest_paths_are_kept(
+        p: &Pruner,
+        (rows, cols): (usize, usize),
+        blanks: &[usize],
+        order: [Move; 4],
+        depth: usize,
+    ) {
+        let all: Vec<usize> = (0..rows * cols).collect();
+        for &blank in if blanks.is_empty() { &all } else { blanks } {
+            let start = Layout25::goal_with_blank(rows, cols, blank).unwrap();
+            let mut seen: HashMap<Layout25, u32> = HashMap::new();
+            seen.insert(start, Pruner::root(blank));
+            let mut level = vec![start];
+            for moves in 0..depth {
+                let mut next_level = Vec::new();
+                for l in level {
+                    let state = seen[&l];
+                    for m in order {
+                        let Some(c) = l.moved(m) else { continue };
+                        if seen.contains_key(&c) {
+                            continue;
+                        }
+                        let next = p.next(state, m.code());
+                        assert_ne!(
+                            next,
+                            PRUNED,
+                            "{rows}x{cols} from {start}: {c} at {}",
+                            moves + 1
+                        );
+                        seen.insert(c, next);
+                        next_level.push(c);
                     }
                 }
+                level = next_level;
             }
         }
         // The blank circling a 2×2 block one and a half turns, against the other way.
-        let start = board.goal_with_blank(0);
+        let start = Layout25::goal_with_blank(rows, cols, 0).unwrap();
         let (r, d, l, u) = (Move::Right, Move::Down, Move::Left, Move::Up);
         let one = [r, d, l, u, r, d];
         let other = [d, r, u, l, d, r];
@@ -492,40 +592,58 @@ mod tests {
         let (u, d, l, r) = (Move::Up, Move::Down, Move::Left, Move::Right);
         for order in [[u, d, l, r], [r, l, d, u], [l, u, r, d]] {
             for (board, depth) in [(Board::new(2, 3).unwrap(), 21), (Board::EIGHT, 12)] {
-                let p = Pruner::build(board, order, 8);
-                smallest_shortest_paths_are_kept(&p, board, order, depth);
+                let p = Pruner::build(board.into(), order, 8);
+                smallest_shortest_paths_are_kept(
+                    &p,
+                    (board.rows(), board.cols()),
+                    &[],
+                    order,
+                    depth,
+                );
             }
         }
         let board = Board::new(4, 4).unwrap();
-        let p = Pruner::build(board, Move::ALL, 8);
-        smallest_shortest_paths_are_kept(&p, board, Move::ALL, 9);
+        let p = Pruner::build(board.into(), Move::ALL, 8);
+        smallest_shortest_paths_are_kept(&p, (4, 4), &[], Move::ALL, 9);
         // The stored automaton, of longer sequences.
-        let p = Pruner::of(board, Move::ALL);
-        smallest_shortest_paths_are_kept(&p, board, Move::ALL, 9);
+        let p = Pruner::of(board.into(), Move::ALL);
+        smallest_shortest_paths_are_kept(&p, (4, 4), &[], Move::ALL, 9);
     }
 
-    const STORED_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/pdb/pruner-4x4.bin");
+    const STORED_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/pruner-4x4.bin");
+    const STORED_25_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/pruner-5x5.bin");
 
     fn four_by_four() -> Vec<u8> {
-        Pruner::build(Board::new(4, 4).unwrap(), Move::ALL, STORED_LONGEST).encode()
+        Pruner::build(Board::new(4, 4).unwrap().into(), Move::ALL, STORED_LONGEST).encode()
+    }
+
+    fn five_by_five() -> Vec<u8> {
+        Pruner::build(Grid::new(5, 5).unwrap(), Move::ALL, LONGEST_25).encode()
     }
 
     #[test]
-    fn the_stored_automaton_is_current() {
-        let built = four_by_four();
-        assert!(
-            built == STORED,
-            "{STORED_PATH} is not the automaton built today: run \
-             `cargo test --release -p slidetable-search --lib -- --ignored write_the_stored_automaton`"
-        );
-        let p = Pruner::of(Board::new(4, 4).unwrap(), Move::ALL);
+    fn the_stored_automata_are_current() {
+        for (built, stored, path) in [
+            (four_by_four(), STORED, STORED_PATH),
+            (five_by_five(), STORED_25, STORED_25_PATH),
+        ] {
+            assert!(
+                built == stored,
+                "{path} is not the automaton built today: run \
+                 `cargo test --release -p slidetable-search --lib -- --ignored write_the_stored_automata`"
+            );
+        }
+        let p = Pruner::of(Board::new(4, 4).unwrap().into(), Move::ALL);
         assert_eq!(p.encode(), STORED);
+        let p = Pruner::of(Grid::new(5, 5).unwrap(), Move::ALL);
+        assert_eq!(p.encode(), STORED_25);
     }
 
     #[test]
-    #[ignore = "writes the stored automaton into the source tree"]
-    fn write_the_stored_automaton() {
+    #[ignore = "writes the stored automata into the source tree"]
+    fn write_the_stored_automata() {
         std::fs::write(STORED_PATH, four_by_four()).unwrap();
+        std::fs::write(STORED_25_PATH, five_by_five()).unwrap();
     }
 
     /// Sequences of 15 moves make 85,614 states, more than a 16-bit transition holds: the
@@ -533,7 +651,7 @@ mod tests {
     #[test]
     fn an_automaton_too_large_for_sixteen_bits_prunes_nothing() {
         let board = Board::new(4, 4).unwrap();
-        let p = Pruner::build(board, Move::ALL, 15);
+        let p = Pruner::build(board.into(), Move::ALL, 15);
         assert_eq!(p.states(), board.cells());
         for cell in 0..board.cells() {
             for m in Move::ALL {
@@ -569,12 +687,12 @@ mod tests {
     #[test]
     fn an_image_under_a_symmetry_is_the_automaton_of_the_image_order() {
         let board = Board::new(4, 4).unwrap();
-        let base = Pruner::build(board, Move::ALL, 10);
+        let base = Pruner::build(board.into(), Move::ALL, 10);
         let symmetries = Symmetry::all(board);
         assert_eq!(symmetries.len(), 8);
         for s in &symmetries {
             let order = Move::ALL.map(|m| s.apply_move(m));
-            let built = Pruner::build(board, order, 10);
+            let built = Pruner::build(board.into(), order, 10);
             assert!(same_language(&base.image(s, 16), &built, 16), "{order:?}");
             // The comparison can fail: the image is not the automaton of another order.
             if *s != symmetries[0] {
@@ -588,14 +706,31 @@ mod tests {
             .find(|s| s.cell(0) == 15 && s.cell(3) == 12)
             .unwrap();
         let order = Move::ALL.map(|m| half_turn.apply_move(m));
-        let built = Pruner::build(board, order, STORED_LONGEST);
-        assert!(same_language(&Pruner::of(board, order), &built, 16));
+        let built = Pruner::build(board.into(), order, STORED_LONGEST);
+        assert!(same_language(&Pruner::of(board.into(), order), &built, 16));
     }
 
     #[test]
     fn an_order_that_is_not_a_permutation_prunes_nothing() {
         let board = Board::new(4, 4).unwrap();
-        let p = Pruner::build(board, [Move::Up; 4], 8);
+        let p = Pruner::build(board.into(), [Move::Up; 4], 8);
         assert_eq!(p.states(), board.cells());
+    }
+
+    /// The 24-puzzle's automaton (sequences of up to [`LONGEST_25`] moves) keeps every
+    /// smallest shortest path of up to 9 moves from every cell, and of up to 12 moves (its
+    /// longest patterns) from a cell of each of the 5×5 board's six kinds under its
+    /// symmetries; an automaton of another order keeps that order's.
+    #[test]
+    fn the_24_puzzles_automaton_keeps_every_smallest_shortest_path() {
+        let grid = Grid::new(5, 5).unwrap();
+        let p = Pruner::of(grid, Move::ALL);
+        assert!(p.states() > 25 && p.states() < usize::from(u16::MAX));
+        smallest_shortest_paths_are_kept(&p, (5, 5), &[], Move::ALL, 9);
+        smallest_shortest_paths_are_kept(&p, (5, 5), &[0, 1, 2, 6, 7, 12], Move::ALL, 12);
+        let (u, d, l, r) = (Move::Up, Move::Down, Move::Left, Move::Right);
+        let order = [r, l, d, u];
+        let p = Pruner::build(grid, order, 8);
+        smallest_shortest_paths_are_kept(&p, (5, 5), &[], order, 10);
     }
 }
