@@ -252,12 +252,12 @@ impl TwentyFour<TableBytes> {
 
     /// Whether the file at `path` begins as a `SLIDEP25` file does (its magic number): what
     /// a front end asks to tell these files from tables before opening one. Only a regular
-    /// file is read: opening a FIFO would wait for a writer.
+    /// file is read (a FIFO would block the reader until something writes to it).
     pub fn is_file(path: &Path) -> bool {
-        let mut magic = [0u8; 8];
         if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
             return false;
         }
+        let mut magic = [0u8; 8];
         std::fs::File::open(path)
             .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
             .is_ok_and(|()| PatternFile25::is_pattern25(&magic))
