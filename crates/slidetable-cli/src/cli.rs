@@ -219,8 +219,10 @@ pub(crate) struct GenerateArgs {
     /// on --processes processes (any board up to 16 cells): memory a process (and the figure
     /// the memory check refuses below, a quarter more), disk a process and in all (parts,
     /// checkpoints, the merged file), bytes sent, and time at this project's measured rate
-    /// (docs/SCALE.md).
-    #[arg(long, conflicts_with_all = ["output", "parts", "max_depth", "pdb", "all_goals", "goal", "encoding", "cost", "restart"])]
+    /// (docs/SCALE.md). With --max-depth D, the search of the states within D moves of the
+    /// board's goal instead (4x4, 3x5, 5x3: from the published counts of its levels): memory
+    /// a process at its peak level, disk (the file, the checkpoints), bytes sent, CPU time.
+    #[arg(long, conflicts_with_all = ["output", "parts", "pdb", "all_goals", "goal", "encoding", "cost", "restart"])]
     pub(crate) plan: bool,
     /// With --plan: the processes of the run, one slice each.
     #[arg(long, value_name = "N", default_value_t = 1, requires = "plan", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use anyhow::Result;
 use slidetable::core::{counted, Board, MAX_TABLE_CELLS};
 use slidetable::generate::room::human;
-use slidetable::generate::scale::{ScalePlan, STATES_PER_SECOND};
+use slidetable::generate::scale::{
+    within_plan, ScalePlan, STATES_PER_SECOND, WITHIN_BYTES_PER_STATE, WITHIN_CPU_SECONDS_PER_STATE,
+};
 
 use crate::streams;
 
@@ -19,15 +21,22 @@ pub(crate) struct Request {
     pub(crate) batch: usize,
     pub(crate) memory_per_machine: Option<u64>,
     pub(crate) disk_per_machine: Option<u64>,
+    /// `--max-depth D`: the search within D moves instead of every state.
+    pub(crate) max_depth: Option<u32>,
 }
 
 /// A network rate to put the exchange's bytes in seconds (1 GB/s, 10 Gbit Ethernet's order).
 const NETWORK_BYTES_PER_SECOND: f64 = 1e9;
 
-/// Prints the plan on standard output.
+/// Prints the plan on standard output (a plan within D moves that has no counts to plan
+/// from is refused as a usage error).
 pub(crate) fn print(request: &Request) -> Result<ExitCode> {
+    let text = match request.max_depth {
+        Some(max_depth) => within_text(request, max_depth)?,
+        None => text(request),
+    };
     let mut out = streams::stdout();
-    out.write_all(text(request).as_bytes())?;
+    out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -132,6 +141,68 @@ pub(crate) fn text(request: &Request) -> String {
     ));
     lines.push(String::new());
     lines.join("\n")
+}
+
+/// The plan of the search within `max_depth` moves of the board's goal (tiles in order, the
+/// blank last): `scale::within_plan`, the memory check's model level by level.
+fn within_text(request: &Request, max_depth: u32) -> Result<String> {
+    let board = request.board;
+    let blank = board.cells() - 1;
+    let plan = within_plan(board, blank, max_depth, request.processes)
+        .map_err(|problem| crate::error::UsageError(format!("--plan --max-depth: {problem}")))?;
+    let count = u64::from(request.processes);
+    let states: u64 = plan.histogram.iter().sum();
+    let mut lines = vec![format!(
+        "{board}, the states within {max_depth} moves of goal {} ({}, the published counts) in {}",
+        board.standard_goal(),
+        counted(states, "state"),
+        processes(count)
+    )];
+    lines.push(format!(
+        "memory a process: {} at level {} (its neighbours at 8 bytes, the two levels before at \
+         8 bytes a state, the levels made at {WITHIN_BYTES_PER_STATE} bytes a state, and the \
+         program); the search checks its memory before each level",
+        human(plan.memory),
+        plan.peak_level
+    ));
+    lines.push(format!(
+        "disk: the file {} (its parts together the same; merge writes it once more); \
+         checkpoints {} at most, every process's together",
+        human(plan.file),
+        human(plan.checkpoints)
+    ));
+    if count > 1 {
+        lines.push(format!(
+            "network: {} sent in all ({:.2} bytes a state)",
+            human(plan.network),
+            plan.network as f64 / states.max(1) as f64
+        ));
+    }
+    lines.push(format!(
+        "time: {} of CPU in all ({:.0} ns a state, measured here: docs/SCALE.md); divide by the \
+         cores of every process",
+        duration(plan.cpu_seconds),
+        WITHIN_CPU_SECONDS_PER_STATE * 1e9
+    ));
+    if let Some(memory) = request.memory_per_machine {
+        let each = memory / plan.memory.max(1);
+        lines.push(match each {
+            0 => format!(
+                "machines of {}: none holds a process of this run: more processes, or larger \
+                 machines",
+                human(memory)
+            ),
+            n => format!(
+                "machines of {}: {} each; {} for {}",
+                human(memory),
+                processes(n.min(count)),
+                counted(count.div_ceil(n), "machine"),
+                processes(count)
+            ),
+        });
+    }
+    lines.push(String::new());
+    Ok(lines.join("\n"))
 }
 
 /// `1 process`, `2 processes`.

@@ -1,5 +1,6 @@
-//! `generate --plan`: what a search of every state in parts would take, printed from the
-//! model the memory check uses (`slidetable::generate::scale`), with no search.
+//! `generate --plan`: what a search of every state in parts (or, with --max-depth, of the
+//! states within D moves) would take, printed from the model the memory check uses
+//! (`slidetable::generate::scale`), with no search.
 
 use crate::common::{slidetable, text};
 use slidetable::core::Board;
@@ -83,7 +84,7 @@ fn boards_of_sixteen_cells_are_planned_and_machines_counted() {
 /// Bad arguments: exit 2, naming the flag and what it takes.
 #[test]
 fn bad_plan_arguments_are_usage_errors() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &["--plan", "--board", "3x4", "--memory-per-machine", "5x"],
             "`5x` is not a size: bytes, or a number with kB, MB, GB or TB (24GB)",
@@ -95,8 +96,13 @@ fn bad_plan_arguments_are_usage_errors() {
             "'--plan' cannot be used with '--output",
         ),
         (
-            &["--plan", "--max-depth", "20", "--board", "4x4"],
-            "'--plan' cannot be used with '--max-depth",
+            &["--plan", "--max-depth", "40", "--board", "4x4"],
+            "--plan --max-depth: the published counts of 4x4's levels (blank in cell 15) reach \
+             31 moves, not 40",
+        ),
+        (
+            &["--plan", "--max-depth", "10", "--board", "2x8"],
+            "--plan --max-depth: no published counts of 2x8's levels to plan from",
         ),
     ];
     for (args, says) in cases {
@@ -128,5 +134,54 @@ fn the_memory_check_asks_a_quarter_over_the_plan() {
             && text(&run.stderr).contains("the check asks a quarter more, 138.5 MB"),
         "{}",
         text(&run.stderr)
+    );
+}
+
+/// `--plan --max-depth D` (refused before): the search within D moves planned from the
+/// published counts with the memory check's model, its figures the library's; memory a
+/// process within a quarter of the peak measured here (4x4 within 23 moves: 236.7 MB,
+/// BENCHMARKS.md), halved on 2 processes, and machines counted.
+#[test]
+fn the_plan_within_d_moves_is_the_memory_checks_model() {
+    let run = plan(&["--board", "4x4", "--max-depth", "23"]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let model = slidetable::generate::scale::within_plan(Board::FIFTEEN, 15, 23, 1).unwrap();
+    let ratio = model.memory as f64 / 236_660_000.0;
+    assert!((0.75..=1.25).contains(&ratio), "{ratio}");
+    let out = text(&run.stdout);
+    assert!(
+        out.starts_with(
+            "4x4, the states within 23 moves of goal 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 \
+             (23102481 states, the published counts) in 1 process\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "memory a process: {} at level 23",
+            human(model.memory)
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("disk: the file {}", human(model.file))),
+        "{out}"
+    );
+    let two = plan(&[
+        "--board",
+        "4x4",
+        "--max-depth",
+        "31",
+        "--processes",
+        "2",
+        "--memory-per-machine",
+        "24GB",
+    ]);
+    assert_eq!(two.status.code(), Some(0), "{}", text(&two.stderr));
+    let out = text(&two.stdout);
+    assert!(out.contains("network: "), "{out}");
+    assert!(
+        out.contains("machines of 24.0 GB: 1 process each; 2 machines for 2 processes"),
+        "{out}"
     );
 }

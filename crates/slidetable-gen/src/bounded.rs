@@ -122,8 +122,15 @@ pub(crate) struct LevelRoom {
     pub(crate) available: Option<(u64, String)>,
 }
 
+/// The memory model of a level (docs/FORMAT.md §13.5): what is held (`held` bytes) and the
+/// level's neighbours at 8 bytes each. The memory check before each level and `generate
+/// --plan --max-depth D` (`scale::within_plan`) both use it.
+pub(crate) fn level_need(held: u64, neighbours: u64) -> u64 {
+    held.saturating_add(neighbours.saturating_mul(8))
+}
+
 impl Held {
-    fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         8 * self.levels as u64 + self.encoded
     }
 
@@ -159,7 +166,7 @@ impl LevelRoom {
 
     /// Bytes the level needs in all.
     pub(crate) fn need(&self) -> u64 {
-        self.held.saturating_add(8 * self.neighbours)
+        level_need(self.held, self.neighbours)
     }
 
     /// [`GenError::NoRoomWithin`] for level `level` of `board`'s search within `max_depth`.

@@ -4,8 +4,9 @@
 //! What a user calls: [`generate`], a [`Plan`] (board, goals, encoding, cost) made into a
 //! file, the machine's memory and disk checked first ([`room`]) and the file written to a
 //! temporary and renamed; [`generate_resumable`] the same with checkpoints
-//! ([`resume`]); [`generate_patterns`] for a [`PatternPlan`]'s pattern databases; a search in
-//! parts, one slice a process, in [`parts`]. The searches and writers they are made of are
+//! ([`resume`]; every search that keeps checkpoints keeps them through [`checkpoint`]);
+//! [`generate_patterns`] for a [`PatternPlan`]'s pattern databases; a search in parts, one
+//! slice a process, in [`parts`]. The searches and writers they are made of are
 //! under [`engine`].
 //!
 //! ```

@@ -219,6 +219,134 @@ impl ScalePlan {
     }
 }
 
+/// The published counts of the states at each distance from a goal of `board` with the blank
+/// in cell `blank` (the counts depend on the blank's cell alone: renaming tiles maps one goal's
+/// search onto another's): OEIS A089484, A090164, A090165 (4×4) and A346737 (3×5, 5×3), from
+/// complete searches (crates/slidetable-gen/tests/data/published-levels.txt, which the tests
+/// check the search against). `None` for another board.
+pub fn published_levels(board: Board, blank: usize) -> Option<Vec<u64>> {
+    include_str!("../tests/data/published-levels.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .find_map(|line| {
+            let (head, counts) = line.split_once(':')?;
+            let mut head = head.split_whitespace();
+            let (_, b, blanks) = (head.next()?, head.next()?, head.next()?);
+            let holds = b.parse::<Board>().ok()? == board
+                && blanks.split(',').any(|c| c.parse() == Ok(blank));
+            holds.then(|| {
+                counts
+                    .split_whitespace()
+                    .filter_map(|c| c.parse().ok())
+                    .collect()
+            })
+        })
+}
+
+/// Bytes a state within D moves takes encoded (§13.3's gaps and index): measured 1.59–1.88 on
+/// 4×4 within 18–24 moves, 1.70 on 3×5 within 24 (BENCHMARKS.md): the larger the level, the
+/// smaller the gaps.
+pub const WITHIN_BYTES_PER_STATE: f64 = 1.7;
+
+/// Bytes a process of the search within D moves holds besides its levels: the program and its
+/// threads (the model's remainder against the measured peaks, docs/SCALE.md).
+pub const WITHIN_PROGRAM_BYTES: u64 = 6_000_000;
+
+/// CPU time a state of the search within D moves costs (expanding, sorting, encoding): 4×4
+/// within 24 moves, 42,928,799 states, 5.2 s of CPU (BENCHMARKS.md, 2026-11-28).
+pub const WITHIN_CPU_SECONDS_PER_STATE: f64 = 121e-9;
+
+/// Bytes sent a state of the search within D moves in parts, on 2 processes: 0.49 measured
+/// (4×4 within 22 moves, docs/SCALE.md); on `N` processes taken as `(N − 1)/N` of twice that
+/// (a neighbour leaves its process's slice more often as the slices shrink: derived, not
+/// measured past 2).
+pub const WITHIN_WIRE_BYTES_PER_STATE: f64 = 0.98;
+
+/// What a search within `D` moves costs, from the states at each distance.
+#[derive(Clone, Debug)]
+pub struct WithinPlan {
+    /// The states at each distance from 0 to `D`.
+    pub histogram: Vec<u64>,
+    /// The processes.
+    pub processes: u32,
+    /// Memory a process at its peak, and the level it peaks at (the last, usually).
+    pub memory: u64,
+    /// The level of the peak.
+    pub peak_level: u32,
+    /// The file's bytes (and the parts' together; `merge` writes it once more).
+    pub file: u64,
+    /// The checkpoints' bytes at most, every process's together (with several processes,
+    /// each keeps two while it puts a new one in place).
+    pub checkpoints: u64,
+    /// Bytes sent over the whole search, every process's together.
+    pub network: u64,
+    /// CPU seconds, every process's together.
+    pub cpu_seconds: f64,
+}
+
+/// What the search of the states within `max_depth` moves of a goal of `board` with the blank
+/// in cell `blank` costs on `processes` processes: the memory check's model (§13.5,
+/// `bounded::level_need`) level by level, with the published counts as the levels' sizes and
+/// each state's neighbours the blank's mean moves. Refused (the reason) where no published
+/// counts reach `max_depth`.
+pub fn within_plan(
+    board: Board,
+    blank: usize,
+    max_depth: u32,
+    processes: u32,
+) -> Result<WithinPlan, String> {
+    let counts = published_levels(board, blank).ok_or_else(|| {
+        format!(
+            "no published counts of {board}'s levels to plan from (4x4, 3x5 and 5x3 have them); \
+             the search checks its memory before each level as it goes"
+        )
+    })?;
+    if counts.len() <= max_depth as usize {
+        return Err(format!(
+            "the published counts of {board}'s levels (blank in cell {blank}) reach {} moves, \
+             not {max_depth}",
+            counts.len() - 1
+        ));
+    }
+    let histogram = counts[..=max_depth as usize].to_vec();
+    let n = u64::from(processes.max(1));
+    let degree = mean_moves(board);
+    let encoded = |states: u64| (states as f64 * WITHIN_BYTES_PER_STATE) as u64;
+    let (mut memory, mut peak_level) = (0, 0);
+    for d in 1..=max_depth as usize {
+        let before = if d >= 2 { histogram[d - 2] } else { 0 };
+        let held = crate::bounded::Held {
+            levels: (histogram[d - 1] + before) as usize,
+            encoded: encoded(histogram[..d].iter().sum()),
+        };
+        let neighbours = (histogram[d - 1] as f64 * degree) as u64;
+        let need = crate::bounded::level_need(held.bytes(), neighbours);
+        if need > memory {
+            (memory, peak_level) = (need, d as u32);
+        }
+    }
+    let states: u64 = histogram.iter().sum();
+    let below_last: u64 = states - histogram[max_depth as usize];
+    let copies = if processes > 1 { 2 } else { 1 };
+    Ok(WithinPlan {
+        processes,
+        memory: memory / n + WITHIN_PROGRAM_BYTES,
+        peak_level,
+        file: encoded(states),
+        checkpoints: copies * encoded(below_last),
+        network: (states as f64 * WITHIN_WIRE_BYTES_PER_STATE * (n - 1) as f64 / n as f64) as u64,
+        cpu_seconds: states as f64 * WITHIN_CPU_SECONDS_PER_STATE,
+        histogram,
+    })
+}
+
+/// The blank's mean number of moves over the board's cells (3 on 4×4, 44/15 on 3×5).
+fn mean_moves(board: Board) -> f64 {
+    let (r, c) = (board.rows() as f64, board.cols() as f64);
+    // Each of the (r − 1)·c vertical and r·(c − 1) horizontal adjacencies is two moves.
+    2.0 * ((r - 1.0) * c + r * (c - 1.0)) / (r * c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,5 +417,31 @@ mod tests {
         assert_eq!(plan.parts.len(), 1024);
         assert_eq!(plan.payload, 10_461_394_944_000 / 4);
         assert!(plan.memory() > 3_800_000_000 && plan.memory() < 4_000_000_000);
+    }
+
+    /// The within-D plan's memory against the peaks measured here (BENCHMARKS.md,
+    /// 2026-11-28, `/usr/bin/time` maximum resident): within 25% (the fit is within 3%).
+    #[test]
+    fn the_within_d_plan_is_within_a_quarter_of_the_measured_peaks() {
+        for (board, depth, measured) in [
+            (board(4, 4), 21, 71_028_000u64),
+            (board(4, 4), 22, 129_396_000),
+            (board(4, 4), 23, 236_660_000),
+            (board(3, 5), 24, 165_744_000),
+        ] {
+            let plan = super::within_plan(board, board.cells() - 1, depth, 1).unwrap();
+            let ratio = plan.memory as f64 / measured as f64;
+            assert!(
+                (0.75..=1.25).contains(&ratio),
+                "{board} within {depth}: {ratio}"
+            );
+            assert_eq!(plan.peak_level, depth);
+        }
+        let two = super::within_plan(board(4, 4), 15, 23, 2).unwrap();
+        assert!(two.memory < 130_000_000 && two.network > 0);
+        assert!(super::within_plan(board(4, 4), 15, 40, 1)
+            .unwrap_err()
+            .contains("not 40"));
+        assert!(super::within_plan(board(2, 8), 15, 10, 1).is_err());
     }
 }

@@ -19,7 +19,7 @@ use slidetable::{Fifteen, FifteenError};
 use crate::cache;
 use crate::errors::{gen_error, table_error, value_error, whole};
 use crate::puzzles::{self, Given};
-use crate::search;
+use crate::records;
 use crate::table::parse_order;
 
 /// The 15-puzzle's optimal solver: IDA* guided by additive pattern databases, which also
@@ -316,7 +316,7 @@ impl PyFifteen {
         let solver = self.solver(goal)?;
         let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
         let layout = puzzles::one(self.board(), puzzle)?;
-        let limits = search::limits(max_expanded, max_seconds, None)?;
+        let limits = records::limits(max_expanded, max_seconds, None)?;
         let result = crate::interrupt::stoppable(py, |stop| {
             let limits = Limits {
                 stop: Some(stop.clone()),
@@ -324,7 +324,7 @@ impl PyFifteen {
             };
             solver.solve(&layout, order, &limits)
         })?;
-        let d = search::record(py, &layout, result)?;
+        let d = records::record(py, &layout, result)?;
         d.set_item("method", "idastar")?;
         self.describe(&d)?;
         Ok(d)
@@ -373,7 +373,7 @@ impl PyFifteen {
         let order = order.map(parse_order).transpose()?.unwrap_or(Move::ALL);
         let layouts = Given::of(self.board(), puzzles)?.layouts(py, self.board())?;
         let paths = self.solve_all(py, &solver, &layouts, order)?;
-        crate::object_array(
+        crate::puzzles::object_array(
             py,
             paths
                 .into_iter()

@@ -6,7 +6,6 @@
 //! Built by maturin (`pip install ./crates/slidetable-py`); `cargo test` builds it as a plain
 //! library linked to libpython, without the `extension-module` feature.
 
-use numpy::PyArray1;
 use pyo3::prelude::*;
 
 mod cache;
@@ -18,21 +17,10 @@ mod interrupt;
 mod levels;
 mod memory;
 mod puzzles;
+mod records;
 mod search;
 mod table;
 mod twentyfour;
-
-/// A 1-D object array of optional strings (`None` where there is none).
-pub(crate) fn object_array(
-    py: Python<'_>,
-    items: Vec<Option<String>>,
-) -> PyResult<Bound<'_, PyAny>> {
-    let objects = items
-        .into_iter()
-        .map(|item| Ok(item.into_pyobject(py)?.into_any().unbind()))
-        .collect::<PyResult<Vec<Py<PyAny>>>>()?;
-    Ok(PyArray1::from_vec(py, objects).into_any())
-}
 
 /// The module: `Table`, `Fifteen`, `TwentyFour`, the heuristics, and `MOVES` (the letters of the move
 /// codes 0 1 2 3).

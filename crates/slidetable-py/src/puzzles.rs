@@ -682,3 +682,15 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .map(|n| n.to_string())
         .unwrap_or_else(|_| "this".to_string())
 }
+
+/// A 1-D object array of optional strings (`None` where there is none).
+pub(crate) fn object_array(
+    py: Python<'_>,
+    items: Vec<Option<String>>,
+) -> PyResult<Bound<'_, PyAny>> {
+    let objects = items
+        .into_iter()
+        .map(|item| Ok(item.into_pyobject(py)?.into_any().unbind()))
+        .collect::<PyResult<Vec<Py<PyAny>>>>()?;
+    Ok(PyArray1::from_vec(py, objects).into_any())
+}

@@ -286,7 +286,7 @@ impl PyTable {
                     paths.extend(found.map_err(query_error)?);
                     Ok(())
                 })?;
-                crate::object_array(py, paths)
+                crate::puzzles::object_array(py, paths)
             }
         }
     }

@@ -18,7 +18,7 @@ use slidetable::{Build25, TwentyFour, TwentyFourError};
 use crate::errors::{gen_error, table_error, value_error};
 use crate::interrupt::{Counted, Ended};
 use crate::puzzles::{self, Given};
-use crate::search;
+use crate::records;
 
 /// The 24-puzzle's optimal solver: IDA* guided by additive pattern databases (Korf and
 /// Felner's 6-6-6-6 by default) and by the same databases on the board reflected about its
@@ -370,7 +370,7 @@ impl PyTwentyFour {
             let path = self.path(py, layout, progress, Some(row))?;
             paths.push(path.map(|p| path_string(&p)));
         }
-        crate::object_array(py, paths)
+        crate::puzzles::object_array(py, paths)
     }
 
     /// Solves `puzzle` and returns what `slidetable search --board 5x5 --json --stats`
@@ -391,7 +391,7 @@ impl PyTwentyFour {
         progress: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let layout = puzzles::one(self.board(), puzzle)?;
-        let limits = search::limits(max_expanded, max_seconds, None)?;
+        let limits = records::limits(max_expanded, max_seconds, None)?;
         let result = self.run(py, &layout, &limits, progress, None)?;
         let d = PyDict::new(py);
         d.set_item("puzzle", self.tiles_of(&layout))?;
@@ -401,7 +401,10 @@ impl PyTwentyFour {
                 d.set_item("distance", depth)?;
                 d.set_item("path", path_string(&solved.path))?;
                 d.set_item("solvable", true)?;
-                d.set_item("stats", search::stats_dict(py, &solved.stats, Some(depth))?)?;
+                d.set_item(
+                    "stats",
+                    records::stats_dict(py, &solved.stats, Some(depth))?,
+                )?;
             }
             Err(Search25Error::Unsolvable { .. }) => {
                 d.set_item("distance", py.None())?;
@@ -412,7 +415,7 @@ impl PyTwentyFour {
                 d.set_item("distance", py.None())?;
                 d.set_item("path", py.None())?;
                 d.set_item("solvable", true)?;
-                d.set_item("stats", search::stats_dict(py, &stats, None)?)?;
+                d.set_item("stats", records::stats_dict(py, &stats, None)?)?;
                 d.set_item(
                     "error",
                     Search25Error::LimitReached { limit, stats }.to_string(),

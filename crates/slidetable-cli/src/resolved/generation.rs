@@ -81,6 +81,7 @@ impl Generation {
                 batch: args.batch,
                 memory_per_machine: args.memory_per_machine,
                 disk_per_machine: args.disk_per_machine,
+                max_depth: args.max_depth,
             }));
         }
         if let Some(max_depth) = args.max_depth {
