@@ -27,7 +27,7 @@ fn run(dir: &Path, env: &[(&str, &str)], args: &[&str], input: &str) -> (i32, St
 const WIDE: &[(&str, &str)] = &[("SLIDETABLE_WIDE_RANKS", "1")];
 
 /// A table generated, a parts directory, and their answers: the same in 64-bit ranks as in
-/// 32-bit ones (the files byte for byte, every answer line for line).
+/// 32-bit ones (the files byte for byte, every answer line for line, the level pass's too).
 #[test]
 fn wide_ranks_make_and_read_the_same_tables_on_small_boards() {
     let scratch = tempfile::tempdir().unwrap();
@@ -72,14 +72,20 @@ fn wide_ranks_make_and_read_the_same_tables_on_small_boards() {
             vec!["distance", "--table"],
             vec!["path", "--table"],
             vec!["stats", "--board", stats, "--table"],
+            // The pass over every level (what 2x7 takes), in the scan of either width.
+            vec!["hardest", "--table"],
+            vec![
+                "random", "--depth", "20", "--count", "9", "--seed", "3", "--table",
+            ],
         ] {
             let mut narrow_args = command.clone();
             narrow_args.push(table);
             let mut wide_args = command.clone();
             wide_args.push(&wide_table);
-            let (code, want, err) = run(d, &[], &narrow_args, input);
+            let levels = ("SLIDETABLE_LEVEL_PASS", "1");
+            let (code, want, err) = run(d, &[levels], &narrow_args, input);
             assert_eq!(code, 0, "{narrow_args:?}: {err}");
-            let (code, got, err) = run(d, WIDE, &wide_args, input);
+            let (code, got, err) = run(d, &[WIDE[0], levels], &wide_args, input);
             assert_eq!(code, 0, "{wide_args:?}: {err}");
             assert_eq!(got.replace("wide", "narrow"), want, "{command:?}");
         }

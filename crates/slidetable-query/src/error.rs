@@ -161,16 +161,6 @@ pub enum QueryError {
         /// The most cells whose distances are recovered.
         max: usize,
     },
-    /// A pass over every state's level (`hardest`, `random --depth`, `stats` by levels) of a
-    /// table of 15 or 16 cells, which this pass (in 32-bit ranks within a blank cell's block)
-    /// does not make.
-    #[error("a pass over every level of a {board} table is made for tables of up to {max} cells; on {board}, `distance`, `path`, `info` and `merge` answer from the entries, and `info` gives its histogram")]
-    TooLargeForLevelPass {
-        /// The table's board.
-        board: Board,
-        /// The most cells a level pass is made for.
-        max: usize,
-    },
     /// The entries do not lead to the goal as they should.
     #[error("the table's entries around {layout} contradict each other (corrupt table? check it with `slidetable info --verify`)")]
     Corrupt {

@@ -41,10 +41,13 @@
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use slidetable_core::{each_set_bit, AtomicBitmap, Layout, Scan, SCAN_CHUNK};
+use slidetable_core::{
+    each_set_bit, AtomicBitmap, Layout, Ranker, Ranks, Scan, WideRanker, SCAN_CHUNK,
+};
 
 use crate::distances::{residue, residues_equal};
 use crate::goal::Relabelling;
+use crate::ranks::TableRanks;
 use crate::{Encoding, Goal, QueryError};
 
 /// The levels of at most `states / SPARSE` states are kept as a sorted list of their ranks
@@ -58,7 +61,8 @@ pub struct Level<'p> {
     bits: &'p AtomicBitmap,
     /// The level's ranks, sorted, while the levels are small (see [`SPARSE`]).
     ranks: Option<&'p [u64]>,
-    scan: &'p Scan,
+    /// The section's ranking, which unranks the level's states.
+    ranking: &'p TableRanks,
     class: u8,
     back: Relabelling,
     depth: u32,
@@ -83,8 +87,7 @@ impl Level<'_> {
 
     /// The layout of the section rank `rank`, in the goal's labels.
     fn layout(&self, rank: u64) -> Layout {
-        self.back
-            .apply(&self.scan.ranker().unrank(rank, self.class))
+        self.back.apply(&self.ranking.unrank(rank, self.class))
     }
 
     /// Every state of the level, in the section's rank order.
@@ -339,6 +342,30 @@ impl Goal<'_> {
         at: &mut dyn FnMut(&Level<'_>),
     ) -> Result<bool, QueryError> {
         let section = &self.section;
+        // In the width the table is read in: 64-bit ranks past 14 cells.
+        let (board, class) = (section.ranker.board(), section.goal_class);
+        match section.ranker {
+            TableRanks::Narrow(_) => {
+                let scan = Scan::<Ranker>::build(board, class, false).ok();
+                self.pass_in(scan, upto, options, progress, at)
+            }
+            TableRanks::Wide(_) => {
+                let scan = Scan::<WideRanker>::build(board, class, false).ok();
+                self.pass_in(scan, upto, options, progress, at)
+            }
+        }
+    }
+
+    /// [`Goal::level_pass_with`] over the ranks of `scan`.
+    fn pass_in<R: Ranks>(
+        &self,
+        scan: Option<Scan<R>>,
+        upto: u32,
+        options: PassOptions<'_>,
+        progress: &(dyn Fn(u64) + Sync),
+        at: &mut dyn FnMut(&Level<'_>),
+    ) -> Result<bool, QueryError> {
+        let section = &self.section;
         let histogram = section.descriptor.histogram();
         let goal = *section.descriptor.goal();
         let corrupt = |distance: u32, found: u64| QueryError::CorruptLayer {
@@ -347,12 +374,9 @@ impl Goal<'_> {
             expected: histogram.get(distance as usize).copied().unwrap_or(0),
             found,
         };
-        let board = section.ranker.board();
-        let scan =
-            Scan::new(board, section.goal_class).map_err(|_| QueryError::TooLargeForLevelPass {
-                board,
-                max: slidetable_core::MAX_TABLE_CELLS,
-            })?;
+        let Some(scan) = scan else {
+            return Err(QueryError::Corrupt { layout: goal });
+        };
         if section.encoding != Encoding::TwoBit {
             return Err(QueryError::Corrupt { layout: goal });
         }
@@ -381,7 +405,7 @@ impl Goal<'_> {
             at(&Level {
                 bits: &bits,
                 ranks: list.as_deref(),
-                scan: &scan,
+                ranking: section.ranker,
                 class: section.goal_class,
                 back: self.back(),
                 depth,
@@ -446,8 +470,8 @@ impl Goal<'_> {
 /// seen neighbour). The scaffolding is written out in both so that each inner loop stays as
 /// measured on 2x7 (BENCHMARKS.md), which a shared closure-taking helper would need measuring
 /// again to replace.
-fn expand(
-    scan: &Scan,
+fn expand<R: Ranks>(
+    scan: &Scan<R>,
     entries: &[u8],
     bits: &AtomicBitmap,
     seen: Option<&AtomicBitmap>,
@@ -501,8 +525,8 @@ fn expand(
 
 /// [`expand`] from the level's sorted ranks `ranks` (a small level): the ranks of level
 /// `depth + 1`, sorted.
-fn expand_listed(
-    scan: &Scan,
+fn expand_listed<R: Ranks>(
+    scan: &Scan<R>,
     entries: &[u8],
     bits: &AtomicBitmap,
     seen: Option<&AtomicBitmap>,
@@ -554,8 +578,8 @@ fn add_level(bits: &AtomicBitmap, seen: &AtomicBitmap) {
 /// bottom-up (see the module's text): each word of `bits` becomes the states of its ranks
 /// not seen, with entry `(depth + 1) mod 3` and a seen neighbour, which `seen` then takes
 /// too. Each thread writes only its own words. The states found.
-fn expand_bottom_up(
-    scan: &Scan,
+fn expand_bottom_up<R: Ranks>(
+    scan: &Scan<R>,
     entries: &[u8],
     bits: &AtomicBitmap,
     seen: &AtomicBitmap,
