@@ -54,6 +54,7 @@ use slidetable_format::{
     TWO_BIT_LOW,
 };
 
+use crate::scale::{entry_words, frontier_words};
 use crate::{GenError, SolvedSection};
 
 /// How many neighbours by one move a top-down pass gathers before it reaches them.
@@ -68,17 +69,6 @@ pub(crate) fn words_of(len: usize, value: u64) -> Vec<AtomicU64> {
     words.reserve_exact(len);
     words.par_extend((0..len).into_par_iter().map(|_| AtomicU64::new(value)));
     words
-}
-
-/// The words 2-bit entries of `states` ranks take (whole 64-rank pairs of words, as a
-/// frontier chunk covers).
-pub(crate) fn entry_words(states: u64) -> usize {
-    states.div_ceil(64) as usize * 2
-}
-
-/// The words a frontier bitmap of `states` ranks takes.
-pub(crate) fn frontier_words(states: u64) -> usize {
-    states.div_ceil(64) as usize
 }
 
 /// The 2-bit entries of a contiguous slice of ranks during a search: value 3 for a state not

@@ -1,4 +1,4 @@
-//! The states within `D` moves of one goal, level by level ([`solve_bounded`]), on any board
+//! The states within `D` moves of one goal, level by level ([`solve_bounded`](crate::engine::solve_bounded)), on any board
 //! up to 16 cells, and their file (docs/FORMAT.md §13, [`write_bounded_to`]).
 //!
 //! Memory grows with the states within `D`, not with the board: each level is a sorted
@@ -28,12 +28,13 @@ use rayon::prelude::*;
 use slidetable_core::{slide, Layout, Neighbors, WideRanker};
 use slidetable_format::{BoundedHeader, BoundedLevel, BOUNDED_BLOCK_STATES};
 
+use crate::scale::{level_need, Held};
 use crate::GenError;
 
 /// The frontier states one task of the expansion takes.
 const CHUNK: usize = 1 << 14;
 
-/// One level made: what [`solve_bounded`] reports as it goes.
+/// One level made: what [`solve_bounded`](crate::engine::solve_bounded) reports as it goes.
 #[derive(Clone, Debug)]
 pub struct BoundedLevelDone {
     /// The level: states this many moves from the goal.
@@ -87,29 +88,6 @@ impl SolvedBounded {
     }
 }
 
-/// Every state within `max_depth` moves of `goal`, by a breadth-first search from it, in
-/// this process's memory (the search in parts' engine, `bounded_parts.rs`, with one part and
-/// no checkpoint); calls `done` after each level. Before each level, the memory it needs
-/// ([`Held::room`]) is checked against the memory available: [`GenError::NoRoomWithin`] when
-/// it would not fit.
-pub fn solve_bounded(
-    goal: &Layout,
-    max_depth: u32,
-    done: &mut dyn FnMut(BoundedLevelDone),
-) -> Result<SolvedBounded, GenError> {
-    crate::bounded_parts::solve_alone(goal, max_depth, done)
-}
-
-/// What a search within `D` moves holds between levels: the frontier and the level before
-/// (8 bytes a state) and the levels made, encoded.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Held {
-    /// States of the frontier and the level before.
-    pub(crate) levels: usize,
-    /// Bytes of the encoded levels.
-    pub(crate) encoded: u64,
-}
-
 /// The memory a level needs, and what is available for it.
 #[derive(Clone, Debug)]
 pub(crate) struct LevelRoom {
@@ -122,18 +100,7 @@ pub(crate) struct LevelRoom {
     pub(crate) available: Option<(u64, String)>,
 }
 
-/// The memory model of a level (docs/FORMAT.md §13.5): what is held (`held` bytes) and the
-/// level's neighbours at 8 bytes each. The memory check before each level and `generate
-/// --plan --max-depth D` (`scale::within_plan`) both use it.
-pub(crate) fn level_need(held: u64, neighbours: u64) -> u64 {
-    held.saturating_add(neighbours.saturating_mul(8))
-}
-
 impl Held {
-    pub(crate) fn bytes(&self) -> u64 {
-        8 * self.levels as u64 + self.encoded
-    }
-
     /// The memory model of docs/FORMAT.md §13.5 (BENCHMARKS.md: both measured peaks within
     /// 3%): the level's neighbours at 8 bytes beside what is held. The memory available is
     /// [`crate::room::process_memory`]; when it is the system's free memory, what this

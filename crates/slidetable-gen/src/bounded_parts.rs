@@ -41,7 +41,7 @@ use slidetable_format::{
     BoundedPartRecord, Slices, BOUNDED_BLOCK_STATES, MANIFEST_NAME,
 };
 
-use crate::bounded::{count_neighbours, expand, keep_new, BoundedLevelDone, Held, SolvedBounded};
+use crate::bounded::{count_neighbours, expand, keep_new, BoundedLevelDone, SolvedBounded};
 use crate::checkpoint::{
     self, identity, io_error, read_head, resume_point, theirs, CheckpointEvent, Head, Left, Pace,
     Pacer, Resume, Resumed, Scratch, START_OVER,
@@ -51,6 +51,7 @@ use crate::parts::{
     Alone, Exchange, ExchangeError,
 };
 use crate::resume::WorkFiles;
+use crate::scale::Held;
 use crate::state_file::write_durably;
 use crate::write::temporary::{hold_writes, LockFile};
 use crate::{Destination, GenError, Written};
@@ -918,4 +919,17 @@ fn write_parts(
         part_bytes: len,
         manifest,
     })
+}
+
+/// Every state within `max_depth` moves of `goal`, by a breadth-first search from it, in
+/// this process's memory (the search in parts' engine, `bounded_parts.rs`, with one part and
+/// no checkpoint); calls `done` after each level. Before each level, the memory it needs
+/// ([`Held::room`]) is checked against the memory available: [`GenError::NoRoomWithin`] when
+/// it would not fit.
+pub fn solve_bounded(
+    goal: &Layout,
+    max_depth: u32,
+    done: &mut dyn FnMut(BoundedLevelDone),
+) -> Result<SolvedBounded, GenError> {
+    solve_alone(goal, max_depth, done)
 }

@@ -34,7 +34,8 @@ pub use crate::section::SolvedSection;
 
 pub use crate::bfs_queue::{solve_section, solve_sections};
 pub use crate::bfs_scan::solve_by_scan;
-pub use crate::bounded::{solve_bounded, write_bounded_to, BoundedLevelDone, SolvedBounded};
+pub use crate::bounded::{write_bounded_to, BoundedLevelDone, SolvedBounded};
+pub use crate::bounded_parts::solve_bounded;
 pub use crate::bounded_parts::{
     generate_bounded, solve_bounded_in_parts, BoundedEvent, BoundedPartsDone, BoundedRun,
 };

@@ -51,7 +51,7 @@ pub use bounded_parts::BoundedPartsPlan;
 pub use make::{
     generate, generate_patterns, generate_resumable, make_dir, pattern_goal, Generated, PatternPlan,
 };
-pub use pattern::{Partition, PartitionError};
+pub use pattern::{check_pattern_room, pattern_needs, Partition, PartitionError};
 pub use pattern25::{
     check_pattern25_room, pattern25_needs, plan25, Partition25, Pattern25Error, Plan25,
     KORF_FELNER_6666, MAX_GROUP_25, PLACEMENTS_PER_CPU_SECOND_25,
@@ -188,9 +188,9 @@ pub enum GenError {
     /// search starts).
     #[error(
         "a {board} table needs {} of {what}, but {} is available ({origin}){}",
-        room::human(*need),
-        room::human(*available),
-        room::parts_hint(*board, what, *available),
+        scale::human(*need),
+        scale::human(*available),
+        scale::parts_hint(*board, what, *available),
     )]
     NoRoom {
         /// The board asked for.
@@ -213,13 +213,13 @@ pub enum GenError {
          more machines or processes{}, or with a smaller --batch (`generate --plan` gives the \
          figures)",
         if *parts > 1 { format!("part {part} of {parts}: ") } else { String::new() },
-        room::human(needs.total()),
-        room::human(needs.entries),
-        room::human(needs.frontier),
-        room::human(needs.buffers),
-        room::human(crate::scale::with_margin(needs.total())),
-        room::human(*available),
-        room::machines_hint(*takes),
+        scale::human(needs.total()),
+        scale::human(needs.entries),
+        scale::human(needs.frontier),
+        scale::human(needs.buffers),
+        scale::human(crate::scale::with_margin(needs.total())),
+        scale::human(*available),
+        scale::machines_hint(*takes),
     )]
     NoRoomForParts {
         /// The board.
@@ -231,7 +231,7 @@ pub enum GenError {
         /// `--batch`.
         batch: usize,
         /// What the process needs.
-        needs: room::PartsNeeds,
+        needs: scale::PartsNeeds,
         /// Bytes available to this process.
         available: u64,
         /// Where the available figure comes from.
@@ -248,10 +248,10 @@ pub enum GenError {
          at 8 bytes a state and the levels made, encoded), but {} is available ({origin}): \
          this makes at most --max-depth {}{}",
         part.map(|(k, n)| format!("part {k} of {n}: ")).unwrap_or_default(),
-        room::human(*held + 8 * *neighbours),
+        scale::human(*held + 8 * *neighbours),
         level - 1,
-        room::human(*held),
-        room::human(*available),
+        scale::human(*held),
+        scale::human(*available),
         level - 1,
         if part.is_some() { " on these processes; more processes (machines) hold more" } else { "; --parts DIR on several machines holds more" }
     )]
@@ -278,8 +278,8 @@ pub enum GenError {
     #[error(
         "the {partition} pattern databases of {board} need {} of {what}, but {} is available \
          ({origin}); smaller groups need less (7-8: 1.5 GB)",
-        room::human(*need),
-        room::human(*available)
+        scale::human(*need),
+        scale::human(*available)
     )]
     NoRoomForPatterns {
         /// The board.
@@ -341,7 +341,7 @@ pub enum GenError {
     },
     /// The processes of a search in parts could not exchange a level's states.
     #[error("the processes could not exchange a level: {0}")]
-    Exchange(#[from] parts::ExchangeError),
+    Exchange(#[from] ExchangeError),
     /// A refusal every process of a search in parts makes together, before the search (the
     /// directory locked by another run, an interrupted run in another number of parts): the
     /// process of part 0 says it, the others need not.
@@ -372,6 +372,11 @@ pub enum GenError {
         link: Option<PathBuf>,
     },
 }
+
+/// Why the processes of a search in parts ([`parts::Exchange`]) could not exchange what a level needs.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ExchangeError(pub String);
 
 /// The goals of a default table: one per blank cell, tiles 1..n−1 in reading order, for
 /// boards up to 10 cells; only the standard goal (blank last) for 11 and 12 cells, whose

@@ -119,7 +119,11 @@ pub fn generate_patterns(
 ) -> Result<Generated, GenError> {
     let start = Instant::now();
     let destination = Destination::prepare(path)?;
-    crate::room::check_pattern_room(plan.goal.board(), &plan.partition, Some(destination.dir()))?;
+    crate::pattern::check_pattern_room(
+        plan.goal.board(),
+        &plan.partition,
+        Some(destination.dir()),
+    )?;
     let sections = solve_partition(&plan.goal, &plan.partition, progress)?;
     let bytes = destination.write_patterns(&sections)?.bytes;
     Ok(Generated {

@@ -57,15 +57,16 @@ use slidetable_format::{
     SectionSpec, Slices, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
-use crate::bfs_residues::{
-    entry_words, frontier_words, rebuild_frontier, words_of, Handover, Levels, Pass, Residues,
-};
+use crate::bfs_residues::{rebuild_frontier, words_of, Handover, Levels, Pass, Residues};
 use crate::checkpoint::{
     self, identity, probe_disk, read_head, read_words, CheckpointEvent, Head, Pace, Pacer, Remedy,
     Resumed, Scratch,
 };
 use crate::mapped::{create_allocated, map};
+use crate::scale::{entry_words, frontier_words};
+pub use crate::scale::{round_bound, DEFAULT_BATCH};
 use crate::state_file::{self, join, write_durably, ReadError};
+pub use crate::ExchangeError;
 use crate::GenError;
 
 pub(crate) use crate::checkpoint::sync_dir;
@@ -100,11 +101,6 @@ pub trait Exchange {
         let _ = code;
     }
 }
-
-/// Why processes could not exchange what a level needs.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ExchangeError(pub String);
 
 /// The one process of a search that is not shared: every rank is its own.
 #[derive(Debug, Default)]
@@ -141,11 +137,6 @@ pub struct PartsPlan {
     /// one due; `Pace::from_env()` is the one-machine search's rule).
     pub checkpoints: Pace,
 }
-
-/// Neighbours a window of the slice hands to other processes before a round, at most, by
-/// default: 8 Mi (0.4 GB of buffers reserved, far less resident: `scale`): fewer, larger
-/// rounds in the middle levels, measured faster than 1 Mi on 3×4 (docs/SCALE.md, round 4).
-pub const DEFAULT_BATCH: usize = 1 << 23;
 
 /// What a run tells as it goes.
 #[derive(Clone, Debug)]
@@ -560,18 +551,6 @@ struct LevelPass<'a, R: Ranks> {
     batch: usize,
 }
 
-/// The most neighbours a state of `board` hands to other slices in a pass: one a move, of
-/// the blank's moves at most (3 on two rows, 4 from a middle cell).
-fn moves(board: Board) -> usize {
-    (board.rows() - 1).min(2) + (board.cols() - 1).min(2)
-}
-
-/// The most neighbours one round of a process hands to other processes with `batch`
-/// ([`PartsPlan::batch`]) on `board`: a window holds at least one frontier word, 64 states.
-pub fn round_bound(board: Board, batch: usize) -> usize {
-    batch.max(64 * moves(board))
-}
-
 /// [`LevelPass::counts`]: the states to expand in each block of [`COUNTED`] frontier words.
 struct Counts {
     blocks: Vec<u64>,
@@ -755,7 +734,7 @@ impl<R: Ranks> LevelPass<'_, R> {
     /// where the window ends.
     fn window_end(&self, at: usize, depth: u32, counts: &Counts) -> usize {
         let len = self.slice.frontier_len();
-        let most = (self.batch / moves(self.board)).max(1) as u64;
+        let most = (self.batch / crate::scale::moves(self.board) as usize).max(1) as u64;
         let mut states = 0u64;
         let mut end = at;
         while end < len {

@@ -5,6 +5,7 @@
 //! group's Manhattan distance, halved, in 4 bits. For the 8-tile group of the 15-puzzle that
 //! is 1.04 GB of masks, 130 MB of level bits and 260 MB of entries.
 
+use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use slidetable_core::{mask_tiles, Board, Layout, PlacementRanker, MAX_CELLS};
@@ -13,6 +14,7 @@ use slidetable_format::{
 };
 
 use crate::pattern_search::{search_placements, Geometry, Settled};
+use crate::room::{available_disk, checked_memory, Needs};
 use crate::GenError;
 
 /// A partition of the tiles into groups, written `7-8`, `5-5-5`, `6-6-3` or by listing the
@@ -317,13 +319,13 @@ pub fn solve_pattern(
 /// Solves every group of `partition` towards `goal`, one group after another (each on
 /// every core, so memory holds one search at a time), reporting settled placements. Refused
 /// first when the machine has less memory than the largest search needs
-/// ([`check_pattern_room`](crate::room::check_pattern_room)).
+/// ([`check_pattern_room`]).
 pub fn solve_partition(
     goal: &Layout,
     partition: &Partition,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<SolvedPattern>, GenError> {
-    crate::room::check_pattern_room(goal.board(), partition, None)?;
+    check_pattern_room(goal.board(), partition, None)?;
     partition
         .groups
         .iter()
@@ -341,10 +343,98 @@ pub fn partition_placements(board: Board, partition: &Partition) -> u64 {
         .sum()
 }
 
+/// What building the pattern databases of `partition` on `board` needs, in bytes. The groups
+/// are searched one after another (`solve_partition`), each in its placements' blank masks
+/// (2 bytes a placement), two level bitmaps and its entries (4 bits a placement), while the
+/// entries of the groups before it stay in memory: the memory is the largest such sum, the
+/// disk the entries of every group.
+pub fn pattern_needs(board: Board, partition: &Partition) -> Needs {
+    let mut kept = 0u64;
+    let mut peak = 0u64;
+    for &group in partition.groups() {
+        let placements = PlacementRanker::new(board.cells(), group.count_ones() as usize)
+            .map_or(u64::MAX, |r| u64::from(r.count()));
+        let entries = pattern_payload_len(placements);
+        let bitmap = placements.div_ceil(64).saturating_mul(8);
+        let search = placements
+            .saturating_mul(2)
+            .saturating_add(bitmap.saturating_mul(2))
+            .saturating_add(entries);
+        peak = peak.max(kept.saturating_add(search));
+        kept = kept.saturating_add(entries);
+    }
+    Needs {
+        memory: peak,
+        disk: kept,
+    }
+}
+
+/// Refuses to build `partition`'s pattern databases for `board` with
+/// [`GenError::NoRoomForPatterns`] when the machine has less memory than they need, or `dir`
+/// (where the file is written; `None` when they stay in memory) less disk space.
+pub fn check_pattern_room(
+    board: Board,
+    partition: &Partition,
+    dir: Option<&Path>,
+) -> Result<Needs, GenError> {
+    let needs = pattern_needs(board, partition);
+    let refuse = |what: &'static str, need: u64, (available, origin): (u64, String)| {
+        Err(GenError::NoRoomForPatterns {
+            board,
+            partition: partition.sizes(),
+            what,
+            need,
+            available,
+            origin,
+        })
+    };
+    if let Some(available) = checked_memory()? {
+        if needs.memory > available.0 {
+            return refuse("memory", needs.memory, available);
+        }
+    }
+    if let Some(available) = dir.map(available_disk).transpose()?.flatten() {
+        if needs.disk > available.0 {
+            return refuse("disk space", needs.disk, available);
+        }
+    }
+    Ok(needs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::pattern_bytes;
+
+    #[test]
+    fn a_partition_needs_its_largest_search_and_every_entry() {
+        let board = Board::new(4, 4).unwrap();
+        let goal = board.goal_with_blank(0);
+        let needs = |text| pattern_needs(board, &Partition::parse(text, &goal).unwrap());
+        // 7-8: 57,657,600 placements of 7 tiles (28.8 MB of entries) kept while the 8 tiles'
+        // 518,918,400 placements are searched: 1.04 GB of masks, 2 x 64.9 MB of level bits and
+        // 259.5 MB of entries.
+        let n7 = 57_657_600u64;
+        let n8 = 518_918_400u64;
+        assert_eq!(
+            needs("7-8"),
+            Needs {
+                memory: n7 / 2 + 2 * n8 + 2 * (n8 / 8) + n8 / 2,
+                disk: n7 / 2 + n8 / 2,
+            }
+        );
+        assert_eq!(crate::scale::human(needs("7-8").memory), "1.5 GB");
+        // 9-6: the 9 tiles' 4,151,347,200 placements, searched first: 8.3 GB of masks alone.
+        let n9 = 4_151_347_200u64;
+        assert_eq!(needs("9-6").memory, 2 * n9 + 2 * (n9 / 8) + n9 / 2);
+        assert_eq!(crate::scale::human(needs("9-6").memory), "11.4 GB");
+        // Five tiles: 524,160 placements each; the third search keeps the first two's entries.
+        let n5 = 524_160u64;
+        assert_eq!(
+            needs("5-5-5").memory,
+            2 * (n5 / 2) + 2 * n5 + 2 * (n5 / 8) + n5 / 2
+        );
+    }
 
     #[test]
     fn refusals_are_typed() {

@@ -102,22 +102,6 @@ fn file_name(target: &Path) -> String {
         .map_or_else(|| "table".to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// The bytes of `plan`'s largest checkpoint: the entries of every section but the last in
-/// their payload's bytes, the last section's as the search keeps them, and the lines.
-pub fn checkpoint_bytes(plan: &Plan) -> u64 {
-    let states = plan.board.reachable_states();
-    let payload = Encoding::TwoBit.payload_len(states).unwrap_or(u64::MAX);
-    let sections = plan.goals.len() as u64;
-    payload
-        .saturating_mul(sections.saturating_sub(1))
-        .saturating_add(Search::words_for(states) as u64 * 8)
-        .saturating_add(LINES)
-}
-
-/// The bytes a checkpoint's lines are counted for in [`checkpoint_bytes`] (two 2×7 histograms
-/// take 3 KB).
-const LINES: u64 = 1 << 16;
-
 /// The lines that name a plan in its checkpoint: a run resumes only the same plan.
 fn identity_of(plan: &Plan) -> String {
     let mut fields = vec![

@@ -25,10 +25,6 @@
 use slidetable_core::Board;
 use slidetable_format::{Encoding, Slices};
 
-use crate::bfs_residues::{entry_words, frontier_words};
-use crate::parts::round_bound;
-use crate::room::PartsNeeds;
-
 /// Bytes a process of the search in parts takes besides its slice and its buffers: the
 /// program, its threads and the MPI library. Measured: the one-process run of 3×4 in parts
 /// peaked at 110.9 MB, 21.1 MB over its 89.8 MB of entries and frontier (BENCHMARKS.md).
@@ -54,7 +50,7 @@ pub fn with_margin(bytes: u64) -> u64 {
 }
 
 /// The most moves of the blank from one cell (3 on two rows, 4 from a middle cell).
-fn moves(board: Board) -> u64 {
+pub(crate) fn moves(board: Board) -> u64 {
     (board.rows().min(3) - 1 + board.cols().min(3) - 1) as u64
 }
 
@@ -315,12 +311,12 @@ pub fn within_plan(
     let (mut memory, mut peak_level) = (0, 0);
     for d in 1..=max_depth as usize {
         let before = if d >= 2 { histogram[d - 2] } else { 0 };
-        let held = crate::bounded::Held {
+        let held = Held {
             levels: (histogram[d - 1] + before) as usize,
             encoded: encoded(histogram[..d].iter().sum()),
         };
         let neighbours = (histogram[d - 1] as f64 * degree) as u64;
-        let need = crate::bounded::level_need(held.bytes(), neighbours);
+        let need = level_need(held.bytes(), neighbours);
         if need > memory {
             (memory, peak_level) = (need, d as u32);
         }
@@ -346,6 +342,166 @@ fn mean_moves(board: Board) -> f64 {
     // Each of the (r − 1)·c vertical and r·(c − 1) horizontal adjacencies is two moves.
     2.0 * ((r - 1.0) * c + r * (c - 1.0)) / (r * c)
 }
+
+/// Neighbours a window of the slice hands to other processes before a round, at most, by
+/// default: 8 Mi (0.4 GB of buffers reserved, far less resident: `scale`): fewer, larger
+/// rounds in the middle levels, measured faster than 1 Mi on 3×4 (docs/SCALE.md, round 4).
+pub const DEFAULT_BATCH: usize = 1 << 23;
+
+/// The most neighbours a state of `board` hands to other slices in a pass: one a move, of
+/// the blank's moves at most (3 on two rows, 4 from a middle cell).
+/// The most neighbours one round of a process hands to other processes with `batch`
+/// ([`PartsPlan::batch`]) on `board`: a window holds at least one frontier word, 64 states.
+pub fn round_bound(board: Board, batch: usize) -> usize {
+    batch.max(64 * moves(board) as usize)
+}
+
+/// The words 2-bit entries of `states` ranks take (whole 64-rank pairs of words, as a
+/// frontier chunk covers).
+pub(crate) fn entry_words(states: u64) -> usize {
+    states.div_ceil(64) as usize * 2
+}
+
+/// The words a frontier bitmap of `states` ranks takes.
+pub(crate) fn frontier_words(states: u64) -> usize {
+    states.div_ceil(64) as usize
+}
+
+/// What one process of the search in parts needs at its peak, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartsNeeds {
+    /// Its slice's 2-bit entries.
+    pub entries: u64,
+    /// Its slice's frontier bitmap (top-down levels).
+    pub frontier: u64,
+    /// The program and the round's buffers resident at the peak ([`crate::scale`]).
+    pub buffers: u64,
+}
+
+impl PartsNeeds {
+    /// The whole.
+    pub fn total(&self) -> u64 {
+        self.entries
+            .saturating_add(self.frontier)
+            .saturating_add(self.buffers)
+    }
+}
+
+/// What the process that needs most of a `board` search in `parts` parts with `batch`
+/// needs at its peak (the estimate of [`crate::scale`], which `generate --plan` prints).
+pub fn parts_needs(board: Board, parts: u32, batch: usize) -> PartsNeeds {
+    ScalePlan::new(board, parts, batch).largest().needs
+}
+
+/// The fewest processes of a `board` search in parts with `batch` whose every process fits
+/// `memory` bytes with the check's margin: the machines like one with `memory` that the
+/// search takes at one process a machine. `None` if no number up to 2²⁰ does.
+pub fn processes_for(board: Board, memory: u64, batch: usize) -> Option<u32> {
+    let fits = |n: u32| with_margin(parts_needs(board, n, batch).total()) <= memory;
+    // A process's needs fall as the processes grow (its slice shrinks): double, then halve.
+    let mut high = 1u32;
+    while !fits(high) {
+        if high >= 1 << 20 {
+            return None;
+        }
+        high *= 2;
+    }
+    let mut low = high / 2;
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if fits(mid) {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    Some(if low >= 1 && fits(low) { low } else { high })
+}
+
+/// What a refusal of the search in parts adds ([`GenError::NoRoomForParts`]): how many
+/// machines like this one it takes ([`processes_for`]).
+pub fn machines_hint(takes: Option<u32>) -> String {
+    match takes {
+        Some(n) => format!(
+            " (at least {n} {} with this machine's memory, one process each)",
+            if n == 1 { "machine" } else { "machines" }
+        ),
+        None => String::new(),
+    }
+}
+
+/// What a refusal of a one-process table for memory adds ([`GenError::NoRoom`]): how many
+/// machines with `available` bytes the search in parts takes, one process each.
+pub fn parts_hint(board: Board, what: &str, available: u64) -> String {
+    if what != "memory" || board.cells() <= 10 {
+        return String::new();
+    }
+    // On 4x4 the table of every state is asked for by name (its default is the pattern
+    // database).
+    let states = if board == Board::FIFTEEN {
+        " --states"
+    } else {
+        ""
+    };
+    match processes_for(board, available, DEFAULT_BATCH) {
+        Some(n) if n > 1 => format!(
+            "; in parts (`mpirun -np {n} slidetable generate --board {board}{states} --parts DIR`) it \
+             takes at least {n} machines with this much memory, one process each \
+             (`generate --plan --board {board} --processes {n}` gives the figures)"
+        ),
+        _ => String::new(),
+    }
+}
+
+/// `bytes` for a message: "16.3 GB", "2.6 TB".
+pub fn human(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1_000_000_000_000 => format!("{:.1} TB", b as f64 / 1e12),
+        b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
+        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// What a search within `D` moves holds between levels: the frontier and the level before
+/// (8 bytes a state) and the levels made, encoded.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Held {
+    /// States of the frontier and the level before.
+    pub(crate) levels: usize,
+    /// Bytes of the encoded levels.
+    pub(crate) encoded: u64,
+}
+
+impl Held {
+    /// The bytes held.
+    pub(crate) fn bytes(&self) -> u64 {
+        8 * self.levels as u64 + self.encoded
+    }
+}
+
+/// The memory model of a level (docs/FORMAT.md §13.5): what is held (`held` bytes) and the
+/// level's neighbours at 8 bytes each. The memory check before each level and `generate
+/// --plan --max-depth D` (`scale::within_plan`) both use it.
+pub(crate) fn level_need(held: u64, neighbours: u64) -> u64 {
+    held.saturating_add(neighbours.saturating_mul(8))
+}
+
+/// The bytes of the largest checkpoint of a one-machine search of `board` for `sections`
+/// goals: the entries of every section but the last in their payload's bytes, the last
+/// section's as the search keeps them (2-bit words), and the lines.
+pub fn checkpoint_bytes(board: Board, sections: u64) -> u64 {
+    let states = board.reachable_states();
+    let payload = Encoding::TwoBit.payload_len(states).unwrap_or(u64::MAX);
+    payload
+        .saturating_mul(sections.saturating_sub(1))
+        .saturating_add(entry_words(states) as u64 * 8)
+        .saturating_add(CHECKPOINT_LINES)
+}
+
+/// The bytes a checkpoint's lines are counted for in [`checkpoint_bytes`] (two 2×7 histograms
+/// take 3 KB).
+const CHECKPOINT_LINES: u64 = 1 << 16;
 
 #[cfg(test)]
 mod tests {
@@ -377,7 +533,7 @@ mod tests {
             &[75.6, 96.0, 96.5, 71.7],
         ];
         for (n, peaks) in measured.iter().enumerate() {
-            let plan = ScalePlan::new(board(3, 4), n as u32 + 1, crate::parts::DEFAULT_BATCH);
+            let plan = ScalePlan::new(board(3, 4), n as u32 + 1, DEFAULT_BATCH);
             for (part, &peak) in plan.parts.iter().zip(peaks.iter()) {
                 let estimate = part.needs.total() as f64 / 1e6;
                 assert!(
@@ -392,7 +548,7 @@ mod tests {
     #[test]
     fn the_plan_of_three_by_four_on_two_processes() {
         let b = board(3, 4);
-        let plan = ScalePlan::new(b, 2, crate::parts::DEFAULT_BATCH);
+        let plan = ScalePlan::new(b, 2, DEFAULT_BATCH);
         let slices = Slices::new(b.reachable_states(), 2);
         let part = plan.parts[0];
         // Slices are whole units of 2^18 ranks: part 0 ends a little past cell 5's block.
@@ -413,7 +569,7 @@ mod tests {
 
     #[test]
     fn boards_past_one_machine_have_figures() {
-        let plan = ScalePlan::new(board(4, 4), 1024, crate::parts::DEFAULT_BATCH);
+        let plan = ScalePlan::new(board(4, 4), 1024, DEFAULT_BATCH);
         assert_eq!(plan.parts.len(), 1024);
         assert_eq!(plan.payload, 10_461_394_944_000 / 4);
         assert!(plan.memory() > 3_800_000_000 && plan.memory() < 4_000_000_000);
