@@ -456,6 +456,15 @@ impl HeuristicKind {
         HeuristicKind::Misplaced,
     ];
 
+    /// Every heuristic in the order a report gives them when none is named (the `heuristic`
+    /// command's default): Manhattan, the textbook's baseline, first, then the one that
+    /// refines it, then the weakest.
+    pub const REPORTED: [HeuristicKind; 3] = [
+        HeuristicKind::Manhattan,
+        HeuristicKind::LinearConflict,
+        HeuristicKind::Misplaced,
+    ];
+
     /// The name the command line uses.
     pub fn name(self) -> &'static str {
         match self {
@@ -520,6 +529,15 @@ impl FromStr for HeuristicKind {
 mod tests {
     use super::*;
     use slidetable_core::{parse_layout, Board};
+
+    #[test]
+    fn the_reported_order_holds_every_heuristic_once() {
+        let mut reported = HeuristicKind::REPORTED.map(HeuristicKind::name);
+        let mut all = HeuristicKind::ALL.map(HeuristicKind::name);
+        reported.sort_unstable();
+        all.sort_unstable();
+        assert_eq!(reported, all);
+    }
 
     fn eight(s: &str) -> Layout {
         parse_layout(Board::EIGHT, s.as_bytes()).unwrap()

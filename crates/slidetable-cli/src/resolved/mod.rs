@@ -549,13 +549,7 @@ impl<'a> Heuristics<'a> {
             }
         }
         if heuristics.is_empty() {
-            heuristics = [
-                HeuristicKind::Manhattan,
-                HeuristicKind::LinearConflict,
-                HeuristicKind::Misplaced,
-            ]
-            .map(HeuristicChoice::Kind)
-            .to_vec();
+            heuristics = HeuristicKind::REPORTED.map(HeuristicChoice::Kind).to_vec();
         }
         Ok(Heuristics {
             target,
