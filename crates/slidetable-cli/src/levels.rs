@@ -10,7 +10,7 @@ use slidetable::levels;
 use slidetable::query::{Goal, Level, MappedTable};
 
 use crate::streams::note;
-use crate::tables::{self, progress_bar, Work};
+use crate::tables::{self, progress_bar, BarUnit};
 
 /// Whether `goal`'s whole-table questions go through the level pass (14-cell tables, or any
 /// 2-bit table with `SLIDETABLE_LEVEL_PASS=1`: `Goal::wants_level_pass`).
@@ -37,7 +37,7 @@ pub(crate) fn pass(
     }
     let bar = progress_bar(
         pass.total,
-        Work::States,
+        BarUnit::States,
         format!("reading levels ({board})"),
     );
     pass.run(goal, &|n| bar.inc(n), None, at)

@@ -21,7 +21,7 @@ use crate::puzzles::each_chunk;
 use crate::resolved::{Answer, Batch, Output, PatternSource};
 use crate::signals;
 use crate::streams;
-use crate::tables::{self, Work};
+use crate::tables::{self, BarUnit};
 
 /// Solves `plan` and writes the database to `path`, whose directory must exist (the cache's
 /// is made by its lock, as for tables), with a progress bar on a terminal.
@@ -29,7 +29,7 @@ pub(crate) fn make(plan: &PatternPlan, path: &Path) -> Result<Generated> {
     signals::clean_up_on_signals();
     let bar = tables::progress_bar(
         plan.total_placements(),
-        Work::Placements,
+        BarUnit::Placements,
         format!(
             "generating {} {}",
             plan.goal.board(),

@@ -50,10 +50,10 @@ impl defaults::Watch for Shown {
         signals::clean_up_on_signals();
         warning!("{}", defaults::first_use_note(path, board, kind));
         let bar = match kind {
-            Kind::Table => progress_bar(total, Work::States, format!("generating {board}")),
+            Kind::Table => progress_bar(total, BarUnit::States, format!("generating {board}")),
             Kind::Pattern => progress_bar(
                 total,
-                Work::Placements,
+                BarUnit::Placements,
                 format!("generating {board} {FIRST_USE_PARTITION}"),
             ),
         };
@@ -105,7 +105,7 @@ pub(crate) fn known_distances(
     let states = table.board().reachable_states();
     let bar = progress_bar(
         states,
-        Work::States,
+        BarUnit::States,
         format!("reading distances ({})", table.board()),
     );
     let known = goal
@@ -125,7 +125,7 @@ pub(crate) fn generate(plan: &Plan, path: &Path, restart: bool) -> Result<Genera
     let base = Arc::new(AtomicU64::new(0));
     let bar = progress_bar_from(
         plan.total_states(),
-        Work::States,
+        BarUnit::States,
         format!("generating {}", plan.board),
         Arc::clone(&base),
     );
@@ -220,7 +220,7 @@ pub(crate) fn generate_to(plan: &Plan, out: &mut impl Write) -> Result<Generated
 fn solve_plan(plan: &Plan) -> Result<Vec<SolvedSection>> {
     let bar = progress_bar(
         plan.total_states(),
-        Work::States,
+        BarUnit::States,
         format!("generating {}", plan.board),
     );
     let sections = solve(&plan.goals, plan.encoding, plan.cost, &|n| bar.inc(n))?;
@@ -230,33 +230,33 @@ fn solve_plan(plan: &Plan) -> Result<Vec<SolvedSection>> {
 
 /// What a progress bar counts, and how much of it earns a bar.
 #[derive(Clone, Copy)]
-pub(crate) enum Work {
+pub(crate) enum BarUnit {
     /// States of a table's search (a bar from 20 million on: a few seconds).
     States,
     /// Placements of a pattern database's searches (a bar from 5 million on).
     Placements,
 }
 
-impl Work {
+impl BarUnit {
     fn least(self) -> u64 {
         match self {
-            Work::States => 20_000_000,
-            Work::Placements => 5_000_000,
+            BarUnit::States => 20_000_000,
+            BarUnit::Placements => 5_000_000,
         }
     }
 
     fn name(self) -> &'static str {
         match self {
-            Work::States => "states",
-            Work::Placements => "placements",
+            BarUnit::States => "states",
+            BarUnit::Placements => "placements",
         }
     }
 }
 
 /// The one progress bar every long run shows on stderr, over `total` units of `work`: for
-/// runs of at least [`Work::least`] of them, and only when stderr is a terminal (hidden
+/// runs of at least [`BarUnit::least`] of them, and only when stderr is a terminal (hidden
 /// otherwise). Its ETA appears once it means something (see [`eta`]).
-pub(crate) fn progress_bar(total: u64, work: Work, message: String) -> ProgressBar {
+pub(crate) fn progress_bar(total: u64, work: BarUnit, message: String) -> ProgressBar {
     progress_bar_from(total, work, message, Arc::new(AtomicU64::new(0)))
 }
 
@@ -264,7 +264,7 @@ pub(crate) fn progress_bar(total: u64, work: Work, message: String) -> ProgressB
 /// settled states): the ETA counts only the work done since.
 pub(crate) fn progress_bar_from(
     total: u64,
-    work: Work,
+    work: BarUnit,
     message: String,
     base: Arc<AtomicU64>,
 ) -> ProgressBar {

@@ -21,7 +21,7 @@ use slidetable::{Build25, TwentyFour, TwentyFourError, Written25};
 
 use crate::error::{UsageError, EXIT_BAD_INPUT, EXIT_USAGE};
 use crate::streams::{self, note, warning};
-use crate::tables::{self, Work};
+use crate::tables::{self, BarUnit};
 
 /// The board this module answers.
 const BOARD: &str = "5x5";
@@ -213,7 +213,7 @@ fn generate(args: Generate25) -> Result<ExitCode> {
     let started = Instant::now();
     let bar = tables::progress_bar(
         placements,
-        Work::Placements,
+        BarUnit::Placements,
         format!("generating 5x5 {sizes} ({} of memory)", human(memory)),
     );
     let written = build.write(args.output.as_deref(), &|n| bar.inc(n));

@@ -30,7 +30,7 @@
 //! search in parts (`parts.rs`) one slice a process, in windows between which it exchanges
 //! with the other processes. A top-down pass hands the caller ([`Handover`]) each state it
 //! expands that has a neighbour outside the slice, with that neighbour (or, for a move into
-//! a block of ranks that lies in one other slice, [`Pass::away`], the state alone, the
+//! a block of ranks that lies in one other slice, [`Sweep::away`], the state alone, the
 //! neighbour not made): the caller sends the state to the slice that owns the neighbour,
 //! whose process makes the state's moves into its slice and marks what they reach with
 //! [`Residues::reach`]; a bottom-up pass hands the caller each unseen state with no
@@ -386,9 +386,9 @@ pub(crate) fn expand_top_down<R: Ranks>(
     depth: u32,
     found: &(dyn Fn(u64) + Sync),
 ) -> u64 {
-    let pass = Pass {
+    let pass = Sweep {
         window: 0..frontier.len(),
-        ..Pass::whole(scan, residues, depth)
+        ..Sweep::whole(scan, residues, depth)
     };
     pass.top_down(frontier, &Nowhere, found)
 }
@@ -400,10 +400,10 @@ pub(crate) trait Handover: Sync {
     type Piece: Send;
     /// A piece's record, before its first state.
     fn start(&self) -> Self::Piece;
-    /// State `r`, its blank in cell `blank`, has moves into cells of [`Pass::away`].
+    /// State `r`, its blank in cell `blank`, has moves into cells of [`Sweep::away`].
     fn away(&self, piece: &mut Self::Piece, r: u64, blank: usize);
     /// The states `base + k` for the bits `k` of `lanes`, their blank in cell `blank`,
-    /// have moves into cells of [`Pass::away`] (and none but those to make).
+    /// have moves into cells of [`Sweep::away`] (and none but those to make).
     fn word(&self, piece: &mut Self::Piece, base: u64, mut lanes: u64, blank: usize) {
         while lanes != 0 {
             self.away(piece, base + u64::from(lanes.trailing_zeros()), blank);
@@ -437,14 +437,14 @@ pub(crate) fn expand_bottom_up<R: Ranks>(
     depth: u32,
     found: &(dyn Fn(u64) + Sync),
 ) -> u64 {
-    let pass = Pass::whole(scan, residues, depth);
+    let pass = Sweep::whole(scan, residues, depth);
     pass.bottom_up(&|_| {}, found)
 }
 
 /// One pass of a level over a window of the slice of `residues`: the ranks of frontier words
 /// `window` (64 ranks a word, counted from the slice's first rank), in pieces of `piece`
 /// words, each piece one thread's at a time.
-pub(crate) struct Pass<'a, R: Ranks = Ranker> {
+pub(crate) struct Sweep<'a, R: Ranks = Ranker> {
     pub(crate) scan: &'a Scan<R>,
     pub(crate) residues: &'a Residues,
     pub(crate) depth: u32,
@@ -456,11 +456,11 @@ pub(crate) struct Pass<'a, R: Ranks = Ranker> {
     pub(crate) away: u32,
 }
 
-impl<'a, R: Ranks> Pass<'a, R> {
+impl<'a, R: Ranks> Sweep<'a, R> {
     /// The pass of level `depth` over every rank of `residues` (the one-machine search), in
     /// pieces of [`SCAN_CHUNK`] frontier words.
-    fn whole(scan: &'a Scan<R>, residues: &'a Residues, depth: u32) -> Pass<'a, R> {
-        Pass {
+    fn whole(scan: &'a Scan<R>, residues: &'a Residues, depth: u32) -> Sweep<'a, R> {
+        Sweep {
             scan,
             residues,
             depth,
@@ -471,7 +471,7 @@ impl<'a, R: Ranks> Pass<'a, R> {
     }
 }
 
-impl<R: Ranks> Pass<'_, R> {
+impl<R: Ranks> Sweep<'_, R> {
     /// What both passes of the window work with: the residue of the level expanded (`want`)
     /// and of the next (`new`), the slice's ranks (`first..end`), its entries, the scan and
     /// its sideways moves.

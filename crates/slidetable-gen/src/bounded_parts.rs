@@ -321,7 +321,7 @@ struct Keeper {
 
 /// A checkpoint's levels read back: this process's levels, and the histogram (every
 /// process's).
-struct Found {
+struct KeptLevels {
     levels: Vec<BoundedLevel>,
     histogram: Vec<u64>,
     /// The ranks of its last level and of the level before it (none before level 1).
@@ -394,7 +394,7 @@ impl Keeper {
         left: &Left,
         level: u32,
         ranks: std::ops::Range<u64>,
-    ) -> Result<Found, GenError> {
+    ) -> Result<KeptLevels, GenError> {
         let path = if left.checkpoint == Some(level) {
             &self.checkpoint
         } else {
@@ -457,7 +457,7 @@ impl Keeper {
                 remove_if_there(&self.next).map_err(|e| io_error(&self.next, e))?;
             }
         }
-        Ok(Found {
+        Ok(KeptLevels {
             levels,
             histogram,
             frontier,
@@ -703,7 +703,7 @@ fn start(
     max_depth: u32,
     mine: std::ops::Range<u64>,
     events: &mut dyn FnMut(BoundedEvent) -> ControlFlow<()>,
-) -> Result<Option<Found>, GenError> {
+) -> Result<Option<KeptLevels>, GenError> {
     if keeper.restart {
         for path in [&keeper.checkpoint, &keeper.next] {
             if checkpoint::remove_if_there(path).map_err(|e| io_error(path, e))? {

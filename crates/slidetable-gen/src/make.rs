@@ -74,7 +74,7 @@ pub fn generate_resumable(
     }
     let start = Instant::now();
     let destination = Destination::prepare(path)?;
-    let work = crate::resume::Work::open(plan, destination.target(), run.restart, run.events)?;
+    let work = crate::resume::OpenRun::open(plan, destination.target(), run.restart, run.events)?;
     crate::room::check_room_resuming(plan, destination.dir(), work.allocated())?;
     let written = work.run(plan, run, destination)?;
     Ok(Generated {

@@ -57,7 +57,7 @@ use slidetable_format::{
     SectionSpec, Slices, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
-use crate::bfs_residues::{rebuild_frontier, words_of, Handover, Levels, Pass, Residues};
+use crate::bfs_residues::{rebuild_frontier, words_of, Handover, Levels, Residues, Sweep};
 use crate::checkpoint::{
     self, identity, probe_disk, read_head, read_words, CheckpointEvent, Head, Pace, Pacer, Remedy,
     Resumed, Scratch,
@@ -649,7 +649,7 @@ struct HandOver<'a> {
     slices: &'a Slices,
     /// This slice's first rank.
     mine: u64,
-    /// For each blank cell, the owners of the cells of [`Pass::away`] its moves reach.
+    /// For each blank cell, the owners of the cells of [`Sweep::away`] its moves reach.
     owners: Vec<Vec<u32>>,
     handed: Mutex<Vec<Handed>>,
 }
@@ -782,11 +782,11 @@ impl<R: Ranks> LevelPass<'_, R> {
     }
 
     /// The pass over frontier words `at..end`.
-    fn pass(&self, depth: u32, window: Range<usize>) -> Pass<'_, R> {
+    fn pass(&self, depth: u32, window: Range<usize>) -> Sweep<'_, R> {
         // Pieces for every thread, in a window smaller than the one-machine search's pieces.
         let threads = rayon::current_num_threads().max(1);
         let piece = SCAN_CHUNK.min((window.len() / (4 * threads)).max(1));
-        Pass {
+        Sweep {
             scan: self.scan,
             residues: &self.slice.residues,
             depth,
@@ -853,7 +853,7 @@ impl<R: Ranks> LevelPass<'_, R> {
         let mut at = 0;
         loop {
             let end = self.window_end(at, depth, &counts);
-            let pass = Pass {
+            let pass = Sweep {
                 away: hand,
                 ..self.pass(depth, at..end)
             };

@@ -190,14 +190,14 @@ fn read_checked(path: &Path, plan: &Plan) -> Result<Option<Lines>, Refusal> {
 }
 
 /// An open run: its lock, and the checkpoint an earlier run left.
-pub(crate) struct Work {
+pub(crate) struct OpenRun {
     files: WorkFiles,
     /// The lock file, held locked for the run (removed when the run ends).
     _lock: LockFile,
     saved: Option<Lines>,
 }
 
-impl Work {
+impl OpenRun {
     /// Takes the lock of the table at `target` (refusing a second run of it at once) and
     /// reads an earlier run's checkpoint; with `restart`, removes it (and an older version's
     /// working files) first.
@@ -206,7 +206,7 @@ impl Work {
         target: &Path,
         restart: bool,
         events: &(dyn Fn(&RunEvent) -> ControlFlow<()> + Sync),
-    ) -> Result<Work, GenError> {
+    ) -> Result<OpenRun, GenError> {
         let files = WorkFiles::beside(target);
         let lock = checkpoint::take_lock(&files.lock, target)?;
         if restart {
@@ -228,7 +228,7 @@ impl Work {
             });
         }
         let saved = read_lines(&files.checkpoint, plan)?;
-        Ok(Work {
+        Ok(OpenRun {
             files,
             _lock: lock,
             saved,
@@ -510,7 +510,7 @@ mod tests {
                     events: &|_| ControlFlow::Continue(()),
                 };
                 let destination = Destination::prepare(&path).unwrap();
-                let work = Work::open(&plan, destination.target(), false, run.events).unwrap();
+                let work = OpenRun::open(&plan, destination.target(), false, run.events).unwrap();
                 let result = work.run(&plan, &run, destination);
                 done.store(true, SeqCst);
                 result.unwrap();

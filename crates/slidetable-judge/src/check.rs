@@ -346,7 +346,7 @@ impl From<Stop> for Fault {
 }
 
 /// An accepted case: what to say of it, and whether its path is longer than the optimum.
-struct Pass {
+struct Accepted {
     note: String,
     optimal: bool,
 }
@@ -388,7 +388,7 @@ impl<R: Read> Their<'_, R> {
         &mut self,
         report: &mut impl Write,
         count: usize,
-        mut case: impl FnMut(&mut Self, usize, &mut u64) -> Result<Pass, Fault>,
+        mut case: impl FnMut(&mut Self, usize, &mut u64) -> Result<Accepted, Fault>,
     ) -> Result<Judged, JudgeError> {
         for k in 1..=count {
             let mut line = 0;
@@ -598,11 +598,11 @@ fn replay(
     start: &Layout,
     optimum: Option<usize>,
     text: &[u8],
-) -> Result<Pass, String> {
+) -> Result<Accepted, String> {
     let none = words.none;
     if text == none.as_bytes() {
         return match optimum {
-            None => Ok(Pass {
+            None => Ok(Accepted {
                 note: none.to_string(),
                 optimal: true,
             }),
@@ -650,11 +650,11 @@ fn replay(
             "{} where the optimum is {m}",
             counted(n as u64, "move")
         )),
-        Some(m) if n > m => Ok(Pass {
+        Some(m) if n > m => Ok(Accepted {
             note: format!("valid, {}; optimal is {m}", counted(n as u64, "move")),
             optimal: false,
         }),
-        _ => Ok(Pass {
+        _ => Ok(Accepted {
             note: format!("{}, optimal", counted(n as u64, "move")),
             optimal: true,
         }),
@@ -791,7 +791,7 @@ fn farthest<R: Read>(
                 "{} where the optimum is {d}",
                 counted(n as u64, "move")
             ))),
-            Ok(_) => Ok(Pass {
+            Ok(_) => Ok(Accepted {
                 note: format!("{} to a farthest state", counted(n as u64, "move")),
                 optimal: true,
             }),

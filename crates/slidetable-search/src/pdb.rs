@@ -452,7 +452,7 @@ fn reached(
 }
 
 /// How one bounded depth-first pass ended.
-enum Pass {
+enum IterationEnd {
     Found,
     Exceeded(u32),
     Stopped(SearchError),
@@ -553,19 +553,19 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
             run.stats.iterations = run.stats.iterations.map(|i| i + 1);
             run.stats.bound = Some(run.bound);
             match run.pass(0, ROOT, Pruner::root(start.blank())) {
-                Pass::Found => {
+                IterationEnd::Found => {
                     let stats = run.budget.finish(&mut run.stats);
                     run.path.truncate(run.found);
                     return Ok(Some(Solution::unit(run.path, stats)));
                 }
-                Pass::Stopped(e) => return Err(e),
-                Pass::Exceeded(u32::MAX) => {
+                IterationEnd::Stopped(e) => return Err(e),
+                IterationEnd::Exceeded(u32::MAX) => {
                     return Err(SearchError::Unsolvable {
                         start: *start,
                         goal: self.heuristic.goal,
                     })
                 }
-                Pass::Exceeded(f) => run.bound = f,
+                IterationEnd::Exceeded(f) => run.bound = f,
             }
         }
     }
@@ -587,10 +587,10 @@ struct Child {
 impl Run<'_, '_, '_> {
     /// Searches below the current node (g moves from the start, reached by move `via`, the
     /// pruning automaton in `state`).
-    fn pass(&mut self, g: u32, via: u8, state: u32) -> Pass {
+    fn pass(&mut self, g: u32, via: u8, state: u32) -> IterationEnd {
         // Depth-first: what it holds is the path, not counted against --max-memory.
         if let Err(e) = self.budget.expand(&mut self.stats, || 0) {
-            return Pass::Stopped(e);
+            return IterationEnd::Stopped(e);
         }
         let h = self.search.heuristic;
         let from = self.node.blank as usize;
@@ -663,7 +663,7 @@ impl Run<'_, '_, '_> {
                     // it costs at least f − 2, over the bound: the remaining children are not
                     // searched. (The child's own estimate, never a value returned from below
                     // it, which the pruning automaton makes a bound of the kept paths only.)
-                    return Pass::Exceeded(f - 2);
+                    return IterationEnd::Exceeded(f - 2);
                 }
                 continue;
             }
@@ -698,10 +698,10 @@ impl Run<'_, '_, '_> {
                 // Every tile home: the goal. By the tiles, never by the databases' estimate,
                 // which a damaged entry could keep above 0 here forever.
                 self.found = g as usize + 1;
-                return Pass::Found;
+                return IterationEnd::Found;
             }
             match self.pass(g + 1, code, child.state) {
-                Pass::Exceeded(f) => exceeded = exceeded.min(f),
+                IterationEnd::Exceeded(f) => exceeded = exceeded.min(f),
                 done => return done,
             }
             self.node.tiles[to] = tile as u8;
@@ -711,7 +711,7 @@ impl Run<'_, '_, '_> {
             self.node.mirror_occupied[mi] ^= mirror_moved;
             saved.restore(&mut self.node, gi, mi);
         }
-        Pass::Exceeded(exceeded)
+        IterationEnd::Exceeded(exceeded)
     }
 }
 

@@ -45,7 +45,7 @@ pub(crate) struct Gate {
 }
 
 /// A search's place: running while held.
-pub(crate) struct Pass {
+pub(crate) struct Seat {
     _permit: OwnedSemaphorePermit,
     _admitted: Admitted,
 }
@@ -78,7 +78,7 @@ impl Gate {
     }
 
     /// Waits for a place to search, or refuses at once when the queue is full.
-    pub(crate) async fn enter(&self) -> Result<Pass, Busy> {
+    pub(crate) async fn enter(&self) -> Result<Seat, Busy> {
         let before = self.admitted.fetch_add(1, Ordering::AcqRel);
         let admitted = Admitted(self.admitted.clone());
         if before >= self.capacity {
@@ -97,7 +97,7 @@ impl Gate {
                 running: self.running,
                 queue: self.capacity - self.running,
             })?;
-        Ok(Pass {
+        Ok(Seat {
             _permit: permit,
             _admitted: admitted,
         })

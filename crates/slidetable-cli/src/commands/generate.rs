@@ -139,7 +139,7 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration, stats: Option<&Path>) -> R
     let bar = match me {
         0 => tables::progress_bar_from(
             board.reachable_states(),
-            tables::Work::States,
+            tables::BarUnit::States,
             format!("generating {board} in {}", counted(parts.into(), "part")),
             Arc::clone(&base),
         ),
