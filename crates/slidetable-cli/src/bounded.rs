@@ -144,14 +144,7 @@ pub(crate) fn generate_in_parts(
                          the same command again, which starts from the goal)"
                     .to_string(),
             };
-            return run_in_parts::failed(e, exchange.as_mut(), &kept_text, |e| {
-                if kept.is_some() {
-                    warning!("{e}{kept_text}");
-                    Ok(ExitCode::FAILURE)
-                } else {
-                    Err(e.into())
-                }
-            });
+            return run_in_parts::failed(e, exchange.as_mut(), &kept_text, kept.is_some());
         }
     };
     if let Some(manifest) = done.manifest {

@@ -93,12 +93,13 @@ pub(crate) fn kept_text(dir: &Path, kept: Option<u32>) -> String {
 /// - with other processes, which may be waiting for this one in a collective call (and MPI's
 ///   finalize would wait for them): say why, with `after` (what was kept, or that nothing
 ///   was), then end every process of the run;
-/// - alone: as `alone` says.
+/// - alone: with what was kept (`kept`: a checkpoint the same command resumes from), say
+///   why and `after`, and exit 1; with nothing kept, the error as any command's.
 pub(crate) fn failed(
     e: GenError,
     exchange: &mut dyn Exchange,
     after: &str,
-    alone: impl FnOnce(GenError) -> Result<ExitCode>,
+    kept: bool,
 ) -> Result<ExitCode> {
     let (me, parts) = (exchange.rank(), exchange.size());
     match e {
@@ -114,7 +115,11 @@ pub(crate) fn failed(
             exchange.abort(1);
             Err(e.into())
         }
-        e => alone(e),
+        e if kept => {
+            warning!("{e}{after}");
+            Ok(ExitCode::FAILURE)
+        }
+        e => Err(e.into()),
     }
 }
 

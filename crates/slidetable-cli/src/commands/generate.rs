@@ -201,14 +201,7 @@ fn in_parts(plan: PartsPlan, level_timeout: Duration, stats: Option<&Path>) -> R
         Err(e) => {
             let kept = told.kept;
             let kept_text = run_in_parts::kept_text(&plan.dir, kept);
-            return run_in_parts::failed(e, exchange.as_mut(), &kept_text, |e| {
-                if kept.is_some() {
-                    warning!("{e}{kept_text}");
-                    Ok(ExitCode::FAILURE)
-                } else {
-                    Err(e.into())
-                }
-            });
+            return run_in_parts::failed(e, exchange.as_mut(), &kept_text, kept.is_some());
         }
     };
     if let Some(manifest) = done.manifest {
