@@ -1,4 +1,4 @@
-//! The states within `D` moves of one goal, level by level ([`solve_bounded`](crate::engine::solve_bounded)), on any board
+//! The states within `D` moves of one goal, level by level (`solve_bounded`, in bounded_parts.rs), on any board
 //! up to 16 cells, and their file (docs/FORMAT.md §13, [`write_bounded_to`]).
 //!
 //! Memory grows with the states within `D`, not with the board: each level is a sorted
@@ -34,7 +34,7 @@ use crate::GenError;
 /// The frontier states one task of the expansion takes.
 const CHUNK: usize = 1 << 14;
 
-/// One level made: what [`solve_bounded`](crate::engine::solve_bounded) reports as it goes.
+/// One level made: what `solve_bounded` (bounded_parts.rs) reports as it goes.
 #[derive(Clone, Debug)]
 pub struct BoundedLevelDone {
     /// The level: states this many moves from the goal.

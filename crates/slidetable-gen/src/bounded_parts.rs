@@ -924,7 +924,7 @@ fn write_parts(
 /// Every state within `max_depth` moves of `goal`, by a breadth-first search from it, in
 /// this process's memory (the search in parts' engine, `bounded_parts.rs`, with one part and
 /// no checkpoint); calls `done` after each level. Before each level, the memory it needs
-/// ([`Held::room`]) is checked against the memory available: [`GenError::NoRoomWithin`] when
+/// (`Held::room`, bounded.rs) is checked against the memory available: [`GenError::NoRoomWithin`] when
 /// it would not fit.
 pub fn solve_bounded(
     goal: &Layout,

@@ -131,7 +131,7 @@ pub fn check_parts_room(
 
 /// The memory available to this process ([`checked_memory`]), shared by the `here`
 /// processes of an MPI run on this machine (MPI's shared-memory split of the run,
-/// [`crate::parts::Exchange::on_this_machine`]), or when that is 1 by as many as the
+/// the parts' `Exchange::on_this_machine`), or when that is 1 by as many as the
 /// launcher says; with where the figure comes from.
 pub(crate) fn process_memory(here: u32) -> Result<Option<(u64, String)>, GenError> {
     let Some((available, origin)) = checked_memory()? else {

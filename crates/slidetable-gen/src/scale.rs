@@ -1,6 +1,6 @@
 //! What a search of every state in parts costs, before it runs: memory a process, disk,
 //! network and time (`generate --plan`), from one model that the memory check of the search
-//! in parts uses too ([`crate::room::check_parts_room`]).
+//! in parts uses too (room.rs's `check_parts_room`).
 //!
 //! The model counts, for each process's slice, its **crossings**: the moves of the blank
 //! from a state of the slice to a neighbour in another slice. A move changes the blank's
