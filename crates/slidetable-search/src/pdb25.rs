@@ -245,10 +245,7 @@ impl<'a> Databases25<'a> {
         };
         let root = Node::new(self, start);
         let mut bound = root.h();
-        let pruner = match Grid::new(self.goal.rows(), self.goal.cols()) {
-            Some(grid) => Pruner::of(grid, Move::ALL),
-            None => unreachable!("a Layout25's board is a grid of at most 25 cells"),
-        };
+        let pruner = Pruner::of(Grid::from(&self.goal), Move::ALL);
         let mut iterations = 0u32;
         let threads = rayon::current_num_threads().max(1);
         loop {

@@ -39,7 +39,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use slidetable_core::{Board, Move, Symmetry, MAX_CELLS_25};
+use slidetable_core::{Board, Layout25, Move, Symmetry, MAX_CELLS_25};
 
 /// The longest sequences compared on boards of up to 16 cells.
 pub(crate) const LONGEST: usize = 10;
@@ -57,6 +57,8 @@ pub(crate) struct Grid {
 
 impl Grid {
     /// The grid of `rows` × `cols` cells; `None` beyond 25 cells or under 2 rows or columns.
+    /// The search takes its grid from a board or a layout, which are grids already.
+    #[cfg(test)]
     pub(crate) fn new(rows: usize, cols: usize) -> Option<Grid> {
         (rows >= 2 && cols >= 2 && rows * cols <= MAX_CELLS_25).then_some(Grid {
             rows: rows as u8,
@@ -87,6 +89,17 @@ impl Grid {
             }
         }
         neighbor
+    }
+}
+
+/// A layout's board: always a grid, as a [`Layout25`] has at least 2 rows and 2 columns and
+/// at most 25 cells.
+impl From<&Layout25> for Grid {
+    fn from(layout: &Layout25) -> Grid {
+        Grid {
+            rows: layout.rows() as u8,
+            cols: layout.cols() as u8,
+        }
     }
 }
 
