@@ -4,16 +4,16 @@
 //!
 //! What it owns, so that each search says only what its checkpoint holds:
 //! - **the file** (docs/FORMAT.md, "Checkpoints"): lines of `name value` that begin with the
-//!   run's identity (`slidetable KIND checkpoint 1` and the lines naming the run: [`identity`]),
+//!   run's identity (`slidetable KIND checkpoint 1` and the lines naming the run: `identity`),
 //!   then the search's own lines, then `pid`, `saved`, `entries-bytes` and `entries-crc`, sealed
 //!   by their own CRC line; then the entries ([`write`]);
 //! - **write-then-rename**: written sequentially to a temporary file, synced, renamed over the
 //!   one before, the directory synced: a crash at any moment leaves the old checkpoint or the
 //!   new one, whole ([`write`]);
 //! - **reading back**: the lines' CRC, the identity (a checkpoint of another run is refused,
-//!   named, with what it is of), the length and the entries' CRC ([`read_head`],
-//!   [`Head::entries`]), each refusal naming the file and saying what can be done;
-//! - **the pace** ([`Pace`], [`Pacer`]): when a checkpoint is due;
+//!   named, with what it is of), the length and the entries' CRC (`read_head`,
+//!   `Head::entries`), each refusal naming the file and saying what can be done;
+//! - **the pace** ([`Pace`], `Pacer`): when a checkpoint is due;
 //! - **several processes** ([`Left`], [`resume_point`]): each writes its newer checkpoint
 //!   beside the older and puts it in place only once every process has written its own;
 //! - **what is told**: the events a caller sees ([`CheckpointEvent`]) and what a signal's

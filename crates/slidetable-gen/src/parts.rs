@@ -1,7 +1,7 @@
 //! The table search across processes: each process owns one contiguous slice of the ranks
 //! ([`Slices`]), keeps that slice's 2-bit entries and one frontier bit a rank in its memory,
 //! and the processes meet once a level (`generate --parts DIR`; over MPI with the `mpi`
-//! feature, see [`mpi`]). Each process runs the one-machine search's passes
+//! feature, see `parts/mpi.rs`). Each process runs the one-machine search's passes
 //! (`bfs_residues.rs`: every core, top-down or bottom-up by the same rule) on its slice.
 //!
 //! A level, from `d` to `d + 1` (entries hold `d mod 3`; 3 = not reached yet), a window of the
@@ -19,7 +19,7 @@
 //! 2. after each window the processes swap what was handed over, all to all, as offsets
 //!    ([`encode_offsets`]: sorted, without repeats, as LEB128 deltas). Top-down they are the
 //!    sender's states, in its slice, sorted as its pass found them: the owner makes their
-//!    moves into its slice and marks what they reach ([`LevelPass::take`]). Bottom-up they
+//!    moves into its slice and marks what they reach (`LevelPass::take`). Bottom-up they
 //!    are the questions, in the owner's slice: it answers one bit an offset, whether its
 //!    entry is `d mod 3`, and a state with a yes is marked (a second all to all). A
 //!    window ends where the states its pass expands, one neighbour a move each, would pass

@@ -351,7 +351,7 @@ pub const DEFAULT_BATCH: usize = 1 << 23;
 /// The most neighbours a state of `board` hands to other slices in a pass: one a move, of
 /// the blank's moves at most (3 on two rows, 4 from a middle cell).
 /// The most neighbours one round of a process hands to other processes with `batch`
-/// ([`PartsPlan::batch`]) on `board`: a window holds at least one frontier word, 64 states.
+/// (the parts plan's `batch`) on `board`: a window holds at least one frontier word, 64 states.
 pub fn round_bound(board: Board, batch: usize) -> usize {
     batch.max(64 * moves(board) as usize)
 }
@@ -418,7 +418,7 @@ pub fn processes_for(board: Board, memory: u64, batch: usize) -> Option<u32> {
     Some(if low >= 1 && fits(low) { low } else { high })
 }
 
-/// What a refusal of the search in parts adds ([`GenError::NoRoomForParts`]): how many
+/// What a refusal of the search in parts adds (`GenError::NoRoomForParts`): how many
 /// machines like this one it takes ([`processes_for`]).
 pub fn machines_hint(takes: Option<u32>) -> String {
     match takes {
@@ -430,7 +430,7 @@ pub fn machines_hint(takes: Option<u32>) -> String {
     }
 }
 
-/// What a refusal of a one-process table for memory adds ([`GenError::NoRoom`]): how many
+/// What a refusal of a one-process table for memory adds (`GenError::NoRoom`): how many
 /// machines with `available` bytes the search in parts takes, one process each.
 pub fn parts_hint(board: Board, what: &str, available: u64) -> String {
     if what != "memory" || board.cells() <= 10 {

@@ -56,7 +56,7 @@ where
 
 /// [`measure_each`] of the heuristics the search crate ships, each built towards `goal`'s
 /// layout from its kind: the same reports, in the order of `kinds`, from a pass that works on
-/// the section's tiles instead of a [`Layout`] per state and per move (see the `shipped`
+/// the section's tiles instead of a [`Layout`](slidetable_core::Layout) per state and per move (see the `shipped`
 /// module) on boards whose lines have at most four cells (up to 4×4); through
 /// [`measure_each`] on the others.
 pub fn measure_kinds(

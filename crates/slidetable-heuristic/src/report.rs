@@ -94,7 +94,7 @@ pub struct Inconsistency {
     pub estimate_to: u32,
 }
 
-/// What [`measure`] found.
+/// What `measure` found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeuristicReport {
     /// The goal the heuristic estimates distances to.
@@ -114,7 +114,7 @@ pub struct HeuristicReport {
     pub worst_inconsistency: Option<Inconsistency>,
     /// Moves checked: every move from every state (each edge of the state graph twice).
     pub moves_checked: u64,
-    /// What the heuristic says of itself ([`Heuristic::is_consistent`]).
+    /// What the heuristic says of itself ([`Heuristic::is_consistent`](slidetable_search::Heuristic::is_consistent)).
     pub claims_consistent: bool,
 }
 

@@ -277,7 +277,7 @@ impl SplitMix64 {
     /// A layout of `goal`'s board drawn uniformly from those that can reach `goal` (half of
     /// all layouts), for boards too large for a table (the 15-puzzle): the tiles shuffled
     /// (Fisher and Yates, one [`SplitMix64::below`] per cell but the first), then put into
-    /// `goal`'s class by [`into_class`]. The command line's `random --board 4x4` and the
+    /// `goal`'s class by `into_class`. The command line's `random --board 4x4` and the
     /// Python package draw with it (see [`SplitMix64::layouts_reaching`]), so seeds agree.
     pub fn layout_reaching(&mut self, goal: &Layout) -> Layout {
         let n = goal.board().cells();

@@ -176,7 +176,7 @@ impl Fifteen<TableBytes> {
     }
 
     /// [`Fifteen::generate`], with `progress` told of the placements each search settles (of
-    /// [`slidetable_gen::partition_placements`] in all).
+    /// `partition_placements` of the generator in all).
     pub fn generate_watched(
         goal: &Layout,
         partition: &Partition,

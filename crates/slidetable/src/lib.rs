@@ -94,7 +94,7 @@
 //! # }
 //! ```
 //!
-//! A table written to a file (`slidetable generate`, or [`generate::write_table`]) is opened with
+//! A table written to a file (`slidetable generate`, or [`generate::generate`]) is opened with
 //! [`Table::open`], which maps it instead of reading it.
 
 pub mod defaults;

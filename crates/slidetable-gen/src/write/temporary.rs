@@ -30,7 +30,7 @@ fn writing() -> MutexGuard<'static, Vec<PathBuf>> {
 }
 
 /// Removes every temporary table file this process is writing (and the lock files it holds,
-/// [`LockFile`]), and keeps any from being renamed into place afterwards: for a signal handler, just before the process ends. A
+/// `LockFile`), and keeps any from being renamed into place afterwards: for a signal handler, just before the process ends. A
 /// table whose rename already happened is complete and stays.
 pub fn abandon_writes() {
     let list = writing();
