@@ -7,7 +7,8 @@
 #                             #     machine, 3x4 on 2, a killed run resumed
 #                             #     (refused on another number of processes), a stopped
 #                             #     process ended by the level timeout, a second run into a
-#                             #     directory in use refused, Ctrl-C to mpirun resumed
+#                             #     directory in use refused, a missing or wrong --parts
+#                             #     directory refused, Ctrl-C to mpirun resumed
 #                             #     (a table of every state, and one within D moves)
 #   scripts/mpi.sh --measure [BEFORE]
 #                             # docs/SCALE.md: 3x4 on 1, 2 and 4 processes, per-level figures;
@@ -172,6 +173,28 @@ grep -q 'at least [0-9]* machines with this machine' "$dir.err" \
     || { cat "$dir.err" >&2; fail "3x5: no count of machines"; }
 grep -q MPI_ABORT "$dir.err" && { cat "$dir.err" >&2; fail "3x5: MPI's abort"; }
 echo "mpi: 3x5 on 2 processes of one machine: $(grep -o 'but .* each' "$dir.err" | head -1)"
+
+# A --parts directory that does not exist, or is a file: refused before the search by every
+# process together, for a table of every state and one within D moves alike: one message
+# (part 0's), no MPI abort, nothing said of running the command again, exit 1.
+for what in missing file; do
+    dir=$work/no-such-dir
+    rm -rf "$dir"
+    [ "$what" = file ] && touch "$dir"
+    for args in "--board 2x5" "--board 4x4 --max-depth 10"; do
+        # shellcheck disable=SC2086
+        if mpirun --oversubscribe -np 2 "$mst" generate $args --parts "$dir" >"$dir.out" 2>"$dir.err"; then
+            fail "a $what --parts directory ($args) ended well"
+        fi
+        [ "$(grep -c '^slidetable: ' "$dir.err")" = 1 ] \
+            || { cat "$dir.err" >&2; fail "a $what --parts directory ($args): not one message"; }
+        grep -q MPI_ABORT "$dir.err" && { cat "$dir.err" >&2; fail "a $what --parts directory ($args): MPI's abort"; }
+        grep -q 'same command' "$dir.err" && { cat "$dir.err" >&2; fail "a $what --parts directory ($args): told to run it again"; }
+        grep -q 'part [0-9]* of' "$dir.err" && { cat "$dir.err" >&2; fail "a $what --parts directory ($args): said by one part"; }
+    done
+    echo "mpi: a $what --parts directory on 2 processes: $(head -1 "$dir.err" | cut -c1-100)"
+done
+rm -f "$work/no-such-dir"
 
 # The search in 64-bit ranks (what 15 and 16 cells take) on 1-3 processes of a small board:
 # the same parts, merged into the one-process table's bytes.

@@ -47,8 +47,8 @@ use crate::checkpoint::{
     Pacer, Resume, Resumed, Scratch, START_OVER,
 };
 use crate::parts::{
-    check_dir, decode_offsets, encode_sorted, lock_dir, peak_memory, remove_if_there, sync_dir,
-    Alone, Exchange, ExchangeError,
+    check_dir_everywhere, decode_offsets, encode_sorted, lock_dir, peak_memory, remove_if_there,
+    sync_dir, Alone, Exchange, ExchangeError,
 };
 use crate::resume::WorkFiles;
 use crate::scale::Held;
@@ -181,7 +181,7 @@ pub fn solve_bounded_in_parts(
     events: &mut dyn FnMut(BoundedEvent) -> ControlFlow<()>,
 ) -> Result<BoundedPartsDone, GenError> {
     let (me, parts) = (exchange.rank(), exchange.size());
-    check_dir(&plan.dir)?;
+    check_dir_everywhere(&plan.dir, exchange)?;
     let _lock: Option<LockFile> = lock_dir(&plan.dir, exchange)?;
     let dir_error = |source| io_error(&plan.dir, source);
     // An interrupted run in another number of parts is resumed only by that number of

@@ -252,7 +252,7 @@ pub fn solve_in_width<R: Ranks>(
         path: plan.dir.clone(),
         source,
     };
-    check_dir(&plan.dir)?;
+    check_dir_everywhere(&plan.dir, exchange)?;
     let _lock = lock_dir(&plan.dir, exchange)?;
     // An interrupted run in another number of parts is resumed only by that number of
     // processes: refused, never removed, unless --restart.
@@ -353,9 +353,38 @@ pub fn solve_in_width<R: Ranks>(
     finish_part(&ctx, exchange, Some(footer), &histogram)
 }
 
+/// Refuses a `--parts` directory that is not one, every process at once, before the search:
+/// each process looks (on a cluster each must see the directory), and part 0's process says
+/// why (`GenError::EveryPart`), with its own refusal or, when only others could not see the
+/// directory, naming the first of them. Alone, the refusal as any command's.
+pub(crate) fn check_dir_everywhere(
+    dir: &Path,
+    exchange: &mut dyn Exchange,
+) -> Result<(), GenError> {
+    let mine = check_dir(dir);
+    if exchange.size() == 1 {
+        return mine;
+    }
+    let seen = exchange.all_gather(u64::from(mine.is_ok()))?;
+    let Some(k) = seen.iter().position(|&s| s == 0) else {
+        return Ok(());
+    };
+    let why = match mine {
+        Err(e) if seen[0] == 0 || exchange.rank() != 0 => e,
+        _ => GenError::Parts {
+            path: dir.to_path_buf(),
+            problem: format!(
+                "part {k}'s process does not see it as a directory: every process must see \
+                 the --parts directory (a file system the machines share)"
+            ),
+        },
+    };
+    Err(GenError::EveryPart(Box::new(why)))
+}
+
 /// Refuses a `--parts` directory that is not one (it must be made beforehand, and seen by
 /// every process).
-pub(crate) fn check_dir(dir: &Path) -> Result<(), GenError> {
+fn check_dir(dir: &Path) -> Result<(), GenError> {
     match fs::metadata(dir) {
         Ok(m) if m.is_dir() => Ok(()),
         Ok(m) => Err(GenError::Parts {
@@ -1951,6 +1980,54 @@ mod tests {
                 *state >> (64 - bits)
             })
             .collect()
+    }
+
+    /// A --parts directory that one process cannot see (node-local directories on a
+    /// cluster) is refused by every process before the search, part 0's naming that part.
+    #[test]
+    fn a_parts_directory_one_process_cannot_see_is_refused_by_all() {
+        let seen = std::env::temp_dir().join(format!("slidetable-seen-{}", std::process::id()));
+        fs::create_dir_all(&seen).unwrap();
+        let missing = seen.join("not-made");
+        let ends = threads::group(3);
+        let results: Vec<Result<(), GenError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = ends
+                .into_iter()
+                .map(|mut end| {
+                    let dir = if end.rank() == 2 {
+                        missing.clone()
+                    } else {
+                        seen.clone()
+                    };
+                    scope.spawn(move || check_dir_everywhere(&dir, &mut end))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        fs::remove_dir_all(&seen).unwrap();
+        for (k, r) in results.iter().enumerate() {
+            match r {
+                Err(GenError::EveryPart(e)) if k == 0 => assert!(
+                    e.to_string()
+                        .contains("part 2's process does not see it as a directory"),
+                    "{e}"
+                ),
+                Err(GenError::EveryPart(_)) => {}
+                other => panic!("part {k}: {other:?}"),
+            }
+        }
+        // Every process sees it: accepted; alone, a missing directory is the plain refusal.
+        let ends = threads::group(2);
+        std::thread::scope(|scope| {
+            for mut end in ends {
+                let dir = std::env::temp_dir();
+                scope.spawn(move || check_dir_everywhere(&dir, &mut end).unwrap());
+            }
+        });
+        assert!(matches!(
+            check_dir_everywhere(&missing, &mut Alone),
+            Err(GenError::NoDirectory { .. })
+        ));
     }
 
     #[test]
