@@ -7,8 +7,8 @@
 #                             #     machine, 3x4 on 2, a killed run resumed
 #                             #     (refused on another number of processes), a stopped
 #                             #     process ended by the level timeout, a second run into a
-#                             #     directory in use refused, a missing or wrong --parts
-#                             #     directory refused, Ctrl-C to mpirun resumed
+#                             #     directory in use refused, a --parts directory made or
+#                             #     refused, Ctrl-C to mpirun resumed
 #                             #     (a table of every state, and one within D moves)
 #   scripts/mpi.sh --measure [BEFORE]
 #                             # docs/SCALE.md: 3x4 on 1, 2 and 4 processes, per-level figures;
@@ -174,27 +174,33 @@ grep -q 'at least [0-9]* machines with this machine' "$dir.err" \
 grep -q MPI_ABORT "$dir.err" && { cat "$dir.err" >&2; fail "3x5: MPI's abort"; }
 echo "mpi: 3x5 on 2 processes of one machine: $(grep -o 'but .* each' "$dir.err" | head -1)"
 
-# A --parts directory that does not exist, or is a file: refused before the search by every
-# process together, for a table of every state and one within D moves alike: one message
-# (part 0's), no MPI abort, nothing said of running the command again, exit 1.
+# A --parts directory whose parent does not exist, or that is a file: refused before the
+# search by every process together, for a table of every state and one within D moves alike:
+# one message (part 0's), no MPI abort, nothing said of running the command again, exit 1.
+# A missing directory whose parent exists is made.
 for what in missing file; do
     dir=$work/no-such-dir
     rm -rf "$dir"
-    [ "$what" = file ] && touch "$dir"
+    if [ "$what" = file ]; then touch "$dir"; else dir=$dir/deeper; fi
     for args in "--board 2x5" "--board 4x4 --max-depth 10"; do
         # shellcheck disable=SC2086
-        if mpirun --oversubscribe -np 2 "$mst" generate $args --parts "$dir" >"$dir.out" 2>"$dir.err"; then
+        if mpirun --oversubscribe -np 2 "$mst" generate $args --parts "$dir" >"$work/no-dir.out" 2>"$work/no-dir.err"; then
             fail "a $what --parts directory ($args) ended well"
         fi
-        [ "$(grep -c '^slidetable: ' "$dir.err")" = 1 ] \
-            || { cat "$dir.err" >&2; fail "a $what --parts directory ($args): not one message"; }
-        grep -q MPI_ABORT "$dir.err" && { cat "$dir.err" >&2; fail "a $what --parts directory ($args): MPI's abort"; }
-        grep -q 'same command' "$dir.err" && { cat "$dir.err" >&2; fail "a $what --parts directory ($args): told to run it again"; }
-        grep -q 'part [0-9]* of' "$dir.err" && { cat "$dir.err" >&2; fail "a $what --parts directory ($args): said by one part"; }
+        [ "$(grep -c '^slidetable: ' "$work/no-dir.err")" = 1 ] \
+            || { cat "$work/no-dir.err" >&2; fail "a $what --parts directory ($args): not one message"; }
+        grep -q MPI_ABORT "$work/no-dir.err" && { cat "$work/no-dir.err" >&2; fail "a $what --parts directory ($args): MPI's abort"; }
+        grep -q 'same command' "$work/no-dir.err" && { cat "$work/no-dir.err" >&2; fail "a $what --parts directory ($args): told to run it again"; }
+        grep -q 'part [0-9]* of' "$work/no-dir.err" && { cat "$work/no-dir.err" >&2; fail "a $what --parts directory ($args): said by one part"; }
     done
-    echo "mpi: a $what --parts directory on 2 processes: $(head -1 "$dir.err" | cut -c1-100)"
+    echo "mpi: a $what --parts directory on 2 processes: $(head -1 "$work/no-dir.err" | cut -c1-100)"
 done
-rm -f "$work/no-such-dir"
+rm -rf "$work/no-such-dir"
+mpirun --oversubscribe -np 2 "$mst" generate --board 2x5 --parts "$work/no-such-dir" >/dev/null 2>"$work/no-dir.err" \
+    || { cat "$work/no-dir.err" >&2; fail "a --parts directory not made yet: not made"; }
+[ -f "$work/no-such-dir/manifest" ] || fail "a --parts directory not made yet: no manifest"
+rm -rf "$work/no-such-dir"
+echo "mpi: a --parts directory not made yet, on 2 processes: made"
 
 # The search in 64-bit ranks (what 15 and 16 cells take) on 1-3 processes of a small board:
 # the same parts, merged into the one-process table's bytes.

@@ -174,8 +174,8 @@ pub(crate) struct GenerateArgs {
     /// different board, goal, D or process count is refused; --restart starts over).
     #[arg(long, value_name = "D", conflicts_with_all = ["pdb", "all_goals", "encoding"], value_parser = clap::value_parser!(u32).range(0..=i64::from(slidetable::format::MAX_BOUNDED_DEPTH)))]
     pub(crate) max_depth: Option<u32>,
-    /// Write the table in parts into this directory (which must exist and be seen by every
-    /// process): one part per process of the run (`mpirun -np N slidetable generate --parts
+    /// Write the table in parts into this directory (made if missing, when its parent
+    /// exists; every process must see it): one part per process of the run (`mpirun -np N slidetable generate --parts
     /// DIR`, with a slidetable built with the mpi feature), then a manifest. One goal, 2-bit
     /// entries, any board up to 16 cells (4x4 with --states); with --max-depth D, the states
     /// within D moves. The memory check counts the processes that share a machine, and says

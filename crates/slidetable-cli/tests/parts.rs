@@ -251,17 +251,38 @@ fn parts_need_one_goal_in_two_bits() {
         assert_eq!(run.status.code(), Some(2), "{args:?}");
         assert!(text(&run.stderr).contains(says), "{}", text(&run.stderr));
     }
+    // A missing directory is made when its parent exists (as cluster examples name a
+    // directory on the shared file system, not made yet); a missing parent is refused.
     let run = slidetable()
         .args(["generate", "--board", "2x5", "--parts"])
-        .arg(scratch.path().join("nowhere"))
+        .arg(scratch.path().join("nowhere").join("deeper"))
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(1));
-    assert!(
-        text(&run.stderr).contains("does not exist"),
-        "{}",
-        text(&run.stderr)
+    assert_eq!(
+        text(&run.stderr),
+        format!(
+            "slidetable: cannot write {}: directory {} does not exist\n",
+            scratch.path().join("nowhere").join("deeper").display(),
+            scratch.path().join("nowhere").display()
+        )
     );
+    assert!(!scratch.path().join("nowhere").exists());
+    for args in [
+        &["--board", "2x3"][..],
+        &["--board", "4x4", "--max-depth", "8"],
+    ] {
+        let dir = scratch.path().join(format!("made-{}", args.len()));
+        let run = slidetable()
+            .arg("generate")
+            .args(args)
+            .arg("--parts")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{args:?}: {}", text(&run.stderr));
+        assert!(dir.join("manifest").is_file(), "{args:?}");
+    }
 }
 
 /// Without the mpi feature, a process that finds itself one of several of an MPI job stops
@@ -613,8 +634,8 @@ fn a_manifest_as_the_table_and_a_file_as_parts_say_what_to_name() {
     assert_eq!(
         text(&run.stderr),
         format!(
-            "slidetable: {}: is a file, not a directory: --parts names the directory (made \
-             beforehand) of the parts and the manifest\n",
+            "slidetable: {}: is a file, not a directory: --parts names the directory of the \
+             parts and the manifest\n",
             file.display()
         )
     );

@@ -63,7 +63,7 @@ pub struct BoundedPartsPlan {
     pub goal: Layout,
     /// `D`.
     pub max_depth: u32,
-    /// The directory of the parts and the manifest (made beforehand, seen by every process).
+    /// The directory of the parts and the manifest (made if missing, seen by every process).
     pub dir: PathBuf,
     /// Remove an earlier run's checkpoints and start over.
     pub restart: bool,

@@ -353,18 +353,34 @@ pub fn solve_in_width<R: Ranks>(
     finish_part(&ctx, exchange, Some(footer), &histogram)
 }
 
-/// Refuses a `--parts` directory that is not one, every process at once, before the search:
-/// each process looks (on a cluster each must see the directory), and part 0's process says
-/// why (`GenError::EveryPart`), with its own refusal or, when only others could not see the
-/// directory, naming the first of them. Alone, the refusal as any command's.
+/// Makes the `--parts` directory when it is missing and its parent is a directory (part 0's
+/// process; a missing parent is refused, so a mistyped path leaves at most one empty
+/// directory), then refuses one that is not a directory, every process at once, before the
+/// search: each process looks (on a cluster each must see the directory), and part 0's
+/// process says why (`GenError::EveryPart`), with its own refusal or, when only others could
+/// not see the directory, naming the first of them. Alone, the refusal as any command's.
 pub(crate) fn check_dir_everywhere(
     dir: &Path,
     exchange: &mut dyn Exchange,
 ) -> Result<(), GenError> {
-    let mine = check_dir(dir);
+    let made = if exchange.rank() == 0 {
+        make_parts_dir(dir)
+    } else {
+        Ok(())
+    };
     if exchange.size() == 1 {
-        return mine;
+        return made.and_then(|()| check_dir(dir));
     }
+    // The others look once part 0's process has made it.
+    let made_ok = exchange.all_gather(u64::from(made.is_ok()))?[0] == 1;
+    let mine = match made {
+        Err(e) => Err(e),
+        Ok(()) if made_ok => check_dir(dir),
+        Ok(()) => Err(GenError::Parts {
+            path: dir.to_path_buf(),
+            problem: "part 0's process could not make it".into(),
+        }),
+    };
     let seen = exchange.all_gather(u64::from(mine.is_ok()))?;
     let Some(k) = seen.iter().position(|&s| s == 0) else {
         return Ok(());
@@ -382,16 +398,46 @@ pub(crate) fn check_dir_everywhere(
     Err(GenError::EveryPart(Box::new(why)))
 }
 
-/// Refuses a `--parts` directory that is not one (it must be made beforehand, and seen by
-/// every process).
+/// `dir` made if it is missing and its parent is a directory; else left as it is, for
+/// [`check_dir`] to judge (a parent that is missing is refused here).
+fn make_parts_dir(dir: &Path) -> Result<(), GenError> {
+    if fs::symlink_metadata(dir).is_ok() {
+        return Ok(());
+    }
+    let parent = match dir.parent() {
+        Some(p) if p.as_os_str().is_empty() => Path::new("."),
+        Some(p) => p,
+        None => return Ok(()),
+    };
+    if !parent.is_dir() {
+        return Err(GenError::NoDirectory {
+            path: dir.to_path_buf(),
+            dir: parent.to_path_buf(),
+            link: None,
+        });
+    }
+    match fs::create_dir(dir) {
+        Ok(()) => {
+            sync_dir(dir);
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        Err(source) => Err(GenError::Io {
+            path: dir.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// Refuses a `--parts` directory that is not one (seen by every process).
 fn check_dir(dir: &Path) -> Result<(), GenError> {
     match fs::metadata(dir) {
         Ok(m) if m.is_dir() => Ok(()),
         Ok(m) => Err(GenError::Parts {
             path: dir.to_path_buf(),
             problem: format!(
-                "is {}, not a directory: --parts names the directory (made beforehand) \
-                 of the parts and the manifest",
+                "is {}, not a directory: --parts names the directory of the parts and \
+                 the manifest",
                 if m.is_file() {
                     "a file"
                 } else {
