@@ -12,8 +12,8 @@
 use std::time::Instant;
 
 use slidetable_core::{parse_layout, Board, Move};
-use slidetable_query::PatternTable;
-use slidetable_search::{Limits, PatternHeuristic, PatternSearch};
+use slidetable_query::{BoundedTable, PatternTable};
+use slidetable_search::{Limits, PatternHeuristic, PatternSearch, Perimeter};
 
 /// CPU time of this thread, in seconds (Linux; 0 elsewhere): the scheduler's nanoseconds
 /// (`/proc/thread-self/schedstat`) where the kernel keeps them, else user plus system time
@@ -36,7 +36,19 @@ fn thread_cpu() -> f64 {
 }
 
 fn main() {
-    let Some(path) = std::env::args().skip(1).find(|a| !a.starts_with("--")) else {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `--perimeter FILE`: a table of the states within D moves of the same goal, as the
+    // search's perimeter.
+    let perimeter_file = args
+        .iter()
+        .position(|a| a == "--perimeter")
+        .map(|i| args[i + 1].clone());
+    let Some(path) = args
+        .iter()
+        .enumerate()
+        .find(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--perimeter"))
+        .map(|(_, a)| a.clone())
+    else {
         eprintln!("usage: cargo bench -p slidetable-search --bench korf100 -- PATH.slt");
         return;
     };
@@ -66,7 +78,30 @@ fn main() {
     );
     let groups = table.groups();
     let heuristic = PatternHeuristic::new(&goal, &groups).unwrap();
+    let perimeter = perimeter_file.map(|file| {
+        let near = BoundedTable::open(&file).unwrap_or_else(|e| panic!("{e}"));
+        let t = Instant::now();
+        let mut p = Perimeter::new(&goal, near.max_depth(), near.states()).unwrap();
+        for d in 0..=near.max_depth() {
+            near.each_state(d, |l| p.add(&l, d).unwrap()).unwrap();
+        }
+        let p = p.done().unwrap();
+        eprintln!(
+            "perimeter {file}: {} states within {} moves, {} MB, made in {:.1} ms",
+            p.states(),
+            p.depth(),
+            p.bytes() >> 20,
+            t.elapsed().as_secs_f64() * 1e3
+        );
+        p
+    });
     let search = PatternSearch::new(&heuristic);
+    let search = match &perimeter {
+        Some(p) => search
+            .with_perimeter(p)
+            .expect("the perimeter's goal is the databases'"),
+        None => search,
+    };
     let text = include_str!("../../../data/korf100.txt");
     let instances: Vec<(u32, usize, slidetable_core::Layout)> = text
         .lines()
@@ -88,6 +123,8 @@ fn main() {
     );
     for pass in ["warm-up", "measured"] {
         let (mut nodes, mut generated) = (0u64, 0u64);
+        // FNV-1a over every path's moves: two builds found the same paths if it is the same.
+        let mut paths = 0xcbf2_9ce4_8422_2325u64;
         let mut slowest = (0u32, 0.0f64, 0u64);
         let cpu = thread_cpu();
         let wall = Instant::now();
@@ -105,6 +142,10 @@ fn main() {
                 Some(goal),
                 "instance {id}: not a path to the goal"
             );
+            // Each path's move codes, then 4 (no move's code) to end it.
+            for code in s.path.iter().map(|m| m.code()).chain([4]) {
+                paths = (paths ^ u64::from(code)).wrapping_mul(0x100_0000_01b3);
+            }
             nodes += s.stats.expanded;
             generated += s.stats.generated;
             if secs > slowest.1 {
@@ -124,7 +165,8 @@ fn main() {
         let n = instances.len() as f64;
         println!(
             "{pass}: {} instances, all lengths as published; mean {:.0} expanded, {:.0} generated; \
-             mean {:.3} ms wall, {:.3} ms CPU; slowest instance {} ({:.3} ms wall, {} expanded)",
+             mean {:.3} ms wall, {:.3} ms CPU; slowest instance {} ({:.3} ms wall, {} expanded); \
+             paths {paths:016x}",
             instances.len(),
             nodes as f64 / n,
             generated as f64 / n,

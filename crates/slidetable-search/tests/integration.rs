@@ -6,3 +6,4 @@ mod korf79;
 mod one_ida;
 mod pdb;
 mod pdb25;
+mod perimeter;
