@@ -57,7 +57,6 @@ mod heuristic;
 mod idastar;
 mod pdb;
 mod pdb25;
-mod perimeter;
 mod pruning;
 mod state;
 
@@ -71,7 +70,6 @@ pub use heuristic::{
 pub use idastar::idastar;
 pub use pdb::{PatternError, PatternHeuristic, PatternSearch, Symmetric};
 pub use pdb25::{Databases25, Progress25, Search25Error, Solved25};
-pub use perimeter::{Perimeter, PerimeterError, MAX_PERIMETER_DEPTH};
 
 /// An optimal path and what finding it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -24,7 +24,6 @@ use crate::state::{Budget, ROOT};
 
 mod symmetric;
 
-use crate::perimeter::{packed, Perimeter};
 use crate::pruning::{Pruner, PRUNED};
 use crate::{check_solvable, Heuristic, Limits, SearchError, Solution, Stats};
 pub use symmetric::Symmetric;
@@ -270,8 +269,6 @@ fn rank_group(g: &Group<'_>, cell_of: &[u8; MAX_CELLS], map: Option<&[u8; MAX_CE
 #[derive(Clone, Copy)]
 struct Node {
     tiles: [u8; MAX_CELLS],
-    /// The tiles, 4 bits a cell (the perimeter's key).
-    key: u64,
     blank: u8,
     md: u32,
     /// `occupied[i]`: bit `c` for each cell `c` of group `i`'s tiles (on the mirrored board,
@@ -330,7 +327,6 @@ impl PatternHeuristic<'_> {
     fn node(&self, layout: &Layout) -> Node {
         let mut node = Node {
             tiles: [0; MAX_CELLS],
-            key: packed(layout.tiles()),
             blank: layout.blank() as u8,
             md: 0,
             occupied: [0; MAX_GROUPS],
@@ -439,8 +435,6 @@ impl Heuristic for PatternHeuristic<'_> {
 /// here; `tests/one_ida.rs` checks that both find the same path, this one with no more work.
 pub struct PatternSearch<'h, 'a> {
     heuristic: &'h PatternHeuristic<'a>,
-    /// Where the search stops: the states within a few moves of the goal, exactly.
-    perimeter: Option<&'h Perimeter>,
     /// `neighbor[cell][move code]`: where the blank goes, or `u8::MAX` off the board.
     neighbor: [[u8; 4]; MAX_CELLS],
 }
@@ -494,21 +488,8 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
         }
         PatternSearch {
             heuristic,
-            perimeter: None,
             neighbor,
         }
-    }
-
-    /// The same search stopping at `perimeter` (for the heuristic's goal): a state within
-    /// it ends the search where its exact distance fits the bound, and is pruned where it
-    /// does not; a state whose estimate is within the perimeter's depth but is not in it is
-    /// more than the depth away. `None` when the perimeter is for another goal.
-    pub fn with_perimeter(mut self, perimeter: &'h Perimeter) -> Option<PatternSearch<'h, 'a>> {
-        if *perimeter.goal() != self.heuristic.goal {
-            return None;
-        }
-        self.perimeter = Some(perimeter);
-        Some(self)
     }
 
     /// An optimal path from `start` to the heuristic's goal: the lexicographically smallest
@@ -557,14 +538,6 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
         if *start == self.heuristic.goal {
             let stats = run.budget.finish(&mut run.stats);
             return Ok(Some(Solution::unit(Vec::new(), stats)));
-        }
-        if let Some(path) = self.perimeter.and_then(|p| p.path(start, order)) {
-            if path.len() as u32 > most {
-                return Ok(None);
-            }
-            run.stats.bound = Some(path.len() as u32);
-            let stats = run.budget.finish(&mut run.stats);
-            return Ok(Some(Solution::unit(path, stats)));
         }
         let longest = start.board().most_moves(self.heuristic.goal.blank());
         loop {
@@ -680,29 +653,6 @@ impl Run<'_, '_, '_> {
                     mirror_sum = mirror_sum + mirror_e - u32::from(self.node.mirror_excess[mi]);
                 }
                 f = g + 1 + md + 2 * sum.max(mirror_sum);
-                if let Some(perimeter) = self.search.perimeter {
-                    if f - g - 1 <= perimeter.depth() {
-                        let key =
-                            self.node.key ^ (tile as u64) << (4 * from) ^ (tile as u64) << (4 * to);
-                        match perimeter.distance_of(key, to) {
-                            Some(d) if g + 1 + d <= self.bound => {
-                                // Within the bound from here: the rest of the path is the
-                                // perimeter's (the smallest under the order from this state).
-                                return self.end_in_perimeter(g, code, from, to, tile, perimeter);
-                            }
-                            Some(d) => f = g + 1 + d,
-                            // More than the depth away, with the parity of md.
-                            None => {
-                                f = f.max(
-                                    g + 1
-                                        + perimeter.depth()
-                                        + 1
-                                        + (perimeter.depth() + 1 + md) % 2,
-                                )
-                            }
-                        }
-                    }
-                }
             }
             if f > self.bound {
                 // Pruned: the node was not changed.
@@ -721,8 +671,6 @@ impl Run<'_, '_, '_> {
             let saved = Undo::save(&self.node, gi, mi);
             self.node.tiles[from] = tile as u8;
             self.node.tiles[to] = 0;
-            let key_moved = (tile as u64) << (4 * from) ^ (tile as u64) << (4 * to);
-            self.node.key ^= key_moved;
             self.node.blank = to as u8;
             self.node.md = md;
             let moved = 1 << from | 1 << to;
@@ -758,44 +706,12 @@ impl Run<'_, '_, '_> {
             }
             self.node.tiles[to] = tile as u8;
             self.node.tiles[from] = 0;
-            self.node.key ^= key_moved;
             self.node.blank = from as u8;
             self.node.occupied[gi] ^= moved;
             self.node.mirror_occupied[mi] ^= mirror_moved;
             saved.restore(&mut self.node, gi, mi);
         }
         IterationEnd::Exceeded(exceeded)
-    }
-}
-
-impl Run<'_, '_, '_> {
-    /// The path through the child reached by `code` (tile `tile` sliding from `to` into the
-    /// blank's cell `from`), `g + 1` moves from the start, completed by the perimeter.
-    #[cold]
-    fn end_in_perimeter(
-        &mut self,
-        g: u32,
-        code: u8,
-        from: usize,
-        to: usize,
-        tile: usize,
-        perimeter: &Perimeter,
-    ) -> IterationEnd {
-        let mut tiles = self.node.tiles;
-        tiles[from] = tile as u8;
-        tiles[to] = 0;
-        let n = self.search.heuristic.goal.board().cells();
-        let child = Layout::new(self.search.heuristic.goal.board(), &tiles[..n])
-            .expect("a move keeps a layout");
-        let rest = perimeter
-            .path(&child, self.order)
-            .expect("a state the perimeter holds has a path in it");
-        self.path.truncate(g as usize);
-        self.path.push(Move::from_code(code));
-        self.path.extend(rest);
-        self.found = self.path.len();
-        self.stats.peak_open = self.stats.peak_open.max(self.path.len() as u64);
-        IterationEnd::Found
     }
 }
 

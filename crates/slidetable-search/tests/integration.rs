@@ -6,4 +6,3 @@ mod korf79;
 mod one_ida;
 mod pdb;
 mod pdb25;
-mod perimeter;
