@@ -577,21 +577,31 @@ impl<S: Section> Frame<S> {
     /// Checks every payload byte: the whole payload's checksum, and in version 2 first each
     /// block's (a damaged block is named by its offsets), in one pass.
     pub(crate) fn verify_payload(&self, file: &[u8]) -> Result<(), FormatError> {
-        let payload = self.payload_bytes(file)?;
-        let computed = if self.version >= 2 {
-            let mut whole = crate::PayloadHasher::new();
-            for (k, chunk) in payload.chunks(BLOCK_LEN as usize).enumerate() {
-                self.verify_block(file, k as u64)?;
-                let crc = self.blocks[k];
-                whole.combine(&crate::PayloadHasher::new_with_initial_len(
-                    crc,
-                    chunk.len() as u64,
-                ));
+        if self.version >= 2 {
+            for k in 0..self.block_count() {
+                self.verify_block(file, k)?;
             }
-            whole.finalize()
-        } else {
-            crc32fast::hash(payload)
-        };
+            return self.verify_block_sums(file);
+        }
+        self.check_payload_crc(crc32fast::hash(self.payload_bytes(file)?))
+    }
+
+    /// Checks that the block checksums (version 2) make the whole payload's: once every
+    /// block is checked against its own ([`Frame::verify_block`], in any order or at once),
+    /// this makes the payload checked as [`Frame::verify_payload`] does, without reading it.
+    pub(crate) fn verify_block_sums(&self, file: &[u8]) -> Result<(), FormatError> {
+        let payload = self.payload_bytes(file)?;
+        let mut whole = crate::PayloadHasher::new();
+        for (k, &crc) in self.blocks.iter().enumerate() {
+            let len = (payload.len() as u64)
+                .saturating_sub(k as u64 * BLOCK_LEN)
+                .min(BLOCK_LEN);
+            whole.combine(&crate::PayloadHasher::new_with_initial_len(crc, len));
+        }
+        self.check_payload_crc(whole.finalize())
+    }
+
+    fn check_payload_crc(&self, computed: u32) -> Result<(), FormatError> {
         if computed != self.payload_crc {
             return Err(FormatError::PayloadChecksum {
                 stored: self.payload_crc,

@@ -337,6 +337,23 @@ impl PatternHeader {
     pub fn verify_payload(&self, file: &[u8]) -> Result<(), FormatError> {
         self.frame.verify_payload(file)
     }
+
+    /// How many payload blocks have their own checksum (0 in version 1).
+    pub fn block_count(&self) -> u64 {
+        self.frame.block_count()
+    }
+
+    /// Checks block `k` of `file`'s payload against its checksum (version 2).
+    pub fn verify_block(&self, file: &[u8], k: u64) -> Result<(), FormatError> {
+        self.frame.verify_block(file, k)
+    }
+
+    /// Checks that the block checksums make the whole payload's (version 2): after every
+    /// block's [`verify_block`](Self::verify_block), in any order or on several threads, the
+    /// payload is checked as [`verify_payload`](Self::verify_payload) checks it.
+    pub fn verify_block_sums(&self, file: &[u8]) -> Result<(), FormatError> {
+        self.frame.verify_block_sums(file)
+    }
 }
 
 /// Placements of `k` tiles on `board`, when the group size is allowed (1..=9 tiles).

@@ -94,11 +94,28 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
         self.file.as_deref()
     }
 
-    /// Checks the payload checksum (a pass over the whole file).
+    /// Checks the payload checksum (a pass over the whole file). A file with a checksum per
+    /// block (version 2) has its blocks checked on every core (rayon), each block's bytes
+    /// read once, then their checksums against the whole payload's; a damaged block is named
+    /// as the one-thread pass names it (the first in the file). The 7-8 databases (288 MB,
+    /// 4,400 blocks) are mapped, and the pass costs as much in page faults as in checksums:
+    /// both shared by the cores.
     pub fn verify(&self) -> Result<(), TableError> {
-        self.header
-            .verify_payload(self.data.as_ref())
-            .map_err(|e| TableError::new(self.file(), e))
+        let data = self.data.as_ref();
+        let header = &self.header;
+        let blocks = header.block_count();
+        let checked = if blocks > 1 {
+            use rayon::prelude::*;
+            (0..blocks)
+                .into_par_iter()
+                .map(|k| header.verify_block(data, k))
+                .find_first(Result::is_err)
+                .unwrap_or(Ok(()))
+                .and_then(|()| header.verify_block_sums(data))
+        } else {
+            self.header.verify_payload(data)
+        };
+        checked.map_err(|e| TableError::new(self.file(), e))
     }
 
     /// The groups, in the file's order.

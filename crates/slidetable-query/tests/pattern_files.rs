@@ -156,3 +156,32 @@ fn a_table_reader_names_a_pattern_file() {
         "unknown entry encoding 1; generate it again with `slidetable generate`"
     );
 }
+
+#[test]
+fn a_damaged_block_of_a_file_of_many_blocks_fails_verify_and_the_first_is_named() {
+    // 4x4 5-5-5: three payloads of 262,080 bytes, 12 blocks of 64 KiB checked on every core.
+    let goal = Board::new(4, 4).unwrap().standard_goal();
+    let partition = Partition::parse("5-5-5", &goal).unwrap();
+    let file = pattern_bytes(&solve_partition(&goal, &partition, &|_| ()).unwrap()).unwrap();
+    let header = PatternHeader::parse(&file).unwrap();
+    assert_eq!(header.block_count(), 12);
+    PatternTable::new(&file[..]).unwrap().verify().unwrap();
+    let start = header.header_len() as usize;
+    let block = 1 << 16;
+    for damaged in [vec![11], vec![0], vec![5, 9], vec![9, 3]] {
+        let mut bad = file.clone();
+        for &k in &damaged {
+            bad[start + k * block + 77] ^= 0x10;
+        }
+        let first = *damaged.iter().min().unwrap();
+        let e = PatternTable::new(&bad[..]).unwrap().verify().unwrap_err();
+        let end = (start + (first + 1) * block).min(start + 3 * 262_080);
+        assert!(
+            e.kind.to_string().starts_with(&format!(
+                "bytes {}..{end} do not match their checksum",
+                start + first * block
+            )),
+            "{damaged:?}: {e}"
+        );
+    }
+}
