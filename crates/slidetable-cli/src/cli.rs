@@ -171,7 +171,9 @@ pub(crate) struct GenerateArgs {
     /// part, and `merge DIR -o FILE` joins them into the file -o PATH writes, byte for byte.
     /// Keeps checkpoints as a table of every state does (beside PATH, or each part's in DIR,
     /// paced as --parts says): a stopped run resumes when the same command runs again (a
-    /// different board, goal, D or process count is refused; --restart starts over).
+    /// different board, goal, D or process count is refused; --restart starts over). Checks
+    /// the memory before each level and, with -o PATH, the disk space: before the search
+    /// where published counts reach D (4x4, 3x5, 5x3), else once the levels made take more.
     #[arg(long, value_name = "D", conflicts_with_all = ["pdb", "all_goals", "encoding"], value_parser = clap::value_parser!(u32).range(0..=i64::from(slidetable::format::MAX_BOUNDED_DEPTH)))]
     pub(crate) max_depth: Option<u32>,
     /// Write the table in parts into this directory (made if missing, when its parent

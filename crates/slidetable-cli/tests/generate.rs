@@ -1359,6 +1359,60 @@ fn a_refused_checkpoint_leaves_no_lock_file() {
     }
 }
 
+/// Issue 38: `generate --max-depth D -o FILE` checks the disk space it needs, as the other
+/// generators do. Where published counts of the board's levels reach D (4x4), before the
+/// search: the file and the checkpoint beside it by the plan's model (`generate --plan
+/// --max-depth`), and the deepest D that fits; elsewhere (3x3) before each level, once the
+/// levels made already take more than the disk holds. Exit 1, no table written.
+#[test]
+fn a_table_within_d_moves_too_large_for_the_disk_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let before = Run::of(
+        sandboxed(d)
+            .env("SLIDETABLE_AVAILABLE_DISK", "30000")
+            .args([
+                "generate",
+                "--board",
+                "4x4",
+                "--max-depth",
+                "12",
+                "-o",
+                "w.slb",
+            ]),
+    );
+    assert_eq!(before.code, Some(1), "{before:#?}");
+    assert_eq!(
+        before.stderr,
+        "slidetable: the 4x4 table within 12 moves needs 39426 bytes of disk space (the file \
+         26350 bytes and a checkpoint beside it 13076 bytes, by the published counts of its \
+         levels at 1.7 bytes a state), but 30000 bytes is available \
+         ($SLIDETABLE_AVAILABLE_DISK): this makes at most --max-depth 11\n"
+    );
+    assert_eq!(others(d, ""), Vec::<String>::new());
+    let going = Run::of(
+        sandboxed(d)
+            .env("SLIDETABLE_AVAILABLE_DISK", "30000")
+            .args([
+                "generate",
+                "--board",
+                "3x3",
+                "--max-depth",
+                "20",
+                "-o",
+                "w.slb",
+            ]),
+    );
+    assert_eq!(going.code, Some(1), "{going:#?}");
+    assert_eq!(
+        going.stderr,
+        "slidetable: the 3x3 table within 20 moves needs at least 30994 bytes of disk space \
+         (the levels made by level 18, encoded), but 30000 bytes is available \
+         ($SLIDETABLE_AVAILABLE_DISK): this makes at most --max-depth 17\n"
+    );
+    assert!(!d.join("w.slb").exists());
+}
+
 /// `generate --max-depth D` on the 15-cell 3x5 board and the 15-puzzle, as people run it:
 /// every level the published count (OEIS A346737, A089484), `distance` exact within D and
 /// `>D` past it, `path` a legal path of the stated length, `info` and `stats` the histogram,

@@ -88,6 +88,84 @@ impl SolvedBounded {
     }
 }
 
+/// The disk space a table within `max_depth` moves of `goal` needs in `dir`, checked before
+/// its search (`generate --max-depth D -o FILE`, as [`crate::room::check_room_resuming`] checks
+/// a complete table's): where published counts of the board's levels reach `max_depth`,
+/// the plan's model (`scale::within_plan`: the file and the checkpoint beside it at
+/// [`crate::scale::WITHIN_BYTES_PER_STATE`]); `allocated` bytes of an earlier run's checkpoint,
+/// which a new one replaces, count as available. [`GenError::NoDiskWithin`] when it does not
+/// fit, with the deepest `D` that does. Where no published counts reach `max_depth`, nothing
+/// is known before the search: [`check_disk_made`] checks as it goes.
+pub(crate) fn check_disk_within(
+    goal: &Layout,
+    max_depth: u32,
+    dir: &std::path::Path,
+    allocated: u64,
+) -> Result<(), GenError> {
+    let (board, blank) = (goal.board(), goal.blank());
+    let need = |d: u32| {
+        crate::scale::within_plan(board, blank, d, 1)
+            .ok()
+            .map(|plan| (plan.file, plan.checkpoints))
+    };
+    let Some((file, checkpoint)) = need(max_depth) else {
+        return Ok(());
+    };
+    let Some((available, origin)) = crate::room::available_disk(dir)? else {
+        return Ok(());
+    };
+    let available = available.saturating_add(allocated);
+    if file.saturating_add(checkpoint) <= available {
+        return Ok(());
+    }
+    let fits = (0..max_depth)
+        .rev()
+        .find(|&d| need(d).is_some_and(|(f, c)| f.saturating_add(c) <= available));
+    Err(GenError::NoDiskWithin {
+        board,
+        max_depth,
+        after: None,
+        file,
+        checkpoint,
+        available,
+        origin,
+        fits,
+    })
+}
+
+/// Before a level of the search within `max_depth` moves of `goal` written to a file in
+/// `dir`: [`GenError::NoDiskWithin`] once `levels`, the levels made so far (each level's
+/// encoded bytes), take more than the disk holds (the file will hold them all), with the
+/// deepest `D` whose levels fit.
+pub(crate) fn check_disk_made(
+    goal: &Layout,
+    max_depth: u32,
+    levels: &[u64],
+    dir: &std::path::Path,
+) -> Result<(), GenError> {
+    let made: u64 = levels.iter().sum();
+    let Some((available, origin)) = crate::room::available_disk(dir)? else {
+        return Ok(());
+    };
+    if made <= available {
+        return Ok(());
+    }
+    let fits = (0..levels.len())
+        .rev()
+        .find(|&d| levels[..=d].iter().sum::<u64>() <= available)
+        .map(|d| d as u32);
+    Err(GenError::NoDiskWithin {
+        board: goal.board(),
+        max_depth,
+        after: Some(levels.len() as u32 - 1),
+        file: made,
+        checkpoint: 0,
+        available,
+        origin,
+        fits,
+    })
+}
+
 /// The memory a level needs, and what is available for it.
 #[derive(Clone, Debug)]
 pub(crate) struct LevelRoom {

@@ -136,6 +136,13 @@ pub fn generate_bounded(
     let target = destination.target().to_path_buf();
     let files = WorkFiles::beside(&target);
     let _lock = checkpoint::take_lock(&files.lock, &target)?;
+    // The disk space first, as a complete table's (an earlier run's checkpoint, which a new
+    // one replaces, counts as available).
+    let allocated = match run.restart {
+        true => 0,
+        false => fs::metadata(&files.checkpoint).map_or(0, |m| m.len()),
+    };
+    crate::bounded::check_disk_within(goal, max_depth, destination.dir(), allocated)?;
     let name = target
         .file_name()
         .map_or_else(|| "table".to_string(), |n| n.to_string_lossy().into_owned());
@@ -332,6 +339,14 @@ struct KeptLevels {
 }
 
 impl Keeper {
+    /// The directory of the one file the search is written to (`-o FILE`); `None` in parts.
+    fn file_dir(&self) -> Option<&Path> {
+        match &self.scratch {
+            ScratchAt::Temporary { dir, .. } if !self.parts => Some(dir),
+            _ => None,
+        }
+    }
+
     fn several(&self) -> bool {
         self.next != self.checkpoint
     }
@@ -569,6 +584,12 @@ fn search(
     let mut pieces = Vec::new();
     for level in histogram.len() as u32..=max_depth {
         let start = Instant::now();
+        // Written to one file: the levels made must fit its disk (in parts, each part's
+        // directory is planned by `generate --plan`).
+        if let Some(dir) = keeper.as_deref().and_then(Keeper::file_dir) {
+            let made: Vec<u64> = levels.iter().map(BoundedLevel::bytes).collect();
+            crate::bounded::check_disk_made(goal, max_depth, &made, dir)?;
+        }
         // Every process checks its share of the level's memory; all stop if one cannot.
         let held = Held {
             levels: frontier.len() + before.len(),

@@ -273,6 +273,48 @@ pub enum GenError {
         /// Where the available figure comes from.
         origin: String,
     },
+    /// The disk has less room than a table within `D` moves written to one file needs: before
+    /// the search where published counts of the board's levels reach `D` (the plan's model,
+    /// `scale::within_plan`), else before a level once the levels made take more.
+    #[error(
+        "the {board} table within {max_depth} moves needs {}{} of disk space ({}), but {} is \
+         available ({origin}){}",
+        if after.is_some() { "at least " } else { "" },
+        scale::human(*file + *checkpoint),
+        match after {
+            Some(level) => format!("the levels made by level {level}, encoded"),
+            None => format!(
+                "the file {} and a checkpoint beside it {}, by the published counts of its \
+                 levels at {} bytes a state",
+                scale::human(*file),
+                scale::human(*checkpoint),
+                scale::WITHIN_BYTES_PER_STATE
+            ),
+        },
+        scale::human(*available),
+        match fits {
+            Some(d) => format!(": this makes at most --max-depth {d}"),
+            None => String::new(),
+        }
+    )]
+    NoDiskWithin {
+        /// The board.
+        board: Board,
+        /// `D`.
+        max_depth: u32,
+        /// The level after which the levels made no longer fit, when found as the search goes.
+        after: Option<u32>,
+        /// The file's bytes (as the search goes: the levels made so far, encoded).
+        file: u64,
+        /// The checkpoint's bytes beside it (before the search; 0 as it goes).
+        checkpoint: u64,
+        /// Bytes available.
+        available: u64,
+        /// Where the available figure comes from.
+        origin: String,
+        /// The deepest `D` whose table fits, where known.
+        fits: Option<u32>,
+    },
     /// The machine has less memory or disk space than a partition's pattern databases need
     /// (checked before the first group's search).
     #[error(

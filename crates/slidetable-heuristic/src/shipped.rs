@@ -5,8 +5,8 @@
 //! removals are looked up by key, for the lines the move changes only. The same figures as
 //! [`crate::measure_each`] over the built heuristics, which the tests check state by state.
 
-use slidetable_core::{Board, Layout, Move, Scan, MAX_CELLS};
-use slidetable_query::{Goal, QueryError};
+use slidetable_core::{Board, Layout, Move, MAX_CELLS};
+use slidetable_query::{Goal, QueryError, StateScan};
 use slidetable_search::{line_removals, HeuristicKind};
 
 use crate::meter::{Meter, Part};
@@ -435,7 +435,7 @@ impl Counts {
 pub(crate) fn part(
     tables: &Tables,
     goal: &Goal<'_>,
-    scan: Option<&Scan>,
+    scan: Option<&StateScan>,
     kinds: &[HeuristicKind],
     ranks: std::ops::Range<u64>,
 ) -> Result<Part, QueryError> {

@@ -2,9 +2,60 @@
 //! own, or the one whose goal has the blank in the same cell, with the tiles relabelled
 //! (moves act on cells, not labels, so distances and paths carry over unchanged).
 
-use slidetable_core::{Layout, Move, Scan, MAX_CELLS};
+use slidetable_core::{Board, Layout, Move, Scan, ScanCursor, WideRanker, MAX_CELLS};
 
 use crate::{distances, Encoding, HistogramStats, QueryError, Section};
+
+/// How a pass over a section walks its consecutive ranks: a scan cursor that keeps the first
+/// tiles of the rank before and unranks only the rest (the generator's way), in 32-bit ranks
+/// within a blank cell's block up to 14 cells ([`Scan`]) and in 64-bit ranks on 15 and 16
+/// ([`WideRanker`]'s, the ranks of the tables of those boards); both give exactly the states
+/// a ranker's `unrank` gives.
+pub enum StateScan {
+    /// Up to 14 cells.
+    Narrow(Scan),
+    /// 15 and 16 cells.
+    Wide(Scan<WideRanker>),
+}
+
+impl StateScan {
+    /// The scan of parity class `class` of `board`, every suffix tabulated with `tabulate`
+    /// ([`Scan::build`]); `None` for a board no scan ranks (past 16 cells).
+    pub fn new(board: Board, class: u8, tabulate: bool) -> Option<StateScan> {
+        match Scan::<slidetable_core::Ranker>::build(board, class, tabulate) {
+            Ok(narrow) => Some(StateScan::Narrow(narrow)),
+            Err(_) => Scan::<WideRanker>::build(board, class, tabulate)
+                .ok()
+                .map(StateScan::Wide),
+        }
+    }
+
+    /// A fresh cursor, for one thread.
+    pub fn cursor(&self) -> ScanCursor {
+        match self {
+            StateScan::Narrow(scan) => scan.cursor(),
+            StateScan::Wide(scan) => scan.cursor(),
+        }
+    }
+
+    /// The packed layout and blank of `rank` ([`Scan::unrank`]).
+    #[inline]
+    pub fn unrank(&self, cursor: &mut ScanCursor, rank: u64) -> (u64, usize) {
+        match self {
+            StateScan::Narrow(scan) => scan.unrank(cursor, rank),
+            StateScan::Wide(scan) => scan.unrank(cursor, rank),
+        }
+    }
+
+    /// The layout of `rank` ([`Scan::layout`]).
+    #[inline]
+    pub fn layout(&self, cursor: &mut ScanCursor, rank: u64) -> Layout {
+        match self {
+            StateScan::Narrow(scan) => scan.layout(cursor, rank),
+            StateScan::Wide(scan) => scan.layout(cursor, rank),
+        }
+    }
+}
 
 /// Questions about one goal, answered from a section (relabelled when needed).
 #[derive(Clone, Copy)]
@@ -144,8 +195,8 @@ impl<'a> Goal<'a> {
         let section = self.section;
         // Consecutive ranks share their first tiles: a scan cursor unranks them from a
         // table of suffixes (the generator's way) instead of digit by digit.
-        let scan = Scan::new(ranker.board(), class).ok();
-        let mut cursor = scan.as_ref().map(Scan::cursor);
+        let scan = StateScan::new(ranker.board(), class, false);
+        let mut cursor = scan.as_ref().map(StateScan::cursor);
         Ok((ranks.start..ranks.end.min(ranker.states())).map(move |r| {
             let layout = match (&scan, &mut cursor) {
                 (Some(scan), Some(cursor)) => scan.layout(cursor, r),
@@ -166,7 +217,7 @@ impl<'a> Goal<'a> {
     /// block of the section is verified.
     pub fn packed_states_in(
         &self,
-        scan: Option<&Scan>,
+        scan: Option<&StateScan>,
         ranks: std::ops::Range<u64>,
         mut f: impl FnMut(u64, usize, u32),
     ) -> Result<(), QueryError> {
@@ -174,7 +225,7 @@ impl<'a> Goal<'a> {
         let ranker = self.section.ranker;
         let class = self.section.goal_class;
         let section = self.section;
-        let mut cursor = scan.map(Scan::cursor);
+        let mut cursor = scan.map(StateScan::cursor);
         for r in ranks.start..ranks.end.min(ranker.states()) {
             let (packed, blank) = match (scan, &mut cursor) {
                 (Some(scan), Some(cursor)) => scan.unrank(cursor, r),
@@ -187,12 +238,12 @@ impl<'a> Goal<'a> {
     }
 
     /// The scan that unranks the section's states for [`Goal::packed_states_in`], each by one
-    /// look-up ([`Scan::tabulated`]: 665 KB on 12 cells), shared by every part of a pass;
-    /// `None` where the board is too large to scan (each rank is then unranked digit by
-    /// digit).
-    pub fn packed_scan(&self) -> Option<Scan> {
+    /// look-up ([`Scan::tabulated`]: 665 KB on 12 cells, 7.2 MB on 16), shared by every part
+    /// of a pass; `None` where the board is too large to scan (each rank is then unranked
+    /// digit by digit).
+    pub fn packed_scan(&self) -> Option<StateScan> {
         let ranker = self.section.ranker;
-        Scan::tabulated(ranker.board(), self.section.goal_class).ok()
+        StateScan::new(ranker.board(), self.section.goal_class, true)
     }
 
     /// The goal's label of each tile in the section's labels (`goal_labels()[t]` for tile
@@ -281,5 +332,45 @@ impl<'a> Goal<'a> {
             .section
             .layouts_at(distance)?
             .map(move |l| back.apply(&l)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ranks::TableRanks;
+
+    /// The walk of consecutive ranks gives the state each rank's unranking gives, on every
+    /// board of 15 and 16 cells (in 64-bit ranks: there was no walk there before, each rank
+    /// was unranked digit by digit) and on 12 and 14, in both classes, tabulated or not,
+    /// across blank cells' blocks and at the last ranks.
+    #[test]
+    fn the_walk_gives_each_ranks_state_in_either_width() {
+        for board in ["3x5", "5x3", "4x4", "2x8", "8x2", "3x4", "2x7"] {
+            let board: Board = board.parse().unwrap();
+            let ranker = TableRanks::new(board);
+            let states = ranker.states();
+            let block = states / board.cells() as u64;
+            for class in 0..2 {
+                for tabulate in [false, true] {
+                    let scan = StateScan::new(board, class, tabulate).unwrap();
+                    assert_eq!(
+                        matches!(scan, StateScan::Wide(_)),
+                        board.cells() > 14,
+                        "{board}"
+                    );
+                    let mut cursor = scan.cursor();
+                    let starts = [0, block - 300, 7 * block + 12_345, states - 500];
+                    for start in starts {
+                        for r in start..(start + 1000).min(states) {
+                            let walked = scan.unrank(&mut cursor, r);
+                            assert_eq!(walked, ranker.unrank_packed(r, class), "{board} {r}");
+                            let layout = scan.layout(&mut cursor, r);
+                            assert_eq!(layout, ranker.unrank(r, class), "{board} {r}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -50,7 +50,7 @@ pub use bounded_parts::is_bounded_dir;
 pub use distances::MAX_RECOVERED_CELLS;
 pub use error::{error_chain, Damage, QueryError, TableError, TableErrorKind};
 pub use file::TableBytes;
-pub use goal::Goal;
+pub use goal::{Goal, StateScan};
 pub use histogram::{HistogramStats, LayerStats};
 pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
 pub use levels::{Farthest, Level, LevelPicks, PassOptions, LEVEL_PASS_ENV};
