@@ -7,7 +7,7 @@
 //! the payloads' CRC-32, one descriptor per tile group (its tile mask, its placements, its
 //! largest value and where its histogram and entries lie), the histograms, then the entries,
 //! one byte per placement of the group's tiles (ranked by
-//! [`PlacementRanker25`](slidetable_core::PlacementRanker25)): the fewest moves of the
+//! [`PlacementRanker25`](slidetable_core::PlacementRanker25), in 64 bits past 7 tiles): the fewest moves of the
 //! group's tiles that bring them home, whatever the other tiles do. A byte, not the 15-puzzle's
 //! 4-bit excess: the search then reads a value with one load and no Manhattan sum, and a
 //! 6-tile group's 127,512,000 entries are the 122 MiB a group Korf and Felner's databases
@@ -32,7 +32,7 @@
 //! ```
 
 use byteorder::{ByteOrder, LittleEndian as LE};
-use slidetable_core::{Layout25, PlacementRanker25, MAX_CELLS_25};
+use slidetable_core::{placement_count, Layout25, MAX_CELLS_25};
 
 /// The magic number of a pattern database of a board past 16 cells.
 pub const MAGIC_25: [u8; 8] = *b"SLIDEP25";
@@ -116,11 +116,11 @@ pub struct PatternFile25 {
     payload_crc: u32,
 }
 
-/// The placements of `k` tiles over `cells` cells, when they rank in a `u32`.
+/// The placements of `k` tiles over `cells` cells, when they rank in a `u64`
+/// ([`WidePlacementRanker25`](slidetable_core::WidePlacementRanker25): groups past 7 tiles
+/// of 25 cells pass 2³²).
 fn placements(cells: usize, k: usize) -> Option<u64> {
-    PlacementRanker25::new(cells, k)
-        .ok()
-        .map(|r| u64::from(r.count()))
+    u64::try_from(placement_count(cells, k)).ok()
 }
 
 /// The checks every file's groups pass: disjoint, covering tiles 1..n−1, each of a size

@@ -7,15 +7,17 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
-use slidetable_core::{Layout25, PlacementRanker25, MAX_CELLS_25};
+use slidetable_core::{placement_count, Layout25, PlacementRank, Placements, MAX_CELLS_25};
 use slidetable_format::{Group25, UNREACHED_25};
 
-use crate::pattern_search::{search_placements, Geometry, Settled};
+use crate::pattern_search::{search_placements, Geometry, Meet, Settled, Whole, CHILD_LOW_BITS};
 use crate::room::{checked_memory, human};
 
-/// The most tiles a group of a 25-cell board may have: 25!/18! = 2,422,728,000 placements
-/// still rank in a `u32`.
-pub const MAX_GROUP_25: usize = 7;
+/// The most tiles a group of a 25-cell board may have: 25!/12! ≈ 3.2·10¹⁶ placements, whose
+/// ranks still fit 64 bits with the bits a child carries between the processes of a build in
+/// parts (`pattern_search::CHILD_LOW_BITS`). Groups of up to 7 tiles rank in 32 bits
+/// (25!/18! = 2,422,728,000 placements), larger ones in 64 (8 tiles: 25!/17! ≈ 4.36·10¹⁰).
+pub const MAX_GROUP_25: usize = 13;
 
 /// A partition of a board's tiles into groups (bit `t` of a mask for tile `t`), for boards
 /// of up to 25 cells. Made only by [`Partition25::parse`] and [`Partition25::new`], so its
@@ -191,11 +193,11 @@ impl Partition25 {
             if k == 0 {
                 return Err(bad("a group has no tiles".into()));
             }
-            if k > max_group {
-                let all: u128 = (0..k as u128).map(|j| n as u128 - j).product();
+            if k > max_group || placement_count(n, k) << CHILD_LOW_BITS >> 64 != 0 {
                 return Err(bad(format!(
-                    "a group of {k} tiles has {all} placements on {n} cells, too many to rank \
-                     in 32 bits or hold in memory here (at most {MAX_GROUP_25} tiles: {})",
+                    "a group of {k} tiles has {} placements on {n} cells, too many to rank \
+                     (at most {MAX_GROUP_25} tiles: {})",
+                    placement_count(n, k),
                     placements(n, MAX_GROUP_25)
                 )));
             }
@@ -238,10 +240,7 @@ impl Partition25 {
 /// Placements of a group of `k` tiles on `cells` cells, `cells!/(cells−k)!` (`u64::MAX` past
 /// it, as no memory holds them).
 fn placements(cells: usize, k: usize) -> u64 {
-    let all: u128 = (0..k as u128)
-        .map(|j| (cells as u128).saturating_sub(j))
-        .product();
-    u64::try_from(all).unwrap_or(u64::MAX)
+    u64::try_from(placement_count(cells, k)).unwrap_or(u64::MAX)
 }
 
 /// Placements the 24-puzzle's builder settles in a CPU-second, measured: Korf and Felner's
@@ -337,42 +336,73 @@ pub fn check_pattern25_room(
     Ok((memory, disk))
 }
 
-/// Solves one group's database towards `goal`: for every placement of the group's tiles
-/// (bit `t` of `tiles` for tile `t`), the fewest moves of those tiles that bring them home
-/// whatever the other tiles do, or [`UNREACHED_25`] where no puzzle has that placement.
-/// `progress` is told of placements as they are settled.
-pub fn solve_pattern25(
-    goal: &Layout25,
-    tiles: u32,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Group25, Pattern25Error> {
-    let partition_error = |problem: String| Pattern25Error::Partition {
-        text: format!("{tiles:#x}"),
-        problem,
-    };
+/// Whether the placements of `k` tiles on `cells` cells are ranked in 64 bits: past 2³²
+/// placements (8 tiles of 25 cells), or on any group when [`crate::environment::WIDE_RANKS_ENV`]
+/// asks (what runs the wide builder on small groups; the bytes are the same).
+pub(crate) fn wide_placements(cells: usize, k: usize) -> Result<bool, crate::GenError> {
+    Ok(placement_count(cells, k) > u128::from(u32::MAX) || crate::environment::wide_ranks()?)
+}
+
+/// What one process of a build keeps of a group: its slice of the entries (all of them in
+/// one process) and the histogram of every part together.
+pub(crate) struct GroupSlice {
+    /// The first rank of the slice.
+    pub(crate) start: u64,
+    /// One byte per placement of the slice, in rank order.
+    pub(crate) entries: Vec<u8>,
+    /// Placements of each value, every part's together.
+    pub(crate) histogram: Vec<u64>,
+}
+
+/// The group of `tiles`' tiles towards `goal` as the search takes it: its tiles in order,
+/// their goal cells, its placements, or why it is no group of that board.
+fn group_of(goal: &Layout25, tiles: u32) -> Result<(Vec<u8>, Vec<u8>, u64), Pattern25Error> {
     let n = goal.cells();
     let group: Vec<u8> = (0..n as u8).filter(|&t| tiles & (1 << t) != 0).collect();
     let k = group.len();
     if tiles & 1 != 0 || k == 0 || k > MAX_GROUP_25 || u64::from(tiles) >> n != 0 {
-        return Err(partition_error(format!(
-            "tiles {group:?} are no group of a {}x{} board",
-            goal.rows(),
-            goal.cols()
-        )));
+        return Err(Pattern25Error::Partition {
+            text: format!("{tiles:#x}"),
+            problem: format!(
+                "tiles {group:?} are no group of a {}x{} board",
+                goal.rows(),
+                goal.cols()
+            ),
+        });
     }
-    let ranker = PlacementRanker25::new(n, k).map_err(|e| partition_error(e.to_string()))?;
-    let count = ranker.count() as usize;
+    let home = group
+        .iter()
+        .map(|&t| goal.tiles().iter().position(|&x| x == t).unwrap_or(0) as u8)
+        .collect();
+    Ok((group, home, placements(n, k)))
+}
+
+/// Searches this process's slice (`meet`) of the group of `tiles` towards `goal`, its
+/// placements ranked in `R`.
+pub(crate) fn solve_slice25<R: PlacementRank>(
+    goal: &Layout25,
+    tiles: u32,
+    meet: &mut impl Meet<Pattern25Error>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<GroupSlice, Pattern25Error> {
+    let (group, home, _) = group_of(goal, tiles)?;
+    let partition_error = |problem: String| Pattern25Error::Partition {
+        text: format!("{tiles:#x}"),
+        problem,
+    };
+    let ranker = Placements::<MAX_CELLS_25, R>::new(goal.cells(), group.len())
+        .map_err(|e| partition_error(e.to_string()))?;
     let geo = Geometry::<MAX_CELLS_25>::new(goal.rows(), goal.cols());
-    let mut home = [0u8; MAX_GROUP_25];
-    for (i, &t) in group.iter().enumerate() {
-        home[i] = goal.tiles().iter().position(|&x| x == t).unwrap_or(0) as u8;
+    let (start, end) = (meet.bounds()[meet.me()], meet.bounds()[meet.me() + 1]);
+    let entries: Vec<AtomicU8> = (start..end).map(|_| AtomicU8::new(UNREACHED_25)).collect();
+    let home_rank: u64 = ranker.rank(&home).into();
+    if (start..end).contains(&home_rank) {
+        entries[(home_rank - start) as usize].store(0, Relaxed);
     }
-    let entries: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNREACHED_25)).collect();
-    entries[ranker.rank(&home[..k]) as usize].store(0, Relaxed);
     // A placement's entry: the level it was first reached at, the group's moves.
     let settle = |s: Settled<'_>| {
         let value = s.level.min(u32::from(UNREACHED_25) - 1) as u8;
-        entries[s.rank].store(value, Relaxed);
+        entries[(s.rank - start) as usize].store(value, Relaxed);
     };
     let level_done = |level: u32, finished: bool| {
         if finished || level < u32::from(UNREACHED_25) - 1 {
@@ -383,19 +413,54 @@ pub fn solve_pattern25(
             UNREACHED_25 - 1
         )))
     };
-    let histogram = search_placements::<MAX_CELLS_25, AtomicU32, _>(
+    let histogram = search_placements::<MAX_CELLS_25, AtomicU32, R, _>(
         &geo,
         &ranker,
-        &home[..k],
+        &home,
         goal.blank(),
+        meet,
         progress,
         settle,
         level_done,
     )?;
+    Ok(GroupSlice {
+        start,
+        entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
+        histogram,
+    })
+}
+
+/// Solves one group's database towards `goal`: for every placement of the group's tiles
+/// (bit `t` of `tiles` for tile `t`), the fewest moves of those tiles that bring them home
+/// whatever the other tiles do, or [`UNREACHED_25`] where no puzzle has that placement.
+/// The placements rank in 32 bits where they fit, in 64 past ([`wide_placements`]).
+/// `progress` is told of placements as they are settled.
+pub fn solve_pattern25(
+    goal: &Layout25,
+    tiles: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Group25, Pattern25Error> {
+    let (group, _, _) = group_of(goal, tiles)?;
+    if wide_placements(goal.cells(), group.len())? {
+        solve_pattern25_in_width::<u64>(goal, tiles, progress)
+    } else {
+        solve_pattern25_in_width::<u32>(goal, tiles, progress)
+    }
+}
+
+/// [`solve_pattern25`] with the placements ranked in `R` (`u32` or `u64`) whatever the
+/// group's size, where they fit: what tests compare the two widths with.
+pub fn solve_pattern25_in_width<R: PlacementRank>(
+    goal: &Layout25,
+    tiles: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Group25, Pattern25Error> {
+    let (_, _, count) = group_of(goal, tiles)?;
+    let slice = solve_slice25::<R>(goal, tiles, &mut Whole::new(count), progress)?;
     Ok(Group25 {
         tiles,
-        histogram,
-        entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
+        histogram: slice.histogram,
+        entries: slice.entries,
     })
 }
 
@@ -552,11 +617,13 @@ mod tests {
         assert_eq!(p.groups()[0], 0b1_1100_0110_0010);
         let q = Partition25::parse("5-5-5-5-4", &goal).unwrap();
         assert_eq!(q.groups()[0], 0b11_1110);
-        let e = Partition25::parse("8-8-8", &goal).unwrap_err();
+        assert_eq!(Partition25::parse("8-8-8", &goal).unwrap().sizes(), "8-8-8");
+        assert_eq!(Partition25::parse("13-11", &goal).unwrap().sizes(), "13-11");
+        let e = Partition25::parse("14-10", &goal).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "partition '8-8-8': a group of 8 tiles has 43609104000 placements on 25 cells, \
-             too many to rank in 32 bits or hold in memory here (at most 7 tiles: 2422728000)"
+            "partition '14-10': a group of 14 tiles has 388588515194880000 placements on 25 \
+             cells, too many to rank (at most 13 tiles: 32382376266240000)"
         );
         let e = Partition25::parse("1,2/2,3", &goal).unwrap_err();
         assert_eq!(
