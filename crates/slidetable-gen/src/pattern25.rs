@@ -59,11 +59,12 @@ pub enum Pattern25Error {
     },
     /// The machine has less memory or disk space than the build needs.
     #[error(
-        "the {partition} pattern databases of {rows}x{cols} need {} of {what}, but {} is \
-         available ({origin}); smaller groups need less (5-5-5-5-4: {})",
+        "the {partition} pattern databases of {rows}x{cols} need {} of {what}{}, but {} is \
+         available ({origin}); {}",
         human(*need),
+        on_processes(*parts, *here),
         human(*available),
-        human(five_fives_memory())
+        smaller(*what, *parts)
     )]
     NoRoom {
         /// The partition's group sizes.
@@ -74,12 +75,16 @@ pub enum Pattern25Error {
         cols: usize,
         /// "memory" or "disk space".
         what: &'static str,
-        /// Bytes needed.
+        /// Bytes needed (by every process of the build on this machine).
         need: u64,
         /// Bytes available.
         available: u64,
         /// Where the available figure comes from.
         origin: String,
+        /// The processes of the build (1: not in parts).
+        parts: u32,
+        /// How many of them share this machine.
+        here: u32,
     },
     /// A variable of the environment that sets the memory or disk figure is no number, or
     /// the file could not be written (the table writer's errors).
@@ -95,6 +100,28 @@ fn five_fives_memory() -> u64 {
     Layout25::goal_with_blank(5, 5, 0)
         .and_then(|goal| Partition25::parse("5-5-5-5-4", &goal).ok())
         .map_or(0, |p| pattern25_needs(25, &p).0)
+}
+
+/// How a refusal names the processes of a build in parts: nothing for one.
+fn on_processes(parts: u32, here: u32) -> String {
+    match (parts, here) {
+        (0 | 1, _) => String::new(),
+        (_, 0 | 1) => format!(" a process of {parts}"),
+        _ => format!(" for the {here} of its {parts} processes on this machine"),
+    }
+}
+
+/// What a refusal suggests: smaller groups, and for memory a build in more parts.
+fn smaller(what: &str, parts: u32) -> String {
+    let groups = format!(
+        "smaller groups need less (5-5-5-5-4: {})",
+        human(five_fives_memory())
+    );
+    if what == "memory" && parts > 1 {
+        format!("{groups}, and more processes less each (`--plan --processes N`)")
+    } else {
+        groups
+    }
 }
 
 impl Partition25 {
@@ -248,60 +275,94 @@ fn placements(cells: usize, k: usize) -> u64 {
 /// no faster (their masks are further apart in memory), so a plan's time from it is a floor.
 pub const PLACEMENTS_PER_CPU_SECOND_25: u64 = 5_300_000;
 
-/// What a partition's build takes, for `generate --plan`: also for groups too large to be
-/// built here (more than [`MAX_GROUP_25`] tiles), whose figures a build elsewhere needs.
+/// What a partition's build takes, for `generate --plan`: on one process, or on each of the
+/// processes of a build in parts (also for groups too large for this machine's memory,
+/// whose figures a build elsewhere needs).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan25 {
     /// The group sizes, `8-8-8` style.
     pub sizes: String,
     /// How many groups.
     pub groups: usize,
+    /// The processes the figures are for (1: the build on one machine).
+    pub parts: u32,
     /// Placements of every group together.
     pub placements: u64,
-    /// Bytes of memory at the peak (as [`pattern25_needs`] counts them).
+    /// Bytes of memory a process needs at its peak (as [`pattern25_needs_in_parts`] counts
+    /// them).
     pub memory: u64,
-    /// Bytes of the file's entries.
+    /// Bytes of the file's entries (of every part together).
     pub disk: u64,
-    /// CPU-seconds at least, at [`PLACEMENTS_PER_CPU_SECOND_25`].
+    /// CPU-seconds at least, every process together, at [`PLACEMENTS_PER_CPU_SECOND_25`].
     pub cpu_seconds: f64,
-    /// Whether this builder makes it (every group of at most [`MAX_GROUP_25`] tiles).
-    pub buildable: bool,
+    /// Whether some group's placements rank in 64 bits (more than 2³²).
+    pub wide: bool,
 }
 
-/// The figures of building `text`'s partition of `goal`'s tiles, groups of any size.
-pub fn plan25(text: &str, goal: &Layout25) -> Result<Plan25, Pattern25Error> {
-    let partition = Partition25::parse_sized(text, goal, goal.cells() - 1)?;
-    let (memory, disk) = pattern25_needs(goal.cells(), &partition);
+/// The figures of building `text`'s partition of `goal`'s tiles on `parts` processes.
+pub fn plan25(text: &str, goal: &Layout25, parts: u32) -> Result<Plan25, Pattern25Error> {
+    let partition = Partition25::parse(text, goal)?;
+    let (memory, disk) = pattern25_needs_in_parts(goal.cells(), &partition, parts);
     let placements = partition25_placements(goal.cells(), &partition);
     Ok(Plan25 {
         sizes: partition.sizes(),
         groups: partition.groups().len(),
+        parts: parts.max(1),
         placements,
         memory,
         disk,
         cpu_seconds: placements as f64 / PLACEMENTS_PER_CPU_SECOND_25 as f64,
-        buildable: partition
+        wide: partition
             .groups()
             .iter()
-            .all(|g| g.count_ones() as usize <= MAX_GROUP_25),
+            .any(|g| placement_count(goal.cells(), g.count_ones() as usize) > u128::from(u32::MAX)),
     })
 }
 
-/// What building `partition`'s databases on a board of `cells` cells needs: memory (the
-/// largest group's search — its blank masks, 4 bytes a placement, two level bitmaps and its
-/// entries — plus the entries of the groups before it) and disk (every group's entries).
+/// What building `partition`'s databases on a board of `cells` cells needs in one process:
+/// [`pattern25_needs_in_parts`] with one part.
 pub fn pattern25_needs(cells: usize, partition: &Partition25) -> (u64, u64) {
+    pattern25_needs_in_parts(cells, partition, 1)
+}
+
+/// Bytes of the children one window of a build in parts makes for other parts, every part
+/// together at most ([`window_words`] bounds a window by it): what a swap holds.
+pub const SWAP_BYTES: u64 = 1 << 26;
+
+/// Frontier words (64 placements each) a window of a build of groups of `k` tiles in `parts`
+/// parts expands before the parts swap: each placement makes at most 4 children a tile, 8
+/// bytes each, so the window's children, every part's together, stay within [`SWAP_BYTES`].
+pub(crate) fn window_words(k: usize, parts: u32) -> usize {
+    let per_word = 64 * 4 * k.max(1) as u64 * 8 * u64::from(parts.max(1));
+    (SWAP_BYTES / per_word).max(1) as usize
+}
+
+/// What building `partition`'s databases on a board of `cells` cells needs on each of
+/// `parts` processes (1: one machine), the one model of the memory check and of `--plan`:
+/// memory (the largest slice a process searches of a group — its blank masks, 4 bytes a
+/// placement, two level bitmaps and its entries — plus its slices of the groups before it,
+/// and with more than one part the swaps' buffers, 5 × [`SWAP_BYTES`]: the children made,
+/// sorted for their owners, encoded, received and decoded) and disk (every group's entries,
+/// all parts' together).
+pub fn pattern25_needs_in_parts(cells: usize, partition: &Partition25, parts: u32) -> (u64, u64) {
+    let parts = u64::from(parts.max(1));
     let mut kept = 0u64;
     let mut peak = 0u64;
+    let mut disk = 0u64;
     for &g in partition.groups() {
         let p = placements(cells, g.count_ones() as usize);
-        let search = p
+        let slice = p.div_ceil(parts);
+        let search = slice
             .saturating_mul(5)
-            .saturating_add(p.div_ceil(64).saturating_mul(16));
+            .saturating_add(slice.div_ceil(64).saturating_mul(16));
         peak = peak.max(kept.saturating_add(search));
-        kept = kept.saturating_add(p);
+        kept = kept.saturating_add(slice);
+        disk = disk.saturating_add(p);
     }
-    (peak, kept)
+    if parts > 1 {
+        peak = peak.saturating_add(5 * SWAP_BYTES);
+    }
+    (peak, disk)
 }
 
 /// Refuses, with the figures, a build the machine has no memory for, or no disk space in
@@ -311,7 +372,20 @@ pub fn check_pattern25_room(
     partition: &Partition25,
     dir: Option<&Path>,
 ) -> Result<(u64, u64), Pattern25Error> {
-    let (memory, disk) = pattern25_needs(goal.cells(), partition);
+    check_pattern25_room_in_parts(goal, partition, dir, 1, 1)
+}
+
+/// [`check_pattern25_room`] for one of `parts` processes, `here` of which share this
+/// machine's memory (and its disk, for the part files: `dir` is theirs).
+pub(crate) fn check_pattern25_room_in_parts(
+    goal: &Layout25,
+    partition: &Partition25,
+    dir: Option<&Path>,
+    parts: u32,
+    here: u32,
+) -> Result<(u64, u64), Pattern25Error> {
+    let (memory, disk) = pattern25_needs_in_parts(goal.cells(), partition, parts);
+    let here = u64::from(here.max(1));
     let refuse = |what, need, (available, origin): (u64, String)| Pattern25Error::NoRoom {
         partition: partition.sizes(),
         rows: goal.rows(),
@@ -320,16 +394,20 @@ pub fn check_pattern25_room(
         need,
         available,
         origin,
+        parts,
+        here: here as u32,
     };
     if let Some(available) = checked_memory()? {
-        if memory > available.0 {
-            return Err(refuse("memory", memory, available));
+        if memory.saturating_mul(here) > available.0 {
+            return Err(refuse("memory", memory.saturating_mul(here), available));
         }
     }
     if let Some(dir) = dir {
         if let Some(available) = crate::room::available_disk(dir)? {
-            if disk > available.0 {
-                return Err(refuse("disk space", disk, available));
+            // Every part's file on one disk: as much as the whole file, at most.
+            let need = disk.div_ceil(u64::from(parts.max(1))).saturating_mul(here);
+            if need > available.0 {
+                return Err(refuse("disk space", need, available));
             }
         }
     }
