@@ -111,16 +111,22 @@ fn on_processes(parts: u32, here: u32) -> String {
     }
 }
 
-/// What a refusal suggests: smaller groups, and for memory a build in more parts.
+/// What a refusal suggests: smaller groups, and for memory a build in (more) parts.
 fn smaller(what: &str, parts: u32) -> String {
     let groups = format!(
         "smaller groups need less (5-5-5-5-4: {})",
         human(five_fives_memory())
     );
-    if what == "memory" && parts > 1 {
-        format!("{groups}, and more processes less each (`--plan --processes N`)")
-    } else {
-        groups
+    match (what, parts) {
+        ("memory", 0 | 1) => format!(
+            "{groups}, and a build in parts less a process (--parts DIR on several machines; \
+             --plan --processes N gives a process's figures)"
+        ),
+        ("memory", _) => format!(
+            "{groups}, and more processes less each (--plan --processes N gives a process's \
+             figures)"
+        ),
+        _ => groups,
     }
 }
 
