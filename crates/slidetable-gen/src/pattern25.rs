@@ -64,7 +64,7 @@ pub enum Pattern25Error {
         human(*need),
         on_processes(*parts, *here),
         human(*available),
-        smaller(*what, *parts)
+        smaller(*what, *parts, *need)
     )]
     NoRoom {
         /// The partition's group sizes.
@@ -111,22 +111,30 @@ fn on_processes(parts: u32, here: u32) -> String {
     }
 }
 
-/// What a refusal suggests: smaller groups, and for memory a build in (more) parts.
-fn smaller(what: &str, parts: u32) -> String {
-    let groups = format!(
-        "smaller groups need less (5-5-5-5-4: {})",
-        human(five_fives_memory())
-    );
-    match (what, parts) {
-        ("memory", 0 | 1) => format!(
-            "{groups}, and a build in parts less a process (--parts DIR on several machines; \
-             --plan --processes N gives a process's figures)"
-        ),
-        ("memory", _) => format!(
-            "{groups}, and more processes less each (--plan --processes N gives a process's \
-             figures)"
-        ),
-        _ => groups,
+/// What a refusal of `need` bytes suggests: smaller groups (where 5-5-5-5-4 needs less),
+/// and for memory a build in (more) parts.
+fn smaller(what: &str, parts: u32, need: u64) -> String {
+    let fives = five_fives_memory();
+    let groups = if what == "memory" && fives >= need {
+        String::new()
+    } else {
+        format!("smaller groups need less (5-5-5-5-4: {})", human(fives))
+    };
+    let parts = match (what, parts) {
+        ("memory", 0 | 1) => {
+            "a build in parts less a process (--parts DIR on several \
+                              machines; --plan --processes N gives a process's figures)"
+        }
+        ("memory", _) => {
+            "more processes less each (--plan --processes N gives a process's \
+                          figures)"
+        }
+        _ => "",
+    };
+    match (groups.is_empty(), parts.is_empty()) {
+        (false, false) => format!("{groups}, and {parts}"),
+        (false, true) => groups,
+        _ => parts.to_string(),
     }
 }
 

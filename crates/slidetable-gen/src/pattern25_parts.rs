@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use slidetable_core::Layout25;
 use slidetable_format::{Group25, PatternFile25, Piece25};
 
-use crate::parts::{check_dir, decode_offsets, encode_offsets, lock_dir, Exchange};
+use crate::parts::{decode_offsets, encode_offsets, lock_dir, Exchange};
 use crate::pattern25::{
     check_pattern25_room_in_parts, solve_slice25, wide_placements, window_words, Partition25,
     Pattern25Error,
@@ -136,7 +136,15 @@ fn in_parts(
     wide: bool,
 ) -> Result<Parts25Done, Pattern25Error> {
     let (me, parts) = (exchange.rank(), exchange.size());
-    check_dir(dir)?;
+    if !dir.is_dir() {
+        return Err(GenError::Parts {
+            path: dir.to_path_buf(),
+            problem: "is no directory: --parts names the directory (made beforehand, seen by \
+                      every process) the parts are written to"
+                .into(),
+        }
+        .into());
+    }
     let room = check_pattern25_room_in_parts(
         goal,
         partition,
