@@ -64,7 +64,7 @@ pub enum Pattern25Error {
         human(*need),
         on_processes(*parts, *here),
         human(*available),
-        smaller(*what, *parts, *need)
+        smaller(what, *parts, *need)
     )]
     NoRoom {
         /// The partition's group sizes.
@@ -144,16 +144,6 @@ impl Partition25 {
     /// order of their goal cells, reading order; explicit groups (`1,2,5/3,4,…`) name
     /// tiles.
     pub fn parse(text: &str, goal: &Layout25) -> Result<Partition25, Pattern25Error> {
-        Partition25::parse_sized(text, goal, MAX_GROUP_25)
-    }
-
-    /// [`Partition25::parse`] with groups of up to `max_group` tiles: past
-    /// [`MAX_GROUP_25`] only for [`plan25`]'s figures, never for a build.
-    fn parse_sized(
-        text: &str,
-        goal: &Layout25,
-        max_group: usize,
-    ) -> Result<Partition25, Pattern25Error> {
         let bad = |problem: String| Pattern25Error::Partition {
             text: text.to_string(),
             problem,
@@ -198,7 +188,7 @@ impl Partition25 {
                 at += k;
             }
         }
-        Partition25::checked(text, n, groups, max_group)
+        Partition25::checked(text, n, groups)
     }
 
     /// A partition of the tiles of a board of `cells` cells from one mask per group.
@@ -214,15 +204,10 @@ impl Partition25 {
             })
             .collect::<Vec<_>>()
             .join("/");
-        Partition25::checked(&text, cells, groups, MAX_GROUP_25)
+        Partition25::checked(&text, cells, groups)
     }
 
-    fn checked(
-        text: &str,
-        n: usize,
-        groups: Vec<u32>,
-        max_group: usize,
-    ) -> Result<Partition25, Pattern25Error> {
+    fn checked(text: &str, n: usize, groups: Vec<u32>) -> Result<Partition25, Pattern25Error> {
         let bad = |problem: String| Pattern25Error::Partition {
             text: text.to_string(),
             problem,
@@ -234,7 +219,7 @@ impl Partition25 {
             if k == 0 {
                 return Err(bad("a group has no tiles".into()));
             }
-            if k > max_group || placement_count(n, k) << CHILD_LOW_BITS >> 64 != 0 {
+            if k > MAX_GROUP_25 || placement_count(n, k) << CHILD_LOW_BITS >> 64 != 0 {
                 return Err(bad(format!(
                     "a group of {k} tiles has {} placements on {n} cells, too many to rank \
                      (at most {MAX_GROUP_25} tiles: {})",

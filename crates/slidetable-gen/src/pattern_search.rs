@@ -223,6 +223,107 @@ pub(crate) fn child_code(rank: u64, slot: usize, from: usize) -> u64 {
     rank << CHILD_LOW_BITS | (slot as u64) << 5 | from as u64
 }
 
+/// What takes the children of one level into a slice: a struct with a method the compiler
+/// inlines into the expansion's loop (as a closure of seven arguments, it was called, and the
+/// search was a fifth slower).
+struct Taker<'a, const N: usize, M, S> {
+    geo: &'a Geometry<N>,
+    visited: &'a [M],
+    next: &'a AtomicBitmap,
+    settle: &'a S,
+    /// The slice's first rank.
+    low: u64,
+    /// The level the children are reached at.
+    level: u32,
+}
+
+impl<const N: usize, M: BlankMask, S: Fn(Settled<'_>)> Taker<'_, N, M, S> {
+    /// Takes `child` (of the slice), reached from a parent (`cells`, whose mask is
+    /// `occupied`) whose tile of `slot` moved from `from` to `to`: floods its new region, if
+    /// it is one, and settles it if it is its first. Whether the child was new.
+    #[inline(always)]
+    fn child(
+        &self,
+        child: u64,
+        cells: &[u8],
+        occupied: u32,
+        slot: usize,
+        from: usize,
+        to: usize,
+    ) -> bool {
+        let at = (child - self.low) as usize;
+        if self.visited[at].cells() & (1 << from) != 0 {
+            return false;
+        }
+        let free = self.geo.all & !(occupied & !(1 << from) | 1 << to);
+        let region = self.geo.region(1 << from, free);
+        let before = self.visited[at].add(region);
+        if before & region != 0 {
+            return false;
+        }
+        self.next.set(at as u64);
+        if before != 0 {
+            return false;
+        }
+        (self.settle)(Settled {
+            rank: child,
+            level: self.level,
+            cells,
+            moved: slot,
+            to,
+        });
+        true
+    }
+}
+
+/// Expands the frontier placements of `words` (the slice's bitmap words from `first`): each
+/// group tile next to a reached region moved into it, the child taken if it is of the slice
+/// (`ranks`), else kept for its owner (its [`child_code`]). One part (`ALONE`) owns every
+/// child: compiled without the test, as the one-process search was. The placements settled
+/// and the children for other parts.
+#[inline(always)]
+fn expand<const ALONE: bool, const N: usize, M: BlankMask, R: PlacementRank, S: Fn(Settled<'_>)>(
+    take: &Taker<'_, N, M, S>,
+    ranker: &Placements<N, R>,
+    k: usize,
+    ranks: std::ops::Range<u64>,
+    first: usize,
+    words: &[std::sync::atomic::AtomicU64],
+) -> (u64, Vec<u64>) {
+    let (geo, visited) = (take.geo, take.visited);
+    let mut settled = 0u64;
+    let mut away = Vec::new();
+    let mut cells = [0u8; N];
+    for (i, word) in words.iter().enumerate() {
+        each_set_bit(first + i, word.load(Relaxed), |p| {
+            let rank = R::of(ranks.start + p);
+            let occupied = ranker.unrank(rank, &mut cells[..k]);
+            let mut slot_at = [0u8; N];
+            for (slot, &c) in cells[..k].iter().enumerate() {
+                slot_at[c as usize] = slot as u8;
+            }
+            let reached = visited[p as usize].cells();
+            for i in 0..k {
+                let from = cells[i] as usize;
+                let mut into = geo.next_to[from] & reached;
+                while into != 0 {
+                    let to = into.trailing_zeros() as usize;
+                    into &= into - 1;
+                    let child: u64 = ranker
+                        .moved_rank(rank, i, from, to, occupied, |x| usize::from(slot_at[x]))
+                        .into();
+                    if !ALONE && !ranks.contains(&child) {
+                        away.push(child_code(child, i, from));
+                        continue;
+                    }
+                    settled += u64::from(take.child(child, &cells[..k], occupied, i, from, to));
+                }
+            }
+        });
+    }
+    (settled, away)
+}
+
 /// Searches the placements of a group of `ranker.tiles()` tiles whose goal cells are
 /// `home` (tile by tile, in the group's order), the goal's blank at `blank`, level by level
 /// until no placement is new, over this part's slice of the ranks (`meet`; [`Whole`]: all
@@ -280,102 +381,40 @@ pub(crate) fn search_placements<const N: usize, M: BlankMask, R: PlacementRank, 
     // fewer on small ones, so that they too are expanded in many items at once.
     let chunk = (window / (16 * rayon::current_num_threads().max(1))).clamp(1, 256);
     let parts = bounds.len() - 1;
+    let alone = parts == 1;
     let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); parts];
     let mut level = 0u32;
     loop {
         let child_level = level + 1;
-        // Takes a child of `parent` (`cells`, whose mask is `occupied`) where the tile of `slot`
-        // moved from `from` to `to`: floods its new region, if it is one, and settles it.
-        let take = |child: u64,
-                    cells: &[u8],
-                    occupied: u32,
-                    slot: usize,
-                    from: usize,
-                    to: usize,
-                    child_level: u32|
-         -> (bool, bool) {
-            let at = (child - low) as usize;
-            if visited[at].cells() & (1 << from) != 0 {
-                return (false, false);
-            }
-            let free = geo.all & !(occupied & !(1 << from) | 1 << to);
-            let region = geo.region(1 << from, free);
-            let before = visited[at].add(region);
-            if before & region != 0 {
-                return (false, false);
-            }
-            next.set(at as u64);
-            if before != 0 {
-                return (true, false);
-            }
-            settle(Settled {
-                rank: child,
-                level: child_level,
-                cells,
-                moved: slot,
-                to,
-            });
-            (true, true)
+        let take = Taker {
+            geo,
+            visited: &visited,
+            next: &next,
+            settle: &settle,
+            low,
+            level: child_level,
         };
         let mut settled = 0u64;
-        let mut grown = 0u64;
         for w in 0..windows {
             let words = &current.words()
                 [(w * window).min(slice_words)..((w + 1) * window).min(slice_words)];
             let first_word = w * window;
-            let made: Vec<(u64, u64, Vec<u64>)> = words
+            let made: Vec<(u64, Vec<u64>)> = words
                 .par_chunks(chunk)
                 .enumerate()
                 .map(|(item, words)| {
-                    let (mut settled, mut grown) = (0u64, 0u64);
-                    let mut away = Vec::new();
-                    let mut cells = [0u8; N];
-                    for (i, word) in words.iter().enumerate() {
-                        each_set_bit(first_word + item * chunk + i, word.load(Relaxed), |p| {
-                            let rank = R::of(low + p);
-                            let occupied = ranker.unrank(rank, &mut cells[..k]);
-                            let mut slot_at = [0u8; N];
-                            for (slot, &c) in cells[..k].iter().enumerate() {
-                                slot_at[c as usize] = slot as u8;
-                            }
-                            let reached = visited[p as usize].cells();
-                            for i in 0..k {
-                                let from = cells[i] as usize;
-                                let mut into = geo.next_to[from] & reached;
-                                while into != 0 {
-                                    let to = into.trailing_zeros() as usize;
-                                    into &= into - 1;
-                                    let child: u64 = ranker
-                                        .moved_rank(rank, i, from, to, occupied, |x| {
-                                            usize::from(slot_at[x])
-                                        })
-                                        .into();
-                                    if child.wrapping_sub(low) >= high - low {
-                                        away.push(child_code(child, i, from));
-                                        continue;
-                                    }
-                                    let (new_region, new_placement) = take(
-                                        child,
-                                        &cells[..k],
-                                        occupied,
-                                        i,
-                                        from,
-                                        to,
-                                        child_level,
-                                    );
-                                    grown += u64::from(new_region);
-                                    settled += u64::from(new_placement);
-                                }
-                            }
-                        });
-                    }
+                    let first = first_word + item * chunk;
+                    let (settled, away) = if alone {
+                        expand::<true, N, M, R, _>(&take, ranker, k, low..high, first, words)
+                    } else {
+                        expand::<false, N, M, R, _>(&take, ranker, k, low..high, first, words)
+                    };
                     progress(settled);
-                    (settled, grown, away)
+                    (settled, away)
                 })
                 .collect();
-            for (s, g, away) in made {
+            for (s, away) in made {
                 settled += s;
-                grown += g;
                 for code in away {
                     outgoing[owner(code >> CHILD_LOW_BITS)].push(code);
                 }
@@ -384,10 +423,10 @@ pub(crate) fn search_placements<const N: usize, M: BlankMask, R: PlacementRank, 
                 continue;
             }
             let incoming = meet.swap(&mut outgoing)?;
-            let (s, g) = incoming
+            settled += incoming
                 .par_chunks(1 << 14)
                 .map(|codes| {
-                    let (mut settled, mut grown) = (0u64, 0u64);
+                    let mut settled = 0u64;
                     let mut cells = [0u8; N];
                     for &code in codes {
                         let child = code >> CHILD_LOW_BITS;
@@ -398,18 +437,16 @@ pub(crate) fn search_placements<const N: usize, M: BlankMask, R: PlacementRank, 
                         let to = usize::from(cells[slot]);
                         cells[slot] = from as u8;
                         let occupied = child_occupied & !(1 << to) | 1 << from;
-                        let (new_region, new_placement) =
-                            take(child, &cells[..k], occupied, slot, from, to, child_level);
-                        grown += u64::from(new_region);
-                        settled += u64::from(new_placement);
+                        settled +=
+                            u64::from(take.child(child, &cells[..k], occupied, slot, from, to));
                     }
                     progress(settled);
-                    (settled, grown)
+                    settled
                 })
-                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-            settled += s;
-            grown += g;
+                .sum::<u64>();
         }
+        // Whether a region was new anywhere (a placement reached anew is one): any level bit.
+        let grown = u64::from(next.words().par_iter().any(|w| w.load(Relaxed) != 0));
         let (settled, grown) = if parts == 1 {
             (settled, grown)
         } else {

@@ -543,8 +543,8 @@ mod tests {
                 );
                 assert_eq!(wide.rank(&b), u64::from(rank));
                 let slot_at = |x: usize| a.iter().position(|&c| usize::from(c) == x).unwrap();
-                for slot in 0..k {
-                    let from = usize::from(a[slot]);
+                for (slot, &cell) in a.iter().enumerate() {
+                    let from = usize::from(cell);
                     let to = (0..n).find(|&c| ma & (1 << c) == 0).unwrap();
                     assert_eq!(
                         u64::from(narrow.moved_rank(rank, slot, from, to, ma, slot_at)),
