@@ -443,6 +443,25 @@ fn a_build_in_parts_merges_into_the_one_process_file() {
         "board 5x5: pattern database 4-4-4-4-4-4 (6 groups, 1821600 placements) from 1 part, goal 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24, 1823080 bytes"
     );
     assert!(std::fs::read(&merged).unwrap() == std::fs::read(&one).unwrap());
+    // A part is not the databases: the solver and info say how to join the parts.
+    let part = parts.join("pattern-part-0-of-1.slp");
+    for args in [
+        &["info"][..],
+        &["distance", "--board", "5x5", "--table"][..],
+    ] {
+        let out = slidetable()
+            .args(args)
+            .arg(&part)
+            .write_stdin("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("one part of 24-puzzle pattern databases built in parts (SLIDEQ25), not the whole: `slidetable merge DIR -o FILE` joins the parts of DIR into the file"),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
     // Merging over a part is refused.
     let out = slidetable()
         .arg("merge")

@@ -83,6 +83,9 @@ pub enum Pattern25Error {
     /// Too short for the fixed header, or another magic number.
     #[error("not a SLIDEP25 pattern database (a 24-puzzle pattern file): the first {FIXED} bytes do not start with SLIDEP25")]
     NotPattern25,
+    /// One part of databases built in parts, where the whole file is asked for.
+    #[error("one part of 24-puzzle pattern databases built in parts (SLIDEQ25), not the whole: `slidetable merge DIR -o FILE` joins the parts of DIR into the file")]
+    APart25,
     /// Too short for the fixed header, or not a part's magic number.
     #[error("not a part of 24-puzzle pattern databases built in parts: the first {FIXED} bytes do not start with SLIDEQ25")]
     NotPart25,
@@ -341,14 +344,18 @@ impl PatternFile25 {
         Ok(out)
     }
 
-    /// Whether `file` starts with this kind's magic number.
+    /// Whether `file` starts with this kind's magic number, or a part's (which
+    /// [`parse`](Self::parse) refuses, saying how to join the parts).
     pub fn is_pattern25(file: &[u8]) -> bool {
-        file.len() >= 8 && file[..8] == MAGIC_25
+        file.len() >= 8 && (file[..8] == MAGIC_25 || file[..8] == MAGIC_PART_25)
     }
 
     /// Reads and validates the header of a whole file (every field, the header's CRC and
     /// the file's length; not the payload's CRC: [`verify`](Self::verify)). Never panics.
     pub fn parse(file: &[u8]) -> Result<PatternFile25, Pattern25Error> {
+        if file.len() >= 8 && file[..8] == MAGIC_PART_25 {
+            return Err(Pattern25Error::APart25);
+        }
         if file.len() < FIXED || file[..8] != MAGIC_25 {
             return Err(Pattern25Error::NotPattern25);
         }
@@ -646,8 +653,9 @@ mod tests {
         assert_eq!(part.groups()[1].histogram, vec![1, 119]);
         assert_eq!(
             PatternFile25::parse(&bytes).unwrap_err(),
-            Pattern25Error::NotPattern25
+            Pattern25Error::APart25
         );
+        assert!(PatternFile25::is_pattern25(&bytes));
         let whole = PatternFile25::to_bytes(&goal, &groups).unwrap();
         assert_eq!(
             PatternFile25::parse_part(&whole).unwrap_err(),
