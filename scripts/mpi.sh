@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The search in parts under MPI (Open MPI's mpirun, one machine, processes oversubscribed):
 #
-#   scripts/mpi.sh            # CI: 2x5 on 1-4 processes (and on 1 and 3 in 64-bit ranks), 4x4
+#   scripts/mpi.sh            # CI: 2x5 on 1-4 processes (and on 1 and 3 in 64-bit ranks), the
+#                             #     5x5 pattern databases 5-5-5-5-4 on 1-3 (and in 64-bit
+#                             #     placement ranks on 2), 4x4
 #                             #     and 3x5 within D moves on
 #                             #     1-4, 3x5 refused for memory on 2 processes of one
 #                             #     machine, 3x4 on 2, a killed run resumed
@@ -217,6 +219,35 @@ for np in 1 3; do
     cmp "$work/2x5.slt" "$dir.slt" || fail "2x5 in 64-bit ranks on $np processes: merged parts differ"
     echo "mpi: 2x5 in 64-bit ranks on $np process(es): merged parts identical to generate"
 done
+
+# The 24-puzzle's pattern databases in parts: 5-5-5-5-4 on 1-3 processes, and a partition in
+# 64-bit placement ranks (what groups of 8 tiles and more take) on 2, merged into the bytes of
+# the one-process build.
+one25=$work/5x5-55554.slp
+"$st" generate --board 5x5 --pdb 5-5-5-5-4 -o "$one25" >/dev/null
+for np in 1 2 3; do
+    dir=$work/5x5-55554-$np
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    start=$(date +%s.%N)
+    mpirun --oversubscribe -np "$np" "$mst" generate --board 5x5 --pdb 5-5-5-5-4 --parts "$dir" \
+        >"$dir.out" 2>"$dir.err" || { cat "$dir.err" >&2; fail "5x5 5-5-5-5-4 on $np processes failed"; }
+    end=$(date +%s.%N)
+    "$st" merge "$dir" -o "$dir.slp" >/dev/null
+    cmp "$one25" "$dir.slp" || fail "5x5 5-5-5-5-4 on $np processes: merged parts differ from generate"
+    printf 'mpi: 5x5 5-5-5-5-4 on %d process(es): merged parts identical to generate (%s s)\n' \
+        "$np" "$(awk "BEGIN { printf \"%.1f\", $end - $start }")"
+done
+dir=$work/5x5-wide-2
+rm -rf "$dir"
+mkdir -p "$dir"
+"$st" generate --board 5x5 --pdb 4-4-4-4-4-4 -o "$dir.one.slp" >/dev/null
+SLIDETABLE_WIDE_RANKS=1 mpirun --oversubscribe -np 2 -x SLIDETABLE_WIDE_RANKS \
+    "$mst" generate --board 5x5 --pdb 4-4-4-4-4-4 --parts "$dir" >"$dir.out" 2>"$dir.err" \
+    || { cat "$dir.err" >&2; fail "5x5 4-4-4-4-4-4 in 64-bit ranks on 2 processes failed"; }
+"$st" merge "$dir" -o "$dir.slp" >/dev/null
+cmp "$dir.one.slp" "$dir.slp" || fail "5x5 in 64-bit placement ranks on 2 processes: merged parts differ"
+echo "mpi: 5x5 4-4-4-4-4-4 in 64-bit placement ranks on 2 processes: merged parts identical to generate"
 
 # A 12-cell board on 2 processes (1-2 minutes on an idle 2-core machine; 1 and 4 in --measure).
 same 3x4 2

@@ -35,8 +35,9 @@ pub(crate) enum Command {
     Generate(GenerateArgs),
     /// Describe a table file: board, sections, histograms, size; --verify checks its checksum.
     Info(InfoArgs),
-    /// Join a table in parts (a directory that `generate --parts` made) into one table file,
-    /// byte for byte the one `generate` writes on one machine.
+    /// Join a table in parts (a directory that `generate --parts` made, also `--board 5x5`'s
+    /// pattern databases) into one file, byte for byte the one `generate` writes on one
+    /// machine.
     Merge(MergeArgs),
     /// Print the fewest moves to the goal for each puzzle (tiles in order, blank last, unless
     /// --goal names another), or -1 if it cannot reach it.
@@ -276,7 +277,8 @@ fn parse_batch(text: &str) -> Result<usize, String> {
 
 #[derive(Args, Debug)]
 pub(crate) struct MergeArgs {
-    /// The directory of the parts and their manifest.
+    /// The directory of the parts and their manifest (or of the parts of 5x5 pattern
+    /// databases built with `generate --board 5x5 --parts DIR`).
     #[arg(value_name = "DIR")]
     pub(crate) dir: PathBuf,
     /// The table file to write (replaced atomically, as `generate -o` does).

@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use slidetable::core::{is_blank_or_comment, path_string};
 use slidetable::generate::room::human;
-use slidetable::generate::{Pattern25Error, MAX_GROUP_25};
+use slidetable::generate::Pattern25Error;
 use slidetable::puzzles::{parse_line25, Board25};
 use slidetable::search::{Limit, Limits, Progress25, Search25Error, Stop};
 use slidetable::{Build25, TwentyFour, TwentyFourError, Written25};
@@ -102,10 +102,20 @@ struct Generate25 {
     /// The file to write [default: slidetable/5x5.slp in the cache directory].
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     output: Option<PathBuf>,
-    /// Print the memory, disk and CPU time the build needs (also for groups too large to
-    /// build here, such as 8-8-8), and build nothing.
+    /// Print the memory, disk and CPU time the build needs (also for partitions too large
+    /// for this machine, such as 8-8-8), and build nothing.
     #[arg(long)]
     plan: bool,
+    /// With --plan: the figures of a build in parts on N processes (memory a process).
+    #[arg(long, value_name = "N", requires = "plan", value_parser = clap::value_parser!(u32).range(1..))]
+    processes: Option<u32>,
+    /// Build this process's part of the databases into the directory DIR (made beforehand,
+    /// seen by every process): on the N processes of an MPI job (`mpirun -np N slidetable
+    /// generate --board 5x5 --pdb 8-8-8 --parts DIR`, a slidetable built with the mpi
+    /// feature), or alone; `slidetable merge DIR -o FILE` then writes the file a build on one
+    /// process writes, byte for byte.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "plan"])]
+    parts: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -181,28 +191,38 @@ fn cpu_time(seconds: f64) -> String {
 
 fn generate(args: Generate25) -> Result<ExitCode> {
     if args.plan {
-        let plan = Build25::plan(&args.pdb).map_err(usage)?;
+        let processes = args.processes.unwrap_or(1);
+        let plan = Build25::plan(&args.pdb, processes).map_err(usage)?;
         let mut out = streams::stdout();
-        write!(
-            out,
-            "board 5x5: pattern database {} ({} groups, {} placements): {} of memory at the peak, a {} file, at least {}",
-            plan.sizes,
-            plan.groups,
-            plan.placements,
-            human(plan.memory),
-            human(plan.disk),
-            cpu_time(plan.cpu_seconds)
-        )?;
-        if plan.buildable {
-            writeln!(out)?;
+        if processes == 1 {
+            writeln!(
+                out,
+                "board 5x5: pattern database {} ({} groups, {} placements): {} of memory at the peak, a {} file, at least {}",
+                plan.sizes,
+                plan.groups,
+                plan.placements,
+                human(plan.memory),
+                human(plan.disk),
+                cpu_time(plan.cpu_seconds)
+            )?;
         } else {
             writeln!(
                 out,
-                "; groups of more than {MAX_GROUP_25} tiles rank past 32 bits, which this builder does not do: `generate` refuses it"
+                "board 5x5: pattern database {} ({} groups, {} placements) on {processes} processes: {} of memory a process at the peak, a {} file ({} a part), at least {} in all",
+                plan.sizes,
+                plan.groups,
+                plan.placements,
+                human(plan.memory),
+                human(plan.disk),
+                human(plan.disk.div_ceil(u64::from(processes))),
+                cpu_time(plan.cpu_seconds)
             )?;
         }
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(dir) = &args.parts {
+        return generate_part(&args.pdb, dir);
     }
     let build = Build25::new(&args.pdb).map_err(usage)?;
     let (memory, _) = build.needs();
@@ -238,6 +258,75 @@ fn generate(args: Generate25) -> Result<ExitCode> {
     )?;
     writeln!(out, "took {:.1} s", started.elapsed().as_secs_f64())?;
     out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `generate --board 5x5 --parts DIR`: this process's part of the build (all of it without
+/// MPI); part 0's process reports.
+fn generate_part(pdb: &str, dir: &Path) -> Result<ExitCode> {
+    let build = Build25::new(pdb).map_err(usage)?;
+    slidetable::generate::environment::check()?;
+    let mut exchange = crate::run_in_parts::exchange()?;
+    let (me, parts) = (exchange.rank(), exchange.size());
+    crate::signals::clean_up_on_signals();
+    let started = Instant::now();
+    let placements = build.placements();
+    let sizes = build.partition().sizes();
+    let bar = if me == 0 {
+        tables::progress_bar(
+            placements.div_ceil(u64::from(parts)),
+            BarUnit::Placements,
+            format!("generating 5x5 {sizes}, part 0 of {parts}"),
+        )
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let done = build.write_part(dir, exchange.as_mut(), &|n| bar.inc(n));
+    bar.finish_and_clear();
+    let done = match done {
+        Ok(done) => done,
+        Err(e) => {
+            let refused = matches!(
+                &e,
+                TwentyFourError::Generate(Pattern25Error::NoRoom { .. })
+                    | TwentyFourError::Generate(Pattern25Error::Gen(
+                        slidetable::generate::GenError::Parts { .. }
+                            | slidetable::generate::GenError::NoDirectory { .. }
+                            | slidetable::generate::GenError::EveryPart(_)
+                    ))
+            );
+            if parts == 1 {
+                return Err(e.into());
+            }
+            if refused {
+                // Refused by every process before the search: none waits for another.
+                warning!("part {me} of {parts}: {e:#}");
+            } else {
+                // The others may wait for this one in a collective call: end them too.
+                warning!("part {me} of {parts}: {e:#}; ending the run");
+                exchange.abort(1);
+            }
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    if me == 0 {
+        let mut out = streams::stdout();
+        writeln!(
+            out,
+            "wrote {} ({}, pattern-part-K-of-{parts}.slp)",
+            dir.display(),
+            slidetable::core::counted(u64::from(parts), "part")
+        )?;
+        writeln!(
+            out,
+            "board 5x5: pattern database {sizes} ({} groups, {placements} placements), goal {}; `slidetable merge {} -o FILE` joins the parts",
+            done.groups.len(),
+            build.goal(),
+            dir.display()
+        )?;
+        writeln!(out, "took {:.1} s", started.elapsed().as_secs_f64())?;
+        out.flush()?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

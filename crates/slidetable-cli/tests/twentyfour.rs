@@ -138,14 +138,15 @@ fn bad_lines_other_parity_and_other_commands_are_named() {
 
     let out = slidetable()
         .args([
-            "generate", "--board", "5x5", "--pdb", "8-8-8", "-o", "x.slp",
+            "generate", "--board", "5x5", "--pdb", "14-10", "-o", "x.slp",
         ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(USAGE));
-    assert!(text(&out.stderr).contains("a group of 8 tiles has 43609104000 placements"));
+    assert!(text(&out.stderr).contains("a group of 14 tiles has 388588515194880000 placements"));
 
-    // A build the memory cannot hold is refused before it starts, with both figures.
+    // A build the memory cannot hold is refused before it starts, with both figures and
+    // the build in parts.
     let out = slidetable()
         .env("SLIDETABLE_AVAILABLE_MEMORY", "100000000")
         .args(["generate", "--board", "5x5", "-o", "x.slp"])
@@ -154,7 +155,20 @@ fn bad_lines_other_parity_and_other_commands_are_named() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "slidetable: the 6-6-6-6 pattern databases of 5x5 need 1.1 GB of memory, but 100.0 MB is available ($SLIDETABLE_AVAILABLE_MEMORY); smaller groups need less (5-5-5-5-4: 52.6 MB)\n"
+        "slidetable: the 6-6-6-6 pattern databases of 5x5 need 1.1 GB of memory, but 100.0 MB is available ($SLIDETABLE_AVAILABLE_MEMORY); smaller groups need less (5-5-5-5-4: 52.6 MB), and a build in parts less a process (--parts DIR on several machines; --plan --processes N gives a process's figures)\n"
+    );
+    let out = slidetable()
+        .env("SLIDETABLE_AVAILABLE_MEMORY", "8000000000")
+        .args([
+            "generate", "--board", "5x5", "--pdb", "8-8-8", "-o", "x.slp",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("slidetable: the 8-8-8 pattern databases of 5x5 need 316.2 GB of memory, but 8.0 GB is available"),
+        "{}",
+        text(&out.stderr)
     );
 
     let out = slidetable()
@@ -321,8 +335,53 @@ fn plan_gives_the_figures_of_partitions_too_large_to_build_here() {
     );
     assert_eq!(
         plan("8-8-8"),
-        "board 5x5: pattern database 8-8-8 (3 groups, 130827312000 placements): 316.2 GB of memory at the peak, a 130.8 GB file, at least 6.9 CPU-hours; groups of more than 7 tiles rank past 32 bits, which this builder does not do: `generate` refuses it\n"
+        "board 5x5: pattern database 8-8-8 (3 groups, 130827312000 placements): 316.2 GB of memory at the peak, a 130.8 GB file, at least 6.9 CPU-hours\n"
     );
+    // On 16 processes: a process's memory by the memory check's own model (a sixteenth of
+    // each group's search, its slices of the groups before, the swaps' buffers).
+    let out = slidetable()
+        .args([
+            "generate",
+            "--board",
+            "5x5",
+            "--plan",
+            "--pdb",
+            "8-8-8",
+            "--processes",
+            "16",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "board 5x5: pattern database 8-8-8 (3 groups, 130827312000 placements) on 16 processes: 20.1 GB of memory a process at the peak, a 130.8 GB file (8.2 GB a part), at least 6.9 CPU-hours in all\n"
+    );
+    let out = slidetable()
+        .env("SLIDETABLE_AVAILABLE_MEMORY", "20000000000")
+        .args(["generate", "--board", "5x5", "--pdb", "8-8-8", "--parts"])
+        .arg(crate::common::dir())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("slidetable: the 8-8-8 pattern databases of 5x5 need 316.2 GB of memory, but 20.0 GB is available"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = slidetable()
+        .args([
+            "generate",
+            "--board",
+            "5x5",
+            "--pdb",
+            "8-8-8",
+            "--processes",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(USAGE));
     let out = slidetable()
         .args(["generate", "--board", "5x5", "--plan", "--pdb", "8-8-9"])
         .output()
@@ -332,4 +391,119 @@ fn plan_gives_the_figures_of_partitions_too_large_to_build_here() {
         text(&out.stderr),
         "slidetable: partition '8-8-9': group sizes must be at least 1 and add up to 24 tiles\n"
     );
+}
+
+/// `generate --board 5x5 --parts DIR` alone (one part, the engine MPI runs on every process)
+/// and `merge DIR -o FILE`: the file `-o` writes, byte for byte; a directory that is none is
+/// refused with its name.
+#[test]
+fn a_build_in_parts_merges_into_the_one_process_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.slp");
+    let out = slidetable()
+        .args(["generate", "--board", "5x5", "--pdb", "4-4-4-4-4-4", "-o"])
+        .arg(&one)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let parts = dir.path().join("parts");
+    std::fs::create_dir(&parts).unwrap();
+    let out = slidetable()
+        .args([
+            "generate",
+            "--board",
+            "5x5",
+            "--pdb",
+            "4-4-4-4-4-4",
+            "--parts",
+        ])
+        .arg(&parts)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout).lines().next().unwrap(),
+        format!(
+            "wrote {} (1 part, pattern-part-K-of-1.slp)",
+            parts.display()
+        )
+    );
+    assert!(parts.join("pattern-part-0-of-1.slp").is_file());
+    let merged = dir.path().join("merged.slp");
+    let out = slidetable()
+        .arg("merge")
+        .arg(&parts)
+        .arg("-o")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout).lines().nth(1).unwrap(),
+        "board 5x5: pattern database 4-4-4-4-4-4 (6 groups, 1821600 placements) from 1 part, goal 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24, 1823080 bytes"
+    );
+    assert!(std::fs::read(&merged).unwrap() == std::fs::read(&one).unwrap());
+    // A part is not the databases: the solver and info say how to join the parts.
+    let part = parts.join("pattern-part-0-of-1.slp");
+    for args in [
+        &["info"][..],
+        &["distance", "--board", "5x5", "--table"][..],
+    ] {
+        let out = slidetable()
+            .args(args)
+            .arg(&part)
+            .write_stdin("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("one part of 24-puzzle pattern databases built in parts (SLIDEQ25), not the whole: `slidetable merge DIR -o FILE` joins the parts of DIR into the file"),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    // Merging over a part is refused.
+    let out = slidetable()
+        .arg("merge")
+        .arg(&parts)
+        .arg("-o")
+        .arg(parts.join("pattern-part-0-of-1.slp"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("refusing to write"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let missing = dir.path().join("none");
+    let out = slidetable()
+        .args([
+            "generate",
+            "--board",
+            "5x5",
+            "--pdb",
+            "4-4-4-4-4-4",
+            "--parts",
+        ])
+        .arg(&missing)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "slidetable: {}: is no directory: --parts names the directory (made beforehand, \
+             seen by every process) the parts are written to\n",
+            missing.display()
+        )
+    );
+    let out = slidetable()
+        .args(["generate", "--board", "5x5", "--parts"])
+        .arg(&parts)
+        .args(["-o", "x.slp"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(USAGE));
 }

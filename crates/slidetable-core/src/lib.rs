@@ -41,9 +41,12 @@ pub use parse::{
     is_blank_or_comment, parse_layout, parse_spaced_packed, parse_tile, ParseError, Token,
 };
 pub use rank::{
+    placement_count, PlacementRank, PlacementRanker25, Placements, WidePlacementRanker25,
+    MAX_CELLS_25,
+};
+pub use rank::{
     PlacementError, PlacementRanker, PrefixMoves, Ranker, Ranks, Scan, ScanCursor, Sideways, Steps,
     TileOrder, WideRanker, WIDE_RANKS_ENV,
 };
-pub use rank::{PlacementRanker25, Placements, MAX_CELLS_25};
 pub use symmetry::Symmetry;
 pub use words::{counted, one_of, shapes_of};

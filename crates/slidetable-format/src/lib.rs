@@ -31,7 +31,8 @@ use std::io::{self, Write};
 mod pattern;
 mod pattern25;
 pub use pattern25::{
-    Group25, Pattern25Error, PatternFile25, BYTE_ENTRIES_25, MAGIC_25, UNREACHED_25, VERSION_25,
+    Group25, Pattern25Error, PatternFile25, Piece25, BYTE_ENTRIES_25, MAGIC_25, MAGIC_PART_25,
+    UNREACHED_25, VERSION_25,
 };
 
 pub use pattern::{

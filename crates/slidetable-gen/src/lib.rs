@@ -37,6 +37,7 @@ mod mapped;
 pub mod parts;
 mod pattern;
 mod pattern25;
+mod pattern25_parts;
 mod pattern_search;
 mod plan;
 pub mod resume;
@@ -53,8 +54,9 @@ pub use make::{
 };
 pub use pattern::{check_pattern_room, pattern_needs, Partition, PartitionError};
 pub use pattern25::{
-    check_pattern25_room, pattern25_needs, plan25, Partition25, Pattern25Error, Plan25,
-    KORF_FELNER_6666, MAX_GROUP_25, PLACEMENTS_PER_CPU_SECOND_25,
+    check_pattern25_room, pattern25_needs, pattern25_needs_in_parts, plan25, Partition25,
+    Pattern25Error, Plan25, KORF_FELNER_6666, MAX_GROUP_25, PLACEMENTS_PER_CPU_SECOND_25,
+    SWAP_BYTES,
 };
 pub use plan::Plan;
 pub use write::temporary::abandon_writes;

@@ -13,7 +13,7 @@ use slidetable_format::{
     check_group, check_groups, pattern_payload_len, GroupError, PatternGroup, MAX_EXCESS, MAX_GROUP,
 };
 
-use crate::pattern_search::{search_placements, Geometry, Settled};
+use crate::pattern_search::{search_placements, Geometry, Settled, Whole};
 use crate::room::{available_disk, checked_memory, Needs};
 use crate::GenError;
 
@@ -279,10 +279,10 @@ pub fn solve_pattern(
         }
         let excess = (s.level - dist.min(s.level)) / 2;
         if dist > s.level || !(s.level - dist).is_multiple_of(2) || excess > MAX_EXCESS {
-            overflow.fetch_min(s.rank as u64, Relaxed);
+            overflow.fetch_min(s.rank, Relaxed);
         }
         let shift = (s.rank & 1) * 4;
-        entries[s.rank / 2].fetch_or((excess.min(MAX_EXCESS) as u8) << shift, Relaxed);
+        entries[(s.rank / 2) as usize].fetch_or((excess.min(MAX_EXCESS) as u8) << shift, Relaxed);
     };
     let level_done = |level: u32, _finished: bool| {
         let bad = overflow.load(Relaxed);
@@ -298,11 +298,12 @@ pub fn solve_pattern(
             most: 2 * MAX_EXCESS,
         })
     };
-    let histogram = search_placements::<MAX_CELLS, AtomicU16, _>(
+    let histogram = search_placements::<MAX_CELLS, AtomicU16, _, _>(
         &geo,
         &ranker,
         &home[..k],
         goal.blank(),
+        &mut Whole::new(count as u64),
         progress,
         settle,
         level_done,

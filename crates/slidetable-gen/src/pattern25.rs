@@ -7,15 +7,17 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
-use slidetable_core::{Layout25, PlacementRanker25, MAX_CELLS_25};
+use slidetable_core::{placement_count, Layout25, PlacementRank, Placements, MAX_CELLS_25};
 use slidetable_format::{Group25, UNREACHED_25};
 
-use crate::pattern_search::{search_placements, Geometry, Settled};
+use crate::pattern_search::{search_placements, Geometry, Meet, Settled, Whole, CHILD_LOW_BITS};
 use crate::room::{checked_memory, human};
 
-/// The most tiles a group of a 25-cell board may have: 25!/18! = 2,422,728,000 placements
-/// still rank in a `u32`.
-pub const MAX_GROUP_25: usize = 7;
+/// The most tiles a group of a 25-cell board may have: 25!/12! ≈ 3.2·10¹⁶ placements, whose
+/// ranks still fit 64 bits with the bits a child carries between the processes of a build in
+/// parts (`pattern_search::CHILD_LOW_BITS`). Groups of up to 7 tiles rank in 32 bits
+/// (25!/18! = 2,422,728,000 placements), larger ones in 64 (8 tiles: 25!/17! ≈ 4.36·10¹⁰).
+pub const MAX_GROUP_25: usize = 13;
 
 /// A partition of a board's tiles into groups (bit `t` of a mask for tile `t`), for boards
 /// of up to 25 cells. Made only by [`Partition25::parse`] and [`Partition25::new`], so its
@@ -57,11 +59,12 @@ pub enum Pattern25Error {
     },
     /// The machine has less memory or disk space than the build needs.
     #[error(
-        "the {partition} pattern databases of {rows}x{cols} need {} of {what}, but {} is \
-         available ({origin}); smaller groups need less (5-5-5-5-4: {})",
+        "the {partition} pattern databases of {rows}x{cols} need {} of {what}{}, but {} is \
+         available ({origin}); {}",
         human(*need),
+        on_processes(*parts, *here),
         human(*available),
-        human(five_fives_memory())
+        smaller(what, *parts, *need)
     )]
     NoRoom {
         /// The partition's group sizes.
@@ -72,12 +75,16 @@ pub enum Pattern25Error {
         cols: usize,
         /// "memory" or "disk space".
         what: &'static str,
-        /// Bytes needed.
+        /// Bytes needed (by every process of the build on this machine).
         need: u64,
         /// Bytes available.
         available: u64,
         /// Where the available figure comes from.
         origin: String,
+        /// The processes of the build (1: not in parts).
+        parts: u32,
+        /// How many of them share this machine.
+        here: u32,
     },
     /// A variable of the environment that sets the memory or disk figure is no number, or
     /// the file could not be written (the table writer's errors).
@@ -95,22 +102,48 @@ fn five_fives_memory() -> u64 {
         .map_or(0, |p| pattern25_needs(25, &p).0)
 }
 
+/// How a refusal names the processes of a build in parts: nothing for one.
+fn on_processes(parts: u32, here: u32) -> String {
+    match (parts, here) {
+        (0 | 1, _) => String::new(),
+        (_, 0 | 1) => format!(" a process of {parts}"),
+        _ => format!(" for the {here} of its {parts} processes on this machine"),
+    }
+}
+
+/// What a refusal of `need` bytes suggests: smaller groups (where 5-5-5-5-4 needs less),
+/// and for memory a build in (more) parts.
+fn smaller(what: &str, parts: u32, need: u64) -> String {
+    let fives = five_fives_memory();
+    let groups = if what == "memory" && fives >= need {
+        String::new()
+    } else {
+        format!("smaller groups need less (5-5-5-5-4: {})", human(fives))
+    };
+    let parts = match (what, parts) {
+        ("memory", 0 | 1) => {
+            "a build in parts less a process (--parts DIR on several \
+                              machines; --plan --processes N gives a process's figures)"
+        }
+        ("memory", _) => {
+            "more processes less each (--plan --processes N gives a process's \
+                          figures)"
+        }
+        _ => "",
+    };
+    match (groups.is_empty(), parts.is_empty()) {
+        (false, false) => format!("{groups}, and {parts}"),
+        (false, true) => groups,
+        _ => parts.to_string(),
+    }
+}
+
 impl Partition25 {
     /// Reads a partition of the tiles of `goal`'s board: `6-6-6-6` on 5×5 is Korf and
     /// Felner's ([`KORF_FELNER_6666`]); other group sizes (`5-5-5-5-4`) take tiles in the
     /// order of their goal cells, reading order; explicit groups (`1,2,5/3,4,…`) name
     /// tiles.
     pub fn parse(text: &str, goal: &Layout25) -> Result<Partition25, Pattern25Error> {
-        Partition25::parse_sized(text, goal, MAX_GROUP_25)
-    }
-
-    /// [`Partition25::parse`] with groups of up to `max_group` tiles: past
-    /// [`MAX_GROUP_25`] only for [`plan25`]'s figures, never for a build.
-    fn parse_sized(
-        text: &str,
-        goal: &Layout25,
-        max_group: usize,
-    ) -> Result<Partition25, Pattern25Error> {
         let bad = |problem: String| Pattern25Error::Partition {
             text: text.to_string(),
             problem,
@@ -155,7 +188,7 @@ impl Partition25 {
                 at += k;
             }
         }
-        Partition25::checked(text, n, groups, max_group)
+        Partition25::checked(text, n, groups)
     }
 
     /// A partition of the tiles of a board of `cells` cells from one mask per group.
@@ -171,15 +204,10 @@ impl Partition25 {
             })
             .collect::<Vec<_>>()
             .join("/");
-        Partition25::checked(&text, cells, groups, MAX_GROUP_25)
+        Partition25::checked(&text, cells, groups)
     }
 
-    fn checked(
-        text: &str,
-        n: usize,
-        groups: Vec<u32>,
-        max_group: usize,
-    ) -> Result<Partition25, Pattern25Error> {
+    fn checked(text: &str, n: usize, groups: Vec<u32>) -> Result<Partition25, Pattern25Error> {
         let bad = |problem: String| Pattern25Error::Partition {
             text: text.to_string(),
             problem,
@@ -191,11 +219,11 @@ impl Partition25 {
             if k == 0 {
                 return Err(bad("a group has no tiles".into()));
             }
-            if k > max_group {
-                let all: u128 = (0..k as u128).map(|j| n as u128 - j).product();
+            if k > MAX_GROUP_25 || placement_count(n, k) << CHILD_LOW_BITS >> 64 != 0 {
                 return Err(bad(format!(
-                    "a group of {k} tiles has {all} placements on {n} cells, too many to rank \
-                     in 32 bits or hold in memory here (at most {MAX_GROUP_25} tiles: {})",
+                    "a group of {k} tiles has {} placements on {n} cells, too many to rank \
+                     (at most {MAX_GROUP_25} tiles: {})",
+                    placement_count(n, k),
                     placements(n, MAX_GROUP_25)
                 )));
             }
@@ -238,10 +266,7 @@ impl Partition25 {
 /// Placements of a group of `k` tiles on `cells` cells, `cells!/(cells−k)!` (`u64::MAX` past
 /// it, as no memory holds them).
 fn placements(cells: usize, k: usize) -> u64 {
-    let all: u128 = (0..k as u128)
-        .map(|j| (cells as u128).saturating_sub(j))
-        .product();
-    u64::try_from(all).unwrap_or(u64::MAX)
+    u64::try_from(placement_count(cells, k)).unwrap_or(u64::MAX)
 }
 
 /// Placements the 24-puzzle's builder settles in a CPU-second, measured: Korf and Felner's
@@ -249,60 +274,94 @@ fn placements(cells: usize, k: usize) -> u64 {
 /// no faster (their masks are further apart in memory), so a plan's time from it is a floor.
 pub const PLACEMENTS_PER_CPU_SECOND_25: u64 = 5_300_000;
 
-/// What a partition's build takes, for `generate --plan`: also for groups too large to be
-/// built here (more than [`MAX_GROUP_25`] tiles), whose figures a build elsewhere needs.
+/// What a partition's build takes, for `generate --plan`: on one process, or on each of the
+/// processes of a build in parts (also for groups too large for this machine's memory,
+/// whose figures a build elsewhere needs).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan25 {
     /// The group sizes, `8-8-8` style.
     pub sizes: String,
     /// How many groups.
     pub groups: usize,
+    /// The processes the figures are for (1: the build on one machine).
+    pub parts: u32,
     /// Placements of every group together.
     pub placements: u64,
-    /// Bytes of memory at the peak (as [`pattern25_needs`] counts them).
+    /// Bytes of memory a process needs at its peak (as [`pattern25_needs_in_parts`] counts
+    /// them).
     pub memory: u64,
-    /// Bytes of the file's entries.
+    /// Bytes of the file's entries (of every part together).
     pub disk: u64,
-    /// CPU-seconds at least, at [`PLACEMENTS_PER_CPU_SECOND_25`].
+    /// CPU-seconds at least, every process together, at [`PLACEMENTS_PER_CPU_SECOND_25`].
     pub cpu_seconds: f64,
-    /// Whether this builder makes it (every group of at most [`MAX_GROUP_25`] tiles).
-    pub buildable: bool,
+    /// Whether some group's placements rank in 64 bits (more than 2³²).
+    pub wide: bool,
 }
 
-/// The figures of building `text`'s partition of `goal`'s tiles, groups of any size.
-pub fn plan25(text: &str, goal: &Layout25) -> Result<Plan25, Pattern25Error> {
-    let partition = Partition25::parse_sized(text, goal, goal.cells() - 1)?;
-    let (memory, disk) = pattern25_needs(goal.cells(), &partition);
+/// The figures of building `text`'s partition of `goal`'s tiles on `parts` processes.
+pub fn plan25(text: &str, goal: &Layout25, parts: u32) -> Result<Plan25, Pattern25Error> {
+    let partition = Partition25::parse(text, goal)?;
+    let (memory, disk) = pattern25_needs_in_parts(goal.cells(), &partition, parts);
     let placements = partition25_placements(goal.cells(), &partition);
     Ok(Plan25 {
         sizes: partition.sizes(),
         groups: partition.groups().len(),
+        parts: parts.max(1),
         placements,
         memory,
         disk,
         cpu_seconds: placements as f64 / PLACEMENTS_PER_CPU_SECOND_25 as f64,
-        buildable: partition
+        wide: partition
             .groups()
             .iter()
-            .all(|g| g.count_ones() as usize <= MAX_GROUP_25),
+            .any(|g| placement_count(goal.cells(), g.count_ones() as usize) > u128::from(u32::MAX)),
     })
 }
 
-/// What building `partition`'s databases on a board of `cells` cells needs: memory (the
-/// largest group's search — its blank masks, 4 bytes a placement, two level bitmaps and its
-/// entries — plus the entries of the groups before it) and disk (every group's entries).
+/// What building `partition`'s databases on a board of `cells` cells needs in one process:
+/// [`pattern25_needs_in_parts`] with one part.
 pub fn pattern25_needs(cells: usize, partition: &Partition25) -> (u64, u64) {
+    pattern25_needs_in_parts(cells, partition, 1)
+}
+
+/// Bytes of the children one window of a build in parts makes for other parts, every part
+/// together at most ([`window_words`] bounds a window by it): what a swap holds.
+pub const SWAP_BYTES: u64 = 1 << 26;
+
+/// Frontier words (64 placements each) a window of a build of groups of `k` tiles in `parts`
+/// parts expands before the parts swap: each placement makes at most 4 children a tile, 8
+/// bytes each, so the window's children, every part's together, stay within [`SWAP_BYTES`].
+pub(crate) fn window_words(k: usize, parts: u32) -> usize {
+    let per_word = 64 * 4 * k.max(1) as u64 * 8 * u64::from(parts.max(1));
+    (SWAP_BYTES / per_word).max(1) as usize
+}
+
+/// What building `partition`'s databases on a board of `cells` cells needs on each of
+/// `parts` processes (1: one machine), the one model of the memory check and of `--plan`:
+/// memory (the largest slice a process searches of a group — its blank masks, 4 bytes a
+/// placement, two level bitmaps and its entries — plus its slices of the groups before it,
+/// and with more than one part the swaps' buffers, 5 × [`SWAP_BYTES`]: the children made,
+/// sorted for their owners, encoded, received and decoded) and disk (every group's entries,
+/// all parts' together).
+pub fn pattern25_needs_in_parts(cells: usize, partition: &Partition25, parts: u32) -> (u64, u64) {
+    let parts = u64::from(parts.max(1));
     let mut kept = 0u64;
     let mut peak = 0u64;
+    let mut disk = 0u64;
     for &g in partition.groups() {
         let p = placements(cells, g.count_ones() as usize);
-        let search = p
+        let slice = p.div_ceil(parts);
+        let search = slice
             .saturating_mul(5)
-            .saturating_add(p.div_ceil(64).saturating_mul(16));
+            .saturating_add(slice.div_ceil(64).saturating_mul(16));
         peak = peak.max(kept.saturating_add(search));
-        kept = kept.saturating_add(p);
+        kept = kept.saturating_add(slice);
+        disk = disk.saturating_add(p);
     }
-    (peak, kept)
+    if parts > 1 {
+        peak = peak.saturating_add(5 * SWAP_BYTES);
+    }
+    (peak, disk)
 }
 
 /// Refuses, with the figures, a build the machine has no memory for, or no disk space in
@@ -312,7 +371,20 @@ pub fn check_pattern25_room(
     partition: &Partition25,
     dir: Option<&Path>,
 ) -> Result<(u64, u64), Pattern25Error> {
-    let (memory, disk) = pattern25_needs(goal.cells(), partition);
+    check_pattern25_room_in_parts(goal, partition, dir, 1, 1)
+}
+
+/// [`check_pattern25_room`] for one of `parts` processes, `here` of which share this
+/// machine's memory (and its disk, for the part files: `dir` is theirs).
+pub(crate) fn check_pattern25_room_in_parts(
+    goal: &Layout25,
+    partition: &Partition25,
+    dir: Option<&Path>,
+    parts: u32,
+    here: u32,
+) -> Result<(u64, u64), Pattern25Error> {
+    let (memory, disk) = pattern25_needs_in_parts(goal.cells(), partition, parts);
+    let here = u64::from(here.max(1));
     let refuse = |what, need, (available, origin): (u64, String)| Pattern25Error::NoRoom {
         partition: partition.sizes(),
         rows: goal.rows(),
@@ -321,58 +393,93 @@ pub fn check_pattern25_room(
         need,
         available,
         origin,
+        parts,
+        here: here as u32,
     };
     if let Some(available) = checked_memory()? {
-        if memory > available.0 {
-            return Err(refuse("memory", memory, available));
+        if memory.saturating_mul(here) > available.0 {
+            return Err(refuse("memory", memory.saturating_mul(here), available));
         }
     }
     if let Some(dir) = dir {
         if let Some(available) = crate::room::available_disk(dir)? {
-            if disk > available.0 {
-                return Err(refuse("disk space", disk, available));
+            // Every part's file on one disk: as much as the whole file, at most.
+            let need = disk.div_ceil(u64::from(parts.max(1))).saturating_mul(here);
+            if need > available.0 {
+                return Err(refuse("disk space", need, available));
             }
         }
     }
     Ok((memory, disk))
 }
 
-/// Solves one group's database towards `goal`: for every placement of the group's tiles
-/// (bit `t` of `tiles` for tile `t`), the fewest moves of those tiles that bring them home
-/// whatever the other tiles do, or [`UNREACHED_25`] where no puzzle has that placement.
-/// `progress` is told of placements as they are settled.
-pub fn solve_pattern25(
-    goal: &Layout25,
-    tiles: u32,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Group25, Pattern25Error> {
-    let partition_error = |problem: String| Pattern25Error::Partition {
-        text: format!("{tiles:#x}"),
-        problem,
-    };
+/// Whether the placements of `k` tiles on `cells` cells are ranked in 64 bits: past 2³²
+/// placements (8 tiles of 25 cells), or on any group when [`crate::environment::WIDE_RANKS_ENV`]
+/// asks (what runs the wide builder on small groups; the bytes are the same).
+pub(crate) fn wide_placements(cells: usize, k: usize) -> Result<bool, crate::GenError> {
+    Ok(placement_count(cells, k) > u128::from(u32::MAX) || crate::environment::wide_ranks()?)
+}
+
+/// What one process of a build keeps of a group: its slice of the entries (all of them in
+/// one process) and the histogram of every part together.
+pub(crate) struct GroupSlice {
+    /// The first rank of the slice.
+    pub(crate) start: u64,
+    /// One byte per placement of the slice, in rank order.
+    pub(crate) entries: Vec<u8>,
+    /// Placements of each value, every part's together.
+    pub(crate) histogram: Vec<u64>,
+}
+
+/// The group of `tiles`' tiles towards `goal` as the search takes it: its tiles in order,
+/// their goal cells, its placements, or why it is no group of that board.
+fn group_of(goal: &Layout25, tiles: u32) -> Result<(Vec<u8>, Vec<u8>, u64), Pattern25Error> {
     let n = goal.cells();
     let group: Vec<u8> = (0..n as u8).filter(|&t| tiles & (1 << t) != 0).collect();
     let k = group.len();
     if tiles & 1 != 0 || k == 0 || k > MAX_GROUP_25 || u64::from(tiles) >> n != 0 {
-        return Err(partition_error(format!(
-            "tiles {group:?} are no group of a {}x{} board",
-            goal.rows(),
-            goal.cols()
-        )));
+        return Err(Pattern25Error::Partition {
+            text: format!("{tiles:#x}"),
+            problem: format!(
+                "tiles {group:?} are no group of a {}x{} board",
+                goal.rows(),
+                goal.cols()
+            ),
+        });
     }
-    let ranker = PlacementRanker25::new(n, k).map_err(|e| partition_error(e.to_string()))?;
-    let count = ranker.count() as usize;
+    let home = group
+        .iter()
+        .map(|&t| goal.tiles().iter().position(|&x| x == t).unwrap_or(0) as u8)
+        .collect();
+    Ok((group, home, placements(n, k)))
+}
+
+/// Searches this process's slice (`meet`) of the group of `tiles` towards `goal`, its
+/// placements ranked in `R`.
+pub(crate) fn solve_slice25<R: PlacementRank>(
+    goal: &Layout25,
+    tiles: u32,
+    meet: &mut impl Meet<Pattern25Error>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<GroupSlice, Pattern25Error> {
+    let (group, home, _) = group_of(goal, tiles)?;
+    let partition_error = |problem: String| Pattern25Error::Partition {
+        text: format!("{tiles:#x}"),
+        problem,
+    };
+    let ranker = Placements::<MAX_CELLS_25, R>::new(goal.cells(), group.len())
+        .map_err(|e| partition_error(e.to_string()))?;
     let geo = Geometry::<MAX_CELLS_25>::new(goal.rows(), goal.cols());
-    let mut home = [0u8; MAX_GROUP_25];
-    for (i, &t) in group.iter().enumerate() {
-        home[i] = goal.tiles().iter().position(|&x| x == t).unwrap_or(0) as u8;
+    let (start, end) = (meet.bounds()[meet.me()], meet.bounds()[meet.me() + 1]);
+    let entries: Vec<AtomicU8> = (start..end).map(|_| AtomicU8::new(UNREACHED_25)).collect();
+    let home_rank: u64 = ranker.rank(&home).into();
+    if (start..end).contains(&home_rank) {
+        entries[(home_rank - start) as usize].store(0, Relaxed);
     }
-    let entries: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNREACHED_25)).collect();
-    entries[ranker.rank(&home[..k]) as usize].store(0, Relaxed);
     // A placement's entry: the level it was first reached at, the group's moves.
     let settle = |s: Settled<'_>| {
         let value = s.level.min(u32::from(UNREACHED_25) - 1) as u8;
-        entries[s.rank].store(value, Relaxed);
+        entries[(s.rank - start) as usize].store(value, Relaxed);
     };
     let level_done = |level: u32, finished: bool| {
         if finished || level < u32::from(UNREACHED_25) - 1 {
@@ -383,19 +490,54 @@ pub fn solve_pattern25(
             UNREACHED_25 - 1
         )))
     };
-    let histogram = search_placements::<MAX_CELLS_25, AtomicU32, _>(
+    let histogram = search_placements::<MAX_CELLS_25, AtomicU32, R, _>(
         &geo,
         &ranker,
-        &home[..k],
+        &home,
         goal.blank(),
+        meet,
         progress,
         settle,
         level_done,
     )?;
+    Ok(GroupSlice {
+        start,
+        entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
+        histogram,
+    })
+}
+
+/// Solves one group's database towards `goal`: for every placement of the group's tiles
+/// (bit `t` of `tiles` for tile `t`), the fewest moves of those tiles that bring them home
+/// whatever the other tiles do, or [`UNREACHED_25`] where no puzzle has that placement.
+/// The placements rank in 32 bits where they fit, in 64 past ([`wide_placements`]).
+/// `progress` is told of placements as they are settled.
+pub fn solve_pattern25(
+    goal: &Layout25,
+    tiles: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Group25, Pattern25Error> {
+    let (group, _, _) = group_of(goal, tiles)?;
+    if wide_placements(goal.cells(), group.len())? {
+        solve_pattern25_in_width::<u64>(goal, tiles, progress)
+    } else {
+        solve_pattern25_in_width::<u32>(goal, tiles, progress)
+    }
+}
+
+/// [`solve_pattern25`] with the placements ranked in `R` (`u32` or `u64`) whatever the
+/// group's size, where they fit: what tests compare the two widths with.
+pub fn solve_pattern25_in_width<R: PlacementRank>(
+    goal: &Layout25,
+    tiles: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Group25, Pattern25Error> {
+    let (_, _, count) = group_of(goal, tiles)?;
+    let slice = solve_slice25::<R>(goal, tiles, &mut Whole::new(count), progress)?;
     Ok(Group25 {
         tiles,
-        histogram,
-        entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
+        histogram: slice.histogram,
+        entries: slice.entries,
     })
 }
 
@@ -552,11 +694,13 @@ mod tests {
         assert_eq!(p.groups()[0], 0b1_1100_0110_0010);
         let q = Partition25::parse("5-5-5-5-4", &goal).unwrap();
         assert_eq!(q.groups()[0], 0b11_1110);
-        let e = Partition25::parse("8-8-8", &goal).unwrap_err();
+        assert_eq!(Partition25::parse("8-8-8", &goal).unwrap().sizes(), "8-8-8");
+        assert_eq!(Partition25::parse("13-11", &goal).unwrap().sizes(), "13-11");
+        let e = Partition25::parse("14-10", &goal).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "partition '8-8-8': a group of 8 tiles has 43609104000 placements on 25 cells, \
-             too many to rank in 32 bits or hold in memory here (at most 7 tiles: 2422728000)"
+            "partition '14-10': a group of 14 tiles has 388588515194880000 placements on 25 \
+             cells, too many to rank (at most 13 tiles: 32382376266240000)"
         );
         let e = Partition25::parse("1,2/2,3", &goal).unwrap_err();
         assert_eq!(

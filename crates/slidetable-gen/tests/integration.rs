@@ -6,4 +6,5 @@ mod generate;
 mod parts;
 mod pattern;
 mod pattern25;
+mod pattern25_parts;
 mod resume;

@@ -7,7 +7,9 @@ use std::collections::VecDeque;
 
 use slidetable_core::{Layout25, PlacementRanker25};
 use slidetable_format::{excess_at, PatternFile25, UNREACHED_25};
-use slidetable_gen::engine::{solve_partition25, solve_pattern, solve_pattern25, write_pattern25};
+use slidetable_gen::engine::{
+    solve_partition25, solve_pattern, solve_pattern25, solve_pattern25_in_width, write_pattern25,
+};
 use slidetable_gen::Partition25;
 
 /// The value of every placement of `tiles` by a 0-1 BFS over (cells of the group's tiles,
@@ -111,6 +113,45 @@ fn a_whole_partition_on_small_boards_agrees_with_a_plain_zero_one_bfs() {
             );
         }
     }
+}
+
+/// The builder in 64-bit ranks (what groups of 8 tiles and more of 25 cells take) on groups
+/// the 32-bit one builds: the same entries and histograms, so the same file, byte for byte.
+#[test]
+fn both_rank_widths_build_the_same_databases() {
+    for (rows, cols, text) in [
+        (3, 3, "4-4"),
+        (2, 4, "3-4"),
+        (3, 4, "4-4-3"),
+        (4, 4, "5-5-5"),
+        (5, 5, "4-4-4-4-4-4"),
+    ] {
+        let goal = Layout25::goal_with_blank(rows, cols, 0).unwrap();
+        let partition = Partition25::parse(text, &goal).unwrap();
+        let width = |wide: bool| -> Vec<u8> {
+            let groups: Vec<_> = partition
+                .groups()
+                .iter()
+                .map(|&tiles| {
+                    if wide {
+                        solve_pattern25_in_width::<u64>(&goal, tiles, &|_| ()).unwrap()
+                    } else {
+                        solve_pattern25_in_width::<u32>(&goal, tiles, &|_| ()).unwrap()
+                    }
+                })
+                .collect();
+            PatternFile25::to_bytes(&goal, &groups).unwrap()
+        };
+        let narrow = width(false);
+        assert!(width(true) == narrow, "{rows}x{cols} {text}");
+        // And both are what the builder picks for these groups (32 bits).
+        let picked = solve_partition25(&goal, &partition, &|_| ()).unwrap();
+        assert!(PatternFile25::to_bytes(&goal, &picked).unwrap() == narrow);
+    }
+    // Against the plain BFS too, in 64 bits.
+    let goal = Layout25::goal_with_blank(3, 3, 0).unwrap();
+    let wide = solve_pattern25_in_width::<u64>(&goal, 0b1_1110_0000, &|_| ()).unwrap();
+    assert_eq!(wide.entries, by_plain_bfs(&goal, 0b1_1110_0000));
 }
 
 #[test]

@@ -139,9 +139,16 @@ impl<'a> Databases25<'a> {
         let mut tables = Vec::with_capacity(groups.len());
         for (g, &(tiles, entries)) in groups.iter().enumerate() {
             let k = tiles.count_ones() as usize;
-            if k == 0 || k > MAX_K || tiles & 1 != 0 || u64::from(tiles) >> n != 0 {
+            if k == 0 || tiles & 1 != 0 || u64::from(tiles) >> n != 0 {
                 return Err(bad(format!(
                     "group {g} (mask {tiles:#x}) is no group of tiles"
+                )));
+            }
+            if k > MAX_K {
+                return Err(bad(format!(
+                    "group {g} has {k} tiles; the solver reads groups of up to {MAX_K} tiles \
+                     (larger ones are built, in parts, for their figures and for other \
+                     programs)"
                 )));
             }
             let ranker = PlacementRanker25::new(n, k).map_err(|e| bad(e.to_string()))?;

@@ -228,3 +228,20 @@ fn the_path_found_does_not_depend_on_the_threads() {
         }
     }
 }
+
+/// A file's group of more than 7 tiles (what 8-8-8 has: built in parts, ranked in 64 bits) is
+/// refused by the solver with what it reads, not taken for no group.
+#[test]
+fn a_group_of_eight_tiles_is_refused_with_what_the_solver_reads() {
+    let goal = Layout25::goal_with_blank(3, 3, 0).unwrap();
+    let groups =
+        solve_partition25(&goal, &Partition25::parse("8", &goal).unwrap(), &|_| ()).unwrap();
+    let tables: Vec<(u32, &[u8])> = groups.iter().map(|g| (g.tiles, &g.entries[..])).collect();
+    let e = Databases25::new(goal, &tables, true).err().unwrap();
+    assert_eq!(
+        e.to_string(),
+        "the pattern databases do not fit their goal: group 0 has 8 tiles; the solver reads \
+         groups of up to 7 tiles (larger ones are built, in parts, for their figures and for \
+         other programs)"
+    );
+}

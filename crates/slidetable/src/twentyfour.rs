@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use slidetable_core::Layout25;
 use slidetable_format::{Group25, PatternFile25};
 use slidetable_gen::engine::{
-    partition25_placements, pattern25_kept_dir, solve_partition25, solve_partition25_kept,
-    write_pattern25,
+    is_pattern25_parts_dir, merge_pattern25_parts, partition25_placements, pattern25_kept_dir,
+    solve_partition25, solve_partition25_in_parts, solve_partition25_kept, write_pattern25,
+    Merged25, Parts25Done,
 };
 use slidetable_gen::{
     check_pattern25_room, pattern25_needs, plan25, Partition25, Pattern25Error, Plan25,
@@ -129,11 +130,11 @@ impl Build25 {
         Ok(goal)
     }
 
-    /// What building `pdb`'s partition takes (memory, disk, CPU time), also for groups too
-    /// large to be built here (`8-8-8`: [`Plan25::buildable`] false), as `generate --plan`
-    /// prints it.
-    pub fn plan(pdb: &str) -> Result<Plan25, TwentyFourError> {
-        Ok(plan25(pdb, &Build25::goal_of(pdb)?)?)
+    /// What building `pdb`'s partition takes (memory a process, disk, CPU time) on
+    /// `processes` processes (1: one machine; more: [`Build25::write_part`] on each), also
+    /// for partitions too large for this machine (`8-8-8`), as `generate --plan` prints it.
+    pub fn plan(pdb: &str, processes: u32) -> Result<Plan25, TwentyFourError> {
+        Ok(plan25(pdb, &Build25::goal_of(pdb)?, processes)?)
     }
 
     /// The goal the databases are distances to.
@@ -199,6 +200,39 @@ impl Build25 {
             bytes,
             kept: kept.into_inner().unwrap_or_default(),
         })
+    }
+}
+
+impl Build25 {
+    /// This process's part of the build in parts (its place among the processes:
+    /// `exchange`), written to `dir` (made beforehand, seen by every process) as a
+    /// `SLIDEQ25` part file; [`Build25::merge`] joins the parts into the file
+    /// [`Build25::write`] writes, byte for byte. Refused by every process at once, with the
+    /// figures, when one has not the memory or the disk space for its part. `progress` is
+    /// told of the placements this process settles.
+    pub fn write_part(
+        &self,
+        dir: &Path,
+        exchange: &mut dyn slidetable_gen::parts::Exchange,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Parts25Done, TwentyFourError> {
+        Ok(solve_partition25_in_parts(
+            &self.goal,
+            &self.partition,
+            dir,
+            exchange,
+            progress,
+        )?)
+    }
+
+    /// Joins the parts of a build in parts in `dir` into the `SLIDEP25` file `output`.
+    pub fn merge(dir: &Path, output: &Path) -> Result<Merged25, TwentyFourError> {
+        Ok(merge_pattern25_parts(dir, output)?)
+    }
+
+    /// Whether `dir` holds the parts of 24-puzzle pattern databases built in parts.
+    pub fn is_parts_dir(dir: &Path) -> bool {
+        is_pattern25_parts_dir(dir)
     }
 }
 

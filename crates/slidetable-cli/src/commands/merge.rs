@@ -1,4 +1,5 @@
-//! `merge`: join a table in parts into one table file.
+//! `merge`: join a table in parts (or the 24-puzzle's pattern databases built in parts) into
+//! one file.
 
 use std::io::Write;
 use std::path::Path;
@@ -15,6 +16,42 @@ use crate::streams;
 /// Joins the parts in `dir` into the table file `output`.
 pub(crate) fn run(dir: &Path, output: &Path) -> Result<ExitCode> {
     let start = Instant::now();
+    if slidetable::Build25::is_parts_dir(dir) {
+        refuse_own_file(dir, output)?;
+        let merged = slidetable::Build25::merge(dir, output)?;
+        let placements: u64 = merged
+            .groups
+            .iter()
+            .map(|g| {
+                u64::try_from(slidetable::core::placement_count(
+                    merged.goal.cells(),
+                    g.tiles.count_ones() as usize,
+                ))
+                .unwrap_or(u64::MAX)
+            })
+            .sum();
+        let sizes: Vec<String> = merged
+            .groups
+            .iter()
+            .map(|g| g.tiles.count_ones().to_string())
+            .collect();
+        let mut out = streams::stdout();
+        writeln!(out, "wrote {}", output.display())?;
+        writeln!(
+            out,
+            "board {}x{}: pattern database {} ({} groups, {placements} placements) from {}, goal {}, {} bytes",
+            merged.goal.rows(),
+            merged.goal.cols(),
+            sizes.join("-"),
+            merged.groups.len(),
+            counted(u64::from(merged.parts), "part"),
+            merged.goal,
+            merged.bytes
+        )?;
+        writeln!(out, "took {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if slidetable::query::is_bounded_dir(dir) {
         let table = slidetable::query::BoundedTable::open(dir)?;
         refuse_own_file(dir, output)?;
@@ -61,7 +98,11 @@ fn refuse_own_file(dir: &Path, output: &Path) -> Result<()> {
         for entry in std::fs::read_dir(dir)?.flatten() {
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            if name == MANIFEST_NAME || is_part_name(&name) || is_bounded_part_name(&name) {
+            if name == MANIFEST_NAME
+                || is_part_name(&name)
+                || is_bounded_part_name(&name)
+                || slidetable::generate::engine::pattern25_part_of(&name).is_some()
+            {
                 sources.push(entry.path());
             }
         }
@@ -78,8 +119,12 @@ fn refuse_own_file(dir: &Path, output: &Path) -> Result<()> {
             .is_some_and(|parent| same_file(parent, dir));
         let name = output.file_name().map(|n| n.to_string_lossy().into_owned());
         if into_dir
-            && name
-                .is_some_and(|n| n == MANIFEST_NAME || is_part_name(&n) || is_bounded_part_name(&n))
+            && name.is_some_and(|n| {
+                n == MANIFEST_NAME
+                    || is_part_name(&n)
+                    || is_bounded_part_name(&n)
+                    || slidetable::generate::engine::pattern25_part_of(&n).is_some()
+            })
         {
             return refuse();
         }

@@ -24,7 +24,10 @@ use std::sync::OnceLock;
 
 use crate::layout::class_of;
 use crate::{factorial, Board, BoardError, Layout, Move, MAX_CELLS, MAX_TABLE_CELLS};
-pub use placement::{PlacementError, PlacementRanker, PlacementRanker25, Placements, MAX_CELLS_25};
+pub use placement::{
+    placement_count, PlacementError, PlacementRank, PlacementRanker, PlacementRanker25, Placements,
+    WidePlacementRanker25, MAX_CELLS_25,
+};
 use quick::QuickTables;
 pub use scan::{PrefixMoves, Scan, ScanCursor, Sideways};
 pub use steps::{Steps, TileOrder};

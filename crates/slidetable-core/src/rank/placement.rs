@@ -13,6 +13,10 @@
 //! The board's largest cell count is a parameter of the type, so the 15-puzzle's ranker
 //! ([`PlacementRanker`], 16 cells) keeps its 16-cell arrays and two-byte select while the
 //! 24-puzzle's ([`PlacementRanker25`], 25 cells) has room for its cells; both are one code.
+//! So is the rank's width ([`PlacementRank`]): `u32` wherever the placements fit it (every
+//! group of up to 7 tiles of 25 cells, 25!/18! = 2,422,728,000), `u64` past it (8 tiles of
+//! 25 cells make 25!/17! ≈ 4.36·10¹⁰: [`WidePlacementRanker25`]); both give a placement the
+//! same rank, and the narrow one's code is unchanged.
 
 use crate::MAX_CELLS;
 
@@ -33,18 +37,97 @@ pub enum PlacementError {
         /// The most cells the ranker holds.
         max: usize,
     },
-    /// More placements than a `u32` rank holds.
+    /// More placements than the rank's width holds.
     #[error(
-        "{tiles} tiles over {cells} cells make {count} placements, more than a u32 rank holds"
+        "{tiles} tiles over {cells} cells make {count} placements, more than a {width}-bit rank holds"
     )]
     TooMany {
         /// The tiles asked for.
         tiles: usize,
         /// The cells asked for.
         cells: usize,
-        /// The placements they make.
-        count: u64,
+        /// The placements they make (`u128`: past 2⁶⁴ too).
+        count: u128,
+        /// The rank's bits.
+        width: u32,
     },
+}
+
+/// The integer a placement's rank is kept in: `u32` (what every 15-puzzle group and every
+/// 24-puzzle group of up to 7 tiles needs, and the hot loops' width) or `u64` (8 tiles and
+/// more of 25 cells). The arithmetic a ranker does, in that width.
+pub trait PlacementRank:
+    Copy + Ord + std::fmt::Debug + Default + Send + Sync + Into<u64> + 'static
+{
+    /// The rank's bits.
+    const BITS: u32;
+    /// `x` in this width (below its largest value: the caller's count bounds it).
+    fn of(x: u64) -> Self;
+    /// `self + x`, wrapping.
+    fn wrapping_add(self, x: Self) -> Self;
+    /// `self − x`, wrapping.
+    fn wrapping_sub(self, x: Self) -> Self;
+    /// `self · x`, wrapping.
+    fn wrapping_mul(self, x: Self) -> Self;
+    /// `self / w` for `w` ≥ 2 by its `reciprocal` (⌊2⁶⁴ / w⌋ + 1), without a division.
+    fn quotient(self, w: Self, reciprocal: u64) -> Self;
+}
+
+impl PlacementRank for u32 {
+    const BITS: u32 = 32;
+    #[inline(always)]
+    fn of(x: u64) -> u32 {
+        x as u32
+    }
+    #[inline(always)]
+    fn wrapping_add(self, x: u32) -> u32 {
+        u32::wrapping_add(self, x)
+    }
+    #[inline(always)]
+    fn wrapping_sub(self, x: u32) -> u32 {
+        u32::wrapping_sub(self, x)
+    }
+    #[inline(always)]
+    fn wrapping_mul(self, x: u32) -> u32 {
+        u32::wrapping_mul(self, x)
+    }
+    #[inline(always)]
+    fn quotient(self, _w: u32, reciprocal: u64) -> u32 {
+        // Exact for every `x` and `w` below 2³²: the product's error, below `x / 2⁶⁴`, stays
+        // under the `1 / w` that separates `x / w` from the next whole number.
+        ((u128::from(self) * u128::from(reciprocal)) >> 64) as u32
+    }
+}
+
+impl PlacementRank for u64 {
+    const BITS: u32 = 64;
+    #[inline(always)]
+    fn of(x: u64) -> u64 {
+        x
+    }
+    #[inline(always)]
+    fn wrapping_add(self, x: u64) -> u64 {
+        u64::wrapping_add(self, x)
+    }
+    #[inline(always)]
+    fn wrapping_sub(self, x: u64) -> u64 {
+        u64::wrapping_sub(self, x)
+    }
+    #[inline(always)]
+    fn wrapping_mul(self, x: u64) -> u64 {
+        u64::wrapping_mul(self, x)
+    }
+    #[inline(always)]
+    fn quotient(self, w: u64, reciprocal: u64) -> u64 {
+        // The product's high half is `x / w` plus an error below `x / 2⁶⁴` < 1: the quotient
+        // or one more, which one multiplication tells apart.
+        let q = ((u128::from(self) * u128::from(reciprocal)) >> 64) as u64;
+        if q.wrapping_mul(w) > self {
+            q - 1
+        } else {
+            q
+        }
+    }
 }
 
 /// Ranks and unranks placements of `k` tiles over `n` cells, for boards of up to 16 cells.
@@ -54,20 +137,23 @@ pub type PlacementRanker = Placements<MAX_CELLS>;
 /// (the 24-puzzle's pattern databases).
 pub type PlacementRanker25 = Placements<MAX_CELLS_25>;
 
-/// Ranks and unranks placements of `k` tiles over `n ≤ N` cells. Cheap to copy. Used
-/// through [`PlacementRanker`] (N = 16) and [`PlacementRanker25`] (N = 25).
+/// [`PlacementRanker25`] in 64-bit ranks: groups whose placements pass 2³² (8 tiles and more
+/// of 25 cells), the same rank for every placement.
+pub type WidePlacementRanker25 = Placements<MAX_CELLS_25, u64>;
+
+/// Ranks and unranks placements of `k` tiles over `n ≤ N` cells, in ranks of `R`
+/// ([`PlacementRank`]: `u32` unless said). Cheap to copy. Used through [`PlacementRanker`]
+/// (N = 16), [`PlacementRanker25`] and [`WidePlacementRanker25`] (N = 25).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Placements<const N: usize> {
+pub struct Placements<const N: usize, R: PlacementRank = u32> {
     cells: u8,
     tiles: u8,
     /// `weights[i]` = (n−1−i)!/(n−k)!: the value of one unit of the i-th digit.
-    weights: [u32; N],
-    /// `reciprocals[i]` = ⌊2⁶⁴ / weights[i]⌋ + 1 (0 where the weight is 1): `x / w` is the
-    /// high half of `x · reciprocal` for every `x` and `w` below 2³², since the product's
-    /// error, below `x / 2⁶⁴`, stays under the `1 / w` that separates `x / w` from the next
-    /// whole number.
+    weights: [R; N],
+    /// `reciprocals[i]` = ⌊2⁶⁴ / weights[i]⌋ + 1 (0 where the weight is 1), for
+    /// [`PlacementRank::quotient`].
     reciprocals: [u64; N],
-    count: u32,
+    count: R,
 }
 
 /// `SELECT[b][d]`: the bit number of the `d`-th set bit (from 0) of the byte `b`.
@@ -119,10 +205,19 @@ fn select(free: u32, digit: u32) -> u32 {
     base + u32::from(SELECT[byte as usize][digit as usize & 7])
 }
 
-impl<const N: usize> Placements<N> {
-    /// A ranker for `tiles` tiles over `cells` cells; the count of placements must fit a
-    /// `u32` (every k ≤ 9 on 16 cells does: 16!/7! = 4,151,347,200; on 25 cells, k ≤ 7).
-    pub fn new(cells: usize, tiles: usize) -> Result<Placements<N>, PlacementError> {
+/// The placements of `tiles` tiles over `cells` cells, `cells!/(cells−tiles)!` (in `u128`:
+/// 25 cells pass 2⁶⁴ from 16 tiles on).
+pub fn placement_count(cells: usize, tiles: usize) -> u128 {
+    (0..tiles as u128)
+        .map(|j| (cells as u128).saturating_sub(j))
+        .product()
+}
+
+impl<const N: usize, R: PlacementRank> Placements<N, R> {
+    /// A ranker for `tiles` tiles over `cells` cells; the count of placements must fit `R`
+    /// (in a `u32`, every k ≤ 9 on 16 cells: 16!/7! = 4,151,347,200; on 25 cells, k ≤ 7; in a
+    /// `u64`, k ≤ 15 on 25 cells).
+    pub fn new(cells: usize, tiles: usize) -> Result<Placements<N, R>, PlacementError> {
         if tiles == 0 || tiles > cells || cells > N {
             return Err(PlacementError::Size {
                 tiles,
@@ -130,23 +225,23 @@ impl<const N: usize> Placements<N> {
                 max: N,
             });
         }
-        // Falling factorials: 25! overflows a u64, n!/(n−k)! does not.
-        let falling =
-            |top: usize, len: usize| -> u64 { (0..len).map(|j| (top - j) as u64).product::<u64>() };
-        let count = falling(cells, tiles);
-        if count > u64::from(u32::MAX) {
+        let count = placement_count(cells, tiles);
+        if count >> R::BITS != 0 {
             return Err(PlacementError::TooMany {
                 tiles,
                 cells,
                 count,
+                width: R::BITS,
             });
         }
-        let mut weights = [0u32; N];
+        let mut weights = [R::default(); N];
         let mut reciprocals = [0u64; N];
         for i in 0..tiles {
-            weights[i] = falling(cells - 1 - i, tiles - 1 - i) as u32;
-            if weights[i] > 1 {
-                reciprocals[i] = u64::MAX / u64::from(weights[i]) + 1;
+            // Below the count, so it fits.
+            let w = placement_count(cells - 1 - i, tiles - 1 - i) as u64;
+            weights[i] = R::of(w);
+            if w > 1 {
+                reciprocals[i] = u64::MAX / w + 1;
             }
         }
         Ok(Placements {
@@ -154,7 +249,7 @@ impl<const N: usize> Placements<N> {
             tiles: tiles as u8,
             weights,
             reciprocals,
-            count: count as u32,
+            count: R::of(count as u64),
         })
     }
 
@@ -172,7 +267,7 @@ impl<const N: usize> Placements<N> {
 
     /// Number of placements: n!/(n−k)!; ranks are `0..count`.
     #[inline]
-    pub fn count(&self) -> u32 {
+    pub fn count(&self) -> R {
         self.count
     }
 
@@ -180,14 +275,15 @@ impl<const N: usize> Placements<N> {
     /// distinct and below [`cells`](Self::cells) (checked in debug builds only: this is the
     /// hot loop of a pattern-database search; [`try_rank`](Self::try_rank) checks).
     #[inline]
-    pub fn rank(&self, cells_of: &[u8]) -> u32 {
+    pub fn rank(&self, cells_of: &[u8]) -> R {
         debug_assert_eq!(cells_of.len(), self.tiles());
         let mut used = 0u32;
-        let mut rank = 0u32;
+        let mut rank = R::default();
         for (i, &c) in cells_of.iter().enumerate() {
             debug_assert!(c < self.cells && used & (1 << c) == 0);
             let below = (used & ((1u32 << c) - 1)).count_ones();
-            rank += (u32::from(c) - below) * self.weights[i];
+            let digit = R::of(u64::from(u32::from(c) - below));
+            rank = rank.wrapping_add(digit.wrapping_mul(self.weights[i]));
             used |= 1 << c;
         }
         rank
@@ -203,17 +299,17 @@ impl<const N: usize> Placements<N> {
     #[inline(always)]
     pub fn moved_rank(
         &self,
-        rank: u32,
+        rank: R,
         slot: usize,
         from: usize,
         to: usize,
         occupied: u32,
         slot_at: impl Fn(usize) -> usize,
-    ) -> u32 {
+    ) -> R {
         let (lo, hi) = if from < to { (from, to) } else { (to, from) };
         let w = self.weights[slot];
         // Wrapping: the terms sum to the rank's change, which fits, whatever the order.
-        let mut delta = ((hi - lo) as u32).wrapping_mul(w);
+        let mut delta = R::of((hi - lo) as u64).wrapping_mul(w);
         let mut passed = occupied & ((1u32 << hi) - 1) & !((2u32 << lo) - 1);
         while passed != 0 {
             let s = slot_at(passed.trailing_zeros() as usize);
@@ -233,7 +329,7 @@ impl<const N: usize> Placements<N> {
 
     /// [`rank`](Self::rank), or `None` when `cells_of` is not a placement (wrong length, a
     /// cell off the board or used twice).
-    pub fn try_rank(&self, cells_of: &[u8]) -> Option<u32> {
+    pub fn try_rank(&self, cells_of: &[u8]) -> Option<R> {
         if cells_of.len() != self.tiles() {
             return None;
         }
@@ -250,19 +346,21 @@ impl<const N: usize> Placements<N> {
     /// The placement of `rank` (below [`count`](Self::count)) into `cells_of` (k long).
     /// Returns the mask of the cells it uses.
     #[inline]
-    pub fn unrank(&self, rank: u32, cells_of: &mut [u8]) -> u32 {
+    pub fn unrank(&self, rank: R, cells_of: &mut [u8]) -> u32 {
         debug_assert!(rank < self.count);
         debug_assert_eq!(cells_of.len(), self.tiles());
         let mut free = (1u32 << self.cells) - 1;
         let mut rest = rank;
         for (i, cell) in cells_of.iter_mut().enumerate() {
             let w = self.weights[i];
-            let digit = if w == 1 {
+            let digit = if self.reciprocals[i] == 0 {
                 rest
             } else {
-                ((u128::from(rest) * u128::from(self.reciprocals[i])) >> 64) as u32
+                rest.quotient(w, self.reciprocals[i])
             };
-            rest -= digit * w;
+            rest = rest.wrapping_sub(digit.wrapping_mul(w));
+            // A digit is below the cells: it fits 32 bits whatever the width.
+            let digit = Into::<u64>::into(digit) as u32;
             // N is a constant: one branch is compiled, the 16-cell one for the 15-puzzle.
             let c = if N <= 16 {
                 select(free, digit)
@@ -397,10 +495,10 @@ mod tests {
             PlacementRanker25::new(25, 7).unwrap().count(),
             2_422_728_000
         );
-        assert!(matches!(
-            PlacementRanker25::new(25, 8),
-            Err(PlacementError::TooMany { .. })
-        ));
+        assert_eq!(
+            PlacementRanker25::new(25, 8).unwrap_err().to_string(),
+            "8 tiles over 25 cells make 43609104000 placements, more than a 32-bit rank holds"
+        );
         assert!(PlacementRanker25::new(26, 1).is_err());
         for k in 1..=7 {
             let r = PlacementRanker25::new(25, k).unwrap();
@@ -423,5 +521,65 @@ mod tests {
             b.unrank(rank, &mut y);
             assert_eq!(x, y);
         }
+    }
+
+    #[test]
+    fn wide_ranks_are_the_narrow_ones_and_go_past_32_bits() {
+        // Where both widths rank (every rank of small groups, spread ranks of 7 of 25), the
+        // same placement, the same rank, the same moved ranks.
+        for (n, k) in [(9, 4), (12, 5), (25, 3), (25, 7)] {
+            let narrow = PlacementRanker25::new(n, k).unwrap();
+            let wide = WidePlacementRanker25::new(n, k).unwrap();
+            assert_eq!(u64::from(narrow.count()), wide.count());
+            let step = (narrow.count() / 40_009).max(1);
+            let (mut a, mut b) = (vec![0u8; k], vec![0u8; k]);
+            for rank in (0..narrow.count()).step_by(step as usize) {
+                let ma = narrow.unrank(rank, &mut a);
+                let mb = wide.unrank(u64::from(rank), &mut b);
+                assert_eq!(
+                    (a.as_slice(), ma),
+                    (b.as_slice(), mb),
+                    "n {n} k {k} rank {rank}"
+                );
+                assert_eq!(wide.rank(&b), u64::from(rank));
+                let slot_at = |x: usize| a.iter().position(|&c| usize::from(c) == x).unwrap();
+                for (slot, &cell) in a.iter().enumerate() {
+                    let from = usize::from(cell);
+                    let to = (0..n).find(|&c| ma & (1 << c) == 0).unwrap();
+                    assert_eq!(
+                        u64::from(narrow.moved_rank(rank, slot, from, to, ma, slot_at)),
+                        wide.moved_rank(u64::from(rank), slot, from, to, ma, slot_at)
+                    );
+                }
+            }
+        }
+        // 8 to 15 tiles of 25 cells: past 2^32, unrank inverting rank over the whole range,
+        // the ends and the ranks next to each multiple of a digit's weight included.
+        for k in 8..=15 {
+            let r = WidePlacementRanker25::new(25, k).unwrap();
+            assert_eq!(u128::from(r.count()), placement_count(25, k));
+            let mut cells = vec![0u8; k];
+            let step = r.count() / 20_011;
+            let ends = [0, 1, r.count() - 2, r.count() - 1];
+            let around: Vec<u64> = (0..k)
+                .filter(|&i| r.weights[i] > 1)
+                .flat_map(|i| [r.weights[i] - 1, r.weights[i], r.weights[i] + 1])
+                .flat_map(|w| [w, r.count() - w, w * 3 - 1])
+                .collect();
+            for rank in (0..r.count())
+                .step_by(step as usize)
+                .chain(ends)
+                .chain(around)
+            {
+                let mask = r.unrank(rank, &mut cells);
+                assert_eq!(r.rank(&cells), rank, "k {k} {cells:?}");
+                assert_eq!(mask, cells.iter().fold(0, |m, &c| m | 1 << c));
+            }
+        }
+        assert_eq!(
+            WidePlacementRanker25::new(25, 16).unwrap_err().to_string(),
+            "16 tiles over 25 cells make 42744736671436800000 placements, more than a 64-bit \
+             rank holds"
+        );
     }
 }

@@ -15,8 +15,10 @@ use crate::{Board, BoardError, Layout};
 
 /// The environment variable that makes the 2-bit search of every state, and the reading of
 /// its tables, rank in 64 bits ([`WideRanker`]) on every board when it is `1`, as they must
-/// past 14 cells: the tables are the same byte for byte, and this is what tests run the 15-
-/// and 16-cell code on small boards with. Read by the generator and the query crate.
+/// past 14 cells, and the 24-puzzle's pattern builder rank every group's placements in 64 bits
+/// (`WidePlacementRanker25`), as groups of 8 tiles and more must: the files are the same byte
+/// for byte, and this is what tests run the wide code on small boards and groups with. Read by
+/// the generator and the query crate.
 pub const WIDE_RANKS_ENV: &str = "SLIDETABLE_WIDE_RANKS";
 
 /// A dense ranking of one board's layouts, `blank · (n−1)!/2 + half-Lehmer(tiles)`, in the
