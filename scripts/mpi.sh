@@ -179,14 +179,15 @@ grep -q MPI_ABORT "$dir.err" && { cat "$dir.err" >&2; fail "3x5: MPI's abort"; }
 echo "mpi: 3x5 on 2 processes of one machine: $(grep -o 'but .* each' "$dir.err" | head -1)"
 
 # A --parts directory whose parent does not exist, or that is a file: refused before the
-# search by every process together, for a table of every state and one within D moves alike:
+# search by every process together, for a table of every state, one within D moves and the
+# 24-puzzle's pattern databases alike:
 # one message (part 0's), no MPI abort, nothing said of running the command again, exit 1.
 # A missing directory whose parent exists is made.
 for what in missing file; do
     dir=$work/no-such-dir
     rm -rf "$dir"
     if [ "$what" = file ]; then touch "$dir"; else dir=$dir/deeper; fi
-    for args in "--board 2x5" "--board 4x4 --max-depth 10"; do
+    for args in "--board 2x5" "--board 4x4 --max-depth 10" "--board 5x5 --pdb 4-4-4-4-4-4"; do
         # shellcheck disable=SC2086
         if mpirun --oversubscribe -np 2 "$mst" generate $args --parts "$dir" >"$work/no-dir.out" 2>"$work/no-dir.err"; then
             fail "a $what --parts directory ($args) ended well"

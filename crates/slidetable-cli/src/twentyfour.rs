@@ -109,7 +109,7 @@ struct Generate25 {
     /// With --plan: the figures of a build in parts on N processes (memory a process).
     #[arg(long, value_name = "N", requires = "plan", value_parser = clap::value_parser!(u32).range(1..))]
     processes: Option<u32>,
-    /// Build this process's part of the databases into the directory DIR (made beforehand,
+    /// Build this process's part of the databases into the directory DIR (made if missing,
     /// seen by every process): on the N processes of an MPI job (`mpirun -np N slidetable
     /// generate --board 5x5 --pdb 8-8-8 --parts DIR`, a slidetable built with the mpi
     /// feature), or alone; `slidetable merge DIR -o FILE` then writes the file a build on one
@@ -292,11 +292,20 @@ fn generate_part(pdb: &str, dir: &Path) -> Result<ExitCode> {
                     | TwentyFourError::Generate(Pattern25Error::Gen(
                         slidetable::generate::GenError::Parts { .. }
                             | slidetable::generate::GenError::NoDirectory { .. }
-                            | slidetable::generate::GenError::EveryPart(_)
                     ))
             );
             if parts == 1 {
                 return Err(e.into());
+            }
+            if let TwentyFourError::Generate(Pattern25Error::Gen(
+                slidetable::generate::GenError::EveryPart(why),
+            )) = e
+            {
+                // Refused by every process together: part 0's process says why, once.
+                if me == 0 {
+                    warning!("{:#}", anyhow::Error::from(*why));
+                }
+                return Ok(ExitCode::FAILURE);
             }
             if refused {
                 // Refused by every process before the search: none waits for another.

@@ -477,7 +477,9 @@ fn a_build_in_parts_merges_into_the_one_process_file() {
         text(&out.stderr)
     );
 
-    let missing = dir.path().join("none");
+    // The directory is made when its parent exists, as for a table in parts; a missing
+    // parent is refused.
+    let missing = dir.path().join("none").join("deeper");
     let out = slidetable()
         .args([
             "generate",
@@ -494,11 +496,26 @@ fn a_build_in_parts_merges_into_the_one_process_file() {
     assert_eq!(
         text(&out.stderr),
         format!(
-            "slidetable: {}: is no directory: --parts names the directory (made beforehand, \
-             seen by every process) the parts are written to\n",
-            missing.display()
+            "slidetable: cannot write {}: directory {} does not exist\n",
+            missing.display(),
+            dir.path().join("none").display()
         )
     );
+    let made = dir.path().join("made");
+    let out = slidetable()
+        .args([
+            "generate",
+            "--board",
+            "5x5",
+            "--pdb",
+            "4-4-4-4-4-4",
+            "--parts",
+        ])
+        .arg(&made)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(made.join("pattern-part-0-of-1.slp").is_file());
     let out = slidetable()
         .args(["generate", "--board", "5x5", "--parts"])
         .arg(&parts)

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use slidetable_core::Layout25;
 use slidetable_format::{Group25, PatternFile25, Piece25};
 
-use crate::parts::{decode_offsets, encode_offsets, lock_dir, Exchange};
+use crate::parts::{check_dir_everywhere, decode_offsets, encode_offsets, lock_dir, Exchange};
 use crate::pattern25::{
     check_pattern25_room_in_parts, solve_slice25, wide_placements, window_words, Partition25,
     Pattern25Error,
@@ -99,7 +99,7 @@ pub struct Parts25Done {
 }
 
 /// This process's part (`exchange`) of `partition`'s databases towards `goal`, written to
-/// `dir` (made beforehand, seen by every process) as [`pattern25_part_name`]; parts of
+/// `dir` (made if missing, seen by every process) as [`pattern25_part_name`]; parts of
 /// another count left there by an earlier run are removed first. Refused by every process
 /// at once, before any work, when one has not the memory or the disk space for its part
 /// (the model of [`crate::pattern25_needs_in_parts`]). `progress` is told of the
@@ -136,15 +136,7 @@ fn in_parts(
     wide: bool,
 ) -> Result<Parts25Done, Pattern25Error> {
     let (me, parts) = (exchange.rank(), exchange.size());
-    if !dir.is_dir() {
-        return Err(GenError::Parts {
-            path: dir.to_path_buf(),
-            problem: "is no directory: --parts names the directory (made beforehand, seen by \
-                      every process) the parts are written to"
-                .into(),
-        }
-        .into());
-    }
+    check_dir_everywhere(dir, exchange)?;
     let room = check_pattern25_room_in_parts(
         goal,
         partition,

@@ -205,7 +205,7 @@ impl Build25 {
 
 impl Build25 {
     /// This process's part of the build in parts (its place among the processes:
-    /// `exchange`), written to `dir` (made beforehand, seen by every process) as a
+    /// `exchange`), written to `dir` (made if missing, seen by every process) as a
     /// `SLIDEQ25` part file; [`Build25::merge`] joins the parts into the file
     /// [`Build25::write`] writes, byte for byte. Refused by every process at once, with the
     /// figures, when one has not the memory or the disk space for its part. `progress` is
