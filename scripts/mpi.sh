@@ -8,7 +8,7 @@
 #                             #     1-4, 3x5 refused for memory on 2 processes of one
 #                             #     machine, 3x4 on 2, a killed run resumed
 #                             #     (refused on another number of processes), a stopped
-#                             #     process ended by the level timeout, a second run into a
+#                             #     process ended by the level timeout (tables and 5x5), a second run into a
 #                             #     directory in use refused, a --parts directory made or
 #                             #     refused, Ctrl-C to mpirun resumed
 #                             #     (a table of every state, and one within D moves)
@@ -339,6 +339,30 @@ grep -q "did not finish within --level-timeout 3 s" "$dir.err" || { cat "$dir.er
 [ ! -e "$dir/manifest" ] || fail "a stopped run left a manifest"
 [ "$took" -lt 60 ] || fail "the timeout took $took s"
 echo "mpi: a stopped process: the run ended after ${took} s with: $(grep -m1 'level-timeout' "$dir.err" | cut -c1-110)..."
+
+# The same for the 24-puzzle's pattern databases in parts, which have no levels: the others
+# end the run once no placement has been settled for --level-timeout.
+dir=$work/stopped25
+rm -rf "$dir"
+mpirun --oversubscribe -np 2 "$mst" generate --board 5x5 --pdb 5-5-5-5-4 --parts "$dir" \
+    --level-timeout 3 >"$dir.out" 2>"$dir.err" &
+launcher=$!
+pid=
+for _ in $(seq 1 600); do
+    pid=$(pgrep -P "$launcher" -f 'generate --board 5x5' | tail -1 || true)
+    [ -n "$pid" ] && [ -d "$dir" ] && break
+    sleep 0.05
+done
+[ -n "$pid" ] || fail "the 5x5 build in parts did not start"
+sleep 0.5
+kill -STOP "$pid"
+start=$(date +%s)
+if wait "$launcher"; then fail "mpirun ended well with a stopped 5x5 process"; fi
+took=$(( $(date +%s) - start ))
+kill -KILL "$pid" 2>/dev/null || true
+grep -q "no placement settled within --level-timeout 3 s" "$dir.err" || { cat "$dir.err" >&2; fail "5x5: no timeout message"; }
+[ "$took" -lt 60 ] || fail "5x5: the timeout took $took s"
+echo "mpi: a stopped process of the 5x5 build: the run ended after ${took} s with: $(grep -m1 'level-timeout' "$dir.err" | cut -c1-110)..."
 
 # Two runs in one directory: the second (on 2 processes, or the plain binary) is refused while
 # the first holds the directory's lock, and changes nothing; Ctrl-C to the first's mpirun makes

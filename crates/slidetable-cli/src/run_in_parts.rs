@@ -162,9 +162,31 @@ impl Watchdog {
             *at = (level, Instant::now());
         }
     }
+
+    /// The run goes on (a search without levels, such as the 24-puzzle's pattern databases
+    /// in parts: each placement settled): the timeout counts from now.
+    pub(crate) fn alive(&self) {
+        if let Ok(mut at) = self.level.lock() {
+            at.1 = Instant::now();
+        }
+    }
+}
+
+/// What a watchdog watches, for what it says when it ends the run.
+#[derive(Clone, Copy)]
+pub(crate) enum Watched {
+    /// A search by levels, with checkpoints ([`Watchdog::start`] at each level).
+    Levels,
+    /// The 24-puzzle's pattern databases in parts, which keep no checkpoint
+    /// ([`Watchdog::alive`] at each placement settled).
+    Placements,
 }
 
 pub(crate) fn watchdog(timeout: Duration, me: u32, parts: u32) -> Watchdog {
+    watchdog_of(Watched::Levels, timeout, me, parts)
+}
+
+pub(crate) fn watchdog_of(what: Watched, timeout: Duration, me: u32, parts: u32) -> Watchdog {
     let level = Arc::new(Mutex::new((0, Instant::now())));
     let watched = Arc::clone(&level);
     std::thread::spawn(move || loop {
@@ -174,13 +196,21 @@ pub(crate) fn watchdog(timeout: Duration, me: u32, parts: u32) -> Watchdog {
             Err(_) => return,
         };
         if since.elapsed() > timeout {
-            warning!(
-                "part {me} of {parts}: level {at} did not finish within --level-timeout {} s \
-                 (another process stopped, or cannot be reached); no manifest was written: run \
-                 the same command again to resume from the last level every part has a \
-                 checkpoint of (if any; checkpoints are paced as the help of --parts says)",
-                timeout.as_secs()
-            );
+            match what {
+                Watched::Levels => warning!(
+                    "part {me} of {parts}: level {at} did not finish within --level-timeout {} s \
+                     (another process stopped, or cannot be reached); no manifest was written: \
+                     run the same command again to resume from the last level every part has a \
+                     checkpoint of (if any; checkpoints are paced as the help of --parts says)",
+                    timeout.as_secs()
+                ),
+                Watched::Placements => warning!(
+                    "part {me} of {parts}: no placement settled within --level-timeout {} s \
+                     (another process stopped, or cannot be reached); the build did not finish: run \
+                     the same command again, which builds from the start",
+                    timeout.as_secs()
+                ),
+            }
             std::process::exit(1);
         }
     });

@@ -116,6 +116,10 @@ struct Generate25 {
     /// process writes, byte for byte.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "plan"])]
     parts: Option<PathBuf>,
+    /// With --parts: end the run with a message when a process settles no placement for this
+    /// many seconds (another process stopped answering).
+    #[arg(long, value_name = "SECONDS", default_value_t = 3600, requires = "parts", value_parser = clap::value_parser!(u64).range(1..))]
+    level_timeout: u64,
 }
 
 #[derive(Args, Debug)]
@@ -222,7 +226,11 @@ fn generate(args: Generate25) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(dir) = &args.parts {
-        return generate_part(&args.pdb, dir);
+        return generate_part(
+            &args.pdb,
+            dir,
+            std::time::Duration::from_secs(args.level_timeout),
+        );
     }
     let build = Build25::new(&args.pdb).map_err(usage)?;
     let (memory, _) = build.needs();
@@ -263,7 +271,7 @@ fn generate(args: Generate25) -> Result<ExitCode> {
 
 /// `generate --board 5x5 --parts DIR`: this process's part of the build (all of it without
 /// MPI); part 0's process reports.
-fn generate_part(pdb: &str, dir: &Path) -> Result<ExitCode> {
+fn generate_part(pdb: &str, dir: &Path, timeout: std::time::Duration) -> Result<ExitCode> {
     let build = Build25::new(pdb).map_err(usage)?;
     slidetable::generate::environment::check()?;
     let mut exchange = crate::run_in_parts::exchange()?;
@@ -281,7 +289,16 @@ fn generate_part(pdb: &str, dir: &Path) -> Result<ExitCode> {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let done = build.write_part(dir, exchange.as_mut(), &|n| bar.inc(n));
+    let watch = crate::run_in_parts::watchdog_of(
+        crate::run_in_parts::Watched::Placements,
+        timeout,
+        me,
+        parts,
+    );
+    let done = build.write_part(dir, exchange.as_mut(), &|n| {
+        watch.alive();
+        bar.inc(n)
+    });
     bar.finish_and_clear();
     let done = match done {
         Ok(done) => done,
