@@ -412,16 +412,31 @@ impl<R: Ranks> Scan<R> {
         (part, x)
     }
 
-    /// The prefix's part of the same move ([`Scan::down_suffix`]) when tile `x` jumps, from
-    /// the prefix's tiles and digits (as nibbles).
-    fn down_prefix(&self, prefix: u64, digits: u64, p: usize, x: i64) -> i64 {
+    /// The prefix's part of the same move ([`Scan::down_suffix`]) for each index of the tile
+    /// that jumps among the suffix's tiles (`below`: for each tile, how many suffix tiles are
+    /// smaller), from the prefix's tiles and digits (as nibbles). The tile passes each prefix
+    /// tile at `j` either way: the part is one sum plus, for each prefix tile smaller than
+    /// the jumping one, a term of its own.
+    fn down_prefix(
+        &self,
+        prefix: u64,
+        digits: u64,
+        p: usize,
+        below: impl Fn(i64) -> usize,
+        by_tile: &mut [i64; 8],
+    ) {
         let w = |i: usize| self.ranker.weight(i);
-        (p..self.prefix_digits)
-            .map(|j| {
-                let (e, ce) = (nib(prefix, j), nib(digits, j));
-                ce * (w(j + 1) - w(j)) - i64::from(x < e) * w(j + 1) + i64::from(e < x) * w(p)
-            })
-            .sum()
+        let (mut part, mut smaller) = (0, [0i64; 8]);
+        for j in p..self.prefix_digits {
+            let (e, ce) = (nib(prefix, j), nib(digits, j));
+            part += ce * (w(j + 1) - w(j)) - w(j + 1);
+            // Smaller than the suffix tiles from index `below(e)` on.
+            smaller[below(e)] += w(j + 1) + w(p);
+        }
+        for (out, add) in by_tile.iter_mut().zip(smaller).take(self.tail) {
+            part += add;
+            *out = part;
+        }
     }
 
     /// The suffix's part of the rank change of a move up across the prefix's end over
@@ -629,6 +644,8 @@ impl<R: Ranks> Scan<R> {
         // take the prefix's part from here and the suffix's from `across`.
         let (mut shift, mut rows, mut by_tile) = ([0i64; 4], [0usize; 4], [0i64; 8]);
         let span = self.span as usize;
+        let set = (0..self.tail).fold(0u32, |set, j| set | 1 << nib(sorted, j));
+        let below = |t: i64| (set & ((1 << t) - 1)).count_ones() as usize;
         for (i, &(_, to)) in self.moves.from(blank).iter().enumerate() {
             let to = to as usize;
             let (p, q) = window(blank, to);
@@ -636,14 +653,10 @@ impl<R: Ranks> Scan<R> {
                 Kind::Prefix => shift[i] = self.lehmer(prefix, digits, blank, to),
                 Kind::AcrossDown(at) => {
                     rows[i] = at as usize + usize::from(parity) * span;
-                    for (index, part) in by_tile.iter_mut().enumerate().take(self.tail) {
-                        *part = self.down_prefix(prefix, digits, p, nib(sorted, index));
-                    }
+                    self.down_prefix(prefix, digits, p, below, &mut by_tile);
                 }
                 Kind::AcrossUp(at) => {
-                    let x = nib(prefix, p);
-                    let below = (0..self.tail).filter(|&j| nib(sorted, j) < x).count();
-                    let row = usize::from(parity) * (self.tail + 1) + below;
+                    let row = usize::from(parity) * (self.tail + 1) + below(nib(prefix, p));
                     rows[i] = at as usize + row * span;
                     shift[i] = self.up_prefix(prefix, digits, p, q);
                 }
