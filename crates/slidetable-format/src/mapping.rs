@@ -170,22 +170,22 @@ pub fn advise(bytes: &[u8], range: Range<u64>, advice: Advice) {
     let _ = (bytes, range, advice);
 }
 
-/// Starts reading `byte`'s cache line into the processor's caches without waiting for it: a
-/// read that follows soon finds it there. Only a hint; nothing on other processors than
-/// x86-64.
+/// Starts reading the cache line of `item` (its first byte's) into the processor's caches
+/// without waiting for it: a read that follows soon finds it there. Only a hint; nothing on
+/// other processors than x86-64.
 #[inline(always)]
-pub fn prefetch(byte: &u8) {
+pub fn prefetch<T>(item: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has; a prefetch reads
-    // nothing the program sees and never faults, and the address is that of a live byte.
+    // nothing the program sees and never faults, and the address is that of a live item.
     #[allow(unsafe_code)]
     unsafe {
         std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (byte as *const u8).cast(),
+            (item as *const T).cast(),
         );
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = byte;
+    let _ = item;
 }
 
 #[cfg(test)]

@@ -49,6 +49,7 @@ use slidetable_core::{
     each_set_bit, Layout, Move, PrefixMoves, Ranker, Ranks, Scan, ScanCursor, Sideways, WideRanker,
     MAX_TABLE_CELLS, SCAN_CHUNK,
 };
+use slidetable_format::mapping::prefetch;
 use slidetable_format::{
     two_bit_equal, two_bit_gather, two_bit_lanes_equal, two_bit_spread, CostModel, Encoding,
     TWO_BIT_LOW,
@@ -629,6 +630,11 @@ impl<R: Ranks> Sweep<'_, R> {
                             if n < first || n >= end {
                                 handover.far(&mut far, r, n);
                             } else {
+                                // Reached a batch later: its entries' and frontier's
+                                // words are on their way by then.
+                                let local = (n - first) as usize;
+                                prefetch(&entries.words[local >> 5]);
+                                prefetch(&frontier[local >> 6]);
                                 near[usize::from(m == Move::Down)].push(n);
                             }
                             false

@@ -7,8 +7,11 @@
 //! one tile jump over `cols − 1` others in the reading order, so only those positions' Lehmer
 //! digits change, and the rank changes by their weights. Where those positions all lie in the
 //! prefix, the change is the same for the whole prefix (the cursor keeps it); where they all lie
-//! in the suffix, it depends on the suffix rank alone (a table holds it); only a move across
-//! the prefix's end unranks the state.
+//! in the suffix, it depends on the suffix rank alone (a table holds it). A move across the
+//! prefix's end unranks the state, except in a tabulated scan ([`Scan::tabulated`], the
+//! generator's): there its change is split at the prefix's end into a part the cursor works
+//! out once a prefix and a part a table holds for each suffix rank (`Kind::AcrossDown`,
+//! `Kind::AcrossUp`), so no state of a whole-table pass is unranked for its moves.
 
 use super::{Ranker, Ranks};
 use crate::{factorial, Board, BoardError, Layout, Move, Neighbors, MAX_CELLS};
@@ -40,6 +43,9 @@ pub struct Scan<R: Ranks = Ranker> {
     /// from the move's offset, for each parity a cursor can ask for ([`ScanCursor`]'s
     /// `parity`), for each suffix rank.
     suffix_deltas: Vec<i32>,
+    /// The suffix's part of the rank change of each move across the prefix's end, once the
+    /// scan is tabulated ([`Kind::AcrossDown`], [`Kind::AcrossUp`]).
+    across: Vec<i64>,
     /// For each blank cell, the cells (bit `c` for cell `c`) its [`Kind::Prefix`] moves reach.
     prefix_cells: [u32; MAX_CELLS],
 }
@@ -77,6 +83,19 @@ enum Kind {
     Suffix(u32),
     /// A vertical move across the prefix's end: computed from the state.
     Across,
+    /// A move down across the prefix's end, in a tabulated scan: the tile that jumps is in
+    /// the suffix, the tiles it passes on both sides. The change is a part that depends on
+    /// the suffix rank alone plus one that depends on the prefix and on which of the
+    /// suffix's tiles jumps. `Scan`'s `across` holds, from this index, for each parity and
+    /// suffix rank, the first part times 8 plus the jumping tile's index among the suffix's
+    /// sorted tiles; the cursor holds the second part for each of those indices.
+    AcrossDown(u32),
+    /// A move up across the prefix's end, in a tabulated scan: the tile that jumps is in
+    /// the prefix. The change is a part that depends on the prefix alone (the cursor's) plus
+    /// one that depends on the suffix rank and on how many of the suffix's tiles are below
+    /// the jumping one: `Scan`'s `across` holds, from this index, that part for each parity,
+    /// each such count (0 ..= tail) and each suffix rank.
+    AcrossUp(u32),
 }
 
 /// Every suffix's tiles of every set of suffix tiles, so a state is one look-up from its
@@ -122,8 +141,15 @@ pub struct ScanCursor {
     /// The prefix's Lehmer digits, as nibbles.
     digits: u64,
     /// The Lehmer part of the rank change of each of the blank's [`Kind::Prefix`] moves
-    /// (by their index in [`Neighbors::from`]).
+    /// (by their index in [`Neighbors::from`]), and the prefix's part of each
+    /// [`Kind::AcrossUp`] move's.
     shift: [i64; 4],
+    /// Where each [`Kind::AcrossDown`] and [`Kind::AcrossUp`] move's suffix ranks start in
+    /// [`Scan`]'s `across` for this prefix (by their index in [`Neighbors::from`]).
+    rows: [usize; 4],
+    /// The prefix's part of the blank's [`Kind::AcrossDown`] move (a blank has at most one
+    /// move down), for each index of the jumping tile among the suffix's sorted tiles.
+    by_tile: [i64; 8],
 }
 
 /// The suffix's tiles of suffix `entry` (nibble j = index of the j-th tile) among the tiles
@@ -136,6 +162,23 @@ fn gather(entry: u64, sorted: u64, tail: usize) -> u64 {
         suffix |= ((sorted >> (4 * index)) & 0xF) << (4 * j);
     }
     suffix
+}
+
+/// The positions (in the reading order without the blank) whose Lehmer digits a vertical
+/// move of the blank from `blank` to `to` changes: `p..=q`.
+#[inline(always)]
+fn window(blank: usize, to: usize) -> (usize, usize) {
+    if to > blank {
+        (blank, to - 1)
+    } else {
+        (to, blank - 1)
+    }
+}
+
+/// Nibble `i` of `x`.
+#[inline(always)]
+fn nib(x: u64, i: usize) -> i64 {
+    ((x >> (4 * i)) & 0xF) as i64
 }
 
 /// The tiles of `set` (bit t for tile t) in increasing order, as nibbles.
@@ -180,7 +223,9 @@ impl<R: Ranks> Scan<R> {
     /// is tabulated: C(cells − 1, tail) · span words (665 KB on 12 cells, 2.5 MB on 14, 7.2 MB
     /// on 16) and a word for each set of tiles, and on up to 12 cells each prefix of a block
     /// (887 KB), made once, for a pass over every rank, where unranking is then one look-up a
-    /// state and loading a prefix one more.
+    /// state and loading a prefix one more; and the suffix's part of each move across the
+    /// prefix's end (5.6 KB a move down, 39 KB a move up: 138 KB on 3×4, 276 KB on 2×7), so
+    /// that such a move is two look-ups and no state is unranked for its neighbours.
     pub fn build(board: Board, class: u8, tabulate: bool) -> Result<Scan<R>, BoardError> {
         let scan = Scan::<R>::plain(board, class)?;
         Ok(if tabulate { scan.tabulate() } else { scan })
@@ -227,6 +272,7 @@ impl<R: Ranks> Scan<R> {
                 kind: Kind::Sideways,
             }; 4]; MAX_CELLS],
             suffix_deltas: Vec::new(),
+            across: Vec::new(),
             prefix_cells: [0; MAX_CELLS],
         };
         scan.classify();
@@ -242,13 +288,7 @@ impl<R: Ranks> Scan<R> {
         for blank in 0..self.board.cells() {
             for (i, &(m, to)) in self.moves.from(blank).iter().enumerate() {
                 let to = to as usize;
-                // The positions whose digits the move changes: p..=q in the reading order
-                // without the blank.
-                let (p, q) = if to > blank {
-                    (blank, to - 1)
-                } else {
-                    (to, blank - 1)
-                };
+                let (p, q) = window(blank, to);
                 let kind = match m {
                     Move::Left | Move::Right => Kind::Sideways,
                     _ if q < self.prefix_digits => Kind::Prefix,
@@ -315,7 +355,117 @@ impl<R: Ranks> Scan<R> {
             tiles,
             prefixes,
         });
+        scan.tabulate_across();
         self
+    }
+
+    /// Makes every [`Kind::Across`] move an [`Kind::AcrossDown`] or [`Kind::AcrossUp`] one,
+    /// with its table of suffix parts in `across`.
+    fn tabulate_across(&mut self) {
+        let suffixes = self.suffixes.clone();
+        for blank in 0..self.board.cells() {
+            for (i, &(_, to)) in self.moves.from(blank).iter().enumerate() {
+                if self.steps[blank][i].kind != Kind::Across {
+                    continue;
+                }
+                let to = to as usize;
+                let at = self.across.len() as u32;
+                let (p, q) = window(blank, to);
+                // Down moves: one row per parity; up moves: one per parity and count.
+                let counts = if to > blank { 1 } else { self.tail + 1 };
+                for parity in 0..2u8 {
+                    for below in 0..counts {
+                        for &entry in &suffixes {
+                            let (tiles, digits) = self.in_class(entry, entry & 0xFFFF_FFFF, parity);
+                            let part = if to > blank {
+                                let (part, jumper) = self.down_suffix(tiles, digits, p, q);
+                                part * 8 + jumper
+                            } else {
+                                self.up_suffix(tiles, digits, q, below as i64)
+                            };
+                            self.across.push(part);
+                        }
+                    }
+                }
+                self.steps[blank][i].kind = if to > blank {
+                    Kind::AcrossDown(at)
+                } else {
+                    Kind::AcrossUp(at)
+                };
+            }
+        }
+    }
+
+    /// The suffix's part of the rank change of a move down across the prefix's end over
+    /// positions `p..=q` ([`Scan::lehmer`] split at the prefix's end), from the suffix's
+    /// tiles as indices into its sorted tiles and its digits (as nibbles, from the suffix's
+    /// first position); and the index of the tile that jumps.
+    fn down_suffix(&self, tiles: u64, digits: u64, p: usize, q: usize) -> (i64, i64) {
+        let w = |i: usize| self.ranker.weight(i);
+        let cut = self.prefix_digits;
+        let (x, xc) = (nib(tiles, q - cut), nib(digits, q - cut));
+        let mut part = xc * (w(p) - w(q));
+        for j in cut..q {
+            let (e, ce) = (nib(tiles, j - cut), nib(digits, j - cut));
+            part += (ce - i64::from(x < e)) * w(j + 1) - ce * w(j) + i64::from(e < x) * w(p);
+        }
+        (part, x)
+    }
+
+    /// The prefix's part of the same move ([`Scan::down_suffix`]) for each index of the tile
+    /// that jumps among the suffix's tiles (`below`: for each tile, how many suffix tiles are
+    /// smaller), from the prefix's tiles and digits (as nibbles). The tile passes each prefix
+    /// tile at `j` either way: the part is one sum plus, for each prefix tile smaller than
+    /// the jumping one, a term of its own.
+    fn down_prefix(
+        &self,
+        prefix: u64,
+        digits: u64,
+        p: usize,
+        below: impl Fn(i64) -> usize,
+        by_tile: &mut [i64; 8],
+    ) {
+        let w = |i: usize| self.ranker.weight(i);
+        let (mut part, mut smaller) = (0, [0i64; 8]);
+        for j in p..self.prefix_digits {
+            let (e, ce) = (nib(prefix, j), nib(digits, j));
+            part += ce * (w(j + 1) - w(j)) - w(j + 1);
+            // Smaller than the suffix tiles from index `below(e)` on.
+            smaller[below(e)] += w(j + 1) + w(p);
+        }
+        for (out, add) in by_tile.iter_mut().zip(smaller).take(self.tail) {
+            part += add;
+            *out = part;
+        }
+    }
+
+    /// The suffix's part of the rank change of a move up across the prefix's end over
+    /// positions `p..=q` when `below` of the suffix's tiles are smaller than the tile that
+    /// jumps (which is at `p`, in the prefix), from the suffix's tiles as indices into its
+    /// sorted tiles and its digits (as [`Scan::down_suffix`] has them).
+    fn up_suffix(&self, tiles: u64, digits: u64, q: usize, below: i64) -> i64 {
+        let w = |i: usize| self.ranker.weight(i);
+        let cut = self.prefix_digits;
+        (cut..=q)
+            .map(|j| {
+                let (e, ce) = (nib(tiles, j - cut), nib(digits, j - cut));
+                (ce + i64::from(e >= below)) * w(j - 1) - ce * w(j) - i64::from(e < below) * w(q)
+            })
+            .sum()
+    }
+
+    /// The prefix's part of the same move ([`Scan::up_suffix`]), from the prefix's tiles
+    /// and digits (as nibbles).
+    fn up_prefix(&self, prefix: u64, digits: u64, p: usize, q: usize) -> i64 {
+        let w = |i: usize| self.ranker.weight(i);
+        let (x, xc) = (nib(prefix, p), nib(digits, p));
+        let passed: i64 = (p + 1..self.prefix_digits)
+            .map(|j| {
+                let (e, ce) = (nib(prefix, j), nib(digits, j));
+                (ce + i64::from(x < e)) * w(j - 1) - ce * w(j) - i64::from(e < x) * w(q)
+            })
+            .sum();
+        passed + xc * (w(q) - w(p))
     }
 
     /// The ranker of the scan's board.
@@ -341,6 +491,8 @@ impl<R: Ranks> Scan<R> {
             row: 0,
             digits: 0,
             shift: [0; 4],
+            rows: [0; 4],
+            by_tile: [0; 8],
         }
     }
 
@@ -487,11 +639,28 @@ impl<R: Ranks> Scan<R> {
         // With the suffix's own digits summing to an even number and its last two tiles
         // ascending, the class would be this.
         let base = crate::layout::class_of(self.board, inversions, blank);
-        // The prefix's moves change every one of its ranks alike.
-        let mut shift = [0i64; 4];
+        let parity = base ^ self.class;
+        // The prefix's moves change every one of its ranks alike; the moves across its end
+        // take the prefix's part from here and the suffix's from `across`.
+        let (mut shift, mut rows, mut by_tile) = ([0i64; 4], [0usize; 4], [0i64; 8]);
+        let span = self.span as usize;
+        let set = (0..self.tail).fold(0u32, |set, j| set | 1 << nib(sorted, j));
+        let below = |t: i64| (set & ((1 << t) - 1)).count_ones() as usize;
         for (i, &(_, to)) in self.moves.from(blank).iter().enumerate() {
-            if self.steps[blank][i].kind == Kind::Prefix {
-                shift[i] = self.lehmer(prefix, digits, blank, to as usize);
+            let to = to as usize;
+            let (p, q) = window(blank, to);
+            match self.steps[blank][i].kind {
+                Kind::Prefix => shift[i] = self.lehmer(prefix, digits, blank, to),
+                Kind::AcrossDown(at) => {
+                    rows[i] = at as usize + usize::from(parity) * span;
+                    self.down_prefix(prefix, digits, p, below, &mut by_tile);
+                }
+                Kind::AcrossUp(at) => {
+                    let row = usize::from(parity) * (self.tail + 1) + below(nib(prefix, p));
+                    rows[i] = at as usize + row * span;
+                    shift[i] = self.up_prefix(prefix, digits, p, q);
+                }
+                Kind::Sideways | Kind::Suffix(_) | Kind::Across => {}
             }
         }
         *cursor = ScanCursor {
@@ -499,10 +668,12 @@ impl<R: Ranks> Scan<R> {
             blank,
             prefix,
             sorted,
-            parity: base ^ self.class,
+            parity,
             row,
             digits,
             shift,
+            rows,
+            by_tile,
         };
     }
 
@@ -613,6 +784,15 @@ impl<R: Ranks> Scan<R> {
                 Kind::Across => {
                     let at = at.get_or_insert_with(|| self.state(cursor, rank));
                     self.lehmer(at.seq, at.digits, blank, to as usize)
+                }
+                Kind::AcrossDown(_) => {
+                    let lo = self.locate(cursor, rank);
+                    let part = self.across[cursor.rows[i] + lo];
+                    (part >> 3) + cursor.by_tile[(part & 7) as usize]
+                }
+                Kind::AcrossUp(_) => {
+                    let lo = self.locate(cursor, rank);
+                    cursor.shift[i] + self.across[cursor.rows[i] + lo]
                 }
             };
             if f(m, (rank as i64 + step.offset + delta) as u64) {
@@ -756,7 +936,7 @@ mod tests {
                         Kind::Sideways => 0,
                         Kind::Prefix => 1,
                         Kind::Suffix(_) => 2,
-                        Kind::Across => 3,
+                        Kind::Across | Kind::AcrossDown(_) | Kind::AcrossUp(_) => 3,
                     }] += 1;
                 }
             }
@@ -769,6 +949,48 @@ mod tests {
                 scan.prefix_digits >= cols,
                 "{rows}x{cols}: {kinds:?}"
             );
+        }
+    }
+
+    /// A tabulated scan makes the moves across the prefix's end from its tables, a plain
+    /// one from each state: the same neighbours, for runs of ranks through whole prefixes
+    /// spread over every block, in both classes.
+    #[test]
+    fn the_tabulated_moves_across_the_prefix_are_the_plain_ones() {
+        for (rows, cols) in [(3, 3), (2, 5), (3, 4), (4, 3), (2, 6), (6, 2), (2, 7)] {
+            let board = Board::new(rows, cols).unwrap();
+            for class in 0..2 {
+                let (plain, table) = (
+                    Scan::new(board, class).unwrap(),
+                    Scan::tabulated(board, class).unwrap(),
+                );
+                let across = |scan: &Scan| {
+                    let kinds = scan.steps.iter().flatten().map(|s| s.kind);
+                    kinds
+                        .filter(|k| matches!(k, Kind::AcrossDown(_) | Kind::AcrossUp(_)))
+                        .count()
+                };
+                assert_eq!(across(&plain), 0, "{board}");
+                assert!(across(&table) > 0, "{board}");
+                let states = plain.ranker().states();
+                let (mut a, mut b) = (plain.cursor(), table.cursor());
+                let stride = (states / 1500).max(1);
+                for start in (0..states).step_by(stride as usize) {
+                    for r in start..(start + 800).min(states) {
+                        let mut want = Vec::new();
+                        plain.any_neighbor(&mut a, r, |m, n| {
+                            want.push((m, n));
+                            false
+                        });
+                        let mut got = Vec::new();
+                        table.any_neighbor(&mut b, r, |m, n| {
+                            got.push((m, n));
+                            false
+                        });
+                        assert_eq!(got, want, "{board} class {class} rank {r}");
+                    }
+                }
+            }
         }
     }
 
