@@ -388,3 +388,30 @@ fn search_json_is_a_record_for_every_line() {
     assert_eq!(records[3]["distance"], serde_json::Value::Null);
     assert!(records[3]["error"].as_str().unwrap().contains("100000"));
 }
+
+/// `stats.peak_open` is IDA*'s deepest path (docs/JSON.md), as on 4x4: a solved puzzle's is
+/// its length (the last iteration's bound, which no iteration goes past), never 0.
+#[test]
+fn search_stats_peak_open_is_the_deepest_path() {
+    let table = database();
+    let out = slidetable()
+        .args([
+            "search", "--method", "idastar", "--board", "5x5", "--stats", "--json", "--table",
+        ])
+        .arg(table)
+        .write_stdin(PUZZLES)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let peaks: Vec<(u64, u64)> = text(&out.stdout)
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            (
+                v["distance"].as_u64().unwrap(),
+                v["stats"]["peak_open"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(peaks, [(0, 0), (1, 1), (5, 5), (8, 8), (12, 12)]);
+}
