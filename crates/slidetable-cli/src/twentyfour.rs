@@ -300,13 +300,7 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
     };
     let mut number = 0u64;
     for input in inputs {
-        let name = input.map_or("standard input".to_string(), |p| p.display().to_string());
-        let reader: Box<dyn BufRead> = match input {
-            Some(p) if p != Path::new("-") => Box::new(io::BufReader::new(
-                std::fs::File::open(p).with_context(|| format!("cannot read {name}"))?,
-            )),
-            _ => Box::new(io::stdin().lock()),
-        };
+        let crate::input::Input { name, reader } = crate::input::open(input)?;
         for (i, line) in reader.lines().enumerate() {
             let line = line.with_context(|| format!("cannot read {name}"))?;
             if is_blank_or_comment(line.as_bytes()) {
@@ -316,7 +310,7 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
             let start = match parse_line25(Board25::TWENTY_FOUR, line.as_bytes()) {
                 Ok(l) => l,
                 Err(e) => {
-                    let what = format!("{name}, line {}: {e}", i + 1);
+                    let what = format!("{name}: line {}: {e}", i + 1);
                     if !args.keep_going {
                         out.flush()?;
                         warning!("{what}");

@@ -126,7 +126,7 @@ fn bad_lines_other_parity_and_other_commands_are_named() {
     assert_eq!(text(&out.stdout), "unsolvable\n");
     assert_eq!(
         text(&out.stderr),
-        "slidetable: standard input, line 2: expected 25 tiles, found 3\n"
+        "slidetable: <stdin>: line 2: expected 25 tiles, found 3\n"
     );
 
     let out = slidetable()
