@@ -70,14 +70,14 @@ def main():
         after = os.times()
         used = (after.children_user - before.children_user) + (
             after.children_system - before.children_system)
-        if done.returncode == 1 and done.stdout.strip() == "unknown":
-            note = done.stderr.strip().splitlines()[-1]
+        record = json.loads(done.stdout) if done.stdout.strip() else {}
+        if done.returncode == 1 and "error" in record:
+            note = record["error"]
             print(f"| {no} | — | {length} | | | {used:.1f} | > {limit:.0f} | {nodes:,} | {note} |",
                   flush=True)
             continue
         if done.returncode != 0:
             sys.exit(f"korf-felner-24: instance {no}: exit {done.returncode}: {done.stderr}")
-        record = json.loads(done.stdout)
         stats = record["stats"]
         if record["distance"] != length:
             print(f"| {no} | {record['distance']} | {length} | LENGTH DIFFERS |", flush=True)

@@ -155,8 +155,9 @@ struct Search25 {
     /// The heuristic: pdb (the databases with their reflection, the only one on 5x5).
     #[arg(long, value_name = "NAME", default_value = "pdb", value_parser = ["pdb"])]
     heuristic: String,
-    /// One JSON object per puzzle: puzzle, distance, path, solvable, method, heuristic,
-    /// partition, stats.
+    /// One JSON object per input line (docs/JSON.md): puzzle, distance, path, solvable,
+    /// method, heuristic, partition, database, stats (with --stats), error (at a limit); a
+    /// bad line under --keep-going its line and error.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -394,6 +395,7 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
         e => e.into(),
     })?;
     let sizes = solver.sizes();
+    let partition = sizes.to_string();
     let goal = *solver.goal();
     let stop = stop_on_ctrl_c();
     let limits = Limits {
@@ -413,13 +415,7 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
     };
     let mut number = 0u64;
     for input in inputs {
-        let name = input.map_or("standard input".to_string(), |p| p.display().to_string());
-        let reader: Box<dyn BufRead> = match input {
-            Some(p) if p != Path::new("-") => Box::new(io::BufReader::new(
-                std::fs::File::open(p).with_context(|| format!("cannot read {name}"))?,
-            )),
-            _ => Box::new(io::stdin().lock()),
-        };
+        let crate::input::Input { name, reader } = crate::input::open(input)?;
         for (i, line) in reader.lines().enumerate() {
             let line = line.with_context(|| format!("cannot read {name}"))?;
             if is_blank_or_comment(line.as_bytes()) {
@@ -429,20 +425,51 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
             let start = match parse_line25(Board25::TWENTY_FOUR, line.as_bytes()) {
                 Ok(l) => l,
                 Err(e) => {
-                    let what = format!("{name}, line {}: {e}", i + 1);
+                    let what = format!("{name}: line {}: {e}", i + 1);
                     if !args.keep_going {
                         out.flush()?;
                         warning!("{what}");
                         return Ok(ExitCode::from(EXIT_BAD_INPUT));
                     }
                     warning!("{what}");
-                    writeln!(out, "invalid")?;
+                    if json {
+                        crate::json::bad_line(&mut out, i as u64 + 1, &e.to_string())?;
+                    } else {
+                        writeln!(out, "invalid")?;
+                    }
                     bad_input = true;
                     continue;
                 }
             };
+            let tiles = start.tiles();
+            let record = |solvable: bool, path: Option<&str>, stats, error| {
+                let mut buf = Vec::new();
+                crate::json::line(
+                    &mut buf,
+                    &crate::json::Record {
+                        puzzle: tiles,
+                        distance: Some(path.map(|p| p.len() as u32)),
+                        path: Some(path),
+                        solvable,
+                        stats,
+                        error,
+                        search: Some(crate::json::SearchSetup {
+                            method: "idastar",
+                            heuristic: Some("pdb"),
+                            partition: Some(&partition),
+                            database: Some(args.table.as_deref().and_then(Path::to_str)),
+                        }),
+                        ..crate::json::Record::default()
+                    },
+                );
+                buf
+            };
             if !start.reaches(&goal) {
-                writeln!(out, "unsolvable")?;
+                if json {
+                    out.write_all(&record(false, None, None, None))?;
+                } else {
+                    writeln!(out, "unsolvable")?;
+                }
                 continue;
             }
             out.flush()?;
@@ -481,19 +508,11 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
                         );
                     }
                     if json {
-                        let tiles: Vec<String> = start.tiles().iter().map(u8::to_string).collect();
-                        writeln!(
-                            out,
-                            "{{\"puzzle\":[{}],\"distance\":{},\"path\":\"{}\",\"solvable\":true,\"method\":\"idastar\",\"heuristic\":\"pdb\",\"partition\":\"{sizes}\",\"stats\":{{\"expanded\":{},\"generated\":{},\"iterations\":{},\"milliseconds\":{:.3},\"threads\":{}}}}}",
-                            tiles.join(","),
-                            solved.path.len(),
-                            path_string(&solved.path),
-                            s.expanded,
-                            s.generated,
-                            s.iterations.unwrap_or(0),
-                            s.elapsed.as_secs_f64() * 1e3,
-                            std::thread::available_parallelism().map_or(1, |n| n.get())
-                        )?;
+                        let path = path_string(&solved.path);
+                        let figures = args.stats.then(|| {
+                            crate::json::SearchStats::of(s, Some(solved.path.len() as u32))
+                        });
+                        out.write_all(&record(true, Some(&path), figures, None))?;
                     } else if answer == Answer::Distance {
                         writeln!(out, "{}", solved.path.len())?;
                     } else {
@@ -502,13 +521,21 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
                 }
                 Err(TwentyFourError::Search(Search25Error::LimitReached { limit, stats })) => {
                     let proved = stats.bound.unwrap_or(0);
-                    writeln!(out, "unknown")?;
-                    out.flush()?;
-                    note!(
-                        "line {number}: stopped at the {limit} after {} expanded in {:.1} s: no solution is shorter than {proved} moves",
+                    let why = format!(
+                        "stopped at the {limit} after {} expanded in {:.1} s: no solution is shorter than {proved} moves",
                         stats.expanded,
                         stats.elapsed.as_secs_f64()
                     );
+                    if json {
+                        let figures = args
+                            .stats
+                            .then(|| crate::json::SearchStats::of(&stats, None));
+                        out.write_all(&record(true, None, figures, Some(why.clone())))?;
+                    } else {
+                        writeln!(out, "unknown")?;
+                    }
+                    out.flush()?;
+                    note!("line {number}: {why}");
                     if limit == Limit::Stopped {
                         return Ok(ExitCode::from(130));
                     }

@@ -126,7 +126,7 @@ fn bad_lines_other_parity_and_other_commands_are_named() {
     assert_eq!(text(&out.stdout), "unsolvable\n");
     assert_eq!(
         text(&out.stderr),
-        "slidetable: standard input, line 2: expected 25 tiles, found 3\n"
+        "slidetable: <stdin>: line 2: expected 25 tiles, found 3\n"
     );
 
     let out = slidetable()
@@ -523,4 +523,86 @@ fn a_build_in_parts_merges_into_the_one_process_file() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(USAGE));
+}
+
+/// `search --board 5x5 --json` prints one record of docs/JSON.md's `batch-line` per input
+/// line, whatever the answer: an unsolvable puzzle, a solved one, a puzzle given up at a limit
+/// and (under `--keep-going`) a bad line are JSON too, never the text answers.
+#[test]
+fn search_json_is_a_record_for_every_line() {
+    use slidetable_testkit::schema::{check, schemas};
+    let table = database();
+    let out = slidetable()
+        .args([
+            "search",
+            "--method",
+            "idastar",
+            "--board",
+            "5x5",
+            "--json",
+            "--keep-going",
+            "--max-expanded",
+            "100000",
+            "--table",
+        ])
+        .arg(table)
+        .write_stdin(
+            "0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24
+1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24
+1 2 3
+14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13
+",
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(BAD_INPUT), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let records: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: not JSON: {line}"));
+            check(&v, &schemas()["batch-line"], "batch-line")
+                .unwrap_or_else(|why| panic!("{why}\n{line}"));
+            v
+        })
+        .collect();
+    assert_eq!(records.len(), 4, "{stdout}");
+    assert_eq!(records[0]["solvable"], false);
+    assert_eq!(records[0]["distance"], serde_json::Value::Null);
+    assert_eq!(records[0]["method"], "idastar");
+    assert_eq!(records[1]["distance"], 1);
+    assert_eq!(records[1]["path"], "l");
+    assert_eq!(records[1]["partition"], "3-3-3-3-3-3-3-3");
+    assert_eq!(records[2]["line"], 3);
+    assert_eq!(records[3]["solvable"], true);
+    assert_eq!(records[3]["distance"], serde_json::Value::Null);
+    assert!(records[3]["error"].as_str().unwrap().contains("100000"));
+}
+
+/// `stats.peak_open` is IDA*'s deepest path (docs/JSON.md), as on 4x4: a solved puzzle's is
+/// its length (the last iteration's bound, which no iteration goes past), never 0.
+#[test]
+fn search_stats_peak_open_is_the_deepest_path() {
+    let table = database();
+    let out = slidetable()
+        .args([
+            "search", "--method", "idastar", "--board", "5x5", "--stats", "--json", "--table",
+        ])
+        .arg(table)
+        .write_stdin(PUZZLES)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let peaks: Vec<(u64, u64)> = text(&out.stdout)
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            (
+                v["distance"].as_u64().unwrap(),
+                v["stats"]["peak_open"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(peaks, [(0, 0), (1, 1), (5, 5), (8, 8), (12, 12)]);
 }

@@ -242,3 +242,24 @@ def test_stubs_and_help_name_the_class():
     stubs = (pathlib.Path(slidetable.__file__).parent / "_slidetable.pyi").read_text()
     assert "class TwentyFour" in stubs
     assert "TwentyFour" in slidetable.__all__
+
+
+def test_strided_arrays_other_dtypes_and_the_search_figures(files, puzzles):
+    """Slices with steps are read as their values; floats, bools and integers past any tile
+    are refused by name, never read as tiles; a solved search's `peak_open` is its deepest
+    path, the solution's length (as IDA* on 4x4 reports it)."""
+    _, _, twentyfour, _ = files
+    rows = np.array(puzzles[:4], dtype=np.int64)
+    expected = twentyfour.distance(rows).tolist()
+    assert twentyfour.distance(rows[::2]).tolist() == expected[::2]
+    wide = np.zeros((4, 50), dtype=np.int32)
+    wide[:, ::2] = rows
+    assert twentyfour.distance(wide[:, ::2]).tolist() == expected
+    with pytest.raises(TypeError, match="not of float64"):
+        twentyfour.distance(rows.astype(float))
+    with pytest.raises(TypeError, match="not of bool"):
+        twentyfour.solve(np.array(GOAL, dtype=bool))
+    with pytest.raises(ValueError, match="tile 1099511627777 is not on a 5x5 board"):
+        twentyfour.solve([2**40 + 1] + GOAL[1:])
+    record = twentyfour.search(puzzles[0])
+    assert record["stats"]["peak_open"] == record["distance"] > 0

@@ -249,6 +249,7 @@ impl<'a> Databases25<'a> {
             limits,
             progress,
             bound: AtomicU64::new(0),
+            deepest: AtomicU64::new(0),
         };
         let root = Node::new(self, start);
         let mut bound = root.h();
@@ -261,7 +262,7 @@ impl<'a> Databases25<'a> {
             let stats = |shared: &Shared<'_>, bound| Stats {
                 expanded: shared.expanded.load(Relaxed),
                 generated: shared.generated.load(Relaxed),
-                peak_open: 0,
+                peak_open: shared.deepest.load(Relaxed),
                 elapsed: began.elapsed(),
                 iterations: Some(iterations),
                 bound: Some(bound),
@@ -276,10 +277,7 @@ impl<'a> Databases25<'a> {
             if root.h() == 0 {
                 return Ok(Solved25 {
                     path: Vec::new(),
-                    stats: Stats {
-                        peak_open: 0,
-                        ..stats(&shared, 0)
-                    },
+                    stats: stats(&shared, 0),
                 });
             }
             let mut depth = 0u32;
@@ -311,6 +309,7 @@ impl<'a> Databases25<'a> {
                         let mut p = path.clone();
                         p.push(m);
                         if child.h() == 0 {
+                            shared.deepest.fetch_max(p.len() as u64, Relaxed);
                             shared.expanded.fetch_add(expanded, Relaxed);
                             shared.generated.fetch_add(generated, Relaxed);
                             return Ok(Solved25 {
@@ -325,6 +324,9 @@ impl<'a> Databases25<'a> {
                 shared.generated.fetch_add(generated, Relaxed);
                 frontier = level;
                 depth += 1;
+                if !frontier.is_empty() {
+                    shared.deepest.fetch_max(u64::from(depth), Relaxed);
+                }
             }
             // The subtrees, on every core, taken in frontier order, which is the order one
             // thread would search them in. A path found in subtree i cuts the subtrees after
@@ -354,6 +356,7 @@ impl<'a> Databases25<'a> {
                             next_bound: u32::MAX,
                             expanded: 0,
                             generated: 0,
+                            deepest: 0,
                             shared: &shared,
                             subtree: i,
                             first_found: &first_found,
@@ -411,6 +414,8 @@ struct Shared<'a> {
     limits: &'a Limits,
     progress: &'a (dyn Fn(Progress25) + Sync),
     bound: AtomicU64,
+    /// The deepest path any thread has walked (the stats' `peak_open`, as IDA* on 4x4).
+    deepest: AtomicU64,
 }
 
 /// A search state: the tiles, and each group's cells and entry in both sums.
@@ -571,6 +576,8 @@ struct Worker<'s, 'a> {
     next_bound: u32,
     expanded: u64,
     generated: u64,
+    /// The longest `path` has been since the last flush.
+    deepest: usize,
     shared: &'s Shared<'s>,
     /// This subtree's place in the frontier.
     subtree: usize,
@@ -613,6 +620,7 @@ impl Worker<'_, '_> {
                 self.next_bound = self.next_bound.min(f);
             } else {
                 self.path.push(m);
+                self.deepest = self.deepest.max(self.path.len());
                 if self.dfs(g + 1, h, next) {
                     return true;
                 }
@@ -629,6 +637,7 @@ impl Worker<'_, '_> {
         let s = self.shared;
         let expanded = s.expanded.fetch_add(self.expanded, Relaxed) + self.expanded;
         s.generated.fetch_add(self.generated, Relaxed);
+        s.deepest.fetch_max(self.deepest as u64, Relaxed);
         self.expanded = 0;
         self.generated = 0;
         if last {
