@@ -517,7 +517,14 @@ fn wide_ranks_build_the_same_file_and_search_the_same_nodes() {
     let wide = crate::common::dir().join("5x5-3x8-wide.slp");
     let out = slidetable()
         .env("SLIDETABLE_WIDE_RANKS", "1")
-        .args(["generate", "--board", "5x5", "--pdb", "3-3-3-3-3-3-3-3", "-o"])
+        .args([
+            "generate",
+            "--board",
+            "5x5",
+            "--pdb",
+            "3-3-3-3-3-3-3-3",
+            "-o",
+        ])
         .arg(&wide)
         .output()
         .unwrap();

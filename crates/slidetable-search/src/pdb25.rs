@@ -60,7 +60,10 @@ impl<R: PlacementRank> Table<'_, R> {
     #[inline(always)]
     fn entry(&self, place: &[u8; MAX_CELLS_25]) -> u8 {
         let first = usize::from(self.first);
-        let rank: u64 = self.ranker.rank(&place[first..first + self.ranker.tiles()]).into();
+        let rank: u64 = self
+            .ranker
+            .rank(&place[first..first + self.ranker.tiles()])
+            .into();
         self.entries[rank as usize]
     }
 }
