@@ -326,8 +326,10 @@ fn groups_of_eight_tiles_on_small_boards_are_read_at_their_ranks_in_either_width
 /// 8-8-8 on 5x5, the partition 64-bit ranks are for (25!/17! = 43,609,104,000 placements a
 /// group, past 2³²): one sparse file of that length stands for each group's entries, with a
 /// value written at the rank by definition of each placement the sampled puzzles have (and
-/// of their reflections); the solver's heuristic must read exactly those.
+/// of their reflections); the solver's heuristic must read exactly those. (Unix: the bytes are
+/// written at their offsets with `FileExt::write_at`.)
 #[test]
+#[cfg(unix)]
 fn an_eight_tile_group_of_five_by_five_is_read_at_its_64_bit_rank() {
     use std::os::unix::fs::FileExt;
     let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
