@@ -7,6 +7,13 @@
 //! reflected cells. A move moves one tile, so it changes one group's placement in each sum:
 //! one rank and one load a sum, from the placement's cells kept per group.
 //!
+//! Placements rank in 32 bits where every group's fit (groups of up to 7 tiles of 25 cells),
+//! in 64 where one does not (8 tiles and more: 25!/17! ≈ 4.36·10¹⁰ placements), or on
+//! request ([`Databases25::with_wide_ranks`]): the heuristic and its search are one code,
+//! generic over the rank's width ([`PlacementRank`]), compiled once for each, and the width
+//! is chosen once, when the databases are opened. Both widths give a placement the same rank,
+//! so they read the same entries and search the same nodes.
+//!
 //! Move pruning: the move that undoes the one before is never tried, nor a move that ends a
 //! sequence another sequence does better, by the automaton the 15-puzzle's search walks
 //! (`pruning`, built for 5×5 from the sequences of up to 12 moves: 61,205 states, about
@@ -27,25 +34,38 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering:
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use slidetable_core::{Layout25, Move, PlacementRanker25, MAX_CELLS_25};
+use slidetable_core::{placement_count, Layout25, Move, PlacementRank, Placements, MAX_CELLS_25};
 
 use crate::pruning::{Grid, Pruner, PRUNED};
 use crate::{Limit, Limits, Stats};
 
 /// The most groups a partition of 24 tiles has.
 const MAX_GROUPS: usize = MAX_CELLS_25 - 1;
-/// The most tiles a group has (its placements rank in a `u32`).
-const MAX_K: usize = 7;
 /// Nodes a worker expands between two looks at the clock, the limits and the stop flag.
 const CHECK_EVERY: u64 = 1 << 15;
 /// Frontier nodes per thread to aim for before the subtrees are shared out.
 const FRONTIER_PER_THREAD: usize = 1024;
 
-/// One group's table: its ranker and its entries (a byte per placement: the group's moves).
+/// One group's table: its ranker, its entries (a byte per placement: the group's moves), and
+/// where its tiles' cells start in a node's `place`.
 #[derive(Clone, Copy)]
-struct Table<'a> {
-    ranker: PlacementRanker25,
+struct Table<'a, R: PlacementRank> {
+    ranker: Placements<MAX_CELLS_25, R>,
     entries: &'a [u8],
+    first: u8,
+}
+
+impl<R: PlacementRank> Table<'_, R> {
+    /// The entry of the placement whose cells are `place[first..first + k]`.
+    #[inline(always)]
+    fn entry(&self, place: &[u8; MAX_CELLS_25]) -> u8 {
+        let first = usize::from(self.first);
+        let rank: u64 = self
+            .ranker
+            .rank(&place[first..first + self.ranker.tiles()])
+            .into();
+        self.entries[rank as usize]
+    }
 }
 
 /// Why databases cannot guide a search, or a search failed.
@@ -110,11 +130,33 @@ pub struct Solved25 {
 /// board about its main diagonal when the board is square and the goal's blank on that
 /// diagonal: the heuristic of [`solve`](Self::solve).
 pub struct Databases25<'a> {
+    width: Width<'a>,
+}
+
+/// The heuristic in the rank width it was opened in.
+enum Width<'a> {
+    Narrow(Heuristic<'a, u32>),
+    Wide(Heuristic<'a, u64>),
+}
+
+/// `$body` with `$h` bound to the heuristic of either width.
+macro_rules! either {
+    ($db:expr, $h:ident => $body:expr) => {
+        match &$db.width {
+            Width::Narrow($h) => $body,
+            Width::Wide($h) => $body,
+        }
+    };
+}
+
+/// The databases with their placements ranked in `R`: what the search reads.
+struct Heuristic<'a, R: PlacementRank> {
     goal: Layout25,
-    tables: Vec<Table<'a>>,
-    /// `group_of[t]`, `slot_of[t]`: tile `t`'s group and its place among the group's tiles.
+    tables: Vec<Table<'a, R>>,
+    /// `group_of[t]`: tile `t`'s group; `index_of[t]`: where its cell is kept in a node's
+    /// `place` (its group's `first` plus its place among the group's tiles, in order).
     group_of: [u8; MAX_CELLS_25],
-    slot_of: [u8; MAX_CELLS_25],
+    index_of: [u8; MAX_CELLS_25],
     /// The reflection: cell `c` to `flip[c]`, tile `t` to `rename[t]`.
     reflection: Option<([u8; MAX_CELLS_25], [u8; MAX_CELLS_25])>,
 }
@@ -124,19 +166,87 @@ impl<'a> Databases25<'a> {
     /// a byte per placement of its tiles in increasing order) towards `goal`. With
     /// `reflect`, the maximum of the regular sum and the sum on the reflected board (when
     /// the board is square and the goal's blank on its diagonal; otherwise the regular sum).
+    /// Placements rank in 32 bits when every group's fit, in 64 otherwise.
     pub fn new(
         goal: Layout25,
         groups: &[(u32, &'a [u8])],
         reflect: bool,
     ) -> Result<Databases25<'a>, Search25Error> {
+        Self::with_wide_ranks(goal, groups, reflect, false)
+    }
+
+    /// [`new`](Self::new), with `wide` ranking every group's placements in 64 bits even
+    /// where 32 hold them (what runs the wide code on small groups: the same entries are
+    /// read, the same nodes searched).
+    pub fn with_wide_ranks(
+        goal: Layout25,
+        groups: &[(u32, &'a [u8])],
+        reflect: bool,
+        wide: bool,
+    ) -> Result<Databases25<'a>, Search25Error> {
+        let n = goal.cells();
+        let narrow_fits = groups.iter().all(|&(tiles, _)| {
+            placement_count(n, tiles.count_ones() as usize) <= u128::from(u32::MAX)
+        });
+        let width = if narrow_fits && !wide {
+            Width::Narrow(Heuristic::new(goal, groups, reflect)?)
+        } else {
+            Width::Wide(Heuristic::new(goal, groups, reflect)?)
+        };
+        Ok(Databases25 { width })
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> &Layout25 {
+        either!(self, h => &h.goal)
+    }
+
+    /// Whether the reflected look-up is used.
+    pub fn reflects(&self) -> bool {
+        either!(self, h => h.reflection.is_some())
+    }
+
+    /// Whether the placements rank in 64 bits.
+    pub fn wide_ranks(&self) -> bool {
+        matches!(self.width, Width::Wide(_))
+    }
+
+    /// The heuristic's value of `layout`: a lower bound on its distance to the goal.
+    pub fn heuristic(&self, layout: &Layout25) -> Result<u32, Search25Error> {
+        either!(self, h => {
+            h.check(layout)?;
+            Ok(Node::new(h, layout).h())
+        })
+    }
+
+    /// An optimal path from `start` to the goal, by IDA* on every thread of the current
+    /// rayon pool, within `limits` (their `max_memory` does not apply: the search holds the
+    /// frontier and a path). `progress` hears about once a second how far it is.
+    pub fn solve(
+        &self,
+        start: &Layout25,
+        limits: &Limits,
+        progress: &(dyn Fn(Progress25) + Sync),
+    ) -> Result<Solved25, Search25Error> {
+        either!(self, h => h.solve(start, limits, progress))
+    }
+}
+
+impl<'a, R: PlacementRank> Heuristic<'a, R> {
+    fn new(
+        goal: Layout25,
+        groups: &[(u32, &'a [u8])],
+        reflect: bool,
+    ) -> Result<Heuristic<'a, R>, Search25Error> {
         let n = goal.cells();
         let bad = |s: String| Search25Error::Databases(s);
         if groups.is_empty() || groups.len() > MAX_GROUPS {
             return Err(bad(format!("{} groups", groups.len())));
         }
         let mut group_of = [u8::MAX; MAX_CELLS_25];
-        let mut slot_of = [0u8; MAX_CELLS_25];
+        let mut index_of = [0u8; MAX_CELLS_25];
         let mut tables = Vec::with_capacity(groups.len());
+        let mut first = 0usize;
         for (g, &(tiles, entries)) in groups.iter().enumerate() {
             let k = tiles.count_ones() as usize;
             if k == 0 || tiles & 1 != 0 || u64::from(tiles) >> n != 0 {
@@ -144,29 +254,28 @@ impl<'a> Databases25<'a> {
                     "group {g} (mask {tiles:#x}) is no group of tiles"
                 )));
             }
-            if k > MAX_K {
+            let ranker = Placements::<MAX_CELLS_25, R>::new(n, k)
+                .map_err(|e| bad(format!("group {g} has {k} tiles: {e}")))?;
+            let count: u64 = ranker.count().into();
+            if entries.len() as u64 != count {
                 return Err(bad(format!(
-                    "group {g} has {k} tiles; the solver reads groups of up to {MAX_K} tiles \
-                     (larger ones are built, in parts, for their figures and for other \
-                     programs)"
-                )));
-            }
-            let ranker = PlacementRanker25::new(n, k).map_err(|e| bad(e.to_string()))?;
-            if entries.len() != ranker.count() as usize {
-                return Err(bad(format!(
-                    "group {g} has {} entries for {} placements",
+                    "group {g} has {} entries for {count} placements",
                     entries.len(),
-                    ranker.count()
                 )));
             }
-            for (slot, t) in (0..n).filter(|t| tiles & (1 << t) != 0).enumerate() {
+            for t in (0..n).filter(|t| tiles & (1 << t) != 0) {
                 if group_of[t] != u8::MAX {
                     return Err(bad(format!("tile {t} is in two groups")));
                 }
                 group_of[t] = g as u8;
-                slot_of[t] = slot as u8;
+                index_of[t] = first as u8;
+                first += 1;
             }
-            tables.push(Table { ranker, entries });
+            tables.push(Table {
+                ranker,
+                entries,
+                first: (first - k) as u8,
+            });
         }
         if let Some(t) = (1..n).find(|&t| group_of[t] == u8::MAX) {
             return Err(bad(format!("tile {t} is in no group")));
@@ -185,29 +294,13 @@ impl<'a> Databases25<'a> {
             }
             (f, rename)
         });
-        Ok(Databases25 {
+        Ok(Heuristic {
             goal,
             tables,
             group_of,
-            slot_of,
+            index_of,
             reflection,
         })
-    }
-
-    /// The goal.
-    pub fn goal(&self) -> &Layout25 {
-        &self.goal
-    }
-
-    /// Whether the reflected look-up is used.
-    pub fn reflects(&self) -> bool {
-        self.reflection.is_some()
-    }
-
-    /// The heuristic's value of `layout`: a lower bound on its distance to the goal.
-    pub fn heuristic(&self, layout: &Layout25) -> Result<u32, Search25Error> {
-        self.check(layout)?;
-        Ok(Node::new(self, layout).h())
     }
 
     fn check(&self, start: &Layout25) -> Result<(), Search25Error> {
@@ -228,10 +321,8 @@ impl<'a> Databases25<'a> {
         Ok(())
     }
 
-    /// An optimal path from `start` to the goal, by IDA* on every thread of the current
-    /// rayon pool, within `limits` (their `max_memory` does not apply: the search holds the
-    /// frontier and a path). `progress` hears about once a second how far it is.
-    pub fn solve(
+    /// [`Databases25::solve`] in this width.
+    fn solve(
         &self,
         start: &Layout25,
         limits: &Limits,
@@ -423,10 +514,10 @@ struct Shared<'a> {
 struct Node {
     cells: [u8; MAX_CELLS_25],
     blank: u8,
-    /// `place[g][slot]`: the cell of group g's tile `slot`; `place_r` on the reflected
-    /// board.
-    place: [[u8; MAX_K]; MAX_GROUPS],
-    place_r: [[u8; MAX_K]; MAX_GROUPS],
+    /// The cells of every group's tiles, group after group (the group's `first` on): tile
+    /// `t`'s cell is `place[index_of[t]]`; `place_r` on the reflected board.
+    place: [u8; MAX_CELLS_25],
+    place_r: [u8; MAX_CELLS_25],
     value: [u8; MAX_GROUPS],
     value_r: [u8; MAX_GROUPS],
     sum: u32,
@@ -434,12 +525,12 @@ struct Node {
 }
 
 impl Node {
-    fn new(db: &Databases25<'_>, layout: &Layout25) -> Node {
+    fn new<R: PlacementRank>(db: &Heuristic<'_, R>, layout: &Layout25) -> Node {
         let mut node = Node {
             cells: [0; MAX_CELLS_25],
             blank: layout.blank() as u8,
-            place: [[0; MAX_K]; MAX_GROUPS],
-            place_r: [[0; MAX_K]; MAX_GROUPS],
+            place: [0; MAX_CELLS_25],
+            place_r: [0; MAX_CELLS_25],
             value: [0; MAX_GROUPS],
             value_r: [0; MAX_GROUPS],
             sum: 0,
@@ -451,18 +542,16 @@ impl Node {
                 continue;
             }
             let t = usize::from(t);
-            node.place[usize::from(db.group_of[t])][usize::from(db.slot_of[t])] = c as u8;
+            node.place[usize::from(db.index_of[t])] = c as u8;
             if let Some((flip, rename)) = &db.reflection {
-                let u = usize::from(rename[t]);
-                node.place_r[usize::from(db.group_of[u])][usize::from(db.slot_of[u])] = flip[c];
+                node.place_r[usize::from(db.index_of[usize::from(rename[t])])] = flip[c];
             }
         }
         for (g, table) in db.tables.iter().enumerate() {
-            let k = table.ranker.tiles();
-            node.value[g] = table.entries[table.ranker.rank(&node.place[g][..k]) as usize];
+            node.value[g] = table.entry(&node.place);
             node.sum += u32::from(node.value[g]);
             if db.reflection.is_some() {
-                node.value_r[g] = table.entries[table.ranker.rank(&node.place_r[g][..k]) as usize];
+                node.value_r[g] = table.entry(&node.place_r);
                 node.sum_r += u32::from(node.value_r[g]);
             }
         }
@@ -476,7 +565,7 @@ impl Node {
 
     /// The node after the blank moves `m`, if that stays on the board.
     #[inline(always)]
-    fn child(&self, db: &Databases25<'_>, m: Move) -> Option<Node> {
+    fn child<R: PlacementRank>(&self, db: &Heuristic<'_, R>, m: Move) -> Option<Node> {
         let to = db.goal.neighbor(usize::from(self.blank), m)?;
         let mut next = self.clone();
         let _ = next.apply(db, to);
@@ -486,44 +575,40 @@ impl Node {
     /// Moves the tile at `to` into the blank's cell; returns what [`undo`](Self::undo)
     /// needs to take the move back.
     #[inline(always)]
-    fn apply(&mut self, db: &Databases25<'_>, to: usize) -> Undo {
+    fn apply<R: PlacementRank>(&mut self, db: &Heuristic<'_, R>, to: usize) -> Undo {
         let from = usize::from(self.blank);
         let t = usize::from(self.cells[to]);
         self.cells[from] = t as u8;
         self.cells[to] = 0;
         self.blank = to as u8;
         let g = usize::from(db.group_of[t]);
-        let slot = usize::from(db.slot_of[t]);
-        let table = &db.tables[g];
-        let k = table.ranker.tiles();
+        let index = db.index_of[t];
         let undo = Undo {
             to: to as u8,
             from: from as u8,
             group: g as u8,
-            slot: slot as u8,
+            index,
             value: self.value[g],
             group_r: 0,
-            slot_r: 0,
+            index_r: 0,
             value_r: 0,
         };
-        self.place[g][slot] = from as u8;
-        let v = table.entries[table.ranker.rank(&self.place[g][..k]) as usize];
+        self.place[usize::from(index)] = from as u8;
+        let v = db.tables[g].entry(&self.place);
         self.sum = self.sum + u32::from(v) - u32::from(self.value[g]);
         self.value[g] = v;
         if let Some((flip, rename)) = &db.reflection {
             let u = usize::from(rename[t]);
             let g = usize::from(db.group_of[u]);
-            let slot = usize::from(db.slot_of[u]);
-            let table = &db.tables[g];
-            let k = table.ranker.tiles();
+            let index = db.index_of[u];
             let undo = Undo {
                 group_r: g as u8,
-                slot_r: slot as u8,
+                index_r: index,
                 value_r: self.value_r[g],
                 ..undo
             };
-            self.place_r[g][slot] = flip[from];
-            let v = table.entries[table.ranker.rank(&self.place_r[g][..k]) as usize];
+            self.place_r[usize::from(index)] = flip[from];
+            let v = db.tables[g].entry(&self.place_r);
             self.sum_r = self.sum_r + u32::from(v) - u32::from(self.value_r[g]);
             self.value_r[g] = v;
             return undo;
@@ -533,41 +618,41 @@ impl Node {
 
     /// Takes back the move [`apply`](Self::apply) made.
     #[inline(always)]
-    fn undo(&mut self, db: &Databases25<'_>, undo: Undo) {
+    fn undo<R: PlacementRank>(&mut self, db: &Heuristic<'_, R>, undo: Undo) {
         let (from, to) = (usize::from(undo.from), usize::from(undo.to));
         self.cells[to] = self.cells[from];
         self.cells[from] = 0;
         self.blank = undo.from;
         let g = usize::from(undo.group);
-        self.place[g][usize::from(undo.slot)] = undo.to;
+        self.place[usize::from(undo.index)] = undo.to;
         self.sum = self.sum + u32::from(undo.value) - u32::from(self.value[g]);
         self.value[g] = undo.value;
         if let Some((flip, _)) = &db.reflection {
             let g = usize::from(undo.group_r);
-            self.place_r[g][usize::from(undo.slot_r)] = flip[to];
+            self.place_r[usize::from(undo.index_r)] = flip[to];
             self.sum_r = self.sum_r + u32::from(undo.value_r) - u32::from(self.value_r[g]);
             self.value_r[g] = undo.value_r;
         }
     }
 }
 
-/// What taking a move back needs: the tile's old cell, its group and slot in both sums,
+/// What taking a move back needs: the tile's old cell, its group and place in both sums,
 /// and the entries before the move.
 #[derive(Clone, Copy)]
 struct Undo {
     to: u8,
     from: u8,
     group: u8,
-    slot: u8,
+    index: u8,
     value: u8,
     group_r: u8,
-    slot_r: u8,
+    index_r: u8,
     value_r: u8,
 }
 
 /// One thread's depth-first search of one subtree.
-struct Worker<'s, 'a> {
-    db: &'s Databases25<'a>,
+struct Worker<'s, 'a, R: PlacementRank> {
+    db: &'s Heuristic<'a, R>,
     /// The move sequences not to walk (see [`crate::pruning`]).
     pruner: &'s Pruner,
     node: Node,
@@ -586,7 +671,7 @@ struct Worker<'s, 'a> {
     first_found: &'s AtomicUsize,
 }
 
-impl Worker<'_, '_> {
+impl<R: PlacementRank> Worker<'_, '_, R> {
     /// Searches below the current node at depth `g`, the pruning automaton in `state`;
     /// true (with the path in `path`) when it reaches the goal.
     fn dfs(&mut self, g: u32, h: u32, state: u32) -> bool {

@@ -3,7 +3,7 @@
 //! replayed move by move, and its limits.
 
 use slidetable_core::{Board, Layout, Layout25, Move};
-use slidetable_gen::engine::solve_partition25;
+use slidetable_gen::engine::{solve_partition25, solve_pattern25_in_width};
 use slidetable_gen::Partition25;
 use slidetable_search::{bfs, Databases25, Limit, Limits, Search25Error, Stop};
 use std::sync::OnceLock;
@@ -229,19 +229,201 @@ fn the_path_found_does_not_depend_on_the_threads() {
     }
 }
 
-/// A file's group of more than 7 tiles (what 8-8-8 has: built in parts, ranked in 64 bits) is
-/// refused by the solver with what it reads, not taken for no group.
+/// The rank of a placement (`cells[i]`: the cell of the group's i-th tile) written here from
+/// its definition, sharing nothing with the solver's ranker: the i-th digit is the cell less
+/// the earlier tiles' cells below it, worth (n−1−i)!/(n−k)!.
+fn rank_by_definition(n: usize, cells: &[usize]) -> u64 {
+    let k = cells.len();
+    let mut rank = 0u128;
+    for (i, &c) in cells.iter().enumerate() {
+        let digit = c - cells[..i].iter().filter(|&&d| d < c).count();
+        let weight: u128 = ((n - k + 1)..n - i).map(|x| x as u128).product();
+        rank += digit as u128 * weight;
+    }
+    u64::try_from(rank).unwrap()
+}
+
+/// The placements of `groups` in `layout` (each group's tiles' cells in tile order), and with
+/// `reflect` those of the layout reflected about the main diagonal (towards a goal with
+/// tile t in cell t, which the reflection maps to itself): tile `u` lies in the reflected
+/// board where tile flip(u) lies in the layout, reflected.
+fn placements(layout: &Layout25, groups: &[u32], reflect: bool) -> Vec<Vec<usize>> {
+    let n = layout.cells();
+    let side = layout.rows();
+    let flip = |c: usize| (c % side) * side + c / side;
+    let cell_of = |t: usize| {
+        layout
+            .tiles()
+            .iter()
+            .position(|&x| usize::from(x) == t)
+            .unwrap()
+    };
+    let mut all = Vec::new();
+    for &tiles in groups {
+        let group: Vec<usize> = (1..n).filter(|&t| tiles & (1 << t) != 0).collect();
+        all.push(group.iter().map(|&t| cell_of(t)).collect());
+        if reflect {
+            all.push(group.iter().map(|&u| flip(cell_of(flip(u)))).collect());
+        }
+    }
+    all
+}
+
+/// The heuristic of `groups` at `layout` computed here: each group's entry at the rank of
+/// its placement by definition, summed, and with `reflect` the larger of that sum and the
+/// reflected board's.
+fn heuristic_by_definition(layout: &Layout25, groups: &[(u32, &[u8])], reflect: bool) -> u32 {
+    let n = layout.cells();
+    let masks: Vec<u32> = groups.iter().map(|g| g.0).collect();
+    let places = placements(layout, &masks, reflect);
+    let per = if reflect { 2 } else { 1 };
+    let (mut sum, mut sum_r) = (0u32, 0u32);
+    for (i, cells) in places.iter().enumerate() {
+        let value = u32::from(groups[i / per].1[rank_by_definition(n, cells) as usize]);
+        if i % per == 0 {
+            sum += value;
+        } else {
+            sum_r += value;
+        }
+    }
+    sum.max(sum_r)
+}
+
+/// Groups of 8 tiles (one of all 8 tiles of 3x3: the exact distance; 8-3 on 3x4), in either
+/// rank width: the lengths of breadth-first search, every entry read at its rank.
 #[test]
-fn a_group_of_eight_tiles_is_refused_with_what_the_solver_reads() {
-    let goal = Layout25::goal_with_blank(3, 3, 0).unwrap();
-    let groups =
-        solve_partition25(&goal, &Partition25::parse("8", &goal).unwrap(), &|_| ()).unwrap();
-    let tables: Vec<(u32, &[u8])> = groups.iter().map(|g| (g.tiles, &g.entries[..])).collect();
+fn groups_of_eight_tiles_on_small_boards_are_read_at_their_ranks_in_either_width() {
+    for (rows, cols, text, reflect) in [(3, 3, "8", true), (3, 4, "8-3", false)] {
+        let goal = Layout25::goal_with_blank(rows, cols, 0).unwrap();
+        let dbs = databases(&goal, text);
+        let groups: Vec<(u32, &[u8])> = dbs.iter().map(|(t, e)| (*t, e.as_slice())).collect();
+        let board = Board::new(rows, cols).unwrap();
+        let goal16 = Layout::new(board, goal.tiles()).unwrap();
+        for wide in [false, true] {
+            let db = Databases25::with_wide_ranks(goal, &groups, reflect, wide).unwrap();
+            assert_eq!(db.wide_ranks(), wide);
+            for seed in 0..40 {
+                let start = scramble(&goal, 40 + seed as usize, 900 + seed);
+                assert_eq!(
+                    db.heuristic(&start).unwrap(),
+                    heuristic_by_definition(&start, &groups, reflect && rows == cols),
+                    "{rows}x{cols} {text} wide {wide}: {start}"
+                );
+                if seed % 4 == 0 {
+                    // Breadth-first search holds every state within the distance: short ones.
+                    let start = scramble(&goal, 6 + seed as usize / 2, 900 + seed);
+                    let solved = db.solve(&start, &Limits::default(), &|_| ()).unwrap();
+                    replay(&start, &solved.path, &goal);
+                    let start16 = Layout::new(board, start.tiles()).unwrap();
+                    let by_bfs = bfs(&start16, &goal16, &Limits::default()).unwrap();
+                    assert_eq!(solved.path.len(), by_bfs.path.len(), "{start}");
+                }
+            }
+        }
+    }
+}
+
+/// 8-8-8 on 5x5, the partition 64-bit ranks are for (25!/17! = 43,609,104,000 placements a
+/// group, past 2³²): one sparse file of that length stands for each group's entries, with a
+/// value written at the rank by definition of each placement the sampled puzzles have (and
+/// of their reflections); the solver's heuristic must read exactly those. (Unix: the bytes are
+/// written at their offsets with `FileExt::write_at`.)
+#[test]
+#[cfg(unix)]
+fn an_eight_tile_group_of_five_by_five_is_read_at_its_64_bit_rank() {
+    use std::os::unix::fs::FileExt;
+    let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
+    let count: u64 = 43_609_104_000;
+    let masks = [0x1FE, 0x1FE00, 0x1FE_0000];
+    let dir = tempfile::tempdir().unwrap();
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(dir.path().join("entries"))
+        .unwrap();
+    file.set_len(count).unwrap();
+    // A value that depends on the rank, never 0 (what the rest of the sparse file reads).
+    let value = |rank: u64| (1 + rank % 61) as u8;
+    let starts: Vec<Layout25> = (0..60)
+        .map(|seed| scramble(&goal, 300, 7000 + seed))
+        .collect();
+    let mut past_32_bits = 0;
+    for start in &starts {
+        for cells in placements(start, &masks, true) {
+            let rank = rank_by_definition(25, &cells);
+            assert!(rank < count);
+            past_32_bits += usize::from(rank >> 32 != 0);
+            file.write_at(&[value(rank)], rank).unwrap();
+        }
+    }
+    assert!(past_32_bits > 100, "{past_32_bits} ranks past 2^32");
+    let map = slidetable_format::mapping::map_read(&file).unwrap();
+    let groups: Vec<(u32, &[u8])> = masks.iter().map(|&m| (m, &map[..])).collect();
+    for reflect in [false, true] {
+        let db = Databases25::new(goal, &groups, reflect).unwrap();
+        assert!(db.wide_ranks());
+        assert_eq!(db.reflects(), reflect);
+        for start in &starts {
+            let want = heuristic_by_definition(start, &groups, reflect);
+            assert!(want >= 3, "{start}: every group's entry was written");
+            assert_eq!(db.heuristic(start).unwrap(), want, "{start}");
+        }
+    }
+}
+
+/// 5-5-5-5-4 built by the pattern builder in 64-bit ranks is the same bytes as in 32, and the
+/// solver in 64-bit ranks on it finds the same paths with the same node counts as in 32 (on
+/// one thread, where the counts of the last iteration are fixed too).
+#[test]
+fn five_by_five_in_64_bit_ranks_is_searched_as_in_32() {
+    let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
+    let narrow = five_by_five();
+    let wide: Vec<(u32, Vec<u8>)> = narrow
+        .iter()
+        .map(|(tiles, _)| {
+            let g = solve_pattern25_in_width::<u64>(&goal, *tiles, &|_| ()).unwrap();
+            (g.tiles, g.entries)
+        })
+        .collect();
+    assert!(narrow == wide.as_slice(), "the builder's widths differ");
+    let groups_n: Vec<(u32, &[u8])> = narrow.iter().map(|(t, e)| (*t, e.as_slice())).collect();
+    let groups_w: Vec<(u32, &[u8])> = wide.iter().map(|(t, e)| (*t, e.as_slice())).collect();
+    let db_n = Databases25::new(goal, &groups_n, true).unwrap();
+    let db_w = Databases25::with_wide_ranks(goal, &groups_w, true, true).unwrap();
+    assert!(!db_n.wide_ranks() && db_w.wide_ranks());
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    for seed in 0..8 {
+        let start = scramble(&goal, 60 + 2 * seed as usize, 300 + seed);
+        let (n, w) = one.install(|| {
+            (
+                db_n.solve(&start, &Limits::default(), &|_| ()).unwrap(),
+                db_w.solve(&start, &Limits::default(), &|_| ()).unwrap(),
+            )
+        });
+        replay(&start, &n.path, &goal);
+        assert_eq!(n.path, w.path, "{start}");
+        assert_eq!(
+            (n.stats.expanded, n.stats.generated, n.stats.iterations),
+            (w.stats.expanded, w.stats.generated, w.stats.iterations),
+            "{start}"
+        );
+    }
+}
+
+/// What the solver still refuses: a group whose placements pass a 64-bit rank (16 tiles of
+/// 25 cells: no file holds its entries), named with its count.
+#[test]
+fn a_group_past_a_64_bit_rank_is_refused_with_its_placements() {
+    let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
+    let tables: Vec<(u32, &[u8])> = vec![(0x1FFFE, &[]), (0x1FE_0000, &[])];
     let e = Databases25::new(goal, &tables, true).err().unwrap();
     assert_eq!(
         e.to_string(),
-        "the pattern databases do not fit their goal: group 0 has 8 tiles; the solver reads \
-         groups of up to 7 tiles (larger ones are built, in parts, for their figures and for \
-         other programs)"
+        "the pattern databases do not fit their goal: group 0 has 16 tiles: 16 tiles over 25 \
+         cells make 42744736671436800000 placements, more than a 64-bit rank holds"
     );
 }

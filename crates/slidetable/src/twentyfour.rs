@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use slidetable_core::Layout25;
+use slidetable_core::{Layout25, WIDE_RANKS_ENV};
 use slidetable_format::{Group25, PatternFile25};
 use slidetable_gen::engine::{
     is_pattern25_parts_dir, merge_pattern25_parts, partition25_placements, pattern25_kept_dir,
@@ -416,7 +416,9 @@ impl<D: AsRef<[u8]>> TwentyFour<D> {
     }
 
     /// The heuristic and its search: the regular sum, and with `reflect` the maximum of it
-    /// and the reflected one.
+    /// and the reflected one. Its placements rank in 32 bits when every group's fit, in 64
+    /// otherwise, or on every group when `SLIDETABLE_WIDE_RANKS` is `1` (as the tables'
+    /// queries: the same entries are read).
     pub fn databases(&self, reflect: bool) -> Result<Databases25<'_>, TwentyFourError> {
         let bytes = self.bytes.as_ref();
         let groups: Vec<(u32, &[u8])> = self
@@ -426,7 +428,13 @@ impl<D: AsRef<[u8]>> TwentyFour<D> {
             .enumerate()
             .map(|(i, g)| (g.tiles, self.header.entries(bytes, i)))
             .collect();
-        Ok(Databases25::new(*self.goal(), &groups, reflect)?)
+        let wide = std::env::var(WIDE_RANKS_ENV).is_ok_and(|v| v == "1");
+        Ok(Databases25::with_wide_ranks(
+            *self.goal(),
+            &groups,
+            reflect,
+            wide,
+        )?)
     }
 
     /// An optimal path from `start` (IDA* with the reflected look-up, on every core).
