@@ -645,6 +645,8 @@ fn wide_ranks_build_the_same_file_and_search_the_same_nodes() {
             .lines()
             .map(|line| {
                 let mut record: serde_json::Value = serde_json::from_str(line).unwrap();
+                // The file's own name differs; what it answers must not.
+                record.as_object_mut().unwrap().remove("database");
                 let stats = record["stats"].as_object_mut().unwrap();
                 stats.retain(|k, _| !k.contains("seconds") && !k.contains("rate"));
                 record

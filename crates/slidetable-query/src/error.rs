@@ -44,7 +44,7 @@ pub enum TableErrorKind {
     /// databases are expected.
     #[error(
         "this is a table of the states within {0} moves (`generate --max-depth`), not of every \
-         state: it answers `distance`, `path`, `info` and `stats`"
+         state: the command line's `distance`, `path`, `info` and `stats` read it"
     )]
     Bounded(u32),
     /// The path names something other than a regular file: a directory, a FIFO, a device.
