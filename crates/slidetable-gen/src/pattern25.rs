@@ -325,7 +325,7 @@ pub fn pattern25_needs(cells: usize, partition: &Partition25) -> (u64, u64) {
 }
 
 /// Bytes of the children one window of a build in parts makes for other parts, every part
-/// together at most ([`window_words`] bounds a window by it): what a swap holds.
+/// together at most (`window_words` bounds a window by it): what a swap holds.
 pub const SWAP_BYTES: u64 = 1 << 26;
 
 /// Frontier words (64 placements each) a window of a build of groups of `k` tiles in `parts`
@@ -510,7 +510,7 @@ pub(crate) fn solve_slice25<R: PlacementRank>(
 /// Solves one group's database towards `goal`: for every placement of the group's tiles
 /// (bit `t` of `tiles` for tile `t`), the fewest moves of those tiles that bring them home
 /// whatever the other tiles do, or [`UNREACHED_25`] where no puzzle has that placement.
-/// The placements rank in 32 bits where they fit, in 64 past ([`wide_placements`]).
+/// The placements rank in 32 bits where they fit, in 64 past (`wide_placements`).
 /// `progress` is told of placements as they are settled.
 pub fn solve_pattern25(
     goal: &Layout25,
