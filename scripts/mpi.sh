@@ -329,16 +329,21 @@ for _ in $(seq 1 600); do
     [ -f "$state" ] && grep -q '^pid ' "$state" && break
     sleep 0.05
 done
-pid=$(sed -n 's/^pid //p' "$state")
-kill -STOP "$pid"
-start=$(date +%s)
-if wait "$launcher"; then fail "mpirun ended well with a stopped process"; fi
-took=$(( $(date +%s) - start ))
-kill -KILL "$pid" 2>/dev/null || true
-grep -q "did not finish within --level-timeout 3 s" "$dir.err" || { cat "$dir.err" >&2; fail "no timeout message"; }
+# stopped_ends WHAT PID MESSAGE: process PID of the run $launcher (output in $dir.err) is
+# stopped; the run must end within a minute, with MESSAGE from another process.
+stopped_ends() {
+    local what=$1 pid=$2 message=$3
+    kill -STOP "$pid"
+    local start=$(date +%s)
+    if wait "$launcher"; then fail "$what: mpirun ended well with a stopped process"; fi
+    took=$(( $(date +%s) - start ))
+    kill -KILL "$pid" 2>/dev/null || true
+    grep -q "$message" "$dir.err" || { cat "$dir.err" >&2; fail "$what: no timeout message"; }
+    [ "$took" -lt 60 ] || fail "$what: the timeout took $took s"
+    echo "mpi: a stopped process of $what: the run ended after ${took} s with: $(grep -m1 'level-timeout' "$dir.err" | cut -c1-110)..."
+}
+stopped_ends "2x5" "$(sed -n 's/^pid //p' "$state")" "did not finish within --level-timeout 3 s"
 [ ! -e "$dir/manifest" ] || fail "a stopped run left a manifest"
-[ "$took" -lt 60 ] || fail "the timeout took $took s"
-echo "mpi: a stopped process: the run ended after ${took} s with: $(grep -m1 'level-timeout' "$dir.err" | cut -c1-110)..."
 
 # The same for the 24-puzzle's pattern databases in parts, which have no levels: the others
 # end the run once no placement has been settled for --level-timeout.
@@ -355,14 +360,7 @@ for _ in $(seq 1 600); do
 done
 [ -n "$pid" ] || fail "the 5x5 build in parts did not start"
 sleep 0.5
-kill -STOP "$pid"
-start=$(date +%s)
-if wait "$launcher"; then fail "mpirun ended well with a stopped 5x5 process"; fi
-took=$(( $(date +%s) - start ))
-kill -KILL "$pid" 2>/dev/null || true
-grep -q "no placement settled within --level-timeout 3 s" "$dir.err" || { cat "$dir.err" >&2; fail "5x5: no timeout message"; }
-[ "$took" -lt 60 ] || fail "5x5: the timeout took $took s"
-echo "mpi: a stopped process of the 5x5 build: the run ended after ${took} s with: $(grep -m1 'level-timeout' "$dir.err" | cut -c1-110)..."
+stopped_ends "the 5x5 build" "$pid" "no placement settled within --level-timeout 3 s"
 
 # Two runs in one directory: the second (on 2 processes, or the plain binary) is refused while
 # the first holds the directory's lock, and changes nothing; Ctrl-C to the first's mpirun makes
