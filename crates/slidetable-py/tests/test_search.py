@@ -137,7 +137,10 @@ def test_the_guided_methods_take_manhattan_when_no_heuristic_is_given():
 # process of its own that the test interrupts.
 
 INTERRUPTED = r"""
-import sys, time
+import signal, sys, time
+# Ctrl-C is KeyboardInterrupt here whatever the launcher left: a job a shell starts in the
+# background without job control inherits SIGINT ignored, and Python then keeps it so.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import numpy as np
 import slidetable
 hard = [int(x) for x in sys.argv[2].split()]
