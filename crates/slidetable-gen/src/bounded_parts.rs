@@ -1,6 +1,6 @@
 //! The search of the states within `D` moves of one goal, the one engine of both runs: in
 //! one process (`generate --max-depth D -o FILE`, [`generate_bounded`], and in memory,
-//! [`crate::engine::solve_bounded`]), and by several processes (`generate --max-depth D --parts
+//! [`solve_bounded`]), and by several processes (`generate --max-depth D --parts
 //! DIR`, over MPI with the `mpi` feature, [`solve_bounded_in_parts`]), each owning one slice
 //! of the ranks (§12.1's [`Slices`]; one process owns them all) and written as one part file a
 //! process and a manifest (docs/FORMAT.md §13.6).

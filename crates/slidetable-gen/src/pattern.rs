@@ -202,7 +202,7 @@ impl Partition {
 
 /// One solved group's database, in memory: its entries as the file stores them (4-bit excess
 /// over the group's Manhattan distance, two to a byte) and the histogram of its values.
-/// [`write_pattern_table`](crate::engine::write_pattern_table) makes a file's pattern section of it
+/// The writer's `write_pattern_table` makes a file's pattern section of it
 /// (the format crate's `PatternSection`).
 #[derive(Clone, Debug)]
 pub struct SolvedPattern {
