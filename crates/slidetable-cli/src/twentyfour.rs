@@ -319,11 +319,14 @@ fn generate_part(pdb: &str, dir: &Path, timeout: std::time::Duration) -> Result<
                 slidetable::generate::GenError::EveryPart(why),
             )) = e
             {
-                // Refused by every process together: part 0's process says why, once.
-                if me == 0 {
-                    warning!("{:#}", anyhow::Error::from(*why));
-                }
-                return Ok(ExitCode::FAILURE);
+                // Refused by every process together: part 0's process says why, once, and the
+                // others end only once it has (the tables' ending of a run in parts).
+                return crate::run_in_parts::failed(
+                    slidetable::generate::GenError::EveryPart(why),
+                    exchange.as_mut(),
+                    "",
+                    false,
+                );
             }
             if refused {
                 // Refused by every process before the search: none waits for another.
