@@ -241,10 +241,14 @@ impl Lockstep<'_> {
             });
         }
         // Every walk a step at a time, in turn; a finished one leaves the round.
+        // The walks under way are `lanes[..live]`, kept in a slice (not the `Vec`, whose
+        // length the compiler reloads after every letter written: callgrind, BENCHMARKS.md).
         let letters = &mut text[..];
-        while !lanes.is_empty() {
+        let lanes = &mut lanes[..];
+        let mut live = lanes.len();
+        while live > 0 {
             let mut j = 0;
-            while j < lanes.len() {
+            while j < live {
                 let lane = &mut lanes[j];
                 let Lane {
                     state,
@@ -261,7 +265,8 @@ impl Lockstep<'_> {
                         corrupt(state, blank, rank),
                         &mut failed,
                     );
-                    lanes.swap_remove(j);
+                    live -= 1;
+                    lanes[j] = lanes[live];
                     continue;
                 };
                 let entry = self.entry(next_rank);
@@ -275,7 +280,8 @@ impl Lockstep<'_> {
                         corrupt(state, blank, rank),
                         &mut failed,
                     );
-                    lanes.swap_remove(j);
+                    live -= 1;
+                    lanes[j] = lanes[live];
                     continue;
                 }
                 letters[lane.write] = m.letter() as u8;
@@ -290,7 +296,8 @@ impl Lockstep<'_> {
                             &mut failed,
                         );
                     }
-                    lanes.swap_remove(j);
+                    live -= 1;
+                    lanes[j] = lanes[live];
                     continue;
                 }
                 j += 1;
