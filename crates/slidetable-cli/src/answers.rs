@@ -187,21 +187,7 @@ pub(crate) fn write<P: Printed>(
             text.push(b'\n');
         }
         Output::Show => show::draw(text, number, layout, path, value.filter(|_| weighted)),
-        Output::Csv => {
-            text.extend_from_slice(layout.to_string().as_bytes());
-            text.push(b',');
-            if let Some(d) = value {
-                push_number(text, d);
-            }
-            text.push(b',');
-            if !matches!(answer, Answer::Distance) {
-                if let Some(p) = path {
-                    text.extend(p.iter().map(|m| m.letter() as u8));
-                }
-                text.push(b',');
-            }
-            text.extend_from_slice(if found { b"true\n" } else { b"false\n" });
-        }
+        Output::Csv => write_csv_row(text, layout, answer, value, path, found),
         Output::Json => {
             let letters = path.map(path_string);
             let mut record = Record {
@@ -221,6 +207,33 @@ pub(crate) fn write<P: Printed>(
             json::line(text, &record);
         }
     }
+}
+
+/// One CSV row of `distance` or `path` (`search`'s begins so): the puzzle, `value` (empty
+/// without one), `path` for a path's answer (empty without one), and `solvable`, which a
+/// search stopped at a limit gives although it found no value.
+#[inline(always)]
+pub(crate) fn write_csv_row<P: Printed>(
+    text: &mut Vec<u8>,
+    layout: &P,
+    answer: Answer,
+    value: Option<u32>,
+    path: Option<&[Move]>,
+    solvable: bool,
+) {
+    text.extend_from_slice(layout.to_string().as_bytes());
+    text.push(b',');
+    if let Some(d) = value {
+        push_number(text, d);
+    }
+    text.push(b',');
+    if !matches!(answer, Answer::Distance) {
+        if let Some(p) = path {
+            text.extend(p.iter().map(|m| m.letter() as u8));
+        }
+        text.push(b',');
+    }
+    text.extend_from_slice(if solvable { b"true\n" } else { b"false\n" });
 }
 
 /// Appends `n` in decimal: one or two digits (every distance of a byte table) written

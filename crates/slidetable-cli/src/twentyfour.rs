@@ -19,7 +19,7 @@ use slidetable::puzzles::{parse_line25, Board25};
 use slidetable::search::{Limit, Limits, Progress25, Search25Error, Stop};
 use slidetable::{Build25, TwentyFour, TwentyFourError, Written25};
 
-use crate::commands::search::{write_record, Found};
+use crate::commands::search::{write_record, Found, Tally};
 use crate::error::{UsageError, EXIT_BAD_INPUT, EXIT_USAGE};
 use crate::json::Measure;
 use crate::resolved::{Answer, Output};
@@ -210,6 +210,11 @@ struct Search25 {
     /// the search's figures.
     #[arg(long)]
     csv: bool,
+    /// Write the summary over every puzzle (counts, nodes, time, mean branching factor) to
+    /// this file as one JSON object; without it, --stats with --json or --csv prints it on
+    /// stderr.
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
     #[command(flatten)]
     solve: Solve25,
 }
@@ -241,7 +246,11 @@ fn run(cli: Cli25) -> Result<ExitCode> {
         }
         Command25::Search(s) => {
             let output = output(s.json, s.csv, false);
-            solve(&s.solve, Answer::Path, Printed25::Search(output))
+            solve(
+                &s.solve,
+                Answer::Path,
+                Printed25::Search(output, s.summary.as_deref()),
+            )
         }
     }
 }
@@ -434,11 +443,11 @@ fn generate_part(pdb: &str, dir: &Path, timeout: std::time::Duration) -> Result<
 }
 
 /// How the answers are printed: as `path` and `distance` print them on every board, or as
-/// `search` does (its records name the search).
+/// `search` does (its records name the search; its summary to the file given, if any).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Printed25 {
+enum Printed25<'a> {
     Answers(Output),
-    Search(Output),
+    Search(Output, Option<&'a Path>),
 }
 
 /// Ctrl-C asks the search to stop (it prints the bound it proved); a second one ends the
@@ -483,7 +492,7 @@ fn refused(e: TwentyFourError) -> anyhow::Error {
 
 /// Each puzzle of the inputs, optimally, one after another (each on every core), its answer
 /// written by the writers of every board.
-fn solve(args: &Solve25, answer: Answer, printed: Printed25) -> Result<ExitCode> {
+fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitCode> {
     if args.max_memory.is_some() {
         return Err(UsageError(
             "--max-memory: the 24-puzzle's IDA* holds no states but the path it is on (the \
@@ -521,7 +530,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25) -> Result<ExitCode>
         Printed25::Answers(Output::Csv) => {
             crate::answers::write_csv_header(&mut out, answer, Measure::Distance)?
         }
-        Printed25::Search(Output::Csv) => {
+        Printed25::Search(Output::Csv, _) => {
             out.write_all(crate::commands::search::csv_header(args.stats).as_bytes())?
         }
         _ => {}
@@ -534,6 +543,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25) -> Result<ExitCode>
         args.input.iter().map(|p| Some(p.as_path())).collect()
     };
     let mut answered = 0u64;
+    let mut tally = Tally::new(setup);
     let mut buf = Vec::new();
     for input in inputs {
         let crate::input::Input { name, reader } = crate::input::open(input)?;
@@ -558,9 +568,11 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25) -> Result<ExitCode>
                         Printed25::Answers(output) => crate::answers::write_invalid_answer(
                             &mut out, answer, output, line, &what,
                         )?,
-                        Printed25::Search(output) => crate::commands::search::write_invalid_record(
-                            &mut out, output, args.stats, line, &what,
-                        )?,
+                        Printed25::Search(output, _) => {
+                            crate::commands::search::write_invalid_record(
+                                &mut out, output, args.stats, line, &what,
+                            )?
+                        }
                     }
                     bad_input = true;
                     continue;
@@ -569,20 +581,19 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25) -> Result<ExitCode>
             answered += 1;
             buf.clear();
             if !start.reaches(&goal) {
+                tally.add(None, false, None);
                 match printed {
                     Printed25::Answers(output) => crate::answers::write(
                         &mut buf, answered, &start, answer, output, None, None, false,
                     ),
-                    Printed25::Search(output) => {
+                    Printed25::Search(output, _) => {
                         let found = Found {
                             path: None,
                             solvable: false,
                             figures: None,
                             error: None,
                         };
-                        write_record(
-                            &mut buf, output, answered, &start, found, &setup, args.stats,
-                        )
+                        write_record(&mut buf, output, &start, found, &setup, args.stats)
                     }
                 }
                 out.write_all(&buf)?;
@@ -614,6 +625,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25) -> Result<ExitCode>
                 Ok(solved) => {
                     let s = &solved.stats;
                     let moves = solved.path.len() as u32;
+                    tally.add(Some(moves), true, Some(s));
                     if args.stats {
                         note!(
                             "line {line}: idastar/pdb {sizes}: {}, {} expanded, {} generated, {}, {:.3} s",
@@ -635,7 +647,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25) -> Result<ExitCode>
                             Some(&solved.path),
                             false,
                         ),
-                        Printed25::Search(output) => {
+                        Printed25::Search(output, _) => {
                             let found = Found {
                                 path: Some(&solved.path),
                                 solvable: true,
@@ -644,14 +656,13 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25) -> Result<ExitCode>
                                     .then(|| crate::json::SearchStats::of(s, Some(moves))),
                                 error: None,
                             };
-                            write_record(
-                                &mut buf, output, answered, &start, found, &setup, args.stats,
-                            )
+                            write_record(&mut buf, output, &start, found, &setup, args.stats)
                         }
                     }
                     out.write_all(&buf)?;
                 }
                 Err(TwentyFourError::Search(Search25Error::LimitReached { limit, stats })) => {
+                    tally.add(None, true, Some(&stats));
                     let proved = stats.bound.unwrap_or(0);
                     let why = format!(
                         "stopped at the {limit} after {} expanded in {:.1} s: no solution is shorter than {proved} moves",
@@ -662,7 +673,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25) -> Result<ExitCode>
                         Printed25::Answers(output) => {
                             write_unknown(&mut buf, answered, &start, answer, output, proved, &why)
                         }
-                        Printed25::Search(output) => {
+                        Printed25::Search(output, _) => {
                             let found = Found {
                                 path: None,
                                 solvable: true,
@@ -671,9 +682,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25) -> Result<ExitCode>
                                     .then(|| crate::json::SearchStats::of(&stats, None)),
                                 error: Some(why.clone()),
                             };
-                            write_record(
-                                &mut buf, output, answered, &start, found, &setup, args.stats,
-                            )
+                            write_record(&mut buf, output, &start, found, &setup, args.stats)
                         }
                     }
                     out.write_all(&buf)?;
@@ -689,17 +698,19 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25) -> Result<ExitCode>
         }
     }
     out.flush()?;
-    Ok(if bad_input {
-        ExitCode::from(EXIT_BAD_INPUT)
-    } else if unknown {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    if bad_input {
+        return Ok(ExitCode::from(EXIT_BAD_INPUT));
+    }
+    match printed {
+        Printed25::Search(output, file) => tally.end(file, args.stats, output, ExitCode::SUCCESS),
+        Printed25::Answers(_) if unknown => Ok(ExitCode::FAILURE),
+        Printed25::Answers(_) => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// What `path` and `distance` answer for a puzzle whose search a limit stopped: `unknown`;
-/// a JSON record with no distance, the bound proved (`at_least`) and why; a CSV row with
+/// a JSON record with no distance and the bound proved (`at_least`), as a table of the
+/// states within D moves answers past D (why is on standard error); a CSV row with
 /// the value empty and `solvable` true; a drawing's heading saying why.
 fn write_unknown(
     buf: &mut Vec<u8>,
@@ -721,13 +732,10 @@ fn write_unknown(
                 at_least: Some(proved),
                 path: with_path.then_some(None),
                 solvable: true,
-                error: Some(why.to_string()),
                 ..crate::json::Record::default()
             },
         ),
-        Output::Csv => buf.extend_from_slice(
-            format!("{start},,{}true\n", if with_path { "," } else { "" }).as_bytes(),
-        ),
+        Output::Csv => crate::answers::write_csv_row(buf, start, answer, None, None, true),
         Output::Show => {
             buf.extend_from_slice(format!("{number}. {start}: unknown, {why}\n\n").as_bytes())
         }

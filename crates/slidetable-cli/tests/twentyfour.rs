@@ -829,6 +829,31 @@ fn search_csv_has_the_columns_of_every_board() {
         "{csv}"
     );
     assert_eq!(rows.len(), 3);
+    // A row stopped at a limit: no distance, solvable, and the figures of the search.
+    let out = slidetable()
+        .args([
+            "search",
+            "--method",
+            "idastar",
+            "--board",
+            "5x5",
+            "--csv",
+            "--max-expanded",
+            "1000",
+            "--table",
+        ])
+        .arg(database())
+        .write_stdin("14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).lines().nth(1).unwrap().starts_with(
+            "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13,,,true,idastar,pdb,"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[test]
@@ -907,4 +932,39 @@ fn an_8_8_8_file_is_refused_on_this_machine_without_reading_it() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn search_summary_counts_every_puzzle_as_on_every_board() {
+    let file = crate::common::dir().join("5x5-summary.json");
+    let out = slidetable()
+        .args([
+            "search",
+            "--method",
+            "idastar",
+            "--board",
+            "5x5",
+            "--json",
+            "--summary",
+        ])
+        .arg(&file)
+        .arg("--table")
+        .arg(database())
+        .write_stdin(SOLVED_AND_NOT)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let s = &summary["summary"];
+    assert_eq!(
+        (s["puzzles"].as_u64(), s["solved"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(
+        (s["unsolvable"].as_u64(), s["unknown"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(s["partition"], "3-3-3-3-3-3-3-3");
 }
