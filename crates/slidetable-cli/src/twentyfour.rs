@@ -162,7 +162,7 @@ struct Solve25 {
 #[derive(Args, Debug)]
 struct Path25 {
     /// One JSON object per puzzle line, as on every board (docs/JSON.md); a search stopped
-    /// at a limit has `"distance": null`, `"at_least"` (the bound proved) and `"error"`.
+    /// at a limit has `"distance": null` and `"at_least"`, the bound it proved.
     #[arg(long)]
     json: bool,
     /// Print CSV with a header line: puzzle, distance, path (both empty if unreachable or
@@ -181,7 +181,8 @@ struct Path25 {
 
 #[derive(Args, Debug)]
 struct Distance25 {
-    /// One JSON object per puzzle line, as on every board (docs/JSON.md).
+    /// One JSON object per puzzle line, as on every board (docs/JSON.md); a search stopped
+    /// at a limit has `"distance": null` and `"at_least"`, the bound it proved.
     #[arg(long)]
     json: bool,
     /// Print CSV with a header line: puzzle, distance (empty if unreachable or stopped at a
