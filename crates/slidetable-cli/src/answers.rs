@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable::core::{path_string, Layout, Move};
+use slidetable::core::{path_string, Layout, Layout25, Move};
 use slidetable::query::{CostModel, Goal, Lockstep, MappedTable, QueryError};
 
 use crate::json::{self, Measure, Record};
@@ -94,6 +94,42 @@ fn in_blocks(
     )
 }
 
+/// A puzzle as the answers print it: a layout of a board of up to 16 cells, or of the
+/// 24-puzzle's ([`Layout25`]), so that one writer ([`write`]) serves every board.
+pub(crate) trait Printed: Copy + std::fmt::Display {
+    /// The tiles in reading order, the blank as 0.
+    fn tiles(&self) -> &[u8];
+    /// The board's rows and columns.
+    fn shape(&self) -> (usize, usize);
+    /// The layout after the blank moves in direction `m`, if that stays on the board.
+    fn moved(&self, m: Move) -> Option<Self>;
+}
+
+impl Printed for Layout {
+    #[inline(always)]
+    fn tiles(&self) -> &[u8] {
+        Layout::tiles(self)
+    }
+    fn shape(&self) -> (usize, usize) {
+        (self.board().rows(), self.board().cols())
+    }
+    fn moved(&self, m: Move) -> Option<Layout> {
+        Layout::moved(self, m)
+    }
+}
+
+impl Printed for Layout25 {
+    fn tiles(&self) -> &[u8] {
+        Layout25::tiles(self)
+    }
+    fn shape(&self) -> (usize, usize) {
+        (self.rows(), self.cols())
+    }
+    fn moved(&self, m: Move) -> Option<Layout25> {
+        Layout25::moved(self, m)
+    }
+}
+
 /// The CSV header line of `distance` or `path`, its value named by `measure`.
 pub(crate) fn write_csv_header(
     out: &mut impl Write,
@@ -129,10 +165,10 @@ pub(crate) fn write_invalid_answer(
 // (callgrind).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn write(
+pub(crate) fn write<P: Printed>(
     text: &mut Vec<u8>,
     number: u64,
-    layout: &Layout,
+    layout: &P,
     answer: Answer,
     output: Output,
     value: Option<u32>,
@@ -151,21 +187,7 @@ pub(crate) fn write(
             text.push(b'\n');
         }
         Output::Show => show::draw(text, number, layout, path, value.filter(|_| weighted)),
-        Output::Csv => {
-            text.extend_from_slice(layout.to_string().as_bytes());
-            text.push(b',');
-            if let Some(d) = value {
-                push_number(text, d);
-            }
-            text.push(b',');
-            if !matches!(answer, Answer::Distance) {
-                if let Some(p) = path {
-                    text.extend(p.iter().map(|m| m.letter() as u8));
-                }
-                text.push(b',');
-            }
-            text.extend_from_slice(if found { b"true\n" } else { b"false\n" });
-        }
+        Output::Csv => write_csv_row(text, layout, answer, value, path, found),
         Output::Json => {
             let letters = path.map(path_string);
             let mut record = Record {
@@ -185,6 +207,33 @@ pub(crate) fn write(
             json::line(text, &record);
         }
     }
+}
+
+/// One CSV row of `distance` or `path` (`search`'s begins so): the puzzle, `value` (empty
+/// without one), `path` for a path's answer (empty without one), and `solvable`, which a
+/// search stopped at a limit gives although it found no value.
+#[inline(always)]
+pub(crate) fn write_csv_row<P: Printed>(
+    text: &mut Vec<u8>,
+    layout: &P,
+    answer: Answer,
+    value: Option<u32>,
+    path: Option<&[Move]>,
+    solvable: bool,
+) {
+    text.extend_from_slice(layout.to_string().as_bytes());
+    text.push(b',');
+    if let Some(d) = value {
+        push_number(text, d);
+    }
+    text.push(b',');
+    if !matches!(answer, Answer::Distance) {
+        if let Some(p) = path {
+            text.extend(p.iter().map(|m| m.letter() as u8));
+        }
+        text.push(b',');
+    }
+    text.extend_from_slice(if solvable { b"true\n" } else { b"false\n" });
 }
 
 /// Appends `n` in decimal: one or two digits (every distance of a byte table) written

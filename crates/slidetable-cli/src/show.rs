@@ -2,6 +2,7 @@
 
 use slidetable::core::{Layout, Move};
 
+use crate::answers::Printed;
 use crate::json::Measure;
 
 /// Columns the drawing stays within.
@@ -14,10 +15,10 @@ const GAP: usize = 3;
 /// --show` draws), then rows of boards, each labelled with its move number and the blank's
 /// move (`start` for the first). The blank is drawn as `.`. On a weighted table `cost` is
 /// the path's cost, named beside its moves.
-pub(crate) fn draw(
+pub(crate) fn draw<P: Printed>(
     out: &mut Vec<u8>,
     number: u64,
-    start: &Layout,
+    start: &P,
     path: Option<&[Move]>,
     cost: Option<u32>,
 ) {
@@ -65,21 +66,21 @@ pub(crate) fn sheet(out: &mut Vec<u8>, puzzles: &[Layout], goal: &Layout) {
 }
 
 /// Appends `boards` in rows of as many as fit in [`WIDTH`] columns, each under its label.
-fn draw_boards(out: &mut Vec<u8>, boards: &[(String, Layout)]) {
+fn draw_boards<P: Printed>(out: &mut Vec<u8>, boards: &[(String, P)]) {
     let Some((_, first)) = boards.first() else {
         return;
     };
-    let board = first.board();
-    let cell = if board.cells() > 10 { 2 } else { 1 };
+    let (rows, cols) = first.shape();
+    let cell = if rows * cols > 10 { 2 } else { 1 };
     let label_width = boards.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
-    let column = (board.cols() * (cell + 1) - 1).max(label_width);
+    let column = (cols * (cell + 1) - 1).max(label_width);
     let per_row = ((WIDTH + GAP) / (column + GAP)).max(1);
     for row in boards.chunks(per_row) {
-        let mut lines = vec![String::new(); board.rows() + 1];
+        let mut lines = vec![String::new(); rows + 1];
         for (j, (label, layout)) in row.iter().enumerate() {
             let pad = if j == 0 { 0 } else { GAP };
             lines[0].push_str(&format!("{:pad$}{label:<column$}", ""));
-            for (r, tiles) in layout.tiles().chunks(board.cols()).enumerate() {
+            for (r, tiles) in layout.tiles().chunks(cols).enumerate() {
                 let text: Vec<String> = tiles
                     .iter()
                     .map(|&t| match t {

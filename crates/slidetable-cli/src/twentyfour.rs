@@ -12,14 +12,17 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
-use slidetable::core::{is_blank_or_comment, path_string};
+use slidetable::core::{counted, is_blank_or_comment, Layout25};
 use slidetable::generate::room::human;
 use slidetable::generate::Pattern25Error;
 use slidetable::puzzles::{parse_line25, Board25};
 use slidetable::search::{Limit, Limits, Progress25, Search25Error, Stop};
 use slidetable::{Build25, TwentyFour, TwentyFourError, Written25};
 
+use crate::commands::search::{write_record, Found, Tally};
 use crate::error::{UsageError, EXIT_BAD_INPUT, EXIT_USAGE};
+use crate::json::Measure;
+use crate::resolved::{Answer, Output};
 use crate::streams::{self, note, warning};
 use crate::tables::{self, BarUnit};
 
@@ -56,7 +59,9 @@ pub(crate) fn intercept(args: &[OsString]) -> Option<ExitCode> {
     Some(match run(cli) {
         Ok(code) => code,
         Err(e) if crate::error::is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) if e.downcast_ref::<UsageError>().is_some() => {
+        Err(e)
+            if e.downcast_ref::<UsageError>().is_some() || crate::error::is_bad_environment(&e) =>
+        {
             warning!("{e:#}");
             ExitCode::from(EXIT_USAGE)
         }
@@ -83,10 +88,10 @@ enum Command25 {
     /// Build the 5x5 pattern databases (Korf and Felner's 6-6-6-6 by default).
     Generate(Generate25),
     /// Print an optimal move string per puzzle.
-    Path(Solve25),
+    Path(Path25),
     /// Print the optimal number of moves per puzzle.
-    Distance(Solve25),
-    /// IDA* on the databases, with --stats and --json.
+    Distance(Distance25),
+    /// IDA* on the databases, with --stats, --json and --csv.
     Search(Search25),
 }
 
@@ -130,6 +135,10 @@ struct Solve25 {
     /// The pattern databases [default: slidetable/5x5.slp in the cache directory].
     #[arg(long, value_name = "PATH")]
     table: Option<PathBuf>,
+    /// The goal, any layout (same syntax as a puzzle) with its blank in a corner, which a
+    /// symmetry of the board carries onto the databases' goal [default: 0 1 2 … 24].
+    #[arg(long, value_name = "LAYOUT")]
+    goal: Option<String>,
     /// Print each puzzle's statistics on stderr.
     #[arg(long)]
     stats: bool,
@@ -139,12 +148,49 @@ struct Solve25 {
     /// Give up on a puzzle after this many seconds (answer `unknown`, exit 1).
     #[arg(long, visible_alias = "max-seconds", value_name = "SECONDS", value_parser = crate::limits::parse_timeout)]
     timeout: Option<Duration>,
+    /// Refused on 5x5: IDA* holds no states but its path, so there is no memory to limit.
+    #[arg(long, value_name = "SIZE", hide = true)]
+    max_memory: Option<String>,
     /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
     #[arg(long)]
     keep_going: bool,
     /// Puzzles, one per line (25 numbers, 0 or x the blank); standard input without.
     #[arg(value_name = "INPUT")]
     input: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct Path25 {
+    /// One JSON object per puzzle line, as on every board (docs/JSON.md); a search stopped
+    /// at a limit has `"distance": null` and `"at_least"`, the bound it proved.
+    #[arg(long)]
+    json: bool,
+    /// Print CSV with a header line: puzzle, distance, path (both empty if unreachable or
+    /// stopped at a limit), solvable.
+    #[arg(long, conflicts_with_all = ["json", "show"])]
+    csv: bool,
+    /// Draw the boards of each solution one after another, several per row.
+    #[arg(long, conflicts_with = "json")]
+    show: bool,
+    /// Refused on 5x5: its search finds one optimal path, not the smallest under an order.
+    #[arg(long, value_name = "PERM", hide = true)]
+    order: Option<String>,
+    #[command(flatten)]
+    solve: Solve25,
+}
+
+#[derive(Args, Debug)]
+struct Distance25 {
+    /// One JSON object per puzzle line, as on every board (docs/JSON.md); a search stopped
+    /// at a limit has `"distance": null` and `"at_least"`, the bound it proved.
+    #[arg(long)]
+    json: bool,
+    /// Print CSV with a header line: puzzle, distance (empty if unreachable or stopped at a
+    /// limit), solvable.
+    #[arg(long, conflicts_with = "json")]
+    csv: bool,
+    #[command(flatten)]
+    solve: Solve25,
 }
 
 #[derive(Args, Debug)]
@@ -158,18 +204,55 @@ struct Search25 {
     /// One JSON object per input line (docs/JSON.md): puzzle, distance, path, solvable,
     /// method, heuristic, partition, database, stats (with --stats), error (at a limit); a
     /// bad line under --keep-going its line and error.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "csv")]
     json: bool,
+    /// CSV with a header line, the columns of `search --csv` on every board: puzzle,
+    /// distance, path, solvable, method, heuristic, partition, database, and with --stats
+    /// the search's figures.
+    #[arg(long)]
+    csv: bool,
+    /// Write the summary over every puzzle (counts, nodes, time, mean branching factor) to
+    /// this file as one JSON object; without it, --stats with --json or --csv prints it on
+    /// stderr.
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
     #[command(flatten)]
     solve: Solve25,
 }
 
 fn run(cli: Cli25) -> Result<ExitCode> {
+    let output = |json, csv, show| match (json, csv, show) {
+        (true, _, _) => Output::Json,
+        (_, true, _) => Output::Csv,
+        (_, _, true) => Output::Show,
+        _ => Output::Text,
+    };
     match cli.command {
         Command25::Generate(g) => generate(g),
-        Command25::Path(s) => solve(&s, Answer::Path, false),
-        Command25::Distance(s) => solve(&s, Answer::Distance, false),
-        Command25::Search(s) => solve(&s.solve, Answer::Path, s.json),
+        Command25::Path(p) => {
+            if p.order.is_some() {
+                return Err(UsageError(
+                    "--order: the 24-puzzle's search finds one optimal path (the one a single \
+                     thread would find), not the smallest under an order of the moves"
+                        .into(),
+                )
+                .into());
+            }
+            let output = output(p.json, p.csv, p.show);
+            solve(&p.solve, Answer::Path, Printed25::Answers(output))
+        }
+        Command25::Distance(d) => {
+            let output = output(d.json, d.csv, false);
+            solve(&d.solve, Answer::Distance, Printed25::Answers(output))
+        }
+        Command25::Search(s) => {
+            let output = output(s.json, s.csv, false);
+            solve(
+                &s.solve,
+                Answer::Path,
+                Printed25::Search(output, s.summary.as_deref()),
+            )
+        }
     }
 }
 
@@ -360,10 +443,12 @@ fn generate_part(pdb: &str, dir: &Path, timeout: std::time::Duration) -> Result<
     Ok(ExitCode::SUCCESS)
 }
 
+/// How the answers are printed: as `path` and `distance` print them on every board, or as
+/// `search` does (its records name the search; its summary to the file given, if any).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Answer {
-    Path,
-    Distance,
+enum Printed25<'a> {
+    Answers(Output),
+    Search(Output, Option<&'a Path>),
 }
 
 /// Ctrl-C asks the search to stop (it prints the bound it proved); a second one ends the
@@ -391,15 +476,48 @@ fn stop_on_ctrl_c() -> Stop {
     stop
 }
 
-/// Each puzzle of the inputs, optimally, one after another (each on every core).
-fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
-    let solver = TwentyFour::open_or_default(args.table.as_deref()).map_err(|e| match e {
-        TwentyFourError::NoDefault { .. } => anyhow::Error::from(UsageError(e.to_string())),
+/// The library's refusals that are bad arguments (a goal the databases cannot answer for,
+/// no default file, a `SLIDETABLE_AVAILABLE_MEMORY` that is no number) as such (exit 2);
+/// anything else as it is.
+fn refused(e: TwentyFourError) -> anyhow::Error {
+    match e {
+        TwentyFourError::NoDefault { .. } | TwentyFourError::Goal { .. } => {
+            anyhow::Error::from(UsageError(e.to_string()))
+        }
+        TwentyFourError::Generate(Pattern25Error::Gen(
+            e @ slidetable::generate::GenError::Environment { .. },
+        )) => e.into(),
         e => e.into(),
-    })?;
+    }
+}
+
+/// Each puzzle of the inputs, optimally, one after another (each on every core), its answer
+/// written by the writers of every board.
+fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitCode> {
+    if args.max_memory.is_some() {
+        return Err(UsageError(
+            "--max-memory: the 24-puzzle's IDA* holds no states but the path it is on (the \
+             mapped databases and a few MB), so there is no memory to limit"
+                .into(),
+        )
+        .into());
+    }
+    let goal = match &args.goal {
+        Some(text) => parse_line25(Board25::TWENTY_FOUR, text.as_bytes())
+            .map_err(|e| UsageError(format!("--goal '{text}': {e}")))?,
+        None => Layout25::goal_with_blank(5, 5, 0).expect("5x5 is a board"),
+    };
+    let solver = TwentyFour::open_or_default(args.table.as_deref()).map_err(refused)?;
+    let towards = solver.towards(&goal).map_err(refused)?;
     let sizes = solver.sizes();
     let partition = sizes.to_string();
-    let goal = *solver.goal();
+    let database = args.table.as_deref().and_then(Path::to_str);
+    let setup = crate::json::SearchSetup {
+        method: "idastar",
+        heuristic: Some("pdb"),
+        partition: Some(&partition),
+        database: Some(database),
+    };
     let stop = stop_on_ctrl_c();
     let limits = Limits {
         max_expanded: args.max_expanded,
@@ -409,6 +527,15 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
     };
     let terminal = io::stderr().is_terminal();
     let mut out = streams::stdout();
+    match printed {
+        Printed25::Answers(Output::Csv) => {
+            crate::answers::write_csv_header(&mut out, answer, Measure::Distance)?
+        }
+        Printed25::Search(Output::Csv, _) => {
+            out.write_all(crate::commands::search::csv_header(args.stats).as_bytes())?
+        }
+        _ => {}
+    }
     let mut bad_input = false;
     let mut unknown = false;
     let inputs: Vec<Option<&Path>> = if args.input.is_empty() {
@@ -416,63 +543,61 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
     } else {
         args.input.iter().map(|p| Some(p.as_path())).collect()
     };
-    let mut number = 0u64;
+    let mut answered = 0u64;
+    let mut tally = Tally::new(setup);
+    let mut buf = Vec::new();
     for input in inputs {
         let crate::input::Input { name, reader } = crate::input::open(input)?;
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.with_context(|| format!("cannot read {name}"))?;
-            if is_blank_or_comment(line.as_bytes()) {
+        for (i, text) in reader.lines().enumerate() {
+            let text = text.with_context(|| format!("cannot read {name}"))?;
+            if is_blank_or_comment(text.as_bytes()) {
                 continue;
             }
-            number += 1;
-            let start = match parse_line25(Board25::TWENTY_FOUR, line.as_bytes()) {
+            let line = i as u64 + 1;
+            let start = match parse_line25(Board25::TWENTY_FOUR, text.as_bytes()) {
                 Ok(l) => l,
                 Err(e) => {
-                    let what = format!("{name}: line {}: {e}", i + 1);
+                    let what = format!("{name}: line {line}: {e}");
                     if !args.keep_going {
                         out.flush()?;
                         warning!("{what}");
                         return Ok(ExitCode::from(EXIT_BAD_INPUT));
                     }
                     warning!("{what}");
-                    if json {
-                        crate::json::bad_line(&mut out, i as u64 + 1, &e.to_string())?;
-                    } else {
-                        writeln!(out, "invalid")?;
+                    let what = e.to_string();
+                    match printed {
+                        Printed25::Answers(output) => crate::answers::write_invalid_answer(
+                            &mut out, answer, output, line, &what,
+                        )?,
+                        Printed25::Search(output, _) => {
+                            crate::commands::search::write_invalid_record(
+                                &mut out, output, args.stats, line, &what,
+                            )?
+                        }
                     }
                     bad_input = true;
                     continue;
                 }
             };
-            let tiles = start.tiles();
-            let record = |solvable: bool, path: Option<&str>, stats, error| {
-                let mut buf = Vec::new();
-                crate::json::line(
-                    &mut buf,
-                    &crate::json::Record {
-                        puzzle: tiles,
-                        distance: Some(path.map(|p| p.len() as u32)),
-                        path: Some(path),
-                        solvable,
-                        stats,
-                        error,
-                        search: Some(crate::json::SearchSetup {
-                            method: "idastar",
-                            heuristic: Some("pdb"),
-                            partition: Some(&partition),
-                            database: Some(args.table.as_deref().and_then(Path::to_str)),
-                        }),
-                        ..crate::json::Record::default()
-                    },
-                );
-                buf
-            };
+            answered += 1;
+            buf.clear();
             if !start.reaches(&goal) {
-                if json {
-                    out.write_all(&record(false, None, None, None))?;
-                } else {
-                    writeln!(out, "unsolvable")?;
+                tally.add(None, false, None);
+                match printed {
+                    Printed25::Answers(output) => crate::answers::write(
+                        &mut buf, answered, &start, answer, output, None, None, false,
+                    ),
+                    Printed25::Search(output, _) => {
+                        let found = Found {
+                            path: None,
+                            solvable: false,
+                            figures: None,
+                            error: None,
+                        };
+                        write_record(&mut buf, output, &start, found, &setup, args.stats)
+                    }
                 }
+                out.write_all(&buf)?;
                 continue;
             }
             out.flush()?;
@@ -484,7 +609,7 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
                     let mut err = io::stderr().lock();
                     let _ = write!(
                         err,
-                        "\r\x1b[Kline {number}: bound {}, {} expanded, {:.1} M/s, {:.0} s",
+                        "\r\x1b[Kline {line}: bound {}, {} expanded, {:.1} M/s, {:.0} s",
                         p.bound,
                         p.expanded,
                         p.expanded as f64 / secs / 1e6,
@@ -493,52 +618,77 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
                     let _ = err.flush();
                 }
             };
-            let result = solver.solve(&start, &limits, &progress);
+            let result = solver.solve_towards(&start, &towards, &limits, &progress);
             if shown.load(Relaxed) {
                 let _ = write!(io::stderr().lock(), "\r\x1b[K");
             }
             match result {
                 Ok(solved) => {
                     let s = &solved.stats;
+                    let moves = solved.path.len() as u32;
+                    tally.add(Some(moves), true, Some(s));
                     if args.stats {
                         note!(
-                            "line {number}: idastar/pdb {sizes}: {} moves, {} expanded, {} generated, {} iterations, {:.3} s",
-                            solved.path.len(),
+                            "line {line}: idastar/pdb {sizes}: {}, {} expanded, {} generated, {}, {:.3} s",
+                            Measure::Distance.amount(moves),
                             s.expanded,
                             s.generated,
-                            s.iterations.unwrap_or(0),
+                            counted(u64::from(s.iterations.unwrap_or(0)), "iteration"),
                             s.elapsed.as_secs_f64()
                         );
                     }
-                    if json {
-                        let path = path_string(&solved.path);
-                        let figures = args.stats.then(|| {
-                            crate::json::SearchStats::of(s, Some(solved.path.len() as u32))
-                        });
-                        out.write_all(&record(true, Some(&path), figures, None))?;
-                    } else if answer == Answer::Distance {
-                        writeln!(out, "{}", solved.path.len())?;
-                    } else {
-                        writeln!(out, "{}", path_string(&solved.path))?;
+                    match printed {
+                        Printed25::Answers(output) => crate::answers::write(
+                            &mut buf,
+                            answered,
+                            &start,
+                            answer,
+                            output,
+                            Some(moves),
+                            Some(&solved.path),
+                            false,
+                        ),
+                        Printed25::Search(output, _) => {
+                            let found = Found {
+                                path: Some(&solved.path),
+                                solvable: true,
+                                figures: args
+                                    .stats
+                                    .then(|| crate::json::SearchStats::of(s, Some(moves))),
+                                error: None,
+                            };
+                            write_record(&mut buf, output, &start, found, &setup, args.stats)
+                        }
                     }
+                    out.write_all(&buf)?;
                 }
                 Err(TwentyFourError::Search(Search25Error::LimitReached { limit, stats })) => {
+                    tally.add(None, true, Some(&stats));
                     let proved = stats.bound.unwrap_or(0);
                     let why = format!(
                         "stopped at the {limit} after {} expanded in {:.1} s: no solution is shorter than {proved} moves",
                         stats.expanded,
                         stats.elapsed.as_secs_f64()
                     );
-                    if json {
-                        let figures = args
-                            .stats
-                            .then(|| crate::json::SearchStats::of(&stats, None));
-                        out.write_all(&record(true, None, figures, Some(why.clone())))?;
-                    } else {
-                        writeln!(out, "unknown")?;
+                    match printed {
+                        Printed25::Answers(output) => {
+                            write_unknown(&mut buf, answered, &start, answer, output, proved, &why)
+                        }
+                        Printed25::Search(output, _) => {
+                            let found = Found {
+                                path: None,
+                                solvable: true,
+                                figures: args
+                                    .stats
+                                    .then(|| crate::json::SearchStats::of(&stats, None)),
+                                error: Some(why.clone()),
+                            };
+                            write_record(&mut buf, output, &start, found, &setup, args.stats)
+                        }
                     }
+                    out.write_all(&buf)?;
                     out.flush()?;
-                    note!("line {number}: {why}");
+                    note!("line {line}: {why}");
                     if limit == Limit::Stopped {
                         return Ok(ExitCode::from(130));
                     }
@@ -549,11 +699,46 @@ fn solve(args: &Solve25, answer: Answer, json: bool) -> Result<ExitCode> {
         }
     }
     out.flush()?;
-    Ok(if bad_input {
-        ExitCode::from(EXIT_BAD_INPUT)
-    } else if unknown {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    if bad_input {
+        return Ok(ExitCode::from(EXIT_BAD_INPUT));
+    }
+    match printed {
+        Printed25::Search(output, file) => tally.end(file, args.stats, output, ExitCode::SUCCESS),
+        Printed25::Answers(_) if unknown => Ok(ExitCode::FAILURE),
+        Printed25::Answers(_) => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// What `path` and `distance` answer for a puzzle whose search a limit stopped: `unknown`;
+/// a JSON record with no distance and the bound proved (`at_least`), as a table of the
+/// states within D moves answers past D (why is on standard error); a CSV row with
+/// the value empty and `solvable` true; a drawing's heading saying why.
+fn write_unknown(
+    buf: &mut Vec<u8>,
+    number: u64,
+    start: &Layout25,
+    answer: Answer,
+    output: Output,
+    proved: u32,
+    why: &str,
+) {
+    let with_path = !matches!(answer, Answer::Distance);
+    match output {
+        Output::Text => buf.extend_from_slice(b"unknown\n"),
+        Output::Json => crate::json::line(
+            buf,
+            &crate::json::Record {
+                puzzle: start.tiles(),
+                distance: Some(None),
+                at_least: Some(proved),
+                path: with_path.then_some(None),
+                solvable: true,
+                ..crate::json::Record::default()
+            },
+        ),
+        Output::Csv => crate::answers::write_csv_row(buf, start, answer, None, None, true),
+        Output::Show => {
+            buf.extend_from_slice(format!("{number}. {start}: unknown, {why}\n\n").as_bytes())
+        }
+    }
 }

@@ -602,3 +602,29 @@ fn search_and_heuristic_both_take_heuristic() {
         assert!(help.contains("--heuristic <NAME>"), "{command}: {help}");
     }
 }
+
+#[test]
+fn a_csv_row_stopped_at_a_limit_is_solvable_as_its_json_record_says() {
+    let run = |format: &str| {
+        let out = slidetable()
+            .args([
+                "search",
+                "--method",
+                "astar",
+                "--max-expanded",
+                "10",
+                format,
+            ])
+            .write_stdin("8 6 7 2 5 4 3 0 1\n")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        crate::common::text(&out.stdout)
+    };
+    let record: serde_json::Value = serde_json::from_str(&run("--json")).unwrap();
+    assert_eq!(record["solvable"], true);
+    assert_eq!(
+        run("--csv").lines().nth(1),
+        Some("8 6 7 2 5 4 3 0 1,,,true,astar,manhattan,,")
+    );
+}

@@ -123,7 +123,8 @@ fn bad_lines_other_parity_and_other_commands_are_named() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(BAD_INPUT));
-    assert_eq!(text(&out.stdout), "unsolvable\n");
+    // `distance` says -1 for a puzzle that cannot reach the goal, as on every board.
+    assert_eq!(text(&out.stdout), "-1\n");
     assert_eq!(
         text(&out.stderr),
         "slidetable: <stdin>: line 2: expected 25 tiles, found 3\n"
@@ -657,4 +658,313 @@ fn wide_ranks_build_the_same_file_and_search_the_same_nodes() {
     assert_eq!(n.len(), 5);
     assert_eq!(n, w);
     assert!(n.iter().all(|r| r["stats"]["expanded"].as_u64().is_some()));
+}
+
+/// `path` or `distance` on the small databases with `args`, the puzzles on standard input.
+fn answers(command: &str, args: &[&str], input: &str) -> std::process::Output {
+    slidetable()
+        .args([command, "--board", "5x5", "--table"])
+        .arg(database())
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap()
+}
+
+/// A move from the goal, and a puzzle of the other parity.
+const SOLVED_AND_NOT: &str = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24
+1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 24 23
+";
+
+#[test]
+fn json_csv_and_show_are_the_records_of_every_board() {
+    let tokens = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24";
+    let array = "[1,0,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24]";
+    let other = "[1,0,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,24,23]";
+    let ok = |out: std::process::Output| {
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    assert_eq!(
+        ok(answers("path", &["--json"], SOLVED_AND_NOT)),
+        format!(
+            "{{\"puzzle\":{array},\"distance\":1,\"path\":\"l\",\"solvable\":true}}\n\
+             {{\"puzzle\":{other},\"distance\":null,\"path\":null,\"solvable\":false}}\n"
+        )
+    );
+    assert_eq!(
+        ok(answers("distance", &["--json"], SOLVED_AND_NOT)),
+        format!(
+            "{{\"puzzle\":{array},\"distance\":1,\"solvable\":true}}\n\
+             {{\"puzzle\":{other},\"distance\":null,\"solvable\":false}}\n"
+        )
+    );
+    let csv = ok(answers("path", &["--csv"], SOLVED_AND_NOT));
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "puzzle,distance,path,solvable");
+    assert_eq!(rows[1], format!("{tokens},1,l,true"));
+    assert!(rows[2].ends_with(",,,false"), "{csv}");
+    let csv = ok(answers("distance", &["--csv"], SOLVED_AND_NOT));
+    assert_eq!(csv.lines().next(), Some("puzzle,distance,solvable"));
+    assert_eq!(csv.lines().nth(1), Some(&*format!("{tokens},1,true")));
+    let shown = ok(answers("path", &["--show"], SOLVED_AND_NOT));
+    assert!(
+        shown.starts_with(
+            &[
+                &format!("1. {tokens}: 1 move, l"),
+                "",
+                "start            1 l",
+                " 1  .  2  3  4    .  1  2  3  4",
+                " 5  6  7  8  9    5  6  7  8  9",
+            ]
+            .join("\n")
+        ),
+        "{shown}"
+    );
+    assert!(shown.contains(&format!(
+        "2. {}: unsolvable\n",
+        &SOLVED_AND_NOT.lines().nth(1).unwrap()
+    )));
+    // --keep-going's bad line as on every board.
+    let out = answers("path", &["--json", "--keep-going"], "1 2 3\n");
+    assert_eq!(out.status.code(), Some(BAD_INPUT));
+    assert!(
+        text(&out.stdout).starts_with("{\"line\":1,\"error\":"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A search stopped at a limit: its bound in the record, as `search --json` gives it.
+    let out = answers(
+        "distance",
+        &["--json", "--max-expanded", "1000"],
+        "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["distance"], serde_json::Value::Null);
+    assert_eq!(record["solvable"], true);
+    assert!(record["at_least"].as_u64().unwrap() > 40, "{record}");
+    // Options that mean nothing here are refused with why.
+    let out = answers("path", &["--order", "dlru"], SOLVED_AND_NOT);
+    assert_eq!(out.status.code(), Some(USAGE));
+    assert!(
+        text(&out.stderr).contains("--order"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn goal_follows_the_rules_of_4x4() {
+    // The blank bottom-right: the symmetry that turns the board half round carries it onto
+    // the databases' goal (the blank top-left).
+    let goal = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0";
+    let out = answers(
+        "path",
+        &["--goal", goal],
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24\n\
+         1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 0 21 22 23 24 20\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "r\nd\n");
+    // Tiles renamed, the blank where the databases have it: a scramble replayed to that goal.
+    let renamed = "0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24";
+    let start = "2 1 7 3 4 5 6 8 13 9 10 11 12 14 19 15 16 17 18 24 20 21 22 23 0";
+    let out = answers("path", &["--goal", renamed], &format!("{start}\n"));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let moves = parse_path(text(&out.stdout).trim_end()).unwrap();
+    assert_eq!(moves.len(), 8);
+    assert_eq!(
+        Layout25::parse(5, 5, start).unwrap().after(&moves),
+        Some(Layout25::parse(5, 5, renamed).unwrap())
+    );
+    let out = slidetable()
+        .args([
+            "search", "--method", "idastar", "--board", "5x5", "--goal", goal, "--table",
+        ])
+        .arg(database())
+        .write_stdin("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "r\n");
+    // The blank in the middle: no symmetry carries it to a corner.
+    let middle = "1 2 3 4 5 6 7 8 9 10 11 12 0 13 14 15 16 17 18 19 20 21 22 23 24";
+    let out = answers("distance", &["--goal", middle], SOLVED_AND_NOT);
+    assert_eq!(out.status.code(), Some(USAGE));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("no symmetry carries") && err.contains(middle),
+        "{err}"
+    );
+    // A goal that is no 5x5 layout.
+    let out = answers("distance", &["--goal", "1 2 3"], SOLVED_AND_NOT);
+    assert_eq!(out.status.code(), Some(USAGE));
+    assert!(
+        text(&out.stderr).contains("--goal"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn search_csv_has_the_columns_of_every_board() {
+    let out = slidetable()
+        .args([
+            "search", "--method", "idastar", "--board", "5x5", "--csv", "--stats", "--table",
+        ])
+        .arg(database())
+        .write_stdin(SOLVED_AND_NOT)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let csv = text(&out.stdout);
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        rows[0],
+        "puzzle,distance,path,solvable,method,heuristic,partition,database,expanded,generated,peak_open,iterations,bound,milliseconds,branching_factor"
+    );
+    assert!(
+        rows[1].contains(",1,l,true,idastar,pdb,3-3-3-3-3-3-3-3,"),
+        "{csv}"
+    );
+    assert_eq!(rows.len(), 3);
+    // A row stopped at a limit: no distance, solvable, and the figures of the search.
+    let out = slidetable()
+        .args([
+            "search",
+            "--method",
+            "idastar",
+            "--board",
+            "5x5",
+            "--csv",
+            "--max-expanded",
+            "1000",
+            "--table",
+        ])
+        .arg(database())
+        .write_stdin("14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).lines().nth(1).unwrap().starts_with(
+            "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13,,,true,idastar,pdb,"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn stats_name_the_input_line_and_count_moves_in_words() {
+    let out = answers(
+        "distance",
+        &["--stats"],
+        "# one move\n\n1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("line 3: idastar/pdb 3-3-3-3-3-3-3-3: 1 move, "),
+        "{err}"
+    );
+}
+
+#[test]
+fn databases_larger_than_the_memory_are_refused_before_the_search() {
+    let size = std::fs::metadata(database()).unwrap().len();
+    let out = slidetable()
+        .env("SLIDETABLE_AVAILABLE_MEMORY", (size - 1).to_string())
+        .args(["distance", "--board", "5x5", "--table"])
+        .arg(database())
+        .write_stdin(SOLVED_AND_NOT)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("the pattern databases take 111984 bytes and 111983 bytes of memory is available ($SLIDETABLE_AVAILABLE_MEMORY)")
+            && err.contains("set SLIDETABLE_AVAILABLE_MEMORY"),
+        "{err}"
+    );
+    // The variable is the way past the check: as much as the file is enough.
+    let out = slidetable()
+        .env("SLIDETABLE_AVAILABLE_MEMORY", size.to_string())
+        .args(["distance", "--board", "5x5", "--table"])
+        .arg(database())
+        .write_stdin(SOLVED_AND_NOT)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // A value that is no number of bytes is a bad argument, named.
+    let out = slidetable()
+        .env("SLIDETABLE_AVAILABLE_MEMORY", "lots")
+        .args(["distance", "--board", "5x5", "--table"])
+        .arg(database())
+        .write_stdin(SOLVED_AND_NOT)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(USAGE));
+    assert!(text(&out.stderr).contains("SLIDETABLE_AVAILABLE_MEMORY"));
+}
+
+/// A sparse file of 8-8-8's length: refused from its length alone, never read.
+#[test]
+fn an_8_8_8_file_is_refused_on_this_machine_without_reading_it() {
+    let path = crate::common::dir().join("5x5-888-sparse.slp");
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(130_827_312_000).unwrap();
+    drop(file);
+    let out = slidetable()
+        .env("SLIDETABLE_AVAILABLE_MEMORY", "24000000000")
+        .args(["path", "--board", "5x5", "--table"])
+        .arg(&path)
+        .write_stdin(SOLVED_AND_NOT)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr)
+            .contains("the pattern databases take 130.8 GB and 24.0 GB of memory is available"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn search_summary_counts_every_puzzle_as_on_every_board() {
+    let file = crate::common::dir().join("5x5-summary.json");
+    let out = slidetable()
+        .args([
+            "search",
+            "--method",
+            "idastar",
+            "--board",
+            "5x5",
+            "--json",
+            "--summary",
+        ])
+        .arg(&file)
+        .arg("--table")
+        .arg(database())
+        .write_stdin(SOLVED_AND_NOT)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let s = &summary["summary"];
+    assert_eq!(
+        (s["puzzles"].as_u64(), s["solved"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(
+        (s["unsolvable"].as_u64(), s["unknown"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(s["partition"], "3-3-3-3-3-3-3-3");
 }

@@ -269,6 +269,89 @@ impl Layout25 {
     }
 }
 
+/// A symmetry of the board (8 on a square board, 4 on another) with the tiles renamed, that
+/// carries one goal onto another: how databases made for one goal answer for another, as
+/// [`crate::Symmetry`] does on boards of up to 16 cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Symmetry25 {
+    /// `cells[c]`: where cell `c` goes.
+    cells: [u8; MAX_CELLS_25],
+    /// `rename[t]`: what tile `t` becomes.
+    rename: [u8; MAX_CELLS_25],
+    /// `back[m.code()]`: the move on this side that a move `m` on the other side is.
+    back: [Move; 4],
+}
+
+impl Symmetry25 {
+    /// The first symmetry (the identity first) that carries `from`'s blank onto `to`'s,
+    /// with the renaming of the tiles that makes it carry `from` onto `to`; `None` when the
+    /// boards differ or none carries the blank there.
+    pub fn carrying(from: &Layout25, to: &Layout25) -> Option<Symmetry25> {
+        let (rows, cols) = (from.rows(), from.cols());
+        if (rows, cols) != (to.rows(), to.cols()) {
+            return None;
+        }
+        let square = rows == cols;
+        let turns = [false, true]
+            .into_iter()
+            .filter(|&t| !t || square)
+            .flat_map(|t| {
+                [false, true]
+                    .into_iter()
+                    .flat_map(move |r| [(t, r, false), (t, r, true)])
+            });
+        for turn in turns {
+            let mut cells = [0u8; MAX_CELLS_25];
+            for (c, to) in cells.iter_mut().enumerate().take(from.cells()) {
+                *to = crate::symmetry::image((rows, cols), turn, c) as u8;
+            }
+            if usize::from(cells[from.blank()]) != to.blank() {
+                continue;
+            }
+            let mut rename = [0u8; MAX_CELLS_25];
+            for (c, &t) in from.tiles().iter().enumerate() {
+                rename[usize::from(t)] = to.tiles()[usize::from(cells[c])];
+            }
+            // A move on this side goes from a cell to its neighbour; its image joins the
+            // images of the two cells.
+            let mut back = Move::ALL;
+            for m in Move::ALL {
+                let c = (0..from.cells())
+                    .find(|&c| from.neighbor(c, m).is_some())
+                    .expect("a board of 2x2 or more has every move");
+                let n = from.neighbor(c, m).expect("found above");
+                let (a, b) = (usize::from(cells[c]), usize::from(cells[n]));
+                let image = Move::ALL
+                    .into_iter()
+                    .find(|&d| to.neighbor(a, d) == Some(b))
+                    .expect("a symmetry keeps neighbours neighbours");
+                back[image.code() as usize] = m;
+            }
+            return Some(Symmetry25 {
+                cells,
+                rename,
+                back,
+            });
+        }
+        None
+    }
+
+    /// `layout` carried to the other side (its cells moved, its tiles renamed).
+    pub fn layout(&self, layout: &Layout25) -> Layout25 {
+        let mut tiles = [0u8; MAX_CELLS_25];
+        for (c, &t) in layout.tiles().iter().enumerate() {
+            tiles[usize::from(self.cells[c])] = self.rename[usize::from(t)];
+        }
+        Layout25::new(layout.rows(), layout.cols(), &tiles[..layout.cells()])
+            .expect("a symmetry keeps a permutation")
+    }
+
+    /// A move on the other side carried back to this one.
+    pub fn move_back(&self, m: Move) -> Move {
+        self.back[m.code() as usize]
+    }
+}
+
 impl fmt::Display for Layout25 {
     /// The tiles separated by spaces, as Korf's instances are written.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -291,6 +374,37 @@ impl fmt::Debug for Layout25 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_symmetry_carries_a_goal_and_its_paths_onto_another() {
+        let theirs = Layout25::goal_with_blank(5, 5, 0).unwrap();
+        let mut n = 0;
+        for blank in 0..25 {
+            let goal = Layout25::goal_with_blank(5, 5, blank).unwrap();
+            let Some(s) = Symmetry25::carrying(&goal, &theirs) else {
+                continue;
+            };
+            n += 1;
+            assert_eq!(s.layout(&goal), theirs);
+            // A path there, carried back, is a path here between the same layouts.
+            let start = [Move::Up, Move::Down]
+                .into_iter()
+                .flat_map(|a| [Move::Left, Move::Right].map(|b| [a, b]))
+                .find_map(|p| goal.after(&p))
+                .unwrap();
+            let image = s.layout(&start);
+            for m in Move::ALL {
+                if let Some(next) = image.moved(m) {
+                    assert_eq!(
+                        Some(s.layout(&start.moved(s.move_back(m)).unwrap())),
+                        Some(next)
+                    );
+                }
+            }
+        }
+        // The four corners.
+        assert_eq!(n, 4);
+    }
 
     #[test]
     fn moves_parity_and_reflection() {

@@ -34,7 +34,7 @@ pub use bits::{
 };
 pub use board::{factorial, Board, BoardError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use layout::{Layout, LayoutError};
-pub use layout25::{Layout25, Layout25Error};
+pub use layout25::{Layout25, Layout25Error, Symmetry25};
 pub use moves::{parse_path, path_string, Move, OrderError};
 pub use neighbors::{slide, Neighbors};
 pub use parse::{

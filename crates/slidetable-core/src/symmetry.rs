@@ -15,6 +15,28 @@ pub struct Symmetry {
     moves: [Move; 4],
 }
 
+/// Where cell `c` of a `rows`×`cols` board goes under the symmetry that transposes the
+/// board (square boards only), then flips its rows, then its columns, as `turn` says: the
+/// one definition of the board's symmetries, for [`Symmetry`] and
+/// [`Symmetry25`](crate::Symmetry25).
+pub(crate) fn image(
+    (rows, cols): (usize, usize),
+    (transpose, flip_rows, flip_cols): (bool, bool, bool),
+    c: usize,
+) -> usize {
+    let (mut r, mut k) = (c / cols, c % cols);
+    if transpose {
+        (r, k) = (k, r);
+    }
+    if flip_rows {
+        r = rows - 1 - r;
+    }
+    if flip_cols {
+        k = cols - 1 - k;
+    }
+    r * cols + k
+}
+
 impl Symmetry {
     /// Every symmetry of `board`: 8 on a square board, 4 on another (the identity first).
     pub fn all(board: Board) -> Vec<Symmetry> {
@@ -28,17 +50,7 @@ impl Symmetry {
                 for flip_cols in [false, true] {
                     let mut cells = [0u8; MAX_CELLS];
                     for (c, to) in cells.iter_mut().enumerate().take(board.cells()) {
-                        let (mut r, mut k) = (c / cols, c % cols);
-                        if transpose {
-                            (r, k) = (k, r);
-                        }
-                        if flip_rows {
-                            r = rows - 1 - r;
-                        }
-                        if flip_cols {
-                            k = cols - 1 - k;
-                        }
-                        *to = (r * cols + k) as u8;
+                        *to = image((rows, cols), (transpose, flip_rows, flip_cols), c) as u8;
                     }
                     let mut moves = Move::ALL;
                     for m in Move::ALL {

@@ -271,3 +271,16 @@ def test_strided_arrays_other_dtypes_and_the_search_figures(files, puzzles):
         twentyfour.solve([2**40 + 1] + GOAL[1:])
     record = twentyfour.search(puzzles[0])
     assert record["stats"]["peak_open"] == record["distance"] > 0
+
+
+def test_databases_larger_than_the_memory_are_refused_before_the_search(tmp_path, monkeypatch):
+    # A sparse file as long as 8-8-8's: refused from its length, as the command refuses it,
+    # before a byte is read; the variable is the way past the check.
+    big = tmp_path / "5x5-888.slp"
+    with open(big, "wb") as f:
+        f.truncate(130_827_312_000)
+    monkeypatch.setenv("SLIDETABLE_AVAILABLE_MEMORY", "24000000000")
+    with pytest.raises(ValueError, match=r"the pattern databases take 130\.8 GB and 24\.0 GB "
+                                         r"of memory is available.*SLIDETABLE_AVAILABLE_MEMORY"):
+        slidetable.TwentyFour.open(big)
+    big.unlink()

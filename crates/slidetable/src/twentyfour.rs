@@ -4,13 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
-use slidetable_core::{Layout25, WIDE_RANKS_ENV};
+use slidetable_core::{Layout25, Symmetry25, WIDE_RANKS_ENV};
 use slidetable_format::{Group25, PatternFile25};
 use slidetable_gen::engine::{
     is_pattern25_parts_dir, merge_pattern25_parts, partition25_placements, pattern25_kept_dir,
     solve_partition25, solve_partition25_in_parts, solve_partition25_kept, write_pattern25,
     Merged25, Parts25Done,
 };
+use slidetable_gen::room::{checked_memory, human, MEMORY_ENV};
 use slidetable_gen::{
     check_pattern25_room, pattern25_needs, plan25, Partition25, Pattern25Error, Plan25,
 };
@@ -76,6 +77,38 @@ pub enum TwentyFourError {
     /// The search failed or was stopped.
     #[error(transparent)]
     Search(#[from] Search25Error),
+    /// No symmetry of the board carries the goal's blank cell onto the databases' goal's.
+    #[error(
+        "the databases' goal {database} has its blank in a cell no symmetry carries goal \
+         {goal}'s blank to (on 5x5: a goal with its blank in a corner, any tiles elsewhere)"
+    )]
+    Goal {
+        /// The goal the databases were built for.
+        database: Layout25,
+        /// The goal asked for.
+        goal: Layout25,
+    },
+    /// The file is larger than the memory available: a search would read its entries from
+    /// the disk at every step and never end (an 8-8-8 file is 130.8 GB).
+    #[error(
+        "{}: the pattern databases take {} and {} of memory is available ({origin}): a search \
+         would read them from the disk at every step; open them on a machine with the memory, \
+         use a smaller partition (6-6-6-6: 510 MB), or set {MEMORY_ENV} to the bytes to count \
+         on to open them anyway",
+        path.display(),
+        human(*need),
+        human(*available)
+    )]
+    NoMemory {
+        /// The file.
+        path: PathBuf,
+        /// Its length in bytes: what the search holds in memory.
+        need: u64,
+        /// The memory available, in bytes.
+        available: u64,
+        /// Where that figure comes from (`MemAvailable in /proc/meminfo`, the variable).
+        origin: String,
+    },
 }
 
 impl From<DefaultError> for TwentyFourError {
@@ -260,8 +293,11 @@ impl TwentyFour<TableBytes> {
         TwentyFour::open(written.path)
     }
 
-    /// Maps the `SLIDEP25` file at `path`, checks its header and the CRC of every entry.
+    /// Maps the `SLIDEP25` file at `path`, checks its header and the CRC of every entry:
+    /// the one opening of databases to search, so it first refuses a file larger than the
+    /// memory available ([`TwentyFour::check_memory`]).
     pub fn open(path: impl AsRef<Path>) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        TwentyFour::check_memory(path.as_ref())?;
         let databases = TwentyFour::map(path)?;
         databases.verify()?;
         Ok(databases)
@@ -282,6 +318,27 @@ impl TwentyFour<TableBytes> {
             header,
             file: Some(path.to_path_buf()),
         })
+    }
+
+    /// Refuses the file at `path` with [`TwentyFourError::NoMemory`] when it is larger than
+    /// the memory available ([`checked_memory`]: `MemAvailable`, the address-space limit, or
+    /// [`MEMORY_ENV`], which also lets a file past the machine's memory be opened): the
+    /// search reads entries all over the file, so a file the memory cannot hold is read from
+    /// the disk at every step. A file that cannot be read is left to the opening to report.
+    pub fn check_memory(path: &Path) -> Result<(), TwentyFourError> {
+        let Ok(need) = std::fs::metadata(path).map(|m| m.len()) else {
+            return Ok(());
+        };
+        let memory = checked_memory().map_err(|e| TwentyFourError::Generate(e.into()))?;
+        match memory {
+            Some((available, origin)) if need > available => Err(TwentyFourError::NoMemory {
+                path: path.to_path_buf(),
+                need,
+                available,
+                origin,
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// Whether the file at `path` begins as a `SLIDEP25` file does (its magic number): what
@@ -435,6 +492,33 @@ impl<D: AsRef<[u8]>> TwentyFour<D> {
             reflect,
             wide,
         )?)
+    }
+
+    /// How the databases answer for `goal`: the board symmetry with tiles renamed that
+    /// carries it onto their goal (any goal with its blank in a corner, for `generate
+    /// --board 5x5`'s); else [`TwentyFourError::Goal`].
+    pub fn towards(&self, goal: &Layout25) -> Result<Symmetry25, TwentyFourError> {
+        Symmetry25::carrying(goal, self.goal()).ok_or(TwentyFourError::Goal {
+            database: *self.goal(),
+            goal: *goal,
+        })
+    }
+
+    /// An optimal path from `start` to the goal `towards` carries onto the databases' goal
+    /// ([`TwentyFour::towards`]): the search runs on the carried puzzle, and its path is
+    /// carried back.
+    pub fn solve_towards(
+        &self,
+        start: &Layout25,
+        towards: &Symmetry25,
+        limits: &Limits,
+        progress: &(dyn Fn(Progress25) + Sync),
+    ) -> Result<Solved25, TwentyFourError> {
+        let mut solved = self.solve(&towards.layout(start), limits, progress)?;
+        for m in &mut solved.path {
+            *m = towards.move_back(*m);
+        }
+        Ok(solved)
     }
 
     /// An optimal path from `start` (IDA* with the reflected look-up, on every core).

@@ -1,16 +1,17 @@
 //! `search`: the seeds' algorithms at query time, with the same input and output as `path`.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable::core::path_string;
+use slidetable::core::{counted, path_string, Move};
 use slidetable::search::{
     effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limit, Method,
     SearchError, Stats,
 };
 
-use crate::answers::{self, write_invalid};
+use crate::answers::{self, write_invalid, Printed};
 use crate::cli::HeuristicChoice;
 use crate::json::{self, Record, SearchSetup, SearchStats, SearchSummary, SearchSummaryLine};
 use crate::puzzles::each_puzzle;
@@ -50,12 +51,7 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
     if output == Output::Csv {
         out.write_all(csv_header(with_stats).as_bytes())?;
     }
-    let mut gave_up = 0u64;
-    let mut summary = SearchSummary {
-        setup,
-        ..SearchSummary::default()
-    };
-    let mut factors = (0.0f64, 0u64);
+    let mut tally = Tally::new(setup);
     let mut buf = Vec::with_capacity(256);
     let code = each_puzzle(
         input,
@@ -83,129 +79,216 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
                         _ => "",
                     };
                     warning!("line {line}: {message}{option}");
-                    gave_up += 1;
                     (None, true, Some(stats), Some(message))
                 }
                 Err(e) => return Err(e.into()),
             };
             let depth = path.as_ref().map(|p| p.len() as u32);
-            summary.puzzles += 1;
-            match (&path, solvable) {
-                (Some(_), _) => summary.solved += 1,
-                (None, false) => summary.unsolvable += 1,
-                (None, true) => summary.unknown += 1,
-            }
-            if let Some(s) = &stats {
-                summary.expanded += s.expanded;
-                summary.generated += s.generated;
-                summary.milliseconds += s.elapsed.as_secs_f64() * 1e3;
-                if let Some(b) = depth.and_then(|d| effective_branching_factor(s.generated, d)) {
-                    factors.0 += b;
-                    factors.1 += 1;
-                }
-            }
+            tally.add(depth, solvable, stats.as_ref());
             let figures = stats
                 .as_ref()
                 .filter(|_| with_stats)
                 .map(|s| SearchStats::of(s, depth));
             buf.clear();
-            match output {
-                Output::Json => {
-                    let moves = path.as_deref().map(path_string);
-                    json::line(
-                        &mut buf,
-                        &Record {
-                            puzzle: start.tiles(),
-                            distance: Some(depth),
-                            path: Some(moves.as_deref()),
-                            solvable,
-                            stats: figures,
-                            error,
-                            search: Some(setup),
-                            ..Record::default()
-                        },
-                    );
-                }
-                Output::Csv => {
-                    answers::write(
-                        &mut buf,
-                        summary.puzzles,
-                        start,
-                        Answer::Path,
-                        Output::Csv,
-                        depth,
-                        path.as_deref(),
-                        false,
-                    );
-                    // The row goes on past `path`'s columns.
-                    buf.pop();
-                    write_csv_setup(&mut buf, &setup);
-                    if with_stats {
-                        write_csv_stats(&mut buf, figures.as_ref());
-                    }
-                    buf.push(b'\n');
-                }
-                _ => {
-                    match (&path, solvable) {
-                        (Some(p), _) => buf.extend_from_slice(path_string(p).as_bytes()),
-                        (None, false) => buf.extend_from_slice(b"unsolvable"),
-                        (None, true) => buf.extend_from_slice(b"unknown"),
-                    }
-                    buf.push(b'\n');
-                    if let (true, Some(s), Some(d)) = (with_stats, &stats, depth) {
-                        note!("line {line}: {}", stats_text(method, &choice, s, d));
-                    }
-                }
+            let answer = Found {
+                path: path.as_deref(),
+                solvable,
+                figures,
+                error,
+            };
+            write_record(&mut buf, output, start, answer, &setup, with_stats);
+            if let (Output::Text, true, Some(s), Some(d)) = (output, with_stats, &stats, depth) {
+                note!("line {line}: {}", stats_text(method, &choice, s, d));
             }
             out.write_all(&buf)?;
             Ok(())
         },
-        |line, what, out| match output {
-            Output::Csv => out.write_all(if with_stats {
-                b"invalid,,,,,,,,,,,,,,\n"
-            } else {
-                b"invalid,,,,,,,\n"
-            }),
-            _ => write_invalid(out, output == Output::Json, line, what),
-        },
+        |line, what, out| write_invalid_record(out, output, with_stats, line, what),
     )?;
     out.flush()?;
-    summary.mean_branching_factor = (factors.1 > 0).then(|| factors.0 / factors.1 as f64);
-    let mut line = Vec::new();
-    json::line(&mut line, &SearchSummaryLine { summary });
-    match summary_file {
-        Some(file) => std::fs::write(file, &line)
-            .with_context(|| format!("--summary: cannot write {}", file.display()))?,
-        // Beside the records, not among them: standard output holds one per puzzle. (The
-        // text output's statistics are already one line per puzzle on stderr.)
-        None if with_stats && output != Output::Text => {
-            note!("{}", String::from_utf8_lossy(line.trim_ascii_end()))
+    tally.end(summary_file, with_stats, output, code)
+}
+
+/// What `search` counts over every puzzle for its summary (`--stats` with `--json` or
+/// `--csv`, or `--summary FILE`), on every board.
+pub(crate) struct Tally<'a> {
+    summary: SearchSummary<'a>,
+    /// The sum and the count of the effective branching factors.
+    factors: (f64, u64),
+}
+
+impl<'a> Tally<'a> {
+    pub(crate) fn new(setup: SearchSetup<'a>) -> Tally<'a> {
+        Tally {
+            summary: SearchSummary {
+                setup,
+                ..SearchSummary::default()
+            },
+            factors: (0.0, 0),
         }
-        None => {}
     }
-    if gave_up > 0 && code == ExitCode::SUCCESS {
-        warning!("{gave_up} search(es) stopped at a limit; their answers read `unknown`");
-        return Ok(ExitCode::FAILURE);
+
+    /// One puzzle: solved in `depth` moves (`None`: unsolvable, or given up when
+    /// `solvable`), what its search cost.
+    pub(crate) fn add(&mut self, depth: Option<u32>, solvable: bool, stats: Option<&Stats>) {
+        let summary = &mut self.summary;
+        summary.puzzles += 1;
+        match (depth, solvable) {
+            (Some(_), _) => summary.solved += 1,
+            (None, false) => summary.unsolvable += 1,
+            (None, true) => summary.unknown += 1,
+        }
+        if let Some(s) = stats {
+            summary.expanded += s.expanded;
+            summary.generated += s.generated;
+            summary.milliseconds += s.elapsed.as_secs_f64() * 1e3;
+            if let Some(b) = depth.and_then(|d| effective_branching_factor(s.generated, d)) {
+                self.factors.0 += b;
+                self.factors.1 += 1;
+            }
+        }
     }
-    Ok(code)
+
+    /// Writes the summary (to `file`, or with `--stats` beside JSON or CSV records on
+    /// stderr), and the run's exit code: `code`, or 1 when a search gave up.
+    pub(crate) fn end(
+        mut self,
+        file: Option<&Path>,
+        with_stats: bool,
+        output: Output,
+        code: ExitCode,
+    ) -> Result<ExitCode> {
+        let factors = self.factors;
+        self.summary.mean_branching_factor = (factors.1 > 0).then(|| factors.0 / factors.1 as f64);
+        let gave_up = self.summary.unknown;
+        let mut line = Vec::new();
+        json::line(
+            &mut line,
+            &SearchSummaryLine {
+                summary: self.summary,
+            },
+        );
+        match file {
+            Some(file) => std::fs::write(file, &line)
+                .with_context(|| format!("--summary: cannot write {}", file.display()))?,
+            // Beside the records, not among them: standard output holds one per puzzle. (The
+            // text output's statistics are already one line per puzzle on stderr.)
+            None if with_stats && output != Output::Text => {
+                note!("{}", String::from_utf8_lossy(line.trim_ascii_end()))
+            }
+            None => {}
+        }
+        if gave_up > 0 && code == ExitCode::SUCCESS {
+            warning!("{gave_up} search(es) stopped at a limit; their answers read `unknown`");
+            return Ok(ExitCode::FAILURE);
+        }
+        Ok(code)
+    }
+}
+
+/// What a search found for one puzzle, as its record gives it.
+pub(crate) struct Found<'a> {
+    /// The path (`None`: none found).
+    pub(crate) path: Option<&'a [Move]>,
+    /// Whether the goal can be reached.
+    pub(crate) solvable: bool,
+    /// The search's figures (with `--stats`).
+    pub(crate) figures: Option<SearchStats>,
+    /// Why there is no answer although the puzzle is solvable (a limit).
+    pub(crate) error: Option<String>,
+}
+
+/// One puzzle's answer as `search` writes it on every board, into `buf`: the path (or
+/// `unsolvable`, `unknown`), a JSON record, or a CSV row (`path --csv`'s columns, then the
+/// setup's and with `--stats` the figures').
+pub(crate) fn write_record<P: Printed>(
+    buf: &mut Vec<u8>,
+    output: Output,
+    start: &P,
+    found: Found<'_>,
+    setup: &SearchSetup<'_>,
+    with_stats: bool,
+) {
+    let Found {
+        path,
+        solvable,
+        figures,
+        error,
+    } = found;
+    let depth = path.map(|p| p.len() as u32);
+    match output {
+        Output::Json => {
+            let moves = path.map(path_string);
+            json::line(
+                buf,
+                &Record {
+                    puzzle: start.tiles(),
+                    distance: Some(depth),
+                    path: Some(moves.as_deref()),
+                    solvable,
+                    stats: figures,
+                    error,
+                    search: Some(*setup),
+                    ..Record::default()
+                },
+            );
+        }
+        Output::Csv => {
+            answers::write_csv_row(buf, start, Answer::Path, depth, path, solvable);
+            // The row goes on past `path`'s columns.
+            buf.pop();
+            write_csv_setup(buf, setup);
+            if with_stats {
+                write_csv_stats(buf, figures.as_ref());
+            }
+            buf.push(b'\n');
+        }
+        _ => {
+            match (path, solvable) {
+                (Some(p), _) => buf.extend_from_slice(path_string(p).as_bytes()),
+                (None, false) => buf.extend_from_slice(b"unsolvable"),
+                (None, true) => buf.extend_from_slice(b"unknown"),
+            }
+            buf.push(b'\n');
+        }
+    }
+}
+
+/// What `search` answers bad line `line` with under `--keep-going`.
+pub(crate) fn write_invalid_record(
+    out: &mut impl Write,
+    output: Output,
+    with_stats: bool,
+    line: u64,
+    what: &str,
+) -> std::io::Result<()> {
+    match output {
+        Output::Csv => out.write_all(if with_stats {
+            b"invalid,,,,,,,,,,,,,,\n"
+        } else {
+            b"invalid,,,,,,,\n"
+        }),
+        _ => write_invalid(out, output == Output::Json, line, what),
+    }
 }
 
 /// The text of `search --stats` for one solved puzzle, on standard error.
 fn stats_text(method: Method, heuristic: &HeuristicChoice, s: &Stats, depth: u32) -> String {
     let mut text = format!(
-        "{}{}: {depth} moves, {} expanded, {} generated, peak open {}",
+        "{}{}: {}, {} expanded, {} generated, peak open {}",
         method,
         if method.uses_heuristic() {
             format!("/{heuristic}")
         } else {
             String::new()
         },
+        json::Measure::Distance.amount(depth),
         s.expanded,
         s.generated,
         s.peak_open
     );
     if let Some(i) = s.iterations {
-        text += &format!(", {i} iterations");
+        text += &format!(", {}", counted(u64::from(i), "iteration"));
     }
     if let Some(b) = effective_branching_factor(s.generated, depth) {
         text += &format!(", b* {b:.3}");
@@ -216,7 +299,7 @@ fn stats_text(method: Method, heuristic: &HeuristicChoice, s: &Stats, depth: u32
 
 /// `search --csv`'s header: `path --csv`'s columns, how the search was made, and with
 /// `--stats` its figures.
-fn csv_header(stats: bool) -> String {
+pub(crate) fn csv_header(stats: bool) -> String {
     let mut header = String::from_utf8_lossy(json::csv_header(true, json::Measure::Distance))
         .trim_end()
         .to_string();
