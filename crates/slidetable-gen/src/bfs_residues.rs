@@ -376,189 +376,6 @@ fn prefix_moves<R: Ranks>(
     moves
 }
 
-/// The states `base + k` for the bits `k` of `bits`: a word of a frontier (`base` a multiple
-/// of 64), in the entries' slice or, handed over in a search in parts, in another.
-#[derive(Clone, Copy)]
-struct Word {
-    base: u64,
-    bits: u64,
-}
-
-impl Word {
-    /// Makes the word's moves within the prefix (not those into the cells of `away`) a word
-    /// at a time and reaches their neighbours with `value`, when every neighbour they reach
-    /// lies in the entries' slice (up to rank `end`) and the word's states share a blank
-    /// (blocks of whole words): the moves made (bit `code` for each, none when a neighbour
-    /// falls outside) and the states reached.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn prefix_moves<R: Ranks>(
-        self,
-        scan: &Scan<R>,
-        cursor: &mut ScanCursor,
-        entries: View<'_>,
-        end: u64,
-        away: u32,
-        value: u32,
-        frontier: &[AtomicU64],
-    ) -> (u8, u64) {
-        let (base, first) = (self.base, entries.first as i64);
-        let moves = prefix_moves(scan, cursor, base, self.bits);
-        let inside = moves.iter().flatten().all(|&(bits, pm)| {
-            let (lo, hi) = (
-                (base + u64::from(bits.trailing_zeros())) as i64,
-                (base + 63 - u64::from(bits.leading_zeros())) as i64,
-            );
-            pm.moves[..pm.count].iter().all(|&(_, to, by)| {
-                away >> to & 1 != 0 || (lo + by >= first && hi + by < end as i64)
-            })
-        });
-        let (mut made, mut reached) = (0u8, 0u64);
-        if !inside {
-            return (made, reached);
-        }
-        for &(bits, pm) in moves.iter().flatten() {
-            for &(m, to, by) in &pm.moves[..pm.count] {
-                if away >> to & 1 == 0 {
-                    // From the lowest state: the word's start may move to before the
-                    // slice's first rank.
-                    let low = bits.trailing_zeros();
-                    let at = ((base + u64::from(low)) as i64 + by - first) as u64;
-                    reached += entries.reach_shifted(at, bits >> low, value, frontier);
-                    made |= 1 << m.code();
-                }
-            }
-        }
-        (made, reached)
-    }
-}
-
-/// The states of other slices that a search in parts hands to this one in a top-down level
-/// (`parts.rs`: each with moves into this slice's blocks), taken as a pass takes its own: a
-/// word of them at a time, their horizontal moves and their moves within the prefix made for
-/// the word at once, the others state by state. The
-/// moves into the cells of `away` (blocks wholly outside the slice) are not made.
-pub(crate) struct Taking<'a, R: Ranks> {
-    pub(crate) scan: &'a Scan<R>,
-    pub(crate) residues: &'a Residues,
-    pub(crate) frontier: &'a [AtomicU64],
-    /// The level expanded: what the states reach gets `(depth + 1) mod 3`.
-    pub(crate) depth: u32,
-    pub(crate) away: u32,
-}
-
-/// One thread's share of a [`Taking`]: the word of states gathered so far, and the states
-/// reached.
-pub(crate) struct Taken {
-    cursor: ScanCursor,
-    word: Word,
-    reached: u64,
-}
-
-impl<R: Ranks> Taking<'_, R> {
-    /// A share before its first state.
-    pub(crate) fn start(&self) -> Taken {
-        Taken {
-            cursor: self.scan.cursor(),
-            word: Word {
-                base: u64::MAX,
-                bits: 0,
-            },
-            reached: 0,
-        }
-    }
-
-    /// Takes state `rank` (of another slice; the states come in rank order).
-    #[inline]
-    pub(crate) fn add(&self, taken: &mut Taken, rank: u64) {
-        let base = rank & !63;
-        if base != taken.word.base {
-            self.word(taken);
-            taken.word.base = base;
-        }
-        taken.word.bits |= 1 << (rank & 63);
-    }
-
-    /// Takes the share's last states; the states it reached.
-    pub(crate) fn end(&self, mut taken: Taken) -> u64 {
-        self.word(&mut taken);
-        taken.reached
-    }
-
-    /// Makes the moves into the slice of the word of states gathered, and clears it.
-    fn word(&self, taken: &mut Taken) {
-        let word = taken.word;
-        taken.word.bits = 0;
-        if word.bits == 0 {
-            return;
-        }
-        let (scan, frontier, away) = (self.scan, self.frontier, self.away);
-        let (entries, slice) = (self.residues.view(), self.residues.slice());
-        let new = (self.depth + 1) % 3;
-        let block = scan.ranker().block();
-        let whole_words = block.is_multiple_of(64);
-        let mut skip = away;
-        if whole_words {
-            let blank = (word.base / block) as usize;
-            let mut made = 0u8;
-            let steps = Sideways::new(scan).steps_into(word.base, word.bits, slice.clone());
-            for (step, m) in steps.into_iter().zip([Move::Left, Move::Right]) {
-                let Some(by) = step else { continue };
-                let low = word.bits.trailing_zeros();
-                let at = ((word.base + u64::from(low)) as i64 + by - slice.start as i64) as u64;
-                taken.reached += entries.reach_shifted(at, word.bits >> low, new, frontier);
-                made |= 1 << m.code();
-            }
-            if scan.prefix_cells(blank) & !away != 0 {
-                let (moves, got) = word.prefix_moves(
-                    scan,
-                    &mut taken.cursor,
-                    entries,
-                    slice.end,
-                    away,
-                    new,
-                    frontier,
-                );
-                made |= moves;
-                taken.reached += got;
-            }
-            for &(m, to) in scan.moves().from(blank) {
-                if made >> m.code() & 1 != 0 {
-                    skip |= 1 << to;
-                }
-            }
-            // No move left to make state by state.
-            if scan
-                .moves()
-                .from(blank)
-                .iter()
-                .all(|&(_, to)| skip >> to & 1 != 0)
-            {
-                return;
-            }
-        }
-        let mut bits = word.bits;
-        let word_blank = (word.base / block) as usize;
-        let mut reached = 0;
-        while bits != 0 {
-            let r = word.base + u64::from(bits.trailing_zeros());
-            bits &= bits - 1;
-            let blank = if whole_words {
-                word_blank
-            } else {
-                (r / block) as usize
-            };
-            scan.any_neighbor_off(&mut taken.cursor, r, blank, skip, |_, n| {
-                if slice.contains(&n) && entries.reach(n, new, frontier) {
-                    reached += 1;
-                }
-                false
-            });
-        }
-        taken.reached += reached;
-    }
-}
-
 /// Level `depth`'s top-down pass over the slice of `residues`: `frontier` (bit `i` for rank
 /// `first + i`) holds every state of level `depth` not expanded yet, and ends holding exactly
 /// level `depth + 1`. `found` is told the states reached as each piece of the pass ends.
@@ -758,14 +575,33 @@ impl<R: Ranks> Sweep<'_, R> {
                     // The moves within the prefix, a word at a time, when every neighbour
                     // they reach is in the slice.
                     if whole_words && scan.prefix_cells(word_blank) & !away != 0 {
-                        let word = Word {
-                            base: first + start,
-                            bits: expanded,
-                        };
-                        let (moves, got) =
-                            word.prefix_moves(scan, &mut cursor, entries, end, away, new, frontier);
-                        made |= moves;
-                        reached += got;
+                        let moves = prefix_moves(scan, &mut cursor, first + start, expanded);
+                        let inside = moves.iter().flatten().all(|&(bits, pm)| {
+                            let (lo, hi) = (
+                                start + u64::from(bits.trailing_zeros()),
+                                start + 63 - u64::from(bits.leading_zeros()),
+                            );
+                            pm.moves[..pm.count].iter().all(|&(_, to, by)| {
+                                away >> to & 1 != 0
+                                    || (lo as i64 + by >= 0
+                                        && ((hi as i64 + by) as u64) < end - first)
+                            })
+                        });
+                        if inside {
+                            for &(bits, pm) in moves.iter().flatten() {
+                                for &(m, to, by) in &pm.moves[..pm.count] {
+                                    if away >> to & 1 == 0 {
+                                        // From the lowest state: the word's start may
+                                        // move to before the slice's first rank.
+                                        let low = bits.trailing_zeros();
+                                        let at = (start as i64 + by + i64::from(low)) as u64;
+                                        let bits = bits >> low;
+                                        reached += entries.reach_shifted(at, bits, new, frontier);
+                                        made |= 1 << m.code();
+                                    }
+                                }
+                            }
+                        }
                     }
                     // A word whose states have no move left to make here but into other
                     // slices' blocks goes to them whole.

@@ -50,14 +50,14 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use slidetable_core::{Board, Layout, Ranker, Ranks, Scan, WideRanker, SCAN_CHUNK};
+use slidetable_core::{Board, Layout, Ranker, Ranks, Scan, ScanCursor, WideRanker, SCAN_CHUNK};
 use slidetable_format::{
     block_count, is_part_name, joined_crc, open_regular, part_name, slice_payload_len, BlockSums,
     CostModel, Encoding, Header, Manifest, PartFooter, PartRecord, PayloadHasher, PayloadSums,
     SectionSpec, Slices, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
-use crate::bfs_residues::{rebuild_frontier, words_of, Handover, Levels, Residues, Sweep, Taking};
+use crate::bfs_residues::{rebuild_frontier, words_of, Handover, Levels, Residues, Sweep};
 use crate::checkpoint::{
     self, identity, probe_disk, read_head, read_words, CheckpointEvent, Head, Pace, Pacer, Remedy,
     Resumed, Scratch,
@@ -901,6 +901,7 @@ impl<R: Ranks> LevelPass<'_, R> {
     /// twice.
     fn top_down(&mut self, depth: u32, frontier: &[AtomicU64]) -> Result<Step, GenError> {
         let (me, parts) = (self.exchange.rank(), self.exchange.size());
+        let next = (depth + 1) % 3;
         let slices = self.slices;
         let (hand, take) = (self.away(true), self.away(false));
         let block = self.scan.ranker().block();
@@ -943,7 +944,7 @@ impl<R: Ranks> LevelPass<'_, R> {
             step.rounds += 1;
             for (from, bytes) in received.iter().enumerate() {
                 step.found += self
-                    .take(bytes, slices.part(from as u32), take, depth, frontier)
+                    .take(bytes, slices.part(from as u32), take, next)
                     .map_err(|p| sent_to(p, from, me))?;
             }
             if !self.busy(at >= self.slice.frontier_len())? {
@@ -954,30 +955,30 @@ impl<R: Ranks> LevelPass<'_, R> {
 
     /// Makes the moves into this slice (the cells not in `away`) of the states of the
     /// sender's slice `theirs` whose offsets are in `bytes`, on every thread, and marks what
-    /// they reach with `(depth + 1) mod 3` in the entries and `frontier`, a word of states at
-    /// a time as the pass takes its own ([`Taking`]); the states reached.
-    fn take(
-        &self,
-        bytes: &[u8],
-        theirs: Range<u64>,
-        away: u32,
-        depth: u32,
-        frontier: &[AtomicU64],
-    ) -> Result<u64, String> {
-        let taking = Taking {
-            scan: self.scan,
-            residues: &self.slice.residues,
-            frontier,
-            depth,
-            away,
+    /// they reach with `next`; the states reached.
+    fn take(&self, bytes: &[u8], theirs: Range<u64>, away: u32, next: u32) -> Result<u64, String> {
+        let (scan, slice) = (self.scan, self.slice);
+        let block = scan.ranker().block();
+        let Range { start: first, end } = slice.ranks;
+        // Each piece's cursor, and the blank of the block its last state was in (and where
+        // that block ends): the states come sorted.
+        let start = || (scan.cursor(), 0usize, 0u64);
+        let expand = |(cursor, blank, ends): &mut (ScanCursor, usize, u64), o: u64| {
+            let r = theirs.start + o;
+            if r >= *ends {
+                *blank = (r / block) as usize;
+                *ends = (*blank as u64 + 1) * block;
+            }
+            let mut reached = 0;
+            scan.any_neighbor_off(cursor, r, *blank, away, |_, n| {
+                if n >= first && n < end && slice.mark(n - first, next) {
+                    reached += 1;
+                }
+                false
+            });
+            reached
         };
-        mark_offsets(
-            bytes,
-            theirs.end - theirs.start,
-            || taking.start(),
-            |taken, o| taking.add(taken, theirs.start + o),
-            |taken| taking.end(taken),
-        )
+        mark_offsets(bytes, theirs.end - theirs.start, start, expand)
     }
 
     /// Level `depth`'s bottom-up pass: each unseen state of this slice with a neighbour at
@@ -1363,17 +1364,16 @@ fn add_differences(bytes: &[u8], mut last: u64, mut each: impl FnMut(u64)) -> Re
 }
 
 /// Calls `mark` with every offset [`encode_offsets`] wrote into `bytes`, on every thread,
-/// and adds up what `end` returns: the bytes cut into pieces where a varint ends, each
-/// piece's sum of differences taken first, then each piece decoded from the sum of those
-/// before it, with its own state (`start()`, then passed to `mark` with each offset, in
-/// order, and to `end` after the piece's last). Says what [`decode_offsets`] says of bytes
-/// it did not write, and refuses an offset from `limit` on before any is marked.
+/// and adds up what it returns: the bytes cut into pieces where a varint ends, each piece's
+/// sum of differences taken first, then each piece decoded from the sum of those before it,
+/// with its own state (`start()`, then passed to `mark` with each offset, in order). Says
+/// what [`decode_offsets`] says of bytes it did not write, and refuses an offset from
+/// `limit` on before any is marked.
 fn mark_offsets<S>(
     bytes: &[u8],
     limit: u64,
     start: impl Fn() -> S + Sync,
-    mark: impl Fn(&mut S, u64) + Sync,
-    end: impl Fn(S) -> u64 + Sync,
+    mark: impl Fn(&mut S, u64) -> u64 + Sync,
 ) -> Result<u64, String> {
     let n = (bytes.len() / PIECE_OFFSETS).clamp(1, 4 * rayon::current_num_threads().max(1));
     let mut cuts = vec![0];
@@ -1408,9 +1408,9 @@ fn mark_offsets<S>(
         .par_iter()
         .zip(starts)
         .map(|(piece, from)| {
-            let mut state = start();
-            add_differences(piece, from, |i| mark(&mut state, i))?;
-            Ok(end(state))
+            let (mut yes, mut state) = (0u64, start());
+            add_differences(piece, from, |i| yes += mark(&mut state, i))?;
+            Ok(yes)
         })
         .sum()
 }
@@ -2130,12 +2130,11 @@ mod tests {
             let yes = mark_offsets(
                 &wire,
                 u64::MAX,
-                || 0u64,
-                |yes, i| {
+                || (),
+                |_, i| {
                     lock(&marked).push(i);
-                    *yes += u64::from(i % 3 == 0);
+                    u64::from(i % 3 == 0)
                 },
-                |yes| yes,
             )
             .unwrap();
             let mut marked = marked.into_inner().unwrap();
@@ -2146,19 +2145,19 @@ mod tests {
             // Cut short in the middle of a varint, or past 2^64, wherever the pieces fall.
             let mut cut = wire.clone();
             cut.push(0x80);
-            assert!(mark_offsets(&cut, u64::MAX, || (), |_, _| {}, |_| 0).is_err());
+            assert!(mark_offsets(&cut, u64::MAX, || (), |_, _| 0).is_err());
             // An offset past the sender's slice.
             let last = want[want.len() - 1];
-            assert!(mark_offsets(&wire, last, || (), |_, _| {}, |_| 0).is_err());
-            assert!(mark_offsets(&wire, last + 1, || (), |_, _| {}, |_| 0).is_ok());
+            assert!(mark_offsets(&wire, last, || (), |_, _| 0).is_err());
+            assert!(mark_offsets(&wire, last + 1, || (), |_, _| 0).is_ok());
             let mut past = wire.clone();
             past.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
             assert!(
-                mark_offsets(&past, u64::MAX, || (), |_, _| {}, |_| 0).is_err(),
+                mark_offsets(&past, u64::MAX, || (), |_, _| 0).is_err(),
                 "{n} offsets of {bits} bits"
             );
         }
-        assert_eq!(mark_offsets(&[], 0, || 0u64, |n, _| *n += 1, |n| n), Ok(0));
+        assert_eq!(mark_offsets(&[], 0, || (), |_, _| 1), Ok(0));
     }
 
     #[test]

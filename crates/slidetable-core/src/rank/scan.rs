@@ -13,8 +13,6 @@
 //! out once a prefix and a part a table holds for each suffix rank (`Kind::AcrossDown`,
 //! `Kind::AcrossUp`), so no state of a whole-table pass is unranked for its moves.
 
-use std::ops::Range;
-
 use super::{Ranker, Ranks};
 use crate::{factorial, Board, BoardError, Layout, Move, Neighbors, MAX_CELLS};
 
@@ -838,25 +836,17 @@ impl<'a, R: Ranks> Sideways<'a, R> {
     /// lies in the slice's `len` ranks.
     #[inline]
     pub fn steps(self, first: u64, len: u64, start: u64, lanes: u64) -> [Option<i64>; 2] {
-        self.steps_into(first + start, lanes, first..first + len)
-    }
-
-    /// [`Sideways::steps`] of the word of `lanes` (bit `k` for rank `base + k`, `base` a
-    /// multiple of 64), its neighbours checked against the ranks `slice`, which need not
-    /// hold the word itself (a search in parts takes another slice's states into its own).
-    #[inline]
-    pub fn steps_into(self, base: u64, lanes: u64, slice: Range<u64>) -> [Option<i64>; 2] {
         if !self.on || lanes == 0 {
             return [None, None];
         }
-        let blank = (base / self.block) as usize;
+        let blank = ((first + start) / self.block) as usize;
         let (lo, hi) = (
-            (base + u64::from(lanes.trailing_zeros())) as i64,
-            (base + 63 - u64::from(lanes.leading_zeros())) as i64,
+            (start + u64::from(lanes.trailing_zeros())) as i64,
+            (start + 63 - u64::from(lanes.leading_zeros())) as i64,
         );
         let block = self.block as i64;
         let step = |m: Move, by: i64| {
-            let inside = lo + by >= slice.start as i64 && hi + by < slice.end as i64;
+            let inside = lo + by >= 0 && hi + by < len as i64;
             (self.scan.moves().of(blank, m).is_some() && inside).then_some(by)
         };
         [step(Move::Left, -block), step(Move::Right, block)]
