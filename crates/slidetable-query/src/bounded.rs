@@ -206,7 +206,11 @@ impl<B: AsRef<[u8]>> BoundedTable<B> {
     }
 
     fn holds(&self, level: u32, layout: &Layout) -> Result<bool, QueryError> {
-        let rank = self.ranker.rank(layout);
+        self.holds_rank(level, self.ranker.rank(layout))
+    }
+
+    /// Whether level `level` holds the state of rank `rank`.
+    fn holds_rank(&self, level: u32, rank: u64) -> Result<bool, QueryError> {
         // The piece whose ranks hold `rank`: the last one starting at or before it.
         let at = self
             .pieces
@@ -236,8 +240,9 @@ impl<B: AsRef<[u8]>> BoundedTable<B> {
         let (a, b) = (layout.blank(), self.goal().blank());
         let parity = (a / cols + a % cols + b / cols + b % cols) % 2;
         let max = self.max_depth();
+        let rank = self.ranker.rank(layout);
         for level in (parity as u32..=max).step_by(2) {
-            if self.holds(level, layout)? {
+            if self.holds_rank(level, rank)? {
                 return Ok(Some(Reach::Moves(level)));
             }
         }
