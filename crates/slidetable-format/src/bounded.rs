@@ -748,7 +748,7 @@ impl BoundedHeader {
         let mut marks = Vec::new();
         let mut i = 0u64;
         self.each_in_block(file, level, block, |rank, at| {
-            if i % stride == 0 {
+            if i.is_multiple_of(stride) {
                 marks.push(rank << MARK_AT_BITS | at as u64);
             }
             i += 1;
