@@ -274,7 +274,8 @@ pub struct LevelDescriptor {
     data_crc: u32,
     /// The first rank of every block (read from the index once, at parse).
     firsts: Vec<u64>,
-    /// Each block's marks once a question has read it whole.
+    /// Each block's marks once a question has read it whole (the cells made at the level's
+    /// first question: reading the file whole, as `info --verify` and `merge` do, needs none).
     marks: Marks,
 }
 
@@ -283,7 +284,7 @@ pub struct LevelDescriptor {
 /// after it. What the reader learns as it goes, not part of the header's value: equal
 /// headers may have read different blocks.
 #[derive(Clone, Debug, Default)]
-struct Marks(Box<[OnceLock<Box<[u64]>>]>);
+struct Marks(OnceLock<Box<[OnceLock<Box<[u64]>>]>>);
 
 impl PartialEq for Marks {
     fn eq(&self, _: &Marks) -> bool {
@@ -606,7 +607,7 @@ impl BoundedHeader {
                 data_offset,
                 data_len,
                 data_crc: LE::read_u32(&l[L_DATA_CRC..]),
-                marks: Marks(firsts.iter().map(|_| OnceLock::new()).collect()),
+                marks: Marks::default(),
                 firsts,
             });
             at = end;
@@ -740,7 +741,12 @@ impl BoundedHeader {
 
     /// Block `block` of level `level`'s marks: checked whole and made the first time.
     fn marks(&self, file: &[u8], level: u32, block: u64) -> Result<&[u64], BoundedError> {
-        let cell = &self.levels[level as usize].marks.0[block as usize];
+        let l = &self.levels[level as usize];
+        let cells = l
+            .marks
+            .0
+            .get_or_init(|| l.firsts.iter().map(|_| OnceLock::new()).collect());
+        let cell = &cells[block as usize];
         if let Some(marks) = cell.get() {
             return Ok(marks);
         }
