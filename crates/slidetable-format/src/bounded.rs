@@ -284,7 +284,10 @@ pub struct LevelDescriptor {
 /// after it. What the reader learns as it goes, not part of the header's value: equal
 /// headers may have read different blocks.
 #[derive(Clone, Debug, Default)]
-struct Marks(OnceLock<Box<[OnceLock<Box<[u64]>>]>>);
+struct Marks(OnceLock<Box<[BlockMarks]>>);
+
+/// One block's marks, once read whole.
+type BlockMarks = OnceLock<Box<[u64]>>;
 
 impl PartialEq for Marks {
     fn eq(&self, _: &Marks) -> bool {
