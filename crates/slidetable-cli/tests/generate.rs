@@ -1539,6 +1539,20 @@ fn a_table_within_d_moves_answers_on_fifteen_and_sixteen_cells() {
         "{}",
         verify.stderr
     );
+    // A question that reads the damaged block (the last of level 14, where the class's
+    // highest ranks are looked for) is refused by name, the block never answered from.
+    let highest = "14 13 12 11 10 9 8 7 6 5 4 3 1 2 0\n";
+    let asked = query_in(d, "distance", &["--table", "damaged.slt"], highest);
+    assert_eq!(asked.code, Some(1), "{asked:#?}");
+    assert!(
+        asked
+            .stderr
+            .starts_with("slidetable: table damaged.slt: level 14: block ")
+            && asked.stderr.contains("checksum does not hold"),
+        "{}",
+        asked.stderr
+    );
+    assert_eq!(asked.stdout, "");
     // Level 14's index (its offset in the level's descriptor, docs/FORMAT.md 13.2), damaged:
     // refused when the file is opened.
     let at = 64 + 48 * 14 + 8;

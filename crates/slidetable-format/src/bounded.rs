@@ -9,7 +9,9 @@
 //! [`BoundedHeader::write`]; the reader checks the whole header, the descriptors and every
 //! index (a few bytes per thousand states) with [`BoundedHeader::parse`], which never reads
 //! past what the header says and never panics, and finds a rank with
-//! [`BoundedHeader::contains`], which checks the CRC of the one block it decodes.
+//! [`BoundedHeader::contains`], which checks a block (its CRC and every gap) the first time it
+//! reads it and keeps every [`BOUNDED_MARK_STRIDE`]th rank of it, so that later questions
+//! decode at most that many gaps of it.
 //!
 //! ```
 //! use slidetable_core::{Board, WideRanker};
@@ -30,6 +32,7 @@
 
 use std::io::{self, Write};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 use slidetable_core::{Board, Layout, MAX_CELLS};
@@ -53,6 +56,18 @@ pub const BOUNDED_BLOCK_STATES: u32 = 256;
 pub const MAX_BOUNDED_BLOCK_STATES: u32 = 1 << 16;
 /// The deepest level a table within `D` moves may describe (more than any board's radius).
 pub const MAX_BOUNDED_DEPTH: u32 = 1 << 16;
+/// A block read once keeps every this many-th rank with where its gaps go on: what a later
+/// question decodes at most (of the reader's memory, 8 bytes per this many states read).
+pub const BOUNDED_MARK_STRIDE: u32 = 16;
+
+// A mark is a rank and the offset of the gap after it within its block, in one `u64`: a rank
+// below 16!/2 < 2^44 in the high 44 bits, an offset below 65536 · 10 < 2^20 in the low 20.
+const MARK_AT_BITS: u32 = 20;
+const MARK_AT_MASK: u64 = (1 << MARK_AT_BITS) - 1;
+const _: () = assert!(
+    (MAX_BOUNDED_BLOCK_STATES as u64) * 10 <= MARK_AT_MASK
+        && slidetable_core::factorial(MAX_CELLS) / 2 <= u64::MAX >> MARK_AT_BITS
+);
 
 /// Whether `file` starts as a table within `D` moves (or one of its parts, which the reader
 /// then names as a part) does.
@@ -259,7 +274,28 @@ pub struct LevelDescriptor {
     data_crc: u32,
     /// The first rank of every block (read from the index once, at parse).
     firsts: Vec<u64>,
+    /// Each block's marks once a question has read it whole (the cells made at the level's
+    /// first question: reading the file whole, as `info --verify` and `merge` do, needs none).
+    marks: Marks,
 }
+
+/// For each block of a level, once a question has read it and found it whole: every
+/// [`BOUNDED_MARK_STRIDE`]th rank of it (its first included) with the offset of the gap
+/// after it. What the reader learns as it goes, not part of the header's value: equal
+/// headers may have read different blocks.
+#[derive(Clone, Debug, Default)]
+struct Marks(OnceLock<Box<[BlockMarks]>>);
+
+/// One block's marks, once read whole.
+type BlockMarks = OnceLock<Box<[u64]>>;
+
+impl PartialEq for Marks {
+    fn eq(&self, _: &Marks) -> bool {
+        true
+    }
+}
+
+impl Eq for Marks {}
 
 impl LevelDescriptor {
     /// The states exactly this many moves from the goal.
@@ -574,6 +610,7 @@ impl BoundedHeader {
                 data_offset,
                 data_len,
                 data_crc: LE::read_u32(&l[L_DATA_CRC..]),
+                marks: Marks::default(),
                 firsts,
             });
             at = end;
@@ -651,8 +688,11 @@ impl BoundedHeader {
         self.file_len
     }
 
-    /// Whether level `level` holds `rank` (false for a level past `D`). Decodes one block,
-    /// whose CRC and gaps are checked first.
+    /// Whether level `level` holds `rank` (false for a level past `D`). Binary-searches the
+    /// level's index for the block, and the block's marks for the last rank at or before
+    /// `rank`, then decodes at most [`BOUNDED_MARK_STRIDE`]` − 1` gaps. The first question to
+    /// read a block checks it whole (its CRC, and that its gaps fill it and stay below the
+    /// next block's first rank) and keeps its marks; a damaged block is refused each time.
     pub fn contains(&self, file: &[u8], level: u32, rank: u64) -> Result<bool, BoundedError> {
         let Some(l) = self.levels.get(level as usize) else {
             return Ok(false);
@@ -661,32 +701,105 @@ impl BoundedHeader {
         if b == 0 {
             return Ok(false);
         }
-        let mut found = false;
-        self.each_in_block(file, level, b as u64 - 1, |r| {
-            found |= r == rank;
-            r < rank
-        })?;
-        Ok(found)
+        let block = b as u64 - 1;
+        let marks = self.marks(file, level, block)?;
+        let m = marks.partition_point(|&mark| mark >> MARK_AT_BITS <= rank) - 1;
+        let (mut at, mut r) = ((marks[m] & MARK_AT_MASK) as usize, marks[m] >> MARK_AT_BITS);
+        if r == rank {
+            return Ok(true);
+        }
+        let stride = u64::from(BOUNDED_MARK_STRIDE);
+        let after =
+            (m as u64 * stride + 1)..self.block_count(l, block).min((m as u64 + 1) * stride);
+        let (fs, fe) = self.block_bytes(file, l, block);
+        let bytes = &file[fs as usize..fe as usize];
+        for _ in after {
+            // The block was read whole when its marks were made: every gap is there.
+            let mut gap = 0u64;
+            let mut shift = 0u32;
+            loop {
+                let Some(&byte) = bytes.get(at) else {
+                    return Err(BoundedError::Block {
+                        level,
+                        block,
+                        start: fs,
+                        end: fe,
+                        what: "shorter than when it was first read".into(),
+                    });
+                };
+                at += 1;
+                gap |= u64::from(byte & 0x7F) << (shift & 63);
+                shift += 7;
+                if byte < 0x80 {
+                    break;
+                }
+            }
+            r = r.wrapping_add(gap).wrapping_add(1);
+            if r >= rank {
+                return Ok(r == rank);
+            }
+        }
+        Ok(false)
     }
 
-    /// Calls `each` with the ranks of block `block` of level `level` in increasing order
-    /// while it returns true, after checking the block's CRC and that its gaps fill it.
+    /// Block `block` of level `level`'s marks: checked whole and made the first time.
+    fn marks(&self, file: &[u8], level: u32, block: u64) -> Result<&[u64], BoundedError> {
+        let l = &self.levels[level as usize];
+        let cells = l
+            .marks
+            .0
+            .get_or_init(|| l.firsts.iter().map(|_| OnceLock::new()).collect());
+        let cell = &cells[block as usize];
+        if let Some(marks) = cell.get() {
+            return Ok(marks);
+        }
+        let stride = u64::from(BOUNDED_MARK_STRIDE);
+        let mut marks = Vec::new();
+        let mut i = 0u64;
+        self.each_in_block(file, level, block, |rank, at| {
+            if i.is_multiple_of(stride) {
+                marks.push(rank << MARK_AT_BITS | at as u64);
+            }
+            i += 1;
+            true
+        })?;
+        // Two threads may have read it at once: both made the same marks.
+        Ok(cell.get_or_init(|| marks.into_boxed_slice()))
+    }
+
+    /// The ranks block `block` of level `l` holds.
+    fn block_count(&self, l: &LevelDescriptor, block: u64) -> u64 {
+        let k = u64::from(self.block_states);
+        (l.states - block * k).min(k)
+    }
+
+    /// Where block `block` of level `l` lies in `file` (its start and end, checked at parse).
+    fn block_bytes(&self, file: &[u8], l: &LevelDescriptor, block: u64) -> (u64, u64) {
+        let end_of = |b: u64| {
+            let at = l.index_offset + b * BOUNDED_INDEX_ENTRY_LEN as u64 + 8;
+            LE::read_u64(&file[at as usize..])
+        };
+        let start = match block {
+            0 => 0,
+            _ => end_of(block - 1),
+        };
+        (l.data_offset + start, l.data_offset + end_of(block))
+    }
+
+    /// Calls `each` with the ranks of block `block` of level `level` in increasing order,
+    /// each with the offset in the block of the gap after it, while it returns true, after
+    /// checking the block's CRC; then checks that its gaps fill it.
     fn each_in_block(
         &self,
         file: &[u8],
         level: u32,
         block: u64,
-        mut each: impl FnMut(u64) -> bool,
+        mut each: impl FnMut(u64, usize) -> bool,
     ) -> Result<(), BoundedError> {
         let l = &self.levels[level as usize];
         let entry = &file[(l.index_offset + block * BOUNDED_INDEX_ENTRY_LEN as u64) as usize..]
             [..BOUNDED_INDEX_ENTRY_LEN];
-        let start = match block {
-            0 => 0,
-            _ => LE::read_u64(&file[(l.index_offset + (block - 1) * 24 + 8) as usize..]),
-        };
-        let end = LE::read_u64(&entry[8..]);
-        let (fs, fe) = (l.data_offset + start, l.data_offset + end);
+        let (fs, fe) = self.block_bytes(file, l, block);
         let bytes = &file[fs as usize..fe as usize];
         let damaged = |what: String| BoundedError::Block {
             level,
@@ -702,13 +815,12 @@ impl BoundedHeader {
                 "checksum does not hold (stored {stored:#010x}, computed {computed:#010x})"
             )));
         }
-        let k = u64::from(self.block_states);
-        let count = (l.states - block * k).min(k);
+        let count = self.block_count(l, block);
         let limit = self.ranks.end;
         let next_first = l.firsts.get(block as usize + 1).copied().unwrap_or(limit);
         let mut rank = l.firsts[block as usize];
         let mut at = 0usize;
-        let mut going = each(rank);
+        let mut going = each(rank, at);
         for i in 1..count {
             let mut gap = 0u64;
             let mut shift = 0u32;
@@ -732,7 +844,7 @@ impl BoundedHeader {
                 .filter(|&r| r < next_first)
                 .ok_or_else(|| damaged(format!("rank {i} passes the next block's first rank")))?;
             if going {
-                going = each(rank);
+                going = each(rank, at);
             }
         }
         if at != bytes.len() {
@@ -759,7 +871,7 @@ impl BoundedHeader {
                 });
             }
             for b in 0..l.blocks() {
-                self.each_in_block(file, d as u32, b, |_| true)?;
+                self.each_in_block(file, d as u32, b, |_, _| true)?;
             }
         }
         Ok(())
@@ -794,7 +906,7 @@ impl BoundedHeader {
             return Ok(());
         };
         for b in 0..l.blocks() {
-            self.each_in_block(file, level, b, |r| {
+            self.each_in_block(file, level, b, |r, _| {
                 each(r);
                 true
             })?;
@@ -866,5 +978,43 @@ mod tests {
         let header = BoundedHeader::parse(&bad).unwrap();
         let e = header.verify(&bad).unwrap_err();
         assert!(e.to_string().contains("checksum does not hold"), "{e}");
+    }
+
+    /// A question that reads a damaged block is refused, naming the level and the block, as
+    /// often as it is asked (a block is remembered only once it is found whole); the other
+    /// blocks still answer, and a whole block read once answers as before.
+    #[test]
+    fn a_damaged_block_is_refused_by_name_at_every_question() {
+        let (file, levels) = sample();
+        let header = BoundedHeader::parse(&file).unwrap();
+        let level = &header.levels()[2];
+        // Block 5 of level 2 (64 ranks a block): flip a byte in the middle of its gaps.
+        let (start, end) = header.block_bytes(&file, level, 5);
+        let mut bad = file.clone();
+        bad[((start + end) / 2) as usize] ^= 0x04;
+        let header = BoundedHeader::parse(&bad).unwrap();
+        let inside = levels[2][5 * 64 + 40];
+        for _ in 0..3 {
+            let e = header.contains(&bad, 2, inside).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "level 2: block 5 (bytes {start}..{end} of the file): checksum does not hold \
+                     (stored {:#010x}, computed {:#010x})",
+                    crc32fast::hash(&file[start as usize..end as usize]),
+                    crc32fast::hash(&bad[start as usize..end as usize]),
+                )
+            );
+        }
+        for (b, &r) in levels[2].iter().enumerate() {
+            if b / 64 != 5 {
+                assert!(header.contains(&bad, 2, r).unwrap());
+                assert!(header.contains(&bad, 2, r).unwrap());
+                assert_eq!(
+                    header.contains(&bad, 2, r + 1).unwrap(),
+                    levels[2].contains(&(r + 1))
+                );
+            }
+        }
     }
 }

@@ -65,3 +65,20 @@ def test_a_table_is_refused_as_pattern_databases_in_the_commands_words(files, cl
     with pytest.raises(ValueError) as raised:
         slidetable.Fifteen.open(table)
     assert str(raised.value) == expected
+
+
+def test_a_table_within_d_moves_is_refused_in_the_commands_words(cli, tmp_path):
+    """A table of the states within D moves (`generate --max-depth D`) opens as neither kind:
+    the message is the command line's, naming the file and the commands that read it."""
+    within = tmp_path / "2x3-9.slb"
+    cli.run("generate", "--board", "2x3", "--max-depth", "9", "-o", str(within))
+    done = cli.run("hardest", "--table", str(within), check=False)
+    assert done.returncode == 1
+    expected = done.stderr.strip().removeprefix("slidetable: ")
+    assert expected == (f"table {within}: this is a table of the states within 9 moves "
+                        "(`generate --max-depth`), not of every state: the command line's "
+                        "`distance`, `path`, `info` and `stats` read it")
+    for kind in (slidetable.Table, slidetable.Fifteen):
+        with pytest.raises(ValueError) as raised:
+            kind.open(within)
+        assert str(raised.value) == expected

@@ -46,6 +46,9 @@ pub struct BoundedTable<B: AsRef<[u8]>> {
     ranker: WideRanker,
     /// The file, or the directory of the parts.
     file: Option<PathBuf>,
+    /// The levels of each parity, the fullest first: the order `distance` looks in them
+    /// (each state is in one level at most, so the order changes only how soon it is found).
+    by_size: [Vec<u32>; 2],
 }
 
 /// One file of a table within `D` moves: the whole table or one part.
@@ -75,8 +78,8 @@ impl BoundedTable<TableBytes> {
     pub(crate) fn open_parts(dir: &Path) -> Result<MappedBoundedTable, TableError> {
         let pieces = crate::bounded_parts::open(dir).map_err(|k| TableError::new(Some(dir), k))?;
         let board = pieces[0].1.board();
-        Ok(BoundedTable {
-            pieces: pieces
+        Ok(BoundedTable::of_pieces(
+            pieces
                 .into_iter()
                 .map(|(path, header, bytes)| Piece {
                     bytes,
@@ -84,9 +87,9 @@ impl BoundedTable<TableBytes> {
                     part: Some(path),
                 })
                 .collect(),
-            ranker: WideRanker::new(board),
-            file: Some(dir.to_path_buf()),
-        })
+            board,
+            Some(dir.to_path_buf()),
+        ))
     }
 }
 
@@ -101,15 +104,31 @@ impl<B: AsRef<[u8]>> BoundedTable<B> {
     pub(crate) fn with_file(bytes: B, file: Option<&Path>) -> Result<BoundedTable<B>, TableError> {
         let header = BoundedHeader::parse(bytes.as_ref())
             .map_err(|e| TableError::new(file, FormatError::Bounded(e)))?;
-        Ok(BoundedTable {
-            ranker: WideRanker::new(header.board()),
-            pieces: vec![Piece {
+        let board = header.board();
+        Ok(BoundedTable::of_pieces(
+            vec![Piece {
                 bytes,
                 header,
                 part: None,
             }],
-            file: file.map(Path::to_path_buf),
-        })
+            board,
+            file.map(Path::to_path_buf),
+        ))
+    }
+
+    fn of_pieces(pieces: Vec<Piece<B>>, board: Board, file: Option<PathBuf>) -> BoundedTable<B> {
+        let mut table = BoundedTable {
+            pieces,
+            ranker: WideRanker::new(board),
+            file,
+            by_size: [Vec::new(), Vec::new()],
+        };
+        let (histogram, max) = (table.histogram(), table.max_depth());
+        for (parity, levels) in table.by_size.iter_mut().enumerate() {
+            levels.extend((parity as u32..=max).step_by(2));
+            levels.sort_by_key(|&d| std::cmp::Reverse(histogram[d as usize]));
+        }
+        table
     }
 
     /// The first piece's header (the only one of a file): board, goal, `D`, block size.
@@ -206,7 +225,11 @@ impl<B: AsRef<[u8]>> BoundedTable<B> {
     }
 
     fn holds(&self, level: u32, layout: &Layout) -> Result<bool, QueryError> {
-        let rank = self.ranker.rank(layout);
+        self.holds_rank(level, self.ranker.rank(layout))
+    }
+
+    /// Whether level `level` holds the state of rank `rank`.
+    fn holds_rank(&self, level: u32, rank: u64) -> Result<bool, QueryError> {
         // The piece whose ranks hold `rank`: the last one starting at or before it.
         let at = self
             .pieces
@@ -235,13 +258,13 @@ impl<B: AsRef<[u8]>> BoundedTable<B> {
         let cols = self.board().cols();
         let (a, b) = (layout.blank(), self.goal().blank());
         let parity = (a / cols + a % cols + b / cols + b % cols) % 2;
-        let max = self.max_depth();
-        for level in (parity as u32..=max).step_by(2) {
-            if self.holds(level, layout)? {
+        let rank = self.ranker.rank(layout);
+        for &level in &self.by_size[parity] {
+            if self.holds_rank(level, rank)? {
                 return Ok(Some(Reach::Moves(level)));
             }
         }
-        Ok(Some(Reach::MoreThan(max)))
+        Ok(Some(Reach::MoreThan(self.max_depth())))
     }
 
     /// An optimal path from `layout` to the goal when it is within `D` moves, the first of

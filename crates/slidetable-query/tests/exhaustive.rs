@@ -180,7 +180,7 @@ fn known_answers() {
 }
 
 /// A table within D moves (`generate --max-depth D`) against the whole table, on every
-/// state of 3x3 and 2x4, for depths below, at and past each board's radius, and for goals
+/// state of 3x3, 2x4 and 2x5, for depths below, at and past each board's radius, and for goals
 /// with the blank in a corner and elsewhere: the same distance for each state within D,
 /// `MoreThan(D)` for each farther one, nothing for the other class; every path legal, as
 /// long as the distance, ending at the goal, and under a letter order the very path the
@@ -197,6 +197,7 @@ fn a_table_within_d_moves_agrees_with_the_whole_table_on_every_state() {
         (3, 3, 4, &[18][..]),
         (2, 4, 7, &[9, 36, 40][..]),
         (2, 4, 1, &[25][..]),
+        (2, 5, 9, &[21][..]),
     ] {
         let board = Board::new(rows, cols).unwrap();
         let goal = board.goal_with_blank(blank);
