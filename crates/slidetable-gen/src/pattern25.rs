@@ -93,6 +93,18 @@ pub enum Pattern25Error {
     /// The groups do not make a file (the format's checks).
     #[error(transparent)]
     Format(#[from] slidetable_format::Pattern25Error),
+    /// A build in parts stopped after a group's checkpoints because its caller asked
+    /// (`Parts25Event::Saved`); the checkpoints are kept.
+    #[error(
+        "stopped after group {group}; run the same command again to resume (checkpoints in {})",
+        dir.display()
+    )]
+    Stopped {
+        /// The group's index in the partition.
+        group: usize,
+        /// The directory of the parts.
+        dir: PathBuf,
+    },
 }
 
 /// What building 5-5-5-5-4 on 5×5 needs in memory, for a refusal's suggestion.
