@@ -183,8 +183,10 @@ pub struct Parts25Done {
 /// `dir` (made if missing, seen by every process) as [`pattern25_part_name`]; parts of
 /// another count left there by an earlier run are removed first. Refused by every process
 /// at once, before any work, when one has not the memory or the disk space for its part
-/// (the model of [`crate::pattern25_needs_in_parts`]). `progress` is told of the
-/// placements this process settles.
+/// and its checkpoints (the model of [`crate::pattern25_needs_in_parts`], the part twice).
+/// Each group is kept as a checkpoint once built, and an earlier run's groups are taken
+/// ([`solve_partition25_in_parts_with`]). `progress` is told of the placements this process
+/// settles (a group taken, at once).
 pub fn solve_partition25_in_parts(
     goal: &Layout25,
     partition: &Partition25,
@@ -263,6 +265,7 @@ fn in_parts(
         Some(dir),
         parts,
         exchange.on_this_machine(),
+        2,
     );
     // Every process learns whether every other can: those that cannot say why, the others
     // that a part refused.
