@@ -7,7 +7,8 @@
 #                             #     and 3x5 within D moves on
 #                             #     1-4, 3x5 refused for memory on 2 processes of one
 #                             #     machine, 3x4 on 2, a killed run resumed
-#                             #     (refused on another number of processes), a stopped
+#                             #     (refused on another number of processes; tables and
+#                             #     5x5 5-5-5-5-4), a stopped
 #                             #     process ended by the level timeout (tables and 5x5), a second run into a
 #                             #     directory in use refused, a --parts directory made or
 #                             #     refused, Ctrl-C to mpirun resumed
@@ -361,6 +362,42 @@ done
 [ -n "$pid" ] || fail "the 5x5 build in parts did not start"
 sleep 0.5
 stopped_ends "the 5x5 build" "$pid" "no placement settled within --level-timeout 3 s"
+
+# A process of a 5x5 build in parts killed once every part has kept group 0: mpirun fails and
+# no part is written; another number of processes is refused, changing nothing; the same
+# command takes the groups every part kept and builds the rest, into the same bytes.
+dir=$work/killed25
+rm -rf "$dir"
+mpirun --oversubscribe -np 2 "$mst" generate --board 5x5 --pdb 5-5-5-5-4 --parts "$dir" \
+    >"$dir.out" 2>"$dir.err" &
+launcher=$!
+kept=$dir/pattern-part-1-of-2.group-0.checkpoint
+for _ in $(seq 1 2400); do
+    [ -f "$dir/pattern-part-0-of-2.group-0.checkpoint" ] && [ -f "$kept" ] && break
+    sleep 0.05
+done
+[ -f "$kept" ] || fail "the 5x5 build in parts kept no group"
+pid=$(grep -a -m1 '^pid ' "$kept" | cut -d' ' -f2)
+kill -KILL "$pid"
+if wait "$launcher"; then fail "the 5x5 build: mpirun ended well after a process was killed"; fi
+! ls "$dir"/pattern-part-*.slp >/dev/null 2>&1 || fail "a killed 5x5 build left part files"
+echo "mpi: 5x5 5-5-5-5-4 on 2 processes: process $pid killed after group 0: mpirun failed, no part written"
+before=$(ls "$dir" | sort)
+if mpirun --oversubscribe -np 3 "$mst" generate --board 5x5 --pdb 5-5-5-5-4 --parts "$dir" \
+    >"$dir.out" 2>"$dir.err"; then
+    fail "a 5x5 build on 3 processes resumed 2 parts"
+fi
+grep -q "it holds an interrupted run in 2 parts .*rerun it on 2 processes to resume it, or add --restart" "$dir.err" \
+    || { cat "$dir.err" >&2; fail "5x5 on 3 processes: no refusal naming 2 processes and --restart"; }
+[ "$(grep -c 'interrupted run' "$dir.err")" = 1 ] || fail "5x5 on 3 processes: not refused once"
+[ "$(ls "$dir" | sort)" = "$before" ] || fail "5x5 on 3 processes changed the interrupted build's files"
+timeout 300 mpirun --oversubscribe -np 2 "$mst" generate --board 5x5 --pdb 5-5-5-5-4 --parts "$dir" \
+    >"$dir.out" 2>"$dir.err" || { cat "$dir.err" >&2; fail "the resumed 5x5 build failed"; }
+grep -q "^resuming: took group 0" "$dir.err" || fail "the 5x5 rerun did not resume: $(head -3 "$dir.err")"
+"$st" merge "$dir" -o "$dir.slp" >/dev/null
+cmp "$one25" "$dir.slp" || fail "the resumed 5x5 build's merged parts differ from generate"
+! ls "$dir"/*.checkpoint >/dev/null 2>&1 || fail "the resumed 5x5 build left checkpoints"
+echo "mpi: $(grep -m1 '^resuming' "$dir.err" | cut -c1-60)...; merged parts identical to generate"
 
 # Two runs in one directory: the second (on 2 processes, or the plain binary) is refused while
 # the first holds the directory's lock, and changes nothing; Ctrl-C to the first's mpirun makes

@@ -177,7 +177,7 @@ impl Watchdog {
 pub(crate) enum Watched {
     /// A search by levels, with checkpoints ([`Watchdog::start`] at each level).
     Levels,
-    /// The 24-puzzle's pattern databases in parts, which keep no checkpoint
+    /// The 24-puzzle's pattern databases in parts, which keep a checkpoint of each group
     /// ([`Watchdog::alive`] at each placement settled).
     Placements,
 }
@@ -207,7 +207,8 @@ pub(crate) fn watchdog_of(what: Watched, timeout: Duration, me: u32, parts: u32)
                 Watched::Placements => warning!(
                     "part {me} of {parts}: no placement settled within --level-timeout {} s \
                      (another process stopped, or cannot be reached); the build did not finish: run \
-                     the same command again, which builds from the start",
+                     the same command again, which takes the groups every part has a checkpoint \
+                     of and builds the others",
                     timeout.as_secs()
                 ),
             }

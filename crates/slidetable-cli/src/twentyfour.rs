@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use slidetable::core::{counted, is_blank_or_comment, Layout25};
+use slidetable::generate::engine::Parts25Event;
 use slidetable::generate::room::human;
 use slidetable::generate::Pattern25Error;
 use slidetable::puzzles::{parse_line25, Board25};
@@ -121,6 +122,12 @@ struct Generate25 {
     /// process writes, byte for byte.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "plan"])]
     parts: Option<PathBuf>,
+    /// With --parts: start over instead of resuming. Each process keeps its slice of every
+    /// group it has built in DIR (pattern-part-K-of-N.group-G.checkpoint) until every part
+    /// is written; the same command run again (on as many processes) takes the groups every
+    /// process kept and builds the others.
+    #[arg(long, requires = "parts")]
+    restart: bool,
     /// With --parts: end the run with a message when a process settles no placement for this
     /// many seconds (another process stopped answering).
     #[arg(long, value_name = "SECONDS", default_value_t = 3600, requires = "parts", value_parser = clap::value_parser!(u64).range(1..))]
@@ -313,6 +320,7 @@ fn generate(args: Generate25) -> Result<ExitCode> {
         return generate_part(
             &args.pdb,
             dir,
+            args.restart,
             std::time::Duration::from_secs(args.level_timeout),
         );
     }
@@ -354,8 +362,13 @@ fn generate(args: Generate25) -> Result<ExitCode> {
 }
 
 /// `generate --board 5x5 --parts DIR`: this process's part of the build (all of it without
-/// MPI); part 0's process reports.
-fn generate_part(pdb: &str, dir: &Path, timeout: std::time::Duration) -> Result<ExitCode> {
+/// MPI); part 0's process reports, and tells of the checkpoints.
+fn generate_part(
+    pdb: &str,
+    dir: &Path,
+    restart: bool,
+    timeout: std::time::Duration,
+) -> Result<ExitCode> {
     let build = Build25::new(pdb).map_err(usage)?;
     slidetable::generate::environment::check()?;
     let mut exchange = crate::run_in_parts::exchange()?;
@@ -379,10 +392,67 @@ fn generate_part(pdb: &str, dir: &Path, timeout: std::time::Duration) -> Result<
         me,
         parts,
     );
-    let done = build.write_part(dir, exchange.as_mut(), &|n| {
-        watch.alive();
-        bar.inc(n)
-    });
+    // Whether this process has written a checkpoint of some group (what a failed run says
+    // stays).
+    let mut saved = false;
+    let mut events = |event: Parts25Event| match event {
+        Parts25Event::Resumed { groups } if me == 0 => bar.suspend(|| {
+            note!(
+                "resuming: took group{} {} from every part's checkpoint in {} instead of \
+                 building {} again",
+                if groups.len() == 1 { "" } else { "s" },
+                groups
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                dir.display(),
+                if groups.len() == 1 { "it" } else { "them" }
+            )
+        }),
+        Parts25Event::Restarted { files } if me == 0 => bar.suspend(|| {
+            note!(
+                "--restart: removed the interrupted build's checkpoints ({})",
+                slidetable::core::counted(files as u64, "file")
+            )
+        }),
+        Parts25Event::Saved {
+            group, bytes, took, ..
+        } => {
+            saved = true;
+            if me == 0 {
+                bar.suspend(|| {
+                    note!(
+                        "checkpoint of group {group}: {} a part, {:.1} s",
+                        human(bytes),
+                        took.as_secs_f64()
+                    )
+                })
+            }
+        }
+        Parts25Event::Failed {
+            group,
+            checkpoint,
+            error,
+        } => bar.suspend(|| {
+            warning!(
+                "part {me} of {parts}: the checkpoint of group {group} ({}) was not written \
+                 ({error}); the build goes on, and a rerun builds that group again",
+                checkpoint.display()
+            )
+        }),
+        _ => {}
+    };
+    let done = build.write_part(
+        dir,
+        restart,
+        exchange.as_mut(),
+        &|n| {
+            watch.alive();
+            bar.inc(n)
+        },
+        &mut events,
+    );
     bar.finish_and_clear();
     let done = match done {
         Ok(done) => done,
@@ -411,12 +481,22 @@ fn generate_part(pdb: &str, dir: &Path, timeout: std::time::Duration) -> Result<
                     false,
                 );
             }
+            let kept = if saved {
+                format!(
+                    "; the checkpoints of the groups built stay in {}: run the same command \
+                     again (on as many processes) to take the groups every part kept, or add \
+                     --restart to start over",
+                    dir.display()
+                )
+            } else {
+                String::new()
+            };
             if refused {
                 // Refused by every process before the search: none waits for another.
                 warning!("part {me} of {parts}: {e:#}");
             } else {
                 // The others may wait for this one in a collective call: end them too.
-                warning!("part {me} of {parts}: {e:#}; ending the run");
+                warning!("part {me} of {parts}: {e:#}; ending the run{kept}");
                 exchange.abort(1);
             }
             return Ok(ExitCode::FAILURE);

@@ -526,6 +526,90 @@ fn a_build_in_parts_merges_into_the_one_process_file() {
     assert_eq!(out.status.code(), Some(USAGE));
 }
 
+/// `generate --board 5x5 --parts DIR` killed once its first group's checkpoint is written:
+/// a run of another partition is refused (naming the checkpoint and what differs), and the
+/// same command resumes from the groups kept, into the parts of a run never stopped (merged:
+/// the file `-o` writes), leaving no checkpoint.
+#[test]
+fn a_killed_build_in_parts_resumes_from_its_groups_into_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.slp");
+    let generate = |pdb: &str| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_slidetable"));
+        command.args(["generate", "--board", "5x5", "--pdb", pdb]);
+        command
+    };
+    let out = generate("5-5-5-5-4").arg("-o").arg(&one).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let parts = dir.path().join("parts");
+    let first = parts.join("pattern-part-0-of-1.group-0.checkpoint");
+    let mut child = generate("5-5-5-5-4")
+        .arg("--parts")
+        .arg(&parts)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !first.exists() {
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "no checkpoint of group 0"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!parts.join("pattern-part-0-of-1.slp").exists());
+    let out = generate("4-4-4-4-4-4")
+        .arg("--parts")
+        .arg(&parts)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let e = text(&out.stderr);
+    assert!(
+        e.starts_with(&format!(
+            "slidetable: {}: it is a checkpoint of another build (its partition ",
+            first.display()
+        )) && e.ends_with("run that build again to resume it, or add --restart to start over\n"),
+        "{e}"
+    );
+    let out = generate("5-5-5-5-4")
+        .arg("--parts")
+        .arg(&parts)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Killed once group 0 was kept, maybe later: the groups kept are 0 and perhaps more.
+    let e = text(&out.stderr);
+    assert!(
+        e.contains("resuming: took group 0")
+            && e.contains(&format!(
+                "from every part's checkpoint in {} instead of building",
+                parts.display()
+            )),
+        "{e}"
+    );
+    let merged = dir.path().join("merged.slp");
+    let out = slidetable()
+        .arg("merge")
+        .arg(&parts)
+        .arg("-o")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(std::fs::read(&merged).unwrap() == std::fs::read(&one).unwrap());
+    let left: Vec<_> = std::fs::read_dir(&parts)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().contains("checkpoint"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// `search --board 5x5 --json` prints one record of docs/JSON.md's `batch-line` per input
 /// line, whatever the answer: an unsolvable puzzle, a solved one, a puzzle given up at a limit
 /// and (under `--keep-going`) a bad line are JSON too, never the text answers.

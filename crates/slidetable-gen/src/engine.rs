@@ -45,8 +45,9 @@ pub use crate::pattern25::{
     solve_pattern25, solve_pattern25_in_width, write_pattern25,
 };
 pub use crate::pattern25_parts::{
-    is_pattern25_parts_dir, merge_pattern25_parts, pattern25_part_name, pattern25_part_of,
-    solve_partition25_in_parts, solve_partition25_in_parts_wide, Merged25, Parts25Done,
+    is_pattern25_parts_dir, merge_pattern25_parts, pattern25_checkpoint_name, pattern25_part_name,
+    pattern25_part_of, solve_partition25_in_parts, solve_partition25_in_parts_wide,
+    solve_partition25_in_parts_with, Merged25, Parts25Done, Parts25Event, Parts25Options,
 };
 pub use crate::weighted::{narrow, solve_weighted};
 pub use crate::write::{

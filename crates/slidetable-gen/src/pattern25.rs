@@ -93,6 +93,18 @@ pub enum Pattern25Error {
     /// The groups do not make a file (the format's checks).
     #[error(transparent)]
     Format(#[from] slidetable_format::Pattern25Error),
+    /// A build in parts stopped after a group's checkpoints because its caller asked
+    /// (`Parts25Event::Saved`); the checkpoints are kept.
+    #[error(
+        "stopped after group {group}; run the same command again to resume (checkpoints in {})",
+        dir.display()
+    )]
+    Stopped {
+        /// The group's index in the partition.
+        group: usize,
+        /// The directory of the parts.
+        dir: PathBuf,
+    },
 }
 
 /// What building 5-5-5-5-4 on 5×5 needs in memory, for a refusal's suggestion.
@@ -371,17 +383,20 @@ pub fn check_pattern25_room(
     partition: &Partition25,
     dir: Option<&Path>,
 ) -> Result<(u64, u64), Pattern25Error> {
-    check_pattern25_room_in_parts(goal, partition, dir, 1, 1)
+    check_pattern25_room_in_parts(goal, partition, dir, 1, 1, 1)
 }
 
 /// [`check_pattern25_room`] for one of `parts` processes, `here` of which share this
-/// machine's memory (and its disk, for the part files: `dir` is theirs).
+/// machine's memory (and its disk, for the part files: `dir` is theirs), each needing
+/// `copies` times its part on disk (2 in parts: its checkpoints of the groups, then its
+/// part file).
 pub(crate) fn check_pattern25_room_in_parts(
     goal: &Layout25,
     partition: &Partition25,
     dir: Option<&Path>,
     parts: u32,
     here: u32,
+    copies: u64,
 ) -> Result<(u64, u64), Pattern25Error> {
     let (memory, disk) = pattern25_needs_in_parts(goal.cells(), partition, parts);
     let here = u64::from(here.max(1));
@@ -404,7 +419,10 @@ pub(crate) fn check_pattern25_room_in_parts(
     if let Some(dir) = dir {
         if let Some(available) = crate::room::available_disk(dir)? {
             // Every part's file on one disk: as much as the whole file, at most.
-            let need = disk.div_ceil(u64::from(parts.max(1))).saturating_mul(here);
+            let need = disk
+                .div_ceil(u64::from(parts.max(1)))
+                .saturating_mul(here)
+                .saturating_mul(copies);
             if need > available.0 {
                 return Err(refuse("disk space", need, available));
             }

@@ -7,12 +7,24 @@
 //! process writes its slices of every group to its part file (`SLIDEQ25`, docs/FORMAT.md
 //! §14), and `merge` joins the parts into the `SLIDEP25` file the one-process build writes,
 //! byte for byte ([`merge_pattern25_parts`]).
+//!
+//! **Checkpoints**, through the checkpoint engine (`checkpoint.rs`): as soon as a group is
+//! built, each process writes its slice of it to `pattern-part-K-of-N.group-G.checkpoint`
+//! ([`pattern25_checkpoint_name`]). A rerun takes every group each process has a checkpoint
+//! of (the others are built again: the groups are independent and every build of one is the
+//! same bytes), after every process has read and checked its own; a checkpoint of another
+//! build (board, goal, partition, part of how many, rank width) or a damaged one is refused
+//! by every process together. The checkpoints go once every part file is written.
 
+use std::io::{self, Read as _};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use slidetable_core::Layout25;
 use slidetable_format::{Group25, PatternFile25, Piece25};
 
+use crate::checkpoint::{self, identity, read_head, Refusal, Remedy, Scratch};
 use crate::parts::{check_dir_everywhere, decode_offsets, encode_offsets, lock_dir, Exchange};
 use crate::pattern25::{
     check_pattern25_room_in_parts, solve_slice25, wide_placements, window_words, Partition25,
@@ -32,6 +44,75 @@ pub fn pattern25_part_of(name: &str) -> Option<(u32, u32)> {
     let (part, parts) = rest.split_once("-of-")?;
     let (part, parts) = (part.parse().ok()?, parts.parse().ok()?);
     (part < parts && pattern25_part_name(part, parts) == name).then_some((part, parts))
+}
+
+/// The name of part `part` of `parts`'s checkpoint of group `group` (its index in the
+/// partition), in the directory of a build in parts.
+pub fn pattern25_checkpoint_name(part: u32, parts: u32, group: usize) -> String {
+    format!("pattern-part-{part}-of-{parts}.group-{group}.checkpoint")
+}
+
+/// `Some((part, parts, group))` when `name` is a checkpoint's ([`pattern25_checkpoint_name`]).
+fn pattern25_checkpoint_of(name: &str) -> Option<(u32, u32, usize)> {
+    let rest = name
+        .strip_prefix("pattern-part-")?
+        .strip_suffix(".checkpoint")?;
+    let (rest, group) = rest.split_once(".group-")?;
+    let (part, parts) = rest.split_once("-of-")?;
+    let (part, parts, group) = (part.parse().ok()?, parts.parse().ok()?, group.parse().ok()?);
+    (part < parts && pattern25_checkpoint_name(part, parts, group) == name)
+        .then_some((part, parts, group))
+}
+
+/// How a build in parts is run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Parts25Options {
+    /// Remove an interrupted build's checkpoints (of any number of parts) and start over.
+    pub restart: bool,
+    /// Every group's placements ranked in 64 bits, whatever its size (what tests compare
+    /// the two widths with; the bytes are the same).
+    pub wide: bool,
+}
+
+/// What a build in parts tells of its checkpoints as it goes.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Parts25Event {
+    /// Groups (their indices in the partition) every process had a checkpoint of, taken
+    /// instead of being built again (every process is told the same, before any search).
+    Resumed {
+        /// The groups taken.
+        groups: Vec<usize>,
+    },
+    /// `restart` removed an interrupted build's checkpoints: how many files this process
+    /// removed.
+    Restarted {
+        /// Files removed.
+        files: usize,
+    },
+    /// This process's checkpoint of a group is written, synced and in place.
+    /// [`ControlFlow::Break`] stops the build there ([`Pattern25Error::Stopped`]; every
+    /// process, if any asks), the checkpoints kept for a later run to resume.
+    Saved {
+        /// The group's index in the partition.
+        group: usize,
+        /// The checkpoint.
+        checkpoint: PathBuf,
+        /// Its bytes.
+        bytes: u64,
+        /// What writing it took.
+        took: Duration,
+    },
+    /// This process's checkpoint of a group could not be written (a full disk, say): the
+    /// build goes on; a rerun builds that group again.
+    Failed {
+        /// The group's index in the partition.
+        group: usize,
+        /// The checkpoint.
+        checkpoint: PathBuf,
+        /// Why.
+        error: String,
+    },
 }
 
 /// The processes of a build meeting through an [`Exchange`], for one group's search.
@@ -102,8 +183,10 @@ pub struct Parts25Done {
 /// `dir` (made if missing, seen by every process) as [`pattern25_part_name`]; parts of
 /// another count left there by an earlier run are removed first. Refused by every process
 /// at once, before any work, when one has not the memory or the disk space for its part
-/// (the model of [`crate::pattern25_needs_in_parts`]). `progress` is told of the
-/// placements this process settles.
+/// and its checkpoints (the model of [`crate::pattern25_needs_in_parts`], the part twice).
+/// Each group is kept as a checkpoint once built, and an earlier run's groups are taken
+/// ([`solve_partition25_in_parts_with`]). `progress` is told of the placements this process
+/// settles (a group taken, at once).
 pub fn solve_partition25_in_parts(
     goal: &Layout25,
     partition: &Partition25,
@@ -111,7 +194,17 @@ pub fn solve_partition25_in_parts(
     exchange: &mut dyn Exchange,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Parts25Done, Pattern25Error> {
-    in_parts(goal, partition, dir, exchange, progress, false)
+    let options = Parts25Options::default();
+    let mut events = |_: Parts25Event| ControlFlow::Continue(());
+    in_parts(
+        goal,
+        partition,
+        dir,
+        options,
+        exchange,
+        progress,
+        &mut events,
+    )
 }
 
 /// [`solve_partition25_in_parts`] with every group's placements ranked in 64 bits, whatever
@@ -123,17 +216,46 @@ pub fn solve_partition25_in_parts_wide(
     exchange: &mut dyn Exchange,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Parts25Done, Pattern25Error> {
-    in_parts(goal, partition, dir, exchange, progress, true)
+    let options = Parts25Options {
+        wide: true,
+        ..Parts25Options::default()
+    };
+    let mut events = |_: Parts25Event| ControlFlow::Continue(());
+    in_parts(
+        goal,
+        partition,
+        dir,
+        options,
+        exchange,
+        progress,
+        &mut events,
+    )
 }
 
-/// [`solve_partition25_in_parts`], in 64-bit ranks on every group when `wide`.
+/// [`solve_partition25_in_parts`] with `options`, telling `events` of its checkpoints (see
+/// [`Parts25Event`]): resumed from the groups every process has a checkpoint of in `dir`
+/// (refused by every process together when a checkpoint there is of another build, or
+/// damaged), each group's checkpoint written as soon as it is built.
+pub fn solve_partition25_in_parts_with(
+    goal: &Layout25,
+    partition: &Partition25,
+    dir: &Path,
+    options: Parts25Options,
+    exchange: &mut dyn Exchange,
+    progress: &(dyn Fn(u64) + Sync),
+    events: &mut dyn FnMut(Parts25Event) -> ControlFlow<()>,
+) -> Result<Parts25Done, Pattern25Error> {
+    in_parts(goal, partition, dir, options, exchange, progress, events)
+}
+
 fn in_parts(
     goal: &Layout25,
     partition: &Partition25,
     dir: &Path,
+    options: Parts25Options,
     exchange: &mut dyn Exchange,
     progress: &(dyn Fn(u64) + Sync),
-    wide: bool,
+    events: &mut dyn FnMut(Parts25Event) -> ControlFlow<()>,
 ) -> Result<Parts25Done, Pattern25Error> {
     let (me, parts) = (exchange.rank(), exchange.size());
     check_dir_everywhere(dir, exchange)?;
@@ -143,6 +265,7 @@ fn in_parts(
         Some(dir),
         parts,
         exchange.on_this_machine(),
+        2,
     );
     // Every process learns whether every other can: those that cannot say why, the others
     // that a part refused.
@@ -162,6 +285,41 @@ fn in_parts(
         path: path.to_path_buf(),
         source,
     };
+    // An interrupted build in another number of parts is resumed only by that number of
+    // processes: refused, never removed, unless `restart`.
+    let other = if me == 0 {
+        other_count(dir, parts).map_err(|e| io(dir, e))?
+    } else {
+        None
+    };
+    let other = exchange
+        .all_gather(other.map_or(0, u64::from))
+        .map_err(GenError::from)?[0];
+    if other != 0 && !options.restart {
+        let example = pattern25_checkpoint_name(0, other as u32, 0);
+        return Err(checkpoint::other_count(dir, other as u32, parts, &example).into());
+    }
+    let kept = Kept {
+        dir,
+        goal,
+        partition,
+        me,
+        parts,
+        wide: options.wide,
+    };
+    if options.restart {
+        let files = kept.remove(me == 0)?;
+        let _ = events(Parts25Event::Restarted { files });
+    }
+    let taken = kept.take(exchange, progress)?;
+    let resumed: Vec<usize> = taken
+        .iter()
+        .enumerate()
+        .filter_map(|(g, t)| t.as_ref().map(|_| g))
+        .collect();
+    if !resumed.is_empty() {
+        let _ = events(Parts25Event::Resumed { groups: resumed });
+    }
     if me == 0 {
         for entry in std::fs::read_dir(dir).map_err(|e| io(dir, e))?.flatten() {
             let name = entry.file_name();
@@ -173,7 +331,11 @@ fn in_parts(
     let piece = Piece25::Part { part: me, parts };
     let mut groups = Vec::with_capacity(partition.groups().len());
     let mut sent = 0;
-    for &tiles in partition.groups() {
+    for ((index, &tiles), taken) in partition.groups().iter().enumerate().zip(taken) {
+        if let Some(group) = taken {
+            groups.push(group);
+            continue;
+        }
         let k = tiles.count_ones() as usize;
         let count =
             u64::try_from(slidetable_core::placement_count(goal.cells(), k)).unwrap_or(u64::MAX);
@@ -188,24 +350,58 @@ fn in_parts(
             bytes: vec![Vec::new(); parts as usize],
             sent: 0,
         };
-        let slice = if wide || wide_placements(goal.cells(), k)? {
+        let slice = if kept.wide(k)? {
             solve_slice25::<u64>(goal, tiles, &mut meeting, progress)?
         } else {
             solve_slice25::<u32>(goal, tiles, &mut meeting, progress)?
         };
         debug_assert_eq!(slice.start, piece.range(count).start);
         sent += meeting.sent;
-        groups.push(Group25 {
+        let group = Group25 {
             tiles,
             histogram: slice.histogram,
             entries: slice.entries,
-        });
+        };
+        let started = Instant::now();
+        let path = kept.path(index);
+        let stop = match kept.write(index, &group) {
+            Ok(bytes) => events(Parts25Event::Saved {
+                group: index,
+                checkpoint: path,
+                bytes,
+                took: started.elapsed(),
+            })
+            .is_break(),
+            Err(e) => {
+                let _ = events(Parts25Event::Failed {
+                    group: index,
+                    checkpoint: path,
+                    error: e.to_string(),
+                });
+                false
+            }
+        };
+        groups.push(group);
+        // Stopped by every process if any asks: none is left waiting.
+        if exchange
+            .all_gather(u64::from(stop))
+            .map_err(GenError::from)?
+            .iter()
+            .any(|&s| s != 0)
+        {
+            return Err(Pattern25Error::Stopped {
+                group: index,
+                dir: dir.to_path_buf(),
+            });
+        }
     }
     let bytes = PatternFile25::piece_bytes(goal, &groups, piece)?;
     let part = dir.join(pattern25_part_name(me, parts));
     crate::write_file(&part, &bytes)?;
-    // Every part is written before any process says the build is done.
+    // Every part is written before any process says the build is done, or removes its
+    // checkpoints (a run killed before would find parts missing and the groups kept).
     exchange.all_gather(0).map_err(GenError::from)?;
+    kept.remove(false)?;
     for g in &mut groups {
         g.entries = Vec::new();
     }
@@ -215,6 +411,304 @@ fn in_parts(
         bytes_sent: sent,
         memory,
     })
+}
+
+/// What a damaged checkpoint of a group says can be done.
+const REMEDY: Remedy = Remedy {
+    damaged: "start over with --restart",
+    refused: "remove it, or start over with --restart",
+};
+
+/// The count of parts of an interrupted build in `dir` in another number of parts than
+/// `parts` (a checkpoint of it is there), if any.
+fn other_count(dir: &Path, parts: u32) -> io::Result<Option<u32>> {
+    for entry in std::fs::read_dir(dir)? {
+        let name = entry?.file_name();
+        match pattern25_checkpoint_of(&name.to_string_lossy()) {
+            Some((_, other, _)) if other != parts => return Ok(Some(other)),
+            _ => {}
+        }
+    }
+    Ok(None)
+}
+
+/// One process's checkpoints of the groups of a build in parts.
+struct Kept<'a> {
+    dir: &'a Path,
+    goal: &'a Layout25,
+    partition: &'a Partition25,
+    me: u32,
+    parts: u32,
+    /// Every group in 64-bit ranks.
+    wide: bool,
+}
+
+impl Kept<'_> {
+    /// The checkpoint of group `index`.
+    fn path(&self, index: usize) -> PathBuf {
+        self.dir
+            .join(pattern25_checkpoint_name(self.me, self.parts, index))
+    }
+
+    /// The file a checkpoint of group `index` is written to before it is renamed into place.
+    fn scratch(&self, index: usize) -> PathBuf {
+        let mut name = self.path(index).into_os_string();
+        name.push(".tmp");
+        PathBuf::from(name)
+    }
+
+    /// Whether a group of `k` tiles is built in 64-bit ranks.
+    fn wide(&self, k: usize) -> Result<bool, GenError> {
+        Ok(self.wide || wide_placements(self.goal.cells(), k)?)
+    }
+
+    /// The lines that name the build a checkpoint of group `index` is of: a rerun takes
+    /// only its own.
+    fn identity(&self, index: usize) -> Result<String, GenError> {
+        let tiles = self.partition.groups()[index];
+        let masks: Vec<String> = self
+            .partition
+            .groups()
+            .iter()
+            .map(|g| format!("{g:#x}"))
+            .collect();
+        let ranks = if self.wide(tiles.count_ones() as usize)? {
+            64
+        } else {
+            32
+        };
+        Ok(identity(
+            "pattern25 parts",
+            &[
+                (
+                    "board",
+                    format!("{}x{}", self.goal.rows(), self.goal.cols()),
+                ),
+                ("goal", self.goal.to_string()),
+                ("partition", masks.join(",")),
+                ("part", format!("{} of {}", self.me, self.parts)),
+                ("group", format!("{index} tiles {tiles:#x}")),
+                ("ranks", ranks.to_string()),
+            ],
+        ))
+    }
+
+    /// This process's slice of group `index`: its placements.
+    fn slice_len(&self, index: usize) -> u64 {
+        let k = self.partition.groups()[index].count_ones() as usize;
+        let count = u64::try_from(slidetable_core::placement_count(self.goal.cells(), k))
+            .unwrap_or(u64::MAX);
+        let range = Piece25::Part {
+            part: self.me,
+            parts: self.parts,
+        }
+        .range(count);
+        range.end - range.start
+    }
+
+    /// Writes this process's checkpoint of `group` (its slice and the whole group's
+    /// histogram), group `index` of the partition: its bytes.
+    fn write(&self, index: usize, group: &Group25) -> Result<u64, GenError> {
+        let (path, scratch) = (self.path(index), self.scratch(index));
+        let body = format!(
+            "{}histogram {}\n",
+            self.identity(index)?,
+            join(&group.histogram)
+        );
+        let pieces = |out: &mut dyn FnMut(&[u8]) -> io::Result<()>| {
+            group
+                .entries
+                .chunks(checkpoint::PIECE)
+                .try_for_each(&mut *out)
+        };
+        let written = checkpoint::write(Scratch::Fixed(&scratch), &path, &body, &pieces, |_| {});
+        if let Err(source) = written {
+            let _ = checkpoint::remove_if_there(&scratch);
+            return Err(GenError::Io {
+                path: scratch,
+                source,
+            });
+        }
+        std::fs::metadata(&path)
+            .map(|m| m.len())
+            .map_err(|source| GenError::Io { path, source })
+    }
+
+    /// Removes this process's checkpoints (and those being written), and with `others`,
+    /// every checkpoint of another number of parts: how many files went.
+    fn remove(&self, others: bool) -> Result<usize, GenError> {
+        let io = |path: &Path, source| GenError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut removed = 0;
+        for entry in std::fs::read_dir(self.dir)
+            .map_err(|e| io(self.dir, e))?
+            .flatten()
+        {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let of =
+                |name: &str| pattern25_checkpoint_of(name.strip_suffix(".tmp").unwrap_or(name));
+            let go = match of(&name) {
+                Some((part, parts, _)) if parts == self.parts => part == self.me,
+                Some(_) => others,
+                None => false,
+            };
+            if go && checkpoint::remove_if_there(&entry.path()).map_err(|e| io(&entry.path(), e))? {
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
+    /// The groups every process has a checkpoint of, this process's slices of them (told
+    /// to `progress`), `None` for each other group. Every checkpoint of this process is
+    /// read and checked first (its identity, its length), then those of the groups every
+    /// process has are read whole (their CRC); any refusal is every process's together.
+    fn take(
+        &self,
+        exchange: &mut dyn Exchange,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Vec<Option<Group25>>, GenError> {
+        let n = self.partition.groups().len();
+        let mine = (0..n).try_fold(0u64, |have, index| {
+            Ok(have | u64::from(self.read(index, false)?.is_some()) << index)
+        });
+        let have = together(exchange, self.dir, mine)?;
+        let every = exchange
+            .all_gather(have)?
+            .iter()
+            .fold(u64::MAX, |a, &h| a & h);
+        let read = (0..n)
+            .map(|index| {
+                if every >> index & 1 == 0 {
+                    return Ok(None);
+                }
+                self.read(index, true)
+            })
+            .collect::<Result<Vec<_>, GenError>>();
+        let taken = together(exchange, self.dir, read)?;
+        for group in taken.iter().flatten() {
+            progress(group.entries.len() as u64);
+        }
+        Ok(taken)
+    }
+
+    /// This process's checkpoint of group `index`, if there is one: checked to be of this
+    /// build and of the right length, and with `whole`, read and its CRC checked (else its
+    /// entries left empty).
+    fn read(&self, index: usize, whole: bool) -> Result<Option<Group25>, GenError> {
+        let path = self.path(index);
+        let refused = |r: Refusal| r.at(&path, true);
+        let mine = self.identity(index)?;
+        let Some(head) =
+            read_head(&path, &mine, REMEDY, |theirs| another(theirs, &mine)).map_err(refused)?
+        else {
+            return Ok(None);
+        };
+        let histogram = head.numbers("histogram").map_err(refused)?;
+        let want = self.slice_len(index);
+        let mut input = head.entries(&path, want).map_err(refused)?;
+        if !whole {
+            return Ok(Some(Group25 {
+                tiles: self.partition.groups()[index],
+                histogram,
+                entries: Vec::new(),
+            }));
+        }
+        let mut entries = Vec::new();
+        entries.reserve_exact(want as usize);
+        input
+            .by_ref()
+            .take(want)
+            .read_to_end(&mut entries)
+            .map_err(|source| GenError::Io {
+                path: path.clone(),
+                source,
+            })?;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&entries);
+        head.check_crc(crc).map_err(refused)?;
+        Ok(Some(Group25 {
+            tiles: self.partition.groups()[index],
+            histogram,
+            entries,
+        }))
+    }
+}
+
+/// Numbers joined by spaces (a checkpoint's histogram line).
+fn join(numbers: &[u64]) -> String {
+    numbers
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What a checkpoint of another build (its lines `theirs`) differs in from this build's
+/// identity `mine`, and what can be done.
+fn another(theirs: &crate::state_file::Read, mine: &str) -> String {
+    let differ: Vec<String> = mine
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let (name, ours) = line.split_once(' ')?;
+            let other = theirs.get(name).unwrap_or("nothing");
+            (other != ours).then(|| format!("its {name} {other}, this build's {ours}"))
+        })
+        .collect();
+    format!(
+        "it is a checkpoint of another build ({}): run that build again to resume it, or add \
+         --restart to start over",
+        if differ.is_empty() {
+            "another kind".to_string()
+        } else {
+            differ.join("; ")
+        }
+    )
+}
+
+/// `mine` made every process's: when any process has an error, every process returns the
+/// first one's (in the order of the parts) as [`GenError::EveryPart`], which part 0's
+/// process says once; each process is sent the others' (its file and what is wrong).
+fn together<T>(
+    exchange: &mut dyn Exchange,
+    dir: &Path,
+    mine: Result<T, GenError>,
+) -> Result<T, GenError> {
+    let ok = exchange.all_gather(u64::from(mine.is_ok()))?;
+    let Some(first) = ok.iter().position(|&o| o == 0) else {
+        return mine;
+    };
+    let me = exchange.rank() as usize;
+    let (path, problem) = match &mine {
+        Ok(_) => (dir.to_path_buf(), String::new()),
+        Err(GenError::Parts { path, problem } | GenError::Resume { path, problem }) => {
+            (path.clone(), problem.clone())
+        }
+        Err(GenError::Io { path, source }) => (path.clone(), source.to_string()),
+        Err(e) => (dir.to_path_buf(), e.to_string()),
+    };
+    let said = format!("{}\0{problem}", path.display()).into_bytes();
+    let heard = if exchange.size() > 1 {
+        exchange.all_to_all(&vec![said; exchange.size() as usize])?
+    } else {
+        Vec::new()
+    };
+    let why = match mine {
+        Err(e) if first == me => e,
+        _ => {
+            let text = String::from_utf8_lossy(heard.get(first).map_or(&[][..], |b| b));
+            let (path, problem) = text.split_once('\0').unwrap_or((&text, ""));
+            GenError::Parts {
+                path: PathBuf::from(path),
+                problem: problem.to_string(),
+            }
+        }
+    };
+    Err(GenError::EveryPart(Box::new(why)))
 }
 
 /// Whether `dir` holds parts of pattern databases built in parts (and no table's).

@@ -8,8 +8,8 @@ use slidetable_core::{Layout25, Symmetry25, WIDE_RANKS_ENV};
 use slidetable_format::{Group25, PatternFile25};
 use slidetable_gen::engine::{
     is_pattern25_parts_dir, merge_pattern25_parts, partition25_placements, pattern25_kept_dir,
-    solve_partition25, solve_partition25_in_parts, solve_partition25_kept, write_pattern25,
-    Merged25, Parts25Done,
+    solve_partition25, solve_partition25_in_parts_with, solve_partition25_kept, write_pattern25,
+    Merged25, Parts25Done, Parts25Event, Parts25Options,
 };
 use slidetable_gen::room::{checked_memory, human, MEMORY_ENV};
 use slidetable_gen::{
@@ -241,20 +241,34 @@ impl Build25 {
     /// `exchange`), written to `dir` (made if missing, seen by every process) as a
     /// `SLIDEQ25` part file; [`Build25::merge`] joins the parts into the file
     /// [`Build25::write`] writes, byte for byte. Refused by every process at once, with the
-    /// figures, when one has not the memory or the disk space for its part. `progress` is
-    /// told of the placements this process settles.
+    /// figures, when one has not the memory or the disk space for its part. Each process
+    /// keeps its slice of every group it has built in `dir` as a checkpoint: the same
+    /// command run again takes the groups every process kept (with `restart`, removes them
+    /// and starts over), and `events` is told ([`Parts25Event`]). `progress` is told of the
+    /// placements this process settles (a kept group's at once).
     pub fn write_part(
         &self,
         dir: &Path,
+        restart: bool,
         exchange: &mut dyn slidetable_gen::parts::Exchange,
         progress: &(dyn Fn(u64) + Sync),
+        events: &mut dyn FnMut(Parts25Event),
     ) -> Result<Parts25Done, TwentyFourError> {
-        Ok(solve_partition25_in_parts(
+        let options = Parts25Options {
+            restart,
+            ..Parts25Options::default()
+        };
+        Ok(solve_partition25_in_parts_with(
             &self.goal,
             &self.partition,
             dir,
+            options,
             exchange,
             progress,
+            &mut |event| {
+                events(event);
+                std::ops::ControlFlow::Continue(())
+            },
         )?)
     }
 
