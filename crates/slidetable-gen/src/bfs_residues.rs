@@ -49,7 +49,7 @@ use slidetable_core::{
     each_set_bit, Layout, Move, PrefixMoves, Ranker, Ranks, Scan, ScanCursor, Sideways, WideRanker,
     MAX_TABLE_CELLS, SCAN_CHUNK,
 };
-use slidetable_format::mapping::prefetch;
+use slidetable_format::mapping::{advise_huge_pages, prefetch};
 use slidetable_format::{
     two_bit_equal, two_bit_gather, two_bit_lanes_equal, two_bit_spread, CostModel, Encoding,
     TWO_BIT_LOW,
@@ -64,10 +64,12 @@ const BATCH: usize = 64;
 /// Every entry of a word not reached yet: value 3 in each of its 32 entries.
 pub(crate) const UNSEEN: u64 = u64::MAX;
 
-/// `len` words in memory, each `value`.
+/// `len` words in memory, each `value`, on huge pages where the kernel gives them
+/// ([`advise_huge_pages`]: a pass reaches all over them).
 pub(crate) fn words_of(len: usize, value: u64) -> Vec<AtomicU64> {
     let mut words = Vec::new();
     words.reserve_exact(len);
+    advise_huge_pages(words.spare_capacity_mut());
     words.par_extend((0..len).into_par_iter().map(|_| AtomicU64::new(value)));
     words
 }
