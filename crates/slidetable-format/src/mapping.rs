@@ -14,6 +14,9 @@
 //! - [`map_working`]: the generator's own working file, read-write and shared;
 //! - [`map_file_at`]: a file mapped over part of a reserved view (a table in parts);
 //! - [`advise`]: read-ahead hints for a mapped range (`madvise`);
+//! - [`advise_huge_pages`]: a hint that an allocation be backed with huge pages (`madvise`);
+//! - [`start_writeback`]: a hint that a file's written bytes go to the disk now
+//!   (`sync_file_range`);
 //! - [`prefetch`]: a cache-line hint for one byte about to be read (the pattern search).
 
 use std::fs::File;
@@ -168,6 +171,69 @@ pub fn advise(bytes: &[u8], range: Range<u64>, advice: Advice) {
     }
     #[cfg(not(unix))]
     let _ = (bytes, range, advice);
+}
+
+/// Asks the kernel to back the memory of `items` with huge pages (2 MiB on x86-64, where
+/// transparent huge pages are enabled or on `madvise`): for a large allocation that a search
+/// is about to fill and then reach all over (the generator's entries and frontier), which
+/// then takes one page fault per 2 MiB instead of 512, and finds its pages in the processor's
+/// address cache instead of walking the page tables at most reads. Call it before the memory
+/// is first written (spare capacity reserved and not filled yet): pages already there are
+/// left as they are. Only a hint, for the whole pages inside `items`; a failed hint is
+/// ignored. Does nothing but on Linux.
+pub fn advise_huge_pages<T>(items: &[T]) {
+    #[cfg(target_os = "linux")]
+    {
+        let page = 4096;
+        let start = items.as_ptr() as usize;
+        let end = start + std::mem::size_of_val(items);
+        // The whole pages inside the items only: a page shared with another allocation is
+        // left alone.
+        let (from, to) = ((start + page - 1) & !(page - 1), end & !(page - 1));
+        if from >= to {
+            return;
+        }
+        // SAFETY: `MADV_HUGEPAGE` reads and changes no memory contents: it lets the kernel
+        // back the range with huge pages (now or later, copying what is there). The range is
+        // whole pages inside `items`, memory this allocation owns.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = items;
+}
+
+/// Starts writing bytes `range` of `file` (written, not yet on the disk) to the disk now,
+/// without waiting for it (Linux's `sync_file_range` with `SYNC_FILE_RANGE_WRITE`): a large
+/// file written a piece at a time then has its earlier pieces on their way to the disk while
+/// the later ones are copied, and the `fsync` that ends the write waits for less. Only a
+/// hint: nothing is made durable by it, and a failure is ignored (the `fsync` after it still
+/// makes the file durable, and says what is wrong). Does nothing but on Linux.
+pub fn start_writeback(file: &File, range: Range<u64>) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::io::AsRawFd;
+        let (Ok(offset), Ok(len)) = (
+            libc::off64_t::try_from(range.start),
+            libc::off64_t::try_from(range.end.saturating_sub(range.start)),
+        ) else {
+            return;
+        };
+        if len == 0 {
+            return;
+        }
+        // SAFETY: `sync_file_range` reads and writes no memory of the program: it takes an
+        // open descriptor (borrowed from `file`, so it stays open for the call), two offsets
+        // and a flag, and only starts the kernel's writing of the file's cached pages.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::sync_file_range(file.as_raw_fd(), offset, len, libc::SYNC_FILE_RANGE_WRITE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (file, range);
 }
 
 /// Starts reading the cache line of `item` (its first byte's) into the processor's caches

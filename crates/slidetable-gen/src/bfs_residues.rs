@@ -49,7 +49,7 @@ use slidetable_core::{
     each_set_bit, Layout, Move, PrefixMoves, Ranker, Ranks, Scan, ScanCursor, Sideways, WideRanker,
     MAX_TABLE_CELLS, SCAN_CHUNK,
 };
-use slidetable_format::mapping::prefetch;
+use slidetable_format::mapping::{advise_huge_pages, prefetch};
 use slidetable_format::{
     two_bit_equal, two_bit_gather, two_bit_lanes_equal, two_bit_spread, CostModel, Encoding,
     TWO_BIT_LOW,
@@ -64,10 +64,12 @@ const BATCH: usize = 64;
 /// Every entry of a word not reached yet: value 3 in each of its 32 entries.
 pub(crate) const UNSEEN: u64 = u64::MAX;
 
-/// `len` words in memory, each `value`.
+/// `len` words in memory, each `value`, on huge pages where the kernel gives them
+/// ([`advise_huge_pages`]: a pass reaches all over them).
 pub(crate) fn words_of(len: usize, value: u64) -> Vec<AtomicU64> {
     let mut words = Vec::new();
     words.reserve_exact(len);
+    advise_huge_pages(words.spare_capacity_mut());
     words.par_extend((0..len).into_par_iter().map(|_| AtomicU64::new(value)));
     words
 }
@@ -918,8 +920,17 @@ pub(crate) struct InWidth<R: Ranks> {
     residues: Residues,
     /// Level `depth`'s states (top-down passes); `None` once the passes are bottom-up.
     frontier: Option<Vec<AtomicU64>>,
+    /// The same states as a list, while the levels are small (the first levels from the
+    /// goal, at most [`FEW`] states): expanded from the list instead of a pass over the
+    /// whole bitmap. `None` from the first larger level on.
+    few: Option<Vec<u64>>,
     levels: Levels,
 }
+
+/// The most states a level may have to be expanded from a list ([`InWidth::step`]): a pass
+/// over the bitmap reads all of it (30 MB on 12 cells, a few milliseconds) however few its
+/// states, and the first fifteen or so levels from the goal have fewer than this.
+const FEW: usize = 1 << 14;
 
 impl<R: Ranks> InWidth<R> {
     /// A search from `goal`: level 0 found (`progress` told its one state).
@@ -928,13 +939,15 @@ impl<R: Ranks> InWidth<R> {
         let states = scan.ranker().states();
         let residues = Residues::new(0..states);
         let frontier = words_of(frontier_words(states), 0);
-        residues.reach(scan.ranker().rank(goal), 0, &frontier);
+        let rank = scan.ranker().rank(goal);
+        residues.reach(rank, 0, &frontier);
         progress(1);
         Ok(InWidth {
             scan,
             goal: *goal,
             residues,
             frontier: Some(frontier),
+            few: Some(vec![rank]),
             levels: Levels {
                 histogram: vec![1],
                 states,
@@ -964,6 +977,7 @@ impl<R: Ranks> InWidth<R> {
             goal: *goal,
             residues,
             frontier,
+            few: None,
             levels,
         })
     }
@@ -977,9 +991,16 @@ impl<R: Ranks> InWidth<R> {
             // Bottom-up from here on: the bitmap is no longer needed.
             self.frontier = None;
         }
-        let found = match &self.frontier {
-            Some(f) => expand_top_down(&self.scan, &self.residues, f, depth, progress),
-            None => expand_bottom_up(&self.scan, &self.residues, depth, progress),
+        let found = match (&self.frontier, self.few.take()) {
+            (Some(f), Some(few)) => {
+                let next = expand_few(&self.scan, &self.residues, f, &few, depth);
+                progress(next.len() as u64);
+                let found = next.len() as u64;
+                self.few = (next.len() <= FEW).then_some(next);
+                found
+            }
+            (Some(f), None) => expand_top_down(&self.scan, &self.residues, f, depth, progress),
+            (None, _) => expand_bottom_up(&self.scan, &self.residues, depth, progress),
         };
         self.levels.histogram.push(found);
     }
@@ -1007,6 +1028,36 @@ impl<R: Ranks> InWidth<R> {
             cost: CostModel::Unit,
         }
     }
+}
+
+/// Level `depth`'s top-down pass from the list of its states `few` (in the frontier too, as
+/// [`expand_top_down`] has them): each is expanded and its bit cleared, and every neighbour
+/// it reaches first is set in the frontier and listed. Returns level `depth + 1`'s states,
+/// in rank order. The same entries and frontier as the pass over the bitmap, without reading
+/// the whole bitmap for a few states.
+fn expand_few<R: Ranks>(
+    scan: &Scan<R>,
+    residues: &Residues,
+    frontier: &[AtomicU64],
+    few: &[u64],
+    depth: u32,
+) -> Vec<u64> {
+    let new = (depth + 1) % 3;
+    let first = residues.first;
+    let mut cursor = scan.cursor();
+    let mut next = Vec::new();
+    for &r in few {
+        scan.any_neighbor(&mut cursor, r, |_, n| {
+            if residues.reach(n, new, frontier) {
+                next.push(n);
+            }
+            false
+        });
+        let i = r - first;
+        frontier[(i >> 6) as usize].fetch_and(!(1 << (i & 63)), Relaxed);
+    }
+    next.sort_unstable();
+    next
 }
 
 /// Solves `goal`'s class into 2-bit entries in the entries' memory plus one bit a state (see
