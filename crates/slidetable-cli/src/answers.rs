@@ -6,14 +6,15 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use slidetable::core::{path_string, Layout, Layout25, Move};
+use slidetable::core::{path_string, Layout, Move};
 use slidetable::query::{CostModel, Goal, Lockstep, MappedTable, QueryError};
 
 use crate::json::{self, Measure, Record};
 use crate::puzzles::{each_block, each_puzzle};
 use crate::resolved::{Answer, Batch, Output};
+use crate::show::{self, Printed};
 use crate::streams::{self, Sink};
-use crate::{show, tables};
+use crate::tables;
 
 /// Answers every puzzle line of `batch`'s input from `table`, its file (`batch::run` sends
 /// pattern databases' batches to `patterns::batch` instead).
@@ -92,42 +93,6 @@ fn in_blocks(
         },
         |line, what, out| write_invalid_answer(out, answer, Output::Text, line, what),
     )
-}
-
-/// A puzzle as the answers print it: a layout of a board of up to 16 cells, or of the
-/// 24-puzzle's ([`Layout25`]), so that one writer ([`write`]) serves every board.
-pub(crate) trait Printed: Copy + std::fmt::Display {
-    /// The tiles in reading order, the blank as 0.
-    fn tiles(&self) -> &[u8];
-    /// The board's rows and columns.
-    fn shape(&self) -> (usize, usize);
-    /// The layout after the blank moves in direction `m`, if that stays on the board.
-    fn moved(&self, m: Move) -> Option<Self>;
-}
-
-impl Printed for Layout {
-    #[inline(always)]
-    fn tiles(&self) -> &[u8] {
-        Layout::tiles(self)
-    }
-    fn shape(&self) -> (usize, usize) {
-        (self.board().rows(), self.board().cols())
-    }
-    fn moved(&self, m: Move) -> Option<Layout> {
-        Layout::moved(self, m)
-    }
-}
-
-impl Printed for Layout25 {
-    fn tiles(&self) -> &[u8] {
-        Layout25::tiles(self)
-    }
-    fn shape(&self) -> (usize, usize) {
-        (self.rows(), self.cols())
-    }
-    fn moved(&self, m: Move) -> Option<Layout25> {
-        Layout25::moved(self, m)
-    }
 }
 
 /// The CSV header line of `distance` or `path`, its value named by `measure`.

@@ -1,9 +1,44 @@
 //! `path --show`: a solution drawn as boards, one after another, several per row.
 
-use slidetable::core::{Layout, Move};
+use slidetable::core::{Layout, Layout25, Move};
 
-use crate::answers::Printed;
 use crate::json::Measure;
+
+/// A puzzle as the answers print it: a layout of a board of up to 16 cells, or of the
+/// 24-puzzle's ([`Layout25`]), so that one writer (`answers::write`) and one drawing ([`draw`]) serve every board.
+pub(crate) trait Printed: Copy + std::fmt::Display {
+    /// The tiles in reading order, the blank as 0.
+    fn tiles(&self) -> &[u8];
+    /// The board's rows and columns.
+    fn shape(&self) -> (usize, usize);
+    /// The layout after the blank moves in direction `m`, if that stays on the board.
+    fn moved(&self, m: Move) -> Option<Self>;
+}
+
+impl Printed for Layout {
+    #[inline(always)]
+    fn tiles(&self) -> &[u8] {
+        Layout::tiles(self)
+    }
+    fn shape(&self) -> (usize, usize) {
+        (self.board().rows(), self.board().cols())
+    }
+    fn moved(&self, m: Move) -> Option<Layout> {
+        Layout::moved(self, m)
+    }
+}
+
+impl Printed for Layout25 {
+    fn tiles(&self) -> &[u8] {
+        Layout25::tiles(self)
+    }
+    fn shape(&self) -> (usize, usize) {
+        (self.rows(), self.cols())
+    }
+    fn moved(&self, m: Move) -> Option<Layout25> {
+        Layout25::moved(self, m)
+    }
+}
 
 /// Columns the drawing stays within.
 const WIDTH: usize = 80;

@@ -11,11 +11,12 @@ use slidetable::search::{
     SearchError, Stats,
 };
 
-use crate::answers::{self, write_invalid, Printed};
+use crate::answers::{self, write_invalid};
 use crate::cli::HeuristicChoice;
 use crate::json::{self, Record, SearchSetup, SearchStats, SearchSummary, SearchSummaryLine};
 use crate::puzzles::each_puzzle;
 use crate::resolved::{Answer, Output, PatternSource, Search};
+use crate::show::Printed;
 use crate::streams;
 use crate::streams::{note, warning};
 
