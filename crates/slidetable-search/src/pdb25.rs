@@ -453,7 +453,7 @@ impl<'a, R: PlacementRank> Heuristic<'a, R> {
                             first_found: &first_found,
                         };
                         let hit = worker.dfs(depth, node.h(), *state);
-                        worker.flush(true);
+                        worker.flush();
                         least.fetch_min(worker.next_bound, Relaxed);
                         if hit {
                             let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
@@ -680,7 +680,7 @@ impl<R: PlacementRank> Worker<'_, '_, R> {
         }
         self.expanded += 1;
         if self.expanded.is_multiple_of(CHECK_EVERY) {
-            self.flush(false);
+            self.flush();
         }
         if self.shared.halt.load(Relaxed) || self.first_found.load(Relaxed) < self.subtree {
             return false;
@@ -717,17 +717,15 @@ impl<R: PlacementRank> Worker<'_, '_, R> {
     }
 
     /// Adds this worker's counts to the shared ones, checks the limits, and reports
-    /// progress when a second has passed.
-    fn flush(&mut self, last: bool) {
+    /// progress when a second has passed: every [`CHECK_EVERY`] nodes and at the end of
+    /// each subtree (a search of many small subtrees would otherwise never look).
+    fn flush(&mut self) {
         let s = self.shared;
         let expanded = s.expanded.fetch_add(self.expanded, Relaxed) + self.expanded;
         s.generated.fetch_add(self.generated, Relaxed);
         s.deepest.fetch_max(self.deepest as u64, Relaxed);
         self.expanded = 0;
         self.generated = 0;
-        if last {
-            return;
-        }
         let elapsed = s.began.elapsed();
         let limit = if s.limits.stop.as_ref().is_some_and(|stop| stop.requested()) {
             Some(Limit::Stopped)
