@@ -1092,3 +1092,29 @@ fn the_memory_refusal_suggests_only_a_partition_that_fits() {
     let err = refusal(20_000_000, "10000000");
     assert!(!err.contains("partition"), "{err}");
 }
+
+/// Figures that round alike are given in bytes: "take 25.8 MB and 25.8 MB is available"
+/// would read as no reason to refuse.
+#[test]
+fn the_memory_refusal_gives_bytes_when_the_figures_round_alike() {
+    let path = crate::common::dir().join("5x5-sparse-rounding.slp");
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(25_807_448).unwrap();
+    drop(file);
+    let out = slidetable()
+        .env("SLIDETABLE_AVAILABLE_MEMORY", "25807447")
+        .args(["distance", "--board", "5x5", "--table"])
+        .arg(&path)
+        .write_stdin(SOLVED_AND_NOT)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            "the pattern databases take 25807448 bytes and 25807447 bytes of memory is available"
+        ),
+        "{err}"
+    );
+}

@@ -91,12 +91,11 @@ pub enum TwentyFourError {
     /// The file is larger than the memory available: a search would read its entries from
     /// the disk at every step and never end (an 8-8-8 file is 130.8 GB).
     #[error(
-        "{}: the pattern databases take {} and {} of memory is available ({origin}): a search \
+        "{}: the pattern databases take {} of memory is available ({origin}): a search \
          would read them from the disk at every step; open them on a machine with the memory, \
          {}or set {MEMORY_ENV} to the bytes to count on to open them anyway",
         path.display(),
-        human(*need),
-        human(*available),
+        need_and_available(*need, *available),
         smaller.as_ref().map_or(String::new(), |(pdb, bytes)| format!(
             "use a smaller partition ({pdb}: {}), ",
             human(*bytes)
@@ -120,6 +119,17 @@ pub enum TwentyFourError {
 impl From<DefaultError> for TwentyFourError {
     fn from(e: DefaultError) -> TwentyFourError {
         TwentyFourError::Default(Box::new(e))
+    }
+}
+
+/// `NEED and AVAILABLE` for the memory refusal, rounded ("130.8 GB and 23.1 GB") unless
+/// they round alike, then in bytes: the refusal must show the one larger than the other.
+fn need_and_available(need: u64, available: u64) -> String {
+    let (n, a) = (human(need), human(available));
+    if n == a {
+        format!("{need} bytes and {available} bytes")
+    } else {
+        format!("{n} and {a}")
     }
 }
 
