@@ -996,7 +996,9 @@ fn a_limit_stops_a_search_of_small_subtrees() {
             err.starts_with("line 1: stopped at the limit of 1000 expanded states after "),
             "{err}"
         );
-        // Stopped soon after the limit, not at the end of the search.
+        // Stopped soon after the limit, not at the end of the search nor of the first
+        // iteration that reached the subtrees (22,921 expanded: the iterations before it
+        // were searched whole in the breadth-first top, which never looked).
         let expanded: u64 = err
             ["line 1: stopped at the limit of 1000 expanded states after ".len()..]
             .split(' ')
@@ -1004,7 +1006,7 @@ fn a_limit_stops_a_search_of_small_subtrees() {
             .unwrap()
             .parse()
             .unwrap();
-        assert!(expanded < 100_000, "{err}");
+        assert!(expanded < 10_000, "{err}");
     }
 }
 

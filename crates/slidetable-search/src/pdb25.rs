@@ -419,6 +419,9 @@ impl<'a, R: PlacementRank> Heuristic<'a, R> {
                     shared.deepest.fetch_max(u64::from(depth), Relaxed);
                 }
             }
+            // The top is the whole of an iteration whose tree is small: look at the limits
+            // here too, or a run of such iterations would never look.
+            shared.past_a_limit(shared.expanded.load(Relaxed));
             // The subtrees, on every core, taken in frontier order, which is the order one
             // thread would search them in. A path found in subtree i cuts the subtrees after
             // it short, but those before it are searched to their end (one of them may hold
@@ -507,6 +510,36 @@ struct Shared<'a> {
     bound: AtomicU64,
     /// The deepest path any thread has walked (the stats' `peak_open`, as IDA* on 4x4).
     deepest: AtomicU64,
+}
+
+impl Shared<'_> {
+    /// Whether a stop was asked for or a limit passed with `expanded` states expanded in
+    /// all; if so, the first such is kept as why, and every worker told to return.
+    fn past_a_limit(&self, expanded: u64) -> bool {
+        let limit = if self
+            .limits
+            .stop
+            .as_ref()
+            .is_some_and(|stop| stop.requested())
+        {
+            Some(Limit::Stopped)
+        } else if let Some(max) = self.limits.max_expanded.filter(|&m| expanded > m) {
+            Some(Limit::Expanded(max))
+        } else {
+            let elapsed = self.began.elapsed();
+            self.limits
+                .max_time
+                .filter(|&t| elapsed > t)
+                .map(Limit::Time)
+        };
+        let Some(limit) = limit else {
+            return false;
+        };
+        let mut stopped = self.stopped.lock().unwrap_or_else(|e| e.into_inner());
+        stopped.get_or_insert(limit);
+        self.halt.store(true, Relaxed);
+        true
+    }
 }
 
 /// A search state: the tiles, and each group's cells and entry in both sums.
@@ -726,20 +759,10 @@ impl<R: PlacementRank> Worker<'_, '_, R> {
         s.deepest.fetch_max(self.deepest as u64, Relaxed);
         self.expanded = 0;
         self.generated = 0;
-        let elapsed = s.began.elapsed();
-        let limit = if s.limits.stop.as_ref().is_some_and(|stop| stop.requested()) {
-            Some(Limit::Stopped)
-        } else if let Some(max) = s.limits.max_expanded.filter(|&m| expanded > m) {
-            Some(Limit::Expanded(max))
-        } else {
-            s.limits.max_time.filter(|&t| elapsed > t).map(Limit::Time)
-        };
-        if let Some(limit) = limit {
-            let mut stopped = s.stopped.lock().unwrap_or_else(|e| e.into_inner());
-            stopped.get_or_insert(limit);
-            s.halt.store(true, Relaxed);
+        if s.past_a_limit(expanded) {
             return;
         }
+        let elapsed = s.began.elapsed();
         if let Ok(mut last_report) = s.last_report.try_lock() {
             if last_report.elapsed() >= Duration::from_secs(1) {
                 *last_report = Instant::now();
