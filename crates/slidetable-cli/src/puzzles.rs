@@ -341,11 +341,17 @@ impl BadLines {
         out.flush()?;
         let bad = self.count;
         if bad > 0 {
-            warning!("{} in {}", counted(bad, "invalid line"), input.name());
+            warn_invalid_lines(bad, input.name());
             return Ok(ExitCode::from(EXIT_BAD_INPUT));
         }
         Ok(ExitCode::SUCCESS)
     }
+}
+
+/// The closing report of an input that had `bad` invalid lines (under `--keep-going`), as
+/// every batch command gives it: `3 invalid lines in FILE`.
+pub(crate) fn warn_invalid_lines(bad: u64, name: &str) {
+    warning!("{} in {name}", counted(bad, "invalid line"));
 }
 
 /// What is wrong with a puzzle line; if it holds a number of tiles that fits another board,

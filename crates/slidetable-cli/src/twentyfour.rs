@@ -628,6 +628,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
     let mut buf = Vec::new();
     for input in inputs {
         let crate::input::Input { name, reader } = crate::input::open(input)?;
+        let mut invalid = 0u64;
         for (i, text) in reader.lines().enumerate() {
             let text = text.with_context(|| format!("cannot read {name}"))?;
             if is_blank_or_comment(text.as_bytes()) {
@@ -655,7 +656,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                             )?
                         }
                     }
-                    bad_input = true;
+                    invalid += 1;
                     continue;
                 }
             };
@@ -777,13 +778,22 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                 Err(e) => return Err(e.into()),
             }
         }
+        if invalid > 0 {
+            out.flush()?;
+            crate::puzzles::warn_invalid_lines(invalid, &name);
+            bad_input = true;
+        }
     }
     out.flush()?;
-    if bad_input {
-        return Ok(ExitCode::from(EXIT_BAD_INPUT));
-    }
+    let code = if bad_input {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    };
     match printed {
-        Printed25::Search(output, file) => tally.end(file, args.stats, output, ExitCode::SUCCESS),
+        // The summary counts the puzzles answered, bad lines or not, as on every board.
+        Printed25::Search(output, file) => tally.end(file, args.stats, output, code),
+        Printed25::Answers(_) if bad_input => Ok(code),
         Printed25::Answers(_) if unknown => Ok(ExitCode::FAILURE),
         Printed25::Answers(_) => Ok(ExitCode::SUCCESS),
     }

@@ -1052,3 +1052,155 @@ fn search_summary_counts_every_puzzle_as_on_every_board() {
     );
     assert_eq!(s["partition"], "3-3-3-3-3-3-3-3");
 }
+
+/// A 36-move scramble these small groups solve in about 240,000 expanded states, spread over
+/// thousands of subtrees each far smaller than the count between two looks at the limits.
+const MANY_SMALL_SUBTREES: &str =
+    "5 1 2 3 4 11 6 12 8 9 10 7 19 13 14 16 20 23 0 17 15 21 22 18 24\n";
+
+/// `--max-expanded` binds however the work falls into subtrees: each subtree's end is a
+/// look at the limits too (a search of small subtrees ran to its end past the limit).
+#[test]
+fn a_limit_stops_a_search_of_small_subtrees() {
+    for command in [
+        &["path", "--board", "5x5"][..],
+        &["search", "--method", "idastar", "--board", "5x5"][..],
+    ] {
+        let out = slidetable()
+            .args(command)
+            .args(["--max-expanded", "1000", "--table"])
+            .arg(database())
+            .write_stdin(MANY_SMALL_SUBTREES)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), "unknown\n");
+        let err = text(&out.stderr);
+        assert!(
+            err.starts_with("line 1: stopped at the limit of 1000 expanded states after "),
+            "{err}"
+        );
+        // Stopped soon after the limit, not at the end of the search nor of the first
+        // iteration that reached the subtrees (22,921 expanded: the iterations before it
+        // were searched whole in the breadth-first top, which never looked).
+        let expanded: u64 = err
+            ["line 1: stopped at the limit of 1000 expanded states after ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(expanded < 10_000, "{err}");
+    }
+}
+
+/// Bad lines under `--keep-going` end as on every board: counted on stderr, the summary
+/// still written (it counts the puzzles answered), exit 65.
+#[test]
+fn keep_going_counts_bad_lines_and_still_writes_the_summary() {
+    let file = crate::common::dir().join("5x5-keep-going-summary.json");
+    let input = format!("{SOLVED_AND_NOT}0 1 1 3\n");
+    let out = slidetable()
+        .args([
+            "search",
+            "--method",
+            "idastar",
+            "--board",
+            "5x5",
+            "--keep-going",
+            "--summary",
+        ])
+        .arg(&file)
+        .arg("--table")
+        .arg(database())
+        .write_stdin(input.as_str())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(BAD_INPUT));
+    assert_eq!(text(&out.stdout), "l\nunsolvable\ninvalid\n");
+    assert_eq!(
+        text(&out.stderr),
+        "slidetable: <stdin>: line 3: expected 25 tiles, found 4\nslidetable: 1 invalid line in <stdin>\n"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!(summary["summary"]["puzzles"].as_u64(), Some(2));
+    for command in ["path", "distance"] {
+        let out = slidetable()
+            .args([command, "--board", "5x5", "--keep-going", "--table"])
+            .arg(database())
+            .write_stdin(input.as_str())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(BAD_INPUT));
+        assert!(
+            text(&out.stderr).ends_with("slidetable: 1 invalid line in <stdin>\n"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// The refusal's advice names a partition only when its file would be opened: never one
+/// larger than the file refused.
+#[test]
+fn the_memory_refusal_suggests_only_a_partition_that_fits() {
+    let refusal = |length: u64, available: &str| {
+        let path = crate::common::dir().join(format!("5x5-sparse-{length}.slp"));
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(length).unwrap();
+        drop(file);
+        let out = slidetable()
+            .env("SLIDETABLE_AVAILABLE_MEMORY", available)
+            .args(["distance", "--board", "5x5", "--table"])
+            .arg(&path)
+            .write_stdin(SOLVED_AND_NOT)
+            .output()
+            .unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        text(&out.stderr)
+    };
+    // 6-6-6-6's length, 100 MB available: 5-5-5-5-4 fits.
+    let err = refusal(510_049_368, "100000000");
+    assert!(
+        err.contains("use a smaller partition (5-5-5-5-4: 25.8 MB)") && !err.contains("6-6-6-6"),
+        "{err}"
+    );
+    // 7-7-5-5-sized, 1 GB available: 6-6-6-6 fits.
+    let err = refusal(3_000_000_000, "1000000000");
+    assert!(
+        err.contains("use a smaller partition (6-6-6-6: 510.0 MB)"),
+        "{err}"
+    );
+    // A file smaller than either, too little memory for it: no partition to suggest.
+    let err = refusal(20_000_000, "10000000");
+    assert!(!err.contains("partition"), "{err}");
+}
+
+/// Figures that round alike are given in bytes: "take 25.8 MB and 25.8 MB is available"
+/// would read as no reason to refuse.
+#[test]
+fn the_memory_refusal_gives_bytes_when_the_figures_round_alike() {
+    let path = crate::common::dir().join("5x5-sparse-rounding.slp");
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(25_807_448).unwrap();
+    drop(file);
+    let out = slidetable()
+        .env("SLIDETABLE_AVAILABLE_MEMORY", "25807447")
+        .args(["distance", "--board", "5x5", "--table"])
+        .arg(&path)
+        .write_stdin(SOLVED_AND_NOT)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            "the pattern databases take 25807448 bytes and 25807447 bytes of memory is available"
+        ),
+        "{err}"
+    );
+}

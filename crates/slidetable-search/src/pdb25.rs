@@ -419,6 +419,9 @@ impl<'a, R: PlacementRank> Heuristic<'a, R> {
                     shared.deepest.fetch_max(u64::from(depth), Relaxed);
                 }
             }
+            // The top is the whole of an iteration whose tree is small: look at the limits
+            // here too, or a run of such iterations would never look.
+            shared.past_a_limit(shared.expanded.load(Relaxed));
             // The subtrees, on every core, taken in frontier order, which is the order one
             // thread would search them in. A path found in subtree i cuts the subtrees after
             // it short, but those before it are searched to their end (one of them may hold
@@ -453,7 +456,7 @@ impl<'a, R: PlacementRank> Heuristic<'a, R> {
                             first_found: &first_found,
                         };
                         let hit = worker.dfs(depth, node.h(), *state);
-                        worker.flush(true);
+                        worker.flush();
                         least.fetch_min(worker.next_bound, Relaxed);
                         if hit {
                             let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
@@ -507,6 +510,36 @@ struct Shared<'a> {
     bound: AtomicU64,
     /// The deepest path any thread has walked (the stats' `peak_open`, as IDA* on 4x4).
     deepest: AtomicU64,
+}
+
+impl Shared<'_> {
+    /// Whether a stop was asked for or a limit passed with `expanded` states expanded in
+    /// all; if so, the first such is kept as why, and every worker told to return.
+    fn past_a_limit(&self, expanded: u64) -> bool {
+        let limit = if self
+            .limits
+            .stop
+            .as_ref()
+            .is_some_and(|stop| stop.requested())
+        {
+            Some(Limit::Stopped)
+        } else if let Some(max) = self.limits.max_expanded.filter(|&m| expanded > m) {
+            Some(Limit::Expanded(max))
+        } else {
+            let elapsed = self.began.elapsed();
+            self.limits
+                .max_time
+                .filter(|&t| elapsed > t)
+                .map(Limit::Time)
+        };
+        let Some(limit) = limit else {
+            return false;
+        };
+        let mut stopped = self.stopped.lock().unwrap_or_else(|e| e.into_inner());
+        stopped.get_or_insert(limit);
+        self.halt.store(true, Relaxed);
+        true
+    }
 }
 
 /// A search state: the tiles, and each group's cells and entry in both sums.
@@ -680,7 +713,7 @@ impl<R: PlacementRank> Worker<'_, '_, R> {
         }
         self.expanded += 1;
         if self.expanded.is_multiple_of(CHECK_EVERY) {
-            self.flush(false);
+            self.flush();
         }
         if self.shared.halt.load(Relaxed) || self.first_found.load(Relaxed) < self.subtree {
             return false;
@@ -717,31 +750,19 @@ impl<R: PlacementRank> Worker<'_, '_, R> {
     }
 
     /// Adds this worker's counts to the shared ones, checks the limits, and reports
-    /// progress when a second has passed.
-    fn flush(&mut self, last: bool) {
+    /// progress when a second has passed: every [`CHECK_EVERY`] nodes and at the end of
+    /// each subtree (a search of many small subtrees would otherwise never look).
+    fn flush(&mut self) {
         let s = self.shared;
         let expanded = s.expanded.fetch_add(self.expanded, Relaxed) + self.expanded;
         s.generated.fetch_add(self.generated, Relaxed);
         s.deepest.fetch_max(self.deepest as u64, Relaxed);
         self.expanded = 0;
         self.generated = 0;
-        if last {
+        if s.past_a_limit(expanded) {
             return;
         }
         let elapsed = s.began.elapsed();
-        let limit = if s.limits.stop.as_ref().is_some_and(|stop| stop.requested()) {
-            Some(Limit::Stopped)
-        } else if let Some(max) = s.limits.max_expanded.filter(|&m| expanded > m) {
-            Some(Limit::Expanded(max))
-        } else {
-            s.limits.max_time.filter(|&t| elapsed > t).map(Limit::Time)
-        };
-        if let Some(limit) = limit {
-            let mut stopped = s.stopped.lock().unwrap_or_else(|e| e.into_inner());
-            stopped.get_or_insert(limit);
-            s.halt.store(true, Relaxed);
-            return;
-        }
         if let Ok(mut last_report) = s.last_report.try_lock() {
             if last_report.elapsed() >= Duration::from_secs(1) {
                 *last_report = Instant::now();

@@ -91,13 +91,15 @@ pub enum TwentyFourError {
     /// The file is larger than the memory available: a search would read its entries from
     /// the disk at every step and never end (an 8-8-8 file is 130.8 GB).
     #[error(
-        "{}: the pattern databases take {} and {} of memory is available ({origin}): a search \
+        "{}: the pattern databases take {} of memory is available ({origin}): a search \
          would read them from the disk at every step; open them on a machine with the memory, \
-         use a smaller partition (6-6-6-6: 510 MB), or set {MEMORY_ENV} to the bytes to count \
-         on to open them anyway",
+         {}or set {MEMORY_ENV} to the bytes to count on to open them anyway",
         path.display(),
-        human(*need),
-        human(*available)
+        need_and_available(*need, *available),
+        smaller.as_ref().map_or(String::new(), |(pdb, bytes)| format!(
+            "use a smaller partition ({pdb}: {}), ",
+            human(*bytes)
+        ))
     )]
     NoMemory {
         /// The file.
@@ -108,6 +110,9 @@ pub enum TwentyFourError {
         available: u64,
         /// Where that figure comes from (`MemAvailable in /proc/meminfo`, the variable).
         origin: String,
+        /// The largest of the partitions `generate --board 5x5` is documented with whose
+        /// file the memory holds, and its length (none when not even the smallest fits).
+        smaller: Option<(String, u64)>,
     },
 }
 
@@ -116,6 +121,21 @@ impl From<DefaultError> for TwentyFourError {
         TwentyFourError::Default(Box::new(e))
     }
 }
+
+/// `NEED and AVAILABLE` for the memory refusal, rounded ("130.8 GB and 23.1 GB") unless
+/// they round alike, then in bytes: the refusal must show the one larger than the other.
+fn need_and_available(need: u64, available: u64) -> String {
+    let (n, a) = (human(need), human(available));
+    if n == a {
+        format!("{need} bytes and {available} bytes")
+    } else {
+        format!("{n} and {a}")
+    }
+}
+
+/// The partitions a memory refusal may suggest instead, largest file first: Korf and
+/// Felner's, and the small one the guide builds.
+const SUGGESTED: [&str; 2] = ["6-6-6-6", "5-5-5-5-4"];
 
 /// Where `generate --board 5x5` writes by default and `path`/`distance`/`search --board
 /// 5x5` look: `slidetable/5x5.slp` in the cache directory.
@@ -350,6 +370,10 @@ impl TwentyFour<TableBytes> {
                 need,
                 available,
                 origin,
+                smaller: SUGGESTED.iter().find_map(|pdb| {
+                    let bytes = Build25::new(pdb).ok()?.needs().1;
+                    (bytes <= available).then(|| (pdb.to_string(), bytes))
+                }),
             }),
             _ => Ok(()),
         }
