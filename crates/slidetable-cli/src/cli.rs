@@ -479,7 +479,8 @@ pub(crate) struct BatchArgs {
     pub(crate) table: Option<PathBuf>,
     /// The board, rows x columns, when no --table is given (2x2 up to 14 cells, and 4x4 from
     /// its pattern database, the cache's 4x4.slt, made on first use) [default: 3x3].
-    /// Tiles from 10 up are written as tokens: `1 2 3 4 5 6 7 8 9 10 11 0`.
+    /// Tiles from 10 up are written as tokens: `1 2 3 4 5 6 7 8 9 10 11 0`. The 24-puzzle,
+    /// 5x5, is solved from its own databases: see `--board 5x5 --help`.
     #[arg(long, value_name = "RxC", value_parser = table_board())]
     pub(crate) board: Option<Board>,
     /// On a bad line print `invalid`, report it on stderr and go on (exit 65 at the end).
