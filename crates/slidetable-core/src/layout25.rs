@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::{Move, MAX_CELLS_25};
+use crate::{Move, Token, MAX_CELLS_25};
 
 /// The tile in each cell of a board of `rows` × `cols` ≤ 25 cells, 0 being the blank. Always
 /// a permutation of 0..n.
@@ -41,8 +41,8 @@ pub enum Layout25Error {
     /// A tile number the board does not have.
     #[error("tile {tile} is not on a {rows}x{cols} board (tiles are 1..{}, the blank is 0)", rows * cols - 1)]
     OutOfRange {
-        /// The value given.
-        tile: u64,
+        /// The value given as a tile, as it was given (as [`crate::LayoutError::OutOfRange`]).
+        tile: i128,
         /// The board's rows.
         rows: usize,
         /// The board's columns.
@@ -54,11 +54,15 @@ pub enum Layout25Error {
         /// The tile.
         tile: u8,
     },
-    /// A token that is no number.
-    #[error("'{token}' is not a tile number")]
+    /// A token that is no number, in the words of [`crate::ParseError::UnknownToken`].
+    #[error("unknown tile '{token}' (tiles are 1..{}, the blank is 0 or x)", rows * cols - 1)]
     NotANumber {
-        /// The token.
-        token: String,
+        /// The token, quoted.
+        token: Token,
+        /// The board's rows.
+        rows: usize,
+        /// The board's columns.
+        cols: usize,
     },
 }
 
@@ -116,12 +120,14 @@ impl Layout25 {
             let t: u64 = match token {
                 "x" | "X" | "_" => 0,
                 _ => token.parse().map_err(|_| Layout25Error::NotANumber {
-                    token: token.to_string(),
+                    token: Token::new(token.as_bytes()),
+                    rows,
+                    cols,
                 })?,
             };
             if t >= (rows * cols) as u64 {
                 return Err(Layout25Error::OutOfRange {
-                    tile: t,
+                    tile: t.into(),
                     rows,
                     cols,
                 });
@@ -430,7 +436,10 @@ mod tests {
     #[test]
     fn bad_lines_are_named() {
         let e = Layout25::parse(5, 5, "1 2 y").unwrap_err();
-        assert_eq!(e.to_string(), "'y' is not a tile number");
+        assert_eq!(
+            e.to_string(),
+            "unknown tile 'y' (tiles are 1..24, the blank is 0 or x)"
+        );
         // x and _ are the blank, as in every other puzzle line.
         assert!(Layout25::parse(3, 3, "1 2 3 4 5 6 7 8 x").is_ok());
         let e = Layout25::parse(5, 5, "0 1 2").unwrap_err();

@@ -98,8 +98,8 @@ pub fn parse_line25(board: Board25, line: &[u8]) -> Result<Layout25, PuzzleError
 }
 
 /// One puzzle of `board` (up to 25 cells) given as integers, one a cell in reading order, 0
-/// the blank, each checked as given (a negative value or one past `u64` is named as no
-/// tile number, as itself).
+/// the blank, each checked as given (a value off the board, negative or past `u64` too, is
+/// named as itself, as on the smaller boards).
 pub fn layout25_of<T: Copy + Into<i128>>(
     board: Board25,
     values: &[T],
@@ -123,18 +123,13 @@ fn layout25_from(
     let mut tiles = [0u8; slidetable_core::MAX_CELLS_25];
     for (cell, slot) in tiles.iter_mut().enumerate().take(n) {
         let v = value(cell);
-        *slot = match (u8::try_from(v), u64::try_from(v)) {
-            (Ok(t), _) if usize::from(t) < n => t,
-            (_, Ok(tile)) => {
+        *slot = match u8::try_from(v) {
+            Ok(t) if usize::from(t) < n => t,
+            _ => {
                 return Err(PuzzleError::Tiles25(Layout25Error::OutOfRange {
-                    tile,
+                    tile: v,
                     rows: board.rows,
                     cols: board.cols,
-                }))
-            }
-            (_, Err(_)) => {
-                return Err(PuzzleError::Tiles25(Layout25Error::NotANumber {
-                    token: v.to_string(),
                 }))
             }
         };
@@ -562,7 +557,7 @@ mod tests {
         values[3] = -1;
         assert_eq!(
             layout25_of(board, &values).unwrap_err().to_string(),
-            "'-1' is not a tile number"
+            "tile -1 is not on a 5x5 board (tiles are 1..24, the blank is 0)"
         );
         // Sixteen tiles: the 15-puzzle's, hinted as the 16-cell reader hints them.
         let sixteen = parse_line25(board, b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0").unwrap_err();
