@@ -997,24 +997,10 @@ fn databases_larger_than_the_memory_are_refused_before_the_search() {
 /// A sparse file of 8-8-8's length: refused from its length alone, never read.
 #[test]
 fn an_8_8_8_file_is_refused_on_this_machine_without_reading_it() {
-    let path = crate::common::dir().join("5x5-888-sparse.slp");
-    let file = std::fs::File::create(&path).unwrap();
-    file.set_len(130_827_312_000).unwrap();
-    drop(file);
-    let out = slidetable()
-        .env("SLIDETABLE_AVAILABLE_MEMORY", "24000000000")
-        .args(["path", "--board", "5x5", "--table"])
-        .arg(&path)
-        .write_stdin(SOLVED_AND_NOT)
-        .output()
-        .unwrap();
-    std::fs::remove_file(&path).unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    let err = refused_for_memory("path", 130_827_312_000, "24000000000");
     assert!(
-        text(&out.stderr)
-            .contains("the pattern databases take 130.8 GB and 24.0 GB of memory is available"),
-        "{}",
-        text(&out.stderr)
+        err.contains("the pattern databases take 130.8 GB and 24.0 GB of memory is available"),
+        "{err}"
     );
 }
 
@@ -1146,22 +1132,7 @@ fn keep_going_counts_bad_lines_and_still_writes_the_summary() {
 /// larger than the file refused.
 #[test]
 fn the_memory_refusal_suggests_only_a_partition_that_fits() {
-    let refusal = |length: u64, available: &str| {
-        let path = crate::common::dir().join(format!("5x5-sparse-{length}.slp"));
-        let file = std::fs::File::create(&path).unwrap();
-        file.set_len(length).unwrap();
-        drop(file);
-        let out = slidetable()
-            .env("SLIDETABLE_AVAILABLE_MEMORY", available)
-            .args(["distance", "--board", "5x5", "--table"])
-            .arg(&path)
-            .write_stdin(SOLVED_AND_NOT)
-            .output()
-            .unwrap();
-        std::fs::remove_file(&path).unwrap();
-        assert_eq!(out.status.code(), Some(1));
-        text(&out.stderr)
-    };
+    let refusal = |length: u64, available: &str| refused_for_memory("distance", length, available);
     // 6-6-6-6's length, 100 MB available: 5-5-5-5-4 fits.
     let err = refusal(510_049_368, "100000000");
     assert!(
@@ -1183,24 +1154,30 @@ fn the_memory_refusal_suggests_only_a_partition_that_fits() {
 /// would read as no reason to refuse.
 #[test]
 fn the_memory_refusal_gives_bytes_when_the_figures_round_alike() {
-    let path = crate::common::dir().join("5x5-sparse-rounding.slp");
-    let file = std::fs::File::create(&path).unwrap();
-    file.set_len(25_807_448).unwrap();
-    drop(file);
-    let out = slidetable()
-        .env("SLIDETABLE_AVAILABLE_MEMORY", "25807447")
-        .args(["distance", "--board", "5x5", "--table"])
-        .arg(&path)
-        .write_stdin(SOLVED_AND_NOT)
-        .output()
-        .unwrap();
-    std::fs::remove_file(&path).unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = text(&out.stderr);
+    let err = refused_for_memory("distance", 25_807_448, "25807447");
     assert!(
         err.contains(
             "the pattern databases take 25807448 bytes and 25807447 bytes of memory is available"
         ),
         "{err}"
     );
+}
+
+/// What `command --board 5x5` says of a sparse file of `length` bytes (never read) with
+/// `available` bytes of memory: refused, exit 1, its stderr.
+fn refused_for_memory(command: &str, length: u64, available: &str) -> String {
+    let path = crate::common::dir().join(format!("5x5-sparse-{command}-{length}.slp"));
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(length).unwrap();
+    drop(file);
+    let out = slidetable()
+        .env("SLIDETABLE_AVAILABLE_MEMORY", available)
+        .args([command, "--board", "5x5", "--table"])
+        .arg(&path)
+        .write_stdin(SOLVED_AND_NOT)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    text(&out.stderr)
 }

@@ -194,16 +194,13 @@ pub fn solve_partition25_in_parts(
     exchange: &mut dyn Exchange,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Parts25Done, Pattern25Error> {
-    let options = Parts25Options::default();
-    let mut events = |_: Parts25Event| ControlFlow::Continue(());
-    in_parts(
+    without_events(
         goal,
         partition,
         dir,
-        options,
+        Parts25Options::default(),
         exchange,
         progress,
-        &mut events,
     )
 }
 
@@ -220,6 +217,18 @@ pub fn solve_partition25_in_parts_wide(
         wide: true,
         ..Parts25Options::default()
     };
+    without_events(goal, partition, dir, options, exchange, progress)
+}
+
+/// The build in parts with `options`, its checkpoints' events let by.
+fn without_events(
+    goal: &Layout25,
+    partition: &Partition25,
+    dir: &Path,
+    options: Parts25Options,
+    exchange: &mut dyn Exchange,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Parts25Done, Pattern25Error> {
     let mut events = |_: Parts25Event| ControlFlow::Continue(());
     in_parts(
         goal,
