@@ -6,8 +6,8 @@ use slidetable_format::{widen_bytes, CostModel, Encoding};
 
 /// One solved goal, in memory: for each rank of the goal's class, its distance (or its
 /// residue) and first move, as the section's encoding stores them, and the histogram of
-/// distances. [`write_table`](crate::engine::write_table) makes a file's section of it (which the query crate's `Section`
-/// then views).
+/// distances. The table writer (`engine::write_table`) makes a file's section of it, which
+/// the query crate's `Section` then views.
 #[derive(Clone, Debug)]
 pub struct SolvedSection {
     /// The goal every entry's distance leads to.
