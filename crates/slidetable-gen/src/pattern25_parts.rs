@@ -230,7 +230,7 @@ fn without_events(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Parts25Done, Pattern25Error> {
     let mut events = |_: Parts25Event| ControlFlow::Continue(());
-    in_parts(
+    solve_partition25_in_parts_with(
         goal,
         partition,
         dir,
@@ -246,18 +246,6 @@ fn without_events(
 /// (refused by every process together when a checkpoint there is of another build, or
 /// damaged), each group's checkpoint written as soon as it is built.
 pub fn solve_partition25_in_parts_with(
-    goal: &Layout25,
-    partition: &Partition25,
-    dir: &Path,
-    options: Parts25Options,
-    exchange: &mut dyn Exchange,
-    progress: &(dyn Fn(u64) + Sync),
-    events: &mut dyn FnMut(Parts25Event) -> ControlFlow<()>,
-) -> Result<Parts25Done, Pattern25Error> {
-    in_parts(goal, partition, dir, options, exchange, progress, events)
-}
-
-fn in_parts(
     goal: &Layout25,
     partition: &Partition25,
     dir: &Path,
