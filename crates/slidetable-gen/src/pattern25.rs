@@ -93,8 +93,8 @@ pub enum Pattern25Error {
     /// The groups do not make a file (the format's checks).
     #[error(transparent)]
     Format(#[from] slidetable_format::Pattern25Error),
-    /// A build in parts stopped after a group's checkpoints because its caller asked
-    /// (`Parts25Event::Saved`); the checkpoints are kept.
+    /// A build (in parts, or in one process) stopped after a group's checkpoints because
+    /// its caller asked (`Parts25Event::Saved`); the checkpoints are kept.
     #[error(
         "stopped after group {group}; run the same command again to resume (checkpoints in {})",
         dir.display()
@@ -102,7 +102,7 @@ pub enum Pattern25Error {
     Stopped {
         /// The group's index in the partition.
         group: usize,
-        /// The directory of the parts.
+        /// The directory of the checkpoints (of the parts, or the file's).
         dir: PathBuf,
     },
 }

@@ -15,6 +15,11 @@
 //! same bytes), after every process has read and checked its own; a checkpoint of another
 //! build (board, goal, partition, part of how many, rank width) or a damaged one is refused
 //! by every process together. The checkpoints go once every part file is written.
+//!
+//! **The build in one process** (`generate --board 5x5 -o FILE`, [`generate_pattern25`]) is
+//! this build with one part: the same search, checkpoints and refusals, with the checkpoints
+//! beside the file (`.NAME.group-G.checkpoint`, [`pattern25_file_checkpoint`]: the lines of
+//! part 0 of 1) and the `SLIDEP25` file written instead of a part ([`Site`]).
 
 use std::io::{self, Read as _};
 use std::ops::ControlFlow;
