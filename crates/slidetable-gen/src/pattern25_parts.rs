@@ -464,7 +464,9 @@ fn build(
         }
     };
     if options.restart {
-        let mut files = kept.remove(me == 0)?;
+        // Part 0's process also removes the checkpoints of another number of parts (a
+        // build to a file touches none: they are of another build in its directory).
+        let mut files = kept.remove(me == 0 && kept.in_parts)?;
         if let Site::File(path) = site {
             files += remove_older_groups(&pattern25_older_groups(path))?;
         }

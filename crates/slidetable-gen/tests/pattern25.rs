@@ -380,8 +380,12 @@ fn a_stopped_build_to_a_file_resumes_from_the_checkpoints_of_the_build_in_parts(
         restart: true,
         ..Parts25Options::default()
     };
+    // A checkpoint of a build in parts in the same directory is another build's: it stays.
+    let theirs = folder.path().join(pattern25_checkpoint_name(0, 2, 0));
+    std::fs::write(&theirs, "slidetable pattern25 parts checkpoint 1\n").unwrap();
     let (done, resumed) = run(&goal, &partition, restart, None);
     done.unwrap();
     assert!(resumed.is_empty() && !older.exists());
+    assert!(theirs.exists());
     assert!(std::fs::read(&path).unwrap() == whole);
 }
