@@ -122,11 +122,11 @@ struct Generate25 {
     /// process writes, byte for byte.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "plan"])]
     parts: Option<PathBuf>,
-    /// With --parts: start over instead of resuming. Each process keeps its slice of every
-    /// group it has built in DIR (pattern-part-K-of-N.group-G.checkpoint) until every part
-    /// is written; the same command run again (on as many processes) takes the groups every
-    /// process kept and builds the others.
-    #[arg(long, requires = "parts")]
+    /// Start over instead of resuming. Each group built is kept as a checkpoint until the
+    /// file is written: beside it (.NAME.group-G.checkpoint), or with --parts each process's
+    /// slice in DIR (pattern-part-K-of-N.group-G.checkpoint); the same command run again (on
+    /// as many processes) takes the groups kept and builds the others.
+    #[arg(long, conflicts_with = "plan")]
     restart: bool,
     /// With --parts: end the run with a message when a process settles no placement for this
     /// many seconds (another process stopped answering).
@@ -336,20 +336,17 @@ fn generate(args: Generate25) -> Result<ExitCode> {
         BarUnit::Placements,
         format!("generating 5x5 {sizes} ({} of memory)", human(memory)),
     );
-    let written = build.write(args.output.as_deref(), &|n| bar.inc(n));
+    let written = build.write_with(
+        args.output.as_deref(),
+        args.restart,
+        &|n| bar.inc(n),
+        &mut |event| {
+            tell_checkpoints(event, 0, 1, None, &bar);
+        },
+    );
     bar.finish_and_clear();
-    let Written25 { path, bytes, kept } = written?;
+    let Written25 { path, bytes, .. } = written?;
     let mut out = streams::stdout();
-    if !kept.is_empty() {
-        let groups: Vec<String> = kept.iter().map(usize::to_string).collect();
-        note!(
-            "took group{} {} from {}, kept by an earlier run, instead of building {} again",
-            if kept.len() == 1 { "" } else { "s" },
-            groups.join(", "),
-            slidetable::generate::engine::pattern25_kept_dir(&path).display(),
-            if kept.len() == 1 { "it" } else { "them" }
-        );
-    }
     writeln!(out, "wrote {}", path.display())?;
     writeln!(
         out,
@@ -359,6 +356,81 @@ fn generate(args: Generate25) -> Result<ExitCode> {
     writeln!(out, "took {:.1} s", started.elapsed().as_secs_f64())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Tells of a 5x5 build's checkpoints (`event`) as process `me` of `parts` (0 of 1 for the
+/// build in one process, which notes no checkpoint as it is written, as the tables' searches
+/// do not), in `dir` for a build in parts: part 0's process says what is resumed and
+/// restarted, each process what could not be written. Whether a checkpoint was written.
+fn tell_checkpoints(
+    event: Parts25Event,
+    me: u32,
+    parts: u32,
+    dir: Option<&Path>,
+    bar: &indicatif::ProgressBar,
+) -> bool {
+    let them = |n: usize| if n == 1 { "it" } else { "them" };
+    match event {
+        Parts25Event::Resumed {
+            groups,
+            checkpoints,
+        } if me == 0 => bar.suspend(|| {
+            let from = match (dir, checkpoints.first()) {
+                (Some(dir), _) => format!("every part's checkpoint in {}", dir.display()),
+                (None, Some(first)) if checkpoints.len() > 1 => {
+                    format!("{} and the others", first.display())
+                }
+                (None, first) => first.map_or(String::new(), |f| f.display().to_string()),
+            };
+            note!(
+                "resuming: took group{} {} from {from} instead of building {} again",
+                if groups.len() == 1 { "" } else { "s" },
+                groups
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                them(groups.len())
+            )
+        }),
+        Parts25Event::Restarted { files } if me == 0 => bar.suspend(|| {
+            note!(
+                "--restart: removed the interrupted build's checkpoints ({})",
+                slidetable::core::counted(files as u64, "file")
+            )
+        }),
+        Parts25Event::Saved {
+            group, bytes, took, ..
+        } => {
+            if me == 0 && dir.is_some() {
+                bar.suspend(|| {
+                    note!(
+                        "checkpoint of group {group}: {} a part, {:.1} s",
+                        human(bytes),
+                        took.as_secs_f64()
+                    )
+                })
+            }
+            return true;
+        }
+        Parts25Event::Failed {
+            group,
+            checkpoint,
+            error,
+        } => bar.suspend(|| {
+            let who = match dir {
+                Some(_) => format!("part {me} of {parts}: "),
+                None => String::new(),
+            };
+            warning!(
+                "{who}the checkpoint of group {group} ({}) was not written ({error}); the \
+                 build goes on, and a rerun builds that group again",
+                checkpoint.display()
+            )
+        }),
+        _ => {}
+    }
+    false
 }
 
 /// `generate --board 5x5 --parts DIR`: this process's part of the build (all of it without
@@ -395,53 +467,8 @@ fn generate_part(
     // Whether this process has written a checkpoint of some group (what a failed run says
     // stays).
     let mut saved = false;
-    let mut events = |event: Parts25Event| match event {
-        Parts25Event::Resumed { groups } if me == 0 => bar.suspend(|| {
-            note!(
-                "resuming: took group{} {} from every part's checkpoint in {} instead of \
-                 building {} again",
-                if groups.len() == 1 { "" } else { "s" },
-                groups
-                    .iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                dir.display(),
-                if groups.len() == 1 { "it" } else { "them" }
-            )
-        }),
-        Parts25Event::Restarted { files } if me == 0 => bar.suspend(|| {
-            note!(
-                "--restart: removed the interrupted build's checkpoints ({})",
-                slidetable::core::counted(files as u64, "file")
-            )
-        }),
-        Parts25Event::Saved {
-            group, bytes, took, ..
-        } => {
-            saved = true;
-            if me == 0 {
-                bar.suspend(|| {
-                    note!(
-                        "checkpoint of group {group}: {} a part, {:.1} s",
-                        human(bytes),
-                        took.as_secs_f64()
-                    )
-                })
-            }
-        }
-        Parts25Event::Failed {
-            group,
-            checkpoint,
-            error,
-        } => bar.suspend(|| {
-            warning!(
-                "part {me} of {parts}: the checkpoint of group {group} ({}) was not written \
-                 ({error}); the build goes on, and a rerun builds that group again",
-                checkpoint.display()
-            )
-        }),
-        _ => {}
+    let mut events = |event: Parts25Event| {
+        saved |= tell_checkpoints(event, me, parts, Some(dir), &bar);
     };
     let done = build.write_part(
         dir,

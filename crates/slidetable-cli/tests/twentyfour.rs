@@ -272,28 +272,39 @@ fn info_describes_a_24_puzzle_database() {
     assert!(text(&out.stdout).contains("checksum  FAILED: "));
 }
 
-/// `generate --board 5x5` goes on from the groups a stopped run kept (`PATH.groups`): it
-/// says which it took, builds the others, writes the same bytes as a whole run, and removes
-/// the kept groups once the file is written.
+/// `generate --board 5x5` goes on from the groups a stopped run kept as checkpoints beside
+/// the file (`.NAME.group-G.checkpoint`, the build in parts' with one part): it says which it
+/// took, builds the others, writes the same bytes as a whole run, and removes the
+/// checkpoints once the file is written.
 #[test]
 fn a_stopped_build_goes_on_from_the_groups_it_kept() {
     use slidetable::core::Layout25;
-    use slidetable::generate::engine::{pattern25_kept_dir, solve_partition25_kept};
+    use slidetable::generate::engine::{generate_pattern25, pattern25_file_checkpoint};
+    use slidetable::generate::engine::{Parts25Event, Parts25Options};
     use slidetable::generate::Partition25;
+    use std::ops::ControlFlow;
 
     let whole = std::fs::read(database()).unwrap();
     let path = crate::common::dir().join("5x5-3x8-resumed.slp");
-    let kept = pattern25_kept_dir(&path);
-    let _ = std::fs::remove_dir_all(&kept);
-    // A run that kept its groups and stopped before the file: group 6 not finished.
+    let checkpoint = |g: usize| pattern25_file_checkpoint(&path, g);
+    for g in 0..8 {
+        let _ = std::fs::remove_file(checkpoint(g));
+    }
+    // A run that kept groups 0 to 5 and stopped before the file.
     let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
     let partition = Partition25::parse("3-3-3-3-3-3-3-3", &goal).unwrap();
-    solve_partition25_kept(&goal, &partition, &kept, &|_| (), &|_| ()).unwrap();
-    for entry in std::fs::read_dir(&kept).unwrap().flatten() {
-        if entry.file_name().to_str().unwrap().starts_with("group-6-") {
-            std::fs::remove_file(entry.path()).unwrap();
-        }
-    }
+    let stopped = generate_pattern25(
+        &goal,
+        &partition,
+        &path,
+        Parts25Options::default(),
+        &|_| (),
+        &mut |event| match event {
+            Parts25Event::Saved { group: 5, .. } => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        },
+    );
+    assert!(stopped.is_err());
     let out = slidetable()
         .args([
             "generate",
@@ -310,12 +321,182 @@ fn a_stopped_build_goes_on_from_the_groups_it_kept() {
     assert_eq!(
         text(&out.stderr),
         format!(
-            "took groups 0, 1, 2, 3, 4, 5, 7 from {}, kept by an earlier run, instead of building them again\n",
-            kept.display()
+            "resuming: took groups 0, 1, 2, 3, 4, 5 from {} and the others instead of building them again\n",
+            checkpoint(0).display()
         )
     );
     assert!(std::fs::read(&path).unwrap() == whole);
-    assert!(!kept.exists());
+    assert!((0..8).all(|g| !checkpoint(g).exists()));
+}
+
+/// `generate --board 5x5 -o FILE` killed (SIGKILL) once its first group's checkpoint is
+/// written: a run of another partition or rank width, or over a damaged or truncated
+/// checkpoint, is refused (exit 1, naming the checkpoint and what differs), and the same
+/// command resumes from the groups kept into the bytes of a run never stopped, leaving no
+/// checkpoint. Stopped by Ctrl-C, `--restart` starts over; an older slidetable's
+/// `FILE.groups` is refused, and removed by `--restart`.
+#[test]
+fn a_killed_one_process_build_resumes_from_its_checkpoints_into_the_same_bytes() {
+    use slidetable::generate::engine::{pattern25_file_checkpoint, pattern25_older_groups};
+
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.slp");
+    let file = dir.path().join("stopped.slp");
+    let generate = |pdb: &str| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_slidetable"));
+        command.args(["generate", "--board", "5x5", "--pdb", pdb]);
+        command
+    };
+    let out = generate("5-5-5-5-4").arg("-o").arg(&one).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let first = pattern25_file_checkpoint(&file, 0);
+    assert_eq!(first, dir.path().join(".stopped.slp.group-0.checkpoint"));
+    // Started, and stopped by `signal` once group 0's checkpoint is in place.
+    let stop = |signal: &str| {
+        let child = generate("5-5-5-5-4")
+            .arg("-o")
+            .arg(&file)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while !first.exists() {
+            assert!(
+                started.elapsed().as_secs() < 120,
+                "no checkpoint of group 0"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let killed = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let output = child.wait_with_output().unwrap();
+        assert!(!output.status.success());
+        assert!(!file.exists());
+    };
+    stop("-KILL");
+    let refused = |pdb: &str, wide: bool| {
+        let mut command = generate(pdb);
+        if wide {
+            command.env("SLIDETABLE_WIDE_RANKS", "1");
+        }
+        let out = command.arg("-o").arg(&file).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert!(first.exists() && !file.exists());
+        text(&out.stderr)
+    };
+    let e = refused("4-4-4-4-4-4", false);
+    assert!(
+        e.starts_with(&format!(
+            "slidetable: {}: it is a checkpoint of another build (its partition ",
+            first.display()
+        )) && e.ends_with("run that build again to resume it, or add --restart to start over\n"),
+        "{e}"
+    );
+    let e = refused("5-5-5-5-4", true);
+    assert!(
+        e.starts_with(&format!("slidetable: {}: ", first.display()))
+            && e.contains("its ranks 32, this build's 64"),
+        "{e}"
+    );
+    let kept = std::fs::read(&first).unwrap();
+    let mut damaged = kept.clone();
+    *damaged.last_mut().unwrap() ^= 1;
+    std::fs::write(&first, &damaged).unwrap();
+    assert_eq!(
+        refused("5-5-5-5-4", false),
+        format!(
+            "slidetable: {}: its entries are damaged (they do not match their CRC): start over \
+             with --restart\n",
+            first.display()
+        )
+    );
+    std::fs::write(&first, &kept[..kept.len() - 10]).unwrap();
+    let e = refused("5-5-5-5-4", false);
+    assert!(
+        e.starts_with(&format!(
+            "slidetable: {}: it is {} bytes, not the {} its lines say",
+            first.display(),
+            kept.len() - 10,
+            kept.len()
+        )),
+        "{e}"
+    );
+    std::fs::write(&first, &kept).unwrap();
+    let out = generate("5-5-5-5-4").arg("-o").arg(&file).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Killed once group 0 was kept, maybe later: the groups kept are 0 and perhaps more.
+    let e = text(&out.stderr);
+    assert!(
+        e.starts_with("resuming: took group 0") && e.contains(&format!("from {}", first.display())),
+        "{e}"
+    );
+    assert!(std::fs::read(&file).unwrap() == std::fs::read(&one).unwrap());
+    let left = |dir: &std::path::Path| -> Vec<std::ffi::OsString> {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .filter(|n| n != "one.slp" && n != "stopped.slp")
+            .collect();
+        names.sort();
+        names
+    };
+    assert!(left(dir.path()).is_empty(), "{:?}", left(dir.path()));
+
+    // Ctrl-C: the checkpoints stay; --restart removes them and starts over.
+    std::fs::remove_file(&file).unwrap();
+    stop("-INT");
+    assert!(first.exists());
+    let out = generate("5-5-5-5-4")
+        .arg("-o")
+        .arg(&file)
+        .arg("--restart")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let e = text(&out.stderr);
+    assert!(
+        e.starts_with("--restart: removed the interrupted build's checkpoints (")
+            && !e.contains("resuming"),
+        "{e}"
+    );
+    assert!(std::fs::read(&file).unwrap() == std::fs::read(&one).unwrap());
+    assert!(left(dir.path()).is_empty(), "{:?}", left(dir.path()));
+
+    // An older slidetable's folder of groups: refused, named; --restart removes it.
+    let older = pattern25_older_groups(&file);
+    std::fs::create_dir(&older).unwrap();
+    std::fs::write(
+        older.join("identity"),
+        "slidetable pattern groups, goal 0 1 2\n",
+    )
+    .unwrap();
+    let out = generate("5-5-5-5-4").arg("-o").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "slidetable: {}: an older slidetable's interrupted build kept its groups in this \
+             folder; this one does not resume them: add --restart to remove it and start over\n",
+            older.display()
+        )
+    );
+    let out = generate("5-5-5-5-4")
+        .arg("-o")
+        .arg(&file)
+        .arg("--restart")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "--restart: removed the interrupted build's checkpoints (1 file)\n"
+    );
+    assert!(left(dir.path()).is_empty(), "{:?}", left(dir.path()));
 }
 
 /// `generate --plan` gives the figures of every partition, also of groups too large to be

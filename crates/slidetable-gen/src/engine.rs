@@ -41,13 +41,14 @@ pub use crate::bounded_parts::{
 };
 pub use crate::pattern::{partition_placements, solve_partition, solve_pattern, SolvedPattern};
 pub use crate::pattern25::{
-    partition25_placements, pattern25_kept_dir, solve_partition25, solve_partition25_kept,
-    solve_pattern25, solve_pattern25_in_width, write_pattern25,
+    partition25_placements, solve_partition25, solve_pattern25, solve_pattern25_in_width,
+    write_pattern25,
 };
 pub use crate::pattern25_parts::{
-    is_pattern25_parts_dir, merge_pattern25_parts, pattern25_checkpoint_name, pattern25_part_name,
-    pattern25_part_of, solve_partition25_in_parts, solve_partition25_in_parts_wide,
-    solve_partition25_in_parts_with, Merged25, Parts25Done, Parts25Event, Parts25Options,
+    generate_pattern25, is_pattern25_parts_dir, merge_pattern25_parts, pattern25_checkpoint_name,
+    pattern25_file_checkpoint, pattern25_older_groups, pattern25_part_name, pattern25_part_of,
+    solve_partition25_in_parts, solve_partition25_in_parts_wide, solve_partition25_in_parts_with,
+    Merged25, Parts25Done, Parts25Event, Parts25Options,
 };
 pub use crate::weighted::{narrow, solve_weighted};
 pub use crate::write::{

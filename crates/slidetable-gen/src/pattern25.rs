@@ -93,8 +93,8 @@ pub enum Pattern25Error {
     /// The groups do not make a file (the format's checks).
     #[error(transparent)]
     Format(#[from] slidetable_format::Pattern25Error),
-    /// A build in parts stopped after a group's checkpoints because its caller asked
-    /// (`Parts25Event::Saved`); the checkpoints are kept.
+    /// A build (in parts, or in one process) stopped after a group's checkpoints because
+    /// its caller asked (`Parts25Event::Saved`); the checkpoints are kept.
     #[error(
         "stopped after group {group}; run the same command again to resume (checkpoints in {})",
         dir.display()
@@ -102,7 +102,7 @@ pub enum Pattern25Error {
     Stopped {
         /// The group's index in the partition.
         group: usize,
-        /// The directory of the parts.
+        /// The directory of the checkpoints (of the parts, or the file's).
         dir: PathBuf,
     },
 }
@@ -572,110 +572,6 @@ pub fn solve_partition25(
         .iter()
         .map(|&g| solve_pattern25(goal, g, progress))
         .collect()
-}
-
-/// Where a build of the file `path` keeps each group it has finished until the file is
-/// written: the folder `PATH.groups` beside it.
-pub fn pattern25_kept_dir(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".groups");
-    PathBuf::from(name)
-}
-
-/// The first line of a kept folder's `identity` file: what its groups are distances to.
-fn kept_identity(goal: &Layout25) -> String {
-    format!("slidetable pattern groups, goal {goal}\n")
-}
-
-/// The prefix of group `index`'s kept file (then its entries' CRC-32 and `.bin`).
-fn kept_prefix(index: usize, tiles: u32) -> String {
-    format!("group-{index}-{tiles:07x}-")
-}
-
-/// Group `index` of `tiles` as kept in `dir` by an earlier run towards the same goal: its
-/// entries (one byte a placement, the file's name carrying their CRC-32) with the histogram
-/// counted from them. `None` when there is none, or it is not whole and sound (it is then
-/// built again).
-fn kept_group(dir: &Path, index: usize, tiles: u32, count: u64) -> Option<Group25> {
-    let prefix = kept_prefix(index, tiles);
-    let entry = std::fs::read_dir(dir).ok()?.flatten().find(|e| {
-        e.file_name()
-            .to_str()
-            .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".bin"))
-    })?;
-    let name = entry.file_name().into_string().ok()?;
-    let crc = u32::from_str_radix(&name[prefix.len()..name.len() - 4], 16).ok()?;
-    let entries = std::fs::read(entry.path()).ok()?;
-    if entries.len() as u64 != count || crc32fast::hash(&entries) != crc {
-        return None;
-    }
-    let mut histogram = vec![0u64; usize::from(UNREACHED_25)];
-    for &e in &entries {
-        if e != UNREACHED_25 {
-            histogram[usize::from(e)] += 1;
-        }
-    }
-    while histogram.last() == Some(&0) {
-        histogram.pop();
-    }
-    (histogram.first() == Some(&1)).then_some(Group25 {
-        tiles,
-        histogram,
-        entries,
-    })
-}
-
-/// [`solve_partition25`], keeping each group in `dir` ([`pattern25_kept_dir`]) as soon as it
-/// is built, and taking the groups an earlier run towards the same goal kept there (whole,
-/// their CRC-32 matching) instead of building them again: a build stopped after some groups
-/// goes on from there. `kept(index)` is told of each group taken from `dir`. The folder
-/// stays; the caller removes it once the file is written.
-pub fn solve_partition25_kept(
-    goal: &Layout25,
-    partition: &Partition25,
-    dir: &Path,
-    progress: &(dyn Fn(u64) + Sync),
-    kept: &dyn Fn(usize),
-) -> Result<Vec<Group25>, Pattern25Error> {
-    check_pattern25_room(goal, partition, None)?;
-    let io = |source| crate::GenError::Io {
-        path: dir.to_path_buf(),
-        source,
-    };
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let identity = dir.join("identity");
-    if std::fs::read_to_string(&identity).ok() != Some(kept_identity(goal)) {
-        // Groups towards another goal, or none: start afresh.
-        for entry in std::fs::read_dir(dir).map_err(io)?.flatten() {
-            if entry
-                .file_name()
-                .to_str()
-                .is_some_and(|n| n.starts_with("group-"))
-            {
-                std::fs::remove_file(entry.path()).map_err(io)?;
-            }
-        }
-        crate::write_file(&identity, kept_identity(goal).as_bytes())?;
-    }
-    let mut groups = Vec::with_capacity(partition.groups().len());
-    for (index, &tiles) in partition.groups().iter().enumerate() {
-        let count = placements(goal.cells(), tiles.count_ones() as usize);
-        if let Some(group) = kept_group(dir, index, tiles, count) {
-            progress(count);
-            kept(index);
-            groups.push(group);
-            continue;
-        }
-        let group = solve_pattern25(goal, tiles, progress)?;
-        let name = format!(
-            "{}{:08x}.bin",
-            kept_prefix(index, tiles),
-            crc32fast::hash(&group.entries)
-        );
-        crate::write_file(&dir.join(name), &group.entries)?;
-        groups.push(group);
-    }
-    Ok(groups)
 }
 
 /// Writes `groups` towards `goal` to `path` as a `SLIDEP25` file, as every table is written

@@ -15,6 +15,11 @@
 //! same bytes), after every process has read and checked its own; a checkpoint of another
 //! build (board, goal, partition, part of how many, rank width) or a damaged one is refused
 //! by every process together. The checkpoints go once every part file is written.
+//!
+//! **The build in one process** (`generate --board 5x5 -o FILE`, [`generate_pattern25`]) is
+//! this build with one part: the same search, checkpoints and refusals, with the checkpoints
+//! beside the file (`.NAME.group-G.checkpoint`, [`pattern25_file_checkpoint`]: the lines of
+//! part 0 of 1) and the `SLIDEP25` file written instead of a part ([`Site`]).
 
 use std::io::{self, Read as _};
 use std::ops::ControlFlow;
@@ -25,17 +30,20 @@ use slidetable_core::Layout25;
 use slidetable_format::{Group25, PatternFile25, Piece25};
 
 use crate::checkpoint::{self, identity, read_head, Refusal, Remedy, Scratch};
-use crate::parts::{check_dir_everywhere, decode_offsets, encode_offsets, lock_dir, Exchange};
+use crate::parts::{
+    check_dir_everywhere, decode_offsets, encode_offsets, lock_dir, Alone, Exchange,
+};
 use crate::pattern25::{
-    check_pattern25_room_in_parts, solve_slice25, wide_placements, window_words, Partition25,
-    Pattern25Error,
+    check_pattern25_room_in_parts, solve_slice25, wide_placements, window_words, write_pattern25,
+    Partition25, Pattern25Error,
 };
 use crate::pattern_search::Meet;
+use crate::resume::WorkFiles;
 use crate::{ExchangeError, GenError};
 
 /// The name of part `part` of `parts` in the directory of a build in parts.
 pub fn pattern25_part_name(part: u32, parts: u32) -> String {
-    format!("pattern-part-{part}-of-{parts}.slp")
+    format!("{}.slp", part_stem(part, parts))
 }
 
 /// `Some((part, parts))` when `name` is a part's ([`pattern25_part_name`]).
@@ -49,7 +57,42 @@ pub fn pattern25_part_of(name: &str) -> Option<(u32, u32)> {
 /// The name of part `part` of `parts`'s checkpoint of group `group` (its index in the
 /// partition), in the directory of a build in parts.
 pub fn pattern25_checkpoint_name(part: u32, parts: u32, group: usize) -> String {
-    format!("pattern-part-{part}-of-{parts}.group-{group}.checkpoint")
+    checkpoint_name(&part_stem(part, parts), group)
+}
+
+/// Where the build of the file `path` in one process keeps its checkpoint of group `group`:
+/// beside the file, `.NAME.group-G.checkpoint` (as the table searches keep `.NAME.checkpoint`).
+pub fn pattern25_file_checkpoint(path: &Path, group: usize) -> PathBuf {
+    path.with_file_name(checkpoint_name(&file_stem(path), group))
+}
+
+/// The one rule of a group's checkpoint's name: `STEM.group-G.checkpoint`, where the stem
+/// names the build's process (its part, or the file it writes).
+fn checkpoint_name(stem: &str, group: usize) -> String {
+    format!("{stem}.group-{group}.checkpoint")
+}
+
+/// The stem of part `part` of `parts`'s files: `pattern-part-K-of-N`.
+fn part_stem(part: u32, parts: u32) -> String {
+    format!("pattern-part-{part}-of-{parts}")
+}
+
+/// The stem of the checkpoints of the file `path` built in one process: `.NAME`.
+fn file_stem(path: &Path) -> String {
+    let name = path.file_name().map_or_else(
+        || "pattern".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    format!(".{name}")
+}
+
+/// The folder in which an older slidetable kept the groups of an interrupted build of the
+/// file `path` (`PATH.groups`: their entries, the names carrying their CRC-32, no lines
+/// naming the build): not resumed, removed by `restart`.
+pub fn pattern25_older_groups(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".groups");
+    PathBuf::from(name)
 }
 
 /// `Some((part, parts, group))` when `name` is a checkpoint's ([`pattern25_checkpoint_name`]).
@@ -83,6 +126,8 @@ pub enum Parts25Event {
     Resumed {
         /// The groups taken.
         groups: Vec<usize>,
+        /// This process's checkpoints of them.
+        checkpoints: Vec<PathBuf>,
     },
     /// `restart` removed an interrupted build's checkpoints: how many files this process
     /// removed.
@@ -166,11 +211,13 @@ impl Meet<Pattern25Error> for Meeting<'_> {
     }
 }
 
-/// What a process of a build in parts did.
+/// What a process of a build in parts, or the build in one process, did.
 #[derive(Clone, Debug)]
 pub struct Parts25Done {
-    /// Its part file.
+    /// Its part file (in one process: the file).
     pub part: PathBuf,
+    /// Its bytes.
+    pub bytes: u64,
     /// Each group's histogram (every part's together), tiles and no entries.
     pub groups: Vec<Group25>,
     /// Bytes it sent to the others.
@@ -254,8 +301,91 @@ pub fn solve_partition25_in_parts_with(
     progress: &(dyn Fn(u64) + Sync),
     events: &mut dyn FnMut(Parts25Event) -> ControlFlow<()>,
 ) -> Result<Parts25Done, Pattern25Error> {
+    build(
+        goal,
+        partition,
+        Site::Parts(dir),
+        options,
+        exchange,
+        progress,
+        events,
+    )
+}
+
+/// The build in one process (`generate --board 5x5 -o PATH`): the build in parts with one
+/// part, which writes the `SLIDEP25` file `path` (as every table is written: through a
+/// temporary file renamed over it) instead of a part file, and keeps its checkpoints beside
+/// it ([`pattern25_file_checkpoint`], the same files and lines as part 0 of 1's). A rerun
+/// takes the groups an earlier run of the same build kept, and refuses a checkpoint of
+/// another build or a damaged one, naming it; `options.restart` removes them, and the
+/// groups an older slidetable kept ([`pattern25_older_groups`], which a run refuses
+/// otherwise). Refused first, with the figures, when the machine has not the memory, or the
+/// disk space for the file and its checkpoints; `path` must be a regular file to replace,
+/// or none. The checkpoints go once the file is written.
+pub fn generate_pattern25(
+    goal: &Layout25,
+    partition: &Partition25,
+    path: &Path,
+    options: Parts25Options,
+    progress: &(dyn Fn(u64) + Sync),
+    events: &mut dyn FnMut(Parts25Event) -> ControlFlow<()>,
+) -> Result<Parts25Done, Pattern25Error> {
+    build(
+        goal,
+        partition,
+        Site::File(path),
+        options,
+        &mut Alone,
+        progress,
+        events,
+    )
+}
+
+/// What a build writes and where it keeps its checkpoints: the one thing in which the build
+/// in parts and the build in one process differ.
+#[derive(Clone, Copy, Debug)]
+enum Site<'a> {
+    /// A process of a build in parts: its part file and checkpoints in this directory
+    /// (`pattern-part-K-of-N.slp`, `pattern-part-K-of-N.group-G.checkpoint`).
+    Parts(&'a Path),
+    /// The build in one process: this `SLIDEP25` file, its checkpoints beside it
+    /// (`.NAME.group-G.checkpoint`).
+    File(&'a Path),
+}
+
+impl Site<'_> {
+    /// The directory that holds the checkpoints.
+    fn dir(&self) -> PathBuf {
+        match self {
+            Site::Parts(dir) => dir.to_path_buf(),
+            Site::File(path) => match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                _ => PathBuf::from("."),
+            },
+        }
+    }
+}
+
+/// The one build of both [`Site`]s: the checks (the directory, the memory and disk space,
+/// the lock, checkpoints of another number of parts or an older version's), the groups
+/// taken from the checkpoints or built and each kept as one, then the file written and the
+/// checkpoints removed.
+fn build(
+    goal: &Layout25,
+    partition: &Partition25,
+    site: Site<'_>,
+    options: Parts25Options,
+    exchange: &mut dyn Exchange,
+    progress: &(dyn Fn(u64) + Sync),
+    events: &mut dyn FnMut(Parts25Event) -> ControlFlow<()>,
+) -> Result<Parts25Done, Pattern25Error> {
     let (me, parts) = (exchange.rank(), exchange.size());
-    check_dir_everywhere(dir, exchange)?;
+    let dir = site.dir();
+    let dir = dir.as_path();
+    match site {
+        Site::Parts(_) => check_dir_everywhere(dir, exchange)?,
+        Site::File(path) => crate::check_replaceable(path)?,
+    }
     let room = check_pattern25_room_in_parts(
         goal,
         partition,
@@ -277,35 +407,69 @@ pub fn solve_partition25_in_parts_with(
         }
         .into());
     }
-    let _lock = lock_dir(dir, exchange)?;
     let io = |path: &Path, source| GenError::Io {
         path: path.to_path_buf(),
         source,
     };
-    // An interrupted build in another number of parts is resumed only by that number of
-    // processes: refused, never removed, unless `restart`.
-    let other = if me == 0 {
-        other_count(dir, parts).map_err(|e| io(dir, e))?
-    } else {
-        None
-    };
-    let other = exchange
-        .all_gather(other.map_or(0, u64::from))
-        .map_err(GenError::from)?[0];
-    if other != 0 && !options.restart {
-        let example = pattern25_checkpoint_name(0, other as u32, 0);
-        return Err(checkpoint::other_count(dir, other as u32, parts, &example).into());
-    }
     let kept = Kept {
         dir,
+        stem: match site {
+            Site::Parts(_) => part_stem(me, parts),
+            Site::File(path) => file_stem(path),
+        },
+        named_in: match site {
+            Site::Parts(dir) => dir.to_path_buf(),
+            Site::File(path) => path.parent().map_or_else(PathBuf::new, Path::to_path_buf),
+        },
+        in_parts: matches!(site, Site::Parts(_)),
         goal,
         partition,
         me,
         parts,
         wide: options.wide,
     };
+    let _lock = match site {
+        Site::Parts(_) => {
+            let lock = lock_dir(dir, exchange)?;
+            // An interrupted build in another number of parts is resumed only by that
+            // number of processes: refused, never removed, unless `restart`.
+            let other = if me == 0 {
+                other_count(dir, parts).map_err(|e| io(dir, e))?
+            } else {
+                None
+            };
+            let other = exchange
+                .all_gather(other.map_or(0, u64::from))
+                .map_err(GenError::from)?[0];
+            if other != 0 && !options.restart {
+                let example = pattern25_checkpoint_name(0, other as u32, 0);
+                return Err(checkpoint::other_count(dir, other as u32, parts, &example).into());
+            }
+            lock
+        }
+        Site::File(path) => {
+            let lock = checkpoint::take_lock(&WorkFiles::beside(path).lock, path)?;
+            let older = pattern25_older_groups(path);
+            if older.exists() && !options.restart {
+                return Err(GenError::Resume {
+                    path: older,
+                    problem: "an older slidetable's interrupted build kept its groups in this \
+                              folder; this one does not resume them: add --restart to remove \
+                              it and start over"
+                        .into(),
+                }
+                .into());
+            }
+            Some(lock)
+        }
+    };
     if options.restart {
-        let files = kept.remove(me == 0)?;
+        // Part 0's process also removes the checkpoints of another number of parts (a
+        // build to a file touches none: they are of another build in its directory).
+        let mut files = kept.remove(me == 0 && kept.in_parts)?;
+        if let Site::File(path) = site {
+            files += remove_older_groups(&pattern25_older_groups(path))?;
+        }
         let _ = events(Parts25Event::Restarted { files });
     }
     let taken = kept.take(exchange, progress)?;
@@ -315,9 +479,13 @@ pub fn solve_partition25_in_parts_with(
         .filter_map(|(g, t)| t.as_ref().map(|_| g))
         .collect();
     if !resumed.is_empty() {
-        let _ = events(Parts25Event::Resumed { groups: resumed });
+        let checkpoints = resumed.iter().map(|&g| kept.path(g)).collect();
+        let _ = events(Parts25Event::Resumed {
+            groups: resumed,
+            checkpoints,
+        });
     }
-    if me == 0 {
+    if me == 0 && matches!(site, Site::Parts(_)) {
         for entry in std::fs::read_dir(dir).map_err(|e| io(dir, e))?.flatten() {
             let name = entry.file_name();
             if pattern25_part_of(&name.to_string_lossy()).is_some_and(|(_, n)| n != parts) {
@@ -392,9 +560,15 @@ pub fn solve_partition25_in_parts_with(
             });
         }
     }
-    let bytes = PatternFile25::piece_bytes(goal, &groups, piece)?;
-    let part = dir.join(pattern25_part_name(me, parts));
-    crate::write_file(&part, &bytes)?;
+    let (written, bytes) = match site {
+        Site::Parts(_) => {
+            let bytes = PatternFile25::piece_bytes(goal, &groups, piece)?;
+            let part = dir.join(pattern25_part_name(me, parts));
+            let written = crate::write_file(&part, &bytes)?;
+            (part, written)
+        }
+        Site::File(path) => (path.to_path_buf(), write_pattern25(path, goal, &groups)?),
+    };
     // Every part is written before any process says the build is done, or removes its
     // checkpoints (a run killed before would find parts missing and the groups kept).
     exchange.all_gather(0).map_err(GenError::from)?;
@@ -403,11 +577,38 @@ pub fn solve_partition25_in_parts_with(
         g.entries = Vec::new();
     }
     Ok(Parts25Done {
-        part,
+        part: written,
+        bytes,
         groups,
         bytes_sent: sent,
         memory,
     })
+}
+
+/// Removes the folder of groups an older slidetable kept (`PATH.groups`, if there): its
+/// files (`identity`, `group-….bin`), then the folder; how many files went. A folder that
+/// holds anything else stays, and is named.
+fn remove_older_groups(older: &Path) -> Result<usize, GenError> {
+    let io = |path: &Path, source| GenError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let entries = match std::fs::read_dir(older) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(io(older, e)),
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let ours = name == "identity" || (name.starts_with("group-") && name.ends_with(".bin"));
+        if ours && checkpoint::remove_if_there(&entry.path()).map_err(|e| io(&entry.path(), e))? {
+            removed += 1;
+        }
+    }
+    std::fs::remove_dir(older).map_err(|e| io(older, e))?;
+    Ok(removed)
 }
 
 /// What a damaged checkpoint of a group says can be done.
@@ -429,9 +630,20 @@ fn other_count(dir: &Path, parts: u32) -> io::Result<Option<u32>> {
     Ok(None)
 }
 
-/// One process's checkpoints of the groups of a build in parts.
+/// One process's checkpoints of the groups of a build (in parts, or to a file in one
+/// process: [`Site`]).
 struct Kept<'a> {
+    /// The directory that holds them.
     dir: &'a Path,
+    /// Their names' stem ([`checkpoint_name`]).
+    stem: String,
+    /// Where they are named: [`Kept::dir`] (the file's, as it was named, in one process).
+    named_in: PathBuf,
+    /// Whether the build is in parts (its refusals [`GenError::Parts`]'s, its checkpoints
+    /// written through a `.tmp` of a fixed name); else, in one process, refusals are
+    /// [`GenError::Resume`]'s and a checkpoint is written through a temporary file the
+    /// file's own clean-up removes.
+    in_parts: bool,
     goal: &'a Layout25,
     partition: &'a Partition25,
     me: u32,
@@ -443,15 +655,26 @@ struct Kept<'a> {
 impl Kept<'_> {
     /// The checkpoint of group `index`.
     fn path(&self, index: usize) -> PathBuf {
-        self.dir
-            .join(pattern25_checkpoint_name(self.me, self.parts, index))
+        self.named_in.join(checkpoint_name(&self.stem, index))
     }
 
-    /// The file a checkpoint of group `index` is written to before it is renamed into place.
+    /// The file a checkpoint of group `index` is written to before it is renamed into place
+    /// in a build in parts.
     fn scratch(&self, index: usize) -> PathBuf {
         let mut name = self.path(index).into_os_string();
         name.push(".tmp");
         PathBuf::from(name)
+    }
+
+    /// Whether `name` (in [`Kept::dir`]) is one of this process's checkpoints, or one being
+    /// written (`….tmp`).
+    fn is_mine(&self, name: &str) -> bool {
+        let name = name.strip_suffix(".tmp").unwrap_or(name);
+        name.strip_prefix(&self.stem)
+            .and_then(|rest| rest.strip_prefix(".group-"))
+            .and_then(|rest| rest.strip_suffix(".checkpoint"))
+            .and_then(|group| group.parse::<usize>().ok())
+            .is_some_and(|group| checkpoint_name(&self.stem, group) == name)
     }
 
     /// Whether a group of `k` tiles is built in 64-bit ranks.
@@ -506,7 +729,18 @@ impl Kept<'_> {
     /// Writes this process's checkpoint of `group` (its slice and the whole group's
     /// histogram), group `index` of the partition: its bytes.
     fn write(&self, index: usize, group: &Group25) -> Result<u64, GenError> {
-        let (path, scratch) = (self.path(index), self.scratch(index));
+        let path = self.path(index);
+        let scratch = self.scratch(index);
+        // In one process, a temporary file named as the file's own (`.NAME.….tmp`), removed
+        // on a signal and by the next run.
+        let prefix = format!("{}.", self.stem);
+        let at = match self.in_parts {
+            true => Scratch::Fixed(&scratch),
+            false => Scratch::Temporary {
+                dir: self.dir,
+                prefix: &prefix,
+            },
+        };
         let body = format!(
             "{}histogram {}\n",
             self.identity(index)?,
@@ -518,8 +752,11 @@ impl Kept<'_> {
                 .chunks(checkpoint::PIECE)
                 .try_for_each(&mut *out)
         };
-        let written = checkpoint::write(Scratch::Fixed(&scratch), &path, &body, &pieces, |_| {});
+        let written = checkpoint::write(at, &path, &body, &pieces, |_| {});
         if let Err(source) = written {
+            if !self.in_parts {
+                return Err(GenError::Io { path, source });
+            }
             let _ = checkpoint::remove_if_there(&scratch);
             return Err(GenError::Io {
                 path: scratch,
@@ -531,8 +768,8 @@ impl Kept<'_> {
             .map_err(|source| GenError::Io { path, source })
     }
 
-    /// Removes this process's checkpoints (and those being written), and with `others`,
-    /// every checkpoint of another number of parts: how many files went.
+    /// Removes this process's checkpoints (and those being written), and with `others` in a
+    /// build in parts, every checkpoint of another number of parts: how many files went.
     fn remove(&self, others: bool) -> Result<usize, GenError> {
         let io = |path: &Path, source| GenError::Io {
             path: path.to_path_buf(),
@@ -545,13 +782,9 @@ impl Kept<'_> {
         {
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            let of =
-                |name: &str| pattern25_checkpoint_of(name.strip_suffix(".tmp").unwrap_or(name));
-            let go = match of(&name) {
-                Some((part, parts, _)) if parts == self.parts => part == self.me,
-                Some(_) => others,
-                None => false,
-            };
+            let other = pattern25_checkpoint_of(name.strip_suffix(".tmp").unwrap_or(&name))
+                .is_some_and(|(_, parts, _)| parts != self.parts);
+            let go = self.is_mine(&name) || (others && other);
             if go && checkpoint::remove_if_there(&entry.path()).map_err(|e| io(&entry.path(), e))? {
                 removed += 1;
             }
@@ -597,7 +830,7 @@ impl Kept<'_> {
     /// entries left empty).
     fn read(&self, index: usize, whole: bool) -> Result<Option<Group25>, GenError> {
         let path = self.path(index);
-        let refused = |r: Refusal| r.at(&path, true);
+        let refused = |r: Refusal| r.at(&path, self.in_parts);
         let mine = self.identity(index)?;
         let Some(head) =
             read_head(&path, &mine, REMEDY, |theirs| another(theirs, &mine)).map_err(refused)?

@@ -4,6 +4,7 @@
 //! 4×4 board, whose entries are its 4-bit excess over the Manhattan distance.
 
 use std::collections::VecDeque;
+use std::path::Path;
 
 use slidetable_core::{Layout25, PlacementRanker25};
 use slidetable_format::{excess_at, PatternFile25, UNREACHED_25};
@@ -200,72 +201,191 @@ fn the_file_is_the_same_bytes_on_one_thread_and_on_every_core() {
     assert_eq!(file.groups().len(), 3);
 }
 
-/// A build keeps each group as soon as it is built; a second run takes the kept groups
-/// instead of building them again, builds again a group whose copy is missing or damaged,
-/// and the databases are the same bytes as one uninterrupted build's. Groups kept towards
-/// another goal are not taken.
+/// The build to a file in one process is the build in parts with one part: it keeps each
+/// group as a checkpoint beside the file (`.NAME.group-G.checkpoint`, the lines part 0 of 1
+/// of a build in parts writes); a run stopped after a group goes on from the groups kept
+/// into the bytes of a run never stopped, and removes the checkpoints once the file is
+/// written. A checkpoint of another partition, goal or rank width, a damaged or a truncated
+/// one, and an older slidetable's `PATH.groups` are refused, named; `restart` starts over.
 #[test]
-fn kept_groups_are_taken_and_only_missing_or_damaged_ones_built_again() {
-    use slidetable_format::PatternFile25;
-    use slidetable_gen::engine::{pattern25_kept_dir, solve_partition25_kept};
-    use std::sync::Mutex;
+fn a_stopped_build_to_a_file_resumes_from_the_checkpoints_of_the_build_in_parts() {
+    use slidetable_gen::engine::{
+        generate_pattern25, pattern25_checkpoint_name, pattern25_file_checkpoint,
+        pattern25_older_groups, solve_partition25_in_parts_with, Parts25Event, Parts25Options,
+    };
+    use slidetable_gen::parts::Alone;
+    use std::ops::ControlFlow;
 
     let goal = Layout25::goal_with_blank(5, 5, 0).unwrap();
-    let partition = Partition25::parse("3-3-3-3-3-3-3-3", &goal).unwrap();
+    let text = "3-3-3-3-3-3-3-3";
+    let partition = Partition25::parse(text, &goal).unwrap();
     let whole = PatternFile25::to_bytes(
         &goal,
         &solve_partition25(&goal, &partition, &|_| ()).unwrap(),
     )
     .unwrap();
     let folder = tempfile::tempdir().unwrap();
-    let dir = pattern25_kept_dir(&folder.path().join("5x5.slp"));
-    assert_eq!(dir, folder.path().join("5x5.slp.groups"));
-    let run = || {
-        let kept = Mutex::new(Vec::new());
-        let groups = solve_partition25_kept(&goal, &partition, &dir, &|_| (), &|i| {
-            kept.lock().unwrap().push(i)
-        })
-        .unwrap();
-        (
-            PatternFile25::to_bytes(&goal, &groups).unwrap(),
-            kept.into_inner().unwrap(),
-        )
+    let path = folder.path().join("5x5.slp");
+    let checkpoint = |g: usize| pattern25_file_checkpoint(&path, g);
+    assert_eq!(
+        checkpoint(3),
+        folder.path().join(".5x5.slp.group-3.checkpoint")
+    );
+    // A run of `partition` (towards `goal`, with `options`), stopped after the checkpoint of
+    // group `stop` if given: its result and the groups it took.
+    let run = |goal: &Layout25, partition: &Partition25, options, stop: Option<usize>| {
+        let mut resumed = Vec::new();
+        let done = generate_pattern25(goal, partition, &path, options, &|_| (), &mut |event| {
+            match event {
+                Parts25Event::Resumed { groups, .. } => resumed = groups,
+                Parts25Event::Saved { group, .. } if Some(group) == stop => {
+                    return ControlFlow::Break(())
+                }
+                _ => {}
+            }
+            ControlFlow::Continue(())
+        });
+        (done.map_err(|e| e.to_string()), resumed)
     };
-    let (first, kept) = run();
-    assert!(kept.is_empty());
-    assert!(first == whole);
-    let piece = |i: usize| {
-        std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| {
-                p.file_name()
-                    .unwrap()
-                    .to_str()
-                    .unwrap()
-                    .starts_with(&format!("group-{i}-"))
-            })
-            .unwrap()
-    };
-    std::fs::remove_file(piece(3)).unwrap();
-    let damaged = piece(5);
-    let mut bytes = std::fs::read(&damaged).unwrap();
-    bytes[100] ^= 1;
-    std::fs::write(&damaged, bytes).unwrap();
-    let (second, kept) = run();
-    assert_eq!(kept, [0, 1, 2, 4, 6, 7]);
-    assert!(second == whole);
-    let (_, kept) = run();
-    assert_eq!(kept, [0, 1, 2, 3, 4, 5, 6, 7]);
+    let (stopped, _) = run(&goal, &partition, Parts25Options::default(), Some(2));
+    let e = stopped.unwrap_err();
+    assert!(
+        e.starts_with("stopped after group 2; run the same command"),
+        "{e}"
+    );
+    assert!(!path.exists());
+    assert!((0..3).all(|g| checkpoint(g).exists()) && !checkpoint(3).exists());
 
-    // Towards another goal: nothing is taken.
-    let other = Layout25::goal_with_blank(5, 5, 24).unwrap();
-    let partition = Partition25::parse("3-3-3-3-3-3-3-3", &other).unwrap();
-    let kept = Mutex::new(Vec::new());
-    solve_partition25_kept(&other, &partition, &dir, &|_| (), &|i| {
-        kept.lock().unwrap().push(i)
-    })
-    .unwrap();
-    assert!(kept.into_inner().unwrap().is_empty());
+    // The same lines as part 0 of 1 of a build in parts writes, but for pid, saved and crc.
+    let parts = tempfile::tempdir().unwrap();
+    let in_parts = parts.path().join(pattern25_checkpoint_name(0, 1, 1));
+    let e = solve_partition25_in_parts_with(
+        &goal,
+        &partition,
+        parts.path(),
+        Parts25Options::default(),
+        &mut Alone,
+        &|_| (),
+        &mut |event| match event {
+            Parts25Event::Saved { group: 1, .. } => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        },
+    )
+    .unwrap_err();
+    assert!(e.to_string().starts_with("stopped after group 1"), "{e}");
+    let lines = |file: &Path| -> Vec<String> {
+        let bytes = std::fs::read(file).unwrap();
+        let text = String::from_utf8_lossy(&bytes[..400]).into_owned();
+        text.lines()
+            .take_while(|l| !l.starts_with("crc "))
+            .filter(|l| !l.starts_with("pid ") && !l.starts_with("saved "))
+            .map(str::to_string)
+            .collect()
+    };
+    let ours = lines(&checkpoint(1));
+    assert_eq!(ours, lines(&in_parts));
+    assert_eq!(ours[0], "slidetable pattern25 parts checkpoint 1");
+    assert!(ours.contains(&"part 0 of 1".to_string()), "{ours:?}");
+
+    // Refused, naming the checkpoint and what differs, changing nothing.
+    let refused = |goal: &Layout25, partition: &Partition25, options| {
+        let (done, _) = run(goal, partition, options, None);
+        assert!(!path.exists());
+        assert!((0..3).all(|g| checkpoint(g).exists()));
+        done.unwrap_err()
+    };
+    let first = checkpoint(0).display().to_string();
+    let other = Partition25::parse("4-4-4-4-4-4", &goal).unwrap();
+    let e = refused(&goal, &other, Parts25Options::default());
+    assert!(
+        e.starts_with(&format!(
+            "{first}: it is a checkpoint of another build (its partition "
+        )) && e.ends_with("run that build again to resume it, or add --restart to start over"),
+        "{e}"
+    );
+    let corner = Layout25::goal_with_blank(5, 5, 24).unwrap();
+    let e = refused(
+        &corner,
+        &Partition25::parse(text, &corner).unwrap(),
+        Default::default(),
+    );
+    assert!(
+        e.starts_with(&first) && e.contains("its goal 0 1 2 3"),
+        "{e}"
+    );
+    let wide = Parts25Options {
+        wide: true,
+        ..Parts25Options::default()
+    };
+    let e = refused(&goal, &partition, wide);
+    assert!(
+        e.starts_with(&first) && e.contains("its ranks 32, this build's 64"),
+        "{e}"
+    );
+    let second = checkpoint(1);
+    let kept = std::fs::read(&second).unwrap();
+    let mut damaged = kept.clone();
+    *damaged.last_mut().unwrap() ^= 1;
+    std::fs::write(&second, &damaged).unwrap();
+    assert_eq!(
+        refused(&goal, &partition, Default::default()),
+        format!(
+            "{}: its entries are damaged (they do not match their CRC): start over with \
+             --restart",
+            second.display()
+        )
+    );
+    std::fs::write(&second, &kept[..kept.len() - 10]).unwrap();
+    let e = refused(&goal, &partition, Default::default());
+    assert!(
+        e.starts_with(&format!(
+            "{}: it is {} bytes, not the {} its lines say",
+            second.display(),
+            kept.len() - 10,
+            kept.len()
+        )),
+        "{e}"
+    );
+    std::fs::write(&second, &kept).unwrap();
+
+    // Whole again: resumed from groups 0 to 2, into the bytes of a run never stopped.
+    let (done, resumed) = run(&goal, &partition, Default::default(), None);
+    assert_eq!(done.unwrap().bytes, whole.len() as u64);
+    assert_eq!(resumed, [0, 1, 2]);
+    assert!(std::fs::read(&path).unwrap() == whole);
+    let left: Vec<_> = std::fs::read_dir(folder.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n != "5x5.slp")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+
+    // An older slidetable's groups: refused, named; removed by `restart`, which starts over.
+    let older = pattern25_older_groups(&path);
+    assert_eq!(older, folder.path().join("5x5.slp.groups"));
+    std::fs::create_dir(&older).unwrap();
+    std::fs::write(older.join("identity"), "slidetable pattern groups\n").unwrap();
+    std::fs::write(older.join("group-0-000000e-0123abcd.bin"), [1, 2]).unwrap();
+    let (done, _) = run(&goal, &partition, Default::default(), None);
+    assert_eq!(
+        done.unwrap_err(),
+        format!(
+            "{}: an older slidetable's interrupted build kept its groups in this folder; this \
+             one does not resume them: add --restart to remove it and start over",
+            older.display()
+        )
+    );
+    let restart = Parts25Options {
+        restart: true,
+        ..Parts25Options::default()
+    };
+    // A checkpoint of a build in parts in the same directory is another build's: it stays.
+    let theirs = folder.path().join(pattern25_checkpoint_name(0, 2, 0));
+    std::fs::write(&theirs, "slidetable pattern25 parts checkpoint 1\n").unwrap();
+    let (done, resumed) = run(&goal, &partition, restart, None);
+    done.unwrap();
+    assert!(resumed.is_empty() && !older.exists());
+    assert!(theirs.exists());
+    assert!(std::fs::read(&path).unwrap() == whole);
 }

@@ -182,7 +182,7 @@ fn run_in_parts(
                         &mut end,
                         &|_| (),
                         &mut |event| match event {
-                            Parts25Event::Resumed { groups } => {
+                            Parts25Event::Resumed { groups, .. } => {
                                 resumed = groups;
                                 ControlFlow::Continue(())
                             }

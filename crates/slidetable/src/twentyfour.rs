@@ -7,14 +7,12 @@ use std::path::{Path, PathBuf};
 use slidetable_core::{Layout25, Symmetry25, WIDE_RANKS_ENV};
 use slidetable_format::{Group25, PatternFile25};
 use slidetable_gen::engine::{
-    is_pattern25_parts_dir, merge_pattern25_parts, partition25_placements, pattern25_kept_dir,
-    solve_partition25, solve_partition25_in_parts_with, solve_partition25_kept, write_pattern25,
-    Merged25, Parts25Done, Parts25Event, Parts25Options,
+    generate_pattern25, is_pattern25_parts_dir, merge_pattern25_parts, partition25_placements,
+    solve_partition25, solve_partition25_in_parts_with, Merged25, Parts25Done, Parts25Event,
+    Parts25Options,
 };
 use slidetable_gen::room::{checked_memory, human, MEMORY_ENV};
-use slidetable_gen::{
-    check_pattern25_room, pattern25_needs, plan25, Partition25, Pattern25Error, Plan25,
-};
+use slidetable_gen::{pattern25_needs, plan25, Partition25, Pattern25Error, Plan25};
 use slidetable_query::{TableBytes, TableError};
 use slidetable_search::{Databases25, Limits, Progress25, Search25Error, Solved25};
 
@@ -211,17 +209,32 @@ impl Build25 {
     }
 
     /// Builds the databases (each group on every core) and writes them to `path`, else to
-    /// the default file ([`default_path_25`], its directory made): refused first, with the
-    /// figures, when the machine has not the memory or the disk space, or `path` is no
-    /// regular file to replace. Each group is kept in `PATH.groups` as soon as it is built
-    /// ([`pattern25_kept_dir`]), so that a build stopped part of the way goes on from the
-    /// groups it had finished (each built again only if its kept copy is not whole); the
-    /// folder is removed once the file is written. `progress` is told of settled placements
-    /// (of [`Build25::placements`], the kept groups' at once).
+    /// the default file ([`default_path_25`], its directory made): [`Build25::write_with`]
+    /// resuming an earlier run's checkpoints, its events let by.
     pub fn write(
         &self,
         path: Option<&Path>,
         progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Written25, TwentyFourError> {
+        self.write_with(path, false, progress, &mut |_| ())
+    }
+
+    /// [`Build25::write`]: refused first, with the figures, when the machine has not the
+    /// memory, or the disk space for the file and its checkpoints, or `path` is no regular
+    /// file to replace. The build in parts with one part, which writes the file instead of
+    /// a part ([`generate_pattern25`]): each group is kept as a checkpoint beside the file
+    /// (`.NAME.group-G.checkpoint`) as soon as it is built, so that a build stopped part of
+    /// the way goes on from the groups it had finished, and a checkpoint of another build
+    /// or a damaged one is refused, named; with `restart`, they are removed (and the groups
+    /// an older slidetable kept in `PATH.groups`) and the build starts over. The checkpoints
+    /// go once the file is written. `progress` is told of settled placements (of
+    /// [`Build25::placements`], the groups taken at once), `events` of the checkpoints.
+    pub fn write_with(
+        &self,
+        path: Option<&Path>,
+        restart: bool,
+        progress: &(dyn Fn(u64) + Sync),
+        events: &mut dyn FnMut(Parts25Event),
     ) -> Result<Written25, TwentyFourError> {
         let path = match path {
             Some(p) => p.to_path_buf(),
@@ -231,27 +244,29 @@ impl Build25 {
                 p
             }
         };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
+        let options = Parts25Options {
+            restart,
+            ..Parts25Options::default()
         };
-        slidetable_gen::check_replaceable(&path).map_err(Pattern25Error::from)?;
-        check_pattern25_room(&self.goal, &self.partition, Some(&dir))?;
-        let kept_dir = pattern25_kept_dir(&path);
-        let kept = std::sync::Mutex::new(Vec::new());
-        let groups =
-            solve_partition25_kept(&self.goal, &self.partition, &kept_dir, progress, &|index| {
-                if let Ok(mut kept) = kept.lock() {
-                    kept.push(index);
+        let mut kept = Vec::new();
+        let done = generate_pattern25(
+            &self.goal,
+            &self.partition,
+            &path,
+            options,
+            progress,
+            &mut |event| {
+                if let Parts25Event::Resumed { groups, .. } = &event {
+                    kept.clone_from(groups);
                 }
-            })?;
-        let bytes = write_pattern25(&path, &self.goal, &groups)?;
-        // The file is whole: its groups' copies have served.
-        let _ = std::fs::remove_dir_all(&kept_dir);
+                events(event);
+                std::ops::ControlFlow::Continue(())
+            },
+        )?;
         Ok(Written25 {
             path,
-            bytes,
-            kept: kept.into_inner().unwrap_or_default(),
+            bytes: done.bytes,
+            kept,
         })
     }
 }
@@ -310,7 +325,7 @@ pub struct Written25 {
     pub path: PathBuf,
     /// Its length in bytes.
     pub bytes: u64,
-    /// The groups (their indices in the partition) taken from an earlier run's kept copies
+    /// The groups (their indices in the partition) taken from an earlier run's checkpoints
     /// instead of being built again.
     pub kept: Vec<usize>,
 }
