@@ -769,6 +769,11 @@ struct HandOver<'a> {
     mine: u64,
     /// For each blank cell, the owners of the cells of [`Sweep::away`] its moves reach.
     owners: Vec<Vec<u32>>,
+    /// The slices just before and after this one, and their parts: where the neighbours of
+    /// [`Handover::far`] mostly are (a block of ranks cut by this slice's end), found
+    /// without a search of every slice.
+    before: (Range<u64>, u32),
+    after: (Range<u64>, u32),
     handed: Mutex<Vec<Handed>>,
 }
 
@@ -802,7 +807,14 @@ impl Handover for HandOver<'_> {
 
     #[inline]
     fn far(&self, piece: &mut Vec<Handing>, r: u64, n: u64) {
-        piece[self.slices.owner(n) as usize].add(r - self.mine);
+        let owner = if self.after.0.contains(&n) {
+            self.after.1
+        } else if self.before.0.contains(&n) {
+            self.before.1
+        } else {
+            self.slices.owner(n)
+        };
+        piece[owner as usize].add(r - self.mine);
     }
 
     fn end(&self, number: usize, piece: Vec<Handing>) {
@@ -990,10 +1002,16 @@ impl<R: Ranks> LevelPass<'_, R> {
                 owners
             })
             .collect();
+        let neighbour = |k: Option<u32>| {
+            k.filter(|&k| k < parts)
+                .map_or((0..0, 0), |k| (slices.part(k), k))
+        };
         let mut handover = HandOver {
             slices,
             mine: self.slice.ranks.start,
             owners,
+            before: neighbour(me.checked_sub(1)),
+            after: neighbour(me.checked_add(1)),
             handed: Mutex::new(Vec::new()),
         };
         let mut wire = vec![Vec::new(); parts as usize];
