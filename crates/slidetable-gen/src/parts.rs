@@ -25,8 +25,10 @@
 //!    window ends where the states its pass expands, one neighbour a move each, would pass
 //!    [`PartsPlan::batch`] ([`round_bound`]: a round's memory is bounded whatever the
 //!    level's size, its buffers allocated once a level); the processes go on in
-//!    such rounds until every slice is done;
-//! 3. the new states are counted everywhere (the level's size); an empty level ends the
+//!    such rounds until every slice is done: each process's bytes to each other end in one
+//!    byte, whether it has windows left (`LevelPass::end_round`), so a round is one wait;
+//! 3. the new states are counted everywhere (the level's size), in one all-gather with the
+//!    bytes sent, the peak memory and whether a checkpoint is due; an empty level ends the
 //!    search.
 //!
 //! **Checkpoints**, as the one-machine search keeps them (`resume.rs`, [`PartsPlan::checkpoints`]):
@@ -88,8 +90,13 @@ pub trait Exchange {
     /// Sends the bytes `outgoing[k]` to process `k` (this process's own are empty) and returns
     /// what every process sent to this one, one `Vec` per process, in process order.
     fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError>;
+    /// For each of `values` (every process passes as many), every process's, in process
+    /// order: one collective call for several agreements.
+    fn all_gather_each(&mut self, values: &[u64]) -> Result<Vec<Vec<u64>>, ExchangeError>;
     /// Every process's `value`, in process order.
-    fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError>;
+    fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError> {
+        Ok(self.all_gather_each(&[value])?.swap_remove(0))
+    }
     /// How many processes of the run share this one's machine, and so its memory (MPI's
     /// shared-memory split of the run); 1 where that is not known.
     fn on_this_machine(&self) -> u32 {
@@ -116,8 +123,8 @@ impl Exchange for Alone {
     fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError> {
         Ok(vec![Vec::new(); outgoing.len()])
     }
-    fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError> {
-        Ok(vec![value])
+    fn all_gather_each(&mut self, values: &[u64]) -> Result<Vec<Vec<u64>>, ExchangeError> {
+        Ok(values.iter().map(|&v| vec![v]).collect())
     }
 }
 
@@ -524,12 +531,23 @@ impl<R: Ranks> Context<'_, R> {
                 Some(frontier) => level_pass.top_down(level, frontier)?,
                 None => level_pass.bottom_up(level)?,
             };
-            let states: u64 = exchange.all_gather(step.found)?.iter().sum();
-            let bytes_sent: u64 = exchange.all_gather(step.sent)?.iter().sum();
+            // Whether this process finds a checkpoint due is asked now, so that the level's
+            // states, bytes, peaks and that go in one all-gather.
+            let due = self.due(pacer, slice);
+            let [found, sent, peaks, due] =
+                <[Vec<u64>; 4]>::try_from(exchange.all_gather_each(&[
+                    step.found,
+                    step.sent,
+                    peak_memory(),
+                    u64::from(due),
+                ])?)
+                .map_err(|all| {
+                    ExchangeError(format!("an all-gather of 4 values gave {}", all.len()))
+                })?;
+            let (states, bytes_sent) = (found.iter().sum(), sent.iter().sum());
             if states == 0 {
                 return Ok(level);
             }
-            let peaks = exchange.all_gather(peak_memory())?;
             level += 1;
             histogram.push(states);
             let elapsed = start.elapsed();
@@ -542,8 +560,17 @@ impl<R: Ranks> Context<'_, R> {
                 elapsed,
                 peak_memory: peaks,
             }));
-            self.checkpoint_if_due(exchange, events, pacer, slice, histogram)?;
+            if due.iter().any(|&d| d != 0) {
+                self.checkpoint(exchange, events, pacer, slice, histogram)?;
+            }
         }
+    }
+
+    /// Whether this process finds a checkpoint of its slice due (the one-machine rule).
+    fn due(&self, pacer: &mut Pacer, slice: &Slice) -> bool {
+        pacer.due(slice.checkpoint_bytes(), &mut || {
+            probe_disk(&self.plan.dir, &self.files.prefix)
+        })
     }
 
     /// Writes every process's checkpoint of the histogram's last level if any process finds
@@ -556,13 +583,24 @@ impl<R: Ranks> Context<'_, R> {
         slice: &Slice,
         histogram: &[u64],
     ) -> Result<(), GenError> {
-        let bytes = slice.checkpoint_bytes();
-        let due = pacer.due(bytes, &mut || {
-            probe_disk(&self.plan.dir, &self.files.prefix)
-        });
-        if !exchange.all_gather(u64::from(due))?.iter().any(|&d| d != 0) {
-            return Ok(());
+        let due = self.due(pacer, slice);
+        if exchange.all_gather(u64::from(due))?.iter().any(|&d| d != 0) {
+            self.checkpoint(exchange, events, pacer, slice, histogram)?;
         }
+        Ok(())
+    }
+
+    /// Writes every process's checkpoint of the histogram's last level (one is due: some
+    /// process found it so, and every process takes part).
+    fn checkpoint(
+        &self,
+        exchange: &mut dyn Exchange,
+        events: &mut dyn FnMut(PartsEvent),
+        pacer: &mut Pacer,
+        slice: &Slice,
+        histogram: &[u64],
+    ) -> Result<(), GenError> {
+        let bytes = slice.checkpoint_bytes();
         let level = histogram.len() as u32 - 1;
         let started = Instant::now();
         let goal = &self.plan.goal;
@@ -631,6 +669,13 @@ struct Counts {
     blocks: Vec<u64>,
 }
 
+/// The last byte of a round's bytes from one process to another ([`LevelPass::end_round`]):
+/// the sender has more of the level to send, another round follows.
+const MORE: u8 = 1;
+
+/// ... or it has not: no round follows unless another process has more.
+const DONE: u8 = 0;
+
 /// Frontier words a block of [`Counts`]: 4,096 (262,144 ranks), so that a 2×7 slice's
 /// counts take a megabyte and a window is found in a few hundred steps.
 const COUNTED: usize = 1 << 12;
@@ -665,23 +710,21 @@ impl Outbox {
 
     /// Sorts the ranks in `self.ranks`, drops repeats, and encodes each owner's as offsets in
     /// its slice into `self.wire[owner]`; where each owner's ranks begin in `self.ranks`
-    /// (and their end, last), and the bytes encoded.
-    fn encode(&mut self, slices: &Slices) -> (Vec<usize>, u64) {
+    /// (and their end, last).
+    fn encode(&mut self, slices: &Slices) -> Vec<usize> {
         radix_sort(&mut self.ranks, &mut self.spare);
         self.ranks.dedup();
         let parts = self.wire.len();
         let mut bounds = Vec::with_capacity(parts + 1);
         bounds.push(0);
-        let mut sent = 0;
         for (o, w) in self.wire.iter_mut().enumerate() {
             let part = slices.part(o as u32);
             let from = *bounds.last().unwrap_or(&0);
             let to = from + self.ranks[from..].partition_point(|&r| r < part.end);
             encode_sorted(&self.ranks[from..to], part.start, w, &mut self.pieces);
-            sent += w.len() as u64;
             bounds.push(to);
         }
-        (bounds, sent)
+        bounds
     }
 }
 
@@ -726,6 +769,11 @@ struct HandOver<'a> {
     mine: u64,
     /// For each blank cell, the owners of the cells of [`Sweep::away`] its moves reach.
     owners: Vec<Vec<u32>>,
+    /// The slices just before and after this one, and their parts: where the neighbours of
+    /// [`Handover::far`] mostly are (a block of ranks cut by this slice's end), found
+    /// without a search of every slice.
+    before: (Range<u64>, u32),
+    after: (Range<u64>, u32),
     handed: Mutex<Vec<Handed>>,
 }
 
@@ -759,7 +807,14 @@ impl Handover for HandOver<'_> {
 
     #[inline]
     fn far(&self, piece: &mut Vec<Handing>, r: u64, n: u64) {
-        piece[self.slices.owner(n) as usize].add(r - self.mine);
+        let owner = if self.after.0.contains(&n) {
+            self.after.1
+        } else if self.before.0.contains(&n) {
+            self.before.1
+        } else {
+            self.slices.owner(n)
+        };
+        piece[owner as usize].add(r - self.mine);
     }
 
     fn end(&self, number: usize, piece: Vec<Handing>) {
@@ -778,10 +833,9 @@ impl Handover for HandOver<'_> {
 
 impl Handed {
     /// Joins `pieces` into each owner's bytes on the wire (`wire[owner]`, replaced), the
-    /// pieces in order; the bytes.
-    fn join(pieces: &mut [Handed], wire: &mut [Vec<u8>]) -> u64 {
+    /// pieces in order.
+    fn join(pieces: &mut [Handed], wire: &mut [Vec<u8>]) {
         pieces.sort_unstable_by_key(|h| (h.owner, h.piece));
-        let mut sent = 0;
         for (owner, bytes) in wire.iter_mut().enumerate() {
             bytes.clear();
             let mut last = 0;
@@ -790,9 +844,7 @@ impl Handed {
                 bytes.extend_from_slice(&h.rest);
                 last = h.last;
             }
-            sent += bytes.len() as u64;
         }
-        sent
     }
 }
 
@@ -887,10 +939,44 @@ impl<R: Ranks> LevelPass<'_, R> {
             .fold(0, |cells, c| cells | 1 << c)
     }
 
-    /// Whether any process is not done with its slice (this one is when `done`).
-    fn busy(&mut self, done: bool) -> Result<bool, ExchangeError> {
-        let busy = self.exchange.all_gather(u64::from(!done))?;
-        Ok(busy.iter().any(|&b| b != 0))
+    /// Ends this process's bytes to every other process (`wire`, its own left empty) with
+    /// [`MORE`] or [`DONE`]: whether it has windows of the level left after this round
+    /// (`done`: none), so that a round is one wait, the all-to-all (no all-gather of who is
+    /// done after it).
+    fn end_round(&self, wire: &mut [Vec<u8>], done: bool) {
+        let me = self.exchange.rank() as usize;
+        for (to, bytes) in wire.iter_mut().enumerate() {
+            if to != me {
+                bytes.push(if done { DONE } else { MORE });
+            }
+        }
+    }
+
+    /// Takes the last byte off what every other process sent in a round ([`end_round`]):
+    /// whether any process, this one included (`done`: this one has nothing left), has more
+    /// of the level to send, i.e. whether another round follows.
+    ///
+    /// [`end_round`]: LevelPass::end_round
+    fn round_ends(&self, received: &mut [Vec<u8>], done: bool) -> Result<bool, ExchangeError> {
+        let me = self.exchange.rank();
+        let mut more = !done;
+        for (from, bytes) in received.iter_mut().enumerate() {
+            if from == me as usize {
+                continue;
+            }
+            match bytes.pop() {
+                Some(MORE) => more = true,
+                Some(DONE) => {}
+                _ => {
+                    return Err(sent_to(
+                        format!("do not end in {DONE} or {MORE} (whether more rounds follow)"),
+                        from,
+                        me,
+                    ))
+                }
+            }
+        }
+        Ok(more)
     }
 
     /// Level `depth`'s top-down pass: the states of level `depth` in `frontier` mark their
@@ -916,10 +1002,16 @@ impl<R: Ranks> LevelPass<'_, R> {
                 owners
             })
             .collect();
+        let neighbour = |k: Option<u32>| {
+            k.filter(|&k| k < parts)
+                .map_or((0..0, 0), |k| (slices.part(k), k))
+        };
         let mut handover = HandOver {
             slices,
             mine: self.slice.ranks.start,
             owners,
+            before: neighbour(me.checked_sub(1)),
+            after: neighbour(me.checked_add(1)),
             handed: Mutex::new(Vec::new()),
         };
         let mut wire = vec![Vec::new(); parts as usize];
@@ -934,20 +1026,24 @@ impl<R: Ranks> LevelPass<'_, R> {
             };
             step.found += pass.top_down(frontier, &handover, &|_| {});
             at = end;
+            let done = at >= self.slice.frontier_len();
             let pieces = handover
                 .handed
                 .get_mut()
                 .unwrap_or_else(PoisonError::into_inner);
-            step.sent += Handed::join(pieces, &mut wire);
+            Handed::join(pieces, &mut wire);
             pieces.clear();
-            let received = self.exchange.all_to_all(&wire)?;
+            self.end_round(&mut wire, done);
+            step.sent += wire.iter().map(|w| w.len() as u64).sum::<u64>();
+            let mut received = self.exchange.all_to_all(&wire)?;
             step.rounds += 1;
+            let more = self.round_ends(&mut received, done)?;
             for (from, bytes) in received.iter().enumerate() {
                 step.found += self
                     .take(bytes, slices.part(from as u32), take, next)
                     .map_err(|p| sent_to(p, from, me))?;
             }
-            if !self.busy(at >= self.slice.frontier_len())? {
+            if !more {
                 return Ok(step);
             }
         }
@@ -1003,9 +1099,12 @@ impl<R: Ranks> LevelPass<'_, R> {
             let pairs = asked.get_mut().unwrap_or_else(PoisonError::into_inner);
             out.ranks.clear();
             out.ranks.extend(pairs.iter().map(|&[_, n]| n));
-            let (bounds, sent) = out.encode(self.slices);
-            step.sent += sent;
-            let received = self.exchange.all_to_all(&out.wire)?;
+            let done = at >= self.slice.frontier_len();
+            let bounds = out.encode(self.slices);
+            self.end_round(&mut out.wire, done);
+            step.sent += out.wire.iter().map(|w| w.len() as u64).sum::<u64>();
+            let mut received = self.exchange.all_to_all(&out.wire)?;
+            let more = self.round_ends(&mut received, done)?;
             let slice = self.slice;
             for ((from, bytes), bits) in received.iter().enumerate().zip(&mut answers) {
                 decode(bytes, &mut out.offsets, from, me)?;
@@ -1047,7 +1146,7 @@ impl<R: Ranks> LevelPass<'_, R> {
                 })
                 .count() as u64;
             pairs.clear();
-            if !self.busy(at >= self.slice.frontier_len())? {
+            if !more {
                 return Ok(step);
             }
         }
@@ -1948,7 +2047,8 @@ pub mod threads {
         barrier: Barrier,
         /// `boxes[to][from]`.
         boxes: Mutex<Vec<Vec<Vec<u8>>>>,
-        values: Mutex<Vec<u64>>,
+        /// Each thread's values of an all-gather.
+        values: Mutex<Vec<Vec<u64>>>,
     }
 
     /// One thread's end of a [`group`].
@@ -1964,7 +2064,7 @@ pub mod threads {
         let shared = Arc::new(Shared {
             barrier: Barrier::new(n),
             boxes: Mutex::new(vec![vec![Vec::new(); n]; n]),
-            values: Mutex::new(vec![0; n]),
+            values: Mutex::new(vec![Vec::new(); n]),
         });
         (0..size)
             .map(|rank| Threads {
@@ -2002,12 +2102,20 @@ pub mod threads {
             self.shared.barrier.wait();
             Ok(mine)
         }
-        fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError> {
-            self.shared.values.lock().map_err(poisoned)?[self.rank as usize] = value;
+        fn all_gather_each(&mut self, values: &[u64]) -> Result<Vec<Vec<u64>>, ExchangeError> {
+            self.shared.values.lock().map_err(poisoned)?[self.rank as usize] = values.to_vec();
             self.shared.barrier.wait();
-            let all = self.shared.values.lock().map_err(poisoned)?.clone();
+            let all = (0..values.len())
+                .map(|k| {
+                    let each = self.shared.values.lock().map_err(poisoned)?;
+                    Ok(each
+                        .iter()
+                        .map(|v| v.get(k).copied().unwrap_or(0))
+                        .collect())
+                })
+                .collect();
             self.shared.barrier.wait();
-            Ok(all)
+            all
         }
     }
 }

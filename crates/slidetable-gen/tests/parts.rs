@@ -44,12 +44,12 @@ impl<E: Exchange> Exchange for Failing<E> {
         }
         self.inner.all_to_all(outgoing)
     }
-    fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError> {
+    fn all_gather_each(&mut self, values: &[u64]) -> Result<Vec<Vec<u64>>, ExchangeError> {
         self.calls += 1;
         if self.calls >= self.fail_at {
             return Err(ExchangeError("stopped by the test".into()));
         }
-        self.inner.all_gather(value)
+        self.inner.all_gather_each(values)
     }
 }
 
@@ -378,8 +378,8 @@ impl<E: Exchange> Exchange for Counting<E> {
         self.rounds += 1;
         self.inner.all_to_all(outgoing)
     }
-    fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError> {
-        self.inner.all_gather(value)
+    fn all_gather_each(&mut self, values: &[u64]) -> Result<Vec<Vec<u64>>, ExchangeError> {
+        self.inner.all_gather_each(values)
     }
 }
 
@@ -428,6 +428,169 @@ fn no_round_hands_over_more_than_the_batch_and_the_parts_join_into_the_table() {
             );
             assert_eq!(joined(dir.path()), expected, "{board}, {parts} parts");
         }
+    }
+}
+
+/// Counts a thread's collective calls, each a wait for every process: all-to-alls (rounds)
+/// and all-gathers.
+struct Meetings<E> {
+    inner: E,
+    all_to_all: usize,
+    all_gather: usize,
+}
+
+impl<E: Exchange> Exchange for Meetings<E> {
+    fn rank(&self) -> u32 {
+        self.inner.rank()
+    }
+    fn size(&self) -> u32 {
+        self.inner.size()
+    }
+    fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError> {
+        self.all_to_all += 1;
+        self.inner.all_to_all(outgoing)
+    }
+    fn all_gather_each(&mut self, values: &[u64]) -> Result<Vec<Vec<u64>>, ExchangeError> {
+        self.all_gather += 1;
+        self.inner.all_gather_each(values)
+    }
+}
+
+/// A whole run of 2 threads on `board` with `batch`, no checkpoint: each thread's
+/// all-to-alls, all-gathers, and the levels it reported (the empty last one not among them).
+fn meetings(
+    board: Board,
+    batch: usize,
+) -> Vec<(usize, usize, Vec<slidetable_gen::parts::LevelReport>)> {
+    let goal = board.standard_goal();
+    let dir = tempfile::tempdir().unwrap();
+    let plan = PartsPlan {
+        checkpoints: Pace::Every(Duration::MAX),
+        ..plan(goal, dir.path(), batch)
+    };
+    let ends = threads::group(2);
+    let counts = thread::scope(|s| {
+        let handles: Vec<_> = ends
+            .into_iter()
+            .map(|inner| {
+                let plan = &plan;
+                s.spawn(move || {
+                    let mut ex = Meetings {
+                        inner,
+                        all_to_all: 0,
+                        all_gather: 0,
+                    };
+                    let mut levels = Vec::new();
+                    solve_in_parts(plan, &mut ex, &mut |e| {
+                        if let PartsEvent::LevelDone(r) = e {
+                            levels.push(r)
+                        }
+                    })
+                    .unwrap();
+                    (ex.all_to_all, ex.all_gather, levels)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(
+        joined(dir.path()),
+        one_process(goal),
+        "{board}, batch {batch}"
+    );
+    counts
+}
+
+/// A round is one wait: whether a process has more to send travels with its bytes (no
+/// all-gather a round), a top-down round is one all-to-all and a bottom-up round two (the
+/// questions, the answers); a level ends with one all-gather when no checkpoint is due.
+#[test]
+fn a_round_waits_once_and_a_level_ends_in_one_all_gather() {
+    let mut gathers_by_levels = Vec::new();
+    for board in [
+        Board::new(2, 4).unwrap(),
+        Board::new(3, 3).unwrap(),
+        Board::new(2, 5).unwrap(),
+    ] {
+        let mut gathers = Vec::new();
+        for batch in [300, 1 << 20] {
+            for (all_to_all, all_gather, levels) in meetings(board, batch) {
+                let rounds: usize = levels
+                    .iter()
+                    .map(|r| r.rounds as usize * if r.bottom_up { 2 } else { 1 })
+                    .sum();
+                // The empty last level's round (top-down or bottom-up) is not reported.
+                assert!(
+                    (1..=2).contains(&(all_to_all - rounds)),
+                    "{board}, batch {batch}: {all_to_all} all-to-alls, {rounds} in the levels"
+                );
+                gathers.push(all_gather);
+                gathers_by_levels.push((all_gather, levels.len() + 1));
+            }
+        }
+        // Many more rounds with the small batch, and not one all-gather more.
+        assert!(
+            gathers.iter().all(|&g| g == gathers[0]),
+            "{board}: {gathers:?}"
+        );
+    }
+    // The same all-gathers before the first level whatever the board, one a level after it.
+    let (g0, l0) = gathers_by_levels[0];
+    for &(g, l) in &gathers_by_levels {
+        assert_eq!(
+            g - l,
+            g0 - l0,
+            "all-gathers and levels: {gathers_by_levels:?}"
+        );
+    }
+}
+
+/// Sends nothing in every round: not even the byte that ends a round's bytes.
+struct Mute<E>(E);
+
+impl<E: Exchange> Exchange for Mute<E> {
+    fn rank(&self) -> u32 {
+        self.0.rank()
+    }
+    fn size(&self) -> u32 {
+        self.0.size()
+    }
+    fn all_to_all(&mut self, outgoing: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, ExchangeError> {
+        self.0.all_to_all(&vec![Vec::new(); outgoing.len()])
+    }
+    fn all_gather_each(&mut self, values: &[u64]) -> Result<Vec<Vec<u64>>, ExchangeError> {
+        self.0.all_gather_each(values)
+    }
+}
+
+/// A round's bytes from another process that do not end in whether it has more to send are
+/// refused, naming the sender, not taken as the end of the level.
+#[test]
+fn a_round_without_its_end_byte_is_refused_naming_the_sender() {
+    let goal = Board::new(2, 4).unwrap().standard_goal();
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan(goal, dir.path(), 1000);
+    let errors: Vec<String> = thread::scope(|s| {
+        let handles: Vec<_> = threads::group(2)
+            .into_iter()
+            .map(|inner| {
+                let plan = &plan;
+                s.spawn(move || {
+                    let mut ex = Mute(inner);
+                    solve_in_parts(plan, &mut ex, &mut |_| {})
+                        .unwrap_err()
+                        .to_string()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (me, e) in errors.iter().enumerate() {
+        let from = 1 - me;
+        assert!(
+            e.contains(&format!("the offsets process {from} sent to process {me} do not end in 0 or 1 (whether more rounds follow)")),
+            "{e}"
+        );
     }
 }
 

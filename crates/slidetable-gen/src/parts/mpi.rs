@@ -122,11 +122,17 @@ impl Exchange for Mpi {
             .collect())
     }
 
-    fn all_gather(&mut self, value: u64) -> Result<Vec<u64>, ExchangeError> {
-        let mut all = vec![0u64; self.world.size() as usize];
-        self.meet();
-        self.world.all_gather_into(&value, &mut all[..]);
-        Ok(all)
+    fn all_gather_each(&mut self, values: &[u64]) -> Result<Vec<Vec<u64>>, ExchangeError> {
+        let (n, size) = (values.len(), self.world.size() as usize);
+        // Process-major as MPI gathers them: process p's values at p * n.
+        let mut all = vec![0u64; n * size];
+        if n > 0 {
+            self.meet();
+            self.world.all_gather_into(values, &mut all[..]);
+        }
+        Ok((0..n)
+            .map(|k| (0..size).map(|p| all[p * n + k]).collect())
+            .collect())
     }
 
     fn abort(&mut self, code: i32) {
