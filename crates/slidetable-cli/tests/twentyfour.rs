@@ -87,7 +87,9 @@ fn search_reports_its_figures_and_a_limit_says_what_it_proved() {
     assert_eq!(record["distance"], 8);
     assert_eq!(record["partition"], "3-3-3-3-3-3-3-3");
     assert!(record["stats"]["expanded"].as_u64().unwrap() >= 8);
-    assert!(text(&out.stderr).starts_with("line 1: idastar/pdb 3-3-3-3-3-3-3-3: 8 moves, "));
+    assert!(
+        text(&out.stderr).starts_with("<stdin>: line 1: idastar/pdb-3-3-3-3-3-3-3-3: 8 moves, ")
+    );
 
     // Korf and Felner's instance 1 (95 moves) is out of reach of these small groups.
     let out = slidetable()
@@ -107,8 +109,9 @@ fn search_reports_its_figures_and_a_limit_says_what_it_proved() {
     assert_eq!(text(&out.stdout), "unknown\n");
     let err = text(&out.stderr);
     assert!(
-        err.starts_with("line 1: stopped at the limit of 100000 expanded states after ")
-            && err.contains(": no solution is shorter than "),
+        err.starts_with(
+            "slidetable: <stdin>: line 1: search stopped at its limit of 100000 expanded states after "
+        ) && err.contains("; no solution is shorter than "),
         "{err}"
     );
 }
@@ -1131,7 +1134,7 @@ fn stats_name_the_input_line_and_count_moves_in_words() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(
-        err.starts_with("line 3: idastar/pdb 3-3-3-3-3-3-3-3: 1 move, "),
+        err.starts_with("<stdin>: line 3: idastar/pdb-3-3-3-3-3-3-3-3: 1 move, "),
         "{err}"
     );
 }
@@ -1225,6 +1228,10 @@ fn search_summary_counts_every_puzzle_as_on_every_board() {
 const MANY_SMALL_SUBTREES: &str =
     "5 1 2 3 4 11 6 12 8 9 10 7 19 13 14 16 20 23 0 17 15 21 22 18 24\n";
 
+/// How a search stopped at 1,000 expanded states begins to say so.
+const STOPPED_AT_1000: &str =
+    "slidetable: <stdin>: line 1: search stopped at its limit of 1000 expanded states after expanding ";
+
 /// `--max-expanded` binds however the work falls into subtrees: each subtree's end is a
 /// look at the limits too (a search of small subtrees ran to its end past the limit).
 #[test]
@@ -1243,15 +1250,11 @@ fn a_limit_stops_a_search_of_small_subtrees() {
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
         assert_eq!(text(&out.stdout), "unknown\n");
         let err = text(&out.stderr);
-        assert!(
-            err.starts_with("line 1: stopped at the limit of 1000 expanded states after "),
-            "{err}"
-        );
+        assert!(err.starts_with(STOPPED_AT_1000), "{err}");
         // Stopped soon after the limit, not at the end of the search nor of the first
         // iteration that reached the subtrees (22,921 expanded: the iterations before it
         // were searched whole in the breadth-first top, which never looked).
-        let expanded: u64 = err
-            ["line 1: stopped at the limit of 1000 expanded states after ".len()..]
+        let expanded: u64 = err[STOPPED_AT_1000.len()..]
             .split(' ')
             .next()
             .unwrap()
@@ -1361,4 +1364,133 @@ fn refused_for_memory(command: &str, length: u64, available: &str) -> String {
     std::fs::remove_file(&path).unwrap();
     assert_eq!(out.status.code(), Some(1));
     text(&out.stderr)
+}
+
+/// Korf and Felner's instance 1 (95 moves): out of reach of the small groups.
+const KORF_FELNER_1: &str = "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13";
+/// An 8-move scramble of the 24-puzzle and a 28-move one of the 15-puzzle.
+const EIGHT_MOVES_25: &str = "1 2 7 3 4 5 6 8 13 9 10 11 12 14 19 15 16 17 18 24 20 21 22 23 0";
+const MOVES_28_16: &str = "5 1 4 6 10 3 2 8 14 11 13 12 9 x 7 15";
+
+/// A message with its numbers replaced by `#`: its wording alone.
+fn wording(message: &str) -> String {
+    let mut out = String::new();
+    let mut in_number = false;
+    for c in message.chars() {
+        if c.is_ascii_digit() || (in_number && c == '.') {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A search stopped at a limit says so in one wording on every board, and a `--stats` line
+/// has one format on every board; both name the input (its file and line) as every other
+/// per-line message does, and a limit exits 1 on every board.
+#[test]
+fn limits_and_stats_read_alike_on_every_board_and_name_the_file() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let file = |name: &str, puzzle: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("# a puzzle\n{puzzle}\n")).unwrap();
+        path
+    };
+    let hard = [
+        file("a25.txt", KORF_FELNER_1),
+        file("b25.txt", KORF_FELNER_1),
+    ];
+    let near = [
+        file("c25.txt", EIGHT_MOVES_25),
+        file("d25.txt", EIGHT_MOVES_25),
+    ];
+    let fifteen = [file("a16.txt", MOVES_28_16), file("b16.txt", MOVES_28_16)];
+    let run = |args: &[&str], inputs: &[PathBuf]| {
+        let out = slidetable().args(args).args(inputs).output().unwrap();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let table = database().to_str().unwrap();
+    // Each input's message names it; the wording is the same everywhere.
+    let per_input = |err: &str, inputs: &[PathBuf], prefix: &str| -> Vec<String> {
+        let lines: Vec<&str> = err.lines().collect();
+        inputs
+            .iter()
+            .zip(&lines)
+            .map(|(input, line)| {
+                let named = format!("{prefix}{}: line 2: ", input.display());
+                assert!(line.starts_with(&named), "{line} (expected {named}…)");
+                wording(&line[named.len()..])
+            })
+            .collect()
+    };
+
+    let limit_25 = [
+        "path",
+        "--board",
+        "5x5",
+        "--max-expanded",
+        "1000",
+        "--table",
+        table,
+    ];
+    let limit_16 = [
+        "search",
+        "--method",
+        "idastar",
+        "--heuristic",
+        "manhattan",
+        "--board",
+        "4x4",
+        "--max-expanded",
+        "1000",
+    ];
+    let mut wordings = Vec::new();
+    for (args, inputs) in [(&limit_25[..], &hard), (&limit_16[..], &fifteen)] {
+        let (code, out, err) = run(args, inputs);
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert_eq!(out, "unknown\nunknown\n", "{args:?}");
+        wordings.extend(per_input(&err, inputs, "slidetable: "));
+    }
+    assert_eq!(
+        wordings[0],
+        "search stopped at its limit of # expanded states after expanding # states in # s; no \
+         solution is shorter than # moves"
+    );
+    assert!(wordings.iter().all(|w| *w == wordings[0]), "{wordings:#?}");
+
+    let stats_25 = [
+        "search", "--method", "idastar", "--board", "5x5", "--stats", "--table", table,
+    ];
+    let stats_16 = [
+        "search",
+        "--method",
+        "idastar",
+        "--heuristic",
+        "manhattan",
+        "--board",
+        "4x4",
+        "--stats",
+    ];
+    let mut formats = Vec::new();
+    for (args, inputs) in [(&stats_25[..], &near), (&stats_16[..], &fifteen)] {
+        let (code, _, err) = run(args, inputs);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        formats.extend(per_input(&err, inputs, ""));
+    }
+    assert_eq!(
+        formats[0],
+        "idastar/pdb-#-#-#-#-#-#-#-#: # moves, # expanded, # generated, peak open #, # \
+         iteration, b* #, # ms"
+    );
+    assert_eq!(formats[1], formats[0]);
+    assert_eq!(
+        formats[2],
+        "idastar/manhattan: # moves, # expanded, # generated, peak open #, # iterations, b* #, # ms"
+    );
+    assert_eq!(formats[3], formats[2]);
 }

@@ -223,6 +223,21 @@ impl fmt::Display for Limit {
     }
 }
 
+/// What a search stopped at `limit` says, on every board (the 24-puzzle's too) and from
+/// every front end: the limit, the work done until then, and the length it proved no
+/// solution is shorter than (`stats.bound`).
+pub fn stopped_message(limit: Limit, stats: &Stats) -> String {
+    let mut message = format!(
+        "search stopped at its {limit} after expanding {} states in {:.3} s",
+        stats.expanded,
+        stats.elapsed.as_secs_f64()
+    );
+    if let Some(bound) = stats.bound {
+        message += &format!("; no solution is shorter than {bound} moves");
+    }
+    message
+}
+
 /// Why a search gave no path.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -254,7 +269,7 @@ pub enum SearchError {
         longest: u64,
     },
     /// A limit stopped the search before it found the goal.
-    #[error("search stopped at its {limit} after expanding {} states in {:?}; raise the limit or use a stronger method (idastar with linear-conflict)", stats.expanded, stats.elapsed)]
+    #[error("{}", stopped_message(*limit, stats))]
     LimitReached {
         /// The limit.
         limit: Limit,

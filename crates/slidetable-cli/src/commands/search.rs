@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use slidetable::core::{counted, path_string, Move};
 use slidetable::search::{
-    effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limit, Method,
-    SearchError, Stats,
+    effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limit, SearchError,
+    Stats,
 };
 
 use crate::answers::{self, write_invalid};
@@ -79,7 +79,7 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
                         Limit::Memory(_) => " (the limit is --max-memory)",
                         _ => "",
                     };
-                    warning!("line {line}: {message}{option}");
+                    warning!("{line}: {message}{option}");
                     (None, true, Some(stats), Some(message))
                 }
                 Err(e) => return Err(e.into()),
@@ -99,7 +99,7 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
             };
             write_record(&mut buf, output, start, answer, &setup, with_stats);
             if let (Output::Text, true, Some(s), Some(d)) = (output, with_stats, &stats, depth) {
-                note!("line {line}: {}", stats_text(method, &choice, s, d));
+                note!("{line}: {}", stats_text(&setup, s, d));
             }
             out.write_all(&buf)?;
             Ok(())
@@ -180,7 +180,10 @@ impl<'a> Tally<'a> {
             None => {}
         }
         if gave_up > 0 && code == ExitCode::SUCCESS {
-            warning!("{gave_up} search(es) stopped at a limit; their answers read `unknown`");
+            match gave_up {
+                1 => warning!("1 search stopped at a limit; its answer reads `unknown`"),
+                n => warning!("{n} searches stopped at a limit; their answers read `unknown`"),
+            }
             return Ok(ExitCode::FAILURE);
         }
         Ok(code)
@@ -273,16 +276,17 @@ pub(crate) fn write_invalid_record(
     }
 }
 
-/// The text of `search --stats` for one solved puzzle, on standard error.
-fn stats_text(method: Method, heuristic: &HeuristicChoice, s: &Stats, depth: u32) -> String {
+/// The text of `--stats` for one solved puzzle, on standard error, on every board: how it
+/// was searched (`idastar/linear-conflict`; a pattern database by its partition,
+/// `idastar/pdb-6-6-3`), then its figures.
+pub(crate) fn stats_text(setup: &SearchSetup<'_>, s: &Stats, depth: u32) -> String {
+    let how = match (setup.heuristic, setup.partition) {
+        (Some("pdb"), Some(partition)) => format!("{}/pdb-{partition}", setup.method),
+        (Some(heuristic), _) => format!("{}/{heuristic}", setup.method),
+        (None, _) => setup.method.to_string(),
+    };
     let mut text = format!(
-        "{}{}: {}, {} expanded, {} generated, peak open {}",
-        method,
-        if method.uses_heuristic() {
-            format!("/{heuristic}")
-        } else {
-            String::new()
-        },
+        "{how}: {}, {} expanded, {} generated, peak open {}",
         json::Measure::Distance.amount(depth),
         s.expanded,
         s.generated,
