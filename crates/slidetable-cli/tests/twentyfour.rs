@@ -1494,3 +1494,47 @@ fn limits_and_stats_read_alike_on_every_board_and_name_the_file() {
     );
     assert_eq!(formats[3], formats[2]);
 }
+
+/// The 24-puzzle's lines are read as every board's: a byte-order mark, CRLF line ends, blank
+/// and comment lines are no puzzles; a wrong count of tiles is named as such whatever the
+/// tiles are; bytes that are no text are shown as they are; a line too long to read is
+/// refused by its length; each bad line is named with its input and number.
+#[test]
+fn bad_lines_are_read_and_named_as_on_every_board() {
+    let goal: Vec<String> = (0..25).map(|t| t.to_string()).collect();
+    let with = |last: &str| format!("{} {last}", goal[..24].join(" "));
+    let mut input = Vec::new();
+    input.extend_from_slice(b"\xEF\xBB\xBF");
+    input.extend_from_slice(format!("{}\r\n\r\n# a comment\r\n", goal.join(" ")).as_bytes());
+    input
+        .extend_from_slice(b"1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\r\n");
+    input.extend_from_slice(format!("{}\n", with("24 25")).as_bytes());
+    input.extend_from_slice(format!("{}\n", goal[1..].join(" ")).as_bytes());
+    input
+        .extend_from_slice(b"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 \xFF\n");
+    input.extend_from_slice(format!("{}\n", with("23")).as_bytes());
+    input.extend_from_slice(format!("{}\n", with("25")).as_bytes());
+    input.extend_from_slice(format!("{}\n", "1 ".repeat(35_000)).as_bytes());
+    let out = slidetable()
+        .args(["distance", "--board", "5x5", "--keep-going", "--table"])
+        .arg(database())
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(BAD_INPUT), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!("0\n1\n{}", "invalid\n".repeat(6))
+    );
+    assert_eq!(
+        text(&out.stderr),
+        "slidetable: <stdin>: line 5: expected 25 tiles, found 26
+slidetable: <stdin>: line 6: expected 25 tiles, found 24
+slidetable: <stdin>: line 7: unknown tile '\\xff' (tiles are 1..24, the blank is 0 or x)
+slidetable: <stdin>: line 8: tile 23 appears twice
+slidetable: <stdin>: line 9: tile 25 is not on a 5x5 board (tiles are 1..24, the blank is 0)
+slidetable: <stdin>: line 10: line is 70000 bytes long; at most 65536 are read
+slidetable: 6 invalid lines in <stdin>
+"
+    );
+}
