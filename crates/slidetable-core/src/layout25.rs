@@ -469,10 +469,23 @@ mod tests {
         assert!(Layout25::parse(3, 3, "1 2 3 4 5 6 7 8 x").is_ok());
         let e = Layout25::parse(5, 5, "0 1 2").unwrap_err();
         assert_eq!(e.to_string(), "expected 25 tiles, found 3");
-        let e = Layout25::parse(5, 5, "25").unwrap_err();
+        let line = |last: &str| {
+            let tiles: Vec<String> = (0..24).map(|t| t.to_string()).collect();
+            format!("{} {last}", tiles.join(" "))
+        };
+        let e = Layout25::parse(5, 5, &line("25")).unwrap_err();
         assert_eq!(
             e.to_string(),
             "tile 25 is not on a 5x5 board (tiles are 1..24, the blank is 0)"
+        );
+        // The count first, as on the smaller boards, whatever the tiles; a byte that is no
+        // text as itself.
+        let e = Layout25::parse(5, 5, &line("24 25")).unwrap_err();
+        assert_eq!(e.to_string(), "expected 25 tiles, found 26");
+        let e = Layout25::parse_bytes(5, 5, b"1 2 \xff").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown tile '\\xff' (tiles are 1..24, the blank is 0 or x)"
         );
         assert!(matches!(
             Layout25::new(6, 5, &[]),
