@@ -216,7 +216,7 @@ impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Limit::Expanded(n) => write!(f, "limit of {n} expanded states"),
-            Limit::Time(t) => write!(f, "time limit of {t:?}"),
+            Limit::Time(t) => write!(f, "time limit of {} s", t.as_secs_f64()),
             Limit::Memory(b) => write!(f, "memory limit of {:.1} MB", *b as f64 / 1e6),
             Limit::Stopped => f.write_str("request to stop"),
         }
@@ -466,6 +466,38 @@ pub fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stopped_search_says_so_in_one_wording() {
+        let stats = Stats {
+            expanded: 1234,
+            elapsed: Duration::from_millis(1500),
+            bound: Some(38),
+            ..Stats::default()
+        };
+        let said = |limit| stopped_message(limit, &stats);
+        assert_eq!(
+            said(Limit::Expanded(1000)),
+            "search stopped at its limit of 1000 expanded states after expanding 1234 states in \
+             1.500 s; no solution is shorter than 38 moves"
+        );
+        assert!(said(Limit::Time(Duration::from_millis(2500)))
+            .starts_with("search stopped at its time limit of 2.5 s after "));
+        assert!(said(Limit::Time(Duration::ZERO))
+            .starts_with("search stopped at its time limit of 0 s after "));
+        assert!(said(Limit::Stopped).starts_with("search stopped at its request to stop after "));
+        // Both boards' errors say it so.
+        let e = SearchError::LimitReached {
+            limit: Limit::Expanded(1000),
+            stats: stats.clone(),
+        };
+        assert_eq!(e.to_string(), said(Limit::Expanded(1000)));
+        let e = Search25Error::LimitReached {
+            limit: Limit::Expanded(1000),
+            stats: stats.clone(),
+        };
+        assert_eq!(e.to_string(), said(Limit::Expanded(1000)));
+    }
 
     #[test]
     fn a_requested_stop_stops_every_method() {
