@@ -1538,3 +1538,50 @@ slidetable: 6 invalid lines in <stdin>
 "
     );
 }
+
+/// A table or a 15-puzzle database given as the 24-puzzle's databases is named for what it
+/// is, with the command that reads it; a file too short for the header says its length.
+#[test]
+fn a_table_given_as_the_24_puzzle_databases_is_named_for_what_it_is() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let empty = dir.path().join("empty.slp");
+    std::fs::write(&empty, b"").unwrap();
+    let text_file = dir.path().join("text.slp");
+    std::fs::write(&text_file, b"hello\n").unwrap();
+    let run = |table: &std::path::Path| {
+        let out = slidetable()
+            .args(["distance", "--board", "5x5", "--table"])
+            .arg(table)
+            .write_stdin("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        text(&out.stderr)
+    };
+    let table = crate::common::table_3x3();
+    assert_eq!(
+        run(table),
+        format!(
+            "slidetable: {}: this is a table (SLIDETBL), not the 24-puzzle's pattern databases \
+             (SLIDEP25): `slidetable path`, `distance` and `search` read it without --board \
+             5x5, and `slidetable info FILE` names its board\n",
+            table.display()
+        )
+    );
+    assert_eq!(
+        run(&empty),
+        format!(
+            "slidetable: {}: not a SLIDEP25 pattern database (a 24-puzzle pattern file): the \
+             file is 0 bytes, shorter than the 96-byte header\n",
+            empty.display()
+        )
+    );
+    assert_eq!(
+        run(&text_file),
+        format!(
+            "slidetable: {}: not a SLIDEP25 pattern database (a 24-puzzle pattern file): the \
+             file is 6 bytes, shorter than the 96-byte header\n",
+            text_file.display()
+        )
+    );
+}
