@@ -20,7 +20,7 @@ use slidetable::puzzles::{parse_line25, Board25};
 use slidetable::search::{stopped_message, Limit, Limits, Progress25, Search25Error, Stop};
 use slidetable::{Build25, TwentyFour, TwentyFourError, Written25};
 
-use crate::commands::search::{stats_text, write_record, Found, Tally};
+use crate::commands::search::{stats_text, write_record, Found, SummaryFile, Tally};
 use crate::error::{UsageError, EXIT_INTERRUPTED, EXIT_USAGE};
 use crate::json::Measure;
 use crate::puzzles::{BadLines, InputLines};
@@ -648,6 +648,10 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
     // Ctrl-C stopped a search: the run ends there, exit 130.
     let mut interrupted = false;
     let mut answered = 0u64;
+    let summary = match printed {
+        Printed25::Search(_, file) => SummaryFile::create(file)?,
+        Printed25::Answers(_) => None,
+    };
     let mut tally = Tally::new(setup);
     let mut buf = Vec::new();
     let invalid = |number: u64, what: &str, out: &mut _| match printed {
@@ -793,7 +797,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
     }
     match printed {
         // The summary counts the puzzles answered, bad lines or not, as on every board.
-        Printed25::Search(output, file) => tally.end(file, args.stats, output, code),
+        Printed25::Search(output, _) => tally.end(summary, args.stats, output, code),
         Printed25::Answers(_) if code != ExitCode::SUCCESS => Ok(code),
         Printed25::Answers(_) if unknown => Ok(ExitCode::FAILURE),
         Printed25::Answers(_) => Ok(ExitCode::SUCCESS),

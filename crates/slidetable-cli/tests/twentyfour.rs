@@ -1585,3 +1585,41 @@ fn a_table_given_as_the_24_puzzle_databases_is_named_for_what_it_is() {
         )
     );
 }
+
+/// A `--summary FILE` that cannot be written is refused before any puzzle is searched (it
+/// was refused after the whole run, its summary lost), on every board.
+#[test]
+fn a_summary_that_cannot_be_written_is_refused_before_the_search() {
+    let summary = "/nonexistent-directory/summary.json";
+    let table = database().to_str().unwrap().to_string();
+    let runs: [(&[&str], &str); 2] = [
+        (
+            &[
+                "search", "--method", "idastar", "--board", "5x5", "--table", &table,
+            ],
+            EIGHT_MOVES_25,
+        ),
+        (
+            &["search", "--method", "idastar", "--board", "4x4"],
+            MOVES_28_16,
+        ),
+    ];
+    for (args, puzzle) in runs {
+        let out = slidetable()
+            .args(args)
+            .args(["--summary", summary])
+            .write_stdin(format!("{puzzle}\n"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(text(&out.stdout), "", "{args:?}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "slidetable: --summary: cannot write {summary}: No such file or directory (os \
+                 error 2)\n"
+            ),
+            "{args:?}"
+        );
+    }
+}

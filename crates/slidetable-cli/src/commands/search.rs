@@ -1,7 +1,8 @@
 //! `search`: the seeds' algorithms at query time, with the same input and output as `path`.
 
+use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -52,6 +53,7 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
     if output == Output::Csv {
         out.write_all(csv_header(with_stats).as_bytes())?;
     }
+    let summary_file = SummaryFile::create(summary_file)?;
     let mut tally = Tally::new(setup);
     let mut buf = Vec::with_capacity(256);
     let code = each_puzzle(
@@ -110,6 +112,28 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
     tally.end(summary_file, with_stats, output, code)
 }
 
+/// `--summary FILE`, made before any puzzle is searched: a path that cannot be written is
+/// refused before the work, not after it with the summary lost.
+pub(crate) struct SummaryFile {
+    path: PathBuf,
+    file: File,
+}
+
+impl SummaryFile {
+    /// Makes (or empties) `path`, if given.
+    pub(crate) fn create(path: Option<&Path>) -> Result<Option<SummaryFile>> {
+        path.map(|path| {
+            let file = File::create(path)
+                .with_context(|| format!("--summary: cannot write {}", path.display()))?;
+            Ok(SummaryFile {
+                path: path.to_path_buf(),
+                file,
+            })
+        })
+        .transpose()
+    }
+}
+
 /// What `search` counts over every puzzle for its summary (`--stats` with `--json` or
 /// `--csv`, or `--summary FILE`), on every board.
 pub(crate) struct Tally<'a> {
@@ -154,7 +178,7 @@ impl<'a> Tally<'a> {
     /// stderr), and the run's exit code: `code`, or 1 when a search gave up.
     pub(crate) fn end(
         mut self,
-        file: Option<&Path>,
+        file: Option<SummaryFile>,
         with_stats: bool,
         output: Output,
         code: ExitCode,
@@ -170,8 +194,10 @@ impl<'a> Tally<'a> {
             },
         );
         match file {
-            Some(file) => std::fs::write(file, &line)
-                .with_context(|| format!("--summary: cannot write {}", file.display()))?,
+            Some(mut summary) => summary
+                .file
+                .write_all(&line)
+                .with_context(|| format!("--summary: cannot write {}", summary.path.display()))?,
             // Beside the records, not among them: standard output holds one per puzzle. (The
             // text output's statistics are already one line per puzzle on stderr.)
             None if with_stats && output != Output::Text => {
