@@ -1623,3 +1623,36 @@ fn a_summary_that_cannot_be_written_is_refused_before_the_search() {
         );
     }
 }
+
+/// `generate --board 5x5 -o PATH` into a directory that does not exist is refused before the
+/// build, as on every board, and makes no directory (it made the directory, through the
+/// folder that keeps the groups built, and wrote the file there).
+#[test]
+fn generate_into_a_missing_directory_is_refused_before_the_build() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let missing = dir.path().join("missing");
+    let path = missing.join("x.slp");
+    let out = slidetable()
+        .args([
+            "generate",
+            "--board",
+            "5x5",
+            "--pdb",
+            "3-3-3-3-3-3-3-3",
+            "-o",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "slidetable: cannot write {}: directory {} does not exist\n",
+            path.display(),
+            missing.display()
+        )
+    );
+    assert!(!missing.exists());
+}
