@@ -1,5 +1,6 @@
 //! Puzzles from the user: a `--goal` argument, and the puzzle lines every batch command reads.
 
+use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -23,8 +24,8 @@ pub(crate) fn parse_goal(board: Board, text: &str) -> Result<Layout, UsageError>
 /// The loop every batch command shares: reads puzzles for `board` line by line from each of
 /// `inputs` in turn (files, `-` for standard input; none: standard input), streamed,
 /// skipping blank and `#` lines, and
-/// calls `answer` for each (with its line number) to write one line to `out`. A bad line stops
-/// the run with `line N: …` on stderr and exit 65 after every earlier answer is flushed; with
+/// calls `answer` for each (with where it was read: [`LineOf`]) to write one line to `out`. A
+/// bad line stops the run with `FILE: line N: …` on stderr and exit 65 after every earlier answer is flushed; with
 /// `keep_going`, `invalid` writes the bad line's answer, each problem is reported, and the
 /// exit code is 65 at the end.
 // Inlined into each command, as when it lived beside `distance` and `path`: as a call,
@@ -35,7 +36,7 @@ pub(crate) fn each_puzzle<W: Write>(
     board: Board,
     keep_going: bool,
     out: &mut W,
-    mut answer: impl FnMut(&Layout, u64, &mut W) -> Result<()>,
+    mut answer: impl FnMut(&Layout, LineOf<'_>, &mut W) -> Result<()>,
     mut invalid: impl FnMut(u64, &str, &mut W) -> io::Result<()>,
 ) -> Result<ExitCode> {
     each_input(inputs, keep_going, |input| {
@@ -43,15 +44,16 @@ pub(crate) fn each_puzzle<W: Write>(
         let mut bad = BadLines::new(keep_going);
         while let Some((number, puzzle)) = puzzles.next()? {
             match puzzle {
-                Ok(layout) => answer(&layout, number, out)?,
+                Ok(layout) => answer(&layout, puzzles.line(number), out)?,
                 Err(what) => {
-                    if let Some(stop) = bad.report(&puzzles, number, &what, out, &mut invalid)? {
+                    let at = puzzles.line(number);
+                    if let Some(stop) = bad.report(at, &what, out, &mut invalid)? {
                         return Ok(stop);
                     }
                 }
             }
         }
-        bad.end(&puzzles, out)
+        bad.end(puzzles.name(), out)
     })
 }
 
@@ -109,13 +111,14 @@ pub(crate) fn each_block<W: Write>(
                 None => {}
                 Some(None) => break,
                 Some(Some((number, what))) => {
-                    if let Some(stop) = bad.report(&puzzles, number, &what, out, &mut invalid)? {
+                    let at = puzzles.line(number);
+                    if let Some(stop) = bad.report(at, &what, out, &mut invalid)? {
                         return Ok(stop);
                     }
                 }
             }
         }
-        bad.end(&puzzles, out)
+        bad.end(puzzles.name(), out)
     })
 }
 
@@ -159,16 +162,15 @@ pub(crate) fn each_chunk<W: Write, A>(
                         answer(layout, found, out)?;
                     }
                     Err(what) => {
-                        if let Some(stop) =
-                            bad.report(&puzzles, *number, what, out, &mut invalid)?
-                        {
+                        let at = puzzles.line(*number);
+                        if let Some(stop) = bad.report(at, what, out, &mut invalid)? {
                             return Ok(stop);
                         }
                     }
                 }
             }
         }
-        bad.end(&puzzles, out)
+        bad.end(puzzles.name(), out)
     })
 }
 
@@ -198,11 +200,92 @@ pub(crate) fn each_input(
     Ok(code)
 }
 
-/// The puzzle lines of one input: blank and `#` lines skipped, a byte-order mark at the
-/// start dropped, every other line a puzzle for the board or what is wrong with it.
-pub(crate) struct PuzzleLines {
+/// Where a puzzle line was read, as every message about one names it: `FILE: line N`
+/// (`<stdin>: line N` for standard input).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LineOf<'a> {
+    /// The input's name in messages.
+    pub(crate) input: &'a str,
+    /// The line's number, from 1.
+    pub(crate) number: u64,
+}
+
+impl fmt::Display for LineOf<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: line {}", self.input, self.number)
+    }
+}
+
+/// The lines of one input that may hold a puzzle, on every board: blank and `#` lines
+/// skipped, a byte-order mark at the start dropped, a line longer than [`MAX_LINE`] refused
+/// by length.
+pub(crate) struct InputLines {
     name: String,
     lines: Lines<Box<dyn BufRead>>,
+}
+
+impl InputLines {
+    /// The lines of `path` (`-`: standard input).
+    pub(crate) fn open(path: &Path) -> Result<InputLines> {
+        let input = input::open(Some(path))?;
+        Ok(InputLines {
+            name: input.name,
+            lines: Lines::new(input.reader, MAX_LINE),
+        })
+    }
+
+    /// The input's name in messages: its path, or `<stdin>`.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Line `number` of this input, for messages.
+    pub(crate) fn line(&self, number: u64) -> LineOf<'_> {
+        LineOf {
+            input: &self.name,
+            number,
+        }
+    }
+
+    /// The next line that is neither blank nor a comment: its number and what `parse` makes
+    /// of its bytes, or what is wrong with it (too long to read); `None` at the end of the
+    /// input.
+    #[inline(always)]
+    pub(crate) fn next<T>(
+        &mut self,
+        parse: impl FnOnce(&[u8]) -> Result<T, String>,
+    ) -> Result<Option<(u64, Result<T, String>)>> {
+        while let Some(line) = self
+            .lines
+            .next_line()
+            .with_context(|| format!("cannot read {}", self.name))?
+        {
+            // A byte-order mark at the start of the input is an editor's, not a tile.
+            let text = match line.text {
+                Ok(text) if line.number == 1 => {
+                    Ok(text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text))
+                }
+                other => other,
+            };
+            return Ok(Some((
+                line.number,
+                match text {
+                    Ok(text) if is_blank_or_comment(text) => continue,
+                    Ok(text) => parse(text),
+                    Err(len) => Err(format!(
+                        "line is {len} bytes long; at most {MAX_LINE} are read"
+                    )),
+                },
+            )));
+        }
+        Ok(None)
+    }
+}
+
+/// The puzzle lines of one input ([`InputLines`]): every line a puzzle for the board or what
+/// is wrong with it.
+pub(crate) struct PuzzleLines {
+    text: InputLines,
     board: Board,
     hints: bool,
 }
@@ -210,10 +293,8 @@ pub(crate) struct PuzzleLines {
 impl PuzzleLines {
     /// The puzzle lines of `path` (`-`: standard input) for `board`.
     pub(crate) fn open(path: &Path, board: Board) -> Result<PuzzleLines> {
-        let input = input::open(Some(path))?;
         Ok(PuzzleLines {
-            name: input.name,
-            lines: Lines::new(input.reader, MAX_LINE),
+            text: InputLines::open(path)?,
             board,
             hints: true,
         })
@@ -238,7 +319,7 @@ impl PuzzleLines {
         let board = self.board;
         // A line and its end.
         let len = 2 * board.cells();
-        let bytes = self.lines.buffered();
+        let bytes = self.text.lines.buffered();
         let (mut at, mut lines) = (0, 0);
         while starts.len() < max {
             let Some(line) = bytes.get(at..at + len) else {
@@ -254,12 +335,17 @@ impl PuzzleLines {
             at += len;
             lines += 1;
         }
-        self.lines.consume(at, lines);
+        self.text.lines.consume(at, lines);
     }
 
     /// The input's name in messages: its path, or `<stdin>`.
     pub(crate) fn name(&self) -> &str {
-        &self.name
+        self.text.name()
+    }
+
+    /// Line `number` of this input, for messages.
+    pub(crate) fn line(&self, number: u64) -> LineOf<'_> {
+        self.text.line(number)
     }
 
     /// The next puzzle line: its number and its puzzle, or what is wrong with it; `None` at
@@ -268,32 +354,13 @@ impl PuzzleLines {
     // instructions (callgrind).
     #[inline(always)]
     pub(crate) fn next(&mut self) -> Result<Option<(u64, Result<Layout, String>)>> {
-        let board = self.board;
-        while let Some(line) = self
-            .lines
-            .next_line()
-            .with_context(|| format!("cannot read {}", self.name))?
-        {
-            // A byte-order mark at the start of the input is an editor's, not a tile.
-            let text = match line.text {
-                Ok(text) if line.number == 1 => {
-                    Ok(text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text))
-                }
-                other => other,
-            };
-            let puzzle = match text {
-                Ok(text) if is_blank_or_comment(text) => continue,
-                Ok(text) => parse_line(board, text).map_err(|e| match self.hints {
-                    true => with_board_hint(&e),
-                    false => e.to_string(),
-                }),
-                Err(len) => Err(format!(
-                    "line is {len} bytes long; at most {MAX_LINE} are read"
-                )),
-            };
-            return Ok(Some((line.number, puzzle)));
-        }
-        Ok(None)
+        let (board, hints) = (self.board, self.hints);
+        self.text.next(|text| {
+            parse_line(board, text).map_err(|e| match hints {
+                true => with_board_hint(&e),
+                false => e.to_string(),
+            })
+        })
     }
 }
 
@@ -312,36 +379,35 @@ impl BadLines {
         }
     }
 
-    /// Bad line `number` of `input`, wrong for reason `what`: without `keep_going`, flushes
-    /// every earlier answer, reports it and returns the exit code that stops the run (65);
-    /// with it, `invalid` writes the line's answer, the line is reported and counted.
+    /// Bad line `at`, wrong for reason `what`: without `keep_going`, flushes every earlier
+    /// answer, reports it and returns the exit code that stops the run (65); with it,
+    /// `invalid` writes the line's answer, the line is reported and counted.
     pub(crate) fn report<W: Write>(
         &mut self,
-        input: &PuzzleLines,
-        number: u64,
+        at: LineOf<'_>,
         what: &str,
         out: &mut W,
         invalid: impl FnOnce(u64, &str, &mut W) -> io::Result<()>,
     ) -> Result<Option<ExitCode>> {
-        let report = format!("{}: line {number}: {what}", input.name());
+        let report = format!("{at}: {what}");
         if !self.keep_going {
             out.flush()?;
             warning!("{report}");
             return Ok(Some(ExitCode::from(EXIT_BAD_INPUT)));
         }
-        invalid(number, what, out)?;
+        invalid(at.number, what, out)?;
         warning!("{report}");
         self.count += 1;
         Ok(None)
     }
 
-    /// The end of `input`: flushes the answers, reports how many lines were bad, and exits
-    /// 65 if any was.
-    pub(crate) fn end(self, input: &PuzzleLines, out: &mut impl Write) -> Result<ExitCode> {
+    /// The end of the input named `input`: flushes the answers, reports how many lines were
+    /// bad, and exits 65 if any was.
+    pub(crate) fn end(self, input: &str, out: &mut impl Write) -> Result<ExitCode> {
         out.flush()?;
         let bad = self.count;
         if bad > 0 {
-            warn_invalid_lines(bad, input.name());
+            warn_invalid_lines(bad, input);
             return Ok(ExitCode::from(EXIT_BAD_INPUT));
         }
         Ok(ExitCode::SUCCESS)

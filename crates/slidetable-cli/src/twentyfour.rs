@@ -4,25 +4,26 @@
 //! with `--board 5x5` is refused with what does take it.
 
 use std::ffi::OsString;
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
-use slidetable::core::{counted, is_blank_or_comment, Layout25};
+use slidetable::core::Layout25;
 use slidetable::generate::engine::Parts25Event;
 use slidetable::generate::room::human;
 use slidetable::generate::Pattern25Error;
 use slidetable::puzzles::{parse_line25, Board25};
-use slidetable::search::{Limit, Limits, Progress25, Search25Error, Stop};
+use slidetable::search::{stopped_message, Limit, Limits, Progress25, Search25Error, Stop};
 use slidetable::{Build25, TwentyFour, TwentyFourError, Written25};
 
-use crate::commands::search::{write_record, Found, Tally};
-use crate::error::{UsageError, EXIT_BAD_INPUT, EXIT_USAGE};
+use crate::commands::search::{stats_text, write_record, Found, SummaryFile, Tally};
+use crate::error::{UsageError, EXIT_INTERRUPTED, EXIT_USAGE};
 use crate::json::Measure;
+use crate::puzzles::{BadLines, InputLines};
 use crate::resolved::{Answer, Output};
 use crate::streams::{self, note, warning};
 use crate::tables::{self, BarUnit};
@@ -643,47 +644,40 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
         }
         _ => {}
     }
-    let mut bad_input = false;
     let mut unknown = false;
-    let inputs: Vec<Option<&Path>> = if args.input.is_empty() {
-        vec![None]
-    } else {
-        args.input.iter().map(|p| Some(p.as_path())).collect()
-    };
+    // Ctrl-C stopped a search: the run ends there, exit 130.
+    let mut interrupted = false;
     let mut answered = 0u64;
+    let summary = match printed {
+        Printed25::Search(_, file) => SummaryFile::create(file)?,
+        Printed25::Answers(_) => None,
+    };
     let mut tally = Tally::new(setup);
     let mut buf = Vec::new();
-    for input in inputs {
-        let crate::input::Input { name, reader } = crate::input::open(input)?;
-        let mut invalid = 0u64;
-        for (i, text) in reader.lines().enumerate() {
-            let text = text.with_context(|| format!("cannot read {name}"))?;
-            if is_blank_or_comment(text.as_bytes()) {
-                continue;
-            }
-            let line = i as u64 + 1;
-            let start = match parse_line25(Board25::TWENTY_FOUR, text.as_bytes()) {
-                Ok(l) => l,
-                Err(e) => {
-                    let what = format!("{name}: line {line}: {e}");
-                    if !args.keep_going {
-                        out.flush()?;
-                        warning!("{what}");
-                        return Ok(ExitCode::from(EXIT_BAD_INPUT));
+    let invalid = |number: u64, what: &str, out: &mut _| match printed {
+        Printed25::Answers(output) => {
+            crate::answers::write_invalid_answer(out, answer, output, number, what)
+        }
+        Printed25::Search(output, _) => {
+            crate::commands::search::write_invalid_record(out, output, args.stats, number, what)
+        }
+    };
+    let code = crate::puzzles::each_input(&args.input, args.keep_going, |input| {
+        if interrupted {
+            return Ok(ExitCode::from(EXIT_INTERRUPTED));
+        }
+        let mut lines = InputLines::open(input)?;
+        let mut bad = BadLines::new(args.keep_going);
+        while let Some((number, parsed)) = lines
+            .next(|text| parse_line25(Board25::TWENTY_FOUR, text).map_err(|e| e.to_string()))?
+        {
+            let line = lines.line(number);
+            let start = match parsed {
+                Ok(start) => start,
+                Err(what) => {
+                    if let Some(stop) = bad.report(line, &what, &mut out, invalid)? {
+                        return Ok(stop);
                     }
-                    warning!("{what}");
-                    let what = e.to_string();
-                    match printed {
-                        Printed25::Answers(output) => crate::answers::write_invalid_answer(
-                            &mut out, answer, output, line, &what,
-                        )?,
-                        Printed25::Search(output, _) => {
-                            crate::commands::search::write_invalid_record(
-                                &mut out, output, args.stats, line, &what,
-                            )?
-                        }
-                    }
-                    invalid += 1;
                     continue;
                 }
             };
@@ -717,7 +711,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                     let mut err = io::stderr().lock();
                     let _ = write!(
                         err,
-                        "\r\x1b[Kline {line}: bound {}, {} expanded, {:.1} M/s, {:.0} s",
+                        "\r\x1b[K{line}: bound {}, {} expanded, {:.1} M/s, {:.0} s",
                         p.bound,
                         p.expanded,
                         p.expanded as f64 / secs / 1e6,
@@ -736,14 +730,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                     let moves = solved.path.len() as u32;
                     tally.add(Some(moves), true, Some(s));
                     if args.stats {
-                        note!(
-                            "line {line}: idastar/pdb {sizes}: {}, {} expanded, {} generated, {}, {:.3} s",
-                            Measure::Distance.amount(moves),
-                            s.expanded,
-                            s.generated,
-                            counted(u64::from(s.iterations.unwrap_or(0)), "iteration"),
-                            s.elapsed.as_secs_f64()
-                        );
+                        note!("{line}: {}", stats_text(&setup, s, moves));
                     }
                     match printed {
                         Printed25::Answers(output) => crate::answers::write(
@@ -773,11 +760,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                 Err(TwentyFourError::Search(Search25Error::LimitReached { limit, stats })) => {
                     tally.add(None, true, Some(&stats));
                     let proved = stats.bound.unwrap_or(0);
-                    let why = format!(
-                        "stopped at the {limit} after {} expanded in {:.1} s: no solution is shorter than {proved} moves",
-                        stats.expanded,
-                        stats.elapsed.as_secs_f64()
-                    );
+                    let why = stopped_message(limit, &stats);
                     match printed {
                         Printed25::Answers(output) => {
                             write_unknown(&mut buf, answered, &start, answer, output, proved, &why)
@@ -796,31 +779,26 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                     }
                     out.write_all(&buf)?;
                     out.flush()?;
-                    note!("line {line}: {why}");
+                    warning!("{line}: {why}");
                     if limit == Limit::Stopped {
-                        return Ok(ExitCode::from(130));
+                        interrupted = true;
+                        return Ok(ExitCode::from(EXIT_INTERRUPTED));
                     }
                     unknown = true;
                 }
                 Err(e) => return Err(e.into()),
             }
         }
-        if invalid > 0 {
-            out.flush()?;
-            crate::puzzles::warn_invalid_lines(invalid, &name);
-            bad_input = true;
-        }
-    }
+        bad.end(lines.name(), &mut out)
+    })?;
     out.flush()?;
-    let code = if bad_input {
-        ExitCode::from(EXIT_BAD_INPUT)
-    } else {
-        ExitCode::SUCCESS
-    };
+    if interrupted {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
     match printed {
         // The summary counts the puzzles answered, bad lines or not, as on every board.
-        Printed25::Search(output, file) => tally.end(file, args.stats, output, code),
-        Printed25::Answers(_) if bad_input => Ok(code),
+        Printed25::Search(output, _) => tally.end(summary, args.stats, output, code),
+        Printed25::Answers(_) if code != ExitCode::SUCCESS => Ok(code),
         Printed25::Answers(_) if unknown => Ok(ExitCode::FAILURE),
         Printed25::Answers(_) => Ok(ExitCode::SUCCESS),
     }

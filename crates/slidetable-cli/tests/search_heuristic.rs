@@ -123,7 +123,7 @@ fn stats_go_to_stderr_one_line_per_puzzle() {
     let err = lines(&out.get_output().stderr);
     assert_eq!(err.len(), 2, "{err:?}");
     assert!(
-        err[0].starts_with("line 1: idastar/manhattan: 19 moves, "),
+        err[0].starts_with("<stdin>: line 1: idastar/manhattan: 19 moves, "),
         "{}",
         err[0]
     );

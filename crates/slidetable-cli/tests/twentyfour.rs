@@ -87,7 +87,9 @@ fn search_reports_its_figures_and_a_limit_says_what_it_proved() {
     assert_eq!(record["distance"], 8);
     assert_eq!(record["partition"], "3-3-3-3-3-3-3-3");
     assert!(record["stats"]["expanded"].as_u64().unwrap() >= 8);
-    assert!(text(&out.stderr).starts_with("line 1: idastar/pdb 3-3-3-3-3-3-3-3: 8 moves, "));
+    assert!(
+        text(&out.stderr).starts_with("<stdin>: line 1: idastar/pdb-3-3-3-3-3-3-3-3: 8 moves, ")
+    );
 
     // Korf and Felner's instance 1 (95 moves) is out of reach of these small groups.
     let out = slidetable()
@@ -107,8 +109,9 @@ fn search_reports_its_figures_and_a_limit_says_what_it_proved() {
     assert_eq!(text(&out.stdout), "unknown\n");
     let err = text(&out.stderr);
     assert!(
-        err.starts_with("line 1: stopped at the limit of 100000 expanded states after ")
-            && err.contains(": no solution is shorter than "),
+        err.starts_with(
+            "slidetable: <stdin>: line 1: search stopped at its limit of 100000 expanded states after "
+        ) && err.contains("; no solution is shorter than "),
         "{err}"
     );
 }
@@ -1131,7 +1134,7 @@ fn stats_name_the_input_line_and_count_moves_in_words() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(
-        err.starts_with("line 3: idastar/pdb 3-3-3-3-3-3-3-3: 1 move, "),
+        err.starts_with("<stdin>: line 3: idastar/pdb-3-3-3-3-3-3-3-3: 1 move, "),
         "{err}"
     );
 }
@@ -1225,6 +1228,10 @@ fn search_summary_counts_every_puzzle_as_on_every_board() {
 const MANY_SMALL_SUBTREES: &str =
     "5 1 2 3 4 11 6 12 8 9 10 7 19 13 14 16 20 23 0 17 15 21 22 18 24\n";
 
+/// How a search stopped at 1,000 expanded states begins to say so.
+const STOPPED_AT_1000: &str =
+    "slidetable: <stdin>: line 1: search stopped at its limit of 1000 expanded states after expanding ";
+
 /// `--max-expanded` binds however the work falls into subtrees: each subtree's end is a
 /// look at the limits too (a search of small subtrees ran to its end past the limit).
 #[test]
@@ -1243,15 +1250,11 @@ fn a_limit_stops_a_search_of_small_subtrees() {
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
         assert_eq!(text(&out.stdout), "unknown\n");
         let err = text(&out.stderr);
-        assert!(
-            err.starts_with("line 1: stopped at the limit of 1000 expanded states after "),
-            "{err}"
-        );
+        assert!(err.starts_with(STOPPED_AT_1000), "{err}");
         // Stopped soon after the limit, not at the end of the search nor of the first
         // iteration that reached the subtrees (22,921 expanded: the iterations before it
         // were searched whole in the breadth-first top, which never looked).
-        let expanded: u64 = err
-            ["line 1: stopped at the limit of 1000 expanded states after ".len()..]
+        let expanded: u64 = err[STOPPED_AT_1000.len()..]
             .split(' ')
             .next()
             .unwrap()
@@ -1361,4 +1364,295 @@ fn refused_for_memory(command: &str, length: u64, available: &str) -> String {
     std::fs::remove_file(&path).unwrap();
     assert_eq!(out.status.code(), Some(1));
     text(&out.stderr)
+}
+
+/// Korf and Felner's instance 1 (95 moves): out of reach of the small groups.
+const KORF_FELNER_1: &str = "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13";
+/// An 8-move scramble of the 24-puzzle and a 28-move one of the 15-puzzle.
+const EIGHT_MOVES_25: &str = "1 2 7 3 4 5 6 8 13 9 10 11 12 14 19 15 16 17 18 24 20 21 22 23 0";
+const MOVES_28_16: &str = "5 1 4 6 10 3 2 8 14 11 13 12 9 x 7 15";
+
+/// A message with its numbers replaced by `#`: its wording alone.
+fn wording(message: &str) -> String {
+    let mut out = String::new();
+    let mut in_number = false;
+    for c in message.chars() {
+        if c.is_ascii_digit() || (in_number && c == '.') {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A search stopped at a limit says so in one wording on every board, and a `--stats` line
+/// has one format on every board; both name the input (its file and line) as every other
+/// per-line message does, and a limit exits 1 on every board.
+#[test]
+fn limits_and_stats_read_alike_on_every_board_and_name_the_file() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let file = |name: &str, puzzle: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("# a puzzle\n{puzzle}\n")).unwrap();
+        path
+    };
+    let hard = [
+        file("a25.txt", KORF_FELNER_1),
+        file("b25.txt", KORF_FELNER_1),
+    ];
+    let near = [
+        file("c25.txt", EIGHT_MOVES_25),
+        file("d25.txt", EIGHT_MOVES_25),
+    ];
+    let fifteen = [file("a16.txt", MOVES_28_16), file("b16.txt", MOVES_28_16)];
+    let run = |args: &[&str], inputs: &[PathBuf]| {
+        let out = slidetable().args(args).args(inputs).output().unwrap();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let table = database().to_str().unwrap();
+    // Each input's message names it; the wording is the same everywhere.
+    let per_input = |err: &str, inputs: &[PathBuf], prefix: &str| -> Vec<String> {
+        let lines: Vec<&str> = err.lines().collect();
+        inputs
+            .iter()
+            .zip(&lines)
+            .map(|(input, line)| {
+                let named = format!("{prefix}{}: line 2: ", input.display());
+                assert!(line.starts_with(&named), "{line} (expected {named}…)");
+                wording(&line[named.len()..])
+            })
+            .collect()
+    };
+
+    let limit_25 = [
+        "path",
+        "--board",
+        "5x5",
+        "--max-expanded",
+        "1000",
+        "--table",
+        table,
+    ];
+    let limit_16 = [
+        "search",
+        "--method",
+        "idastar",
+        "--heuristic",
+        "manhattan",
+        "--board",
+        "4x4",
+        "--max-expanded",
+        "1000",
+    ];
+    let mut wordings = Vec::new();
+    for (args, inputs) in [(&limit_25[..], &hard), (&limit_16[..], &fifteen)] {
+        let (code, out, err) = run(args, inputs);
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert_eq!(out, "unknown\nunknown\n", "{args:?}");
+        wordings.extend(per_input(&err, inputs, "slidetable: "));
+    }
+    assert_eq!(
+        wordings[0],
+        "search stopped at its limit of # expanded states after expanding # states in # s; no \
+         solution is shorter than # moves"
+    );
+    assert!(wordings.iter().all(|w| *w == wordings[0]), "{wordings:#?}");
+
+    let stats_25 = [
+        "search", "--method", "idastar", "--board", "5x5", "--stats", "--table", table,
+    ];
+    let stats_16 = [
+        "search",
+        "--method",
+        "idastar",
+        "--heuristic",
+        "manhattan",
+        "--board",
+        "4x4",
+        "--stats",
+    ];
+    let mut formats = Vec::new();
+    for (args, inputs) in [(&stats_25[..], &near), (&stats_16[..], &fifteen)] {
+        let (code, _, err) = run(args, inputs);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        formats.extend(per_input(&err, inputs, ""));
+    }
+    assert_eq!(
+        formats[0],
+        "idastar/pdb-#-#-#-#-#-#-#-#: # moves, # expanded, # generated, peak open #, # \
+         iteration, b* #, # ms"
+    );
+    assert_eq!(formats[1], formats[0]);
+    assert_eq!(
+        formats[2],
+        "idastar/manhattan: # moves, # expanded, # generated, peak open #, # iterations, b* #, # ms"
+    );
+    assert_eq!(formats[3], formats[2]);
+}
+
+/// The 24-puzzle's lines are read as every board's: a byte-order mark, CRLF line ends, blank
+/// and comment lines are no puzzles; a wrong count of tiles is named as such whatever the
+/// tiles are; bytes that are no text are shown as they are; a line too long to read is
+/// refused by its length; each bad line is named with its input and number.
+#[test]
+fn bad_lines_are_read_and_named_as_on_every_board() {
+    let goal: Vec<String> = (0..25).map(|t| t.to_string()).collect();
+    let with = |last: &str| format!("{} {last}", goal[..24].join(" "));
+    let mut input = Vec::new();
+    input.extend_from_slice(b"\xEF\xBB\xBF");
+    input.extend_from_slice(format!("{}\r\n\r\n# a comment\r\n", goal.join(" ")).as_bytes());
+    input
+        .extend_from_slice(b"1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\r\n");
+    input.extend_from_slice(format!("{}\n", with("24 25")).as_bytes());
+    input.extend_from_slice(format!("{}\n", goal[1..].join(" ")).as_bytes());
+    input
+        .extend_from_slice(b"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 \xFF\n");
+    input.extend_from_slice(format!("{}\n", with("23")).as_bytes());
+    input.extend_from_slice(format!("{}\n", with("25")).as_bytes());
+    input.extend_from_slice(format!("{}\n", "1 ".repeat(35_000)).as_bytes());
+    let out = slidetable()
+        .args(["distance", "--board", "5x5", "--keep-going", "--table"])
+        .arg(database())
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(BAD_INPUT), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!("0\n1\n{}", "invalid\n".repeat(6))
+    );
+    assert_eq!(
+        text(&out.stderr),
+        "slidetable: <stdin>: line 5: expected 25 tiles, found 26
+slidetable: <stdin>: line 6: expected 25 tiles, found 24
+slidetable: <stdin>: line 7: unknown tile '\\xff' (tiles are 1..24, the blank is 0 or x)
+slidetable: <stdin>: line 8: tile 23 appears twice
+slidetable: <stdin>: line 9: tile 25 is not on a 5x5 board (tiles are 1..24, the blank is 0)
+slidetable: <stdin>: line 10: line is 70000 bytes long; at most 65536 are read
+slidetable: 6 invalid lines in <stdin>
+"
+    );
+}
+
+/// A table or a 15-puzzle database given as the 24-puzzle's databases is named for what it
+/// is, with the command that reads it; a file too short for the header says its length.
+#[test]
+fn a_table_given_as_the_24_puzzle_databases_is_named_for_what_it_is() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let empty = dir.path().join("empty.slp");
+    std::fs::write(&empty, b"").unwrap();
+    let text_file = dir.path().join("text.slp");
+    std::fs::write(&text_file, b"hello\n").unwrap();
+    let run = |table: &std::path::Path| {
+        let out = slidetable()
+            .args(["distance", "--board", "5x5", "--table"])
+            .arg(table)
+            .write_stdin("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        text(&out.stderr)
+    };
+    let table = crate::common::table_3x3();
+    assert_eq!(
+        run(table),
+        format!(
+            "slidetable: {}: this is a table (SLIDETBL), not the 24-puzzle's pattern databases \
+             (SLIDEP25): `slidetable path`, `distance` and `search` read it without --board \
+             5x5, and `slidetable info FILE` names its board\n",
+            table.display()
+        )
+    );
+    assert_eq!(
+        run(&empty),
+        format!(
+            "slidetable: {}: not a SLIDEP25 pattern database (a 24-puzzle pattern file): the \
+             file is 0 bytes, shorter than the 96-byte header\n",
+            empty.display()
+        )
+    );
+    assert_eq!(
+        run(&text_file),
+        format!(
+            "slidetable: {}: not a SLIDEP25 pattern database (a 24-puzzle pattern file): the \
+             file is 6 bytes, shorter than the 96-byte header\n",
+            text_file.display()
+        )
+    );
+}
+
+/// A `--summary FILE` that cannot be written is refused before any puzzle is searched (it
+/// was refused after the whole run, its summary lost), on every board.
+#[test]
+fn a_summary_that_cannot_be_written_is_refused_before_the_search() {
+    let summary = "/nonexistent-directory/summary.json";
+    let table = database().to_str().unwrap().to_string();
+    let runs: [(&[&str], &str); 2] = [
+        (
+            &[
+                "search", "--method", "idastar", "--board", "5x5", "--table", &table,
+            ],
+            EIGHT_MOVES_25,
+        ),
+        (
+            &["search", "--method", "idastar", "--board", "4x4"],
+            MOVES_28_16,
+        ),
+    ];
+    for (args, puzzle) in runs {
+        let out = slidetable()
+            .args(args)
+            .args(["--summary", summary])
+            .write_stdin(format!("{puzzle}\n"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(text(&out.stdout), "", "{args:?}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "slidetable: --summary: cannot write {summary}: No such file or directory (os \
+                 error 2)\n"
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+/// `generate --board 5x5 -o PATH` into a directory that does not exist is refused before the
+/// build, as on every board, and makes no directory (it made the directory, through the
+/// folder that keeps the groups built, and wrote the file there).
+#[test]
+fn generate_into_a_missing_directory_is_refused_before_the_build() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let missing = dir.path().join("missing");
+    let path = missing.join("x.slp");
+    let out = slidetable()
+        .args([
+            "generate",
+            "--board",
+            "5x5",
+            "--pdb",
+            "3-3-3-3-3-3-3-3",
+            "-o",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "slidetable: cannot write {}: directory {} does not exist\n",
+            path.display(),
+            missing.display()
+        )
+    );
+    assert!(!missing.exists());
 }

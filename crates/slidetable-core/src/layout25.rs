@@ -112,20 +112,45 @@ impl Layout25 {
     /// spaces, tabs or commas (`14 5 9 2 18 …`, Korf's instances' spelling); the blank is
     /// `0`, `x` or `_`.
     pub fn parse(rows: usize, cols: usize, line: &str) -> Result<Layout25, Layout25Error> {
-        let mut tiles = Vec::with_capacity(MAX_CELLS_25);
+        Layout25::parse_bytes(rows, cols, line.as_bytes())
+    }
+
+    /// [`Layout25::parse`] of a line's bytes, under the rules of the smaller boards'
+    /// [`crate::parse_layout`]: the first token that is no number named as its bytes (a byte
+    /// that is no text escaped, `'\xff'`), then a wrong count of tiles, then a tile off the
+    /// board or given twice.
+    pub fn parse_bytes(rows: usize, cols: usize, line: &[u8]) -> Result<Layout25, Layout25Error> {
+        let mut values = Vec::with_capacity(MAX_CELLS_25);
         for token in line
-            .split(|c: char| c.is_whitespace() || c == ',')
+            .split(|&b| crate::parse::is_separator(b))
             .filter(|t| !t.is_empty())
         {
-            let t: u64 = match token {
-                "x" | "X" | "_" => 0,
-                _ => token.parse().map_err(|_| Layout25Error::NotANumber {
-                    token: Token::new(token.as_bytes()),
-                    rows,
-                    cols,
-                })?,
-            };
-            if t >= (rows * cols) as u64 {
+            let number = std::str::from_utf8(token).ok().and_then(|t| t.parse().ok());
+            values.push(match (token, number) {
+                (b"x" | b"X" | b"_", _) => 0u64,
+                (_, Some(v)) => v,
+                (_, None) => {
+                    return Err(Layout25Error::NotANumber {
+                        token: Token::new(token),
+                        rows,
+                        cols,
+                    })
+                }
+            });
+        }
+        let n = rows * cols;
+        if rows < 2 || cols < 2 || n > MAX_CELLS_25 {
+            return Err(Layout25Error::Board { rows, cols });
+        }
+        if values.len() != n {
+            return Err(Layout25Error::WrongCount {
+                expected: n,
+                found: values.len(),
+            });
+        }
+        let mut tiles = Vec::with_capacity(values.len());
+        for t in values {
+            if t >= n as u64 {
                 return Err(Layout25Error::OutOfRange {
                     tile: t.into(),
                     rows,
@@ -444,10 +469,23 @@ mod tests {
         assert!(Layout25::parse(3, 3, "1 2 3 4 5 6 7 8 x").is_ok());
         let e = Layout25::parse(5, 5, "0 1 2").unwrap_err();
         assert_eq!(e.to_string(), "expected 25 tiles, found 3");
-        let e = Layout25::parse(5, 5, "25").unwrap_err();
+        let line = |last: &str| {
+            let tiles: Vec<String> = (0..24).map(|t| t.to_string()).collect();
+            format!("{} {last}", tiles.join(" "))
+        };
+        let e = Layout25::parse(5, 5, &line("25")).unwrap_err();
         assert_eq!(
             e.to_string(),
             "tile 25 is not on a 5x5 board (tiles are 1..24, the blank is 0)"
+        );
+        // The count first, as on the smaller boards, whatever the tiles; a byte that is no
+        // text as itself.
+        let e = Layout25::parse(5, 5, &line("24 25")).unwrap_err();
+        assert_eq!(e.to_string(), "expected 25 tiles, found 26");
+        let e = Layout25::parse_bytes(5, 5, b"1 2 \xff").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown tile '\\xff' (tiles are 1..24, the blank is 0 or x)"
         );
         assert!(matches!(
             Layout25::new(6, 5, &[]),

@@ -51,7 +51,7 @@ impl fmt::Display for Token {
 }
 
 #[inline]
-fn is_separator(b: u8) -> bool {
+pub(crate) fn is_separator(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b',' | b'\r' | b'\n' | 0x0b | 0x0c)
 }
 

@@ -80,9 +80,19 @@ pub struct Group25 {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Pattern25Error {
-    /// Too short for the fixed header, or another magic number.
+    /// Another magic number.
     #[error("not a SLIDEP25 pattern database (a 24-puzzle pattern file): the first {FIXED} bytes do not start with SLIDEP25")]
     NotPattern25,
+    /// Too short for the fixed header.
+    #[error("not a SLIDEP25 pattern database (a 24-puzzle pattern file): the file is {len} bytes, shorter than the {FIXED}-byte header")]
+    Short25 {
+        /// The file's length.
+        len: usize,
+    },
+    /// A table of the smaller boards, or a 15-puzzle pattern database (`SLIDETBL`), where the
+    /// 24-puzzle's databases are expected.
+    #[error("this is a table (SLIDETBL), not the 24-puzzle's pattern databases (SLIDEP25): `slidetable path`, `distance` and `search` read it without --board 5x5, and `slidetable info FILE` names its board")]
+    TableFile,
     /// One part of databases built in parts, where the whole file is asked for.
     #[error("one part of 24-puzzle pattern databases built in parts (SLIDEQ25), not the whole: `slidetable merge DIR -o FILE` joins the parts of DIR into the file")]
     APart25,
@@ -356,7 +366,13 @@ impl PatternFile25 {
         if file.len() >= 8 && file[..8] == MAGIC_PART_25 {
             return Err(Pattern25Error::APart25);
         }
-        if file.len() < FIXED || file[..8] != MAGIC_25 {
+        if file.len() >= 8 && file[..8] == crate::MAGIC {
+            return Err(Pattern25Error::TableFile);
+        }
+        if file.len() < FIXED {
+            return Err(Pattern25Error::Short25 { len: file.len() });
+        }
+        if file[..8] != MAGIC_25 {
             return Err(Pattern25Error::NotPattern25);
         }
         PatternFile25::parse_piece(file, Piece25::Whole)
@@ -604,6 +620,14 @@ mod tests {
         assert!(e.to_string().starts_with("field file length:"), "{e}");
         assert_eq!(
             PatternFile25::parse(b"SLIDETBL").unwrap_err(),
+            Pattern25Error::TableFile
+        );
+        assert_eq!(
+            PatternFile25::parse(b"SLIDEP2").unwrap_err(),
+            Pattern25Error::Short25 { len: 7 }
+        );
+        assert_eq!(
+            PatternFile25::parse(&[b'x'; FIXED]).unwrap_err(),
             Pattern25Error::NotPattern25
         );
         // Every truncation and every flipped header byte is refused without a panic.

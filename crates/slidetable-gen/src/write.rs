@@ -154,10 +154,29 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<u64, GenError> {
     .map(|w| w.bytes)
 }
 
-/// Refuses `path` as [`write_file`] and every table writer would ([`GenError::NotAFile`]),
-/// without writing: for a front end to refuse before the work whose result goes there.
+/// Refuses `path` as [`write_file`] and every table writer would ([`GenError::NotAFile`],
+/// [`GenError::NoDirectory`]), without writing: for a front end to refuse before the work
+/// whose result goes there.
 pub fn check_replaceable(path: &Path) -> Result<(), GenError> {
-    replaceable(path).map(drop)
+    let (target, _) = replaceable(path)?;
+    directory_of(path, &target).map(drop)
+}
+
+/// The directory `target` (the file `path` names, through any links) goes in, which must
+/// exist ([`GenError::NoDirectory`]: it is not made, a mistyped path would be).
+fn directory_of(path: &Path, target: &Path) -> Result<PathBuf, GenError> {
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(GenError::NoDirectory {
+            path: path.to_path_buf(),
+            dir,
+            link: (target != path).then(|| target.to_path_buf()),
+        });
+    }
+    Ok(dir)
 }
 
 /// The one procedure behind [`replace_table`] and [`write_pattern_table`]: `write` streams the
@@ -204,17 +223,7 @@ impl Destination {
             GenError::Io { source, .. } => io_err(source),
             other => other,
         })?;
-        let dir = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        if !dir.is_dir() {
-            return Err(GenError::NoDirectory {
-                path: path.to_path_buf(),
-                dir,
-                link: (target != path).then(|| target.clone()),
-            });
-        }
+        let dir = directory_of(path, &target)?;
         let name = target.file_name().map(|n| n.to_string_lossy().into_owned());
         let name = name.as_deref().unwrap_or("table");
         temporary::remove_stale(&dir, &format!(".{name}."));

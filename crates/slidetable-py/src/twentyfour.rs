@@ -66,14 +66,13 @@ impl Reports {
     }
 }
 
-/// A stopped search's message: where it stopped and the bound it proved.
+/// A search stopped by Ctrl-C says so as on every board and from the command line: the
+/// row it was on, the work done and the bound it proved.
 fn stopped_message(stats: &Stats, row: Option<usize>) -> String {
     let at = row.map(|r| format!("row {r}: ")).unwrap_or_default();
     format!(
-        "{at}stopped after {} expanded in {:.1} s: no solution is shorter than {} moves",
-        stats.expanded,
-        stats.elapsed.as_secs_f64(),
-        stats.bound.unwrap_or(0)
+        "{at}{}",
+        slidetable::search::stopped_message(Limit::Stopped, stats)
     )
 }
 

@@ -237,7 +237,7 @@ def test_ctrl_c_raises_keyboard_interrupt_with_the_bound_proved(call):
         _, bound, message = line.split(" ", 2)
         assert 0 < int(bound) <= 95
         row = "row 0: " if call in ("solve_many", "distance") else ""
-        assert message.startswith(row + "stopped after "), message
+        assert message.startswith(row + "search stopped at its request to stop after "), message
         assert message.rstrip().endswith(f"no solution is shorter than {bound} moves"), message
         assert waited < 0.5, f"{call}: KeyboardInterrupt {waited:.2f} s after SIGINT"
     finally:

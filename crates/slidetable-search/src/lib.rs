@@ -216,11 +216,26 @@ impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Limit::Expanded(n) => write!(f, "limit of {n} expanded states"),
-            Limit::Time(t) => write!(f, "time limit of {t:?}"),
+            Limit::Time(t) => write!(f, "time limit of {} s", t.as_secs_f64()),
             Limit::Memory(b) => write!(f, "memory limit of {:.1} MB", *b as f64 / 1e6),
             Limit::Stopped => f.write_str("request to stop"),
         }
     }
+}
+
+/// What a search stopped at `limit` says, on every board (the 24-puzzle's too) and from
+/// every front end: the limit, the work done until then, and the length it proved no
+/// solution is shorter than (`stats.bound`).
+pub fn stopped_message(limit: Limit, stats: &Stats) -> String {
+    let mut message = format!(
+        "search stopped at its {limit} after expanding {} states in {:.3} s",
+        stats.expanded,
+        stats.elapsed.as_secs_f64()
+    );
+    if let Some(bound) = stats.bound {
+        message += &format!("; no solution is shorter than {bound} moves");
+    }
+    message
 }
 
 /// Why a search gave no path.
@@ -254,7 +269,7 @@ pub enum SearchError {
         longest: u64,
     },
     /// A limit stopped the search before it found the goal.
-    #[error("search stopped at its {limit} after expanding {} states in {:?}; raise the limit or use a stronger method (idastar with linear-conflict)", stats.expanded, stats.elapsed)]
+    #[error("{}", stopped_message(*limit, stats))]
     LimitReached {
         /// The limit.
         limit: Limit,
@@ -451,6 +466,38 @@ pub fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stopped_search_says_so_in_one_wording() {
+        let stats = Stats {
+            expanded: 1234,
+            elapsed: Duration::from_millis(1500),
+            bound: Some(38),
+            ..Stats::default()
+        };
+        let said = |limit| stopped_message(limit, &stats);
+        assert_eq!(
+            said(Limit::Expanded(1000)),
+            "search stopped at its limit of 1000 expanded states after expanding 1234 states in \
+             1.500 s; no solution is shorter than 38 moves"
+        );
+        assert!(said(Limit::Time(Duration::from_millis(2500)))
+            .starts_with("search stopped at its time limit of 2.5 s after "));
+        assert!(said(Limit::Time(Duration::ZERO))
+            .starts_with("search stopped at its time limit of 0 s after "));
+        assert!(said(Limit::Stopped).starts_with("search stopped at its request to stop after "));
+        // Both boards' errors say it so.
+        let e = SearchError::LimitReached {
+            limit: Limit::Expanded(1000),
+            stats: stats.clone(),
+        };
+        assert_eq!(e.to_string(), said(Limit::Expanded(1000)));
+        let e = Search25Error::LimitReached {
+            limit: Limit::Expanded(1000),
+            stats: stats.clone(),
+        };
+        assert_eq!(e.to_string(), said(Limit::Expanded(1000)));
+    }
 
     #[test]
     fn a_requested_stop_stops_every_method() {

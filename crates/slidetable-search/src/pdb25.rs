@@ -97,7 +97,7 @@ pub enum Search25Error {
     },
     /// A limit (or a request to stop) ended the search first; `stats.bound` is the length
     /// it had proved no solution is shorter than.
-    #[error("search stopped at its {limit} after expanding {} states in {:.1} s; it proved no solution is shorter than {} moves", stats.expanded, stats.elapsed.as_secs_f64(), stats.bound.unwrap_or(0))]
+    #[error("{}", crate::stopped_message(*limit, stats))]
     LimitReached {
         /// The limit.
         limit: Limit,

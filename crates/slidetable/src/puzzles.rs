@@ -93,8 +93,7 @@ impl std::fmt::Display for Board25 {
 /// One puzzle line for `board` (up to 25 cells): tile numbers separated by spaces, tabs or
 /// commas, the blank `0`, `x` or `_` ([`Layout25::parse`]).
 pub fn parse_line25(board: Board25, line: &[u8]) -> Result<Layout25, PuzzleError> {
-    let text = String::from_utf8_lossy(line);
-    Layout25::parse(board.rows, board.cols, &text).map_err(PuzzleError::Tiles25)
+    Layout25::parse_bytes(board.rows, board.cols, line).map_err(PuzzleError::Tiles25)
 }
 
 /// One puzzle of `board` (up to 25 cells) given as integers, one a cell in reading order, 0

@@ -60,6 +60,9 @@ compared byte for byte). A Wrong Answer or an Output Limit Exceeded there exits 
 .TP
 \fB65\fR
 A bad line in the input (a puzzle or a judge's input); every earlier answer is written first.
+.TP
+\fB130\fR
+A 24-puzzle search (\fB\-\-board 5x5\fR) stopped by Ctrl-C; it says the bound it proved.
 A closed standard output (\fBslidetable path big.txt | head\fR) ends quietly with 0.
 "#;
 

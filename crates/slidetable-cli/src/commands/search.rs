@@ -1,14 +1,15 @@
 //! `search`: the seeds' algorithms at query time, with the same input and output as `path`.
 
+use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use slidetable::core::{counted, path_string, Move};
 use slidetable::search::{
-    effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limit, Method,
-    SearchError, Stats,
+    effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limit, SearchError,
+    Stats,
 };
 
 use crate::answers::{self, write_invalid};
@@ -52,6 +53,7 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
     if output == Output::Csv {
         out.write_all(csv_header(with_stats).as_bytes())?;
     }
+    let summary_file = SummaryFile::create(summary_file)?;
     let mut tally = Tally::new(setup);
     let mut buf = Vec::with_capacity(256);
     let code = each_puzzle(
@@ -79,7 +81,7 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
                         Limit::Memory(_) => " (the limit is --max-memory)",
                         _ => "",
                     };
-                    warning!("line {line}: {message}{option}");
+                    warning!("{line}: {message}{option}");
                     (None, true, Some(stats), Some(message))
                 }
                 Err(e) => return Err(e.into()),
@@ -99,7 +101,7 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
             };
             write_record(&mut buf, output, start, answer, &setup, with_stats);
             if let (Output::Text, true, Some(s), Some(d)) = (output, with_stats, &stats, depth) {
-                note!("line {line}: {}", stats_text(method, &choice, s, d));
+                note!("{line}: {}", stats_text(&setup, s, d));
             }
             out.write_all(&buf)?;
             Ok(())
@@ -108,6 +110,28 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
     )?;
     out.flush()?;
     tally.end(summary_file, with_stats, output, code)
+}
+
+/// `--summary FILE`, made before any puzzle is searched: a path that cannot be written is
+/// refused before the work, not after it with the summary lost.
+pub(crate) struct SummaryFile {
+    path: PathBuf,
+    file: File,
+}
+
+impl SummaryFile {
+    /// Makes (or empties) `path`, if given.
+    pub(crate) fn create(path: Option<&Path>) -> Result<Option<SummaryFile>> {
+        path.map(|path| {
+            let file = File::create(path)
+                .with_context(|| format!("--summary: cannot write {}", path.display()))?;
+            Ok(SummaryFile {
+                path: path.to_path_buf(),
+                file,
+            })
+        })
+        .transpose()
+    }
 }
 
 /// What `search` counts over every puzzle for its summary (`--stats` with `--json` or
@@ -154,7 +178,7 @@ impl<'a> Tally<'a> {
     /// stderr), and the run's exit code: `code`, or 1 when a search gave up.
     pub(crate) fn end(
         mut self,
-        file: Option<&Path>,
+        file: Option<SummaryFile>,
         with_stats: bool,
         output: Output,
         code: ExitCode,
@@ -170,8 +194,10 @@ impl<'a> Tally<'a> {
             },
         );
         match file {
-            Some(file) => std::fs::write(file, &line)
-                .with_context(|| format!("--summary: cannot write {}", file.display()))?,
+            Some(mut summary) => summary
+                .file
+                .write_all(&line)
+                .with_context(|| format!("--summary: cannot write {}", summary.path.display()))?,
             // Beside the records, not among them: standard output holds one per puzzle. (The
             // text output's statistics are already one line per puzzle on stderr.)
             None if with_stats && output != Output::Text => {
@@ -180,7 +206,10 @@ impl<'a> Tally<'a> {
             None => {}
         }
         if gave_up > 0 && code == ExitCode::SUCCESS {
-            warning!("{gave_up} search(es) stopped at a limit; their answers read `unknown`");
+            match gave_up {
+                1 => warning!("1 search stopped at a limit; its answer reads `unknown`"),
+                n => warning!("{n} searches stopped at a limit; their answers read `unknown`"),
+            }
             return Ok(ExitCode::FAILURE);
         }
         Ok(code)
@@ -273,16 +302,17 @@ pub(crate) fn write_invalid_record(
     }
 }
 
-/// The text of `search --stats` for one solved puzzle, on standard error.
-fn stats_text(method: Method, heuristic: &HeuristicChoice, s: &Stats, depth: u32) -> String {
+/// The text of `--stats` for one solved puzzle, on standard error, on every board: how it
+/// was searched (`idastar/linear-conflict`; a pattern database by its partition,
+/// `idastar/pdb-6-6-3`), then its figures.
+pub(crate) fn stats_text(setup: &SearchSetup<'_>, s: &Stats, depth: u32) -> String {
+    let how = match (setup.heuristic, setup.partition) {
+        (Some("pdb"), Some(partition)) => format!("{}/pdb-{partition}", setup.method),
+        (Some(heuristic), _) => format!("{}/{heuristic}", setup.method),
+        (None, _) => setup.method.to_string(),
+    };
     let mut text = format!(
-        "{}{}: {}, {} expanded, {} generated, peak open {}",
-        method,
-        if method.uses_heuristic() {
-            format!("/{heuristic}")
-        } else {
-            String::new()
-        },
+        "{how}: {}, {} expanded, {} generated, peak open {}",
         json::Measure::Distance.amount(depth),
         s.expanded,
         s.generated,
