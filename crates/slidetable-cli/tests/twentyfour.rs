@@ -471,7 +471,7 @@ fn a_killed_one_process_build_resumes_from_its_checkpoints_into_the_same_bytes()
         e.starts_with("resuming: took group 0") && e.contains(&format!("from {}", first.display())),
         "{e}"
     );
-    assert!(std::fs::read(&file).unwrap() == std::fs::read(&one).unwrap());
+    assert!(std::fs::read(&file).unwrap() == std::fs::read(one).unwrap());
     let left = |dir: &std::path::Path| -> Vec<std::ffi::OsString> {
         let mut names: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
@@ -501,7 +501,7 @@ fn a_killed_one_process_build_resumes_from_its_checkpoints_into_the_same_bytes()
             && !e.contains("resuming"),
         "{e}"
     );
-    assert!(std::fs::read(&file).unwrap() == std::fs::read(&one).unwrap());
+    assert!(std::fs::read(&file).unwrap() == std::fs::read(one).unwrap());
     assert!(left(dir.path()).is_empty(), "{:?}", left(dir.path()));
 
     // An older slidetable's folder of groups: refused, named; --restart removes it.
@@ -604,7 +604,11 @@ fn ctrl_c_to_a_5x5_build_says_which_groups_are_kept_and_how_to_resume() {
             list(&|g| pattern25_file_checkpoint(&file, g).display().to_string()),
         )
     );
-    let out = generate_5x5("5-5-5-5-4").arg("-o").arg(&file).output().unwrap();
+    let out = generate_5x5("5-5-5-5-4")
+        .arg("-o")
+        .arg(&file)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).starts_with(&format!(
@@ -636,8 +640,16 @@ fn ctrl_c_to_a_5x5_build_says_which_groups_are_kept_and_how_to_resume() {
     let list = |each: &dyn Fn(usize) -> String| {
         kept.iter().map(|&g| each(g)).collect::<Vec<_>>().join(", ")
     };
+    // After part 0's notes of the checkpoints written.
+    let stderr = text(&out.stderr);
+    let said = stderr.trim_end();
+    let (notes, last) = said.rsplit_once('\n').unwrap_or(("", said));
+    assert!(
+        notes.lines().all(|l| l.starts_with("checkpoint of group ")),
+        "{stderr}"
+    );
     assert_eq!(
-        text(&out.stderr),
+        format!("{last}\n"),
         format!(
             "slidetable: part 0 of 1: interrupted; group{} {} of the build {} kept in {}: run \
              the same command again (on as many processes) to resume it from the groups every \
@@ -915,7 +927,7 @@ fn a_killed_build_in_parts_resumes_from_its_groups_into_the_same_bytes() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(std::fs::read(&merged).unwrap() == std::fs::read(&one).unwrap());
+    assert!(std::fs::read(&merged).unwrap() == std::fs::read(one).unwrap());
     let left: Vec<_> = std::fs::read_dir(&parts)
         .unwrap()
         .flatten()
