@@ -697,12 +697,17 @@ impl Kept<'_> {
     /// Whether `name` (in [`Kept::dir`]) is one of this process's checkpoints, or one being
     /// written (`….tmp`).
     fn is_mine(&self, name: &str) -> bool {
-        let name = name.strip_suffix(".tmp").unwrap_or(name);
+        self.group_of(name.strip_suffix(".tmp").unwrap_or(name))
+            .is_some()
+    }
+
+    /// The group `name` (in [`Kept::dir`]) is this process's checkpoint of, if it is one.
+    fn group_of(&self, name: &str) -> Option<usize> {
         name.strip_prefix(&self.stem)
             .and_then(|rest| rest.strip_prefix(".group-"))
             .and_then(|rest| rest.strip_suffix(".checkpoint"))
             .and_then(|group| group.parse::<usize>().ok())
-            .is_some_and(|group| checkpoint_name(&self.stem, group) == name)
+            .filter(|&group| checkpoint_name(&self.stem, group) == name)
     }
 
     /// The groups this process has a checkpoint of in [`Kept::dir`] (by their names; not
@@ -710,16 +715,8 @@ impl Kept<'_> {
     fn found(&self) -> io::Result<Vec<usize>> {
         let mut groups = Vec::new();
         for entry in std::fs::read_dir(self.dir)? {
-            let name = entry?.file_name();
-            let name = name.to_string_lossy();
-            if !name.ends_with(".tmp") && self.is_mine(&name) {
-                if let Some(group) = name
-                    .strip_prefix(&format!("{}.group-", self.stem))
-                    .and_then(|rest| rest.strip_suffix(".checkpoint"))
-                    .and_then(|group| group.parse().ok())
-                {
-                    groups.push(group);
-                }
+            if let Some(group) = self.group_of(&entry?.file_name().to_string_lossy()) {
+                groups.push(group);
             }
         }
         groups.sort_unstable();
