@@ -12,7 +12,8 @@
 #                             #     process ended by the level timeout (tables and 5x5), a second run into a
 #                             #     directory in use refused, a --parts directory made or
 #                             #     refused, Ctrl-C to mpirun resumed
-#                             #     (a table of every state, and one within D moves)
+#                             #     (a table of every state, and one within D moves), and
+#                             #     what Ctrl-C to mpirun of a 5x5 build says is kept
 #   scripts/mpi.sh --measure [BEFORE]
 #                             # docs/SCALE.md: 3x4 on 1, 2 and 4 processes, per-level figures;
 #                             # with BEFORE (another slidetable built with the mpi feature),
@@ -362,6 +363,28 @@ done
 [ -n "$pid" ] || fail "the 5x5 build in parts did not start"
 sleep 0.5
 stopped_ends "the 5x5 build" "$pid" "no placement settled within --level-timeout 3 s"
+
+# Ctrl-C to mpirun of a 5x5 build in parts once every part has kept group 0: each process
+# names the groups it keeps and its own checkpoints of them, and how to resume.
+dir=$work/interrupted25
+rm -rf "$dir"
+mpirun --oversubscribe -np 2 "$mst" generate --board 5x5 --pdb 5-5-5-5-4 --parts "$dir" \
+    >"$dir.out" 2>"$dir.err" &
+launcher=$!
+for _ in $(seq 1 2400); do
+    [ -f "$dir/pattern-part-0-of-2.group-0.checkpoint" ] \
+        && [ -f "$dir/pattern-part-1-of-2.group-0.checkpoint" ] && break
+    sleep 0.05
+done
+[ -f "$dir/pattern-part-1-of-2.group-0.checkpoint" ] || fail "the 5x5 build in parts in $dir kept no group"
+kill -INT "$launcher"
+if wait "$launcher"; then fail "the 5x5 build: mpirun ended well after Ctrl-C"; fi
+for k in 0 1; do
+    grep -q "part $k of 2: interrupted; groups\? 0[0-9, ]* of the build \(is\|are\) kept in $dir/pattern-part-$k-of-2.group-0.checkpoint.*: run the same command again (on as many processes)" "$dir.err" \
+        || { cat "$dir.err" >&2; fail "Ctrl-C to mpirun of a 5x5 build: part $k did not say what it keeps"; }
+done
+echo "mpi: Ctrl-C to mpirun of a 5x5 build: $(grep -m1 'interrupted' "$dir.err" | cut -c1-120)..."
+rm -rf "$dir"
 
 # A process of a 5x5 build in parts killed once every part has kept group 0: mpirun fails and
 # no part is written; another number of processes is refused, changing nothing; the same

@@ -1,12 +1,15 @@
 //! Ctrl-C, SIGTERM and SIGHUP while a table is being written: the temporary file (up to
 //! hundreds of MB) is removed, then the process dies of the signal as it would have. The
-//! checkpoint of a search that keeps them (`slidetable::generate::resume`) stays (one being written
-//! is a temporary file, removed), and the user is told how to go on.
+//! checkpoint of a search that keeps them (`slidetable::generate::resume`), or the groups'
+//! checkpoints of a 24-puzzle build, stay (one being written is a temporary file, removed),
+//! and the user is told what is kept and how to go on.
 
 use std::sync::Once;
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
+
+use slidetable::generate::checkpoint::Saving;
 
 use crate::streams::warning;
 
@@ -26,25 +29,7 @@ pub(crate) fn clean_up_on_signals() {
                 if let Some(signal) = signals.forever().next() {
                     slidetable::generate::abandon_writes();
                     if let Some(saving) = slidetable::generate::checkpoint::in_progress() {
-                        match saving.saved {
-                            Some((section, level, at)) => warning!(
-                                "interrupted; the search is kept up to level {level}{} in {} \
-                                 (written at {}): run the same command again to resume it \
-                                 from there, or add --restart to start over",
-                                if section > 0 {
-                                    format!(" of section {}", section + 1)
-                                } else {
-                                    String::new()
-                                },
-                                saving.checkpoint.display(),
-                                crate::utc::format_utc(at)
-                            ),
-                            None => warning!(
-                                "interrupted before the search's first checkpoint: nothing \
-                                 is kept (a search writes one once it has run ten times as \
-                                 long as writing one takes, and ten seconds)"
-                            ),
-                        }
+                        tell_kept(&saving);
                     }
                     // Dies of `signal` (or, should that fail, exits as a shell reports it).
                     let _ = signal_hook::low_level::emulate_default_handler(signal);
@@ -53,4 +38,61 @@ pub(crate) fn clean_up_on_signals() {
             });
         drop(spawned);
     });
+}
+
+/// What an interrupted run keeps, and how to go on from it: a search by levels its last
+/// checkpoint's level, a build of groups (the 24-puzzle's pattern databases) each group's
+/// checkpoint; either, that nothing is kept before its first.
+fn tell_kept(saving: &Saving) {
+    const RESUME: &str = "to resume it from there, or add --restart to start over";
+    match saving {
+        Saving::Levels {
+            checkpoint,
+            saved: Some((section, level, at)),
+        } => warning!(
+            "interrupted; the search is kept up to level {level}{} in {} (written at {}): run \
+             the same command again {RESUME}",
+            if *section > 0 {
+                format!(" of section {}", section + 1)
+            } else {
+                String::new()
+            },
+            checkpoint.display(),
+            crate::utc::format_utc(*at)
+        ),
+        Saving::Levels { saved: None, .. } => warning!(
+            "interrupted before the search's first checkpoint: nothing is kept (a search \
+             writes one once it has run ten times as long as writing one takes, and ten \
+             seconds)"
+        ),
+        Saving::Groups { kept, part } => {
+            let who = part.map_or(String::new(), |(me, parts)| {
+                format!("part {me} of {parts}: ")
+            });
+            if kept.is_empty() {
+                warning!(
+                    "{who}interrupted before the build's first checkpoint: nothing is kept (a \
+                     build keeps each group as a checkpoint as soon as it is built)"
+                );
+                return;
+            }
+            let list = |each: &dyn Fn(&(usize, std::path::PathBuf)) -> String| {
+                kept.iter().map(each).collect::<Vec<_>>().join(", ")
+            };
+            warning!(
+                "{who}interrupted; group{} {} of the build {} kept in {}: run the same command \
+                 again {}",
+                if kept.len() == 1 { "" } else { "s" },
+                list(&|(group, _)| group.to_string()),
+                if kept.len() == 1 { "is" } else { "are" },
+                list(&|(_, checkpoint)| checkpoint.display().to_string()),
+                if part.is_some() {
+                    "(on as many processes) to resume it from the groups every part kept, or \
+                     add --restart to start over"
+                } else {
+                    RESUME
+                }
+            )
+        }
+    }
 }

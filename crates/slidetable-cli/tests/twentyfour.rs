@@ -31,6 +31,67 @@ fn database() -> &'static PathBuf {
     })
 }
 
+/// `generate --board 5x5 --pdb 5-5-5-5-4 -o FILE` run to its end once: what a stopped and
+/// resumed build is compared with.
+fn whole_55554() -> &'static PathBuf {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = crate::common::dir().join("5x5-55554.slp");
+        let out = slidetable()
+            .args(["generate", "--board", "5x5", "--pdb", "5-5-5-5-4", "-o"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        path
+    })
+}
+
+/// `generate --board 5x5 --pdb PDB` (its output and the rest to add).
+fn generate_5x5(pdb: &str) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_slidetable"));
+    command.args(["generate", "--board", "5x5", "--pdb", pdb]);
+    command
+}
+
+/// `command` started, and sent `signal` (`-KILL`, `-INT`) once `ready` is there (polled, for
+/// at most two minutes; it must not end first): how it ended, and its standard error.
+fn stopped_once(
+    mut command: std::process::Command,
+    ready: &std::path::Path,
+    signal: &str,
+) -> std::process::Output {
+    let mut child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !ready.exists() {
+        if child.try_wait().unwrap().is_some() {
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "ended ({}) before {} was there: {}",
+                out.status,
+                ready.display(),
+                text(&out.stderr)
+            );
+        }
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "no {} after two minutes",
+            ready.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let sent = std::process::Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    child.wait_with_output().unwrap()
+}
+
 /// The goal, a move away, and three scrambles whose distance is their Manhattan distance
 /// (5, 8 and 12: no path is shorter than it, and the path found is replayed), so the lengths
 /// are known without the databases.
@@ -343,40 +404,16 @@ fn a_killed_one_process_build_resumes_from_its_checkpoints_into_the_same_bytes()
     use slidetable::generate::engine::{pattern25_file_checkpoint, pattern25_older_groups};
 
     let dir = tempfile::tempdir().unwrap();
-    let one = dir.path().join("one.slp");
+    let one = whole_55554();
     let file = dir.path().join("stopped.slp");
-    let generate = |pdb: &str| {
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_slidetable"));
-        command.args(["generate", "--board", "5x5", "--pdb", pdb]);
-        command
-    };
-    let out = generate("5-5-5-5-4").arg("-o").arg(&one).output().unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let generate = generate_5x5;
     let first = pattern25_file_checkpoint(&file, 0);
     assert_eq!(first, dir.path().join(".stopped.slp.group-0.checkpoint"));
     // Started, and stopped by `signal` once group 0's checkpoint is in place.
     let stop = |signal: &str| {
-        let child = generate("5-5-5-5-4")
-            .arg("-o")
-            .arg(&file)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let started = std::time::Instant::now();
-        while !first.exists() {
-            assert!(
-                started.elapsed().as_secs() < 120,
-                "no checkpoint of group 0"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        let killed = std::process::Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let output = child.wait_with_output().unwrap();
+        let mut command = generate("5-5-5-5-4");
+        command.arg("-o").arg(&file);
+        let output = stopped_once(command, &first, signal);
         assert!(!output.status.success());
         assert!(!file.exists());
     };
@@ -437,13 +474,13 @@ fn a_killed_one_process_build_resumes_from_its_checkpoints_into_the_same_bytes()
         e.starts_with("resuming: took group 0") && e.contains(&format!("from {}", first.display())),
         "{e}"
     );
-    assert!(std::fs::read(&file).unwrap() == std::fs::read(&one).unwrap());
+    assert!(std::fs::read(&file).unwrap() == std::fs::read(one).unwrap());
     let left = |dir: &std::path::Path| -> Vec<std::ffi::OsString> {
         let mut names: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .flatten()
             .map(|e| e.file_name())
-            .filter(|n| n != "one.slp" && n != "stopped.slp")
+            .filter(|n| n != "stopped.slp")
             .collect();
         names.sort();
         names
@@ -467,7 +504,7 @@ fn a_killed_one_process_build_resumes_from_its_checkpoints_into_the_same_bytes()
             && !e.contains("resuming"),
         "{e}"
     );
-    assert!(std::fs::read(&file).unwrap() == std::fs::read(&one).unwrap());
+    assert!(std::fs::read(&file).unwrap() == std::fs::read(one).unwrap());
     assert!(left(dir.path()).is_empty(), "{:?}", left(dir.path()));
 
     // An older slidetable's folder of groups: refused, named; --restart removes it.
@@ -500,6 +537,135 @@ fn a_killed_one_process_build_resumes_from_its_checkpoints_into_the_same_bytes()
         "--restart: removed the interrupted build's checkpoints (1 file)\n"
     );
     assert!(left(dir.path()).is_empty(), "{:?}", left(dir.path()));
+}
+
+/// Ctrl-C (SIGINT) to `generate --board 5x5 -o FILE` says what is kept and how to go on, as
+/// the table searches do, and the process dies of the signal: before any group is built,
+/// that nothing is kept (no checkpoint is left); once groups are kept, which, in which
+/// checkpoints (those on disk), that the same command resumes from them and that
+/// `--restart` starts over. The same command then resumes into the bytes of a build never
+/// stopped, leaving no checkpoint.
+#[test]
+fn ctrl_c_to_a_5x5_build_says_which_groups_are_kept_and_how_to_resume() {
+    use slidetable::generate::engine::pattern25_file_checkpoint;
+    use std::os::unix::process::ExitStatusExt;
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("stopped.slp");
+    let checkpoints = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n != "stopped.slp")
+            .collect();
+        names.sort();
+        names
+    };
+    // Before any group: a run holding its lock has told what it keeps, and 6-6-6-6's first
+    // group takes seconds to build.
+    let lock = dir.path().join(".stopped.slp.checkpoint.lock");
+    let mut command = generate_5x5("6-6-6-6");
+    command.arg("-o").arg(&file);
+    let out = stopped_once(command, &lock, "-INT");
+    assert_eq!(out.status.signal(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "slidetable: interrupted before the build's first checkpoint: nothing is kept (a build \
+         keeps each group as a checkpoint as soon as it is built)\n"
+    );
+    assert!(!file.exists());
+    assert_eq!(checkpoints(), Vec::<String>::new());
+
+    // Once group 0 is kept (and maybe more, by the time the signal comes).
+    let first = pattern25_file_checkpoint(&file, 0);
+    let mut command = generate_5x5("5-5-5-5-4");
+    command.arg("-o").arg(&file);
+    let out = stopped_once(command, &first, "-INT");
+    assert_eq!(out.status.signal(), Some(2), "{}", text(&out.stderr));
+    assert!(!file.exists());
+    let kept: Vec<usize> = (0..5)
+        .filter(|&g| pattern25_file_checkpoint(&file, g).exists())
+        .collect();
+    assert!(kept.starts_with(&[0]), "{kept:?}");
+    let names: Vec<String> = kept
+        .iter()
+        .map(|&g| format!(".stopped.slp.group-{g}.checkpoint"))
+        .collect();
+    assert_eq!(checkpoints(), names, "only the checkpoints, whole");
+    let list = |each: &dyn Fn(usize) -> String| {
+        kept.iter().map(|&g| each(g)).collect::<Vec<_>>().join(", ")
+    };
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "slidetable: interrupted; group{} {} of the build {} kept in {}: run the same \
+             command again to resume it from there, or add --restart to start over\n",
+            if kept.len() == 1 { "" } else { "s" },
+            list(&|g| g.to_string()),
+            if kept.len() == 1 { "is" } else { "are" },
+            list(&|g| pattern25_file_checkpoint(&file, g).display().to_string()),
+        )
+    );
+    let out = generate_5x5("5-5-5-5-4")
+        .arg("-o")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with(&format!(
+            "resuming: took group{} {} from ",
+            if kept.len() == 1 { "" } else { "s" },
+            list(&|g| g.to_string())
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(std::fs::read(&file).unwrap() == std::fs::read(whole_55554()).unwrap());
+    assert_eq!(checkpoints(), Vec::<String>::new());
+
+    // A process of a build in parts names its part and its own checkpoints.
+    let parts = dir.path().join("parts");
+    let first = parts.join("pattern-part-0-of-1.group-0.checkpoint");
+    let mut command = generate_5x5("5-5-5-5-4");
+    command.arg("--parts").arg(&parts);
+    let out = stopped_once(command, &first, "-INT");
+    assert_eq!(out.status.signal(), Some(2), "{}", text(&out.stderr));
+    let kept: Vec<usize> = (0..5)
+        .filter(|&g| {
+            parts
+                .join(format!("pattern-part-0-of-1.group-{g}.checkpoint"))
+                .exists()
+        })
+        .collect();
+    assert!(kept.starts_with(&[0]), "{kept:?}");
+    let list = |each: &dyn Fn(usize) -> String| {
+        kept.iter().map(|&g| each(g)).collect::<Vec<_>>().join(", ")
+    };
+    // After part 0's notes of the checkpoints written.
+    let stderr = text(&out.stderr);
+    let said = stderr.trim_end();
+    let (notes, last) = said.rsplit_once('\n').unwrap_or(("", said));
+    assert!(
+        notes.lines().all(|l| l.starts_with("checkpoint of group ")),
+        "{stderr}"
+    );
+    assert_eq!(
+        format!("{last}\n"),
+        format!(
+            "slidetable: part 0 of 1: interrupted; group{} {} of the build {} kept in {}: run \
+             the same command again (on as many processes) to resume it from the groups every \
+             part kept, or add --restart to start over\n",
+            if kept.len() == 1 { "" } else { "s" },
+            list(&|g| g.to_string()),
+            if kept.len() == 1 { "is" } else { "are" },
+            list(&|g| parts
+                .join(format!("pattern-part-0-of-1.group-{g}.checkpoint"))
+                .display()
+                .to_string()),
+        )
+    );
 }
 
 /// `generate --plan` gives the figures of every partition, also of groups too large to be
@@ -717,33 +883,13 @@ fn a_build_in_parts_merges_into_the_one_process_file() {
 #[test]
 fn a_killed_build_in_parts_resumes_from_its_groups_into_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
-    let one = dir.path().join("one.slp");
-    let generate = |pdb: &str| {
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_slidetable"));
-        command.args(["generate", "--board", "5x5", "--pdb", pdb]);
-        command
-    };
-    let out = generate("5-5-5-5-4").arg("-o").arg(&one).output().unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let one = whole_55554();
+    let generate = generate_5x5;
     let parts = dir.path().join("parts");
     let first = parts.join("pattern-part-0-of-1.group-0.checkpoint");
-    let mut child = generate("5-5-5-5-4")
-        .arg("--parts")
-        .arg(&parts)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    while !first.exists() {
-        assert!(
-            started.elapsed().as_secs() < 120,
-            "no checkpoint of group 0"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let mut command = generate("5-5-5-5-4");
+    command.arg("--parts").arg(&parts);
+    stopped_once(command, &first, "-KILL");
     assert!(!parts.join("pattern-part-0-of-1.slp").exists());
     let out = generate("4-4-4-4-4-4")
         .arg("--parts")
@@ -784,7 +930,7 @@ fn a_killed_build_in_parts_resumes_from_its_groups_into_the_same_bytes() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(std::fs::read(&merged).unwrap() == std::fs::read(&one).unwrap());
+    assert!(std::fs::read(&merged).unwrap() == std::fs::read(one).unwrap());
     let left: Vec<_> = std::fs::read_dir(&parts)
         .unwrap()
         .flatten()

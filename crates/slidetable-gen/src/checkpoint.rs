@@ -114,12 +114,36 @@ static IN_PROGRESS: Mutex<Option<Saving>> = Mutex::new(None);
 
 /// What [`in_progress`] tells.
 #[derive(Debug, Clone)]
-pub struct Saving {
-    /// The checkpoint's file.
-    pub checkpoint: PathBuf,
-    /// The section and level the checkpoint holds, and when it was written; `None` while
-    /// there is none yet.
-    pub saved: Option<(usize, u32, SystemTime)>,
+pub enum Saving {
+    /// A search by levels (a table's, in one process or a process of a search in parts): its
+    /// one checkpoint.
+    Levels {
+        /// The checkpoint's file.
+        checkpoint: PathBuf,
+        /// The section and level the checkpoint holds, and when it was written; `None`
+        /// while there is none yet.
+        saved: Option<(usize, u32, SystemTime)>,
+    },
+    /// A build of independent groups (the 24-puzzle's pattern databases, in one process or
+    /// a process of a build in parts): a checkpoint a group.
+    Groups {
+        /// Each group kept (its index in the partition) and its checkpoint, in the
+        /// partition's order; empty while none is.
+        kept: Vec<(usize, PathBuf)>,
+        /// In a build in parts, this process's part and the number of parts.
+        part: Option<(u32, u32)>,
+    },
+}
+
+impl Saving {
+    /// The section and level a search by levels keeps, and when it was written (`None`
+    /// for a build of groups, or before the first checkpoint).
+    pub fn level(&self) -> Option<(usize, u32, SystemTime)> {
+        match self {
+            Saving::Levels { saved, .. } => *saved,
+            Saving::Groups { .. } => None,
+        }
+    }
 }
 
 /// The run that keeps checkpoints this process is making, if any: what a signal handler tells
@@ -141,7 +165,7 @@ pub(crate) fn kept(checkpoint: &Path, section: usize, level: u32, at: Option<Sys
     let at = at
         .or_else(|| fs::metadata(checkpoint).and_then(|m| m.modified()).ok())
         .unwrap_or_else(SystemTime::now);
-    set_in_progress(Some(Saving {
+    set_in_progress(Some(Saving::Levels {
         checkpoint: checkpoint.to_path_buf(),
         saved: Some((section, level, at)),
     }));
@@ -149,10 +173,16 @@ pub(crate) fn kept(checkpoint: &Path, section: usize, level: u32, at: Option<Sys
 
 /// Tells a signal's handler that a run keeping checkpoints in `checkpoint` has none yet.
 pub(crate) fn none_yet(checkpoint: &Path) {
-    set_in_progress(Some(Saving {
+    set_in_progress(Some(Saving::Levels {
         checkpoint: checkpoint.to_path_buf(),
         saved: None,
     }));
+}
+
+/// Tells a signal's handler that a build of groups (process `part` of a build in parts)
+/// keeps the groups `kept` (each group's index and checkpoint; none yet when empty).
+pub(crate) fn groups_kept(kept: Vec<(usize, PathBuf)>, part: Option<(u32, u32)>) {
+    set_in_progress(Some(Saving::Groups { kept, part }));
 }
 
 pub(crate) fn io_error(path: &Path, source: io::Error) -> GenError {

@@ -366,11 +366,29 @@ impl Site<'_> {
     }
 }
 
-/// The one build of both [`Site`]s: the checks (the directory, the memory and disk space,
-/// the lock, checkpoints of another number of parts or an older version's), the groups
-/// taken from the checkpoints or built and each kept as one, then the file written and the
-/// checkpoints removed.
+/// The one build of both [`Site`]s ([`build_kept`]); once it ends, a signal's handler is
+/// told no longer of its checkpoints.
 fn build(
+    goal: &Layout25,
+    partition: &Partition25,
+    site: Site<'_>,
+    options: Parts25Options,
+    exchange: &mut dyn Exchange,
+    progress: &(dyn Fn(u64) + Sync),
+    events: &mut dyn FnMut(Parts25Event) -> ControlFlow<()>,
+) -> Result<Parts25Done, Pattern25Error> {
+    let result = build_kept(goal, partition, site, options, exchange, progress, events);
+    checkpoint::set_in_progress(None);
+    result
+}
+
+/// The checks (the directory, the memory and disk space, the lock, checkpoints of another
+/// number of parts or an older version's), the groups taken from the checkpoints or built
+/// and each kept as one, then the file written and the checkpoints removed. A signal's
+/// handler is told which groups are kept ([`checkpoint::in_progress`]) from before the lock
+/// is taken: those this process's checkpoints hold, then those taken, and each group as its
+/// checkpoint is put in place.
+fn build_kept(
     goal: &Layout25,
     partition: &Partition25,
     site: Site<'_>,
@@ -428,6 +446,8 @@ fn build(
         parts,
         wide: options.wide,
     };
+    // Told before the lock is taken, so that a run seen holding it has told.
+    kept.tell(&kept.found().map_err(|e| io(dir, e))?);
     let _lock = match site {
         Site::Parts(_) => {
             let lock = lock_dir(dir, exchange)?;
@@ -470,6 +490,7 @@ fn build(
         if let Site::File(path) = site {
             files += remove_older_groups(&pattern25_older_groups(path))?;
         }
+        kept.tell(&kept.found().map_err(|e| io(dir, e))?);
         let _ = events(Parts25Event::Restarted { files });
     }
     let taken = kept.take(exchange, progress)?;
@@ -478,6 +499,8 @@ fn build(
         .enumerate()
         .filter_map(|(g, t)| t.as_ref().map(|_| g))
         .collect();
+    // The groups kept so far, as a signal's handler is told of them.
+    let mut held = resumed.clone();
     if !resumed.is_empty() {
         let checkpoints = resumed.iter().map(|&g| kept.path(g)).collect();
         let _ = events(Parts25Event::Resumed {
@@ -529,7 +552,11 @@ fn build(
         };
         let started = Instant::now();
         let path = kept.path(index);
-        let stop = match kept.write(index, &group) {
+        let placed = || {
+            held.push(index);
+            kept.tell(&held);
+        };
+        let stop = match kept.write(index, &group, placed) {
             Ok(bytes) => events(Parts25Event::Saved {
                 group: index,
                 checkpoint: path,
@@ -572,6 +599,7 @@ fn build(
     // Every part is written before any process says the build is done, or removes its
     // checkpoints (a run killed before would find parts missing and the groups kept).
     exchange.all_gather(0).map_err(GenError::from)?;
+    checkpoint::set_in_progress(None);
     kept.remove(false)?;
     for g in &mut groups {
         g.entries = Vec::new();
@@ -669,12 +697,36 @@ impl Kept<'_> {
     /// Whether `name` (in [`Kept::dir`]) is one of this process's checkpoints, or one being
     /// written (`….tmp`).
     fn is_mine(&self, name: &str) -> bool {
-        let name = name.strip_suffix(".tmp").unwrap_or(name);
+        self.group_of(name.strip_suffix(".tmp").unwrap_or(name))
+            .is_some()
+    }
+
+    /// The group `name` (in [`Kept::dir`]) is this process's checkpoint of, if it is one.
+    fn group_of(&self, name: &str) -> Option<usize> {
         name.strip_prefix(&self.stem)
             .and_then(|rest| rest.strip_prefix(".group-"))
             .and_then(|rest| rest.strip_suffix(".checkpoint"))
             .and_then(|group| group.parse::<usize>().ok())
-            .is_some_and(|group| checkpoint_name(&self.stem, group) == name)
+            .filter(|&group| checkpoint_name(&self.stem, group) == name)
+    }
+
+    /// The groups this process has a checkpoint of in [`Kept::dir`] (by their names; not
+    /// yet read), in the partition's order.
+    fn found(&self) -> io::Result<Vec<usize>> {
+        let mut groups = Vec::new();
+        for entry in std::fs::read_dir(self.dir)? {
+            if let Some(group) = self.group_of(&entry?.file_name().to_string_lossy()) {
+                groups.push(group);
+            }
+        }
+        groups.sort_unstable();
+        Ok(groups)
+    }
+
+    /// Tells a signal's handler that `groups` are kept, each in this process's checkpoint.
+    fn tell(&self, groups: &[usize]) {
+        let part = self.in_parts.then_some((self.me, self.parts));
+        checkpoint::groups_kept(groups.iter().map(|&g| (g, self.path(g))).collect(), part);
     }
 
     /// Whether a group of `k` tiles is built in 64-bit ranks.
@@ -727,8 +779,9 @@ impl Kept<'_> {
     }
 
     /// Writes this process's checkpoint of `group` (its slice and the whole group's
-    /// histogram), group `index` of the partition: its bytes.
-    fn write(&self, index: usize, group: &Group25) -> Result<u64, GenError> {
+    /// histogram), group `index` of the partition, `placed` called as it is put in place (a
+    /// signal's handler sees both or neither): its bytes.
+    fn write(&self, index: usize, group: &Group25, placed: impl FnOnce()) -> Result<u64, GenError> {
         let path = self.path(index);
         let scratch = self.scratch(index);
         // In one process, a temporary file named as the file's own (`.NAME.….tmp`), removed
@@ -752,7 +805,7 @@ impl Kept<'_> {
                 .chunks(checkpoint::PIECE)
                 .try_for_each(&mut *out)
         };
-        let written = checkpoint::write(at, &path, &body, &pieces, |_| {});
+        let written = checkpoint::write(at, &path, &body, &pieces, |_| placed());
         if let Err(source) = written {
             if !self.in_parts {
                 return Err(GenError::Io { path, source });
@@ -810,6 +863,8 @@ impl Kept<'_> {
             .all_gather(have)?
             .iter()
             .fold(u64::MAX, |a, &h| a & h);
+        // Told first: a signal while they are read keeps them too.
+        self.tell(&(0..n).filter(|&g| every >> g & 1 == 1).collect::<Vec<_>>());
         let read = (0..n)
             .map(|index| {
                 if every >> index & 1 == 0 {

@@ -521,7 +521,7 @@ mod tests {
                 hold_writes(|| {
                     let on_disk = read_lines(&checkpoint, &plan).unwrap().map(|l| l.level());
                     let told = in_progress()
-                        .and_then(|s| s.saved)
+                        .and_then(|s| s.level())
                         .map(|(_, level, _)| level);
                     assert_eq!(told, on_disk, "check {checks}");
                     seen += u64::from(on_disk.is_some());
