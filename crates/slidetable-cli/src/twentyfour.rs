@@ -786,7 +786,8 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                     }
                     unknown = true;
                 }
-                Err(e) => return Err(e.into()),
+                // Any other failure ends the run, naming the line as a limit's message does.
+                Err(e) => return Err(anyhow::Error::from(e).context(line.to_string())),
             }
         }
         bad.end(lines.name(), &mut out)
