@@ -147,7 +147,8 @@ struct Solve25 {
     /// symmetry of the board carries onto the databases' goal [default: 0 1 2 … 24].
     #[arg(long, value_name = "LAYOUT")]
     goal: Option<String>,
-    /// Print each puzzle's statistics on stderr.
+    /// Print each puzzle's statistics on stderr (`search` with --json or --csv: in each
+    /// record, then a JSON summary over every puzzle on stderr, or in --summary FILE).
     #[arg(long)]
     stats: bool,
     /// Give up on a puzzle after expanding this many states (answer `unknown`, exit 1).
@@ -729,7 +730,10 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                     let s = &solved.stats;
                     let moves = solved.path.len() as u32;
                     tally.add(Some(moves), true, Some(s));
-                    if args.stats {
+                    // `search --json`/`--csv` put the figures in the record, as on every
+                    // board; text and `path`/`distance` on stderr.
+                    let in_record = matches!(printed, Printed25::Search(o, _) if o != Output::Text);
+                    if args.stats && !in_record {
                         note!("{line}: {}", stats_text(&setup, s, moves));
                     }
                     match printed {

@@ -148,6 +148,17 @@ fn search_reports_its_figures_and_a_limit_says_what_it_proved() {
     assert_eq!(record["distance"], 8);
     assert_eq!(record["partition"], "3-3-3-3-3-3-3-3");
     assert!(record["stats"]["expanded"].as_u64().unwrap() >= 8);
+    // The figures are in the record, as on every board: stderr has only the summary.
+    let summary: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(summary["summary"]["solved"], 1, "{}", text(&out.stderr));
+    let out = slidetable()
+        .args([
+            "search", "--method", "idastar", "--board", "5x5", "--stats", "--table",
+        ])
+        .arg(table)
+        .write_stdin("1 2 7 3 4 5 6 8 13 9 10 11 12 14 19 15 16 17 18 24 20 21 22 23 0\n")
+        .output()
+        .unwrap();
     assert!(
         text(&out.stderr).starts_with("<stdin>: line 1: idastar/pdb-3-3-3-3-3-3-3-3: 8 moves, ")
     );
