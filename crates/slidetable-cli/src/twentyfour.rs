@@ -151,7 +151,9 @@ struct Solve25 {
     /// record, then a JSON summary over every puzzle on stderr, or in --summary FILE).
     #[arg(long)]
     stats: bool,
-    /// Give up on a puzzle after expanding this many states (answer `unknown`, exit 1).
+    /// Give up on a puzzle after expanding this many states (answer `unknown`, exit 1): the
+    /// cores, each looking at the count as often as N needs, stop within N/16 states past N
+    /// (at least one a core).
     #[arg(long, value_name = "N")]
     max_expanded: Option<u64>,
     /// Give up on a puzzle after this many seconds (answer `unknown`, exit 1).

@@ -188,6 +188,40 @@ fn search_reports_its_figures_and_a_limit_says_what_it_proved() {
     );
 }
 
+/// `--max-expanded N` stops within N/16 states past N (at least one a core), as its help
+/// says: the top of the tree, expanded before the cores share it, looks at the limit at
+/// every node, and the cores as often as N needs. It was 6945 for N = 1000.
+#[test]
+fn max_expanded_stops_close_to_its_limit() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    for n in [100u64, 1000, 10_000, 100_000] {
+        let out = slidetable()
+            .args([
+                "search",
+                "--method",
+                "idastar",
+                "--board",
+                "5x5",
+                "--json",
+                "--stats",
+                "--max-expanded",
+            ])
+            .arg(n.to_string())
+            .arg("--table")
+            .arg(database())
+            .write_stdin("14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13\n")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let expanded = record["stats"]["expanded"].as_u64().unwrap();
+        assert!(
+            expanded > n && expanded <= n + (n / 16).max(cores),
+            "--max-expanded {n}: {expanded} expanded"
+        );
+    }
+}
+
 #[test]
 fn bad_lines_other_parity_and_other_commands_are_named() {
     let table = database();
