@@ -452,9 +452,9 @@ echo "mpi: a second run into a directory in use: refused with: $(grep -m1 'anoth
 kill -INT "$launcher"
 if wait "$launcher"; then fail "mpirun ended well after Ctrl-C"; fi
 [ ! -e "$dir/manifest" ] || fail "an interrupted run left a manifest"
-grep -q "interrupted; the search is kept up to level [0-9]* in $dir/part-000[01]-of-0002.checkpoint" "$dir.err" \
+grep -q "part [01] of 2: interrupted; the search is kept up to level [0-9]* in $dir/part-000[01]-of-0002.checkpoint" "$dir.err" \
     || { cat "$dir.err" >&2; fail "Ctrl-C to mpirun: no word of what is kept"; }
-echo "mpi: Ctrl-C to mpirun: $(grep -m1 '^slidetable: interrupted' "$dir.err" | cut -c1-120)..."
+echo "mpi: Ctrl-C to mpirun: $(grep -m1 '^slidetable: part [01] of 2: interrupted' "$dir.err" | cut -c1-120)..."
 timeout 600 mpirun --oversubscribe -np 2 "$mst" generate --board 3x4 --parts "$dir" \
     --level-timeout 120 >"$dir.out" 2>"$dir.err" || { cat "$dir.err" >&2; fail "the resumed 3x4 run failed"; }
 grep -q "^resuming from level" "$dir.err" || fail "the 3x4 rerun did not resume: $(head -3 "$dir.err")"
@@ -484,9 +484,9 @@ done
 kill -INT "$launcher"
 if wait "$launcher"; then fail "mpirun within D ended well after Ctrl-C"; fi
 [ ! -e "$dir/manifest" ] || fail "an interrupted run within D left a manifest"
-grep -q "interrupted; the search is kept up to level [0-9]* in $dir/part-000[01]-of-0002.slb.checkpoint" "$dir.err" \
+grep -q "part [01] of 2: interrupted; the search is kept up to level [0-9]* in $dir/part-000[01]-of-0002.slb.checkpoint" "$dir.err" \
     || { cat "$dir.err" >&2; fail "Ctrl-C to mpirun within D: no word of what is kept"; }
-echo "mpi: Ctrl-C to mpirun within D: $(grep -m1 '^slidetable: interrupted' "$dir.err" | cut -c1-120)..."
+echo "mpi: Ctrl-C to mpirun within D: $(grep -m1 '^slidetable: part [01] of 2: interrupted' "$dir.err" | cut -c1-120)..."
 mpirun --oversubscribe -np 3 "$mst" generate --board 4x4 --max-depth 25 --parts "$dir" \
     >"$dir.three.out" 2>"$dir.three.err" && fail "a run within D on 3 processes resumed 2 parts"
 grep -q "it holds an interrupted run in 2 parts .*rerun it on 2 processes to resume it, or add --restart" "$dir.three.err" \

@@ -83,8 +83,10 @@ pub(crate) fn batch(table: &MappedPatternTable, batch: &Batch<'_>) -> Result<Exi
         board,
         batch.keep_going,
         &mut out,
-        |layouts| solver.solve_all(layouts, order).with_context(context),
-        |layout, path, out| {
+        |layouts| Ok(solver.solve_each(layouts, order)),
+        |layout, path, line, out| {
+            // A search's failure (a damaged database it finds) ends the run at its line.
+            let path = path.with_context(|| format!("{line}: {}", context()))?;
             text.clear();
             answered += 1;
             let value = path.as_ref().map(|p| p.len() as u32);

@@ -128,14 +128,15 @@ const CHUNK: usize = 256;
 /// [`each_puzzle`] a chunk at a time, for answers found on every core: reads up to [`CHUNK`]
 /// puzzles (parse errors without [`with_board_hint`]'s advice, as the 15-puzzle gives
 /// them), `solve` answers the chunk's puzzles (in their order), and `answer` writes each
-/// answer in input order; bad lines as in [`each_puzzle`].
+/// answer in input order (with where its puzzle was read, for a message about it); bad
+/// lines as in [`each_puzzle`].
 pub(crate) fn each_chunk<W: Write, A>(
     inputs: &[PathBuf],
     board: Board,
     keep_going: bool,
     out: &mut W,
     mut solve: impl FnMut(&[Layout]) -> Result<Vec<A>>,
-    mut answer: impl FnMut(&Layout, A, &mut W) -> Result<()>,
+    mut answer: impl FnMut(&Layout, A, LineOf<'_>, &mut W) -> Result<()>,
     mut invalid: impl FnMut(u64, &str, &mut W) -> io::Result<()>,
 ) -> Result<ExitCode> {
     let mut chunk = Vec::with_capacity(CHUNK);
@@ -159,7 +160,7 @@ pub(crate) fn each_chunk<W: Write, A>(
                 match puzzle {
                     Ok(layout) => {
                         let found = answers.next().expect("an answer for each puzzle");
-                        answer(layout, found, out)?;
+                        answer(layout, found, puzzles.line(*number), out)?;
                     }
                     Err(what) => {
                         let at = puzzles.line(*number);

@@ -45,13 +45,22 @@ pub(crate) fn clean_up_on_signals() {
 /// checkpoint; either, that nothing is kept before its first.
 fn tell_kept(saving: &Saving) {
     const RESUME: &str = "to resume it from there, or add --restart to start over";
+    // A process of a run in parts names its part (under mpirun every process says it), and
+    // resuming takes as many processes.
+    let (who, again) = match saving {
+        Saving::Levels { part, .. } | Saving::Groups { part, .. } => match part {
+            Some((me, parts)) => (format!("part {me} of {parts}: "), " (on as many processes)"),
+            None => (String::new(), ""),
+        },
+    };
     match saving {
         Saving::Levels {
             checkpoint,
             saved: Some((section, level, at)),
+            ..
         } => warning!(
-            "interrupted; the search is kept up to level {level}{} in {} (written at {}): run \
-             the same command again {RESUME}",
+            "{who}interrupted; the search is kept up to level {level}{} in {} (written at {}): \
+             run the same command again{again} {RESUME}",
             if *section > 0 {
                 format!(" of section {}", section + 1)
             } else {
@@ -61,14 +70,11 @@ fn tell_kept(saving: &Saving) {
             crate::utc::format_utc(*at)
         ),
         Saving::Levels { saved: None, .. } => warning!(
-            "interrupted before the search's first checkpoint: nothing is kept (a search \
+            "{who}interrupted before the search's first checkpoint: nothing is kept (a search \
              writes one once it has run ten times as long as writing one takes, and ten \
              seconds)"
         ),
         Saving::Groups { kept, part } => {
-            let who = part.map_or(String::new(), |(me, parts)| {
-                format!("part {me} of {parts}: ")
-            });
             if kept.is_empty() {
                 warning!(
                     "{who}interrupted before the build's first checkpoint: nothing is kept (a \
@@ -81,14 +87,13 @@ fn tell_kept(saving: &Saving) {
             };
             warning!(
                 "{who}interrupted; group{} {} of the build {} kept in {}: run the same command \
-                 again {}",
+                 again{again} {}",
                 if kept.len() == 1 { "" } else { "s" },
                 list(&|(group, _)| group.to_string()),
                 if kept.len() == 1 { "is" } else { "are" },
                 list(&|(_, checkpoint)| checkpoint.display().to_string()),
                 if part.is_some() {
-                    "(on as many processes) to resume it from the groups every part kept, or \
-                     add --restart to start over"
+                    "to resume it from the groups every part kept, or add --restart to start over"
                 } else {
                     RESUME
                 }

@@ -147,10 +147,13 @@ struct Solve25 {
     /// symmetry of the board carries onto the databases' goal [default: 0 1 2 … 24].
     #[arg(long, value_name = "LAYOUT")]
     goal: Option<String>,
-    /// Print each puzzle's statistics on stderr.
+    /// Print each puzzle's statistics on stderr (`search` with --json or --csv: in each
+    /// record, then a JSON summary over every puzzle on stderr, or in --summary FILE).
     #[arg(long)]
     stats: bool,
-    /// Give up on a puzzle after expanding this many states (answer `unknown`, exit 1).
+    /// Give up on a puzzle after expanding this many states (answer `unknown`, exit 1): the
+    /// cores, each looking at the count as often as N needs, stop within N/16 states past N
+    /// (at least one a core).
     #[arg(long, value_name = "N")]
     max_expanded: Option<u64>,
     /// Give up on a puzzle after this many seconds (answer `unknown`, exit 1).
@@ -729,7 +732,10 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                     let s = &solved.stats;
                     let moves = solved.path.len() as u32;
                     tally.add(Some(moves), true, Some(s));
-                    if args.stats {
+                    // `search --json`/`--csv` put the figures in the record, as on every
+                    // board; text and `path`/`distance` on stderr.
+                    let in_record = matches!(printed, Printed25::Search(o, _) if o != Output::Text);
+                    if args.stats && !in_record {
                         note!("{line}: {}", stats_text(&setup, s, moves));
                     }
                     match printed {
@@ -786,7 +792,8 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                     }
                     unknown = true;
                 }
-                Err(e) => return Err(e.into()),
+                // Any other failure ends the run, naming the line as a limit's message does.
+                Err(e) => return Err(anyhow::Error::from(e).context(line.to_string())),
             }
         }
         bad.end(lines.name(), &mut out)

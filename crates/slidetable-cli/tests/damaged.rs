@@ -397,6 +397,56 @@ fn a_damaged_pattern_database_is_refused_and_never_hangs() {
     }
 }
 
+/// Damage no checksum sees that only a search finds, midway through a batch: every entry
+/// but the goal's raised to 15, so the bound passes the most moves a 3x3 puzzle needs. The
+/// message names the line whose search failed, as every message about one line does, and
+/// the answers before it are kept (exit 1: a bad table), from `search` and from `path` and
+/// `distance` on the database (which solve a chunk of lines at a time).
+#[test]
+fn a_search_that_finds_its_database_damaged_names_the_line() {
+    let dir = TempDir::new().unwrap();
+    let db = dir.path().join("4-4.slt");
+    generate_into(dir.path(), "3x3", &["--pdb", "4-4"], &db);
+    let h = header_len(&fs::read(&db).unwrap());
+    let bad = copy_with(dir.path(), "raised.slt", &db, |b| {
+        let end = payload_end(b);
+        for x in &mut b[h..end] {
+            let raise = |n: u8| if n == 0 { 0 } else { 15 };
+            *x = raise(*x & 0xf) | (raise(*x >> 4) << 4);
+        }
+        recompute_checksums(b);
+    });
+    let input = dir.path().join("puzzles.txt");
+    fs::write(
+        &input,
+        "# one move, then 31\n1 2 3 4 5 6 7 0 8\n8 6 7 2 5 4 3 0 1\n",
+    )
+    .unwrap();
+    let search = ["search", "--method", "idastar", "--heuristic", "pdb"];
+    for (args, first) in [
+        (&search[..], "r\n"),
+        (&["path"][..], "r\n"),
+        (&["distance"][..], "1\n"),
+    ] {
+        let run = Run::of(
+            slidetable()
+                .args(args)
+                .arg("--table")
+                .arg(&bad)
+                .arg(&input)
+                .timeout(Duration::from_secs(60)),
+        );
+        assert_eq!(run.code, Some(1), "{args:?}: {run:#?}");
+        assert_eq!(run.stdout, first, "{args:?}: {run:#?}");
+        let line = format!("{}: line 3: ", input.display());
+        assert!(
+            run.stderr.contains(&line) && run.stderr.contains("the pattern database is damaged"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}
+
 /// A mapped table (the 18 MB 2x5 one) written over in place without a change of length, as
 /// `dd … conv=notrunc` does, under a running batch: no SIGBUS can tell, so the batch looks
 /// at the file itself (each second, and once more when it has answered) and stops with

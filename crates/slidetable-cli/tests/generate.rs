@@ -1758,6 +1758,57 @@ fn a_table_within_d_moves_in_parts_is_the_file_once_merged() {
     assert_eq!(info.code, Some(0), "{info:#?}");
 }
 
+/// Ctrl-C to a process of a table's search in parts (`--parts DIR`, one process here, as
+/// `mpirun` runs each) names its part before what it keeps, as a 5x5 build in parts does:
+/// under mpirun every process says it, and a line without its part is no help.
+#[test]
+fn a_table_search_in_parts_interrupted_names_its_part() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let parts = d.join("parts");
+    let log = d.join("stderr.txt");
+    let checkpoint = parts.join("part-0000-of-0001.checkpoint");
+    let mut child = process(d)
+        .env("SLIDETABLE_CHECKPOINT_SECONDS", "0")
+        .args(["generate", "--board", "3x4", "--parts"])
+        .arg(&parts)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    while checkpoint_level(&checkpoint).is_none_or(|l| l < 2) {
+        assert!(child.try_wait().unwrap().is_none(), "finished first");
+        assert!(began.elapsed() < Duration::from_secs(600));
+        thread::sleep(Duration::from_millis(2));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = wait_at_most(&mut child, Duration::from_secs(60), "INT");
+    let stderr = fs::read_to_string(&log).unwrap();
+    assert_eq!(status.signal(), Some(2), "{stderr}");
+    let saved = checkpoint_level(&checkpoint).unwrap();
+    let last = stderr.trim_end().rsplit('\n').next().unwrap();
+    let prefix = format!(
+        "slidetable: part 0 of 1: interrupted; the search is kept up to level {saved} in {} \
+         (written at ",
+        checkpoint.display()
+    );
+    assert!(last.starts_with(&prefix), "{stderr}");
+    assert!(
+        last.ends_with(
+            " UTC): run the same command again (on as many processes) to resume it from there, \
+             or add --restart to start over"
+        ),
+        "{stderr}"
+    );
+}
+
 /// `generate --max-depth D` keeps checkpoints, in one process (`-o FILE`) and in parts
 /// (`--parts DIR`, one process here; `scripts/mpi.sh` stops and resumes one under mpirun):
 /// Ctrl-C in the middle says what is kept and how to resume; a different D is refused, naming
@@ -1851,7 +1902,13 @@ fn a_within_d_generate_interrupted_resumes_to_the_same_file() {
 
     let checkpoint = parts.join("part-0000-of-0001.slb.checkpoint");
     let (saved, stderr) = interrupt(&parts_args, &checkpoint);
-    assert!(stderr.contains(&said(saved, &checkpoint)), "{stderr}");
+    // A process of a search in parts names its part, as a build of 5x5 groups does.
+    let in_part = said(saved, &checkpoint).replacen("slidetable: ", "slidetable: part 0 of 1: ", 1);
+    assert!(stderr.contains(&in_part), "{stderr}");
+    assert!(
+        stderr.contains("run the same command again (on as many processes) to resume it"),
+        "{stderr}"
+    );
     let resumed = Run::process(&mut command(&parts_args));
     assert_eq!(resumed.code, Some(0), "{resumed:#?}");
     assert!(

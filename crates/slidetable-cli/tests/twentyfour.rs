@@ -148,6 +148,17 @@ fn search_reports_its_figures_and_a_limit_says_what_it_proved() {
     assert_eq!(record["distance"], 8);
     assert_eq!(record["partition"], "3-3-3-3-3-3-3-3");
     assert!(record["stats"]["expanded"].as_u64().unwrap() >= 8);
+    // The figures are in the record, as on every board: stderr has only the summary.
+    let summary: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(summary["summary"]["solved"], 1, "{}", text(&out.stderr));
+    let out = slidetable()
+        .args([
+            "search", "--method", "idastar", "--board", "5x5", "--stats", "--table",
+        ])
+        .arg(table)
+        .write_stdin("1 2 7 3 4 5 6 8 13 9 10 11 12 14 19 15 16 17 18 24 20 21 22 23 0\n")
+        .output()
+        .unwrap();
     assert!(
         text(&out.stderr).starts_with("<stdin>: line 1: idastar/pdb-3-3-3-3-3-3-3-3: 8 moves, ")
     );
@@ -175,6 +186,40 @@ fn search_reports_its_figures_and_a_limit_says_what_it_proved() {
         ) && err.contains("; no solution is shorter than "),
         "{err}"
     );
+}
+
+/// `--max-expanded N` stops within N/16 states past N (at least one a core), as its help
+/// says: the top of the tree, expanded before the cores share it, looks at the limit at
+/// every node, and the cores as often as N needs. It was 6945 for N = 1000.
+#[test]
+fn max_expanded_stops_close_to_its_limit() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    for n in [100u64, 1000, 10_000, 100_000] {
+        let out = slidetable()
+            .args([
+                "search",
+                "--method",
+                "idastar",
+                "--board",
+                "5x5",
+                "--json",
+                "--stats",
+                "--max-expanded",
+            ])
+            .arg(n.to_string())
+            .arg("--table")
+            .arg(database())
+            .write_stdin("14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13\n")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let expanded = record["stats"]["expanded"].as_u64().unwrap();
+        assert!(
+            expanded > n && expanded <= n + (n / 16).max(cores),
+            "--max-expanded {n}: {expanded} expanded"
+        );
+    }
 }
 
 #[test]

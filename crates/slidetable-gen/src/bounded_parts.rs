@@ -339,6 +339,11 @@ struct KeptLevels {
 }
 
 impl Keeper {
+    /// Process `me` of `parts` as a signal's handler names it: in a run in parts only.
+    fn part(&self, me: u32, parts: u32) -> Option<(u32, u32)> {
+        self.parts.then_some((me, parts))
+    }
+
     /// The directory of the one file the search is written to (`-o FILE`); `None` in parts.
     fn file_dir(&self) -> Option<&Path> {
         match &self.scratch {
@@ -511,7 +516,8 @@ impl Keeper {
         };
         checkpoint::write(self.scratch.scratch(), &self.next, &body, &pieces, |at| {
             if !self.several() {
-                checkpoint::kept(&self.checkpoint, 0, histogram.len() as u32 - 1, Some(at));
+                let level = histogram.len() as u32 - 1;
+                checkpoint::kept(&self.checkpoint, 0, level, Some(at), self.part(me, parts));
             }
         })
         .map_err(|e| io_error(&self.next, e))
@@ -734,6 +740,7 @@ fn start(
             }
         }
     }
+    let (me, parts) = (exchange.rank(), exchange.size());
     let left = keeper.left()?;
     let keys = exchange.all_gather(left.key())?;
     let all: Vec<Left> = keys.iter().map(|&k| Left::of_key(k)).collect();
@@ -747,7 +754,7 @@ fn start(
             keeper
                 .remove()
                 .map_err(|e| io_error(&keeper.checkpoint, e))?;
-            checkpoint::none_yet(&keeper.checkpoint);
+            checkpoint::none_yet(&keeper.checkpoint, keeper.part(me, parts));
             return Ok(None);
         }
     };
@@ -761,7 +768,7 @@ fn start(
         });
     }
     // Told first: a signal while its levels are read keeps it too.
-    checkpoint::kept(&keeper.checkpoint, 0, level, None);
+    checkpoint::kept(&keeper.checkpoint, 0, level, None, keeper.part(me, parts));
     let found = keeper.load(&left, level, mine)?;
     let _ = events(BoundedEvent::Checkpoint(CheckpointEvent::Resumed(
         Resumed {
@@ -807,7 +814,7 @@ fn keep(
             // in place and told as one step, as a signal's handler sees it).
             hold_writes(|| {
                 fs::rename(&keeper.next, &keeper.checkpoint)?;
-                checkpoint::kept(&keeper.checkpoint, 0, level, None);
+                checkpoint::kept(&keeper.checkpoint, 0, level, None, keeper.part(me, parts));
                 io::Result::Ok(())
             })
             .map_err(|e| io_error(&keeper.checkpoint, e))?;

@@ -123,6 +123,8 @@ pub enum Saving {
         /// The section and level the checkpoint holds, and when it was written; `None`
         /// while there is none yet.
         saved: Option<(usize, u32, SystemTime)>,
+        /// In a search in parts, this process's part and the number of parts.
+        part: Option<(u32, u32)>,
     },
     /// A build of independent groups (the 24-puzzle's pattern databases, in one process or
     /// a process of a build in parts): a checkpoint a group.
@@ -160,22 +162,31 @@ pub(crate) fn set_in_progress(saving: Option<Saving>) {
 }
 
 /// Tells a signal's handler that `checkpoint` holds `level` (of `section`), written `at` (the
-/// file's time when not given).
-pub(crate) fn kept(checkpoint: &Path, section: usize, level: u32, at: Option<SystemTime>) {
+/// file's time when not given), in process `part` of a search in parts.
+pub(crate) fn kept(
+    checkpoint: &Path,
+    section: usize,
+    level: u32,
+    at: Option<SystemTime>,
+    part: Option<(u32, u32)>,
+) {
     let at = at
         .or_else(|| fs::metadata(checkpoint).and_then(|m| m.modified()).ok())
         .unwrap_or_else(SystemTime::now);
     set_in_progress(Some(Saving::Levels {
         checkpoint: checkpoint.to_path_buf(),
         saved: Some((section, level, at)),
+        part,
     }));
 }
 
-/// Tells a signal's handler that a run keeping checkpoints in `checkpoint` has none yet.
-pub(crate) fn none_yet(checkpoint: &Path) {
+/// Tells a signal's handler that a run keeping checkpoints in `checkpoint` (process `part` of
+/// a search in parts) has none yet.
+pub(crate) fn none_yet(checkpoint: &Path, part: Option<(u32, u32)>) {
     set_in_progress(Some(Saving::Levels {
         checkpoint: checkpoint.to_path_buf(),
         saved: None,
+        part,
     }));
 }
 

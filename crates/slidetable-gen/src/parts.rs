@@ -313,7 +313,7 @@ pub fn solve_in_width<R: Ranks>(
         }
         Resume::Fresh => {
             files.remove_all()?;
-            checkpoint::none_yet(&files.checkpoint);
+            checkpoint::none_yet(&files.checkpoint, Some((me, parts)));
             let slice = Slice::new(ranks.clone());
             let goal_rank = scan.ranker().rank(&goal);
             if ranks.contains(&goal_rank) {
@@ -329,7 +329,7 @@ pub fn solve_in_width<R: Ranks>(
             events(PartsEvent::Checkpoint(CheckpointEvent::Resumed(
                 files.resumed(&files.checkpoint, level, &histogram),
             )));
-            checkpoint::kept(&files.checkpoint, 0, level, None);
+            checkpoint::kept(&files.checkpoint, 0, level, None, Some((me, parts)));
             files.write_state(&goal, me, parts, level, false, &histogram)?;
             (slice, histogram)
         }
@@ -613,7 +613,8 @@ impl<R: Ranks> Context<'_, R> {
             // Put in place and told as one step, as a signal's handler sees it.
             crate::write::temporary::hold_writes(|| {
                 self.files.put_next_in_place()?;
-                checkpoint::kept(&self.files.checkpoint, 0, level, None);
+                let part = Some((self.me, self.parts));
+                checkpoint::kept(&self.files.checkpoint, 0, level, None, part);
                 Ok::<(), GenError>(())
             })?;
             self.files

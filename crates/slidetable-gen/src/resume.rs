@@ -284,6 +284,7 @@ impl OpenRun {
                     resumed.section,
                     resumed.level,
                     Some(resumed.saved),
+                    None,
                 );
                 let found = read_entries(&self.files.checkpoint, plan, &saved)?;
                 let settled = resumed.settled;
@@ -292,7 +293,7 @@ impl OpenRun {
                 found
             }
             None => {
-                checkpoint::none_yet(&self.files.checkpoint);
+                checkpoint::none_yet(&self.files.checkpoint, None);
                 (Vec::new(), None)
             }
         };
@@ -317,8 +318,9 @@ impl OpenRun {
                     let level = search.histogram().len() as u32 - 1;
                     let started = Instant::now();
                     // Recorded as the checkpoint is renamed into place (see `Checkpoints::write`).
-                    let placed =
-                        |at| checkpoint::kept(&self.files.checkpoint, section, level, Some(at));
+                    let placed = |at| {
+                        checkpoint::kept(&self.files.checkpoint, section, level, Some(at), None)
+                    };
                     match writer.write(&finished, &search, placed) {
                         Ok(()) => {
                             let took = started.elapsed();

@@ -41,7 +41,8 @@ use crate::{Limit, Limits, Stats};
 
 /// The most groups a partition of 24 tiles has.
 const MAX_GROUPS: usize = MAX_CELLS_25 - 1;
-/// Nodes a worker expands between two looks at the clock, the limits and the stop flag.
+/// Nodes a worker expands between two looks at the clock, the limits and the stop flag (fewer
+/// under a small `max_expanded`: [`check_every`]).
 const CHECK_EVERY: u64 = 1 << 15;
 /// Frontier nodes per thread to aim for before the subtrees are shared out.
 const FRONTIER_PER_THREAD: usize = 1024;
@@ -341,6 +342,7 @@ impl<'a, R: PlacementRank> Heuristic<'a, R> {
             progress,
             bound: AtomicU64::new(0),
             deepest: AtomicU64::new(0),
+            every: check_every(limits, rayon::current_num_threads()),
         };
         let root = Node::new(self, start);
         let mut bound = root.h();
@@ -378,7 +380,14 @@ impl<'a, R: PlacementRank> Heuristic<'a, R> {
             {
                 let mut level = Vec::with_capacity(frontier.len() * 2);
                 let (mut expanded, mut generated) = (0u64, 0u64);
+                // A limit passed here ends the search at this node (the top of a deep
+                // iteration is thousands of nodes, past a small --max-expanded).
+                let mut halted = false;
                 for (node, path, state) in &frontier {
+                    if shared.past_a_limit(shared.expanded.load(Relaxed) + expanded) {
+                        halted = true;
+                        break;
+                    }
                     expanded += 1;
                     for m in Move::ALL {
                         if path.last() == Some(&m.opposite()) {
@@ -413,6 +422,9 @@ impl<'a, R: PlacementRank> Heuristic<'a, R> {
                 }
                 shared.expanded.fetch_add(expanded, Relaxed);
                 shared.generated.fetch_add(generated, Relaxed);
+                if halted {
+                    break;
+                }
                 frontier = level;
                 depth += 1;
                 if !frontier.is_empty() {
@@ -510,6 +522,19 @@ struct Shared<'a> {
     bound: AtomicU64,
     /// The deepest path any thread has walked (the stats' `peak_open`, as IDA* on 4x4).
     deepest: AtomicU64,
+    /// Nodes a worker expands between two looks at the limits: [`check_every`].
+    every: u64,
+}
+
+/// How often a worker looks at the limits: every [`CHECK_EVERY`] nodes, or under
+/// `max_expanded` N often enough that the `threads` workers, each with fewer unreported,
+/// stop within N/16 states past N (at least one a worker). An unlimited search's pace is
+/// unchanged.
+fn check_every(limits: &Limits, threads: usize) -> u64 {
+    let threads = threads.max(1) as u64;
+    limits
+        .max_expanded
+        .map_or(CHECK_EVERY, |n| (n / 16 / threads).clamp(1, CHECK_EVERY))
 }
 
 impl Shared<'_> {
@@ -711,13 +736,15 @@ impl<R: PlacementRank> Worker<'_, '_, R> {
         if h == 0 {
             return true;
         }
-        self.expanded += 1;
-        if self.expanded.is_multiple_of(CHECK_EVERY) {
+        // Reported before this node is counted, so no worker holds more than `every`
+        // unreported when a limit halts them all.
+        if self.expanded >= self.shared.every {
             self.flush();
         }
         if self.shared.halt.load(Relaxed) || self.first_found.load(Relaxed) < self.subtree {
             return false;
         }
+        self.expanded += 1;
         let last = self.path.last().map(|m| m.opposite());
         for m in Move::ALL {
             if Some(m) == last {

@@ -84,7 +84,9 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
                     warning!("{line}: {message}{option}");
                     (None, true, Some(stats), Some(message))
                 }
-                Err(e) => return Err(e.into()),
+                // Any other failure (a damaged database the search finds) ends the run,
+                // naming the line as every message about one does.
+                Err(e) => return Err(anyhow::Error::from(e).context(line.to_string())),
             };
             let depth = path.as_ref().map(|p| p.len() as u32);
             tally.add(depth, solvable, stats.as_ref());

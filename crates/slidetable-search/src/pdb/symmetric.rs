@@ -105,12 +105,37 @@ impl<'a> Symmetric<'a> {
     ) -> Result<Vec<Option<Vec<Move>>>, SearchError> {
         starts
             .par_iter()
-            .map(|start| match self.solve(start, order, limits) {
-                Ok(found) => Ok(Some(found.path)),
-                Err(SearchError::Unsolvable { .. }) => Ok(None),
-                Err(e) => Err(e),
-            })
+            .map(|start| self.path_or_none(start, order, limits))
             .collect()
+    }
+
+    /// Each start's answer as [`solve_all`](Self::solve_all)'s, found on every core, every
+    /// search run to its end: a search's error is that start's answer, so the caller can
+    /// tell which start it belongs to (a damaged database one search finds).
+    pub fn solve_each(
+        &self,
+        starts: &[Layout],
+        order: [Move; 4],
+    ) -> Vec<Result<Option<Vec<Move>>, SearchError>> {
+        let limits = Limits::default();
+        starts
+            .par_iter()
+            .map(|start| self.path_or_none(start, order, &limits))
+            .collect()
+    }
+
+    /// One start's path, `None` when it cannot reach the goal.
+    fn path_or_none(
+        &self,
+        start: &Layout,
+        order: [Move; 4],
+        limits: &Limits,
+    ) -> Result<Option<Vec<Move>>, SearchError> {
+        match self.solve(start, order, limits) {
+            Ok(found) => Ok(Some(found.path)),
+            Err(SearchError::Unsolvable { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 }
 
