@@ -96,6 +96,14 @@ pub enum Search25Error {
         /// The goal.
         goal: Layout25,
     },
+    /// The search reached a state other than the goal that the databases estimate at 0
+    /// moves: they are damaged (every group at home is the goal itself), and nothing they
+    /// guided can be trusted.
+    #[error("the databases are damaged: they estimate {reached} at 0 moves from the goal, which it is not")]
+    Damaged {
+        /// The state estimated at 0.
+        reached: Layout25,
+    },
     /// A limit (or a request to stop) ended the search first; `stats.bound` is the length
     /// it had proved no solution is shorter than.
     #[error("{}", crate::stopped_message(*limit, stats))]
@@ -229,7 +237,18 @@ impl<'a> Databases25<'a> {
         limits: &Limits,
         progress: &(dyn Fn(Progress25) + Sync),
     ) -> Result<Solved25, Search25Error> {
-        either!(self, h => h.solve(start, limits, progress))
+        let solved = either!(self, h => h.solve(start, limits, progress))?;
+        // The search ends at a state estimated at 0, which sound databases give the goal
+        // alone: replayed here, so that damaged ones are refused rather than believed.
+        let reached = solved
+            .path
+            .iter()
+            .try_fold(*start, |at, &m| at.moved(m))
+            .ok_or_else(|| Search25Error::Databases("a path off the board".into()))?;
+        if reached != *self.goal() {
+            return Err(Search25Error::Damaged { reached });
+        }
+        Ok(solved)
     }
 }
 

@@ -427,3 +427,28 @@ fn a_group_past_a_64_bit_rank_is_refused_with_its_placements() {
          cells make 42744736671436800000 placements, more than a 64-bit rank holds"
     );
 }
+
+/// Databases whose every entry is 0 (damaged, yet with the goal's entry 0, so they pass the
+/// check when made) estimate 0 everywhere: the search must not take a state it estimates at
+/// 0 for the goal, in either width, at the root, at the top of the tree or in a subtree.
+#[test]
+fn databases_that_estimate_0_away_from_the_goal_are_refused_not_believed() {
+    let goal = Layout25::goal_with_blank(3, 3, 0).unwrap();
+    let real = databases(&goal, "4-4");
+    let zeros: Vec<(u32, Vec<u8>)> = real.iter().map(|(t, e)| (*t, vec![0; e.len()])).collect();
+    let groups: Vec<(u32, &[u8])> = zeros.iter().map(|(t, e)| (*t, e.as_slice())).collect();
+    for wide in [false, true] {
+        let db = Databases25::with_wide_ranks(goal, &groups, false, wide).unwrap();
+        for (moves, seed) in [(1, 1), (6, 2), (20, 3)] {
+            let start = scramble(&goal, moves, seed);
+            assert_ne!(start, goal);
+            match db.solve(&start, &Limits::default(), &|_| ()) {
+                Err(Search25Error::Damaged { reached }) => assert_ne!(reached, goal),
+                other => panic!("{start} ({moves} moves): {other:?}"),
+            }
+        }
+        // The goal itself is still solved, by the empty path.
+        let solved = db.solve(&goal, &Limits::default(), &|_| ()).unwrap();
+        assert!(solved.path.is_empty());
+    }
+}
