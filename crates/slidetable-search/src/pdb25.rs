@@ -240,15 +240,11 @@ impl<'a> Databases25<'a> {
         let solved = either!(self, h => h.solve(start, limits, progress))?;
         // The search ends at a state estimated at 0, which sound databases give the goal
         // alone: replayed here, so that damaged ones are refused rather than believed.
-        let reached = solved
-            .path
-            .iter()
-            .try_fold(*start, |at, &m| at.moved(m))
-            .ok_or_else(|| Search25Error::Databases("a path off the board".into()))?;
-        if reached != *self.goal() {
-            return Err(Search25Error::Damaged { reached });
+        match start.after(&solved.path) {
+            Some(reached) if reached == *self.goal() => Ok(solved),
+            Some(reached) => Err(Search25Error::Damaged { reached }),
+            None => Err(Search25Error::Databases("a path off the board".into())),
         }
-        Ok(solved)
     }
 }
 
