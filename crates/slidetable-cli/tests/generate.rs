@@ -629,6 +629,38 @@ fn checkpoint_level(path: &Path) -> Option<u32> {
         .find_map(|l| l.strip_prefix("level ")?.parse().ok())
 }
 
+/// Runs `cmd` (its stderr to `log`) until `checkpoint` holds level `at` or more, then
+/// Ctrl-C: it must end by the signal. The level the checkpoint then holds, and stderr.
+fn interrupted_at_level(
+    cmd: &mut Command,
+    log: &Path,
+    checkpoint: &Path,
+    at: u32,
+) -> (u32, String) {
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(log).unwrap())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    while checkpoint_level(checkpoint).is_none_or(|l| l < at) {
+        assert!(child.try_wait().unwrap().is_none(), "finished first");
+        assert!(began.elapsed() < Duration::from_secs(600));
+        thread::sleep(Duration::from_millis(2));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = wait_at_most(&mut child, Duration::from_secs(60), "INT");
+    let stderr = fs::read_to_string(log).unwrap();
+    assert_eq!(status.signal(), Some(2), "{stderr}");
+    (checkpoint_level(checkpoint).unwrap(), stderr)
+}
+
 /// The temporary files beside `table` (its own, and a checkpoint's while one is written).
 fn temporaries_of(table: &Path) -> Vec<PathBuf> {
     let name = table.file_name().unwrap().to_string_lossy().into_owned();
@@ -1763,36 +1795,16 @@ fn a_table_within_d_moves_in_parts_is_the_file_once_merged() {
 /// under mpirun every process says it, and a line without its part is no help.
 #[test]
 fn a_table_search_in_parts_interrupted_names_its_part() {
-    use std::os::unix::process::ExitStatusExt;
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let parts = d.join("parts");
     let log = d.join("stderr.txt");
     let checkpoint = parts.join("part-0000-of-0001.checkpoint");
-    let mut child = process(d)
-        .env("SLIDETABLE_CHECKPOINT_SECONDS", "0")
+    let mut cmd = process(d);
+    cmd.env("SLIDETABLE_CHECKPOINT_SECONDS", "0")
         .args(["generate", "--board", "3x4", "--parts"])
-        .arg(&parts)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let began = Instant::now();
-    while checkpoint_level(&checkpoint).is_none_or(|l| l < 2) {
-        assert!(child.try_wait().unwrap().is_none(), "finished first");
-        assert!(began.elapsed() < Duration::from_secs(600));
-        thread::sleep(Duration::from_millis(2));
-    }
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let status = wait_at_most(&mut child, Duration::from_secs(60), "INT");
-    let stderr = fs::read_to_string(&log).unwrap();
-    assert_eq!(status.signal(), Some(2), "{stderr}");
-    let saved = checkpoint_level(&checkpoint).unwrap();
+        .arg(&parts);
+    let (saved, stderr) = interrupted_at_level(&mut cmd, &log, &checkpoint, 2);
     let last = stderr.trim_end().rsplit('\n').next().unwrap();
     let prefix = format!(
         "slidetable: part 0 of 1: interrupted; the search is kept up to level {saved} in {} \
@@ -1816,7 +1828,6 @@ fn a_table_search_in_parts_interrupted_names_its_part() {
 /// never stopped; `--restart` starts over (it was refused with --max-depth before).
 #[test]
 fn a_within_d_generate_interrupted_resumes_to_the_same_file() {
-    use std::os::unix::process::ExitStatusExt;
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     fs::create_dir(d.join("parts")).unwrap();
@@ -1835,27 +1846,7 @@ fn a_within_d_generate_interrupted_resumes_to_the_same_file() {
     let parts_args = [depth, "--parts", parts.to_str().unwrap()];
     // Interrupted with Ctrl-C once its checkpoint holds level 14 or more: what it says.
     let interrupt = |args: &[&str], checkpoint: &Path| -> (u32, String) {
-        let mut child = command(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap();
-        let began = Instant::now();
-        while checkpoint_level(checkpoint).is_none_or(|l| l < 14) {
-            assert!(child.try_wait().unwrap().is_none(), "finished first");
-            assert!(began.elapsed() < Duration::from_secs(600));
-            thread::sleep(Duration::from_millis(2));
-        }
-        let sent = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
-        let status = wait_at_most(&mut child, Duration::from_secs(60), "INT");
-        let stderr = fs::read_to_string(&log).unwrap();
-        assert_eq!(status.signal(), Some(2), "{stderr}");
-        (checkpoint_level(checkpoint).unwrap(), stderr)
+        interrupted_at_level(&mut command(args), &log, checkpoint, 14)
     };
     let said = |saved: u32, checkpoint: &Path| {
         format!(
