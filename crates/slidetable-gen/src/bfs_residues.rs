@@ -935,15 +935,17 @@ const FEW: u64 = 1 << 14;
 
 /// The most states a level may have to be expanded from a list, in a search whose bitmap
 /// (one process's, in parts) has `words` frontier words: [`FEW`], or one for every 512
-/// words of a larger bitmap. A pass over the bitmap goes through every word, 8 bytes each
-/// at a few GB/s (2×7 in 2 parts: 2.7 GB a process, 0.55–0.65 s a level, however few its
-/// states), while a listed state costs its moves, a few hundred ns on one thread: at one
-/// state for 512 words the list costs a fraction of the pass it replaces (2×7 on one
-/// machine: levels of up to 1.33 M states, levels 0–28 of its histogram; in 2 parts up to
-/// 665 K, levels 0–27). One rule for the one-machine search and the search in parts (`parts.rs`, where it
-/// holds for the level's states in every part together).
+/// words of a larger bitmap, up to 2²⁰. A pass over the bitmap goes through every word, 8
+/// bytes each at a few GB/s (2×7 in 2 parts: 2.7 GB a process, 0.55–0.65 s a level,
+/// however few its states), while a listed state costs its moves, a few hundred ns on one
+/// thread: at one state for 512 words the list costs a fraction of the pass it replaces on
+/// two cores (2×7 on one machine: levels 0–28 of its histogram, each at most 965 K states;
+/// in 2 parts levels 0–27, at most 665 K), and at most 2²⁰ states (a fifth of a second)
+/// keep it so on a machine of many cores, whose pass is quicker. One rule for the
+/// one-machine search and the search in parts (`parts.rs`, where it holds for the level's
+/// states in every part together).
 pub(crate) fn listed_most(words: usize) -> u64 {
-    FEW.max(words as u64 / 512)
+    FEW.max(words as u64 / 512).min(1 << 20)
 }
 
 impl<R: Ranks> InWidth<R> {
