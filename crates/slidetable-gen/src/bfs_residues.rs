@@ -921,16 +921,32 @@ pub(crate) struct InWidth<R: Ranks> {
     /// Level `depth`'s states (top-down passes); `None` once the passes are bottom-up.
     frontier: Option<Vec<AtomicU64>>,
     /// The same states as a list, while the levels are small (the first levels from the
-    /// goal, at most [`FEW`] states): expanded from the list instead of a pass over the
-    /// whole bitmap. `None` from the first larger level on.
+    /// goal, at most [`listed_most`] states): expanded from the list instead of a pass over
+    /// the whole bitmap. `None` from the first larger level on.
     few: Option<Vec<u64>>,
     levels: Levels,
 }
 
-/// The most states a level may have to be expanded from a list ([`InWidth::step`]): a pass
-/// over the bitmap reads all of it (30 MB on 12 cells, a few milliseconds) however few its
-/// states, and the first fifteen or so levels from the goal have fewer than this.
-const FEW: usize = 1 << 14;
+/// The most states a level may have to be expanded from a list ([`InWidth::step`]) on a
+/// bitmap of up to 2²³ frontier words (every board up to 12 cells): a pass over the
+/// bitmap reads all of it (30 MB on 12 cells, a few milliseconds) however few its states,
+/// and the first fifteen or so levels from the goal have fewer than this.
+const FEW: u64 = 1 << 14;
+
+/// The most states a level may have to be expanded from a list, in a search whose bitmap
+/// (one process's, in parts) has `words` frontier words: [`FEW`], or one for every 512
+/// words of a larger bitmap, up to 2²⁰. A pass over the bitmap goes through every word, 8
+/// bytes each at a few GB/s (2×7 in 2 parts: 2.7 GB a process, 0.55–0.65 s a level,
+/// however few its states), while a listed state costs its moves, a few hundred ns on one
+/// thread: at one state for 512 words the list costs a fraction of the pass it replaces on
+/// two cores (2×7 on one machine: levels 0–28 of its histogram, each at most 965 K states;
+/// in 2 parts levels 0–27, at most 665 K), and at most 2²⁰ states (a fifth of a second)
+/// keep it so on a machine of many cores, whose pass is quicker. One rule for the
+/// one-machine search and the search in parts (`parts.rs`, where it holds for the level's
+/// states in every part together).
+pub(crate) fn listed_most(words: usize) -> u64 {
+    FEW.max(words as u64 / 512).min(1 << 20)
+}
 
 impl<R: Ranks> InWidth<R> {
     /// A search from `goal`: level 0 found (`progress` told its one state).
@@ -993,10 +1009,11 @@ impl<R: Ranks> InWidth<R> {
         }
         let found = match (&self.frontier, self.few.take()) {
             (Some(f), Some(few)) => {
-                let next = expand_few(&self.scan, &self.residues, f, &few, depth);
+                let next = expand_few(&self.scan, &self.residues, f, &few, depth, &mut |_, _| {});
                 progress(next.len() as u64);
                 let found = next.len() as u64;
-                self.few = (next.len() <= FEW).then_some(next);
+                let most = listed_most(f.len());
+                self.few = (next.len() as u64 <= most).then_some(next);
                 found
             }
             (Some(f), None) => expand_top_down(&self.scan, &self.residues, f, depth, progress),
@@ -1031,24 +1048,30 @@ impl<R: Ranks> InWidth<R> {
 }
 
 /// Level `depth`'s top-down pass from the list of its states `few` (in the frontier too, as
-/// [`expand_top_down`] has them): each is expanded and its bit cleared, and every neighbour
-/// it reaches first is set in the frontier and listed. Returns level `depth + 1`'s states,
-/// in rank order. The same entries and frontier as the pass over the bitmap, without reading
-/// the whole bitmap for a few states.
-fn expand_few<R: Ranks>(
+/// [`expand_top_down`] has them; in rank order): each is expanded and its bit cleared, and
+/// every neighbour it reaches first is set in the frontier and listed. A neighbour `n` of
+/// state `r` outside the slice of `residues` goes to `far(r, n)` (the search in parts hands
+/// `r` to the owner of `n`; one machine has none). Returns the states of level `depth + 1`
+/// it reached, in rank order. The same entries and frontier as the pass over the bitmap,
+/// without reading the whole bitmap for a few states: what the first levels from the goal
+/// take, on one machine and in parts.
+pub(crate) fn expand_few<R: Ranks>(
     scan: &Scan<R>,
     residues: &Residues,
     frontier: &[AtomicU64],
     few: &[u64],
     depth: u32,
+    far: &mut dyn FnMut(u64, u64),
 ) -> Vec<u64> {
     let new = (depth + 1) % 3;
-    let first = residues.first;
+    let Range { start: first, end } = residues.slice();
     let mut cursor = scan.cursor();
     let mut next = Vec::new();
     for &r in few {
         scan.any_neighbor(&mut cursor, r, |_, n| {
-            if residues.reach(n, new, frontier) {
+            if n < first || n >= end {
+                far(r, n);
+            } else if residues.reach(n, new, frontier) {
                 next.push(n);
             }
             false

@@ -15,7 +15,12 @@
 //!    **Bottom-up** (from then on, the frontier dropped): each
 //!    unseen state of the window with a neighbour at `d mod 3` in the slice gets
 //!    `(d + 1) mod 3`; one whose only candidates are in other slices hands those neighbours
-//!    over as questions;
+//!    over as questions.
+//!    While every level so far has at most `bfs_residues::listed_most` states in every
+//!    part together (the first levels from the goal), a process keeps its share of the level as
+//!    a list and expands it from there (`bfs_residues::expand_few`, the one-machine search's
+//!    own), handing over the states with neighbours in other slices the same way: such a
+//!    level costs what its states cost, not a pass over the slice's frontier words;
 //! 2. after each window the processes swap what was handed over, all to all, as offsets
 //!    ([`encode_offsets`]: sorted, without repeats, as LEB128 deltas). Top-down they are the
 //!    sender's states, in its slice, sorted as its pass found them: the owner makes their
@@ -59,7 +64,9 @@ use slidetable_format::{
     SectionSpec, Slices, MANIFEST_NAME, PART_FOOTER_LEN,
 };
 
-use crate::bfs_residues::{rebuild_frontier, words_of, Handover, Levels, Residues, Sweep};
+use crate::bfs_residues::{
+    expand_few, listed_most, rebuild_frontier, words_of, Handover, Levels, Residues, Sweep,
+};
 use crate::checkpoint::{
     self, identity, probe_disk, read_head, read_words, CheckpointEvent, Head, Pace, Pacer, Remedy,
     Resumed, Scratch,
@@ -179,6 +186,11 @@ pub struct LevelReport {
     pub bottom_up: bool,
     /// Wall time, from the level's start to its save.
     pub elapsed: Duration,
+    /// Words of 64 ranks that every process's passes went through, together: the level's
+    /// counts of states to expand and its windows (a frontier word, or bottom-up a pair of
+    /// entry words, each). 0 for a level expanded from a list of its states (the first
+    /// levels from the goal, as on one machine).
+    pub words_scanned: u64,
     /// Each process's memory high-water mark so far, in bytes ([`peak_memory`]).
     pub peak_memory: Vec<u64>,
 }
@@ -314,10 +326,11 @@ pub fn solve_in_width<R: Ranks>(
         Resume::Fresh => {
             files.remove_all()?;
             checkpoint::none_yet(&files.checkpoint, Some((me, parts)));
-            let slice = Slice::new(ranks.clone());
+            let mut slice = Slice::new(ranks.clone());
             let goal_rank = scan.ranker().rank(&goal);
             if ranks.contains(&goal_rank) {
                 slice.mark(goal_rank - ranks.start, 0);
+                slice.few = Some(vec![goal_rank]);
             }
             let histogram = vec![1];
             files.write_state(&goal, me, parts, 0, false, &histogram)?;
@@ -504,6 +517,14 @@ impl<R: Ranks> Context<'_, R> {
         histogram: &mut Vec<u64>,
     ) -> Result<u32, GenError> {
         let mut level = histogram.len() as u32 - 1;
+        // The most states of a level found from lists: the one-machine rule on the largest
+        // slice's bitmap, the same for every process.
+        let largest = (0..self.parts)
+            .map(|k| self.slices.part(k))
+            .map(|ranks| ranks.end - ranks.start)
+            .max()
+            .unwrap_or(0);
+        let listed = listed_most(frontier_words(largest));
         loop {
             let start = Instant::now();
             events(PartsEvent::LevelStarted { level: level + 1 });
@@ -518,6 +539,7 @@ impl<R: Ranks> Context<'_, R> {
                 // Bottom-up from here on: the bitmap is no longer needed.
                 slice.frontier = None;
             }
+            let few = slice.few.take();
             let slice_ref: &Slice = slice;
             let mut level_pass = LevelPass {
                 exchange: &mut *exchange,
@@ -528,21 +550,22 @@ impl<R: Ranks> Context<'_, R> {
                 batch: self.plan.batch.max(1),
             };
             let step = match slice_ref.frontier.as_deref() {
-                Some(frontier) => level_pass.top_down(level, frontier)?,
+                Some(frontier) => level_pass.top_down(level, frontier, few.as_deref())?,
                 None => level_pass.bottom_up(level)?,
             };
             // Whether this process finds a checkpoint due is asked now, so that the level's
             // states, bytes, peaks and that go in one all-gather.
             let due = self.due(pacer, slice);
-            let [found, sent, peaks, due] =
-                <[Vec<u64>; 4]>::try_from(exchange.all_gather_each(&[
+            let [found, sent, peaks, due, scanned] =
+                <[Vec<u64>; 5]>::try_from(exchange.all_gather_each(&[
                     step.found,
                     step.sent,
                     peak_memory(),
                     u64::from(due),
+                    step.scanned,
                 ])?)
                 .map_err(|all| {
-                    ExchangeError(format!("an all-gather of 4 values gave {}", all.len()))
+                    ExchangeError(format!("an all-gather of 5 values gave {}", all.len()))
                 })?;
             let (states, bytes_sent) = (found.iter().sum(), sent.iter().sum());
             if states == 0 {
@@ -550,6 +573,10 @@ impl<R: Ranks> Context<'_, R> {
             }
             level += 1;
             histogram.push(states);
+            // The next level from a list while the levels are small in every part together
+            // (every process keeps its list or none: the rule is the histogram's and the
+            // largest slice's).
+            slice.few = step.next.filter(|_| states <= listed);
             let elapsed = start.elapsed();
             events(PartsEvent::LevelDone(LevelReport {
                 level,
@@ -559,6 +586,7 @@ impl<R: Ranks> Context<'_, R> {
                 bottom_up,
                 elapsed,
                 peak_memory: peaks,
+                words_scanned: scanned.iter().sum(),
             }));
             if due.iter().any(|&d| d != 0) {
                 self.checkpoint(exchange, events, pacer, slice, histogram)?;
@@ -649,6 +677,19 @@ struct Step {
     sent: u64,
     /// Rounds of exchange.
     rounds: u32,
+    /// Words of 64 ranks its passes went through ([`LevelReport::words_scanned`]).
+    scanned: u64,
+    /// The states it reached, in rank order, for a level found from a list of its states
+    /// ([`LevelPass::top_down`]).
+    next: Option<Vec<u64>>,
+}
+
+/// Where a top-down level's states are found: a list of them (the first levels from the
+/// goal, `bfs_residues::expand_few`, as on one machine), or the frontier bitmap, a window
+/// of words at a time (with the level's [`Counts`]).
+enum Source<'a> {
+    List(&'a [u64]),
+    Bitmap(Counts),
 }
 
 /// One process's passes of a level over its slice, a window of its frontier words at a time
@@ -862,7 +903,7 @@ impl<R: Ranks> LevelPass<'_, R> {
     /// where the window ends.
     fn window_end(&self, at: usize, depth: u32, counts: &Counts) -> usize {
         let len = self.slice.frontier_len();
-        let most = (self.batch / crate::scale::moves(self.board) as usize).max(1) as u64;
+        let most = self.window_states();
         let mut states = 0u64;
         let mut end = at;
         while end < len {
@@ -883,6 +924,11 @@ impl<R: Ranks> LevelPass<'_, R> {
             end += 1;
         }
         end
+    }
+
+    /// At most how many states a window expands: one neighbour a move each within the batch.
+    fn window_states(&self) -> u64 {
+        (self.batch / crate::scale::moves(self.board) as usize).max(1) as u64
     }
 
     /// The level's counts of states to expand, a block of [`COUNTED`] words at a time, on
@@ -985,8 +1031,16 @@ impl<R: Ranks> LevelPass<'_, R> {
     /// owners (as an offset in this slice, [`Handed`]), who make its moves into their
     /// slices and mark what they reach ([`LevelPass::take`]). The states go out in the
     /// order of the pass, sorted already: nothing is sorted, and no neighbour is made
-    /// twice.
-    fn top_down(&mut self, depth: u32, frontier: &[AtomicU64]) -> Result<Step, GenError> {
+    /// twice. With `few`, the level's states in this slice as a list (the first levels from
+    /// the goal), they are expanded from it (`bfs_residues::expand_few`, as on one machine)
+    /// in windows of the same bound, no word of the frontier gone through, and the states
+    /// reached are listed too ([`Step::next`]).
+    fn top_down(
+        &mut self,
+        depth: u32,
+        frontier: &[AtomicU64],
+        few: Option<&[u64]>,
+    ) -> Result<Step, GenError> {
         let (me, parts) = (self.exchange.rank(), self.exchange.size());
         let next = (depth + 1) % 3;
         let slices = self.slices;
@@ -1017,17 +1071,48 @@ impl<R: Ranks> LevelPass<'_, R> {
         };
         let mut wire = vec![Vec::new(); parts as usize];
         let mut step = Step::default();
-        let counts = self.counts(depth);
+        let source = match few {
+            Some(list) => Source::List(list),
+            None => {
+                step.scanned += self.slice.frontier_len() as u64;
+                Source::Bitmap(self.counts(depth))
+            }
+        };
+        let listed = few.map(|_| Mutex::new(Vec::new()));
         let mut at = 0;
         loop {
-            let end = self.window_end(at, depth, &counts);
-            let pass = Sweep {
-                away: hand,
-                ..self.pass(depth, at..end)
+            let done = match &source {
+                Source::List(list) => {
+                    let end = (at + self.window_states() as usize).min(list.len());
+                    let mut piece = handover.start();
+                    let reached = expand_few(
+                        self.scan,
+                        &self.slice.residues,
+                        frontier,
+                        &list[at..end],
+                        depth,
+                        &mut |r, n| handover.far(&mut piece, r, n),
+                    );
+                    handover.end(0, piece);
+                    step.found += reached.len() as u64;
+                    if let Some(listed) = &listed {
+                        lock(listed).extend(reached);
+                    }
+                    at = end;
+                    at >= list.len()
+                }
+                Source::Bitmap(counts) => {
+                    let end = self.window_end(at, depth, counts);
+                    step.scanned += (end - at) as u64;
+                    let pass = Sweep {
+                        away: hand,
+                        ..self.pass(depth, at..end)
+                    };
+                    step.found += pass.top_down(frontier, &handover, &|_| {});
+                    at = end;
+                    at >= self.slice.frontier_len()
+                }
             };
-            step.found += pass.top_down(frontier, &handover, &|_| {});
-            at = end;
-            let done = at >= self.slice.frontier_len();
             let pieces = handover
                 .handed
                 .get_mut()
@@ -1041,10 +1126,15 @@ impl<R: Ranks> LevelPass<'_, R> {
             let more = self.round_ends(&mut received, done)?;
             for (from, bytes) in received.iter().enumerate() {
                 step.found += self
-                    .take(bytes, slices.part(from as u32), take, next)
+                    .take(bytes, slices.part(from as u32), take, next, listed.as_ref())
                     .map_err(|p| sent_to(p, from, me))?;
             }
             if !more {
+                step.next = listed.map(|listed| {
+                    let mut states = listed.into_inner().unwrap_or_else(PoisonError::into_inner);
+                    states.sort_unstable();
+                    states
+                });
                 return Ok(step);
             }
         }
@@ -1052,8 +1142,16 @@ impl<R: Ranks> LevelPass<'_, R> {
 
     /// Makes the moves into this slice (the cells not in `away`) of the states of the
     /// sender's slice `theirs` whose offsets are in `bytes`, on every thread, and marks what
-    /// they reach with `next`; the states reached.
-    fn take(&self, bytes: &[u8], theirs: Range<u64>, away: u32, next: u32) -> Result<u64, String> {
+    /// they reach with `next` (and adds them to `listed`, if the level's states are listed);
+    /// the states reached.
+    fn take(
+        &self,
+        bytes: &[u8],
+        theirs: Range<u64>,
+        away: u32,
+        next: u32,
+        listed: Option<&Mutex<Vec<u64>>>,
+    ) -> Result<u64, String> {
         let (scan, slice) = (self.scan, self.slice);
         let block = scan.ranker().block();
         let Range { start: first, end } = slice.ranks;
@@ -1070,6 +1168,9 @@ impl<R: Ranks> LevelPass<'_, R> {
             scan.any_neighbor_off(cursor, r, *blank, away, |_, n| {
                 if n >= first && n < end && slice.mark(n - first, next) {
                     reached += 1;
+                    if let Some(listed) = listed {
+                        lock(listed).push(n);
+                    }
                 }
                 false
             });
@@ -1091,9 +1192,11 @@ impl<R: Ranks> LevelPass<'_, R> {
         let mut answers: Vec<Vec<u8>> = vec![Vec::new(); parts as usize];
         let mut step = Step::default();
         let counts = self.counts(depth);
+        step.scanned += self.slice.frontier_len() as u64;
         let mut at = 0;
         loop {
             let end = self.window_end(at, depth, &counts);
+            step.scanned += (end - at) as u64;
             let pass = self.pass(depth, at..end);
             step.found += pass.bottom_up(&|pairs| lock(&asked).append(pairs), &|_| {});
             at = end;
@@ -1522,6 +1625,10 @@ struct Slice {
     residues: Residues,
     /// `None` once the levels are bottom-up (or until a resumed run rebuilds it).
     frontier: Option<Vec<AtomicU64>>,
+    /// The frontier's states as a list (ranks, in order) while every level so far had at
+    /// most [`listed_most`] states in every part together; `None` from the first larger level on,
+    /// and in a resumed run.
+    few: Option<Vec<u64>>,
 }
 
 /// The bytes a checkpoint or a part is written in at a time.
@@ -1534,6 +1641,7 @@ impl Slice {
         Slice {
             residues: Residues::new(ranks.clone()),
             frontier: Some(frontier),
+            few: Some(Vec::new()),
             ranks,
         }
     }
@@ -1956,6 +2064,7 @@ impl Files {
         let slice = Slice {
             residues: Residues::from_words(entries, ranks.clone()),
             frontier: None,
+            few: None,
             ranks,
         };
         Ok((slice, lines.histogram))

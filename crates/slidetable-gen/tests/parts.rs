@@ -11,7 +11,7 @@ use slidetable_format::{CostModel, Encoding};
 use slidetable_gen::checkpoint::{CheckpointEvent, Pace, Resumed};
 use slidetable_gen::engine::{solve, table_bytes};
 use slidetable_gen::parts::{
-    solve_in_parts, threads, Exchange, ExchangeError, PartsDone, PartsEvent, PartsPlan,
+    solve_in_parts, threads, Exchange, ExchangeError, LevelReport, PartsDone, PartsEvent, PartsPlan,
 };
 use slidetable_gen::GenError;
 use slidetable_query::Table;
@@ -301,6 +301,71 @@ fn a_run_killed_while_it_wrote_a_part_resumes_into_the_same_bytes() {
     assert_eq!(joined(dir.path()), expected);
 }
 
+/// The levels that the process of part 0 reports in a whole run of `parts` threads.
+fn level_reports(plan: &PartsPlan, parts: u32) -> Vec<LevelReport> {
+    let ends = threads::group(parts);
+    let mut reports: Vec<Vec<LevelReport>> = thread::scope(|s| {
+        let handles: Vec<_> = ends
+            .into_iter()
+            .map(|mut ex| {
+                s.spawn(move || {
+                    let mut levels = Vec::new();
+                    solve_in_parts(plan, &mut ex, &mut |e| {
+                        if let PartsEvent::LevelDone(r) = e {
+                            levels.push(r)
+                        }
+                    })
+                    .unwrap();
+                    levels
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    reports.swap_remove(0)
+}
+
+/// The first levels from the goal, while a level has at most 16,384 states in every part
+/// together (the one-machine search's rule on boards this small), are expanded from a list of their states, as on
+/// one machine: no process goes through a word of its frontier for them (on 2×7 in 2 parts,
+/// half a second a level); every level after goes through its slice; the same bytes.
+#[test]
+fn the_first_levels_are_expanded_from_a_list_in_parts_as_on_one_machine() {
+    for (rows, cols, parts) in [(2, 5, 2), (3, 3, 3), (5, 2, 4)] {
+        let board = Board::new(rows, cols).unwrap();
+        let goal = board.standard_goal();
+        let dir = tempfile::tempdir().unwrap();
+        let levels = level_reports(&plan(goal, dir.path(), 1000), parts);
+        assert_eq!(
+            joined(dir.path()),
+            one_process(goal),
+            "{board}, {parts} parts"
+        );
+        // Every level so far at most 16,384 states: the next is found from a list.
+        let mut listed = true;
+        let (mut from_lists, mut from_bitmaps) = (0, 0);
+        for r in &levels {
+            assert_eq!(
+                r.words_scanned == 0,
+                listed,
+                "{board}, {parts} parts, level {}: {} words",
+                r.level,
+                r.words_scanned
+            );
+            if listed {
+                from_lists += 1;
+            } else {
+                from_bitmaps += 1;
+            }
+            listed &= r.states <= 1 << 14;
+        }
+        assert!(
+            from_lists > 5 && from_bitmaps > 5,
+            "{board}: {from_lists}, {from_bitmaps}"
+        );
+    }
+}
+
 /// The levels each process finds take the one-machine search's passes: top-down while a level
 /// is smaller than the states unseen, bottom-up from the first that outnumbers them on, and
 /// the bottom-up levels of several parts ask other processes (bytes sent); the same bytes.
@@ -311,29 +376,8 @@ fn parts_take_the_one_machine_passes_and_bottom_up_levels_ask_other_parts() {
     let expected = one_process(goal);
     for parts in [1, 3] {
         let dir = tempfile::tempdir().unwrap();
-        let p = plan(goal, dir.path(), 4096);
-        let ends = threads::group(parts);
-        let reports: Vec<Vec<slidetable_gen::parts::LevelReport>> = thread::scope(|s| {
-            let handles: Vec<_> = ends
-                .into_iter()
-                .map(|mut ex| {
-                    let p = &p;
-                    s.spawn(move || {
-                        let mut levels = Vec::new();
-                        solve_in_parts(p, &mut ex, &mut |e| {
-                            if let PartsEvent::LevelDone(r) = e {
-                                levels.push(r)
-                            }
-                        })
-                        .unwrap();
-                        levels
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap()).collect()
-        });
+        let levels = &level_reports(&plan(goal, dir.path(), 4096), parts);
         assert_eq!(joined(dir.path()), expected, "{parts} parts");
-        let levels = &reports[0];
         let states = board.reachable_states();
         let mut reached = 1u64;
         let mut bottom_up = false;
@@ -458,10 +502,7 @@ impl<E: Exchange> Exchange for Meetings<E> {
 
 /// A whole run of 2 threads on `board` with `batch`, no checkpoint: each thread's
 /// all-to-alls, all-gathers, and the levels it reported (the empty last one not among them).
-fn meetings(
-    board: Board,
-    batch: usize,
-) -> Vec<(usize, usize, Vec<slidetable_gen::parts::LevelReport>)> {
+fn meetings(board: Board, batch: usize) -> Vec<(usize, usize, Vec<LevelReport>)> {
     let goal = board.standard_goal();
     let dir = tempfile::tempdir().unwrap();
     let plan = PartsPlan {
