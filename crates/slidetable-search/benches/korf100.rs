@@ -152,6 +152,66 @@ fn main() {
             slowest.2
         );
     }
+    // Interleaved: the 100 on one thread, K searches at a time.
+    let starts: Vec<slidetable_core::Layout> = instances.iter().map(|i| i.2).collect();
+    let only: Option<usize> = std::env::var("KORF_WAYS").ok().and_then(|v| v.parse().ok());
+    for ways in [1usize, 2, 4, 8, 16] {
+        if only.is_some_and(|o| o != ways) {
+            continue;
+        }
+        for _ in 0..if only.is_some() { 3 } else { 2 } {
+            let cpu = thread_cpu();
+            let wall = Instant::now();
+            let found = search.solve_batch(
+                &starts,
+                Move::ALL,
+                &Limits::default(),
+                u32::MAX,
+                ways,
+                false,
+            );
+            let cpu = thread_cpu() - cpu;
+            let wall = wall.elapsed().as_secs_f64();
+            let mut paths = 0xcbf2_9ce4_8422_2325u64;
+            let mut nodes = 0;
+            for (s, (_, length, _)) in found.iter().zip(&instances) {
+                let s = s.as_ref().unwrap().as_ref().unwrap();
+                assert_eq!(s.path.len(), *length);
+                nodes += s.stats.expanded;
+                for code in s.path.iter().map(|m| m.code()).chain([4]) {
+                    paths = (paths ^ u64::from(code)).wrapping_mul(0x100_0000_01b3);
+                }
+            }
+            println!("ways {ways}: mean {:.0} expanded; mean {:.3} ms wall, {:.3} ms CPU; paths {paths:016x}",
+                nodes as f64 / 100.0, wall * 1e3 / 100.0, cpu * 1e3 / 100.0);
+        }
+    }
+    for _ in 0..3 {
+        let wall = Instant::now();
+        let found: Vec<_> = starts
+            .par_iter()
+            .map(|s| search.solve(s, Move::ALL, &Limits::default()).unwrap())
+            .collect();
+        let rec = wall.elapsed().as_secs_f64();
+        assert_eq!(found.len(), 100);
+        let mut line = format!("every core: recursive {:.3}", rec * 10.0);
+        for ways in [2usize, 4, 8] {
+            let wall = Instant::now();
+            let found =
+                search.solve_batch(&starts, Move::ALL, &Limits::default(), u32::MAX, ways, true);
+            let wall = wall.elapsed().as_secs_f64();
+            assert!(found.iter().zip(&instances).all(|(s, i)| s
+                .as_ref()
+                .unwrap()
+                .as_ref()
+                .unwrap()
+                .path
+                .len()
+                == i.1));
+            line += &format!(", ways {ways} {:.3}", wall * 10.0);
+        }
+        println!("{line} ms wall an instance");
+    }
     // The 100 again on every core (as `path` and `solve_many` answer a batch): wall time
     // only, the paths checked as above.
     let wall = Instant::now();

@@ -23,6 +23,7 @@ use slidetable_format::{check_groups, excess_at, GroupError, PatternGroup, MAX_G
 use crate::state::{Budget, ROOT};
 
 mod symmetric;
+mod walk;
 
 use crate::pruning::{Pruner, PRUNED};
 use crate::{check_solvable, Heuristic, Limits, SearchError, Solution, Stats};
@@ -286,7 +287,7 @@ struct Node {
 /// What a move changes in a [`Node`] besides its tiles: the Manhattan distance, the moved
 /// tile's group (`gi`) and mirrored group (`mi`) ranks and excesses, and the sums; saved
 /// before the move and put back after the search below it.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Undo {
     md: u32,
     rank: u32,
