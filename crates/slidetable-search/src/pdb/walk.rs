@@ -8,34 +8,40 @@
 //! other searches, and by the time it comes back the entries are in cache. Each search's
 //! nodes are visited in the same order as alone, so its path and its counts are the same.
 
-use slidetable_core::{Layout, Move};
-use slidetable_format::excess_at;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{prefetch, Child, Node, PatternHeuristic, PatternSearch, Undo};
-use crate::pruning::{Pruner, PRUNED};
+use rayon::prelude::*;
+use slidetable_core::{Layout, Move};
+
+use super::{before_pass, record, Child, Entered, Node, PatternHeuristic, PatternSearch};
+use crate::pruning::Pruner;
 use crate::state::{Budget, ROOT};
 use crate::{check_solvable, Limits, SearchError, Solution, Stats};
 
+/// Databases of at least this many bytes are searched interleaved by
+/// [`PatternSearch::solve_many`]: their entries come from memory, not from the cache (the
+/// 7-8 databases, 288 MB; not 6-6-3, 5.8 MB, whose searches interleaved measured slower:
+/// BENCHMARKS.md).
+const INTERLEAVED_BYTES: usize = 64 << 20;
+
+/// How many searches a thread interleaves on large databases: with 4, a search's entries
+/// have three other expansions' time to arrive (2 to 16 measured, BENCHMARKS.md).
+const WAYS: usize = 4;
+
 /// One expanded node on the stack: its children (ranks computed, entries prefetched), the
-/// next one to try, the least f over the bound seen among them, and what the move to the
-/// child being searched below changed.
+/// next one to try, the least f over the bound seen among them, and the move to the child
+/// being searched below it.
 #[derive(Clone, Copy, Default)]
 struct Frame {
     children: [Child; 4],
     count: u8,
     next: u8,
     exceeded: u32,
-    /// The move to the child being searched below this node: the cells it joins, the tile,
-    /// its groups on both sides, and the values it replaced.
-    from: u8,
-    to: u8,
-    tile: u8,
-    gi: u8,
-    mi: u8,
-    saved: Undo,
+    entered: Entered,
 }
 
-/// How a search ended: a path, no path within its `most` moves (`None`), or an error.
+/// How a search ended: a path or an error (`None`, no path within a cap on the length,
+/// never: the walks have none).
 pub(super) type Answer = Result<Option<Solution>, SearchError>;
 
 /// One IDA* search over one mutable node, paused after each expansion.
@@ -44,7 +50,6 @@ pub(super) struct Walk<'s, 'h, 'a> {
     pruner: &'s Pruner,
     start: Layout,
     order: [Move; 4],
-    most: u32,
     longest: u64,
     node: Node,
     bound: u32,
@@ -52,8 +57,7 @@ pub(super) struct Walk<'s, 'h, 'a> {
     /// `depth`; as many as the longest path needs, written in place.
     stack: Vec<Frame>,
     depth: usize,
-    /// The moves to the node being searched, in its first `g` places: written in place, and
-    /// longer only when the search goes deeper than ever (then the peak is counted too).
+    /// The moves to the node being searched, in its first `g` places.
     path: Vec<Move>,
     budget: Budget,
     stats: Stats,
@@ -62,29 +66,28 @@ pub(super) struct Walk<'s, 'h, 'a> {
 }
 
 impl<'s, 'h, 'a> Walk<'s, 'h, 'a> {
-    /// A search from `start` (the first bound's root not yet expanded), or its answer when
-    /// it needs no search: the start is the goal, or cannot reach it.
+    /// A search from `start`, the start expanded, or its answer when it needs no search
+    /// (the start is the goal, or cannot reach it) or ends at once.
     pub(super) fn new(
         search: &'s PatternSearch<'h, 'a>,
         pruner: &'s Pruner,
         start: &Layout,
         order: [Move; 4],
         limits: &Limits,
-        most: u32,
     ) -> Result<Walk<'s, 'h, 'a>, Answer> {
         let goal = &search.heuristic.goal;
         check_solvable(start, goal).map_err(Err)?;
         let node = search.heuristic.node(start);
+        let longest = start.board().most_moves(goal.blank());
         let mut walk = Walk {
             search,
             pruner,
             start: *start,
             order,
-            most,
-            longest: start.board().most_moves(goal.blank()),
+            longest,
             node,
             bound: PatternHeuristic::h(&node),
-            stack: Vec::new(),
+            stack: vec![Frame::default(); longest as usize + 2],
             depth: 0,
             path: Vec::with_capacity(96),
             budget: Budget::start(limits),
@@ -94,87 +97,47 @@ impl<'s, 'h, 'a> Walk<'s, 'h, 'a> {
             },
             end: None,
         };
-        walk.stack = vec![Frame::default(); walk.longest as usize + 2];
         if start == goal {
             let stats = walk.budget.finish(&mut walk.stats);
             return Err(Ok(Some(Solution::unit(Vec::new(), stats))));
         }
-        match walk.begin_iteration() {
-            true => Ok(walk),
-            false => Err(walk.end.take().unwrap_or(Ok(None))),
+        if walk.begin_pass() {
+            Ok(walk)
+        } else {
+            Err(walk.answer())
         }
     }
 
     /// Starts the depth-first pass within the current bound: expands the start.
     #[cold]
-    fn begin_iteration(&mut self) -> bool {
-        if self.bound > self.most {
-            return self.ended(Ok(None));
+    fn begin_pass(&mut self) -> bool {
+        if let Some(end) = before_pass(&mut self.stats, self.bound, u32::MAX, self.longest) {
+            return self.ended(end);
         }
-        if u64::from(self.bound) > self.longest {
-            return self.ended(Err(SearchError::Overestimated {
-                bound: self.bound,
-                longest: self.longest,
-            }));
-        }
-        self.stats.iterations = self.stats.iterations.map(|i| i + 1);
-        self.stats.bound = Some(self.bound);
         self.expand(0, ROOT, Pruner::root(self.start.blank()))
     }
 
-    /// Counts the current node as expanded, computes its children's ranks, starts the reads
-    /// of their entries and makes it the deepest, at `depth` (`g`).
+    /// Counts the current node as expanded, computes its children and starts the reads of
+    /// their entries, as the frame at `depth` (its g).
     #[inline(always)]
     fn expand(&mut self, depth: usize, via: u8, state: u32) -> bool {
         // Depth-first: what it holds is the path, not counted against --max-memory.
         if let Err(e) = self.budget.expand(&mut self.stats, || 0) {
             return self.ended(Err(e));
         }
-        let h = self.search.heuristic;
-        let from = self.node.blank as usize;
         self.depth = depth;
         let frame = &mut self.stack[depth];
-        let mut count = 0;
-        for m in self.order {
-            let code = m.code();
-            if code ^ 1 == via {
-                continue;
-            }
-            let to = self.search.neighbor[from][code as usize];
-            if to == u8::MAX {
-                continue;
-            }
-            let next = self.pruner.next(state, code);
-            if next == PRUNED {
-                continue;
-            }
-            // The child's row of the automaton, read first thing when it is searched: 8
-            // bytes a state, as 16 half-byte entries of `prefetch`.
-            prefetch(self.pruner.row_bytes(), next << 4);
-            // The tile in `to` would slide into the blank's cell: one rank changes per side.
-            let tile = self.node.tiles[to as usize] as usize;
-            let p = h.place[tile];
-            let (rank, mirror_rank) = h.moved_ranks(&self.node, tile, to as usize, from);
-            prefetch(h.groups[p.group as usize].payload, rank);
-            if let Some(mirror) = &h.mirror {
-                prefetch(
-                    mirror.groups[mirror.place[tile].group as usize].payload,
-                    mirror_rank,
-                );
-            }
-            frame.children[count] = Child {
-                code,
-                to,
-                state: next,
-                rank,
-                mirror_rank,
-            };
-            count += 1;
-        }
+        let count = self.search.children(
+            &self.node,
+            self.pruner,
+            self.order,
+            via,
+            state,
+            &mut frame.children,
+        );
         frame.count = count as u8;
         frame.next = 0;
         frame.exceeded = u32::MAX;
-        frame.from = from as u8;
         true
     }
 
@@ -186,97 +149,53 @@ impl<'s, 'h, 'a> Walk<'s, 'h, 'a> {
     }
 
     /// Goes on from where the last step stopped until the next node is expanded or the
-    /// search ends: the children of the deepest node are tried in order (their entries read,
-    /// now in cache), the first within the bound is moved to and expanded; a node whose
-    /// children are all tried is left, its move undone.
+    /// search ends, as [`Run::pass`](super::Run) does between two expansions: the deepest
+    /// node's children are tried in order (their entries read, by now in cache), the first
+    /// within the bound is moved to and expanded; a node whose children are all tried, or
+    /// one a child's estimate prunes (pathmax), is left.
     ///
-    /// `true`: a node was expanded, its children's entries on their way; `false`: the search
-    /// ended, and [`answer`](Self::answer) says how.
+    /// `true`: a node was expanded, its children's entries on their way; `false`: the
+    /// search ended, and [`answer`](Self::answer) says how.
     #[inline]
     pub(super) fn step(&mut self) -> bool {
-        let h = self.search.heuristic;
+        let search = self.search;
         loop {
-            let depth = self.depth;
-            let g = depth as u32;
-            let frame = &mut self.stack[depth];
+            let g = self.depth as u32;
+            let frame = &mut self.stack[self.depth];
             if frame.next == frame.count {
                 let exceeded = frame.exceeded;
-                if let Some(step) = self.leave(exceeded) {
-                    return step;
+                if let Some(going) = self.up(exceeded) {
+                    return going;
                 }
                 continue;
             }
             let child = frame.children[frame.next as usize];
             frame.next += 1;
-            let (code, to, from) = (child.code, child.to as usize, frame.from as usize);
             self.stats.generated += 1;
-            let tile = self.node.tiles[to] as usize;
-            let gi = h.place[tile].group as usize;
-            let md = self.node.md + u32::from(h.md[tile][from]) - u32::from(h.md[tile][to]);
-            let e = excess_at(h.groups[gi].payload, child.rank);
-            let sum = self.node.sum + e - u32::from(self.node.excess[gi]);
-            // The mirrored entry is read only where the plain sum does not already prune.
-            // Every f has the parity of the start's g + md, so a plain f over the bound is at
-            // least the next bound anyway.
-            let mut f = g + 1 + md + 2 * sum;
-            let (mut mi, mut mirror_e, mut mirror_sum) = (0, 0, self.node.mirror_sum);
-            if f <= self.bound {
-                if let Some(mirror) = &h.mirror {
-                    mi = mirror.place[tile].group as usize;
-                    mirror_e = excess_at(mirror.groups[mi].payload, child.mirror_rank);
-                    mirror_sum = mirror_sum + mirror_e - u32::from(self.node.mirror_excess[mi]);
-                }
-                f = g + 1 + md + 2 * sum.max(mirror_sum);
-            }
+            let est = search.estimate(&self.node, &child, g, self.bound);
+            let f = est.f;
             if f > self.bound {
-                // Pruned: the node was not changed.
                 frame.exceeded = frame.exceeded.min(f);
                 if f > self.bound + 2 {
-                    // Pathmax from a child: the child is one move away, so this node is at
-                    // least the child's estimate less one from the goal, and any path through
-                    // it costs at least f − 2, over the bound: the remaining children are not
-                    // tried. (The child's own estimate, never a value returned from below
-                    // it, which the pruning automaton makes a bound of the kept paths only.)
-                    if let Some(step) = self.leave(f - 2) {
-                        return step;
+                    // Pathmax, as in `Run::pass`: the remaining children are not tried.
+                    if let Some(going) = self.up(f - 2) {
+                        return going;
                     }
                 }
                 continue;
             }
-            // The move, made in place and undone when the child is left.
-            frame.saved = Undo::save(&self.node, gi, mi);
-            frame.to = to as u8;
-            frame.tile = tile as u8;
-            frame.gi = gi as u8;
-            frame.mi = mi as u8;
-            self.node.tiles[from] = tile as u8;
-            self.node.tiles[to] = 0;
-            self.node.blank = to as u8;
-            self.node.md = md;
-            self.node.occupied[gi] ^= 1 << from | 1 << to;
-            self.node.rank[gi] = child.rank;
-            self.node.excess[gi] = e as u8;
-            self.node.sum = sum;
-            if let Some(mirror) = &h.mirror {
-                self.node.mirror_occupied[mi] ^= 1 << mirror.cells[from] | 1 << mirror.cells[to];
-                self.node.mirror_rank[mi] = child.mirror_rank;
-                self.node.mirror_excess[mi] = mirror_e as u8;
-                self.node.mirror_sum = mirror_sum;
-            }
-            let step = Move::from_code(code);
-            match self.path.get_mut(g as usize) {
-                Some(place) => *place = step,
-                None => {
-                    self.path.push(step);
-                    self.stats.peak_open = self.path.len() as u64;
-                }
-            }
-            if md == 0 {
-                // Every tile home: the goal. By the tiles, never by the databases' estimate,
-                // which a damaged entry could keep above 0 here forever.
+            frame.entered = search.enter(&mut self.node, &child, &est);
+            record(
+                &mut self.path,
+                &mut self.stats,
+                g,
+                Move::from_code(child.code),
+            );
+            if est.md == 0 {
+                // Every tile home: the goal (by the tiles, as in `Run::pass`).
                 return self.found(g as usize + 1);
             }
-            return self.expand(depth + 1, code, child.state);
+            return self.expand(self.depth + 1, child.code, child.state);
         }
     }
 
@@ -295,30 +214,22 @@ impl<'s, 'h, 'a> Walk<'s, 'h, 'a> {
     }
 
     /// Leaves the deepest node, which proved `exceeded` (the least f over the bound below
-    /// it): undoes the move to it, or, at the start, begins the next pass (or ends).
+    /// it): undoes the move to it, or, at the start, begins the next pass or ends; `None`
+    /// to go on stepping.
     #[inline(always)]
-    fn leave(&mut self, exceeded: u32) -> Option<bool> {
+    fn up(&mut self, exceeded: u32) -> Option<bool> {
         if self.depth == 0 {
             if exceeded == u32::MAX {
                 let (start, goal) = (self.start, self.search.heuristic.goal);
                 return Some(self.ended(Err(SearchError::Unsolvable { start, goal })));
             }
             self.bound = exceeded;
-            return Some(self.begin_iteration());
+            return Some(self.begin_pass());
         }
         self.depth -= 1;
         let parent = &mut self.stack[self.depth];
         parent.exceeded = parent.exceeded.min(exceeded);
-        let (from, to) = (parent.from as usize, parent.to as usize);
-        let (gi, mi) = (parent.gi as usize, parent.mi as usize);
-        self.node.tiles[to] = parent.tile;
-        self.node.tiles[from] = 0;
-        self.node.blank = from as u8;
-        self.node.occupied[gi] ^= 1 << from | 1 << to;
-        if let Some(mirror) = &self.search.heuristic.mirror {
-            self.node.mirror_occupied[mi] ^= 1 << mirror.cells[from] | 1 << mirror.cells[to];
-        }
-        parent.saved.restore(&mut self.node, gi, mi);
+        self.search.leave(&mut self.node, &parent.entered);
         None
     }
 }
@@ -333,9 +244,8 @@ impl PatternSearch<'_, '_> {
         take: &dyn Fn() -> Option<usize>,
         order: [Move; 4],
         limits: &Limits,
-        most: u32,
         ways: usize,
-    ) -> Vec<(usize, Result<Option<Solution>, SearchError>)> {
+    ) -> Vec<(usize, Answer)> {
         let pruner = Pruner::of(self.heuristic.goal.board().into(), order);
         let mut answers = Vec::new();
         let mut walks: Vec<(usize, Walk<'_, '_, '_>)> = Vec::with_capacity(ways);
@@ -346,7 +256,7 @@ impl PatternSearch<'_, '_> {
                     more = false;
                     break;
                 };
-                match Walk::new(self, &pruner, &starts[i], order, limits, most) {
+                match Walk::new(self, &pruner, &starts[i], order, limits) {
                     Ok(walk) => walks.push((i, walk)),
                     Err(done) => answers.push((i, done)),
                 }
@@ -366,31 +276,64 @@ impl PatternSearch<'_, '_> {
         }
     }
 
-    /// Each start's answer, as [`solve_within`](Self::solve_within) gives it, in the order
-    /// of `starts`: on this thread when `threads` is 1, else on every core (rayon), each
-    /// thread walking `ways` searches at a time.
-    pub fn solve_batch(
+    /// Each start's optimal path, as [`solve`](Self::solve) finds it (the same path, the
+    /// same counts), solved on this thread `ways` searches at a time: each search is
+    /// stepped one expansion in turn, so that while one waits for its entries the others
+    /// work. In the order of `starts`.
+    pub fn solve_interleaved(
         &self,
         starts: &[Layout],
         order: [Move; 4],
         limits: &Limits,
-        most: u32,
         ways: usize,
-        threads: bool,
-    ) -> Vec<Result<Option<Solution>, SearchError>> {
-        use std::sync::atomic::{AtomicUsize, Ordering};
+    ) -> Vec<Result<Solution, SearchError>> {
         let next = AtomicUsize::new(0);
-        let take = || {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            (i < starts.len()).then_some(i)
-        };
-        let found: Vec<Vec<(usize, Result<Option<Solution>, SearchError>)>> = if threads {
-            rayon::broadcast(|_| self.walk_many(starts, &take, order, limits, most, ways))
-        } else {
-            vec![self.walk_many(starts, &take, order, limits, most, ways)]
-        };
-        let mut answers: Vec<_> = found.into_iter().flatten().collect();
-        answers.sort_unstable_by_key(|(i, _)| *i);
-        answers.into_iter().map(|(_, a)| a).collect()
+        let found = self.walk_many(starts, &|| take(&next, starts.len()), order, limits, ways);
+        in_order(starts, self.heuristic.goal, vec![found])
     }
+
+    /// Each start's optimal path, as [`solve`](Self::solve) finds it (the same path, the
+    /// same counts), on every core (rayon), in the order of `starts`. Databases too large
+    /// for the cache (64 MiB and more: 7-8) are searched 4 searches at a time on each
+    /// thread ([`solve_interleaved`](Self::solve_interleaved)); smaller ones, whose entries
+    /// are in cache, one at a time.
+    pub fn solve_many(
+        &self,
+        starts: &[Layout],
+        order: [Move; 4],
+        limits: &Limits,
+    ) -> Vec<Result<Solution, SearchError>> {
+        let bytes: usize = self.heuristic.groups.iter().map(|g| g.payload.len()).sum();
+        if bytes < INTERLEAVED_BYTES {
+            return starts
+                .par_iter()
+                .map(|start| self.solve(start, order, limits))
+                .collect();
+        }
+        let next = AtomicUsize::new(0);
+        let take = || take(&next, starts.len());
+        let found = rayon::broadcast(|_| self.walk_many(starts, &take, order, limits, WAYS));
+        in_order(starts, self.heuristic.goal, found)
+    }
+}
+
+/// The next start to solve, counted in `next`, while there are any of `len`.
+fn take(next: &AtomicUsize, len: usize) -> Option<usize> {
+    let i = next.fetch_add(1, Ordering::Relaxed);
+    (i < len).then_some(i)
+}
+
+/// The answers of [`PatternSearch::walk_many`]'s threads in the order of their starts, as
+/// [`PatternSearch::solve`] gives them (no cap on the length: never `None`).
+fn in_order(
+    starts: &[Layout],
+    goal: Layout,
+    found: Vec<Vec<(usize, Answer)>>,
+) -> Vec<Result<Solution, SearchError>> {
+    let mut answers: Vec<(usize, Answer)> = found.into_iter().flatten().collect();
+    answers.sort_unstable_by_key(|(i, _)| *i);
+    answers
+        .into_iter()
+        .map(|(i, answer)| super::reached(answer?, &starts[i], &goal))
+        .collect()
 }
