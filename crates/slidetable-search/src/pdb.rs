@@ -592,7 +592,9 @@ struct Estimate {
     mirror_sum: u32,
 }
 
-/// What [`PatternSearch::enter`] changed, for [`PatternSearch::leave`] to undo.
+/// What [`PatternSearch::enter`] changed, for [`PatternSearch::leave`] to undo: the cells
+/// the blank left and entered, the tile, its groups, the cells' bits on both sides, and the
+/// values replaced.
 #[derive(Clone, Copy, Default)]
 struct Entered {
     from: u8,
@@ -600,6 +602,8 @@ struct Entered {
     tile: u8,
     gi: u8,
     mi: u8,
+    moved: u32,
+    mirror_moved: u32,
     saved: Undo,
 }
 
@@ -662,12 +666,12 @@ impl PatternSearch<'_, '_> {
         count
     }
 
-    /// The estimate f of `child` of `node` (g moves from the start) within `bound`: its
-    /// entries read.
+    /// The estimate f of `child` of `node` (g moves from the start, the blank on `from`)
+    /// within `bound`: its entries read.
     #[inline(always)]
-    fn estimate(&self, node: &Node, child: &Child, g: u32, bound: u32) -> Estimate {
+    fn estimate(&self, node: &Node, from: usize, child: &Child, g: u32, bound: u32) -> Estimate {
         let h = self.heuristic;
-        let (from, to) = (node.blank as usize, child.to as usize);
+        let to = child.to as usize;
         let tile = node.tiles[to] as usize;
         let gi = h.place[tile].group as usize;
         let md = node.md + u32::from(h.md[tile][from]) - u32::from(h.md[tile][to]);
@@ -702,46 +706,49 @@ impl PatternSearch<'_, '_> {
     /// Makes the move to `child` in place (its estimate `est`); what [`leave`](Self::leave)
     /// needs to undo it.
     #[inline(always)]
-    fn enter(&self, node: &mut Node, child: &Child, est: &Estimate) -> Entered {
-        let (from, to) = (node.blank as usize, child.to as usize);
+    fn enter(&self, node: &mut Node, from: usize, child: &Child, est: &Estimate) -> Entered {
+        let to = child.to as usize;
         let (gi, mi) = (est.gi as usize, est.mi as usize);
-        let entered = Entered {
+        let saved = Undo::save(node, gi, mi);
+        let moved = 1 << from | 1 << to;
+        node.tiles[from] = est.tile;
+        node.tiles[to] = 0;
+        node.blank = to as u8;
+        node.md = est.md;
+        node.occupied[gi] ^= moved;
+        node.rank[gi] = child.rank;
+        node.excess[gi] = est.e as u8;
+        node.sum = est.sum;
+        let mut mirror_moved = 0;
+        if let Some(mirror) = &self.heuristic.mirror {
+            mirror_moved = 1 << mirror.cells[from] | 1 << mirror.cells[to];
+            node.mirror_occupied[mi] ^= mirror_moved;
+            node.mirror_rank[mi] = child.mirror_rank;
+            node.mirror_excess[mi] = est.mirror_e as u8;
+            node.mirror_sum = est.mirror_sum;
+        }
+        Entered {
             from: from as u8,
             to: to as u8,
             tile: est.tile,
             gi: est.gi,
             mi: est.mi,
-            saved: Undo::save(node, gi, mi),
-        };
-        node.tiles[from] = est.tile;
-        node.tiles[to] = 0;
-        node.blank = to as u8;
-        node.md = est.md;
-        node.occupied[gi] ^= 1 << from | 1 << to;
-        node.rank[gi] = child.rank;
-        node.excess[gi] = est.e as u8;
-        node.sum = est.sum;
-        if let Some(mirror) = &self.heuristic.mirror {
-            node.mirror_occupied[mi] ^= 1 << mirror.cells[from] | 1 << mirror.cells[to];
-            node.mirror_rank[mi] = child.mirror_rank;
-            node.mirror_excess[mi] = est.mirror_e as u8;
-            node.mirror_sum = est.mirror_sum;
+            moved,
+            mirror_moved,
+            saved,
         }
-        entered
     }
 
     /// Undoes [`enter`](Self::enter).
     #[inline(always)]
-    fn leave(&self, node: &mut Node, entered: &Entered) {
+    fn leave(node: &mut Node, entered: &Entered) {
         let (from, to) = (entered.from as usize, entered.to as usize);
         let (gi, mi) = (entered.gi as usize, entered.mi as usize);
         node.tiles[to] = entered.tile;
         node.tiles[from] = 0;
         node.blank = from as u8;
-        node.occupied[gi] ^= 1 << from | 1 << to;
-        if let Some(mirror) = &self.heuristic.mirror {
-            node.mirror_occupied[mi] ^= 1 << mirror.cells[from] | 1 << mirror.cells[to];
-        }
+        node.occupied[gi] ^= entered.moved;
+        node.mirror_occupied[mi] ^= entered.mirror_moved;
         entered.saved.restore(node, gi, mi);
     }
 }
@@ -788,6 +795,7 @@ impl Run<'_, '_, '_> {
             return IterationEnd::Stopped(e);
         }
         let search = self.search;
+        let from = self.node.blank as usize;
         let mut children = [Child::default(); 4];
         let count = search.children(
             &self.node,
@@ -800,7 +808,7 @@ impl Run<'_, '_, '_> {
         let mut exceeded = u32::MAX;
         for child in &children[..count] {
             self.stats.generated += 1;
-            let est = search.estimate(&self.node, child, g, self.bound);
+            let est = search.estimate(&self.node, from, child, g, self.bound);
             let f = est.f;
             if f > self.bound {
                 // Pruned: the node was not changed.
@@ -816,7 +824,7 @@ impl Run<'_, '_, '_> {
                 continue;
             }
             // The move, made in place and undone after the search below it.
-            let entered = search.enter(&mut self.node, child, &est);
+            let entered = search.enter(&mut self.node, from, child, &est);
             record(
                 &mut self.path,
                 &mut self.stats,
@@ -833,7 +841,7 @@ impl Run<'_, '_, '_> {
                 IterationEnd::Exceeded(f) => exceeded = exceeded.min(f),
                 done => return done,
             }
-            search.leave(&mut self.node, &entered);
+            PatternSearch::leave(&mut self.node, &entered);
         }
         IterationEnd::Exceeded(exceeded)
     }

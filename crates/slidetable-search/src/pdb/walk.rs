@@ -172,7 +172,8 @@ impl<'s, 'h, 'a> Walk<'s, 'h, 'a> {
             let child = frame.children[frame.next as usize];
             frame.next += 1;
             self.stats.generated += 1;
-            let est = search.estimate(&self.node, &child, g, self.bound);
+            let from = self.node.blank as usize;
+            let est = search.estimate(&self.node, from, &child, g, self.bound);
             let f = est.f;
             if f > self.bound {
                 frame.exceeded = frame.exceeded.min(f);
@@ -184,7 +185,7 @@ impl<'s, 'h, 'a> Walk<'s, 'h, 'a> {
                 }
                 continue;
             }
-            frame.entered = search.enter(&mut self.node, &child, &est);
+            frame.entered = search.enter(&mut self.node, from, &child, &est);
             record(
                 &mut self.path,
                 &mut self.stats,
@@ -229,7 +230,7 @@ impl<'s, 'h, 'a> Walk<'s, 'h, 'a> {
         self.depth -= 1;
         let parent = &mut self.stack[self.depth];
         parent.exceeded = parent.exceeded.min(exceeded);
-        self.search.leave(&mut self.node, &parent.entered);
+        PatternSearch::leave(&mut self.node, &parent.entered);
         None
     }
 }
