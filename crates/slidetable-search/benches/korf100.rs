@@ -6,9 +6,7 @@
 //! `cargo bench -p slidetable-search --bench korf100 -- PATH.slt [--mapped]` (a database for the goal
 //! 0 1 2 … 15, e.g. `slidetable generate --board 4x4 --pdb 7-8 -o PATH.slt`). The instances
 //! are solved twice: the first pass brings the database's pages into memory, the second is
-//! measured; then on one thread interleaved, 1 to 16 searches at a time (the same paths and
-//! counts checked; `KORF_WAYS=K` for one K); then the 100 once more on every core, for the
-//! wall time of a batch, one search at a time a thread and as `solve_many` solves it. CPU time is
+//! measured; then the 100 once more on every core, for the wall time of a batch. CPU time is
 //! the thread's (from /proc, in nanoseconds), beside wall time, since the machine may be
 //! shared. The database is searched as a server keeps it, copied onto huge
 //! pages where the kernel gives them; `--mapped` searches the mapped file instead.
@@ -17,9 +15,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use slidetable_core::{parse_layout, Board, Layout, Move};
+use slidetable_core::{parse_layout, Board, Move};
 use slidetable_query::PatternTable;
-use slidetable_search::{Limits, PatternHeuristic, PatternSearch, SearchError, Solution};
+use slidetable_search::{Limits, PatternHeuristic, PatternSearch};
 
 /// CPU time of this thread, in seconds (Linux; 0 elsewhere): the scheduler's nanoseconds
 /// (`/proc/thread-self/schedstat`) where the kernel keeps them, else user plus system time
@@ -154,67 +152,18 @@ fn main() {
             slowest.2
         );
     }
-    // The 100 on one thread interleaved, K searches at a time (`solve_interleaved`): the
-    // same paths and counts as one at a time, CPU per instance. KORF_WAYS=K measures one K.
-    let starts: Vec<Layout> = instances.iter().map(|i| i.2).collect();
-    let alone: Vec<(u64, u64)> = starts
-        .iter()
-        .map(|s| {
-            let s = search.solve(s, Move::ALL, &Limits::default()).unwrap();
-            (s.stats.expanded, s.stats.generated)
+    // The 100 again on every core (as `path` and `solve_many` answer a batch): wall time
+    // only, the paths checked as above.
+    let wall = Instant::now();
+    let found: Vec<(u32, usize, Vec<Move>)> = instances
+        .par_iter()
+        .map(|(id, length, start)| {
+            let s = search.solve(start, Move::ALL, &Limits::default()).unwrap();
+            (*id, *length, s.path)
         })
         .collect();
-    let only: Option<usize> = std::env::var("KORF_WAYS").ok().and_then(|v| v.parse().ok());
-    for ways in [1usize, 2, 4, 8, 16] {
-        if only.is_some_and(|o| o != ways) {
-            continue;
-        }
-        let cpu = thread_cpu();
-        let wall = Instant::now();
-        let found = search.solve_interleaved(&starts, Move::ALL, &Limits::default(), ways);
-        let cpu = thread_cpu() - cpu;
-        let wall = wall.elapsed().as_secs_f64();
-        let mut paths = 0xcbf2_9ce4_8422_2325u64;
-        for ((s, (id, length, _)), counts) in found.iter().zip(&instances).zip(&alone) {
-            let s = s.as_ref().unwrap();
-            assert_eq!(
-                s.path.len(),
-                *length,
-                "instance {id}: not the published length"
-            );
-            assert_eq!(
-                (s.stats.expanded, s.stats.generated),
-                *counts,
-                "instance {id}: other counts"
-            );
-            for code in s.path.iter().map(|m| m.code()).chain([4]) {
-                paths = (paths ^ u64::from(code)).wrapping_mul(0x100_0000_01b3);
-            }
-        }
-        println!(
-            "interleaved, {ways} at a time: counts as alone; mean {:.3} ms wall, {:.3} ms CPU; paths {paths:016x}",
-            wall * 1e3 / 100.0,
-            cpu * 1e3 / 100.0
-        );
-    }
-    // The 100 again on every core: one search at a time on each thread, then as `path` and
-    // `solve_many` answer a batch (`PatternSearch::solve_many`: interleaved on databases
-    // too large for the cache); wall time only, the paths checked as above.
-    let wall = Instant::now();
-    let each: Vec<Result<Solution, SearchError>> = starts
-        .par_iter()
-        .map(|start| search.solve(start, Move::ALL, &Limits::default()))
-        .collect();
-    let one = wall.elapsed().as_secs_f64();
-    assert!(each
-        .iter()
-        .zip(&instances)
-        .all(|(s, i)| s.as_ref().is_ok_and(|s| s.path.len() == i.1)));
-    let wall = Instant::now();
-    let found = search.solve_many(&starts, Move::ALL, &Limits::default());
     let wall = wall.elapsed().as_secs_f64();
-    for (s, (id, length, start)) in found.iter().zip(&instances) {
-        let path = &s.as_ref().unwrap().path;
+    for ((id, length, path), (_, _, start)) in found.iter().zip(&instances) {
         assert_eq!(
             path.len(),
             *length,
@@ -226,13 +175,10 @@ fn main() {
             "instance {id}: not a path to the goal"
         );
     }
-    let n = instances.len() as f64;
     println!(
-        "every core ({} threads): {} instances, all lengths as published; one search at a time \
-         a thread {:.3} ms wall; solve_many mean {:.3} ms wall",
+        "every core ({} threads): {} instances, all lengths as published; mean {:.3} ms wall",
         rayon::current_num_threads(),
         instances.len(),
-        one * 1e3 / n,
-        wall * 1e3 / n
+        wall * 1e3 / instances.len() as f64
     );
 }

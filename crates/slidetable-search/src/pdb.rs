@@ -23,7 +23,6 @@ use slidetable_format::{check_groups, excess_at, GroupError, PatternGroup, MAX_G
 use crate::state::{Budget, ROOT};
 
 mod symmetric;
-mod walk;
 
 use crate::pruning::{Pruner, PRUNED};
 use crate::{check_solvable, Heuristic, Limits, SearchError, Solution, Stats};
@@ -287,7 +286,7 @@ struct Node {
 /// What a move changes in a [`Node`] besides its tiles: the Manhattan distance, the moved
 /// tile's group (`gi`) and mirrored group (`mi`) ranks and excesses, and the sums; saved
 /// before the move and put back after the search below it.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Undo {
     md: u32,
     rank: u32,
@@ -542,9 +541,17 @@ impl<'h, 'a> PatternSearch<'h, 'a> {
         }
         let longest = start.board().most_moves(self.heuristic.goal.blank());
         loop {
-            if let Some(end) = before_pass(&mut run.stats, run.bound, most, longest) {
-                return end;
+            if run.bound > most {
+                return Ok(None);
             }
+            if u64::from(run.bound) > longest {
+                return Err(SearchError::Overestimated {
+                    bound: run.bound,
+                    longest,
+                });
+            }
+            run.stats.iterations = run.stats.iterations.map(|i| i + 1);
+            run.stats.bound = Some(run.bound);
             match run.pass(0, ROOT, Pruner::root(start.blank())) {
                 IterationEnd::Found => {
                     let stats = run.budget.finish(&mut run.stats);
@@ -577,76 +584,38 @@ struct Child {
     mirror_rank: u32,
 }
 
-/// A child's estimate, and what moving to it changes in the node (the mirrored entry only
-/// read, and `mi`, `mirror_e` set, where the plain sum does not already prune).
-#[derive(Clone, Copy)]
-struct Estimate {
-    f: u32,
-    tile: u8,
-    gi: u8,
-    mi: u8,
-    md: u32,
-    e: u32,
-    sum: u32,
-    mirror_e: u32,
-    mirror_sum: u32,
-}
-
-/// What [`PatternSearch::enter`] changed, for [`PatternSearch::leave`] to undo: the cells
-/// the blank left and entered, the tile, its groups, the cells' bits on both sides, and the
-/// values replaced.
-#[derive(Clone, Copy, Default)]
-struct Entered {
-    from: u8,
-    to: u8,
-    tile: u8,
-    gi: u8,
-    mi: u8,
-    moved: u32,
-    mirror_moved: u32,
-    saved: Undo,
-}
-
-/// The one IDA* step, in pieces that the recursive pass ([`Run::pass`]) and the walk that
-/// pauses between nodes (`walk`) both put together: the same children, estimates and moves,
-/// so both visit the same nodes in the same order.
-impl PatternSearch<'_, '_> {
-    /// Computes the children of `node` (reached by move `via`, the pruning automaton in
-    /// `state`) into `children`, their ranks and automaton rows, and starts the reads of
-    /// their entries; returns how many there are.
-    #[inline(always)]
-    fn children(
-        &self,
-        node: &Node,
-        pruner: &Pruner,
-        order: [Move; 4],
-        via: u8,
-        state: u32,
-        children: &mut [Child; 4],
-    ) -> usize {
-        let h = self.heuristic;
-        let from = node.blank as usize;
+impl Run<'_, '_, '_> {
+    /// Searches below the current node (g moves from the start, reached by move `via`, the
+    /// pruning automaton in `state`).
+    fn pass(&mut self, g: u32, via: u8, state: u32) -> IterationEnd {
+        // Depth-first: what it holds is the path, not counted against --max-memory.
+        if let Err(e) = self.budget.expand(&mut self.stats, || 0) {
+            return IterationEnd::Stopped(e);
+        }
+        let h = self.search.heuristic;
+        let from = self.node.blank as usize;
+        let mut children = [Child::default(); 4];
         let mut count = 0;
-        for m in order {
+        for m in self.order {
             let code = m.code();
             if code ^ 1 == via {
                 continue;
             }
-            let to = self.neighbor[from][code as usize];
+            let to = self.search.neighbor[from][code as usize];
             if to == u8::MAX {
                 continue;
             }
-            let next = pruner.next(state, code);
+            let next = self.pruner.next(state, code);
             if next == PRUNED {
                 continue;
             }
             // The child's row of the automaton, read first thing when it is searched: 8
             // bytes a state, as 16 half-byte entries of `prefetch`.
-            prefetch(pruner.row_bytes(), next << 4);
+            prefetch(self.pruner.row_bytes(), next << 4);
             // The tile in `to` would slide into the blank's cell: one rank changes per side.
-            let tile = node.tiles[to as usize] as usize;
+            let tile = self.node.tiles[to as usize] as usize;
             let p = h.place[tile];
-            let (rank, mirror_rank) = h.moved_ranks(node, tile, to as usize, from);
+            let (rank, mirror_rank) = h.moved_ranks(&self.node, tile, to as usize, from);
             prefetch(h.groups[p.group as usize].payload, rank);
             if let Some(mirror) = &h.mirror {
                 prefetch(
@@ -663,153 +632,28 @@ impl PatternSearch<'_, '_> {
             };
             count += 1;
         }
-        count
-    }
-
-    /// The estimate f of `child` of `node` (g moves from the start, the blank on `from`)
-    /// within `bound`: its entries read.
-    #[inline(always)]
-    fn estimate(&self, node: &Node, from: usize, child: &Child, g: u32, bound: u32) -> Estimate {
-        let h = self.heuristic;
-        let to = child.to as usize;
-        let tile = node.tiles[to] as usize;
-        let gi = h.place[tile].group as usize;
-        let md = node.md + u32::from(h.md[tile][from]) - u32::from(h.md[tile][to]);
-        let e = excess_at(h.groups[gi].payload, child.rank);
-        let sum = node.sum + e - u32::from(node.excess[gi]);
-        // The mirrored entry is read only where the plain sum does not already prune.
-        // Every f has the parity of the start's g + md, so a plain f over the bound is at
-        // least the next bound anyway.
-        let mut f = g + 1 + md + 2 * sum;
-        let (mut mi, mut mirror_e, mut mirror_sum) = (0, 0, node.mirror_sum);
-        if f <= bound {
-            if let Some(mirror) = &h.mirror {
-                mi = mirror.place[tile].group as usize;
-                mirror_e = excess_at(mirror.groups[mi].payload, child.mirror_rank);
-                mirror_sum = mirror_sum + mirror_e - u32::from(node.mirror_excess[mi]);
-            }
-            f = g + 1 + md + 2 * sum.max(mirror_sum);
-        }
-        Estimate {
-            f,
-            tile: tile as u8,
-            gi: gi as u8,
-            mi: mi as u8,
-            md,
-            e,
-            sum,
-            mirror_e,
-            mirror_sum,
-        }
-    }
-
-    /// Makes the move to `child` in place (its estimate `est`); what [`leave`](Self::leave)
-    /// needs to undo it.
-    #[inline(always)]
-    fn enter(&self, node: &mut Node, from: usize, child: &Child, est: &Estimate) -> Entered {
-        let to = child.to as usize;
-        let (gi, mi) = (est.gi as usize, est.mi as usize);
-        let saved = Undo::save(node, gi, mi);
-        let moved = 1 << from | 1 << to;
-        node.tiles[from] = est.tile;
-        node.tiles[to] = 0;
-        node.blank = to as u8;
-        node.md = est.md;
-        node.occupied[gi] ^= moved;
-        node.rank[gi] = child.rank;
-        node.excess[gi] = est.e as u8;
-        node.sum = est.sum;
-        let mut mirror_moved = 0;
-        if let Some(mirror) = &self.heuristic.mirror {
-            mirror_moved = 1 << mirror.cells[from] | 1 << mirror.cells[to];
-            node.mirror_occupied[mi] ^= mirror_moved;
-            node.mirror_rank[mi] = child.mirror_rank;
-            node.mirror_excess[mi] = est.mirror_e as u8;
-            node.mirror_sum = est.mirror_sum;
-        }
-        Entered {
-            from: from as u8,
-            to: to as u8,
-            tile: est.tile,
-            gi: est.gi,
-            mi: est.mi,
-            moved,
-            mirror_moved,
-            saved,
-        }
-    }
-
-    /// Undoes [`enter`](Self::enter).
-    #[inline(always)]
-    fn leave(node: &mut Node, entered: &Entered) {
-        let (from, to) = (entered.from as usize, entered.to as usize);
-        let (gi, mi) = (entered.gi as usize, entered.mi as usize);
-        node.tiles[to] = entered.tile;
-        node.tiles[from] = 0;
-        node.blank = from as u8;
-        node.occupied[gi] ^= entered.moved;
-        node.mirror_occupied[mi] ^= entered.mirror_moved;
-        entered.saved.restore(node, gi, mi);
-    }
-}
-
-/// Writes `step` as the path's move `g` (the path grows only when the search goes deeper
-/// than ever, and then the peak is counted).
-#[inline(always)]
-fn record(path: &mut Vec<Move>, stats: &mut Stats, g: u32, step: Move) {
-    match path.get_mut(g as usize) {
-        Some(place) => *place = step,
-        None => {
-            path.push(step);
-            stats.peak_open = path.len() as u64;
-        }
-    }
-}
-
-/// Before each depth-first pass within `bound`: the answer if there is to be no pass (the
-/// bound is past `most`, or past the board's `longest` path: the databases overestimate),
-/// else the pass counted in `stats`.
-fn before_pass(
-    stats: &mut Stats,
-    bound: u32,
-    most: u32,
-    longest: u64,
-) -> Option<Result<Option<Solution>, SearchError>> {
-    if bound > most {
-        return Some(Ok(None));
-    }
-    if u64::from(bound) > longest {
-        return Some(Err(SearchError::Overestimated { bound, longest }));
-    }
-    stats.iterations = stats.iterations.map(|i| i + 1);
-    stats.bound = Some(bound);
-    None
-}
-
-impl Run<'_, '_, '_> {
-    /// Searches below the current node (g moves from the start, reached by move `via`, the
-    /// pruning automaton in `state`).
-    fn pass(&mut self, g: u32, via: u8, state: u32) -> IterationEnd {
-        // Depth-first: what it holds is the path, not counted against --max-memory.
-        if let Err(e) = self.budget.expand(&mut self.stats, || 0) {
-            return IterationEnd::Stopped(e);
-        }
-        let search = self.search;
-        let from = self.node.blank as usize;
-        let mut children = [Child::default(); 4];
-        let count = search.children(
-            &self.node,
-            self.pruner,
-            self.order,
-            via,
-            state,
-            &mut children,
-        );
         let mut exceeded = u32::MAX;
         for child in &children[..count] {
+            let (code, to) = (child.code, child.to as usize);
             self.stats.generated += 1;
-            let est = search.estimate(&self.node, from, child, g, self.bound);
-            let f = est.f;
+            let tile = self.node.tiles[to] as usize;
+            let gi = h.place[tile].group as usize;
+            let md = self.node.md + u32::from(h.md[tile][from]) - u32::from(h.md[tile][to]);
+            let e = excess_at(h.groups[gi].payload, child.rank);
+            let sum = self.node.sum + e - u32::from(self.node.excess[gi]);
+            // The mirrored entry is read only where the plain sum does not already prune.
+            // Every f has the parity of the start's g + md, so a plain f over the bound is at
+            // least the next bound anyway.
+            let mut f = g + 1 + md + 2 * sum;
+            let (mut mi, mut mirror_e, mut mirror_sum) = (0, 0, self.node.mirror_sum);
+            if f <= self.bound {
+                if let Some(mirror) = &h.mirror {
+                    mi = mirror.place[tile].group as usize;
+                    mirror_e = excess_at(mirror.groups[mi].payload, child.mirror_rank);
+                    mirror_sum = mirror_sum + mirror_e - u32::from(self.node.mirror_excess[mi]);
+                }
+                f = g + 1 + md + 2 * sum.max(mirror_sum);
+            }
             if f > self.bound {
                 // Pruned: the node was not changed.
                 exceeded = exceeded.min(f);
@@ -824,24 +668,48 @@ impl Run<'_, '_, '_> {
                 continue;
             }
             // The move, made in place and undone after the search below it.
-            let entered = search.enter(&mut self.node, from, child, &est);
-            record(
-                &mut self.path,
-                &mut self.stats,
-                g,
-                Move::from_code(child.code),
-            );
-            if est.md == 0 {
+            let saved = Undo::save(&self.node, gi, mi);
+            self.node.tiles[from] = tile as u8;
+            self.node.tiles[to] = 0;
+            self.node.blank = to as u8;
+            self.node.md = md;
+            let moved = 1 << from | 1 << to;
+            self.node.occupied[gi] ^= moved;
+            self.node.rank[gi] = child.rank;
+            self.node.excess[gi] = e as u8;
+            self.node.sum = sum;
+            let mut mirror_moved = 0;
+            if let Some(mirror) = &h.mirror {
+                mirror_moved = 1 << mirror.cells[from] | 1 << mirror.cells[to];
+                self.node.mirror_occupied[mi] ^= mirror_moved;
+                self.node.mirror_rank[mi] = child.mirror_rank;
+                self.node.mirror_excess[mi] = mirror_e as u8;
+                self.node.mirror_sum = mirror_sum;
+            }
+            let step = Move::from_code(code);
+            match self.path.get_mut(g as usize) {
+                Some(place) => *place = step,
+                None => {
+                    self.path.push(step);
+                    self.stats.peak_open = self.path.len() as u64;
+                }
+            }
+            if md == 0 {
                 // Every tile home: the goal. By the tiles, never by the databases' estimate,
                 // which a damaged entry could keep above 0 here forever.
                 self.found = g as usize + 1;
                 return IterationEnd::Found;
             }
-            match self.pass(g + 1, child.code, child.state) {
+            match self.pass(g + 1, code, child.state) {
                 IterationEnd::Exceeded(f) => exceeded = exceeded.min(f),
                 done => return done,
             }
-            PatternSearch::leave(&mut self.node, &entered);
+            self.node.tiles[to] = tile as u8;
+            self.node.tiles[from] = 0;
+            self.node.blank = from as u8;
+            self.node.occupied[gi] ^= moved;
+            self.node.mirror_occupied[mi] ^= mirror_moved;
+            saved.restore(&mut self.node, gi, mi);
         }
         IterationEnd::Exceeded(exceeded)
     }

@@ -2,7 +2,6 @@
 //! each file of this folder is a module here.
 
 mod agreement;
-mod interleaved;
 mod korf79;
 mod one_ida;
 mod pdb;

@@ -3,6 +3,7 @@
 //! is carried back. One 4×4 database with the blank in a corner serves the goals with the
 //! blank in any corner.
 
+use rayon::prelude::*;
 use slidetable_core::{Layout, Move, Symmetry, MAX_CELLS};
 
 use crate::{check_solvable, Heuristic, Limits, PatternHeuristic, PatternSearch};
@@ -85,7 +86,7 @@ impl<'a> Symmetric<'a> {
 
     /// Each start's smallest optimal path under `order` (`None`: the start cannot reach the
     /// goal), found on every core (rayon), in the order of `starts`; the first error of a
-    /// search (another board) in that order is the batch's.
+    /// search (another board) stops the batch.
     pub fn solve_all(
         &self,
         starts: &[Layout],
@@ -95,14 +96,17 @@ impl<'a> Symmetric<'a> {
     }
 
     /// [`solve_all`](Self::solve_all), each search within `limits` (the first search a
-    /// limit stops, in the order of `starts`, is the error).
+    /// limit stops is the error).
     pub fn solve_all_within(
         &self,
         starts: &[Layout],
         order: [Move; 4],
         limits: &Limits,
     ) -> Result<Vec<Option<Vec<Move>>>, SearchError> {
-        self.paths(starts, order, limits).into_iter().collect()
+        starts
+            .par_iter()
+            .map(|start| self.path_or_none(start, order, limits))
+            .collect()
     }
 
     /// Each start's answer as [`solve_all`](Self::solve_all)'s, found on every core, every
@@ -113,44 +117,25 @@ impl<'a> Symmetric<'a> {
         starts: &[Layout],
         order: [Move; 4],
     ) -> Vec<Result<Option<Vec<Move>>, SearchError>> {
-        self.paths(starts, order, &Limits::default())
+        let limits = Limits::default();
+        starts
+            .par_iter()
+            .map(|start| self.path_or_none(start, order, &limits))
+            .collect()
     }
 
-    /// Each start's path (`None` when it cannot reach the goal), by
-    /// [`PatternSearch::solve_many`] on the starts carried onto the databases' goal: every
-    /// batch of 15-puzzles, whatever asks for it, is solved there.
-    fn paths(
+    /// One start's path, `None` when it cannot reach the goal.
+    fn path_or_none(
         &self,
-        starts: &[Layout],
+        start: &Layout,
         order: [Move; 4],
         limits: &Limits,
-    ) -> Vec<Result<Option<Vec<Move>>, SearchError>> {
-        let board = self.goal.board();
-        // A start of another board is its own answer (WrongBoard), carried unchanged.
-        let images: Vec<Layout> = starts
-            .iter()
-            .map(|s| match s.board() == board {
-                true => self.symmetry.layout(s, &self.rename),
-                false => *s,
-            })
-            .collect();
-        let search = PatternSearch::new(&self.databases);
-        let theirs = order.map(|m| self.symmetry.apply_move(m));
-        search
-            .solve_many(&images, theirs, limits)
-            .into_iter()
-            .map(|found| match found {
-                Ok(found) => Ok(Some(
-                    found
-                        .path
-                        .iter()
-                        .map(|&m| self.back.apply_move(m))
-                        .collect(),
-                )),
-                Err(SearchError::Unsolvable { .. }) => Ok(None),
-                Err(e) => Err(e),
-            })
-            .collect()
+    ) -> Result<Option<Vec<Move>>, SearchError> {
+        match self.solve(start, order, limits) {
+            Ok(found) => Ok(Some(found.path)),
+            Err(SearchError::Unsolvable { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 }
 
