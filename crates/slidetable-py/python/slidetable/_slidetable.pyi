@@ -11,7 +11,7 @@ Puzzle = Union[str, bytes, Sequence[int], npt.NDArray[np.integer]]
 Puzzles = Union[npt.NDArray[Any], Sequence[Union[str, bytes, Sequence[int]]], Any]
 """A batch: any array-like of puzzles (a 2-D integer array of any dtype and memory order, one
 puzzle per row; a pandas DataFrame, by its values; a list or tuple of puzzles; an array or
-Series of strings)."""
+Series of strings; an iterator of puzzles, read whole first)."""
 Depth = Union[int, Tuple[int, int]]
 
 MOVES: str
