@@ -3,12 +3,12 @@
 //!
 //! One puzzle is a string (the command line's syntax, `"2 3 4 1 5 x 7 6 8"` or
 //! `"23415x768"`), or a sequence of integers (a list, a tuple, a 1-D array, a pandas Series
-//! of integers). Many are any array-like of puzzles: a 2-D integer array of any dtype and
-//! memory order (read through numpy's view, so strides, transposes and Fortran order are
-//! honoured), a pandas DataFrame (its values, never its labels), a list or tuple of puzzles,
-//! an array or Series of strings, an iterator of puzzles (read whole first). Bad input is a
-//! `ValueError` with the library's message (`row N: ` in front for a batch, where the command
-//! line says `line N: `) and the library's board hint in Python's words.
+//! of integers). Many are any array-like of puzzles: a 2-D integer array of any dtype, byte
+//! order and memory order (read through numpy's view, so strides, transposes and Fortran
+//! order are honoured), a pandas DataFrame (its values, never its labels), a list or tuple of
+//! puzzles, an array or Series of strings, an iterator of puzzles (read whole first). Bad
+//! input is a `ValueError` with the library's message (`row N: ` in front for a batch, where
+//! the command line says `line N: `) and the library's board hint in Python's words.
 
 use std::fmt::Display;
 use std::ops::Range;
@@ -397,7 +397,7 @@ fn from_array<'py, B: Reads>(
             array.as_any(),
         )?))),
         (1, b'O') => sequence(board, array.as_any()),
-        (2, b'i' | b'u') => match Array::of(array)? {
+        (2, b'i' | b'u') => match Array::of(&in_native_order(array)?)? {
             Some(typed) => Ok(Given::Many(Batch::Array(typed))),
             None => Err(not_integers(array)),
         },
@@ -407,6 +407,22 @@ fn from_array<'py, B: Reads>(
              array of {n} dimensions"
         ))),
     }
+}
+
+/// `array` with its values in the machine's byte order: a native copy of an array that holds
+/// them the other way round (read from a file written elsewhere: `np.fromfile(f, ">i4")`,
+/// FITS, HDF5), which numpy's integer types do not match; any other array as it is.
+fn in_native_order<'py>(
+    array: &Bound<'py, PyUntypedArray>,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let dtype = array.dtype();
+    if dtype.is_native_byteorder() != Some(false) {
+        return Ok(array.clone());
+    }
+    let native = dtype.call_method1("newbyteorder", ("=",))?;
+    Ok(array
+        .call_method1("astype", (native,))?
+        .cast_into::<PyUntypedArray>()?)
 }
 
 /// The error for an array of another dtype than integers.
