@@ -231,7 +231,7 @@ impl InputLines {
         let input = input::open(Some(path))?;
         Ok(InputLines {
             name: input.name,
-            lines: Lines::new(input.reader, MAX_LINE),
+            lines: Lines::new(input.reader, MAX_LINE).dropping_byte_order_mark(),
         })
     }
 
@@ -261,16 +261,9 @@ impl InputLines {
             .next_line()
             .with_context(|| format!("cannot read {}", self.name))?
         {
-            // A byte-order mark at the start of the input is an editor's, not a tile.
-            let text = match line.text {
-                Ok(text) if line.number == 1 => {
-                    Ok(text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text))
-                }
-                other => other,
-            };
             return Ok(Some((
                 line.number,
-                match text {
+                match line.text {
                     Ok(text) if is_blank_or_comment(text) => continue,
                     Ok(text) => parse(text),
                     Err(len) => Err(format!(

@@ -456,6 +456,19 @@ fn bad_lines() -> Vec<(&'static str, Vec<u8>, &'static str)> {
             b"12345678\xff".to_vec(),
             "unknown tile '\\xff'",
         ),
+        // A word is no string of tiles: its first character is named, not its length
+        // counted as tiles (`hello` said 'expected 9 tiles, found 5').
+        ("a word", b"hello".to_vec(), "unknown tile 'h'"),
+        (
+            "short string with a letter",
+            b"2341a".to_vec(),
+            "unknown tile 'a'",
+        ),
+        (
+            "a string with a character of two bytes",
+            "1234é678".as_bytes().to_vec(),
+            "unknown tile '\\xc3'",
+        ),
         ("overlong line", padded_line(MAX_LINE + 1), "65537 bytes"),
     ]
 }

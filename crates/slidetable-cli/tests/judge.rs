@@ -585,6 +585,33 @@ fn ordered_paths_are_the_smallest_of_all_optimal_paths() {
     assert_eq!(paths_of(&starts, None, Some("rlud")), rlud);
 }
 
+/// A byte-order mark before the input (an editor's: Notepad saves UTF-8 with one) is skipped
+/// as `distance` and `path` skip it: every judge said 'unknown tile '\xef'' or 'expected the
+/// number of cases, found '\xef\xbb\xbf1'' for the file `distance` read.
+#[test]
+fn a_byte_order_mark_before_the_input_is_skipped_in_every_format() {
+    for name in JUDGES {
+        let dir = judges_dir().join(name);
+        let mut input = b"\xEF\xBB\xBF".to_vec();
+        input.extend(fs::read(dir.join("input.txt")).unwrap());
+        let expected = text(&fs::read(dir.join("expected.txt")).unwrap());
+        let run = judge(name, &input);
+        assert_eq!(run.code, Some(0), "{name}: {run:#?}");
+        assert_eq!(run.stdout, expected, "{name}");
+    }
+    // Only at the start of the input: elsewhere it is a byte that is no tile.
+    let run = judge(
+        "hdu1043",
+        b"1 2 3 4 5 6 7 8 x\n\xEF\xBB\xBF1 2 3 4 5 6 7 8 x\n",
+    );
+    assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
+    assert!(
+        run.stderr.contains("line 2: unknown tile '\\xef'"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn crlf_tabs_and_either_blank_letter_are_accepted() {
     let cases = [

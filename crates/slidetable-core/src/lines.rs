@@ -15,6 +15,9 @@ pub const MAX_LINE: usize = 1 << 16;
 /// '\n'`) would be read forever.
 pub const MAX_UNENDED: u64 = 1 << 30;
 
+/// UTF-8's byte-order mark, which some editors put before a file's first line.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
 /// The bytes read from the input at a time.
 pub const BLOCK: usize = 1 << 18;
 
@@ -43,6 +46,8 @@ pub struct Lines<R> {
     unended: u64,
     /// A `\r` before a `\n` stays part of the line.
     keep_cr: bool,
+    /// A byte-order mark at the start of the first line is dropped.
+    drop_bom: bool,
     /// The last line returned ended with `\n`.
     ended: bool,
 }
@@ -60,7 +65,18 @@ impl<R: Read> Lines<R> {
             max,
             unended: MAX_UNENDED,
             keep_cr: false,
+            drop_bom: false,
             ended: false,
+        }
+    }
+
+    /// Dropping a UTF-8 byte-order mark at the start of the input (an editor's, Notepad
+    /// saves one): for input of puzzles, the batches' and the judges'. Elsewhere the bytes
+    /// stay (a judge's check of another program's output compares what was written).
+    pub fn dropping_byte_order_mark(self) -> Lines<R> {
+        Lines {
+            drop_bom: true,
+            ..self
         }
     }
 
@@ -129,6 +145,10 @@ impl<R: Read> Lines<R> {
         let text = &self.buf[line];
         let text = match text.strip_suffix(b"\r") {
             Some(stripped) if !self.keep_cr => stripped,
+            _ => text,
+        };
+        let text = match text.strip_prefix(BYTE_ORDER_MARK) {
+            Some(stripped) if self.drop_bom && self.number == 1 => stripped,
             _ => text,
         };
         Line {

@@ -231,8 +231,18 @@ fn parse_general(board: Board, line: &[u8]) -> Result<Layout, ParseError> {
         found += 1;
     }
     if found == 1 && !first.is_empty() {
-        // One string, one character per cell.
+        // One string, one character per cell. A character that is no tile is named before
+        // the length is counted: `hello` is no 5 tiles.
         let token = &line[first];
+        if let Some(c) = token
+            .chunks(1)
+            .find(|c| !(c[0].is_ascii_digit() || matches!(c[0], b'x' | b'X')))
+        {
+            return Err(ParseError::UnknownToken {
+                token: Token::new(c),
+                board,
+            });
+        }
         if token.len() != n {
             return Err(LayoutError::WrongCount {
                 expected: n,
@@ -309,6 +319,10 @@ mod tests {
             "unknown tile 'a' (tiles are 1..8, the blank is 0 or x)"
         );
         assert_eq!(p("").unwrap_err(), "expected 9 tiles, found 0");
+        assert_eq!(
+            p("hello").unwrap_err(),
+            "unknown tile 'h' (tiles are 1..8, the blank is 0 or x)"
+        );
         assert_eq!(
             p("1 2 3 4 5 6 7 8 99999999999").unwrap_err(),
             "unknown tile '99999999999' (tiles are 1..8, the blank is 0 or x)"

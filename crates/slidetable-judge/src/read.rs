@@ -124,7 +124,7 @@ pub(crate) struct Reader<R> {
 impl<R: BufRead> Reader<R> {
     pub(crate) fn new(inner: R) -> Reader<R> {
         Reader {
-            lines: Lines::new(inner, MAX_LINE),
+            lines: Lines::new(inner, MAX_LINE).dropping_byte_order_mark(),
             buf: Vec::with_capacity(256),
             pos: 0,
             done: false,

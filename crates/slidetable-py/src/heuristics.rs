@@ -57,6 +57,7 @@ fn by_kind<'py>(
     board: Option<&str>,
     goal: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let puzzles = &puzzles::rereadable(puzzles)?;
     let board = board_of(puzzles, board)?;
     let goal: Layout = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
     let heuristic = kind.build(&goal);

@@ -3,12 +3,12 @@
 //!
 //! One puzzle is a string (the command line's syntax, `"2 3 4 1 5 x 7 6 8"` or
 //! `"23415x768"`), or a sequence of integers (a list, a tuple, a 1-D array, a pandas Series
-//! of integers). Many are any array-like of puzzles: a 2-D integer array of any dtype and
-//! memory order (read through numpy's view, so strides, transposes and Fortran order are
-//! honoured), a pandas DataFrame (its values, never its labels), a list or tuple of puzzles,
-//! an array or Series of strings. Bad input is a `ValueError` with the library's message
-//! (`row N: ` in front for a batch, where the command line says `line N: `) and the
-//! library's board hint in Python's words.
+//! of integers). Many are any array-like of puzzles: a 2-D integer array of any dtype, byte
+//! order and memory order (read through numpy's view, so strides, transposes and Fortran
+//! order are honoured), a pandas DataFrame (its values, never its labels), a list or tuple of
+//! puzzles, an array or Series of strings, an iterator of puzzles (read whole first). Bad
+//! input is a `ValueError` with the library's message (`row N: ` in front for a batch, where
+//! the command line says `line N: `) and the library's board hint in Python's words.
 
 use std::fmt::Display;
 use std::ops::Range;
@@ -20,7 +20,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyIterator, PyList, PyString};
 use slidetable::core::{one_of, Board, Layout, Layout25, MAX_TABLE_CELLS};
 use slidetable::puzzles::{self as reader, Board25, BoardHint, PuzzleError, RowError, Rows};
 
@@ -316,6 +316,7 @@ impl Batch<'_> {
 impl<'py, B: Reads> Given<'py, B> {
     /// One puzzle or many for `board`, from any of the shapes the module's text names.
     pub(crate) fn of(board: B, obj: &Bound<'py, PyAny>) -> PyResult<Given<'py, B>> {
+        let obj = &rereadable(obj)?;
         if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
             return Ok(Given::One(one(board, obj)?));
         }
@@ -360,6 +361,18 @@ impl<'py, B: Reads> Given<'py, B> {
     }
 }
 
+/// `obj` as it can be read more than once: an iterator's items (a generator's, a `map`'s, a
+/// file's lines) in a list, read here once, since what it holds is seen from its first item
+/// before it is read whole; anything else as it is. Every reader of what a call is given
+/// ([`Given::of`], [`tile_count`]) takes it so, or its first puzzle is lost.
+pub(crate) fn rereadable<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if obj.cast::<PyIterator>().is_err() {
+        return Ok(obj.clone());
+    }
+    let items = obj.try_iter()?.collect::<PyResult<Vec<_>>>()?;
+    Ok(PyList::new(obj.py(), items)?.into_any())
+}
+
 /// What a sequence holds: puzzles (its items are strings or sequences), or one puzzle (its
 /// items are tiles); nothing, for an empty one.
 fn sequence<'py, B: Reads>(board: B, obj: &Bound<'py, PyAny>) -> PyResult<Given<'py, B>> {
@@ -384,7 +397,7 @@ fn from_array<'py, B: Reads>(
             array.as_any(),
         )?))),
         (1, b'O') => sequence(board, array.as_any()),
-        (2, b'i' | b'u') => match Array::of(array)? {
+        (2, b'i' | b'u') => match Array::of(&in_native_order(array)?)? {
             Some(typed) => Ok(Given::Many(Batch::Array(typed))),
             None => Err(not_integers(array)),
         },
@@ -394,6 +407,22 @@ fn from_array<'py, B: Reads>(
              array of {n} dimensions"
         ))),
     }
+}
+
+/// `array` with its values in the machine's byte order: a native copy of an array that holds
+/// them the other way round (read from a file written elsewhere: `np.fromfile(f, ">i4")`,
+/// FITS, HDF5), which numpy's integer types do not match; any other array as it is.
+fn in_native_order<'py>(
+    array: &Bound<'py, PyUntypedArray>,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let dtype = array.dtype();
+    if dtype.is_native_byteorder() != Some(false) {
+        return Ok(array.clone());
+    }
+    let native = dtype.call_method1("newbyteorder", ("=",))?;
+    Ok(array
+        .call_method1("astype", (native,))?
+        .cast_into::<PyUntypedArray>()?)
 }
 
 /// The error for an array of another dtype than integers.
@@ -564,7 +593,8 @@ fn row_error(e: RowError) -> PyErr {
 
 /// How many tiles a puzzle of `puzzles` has (to name its board when none is given): the
 /// columns of a 2-D array, the length of a sequence of integers, the tiles of a string, the
-/// first puzzle's of a sequence of puzzles.
+/// first puzzle's of a sequence of puzzles. `puzzles` is read again afterwards: an iterator
+/// is given as [`rereadable`] makes it.
 pub(crate) fn tile_count(puzzles: &Bound<'_, PyAny>) -> PyResult<usize> {
     if let Ok(text) = puzzles.cast::<PyString>() {
         let text = text.to_cow()?;

@@ -85,6 +85,7 @@ pub(crate) fn search<'py>(
     max_memory: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let method: Method = method.parse().map_err(value_error)?;
+    let puzzle = &puzzles::rereadable(puzzle)?;
     if let Some((name, partition)) =
         heuristic.and_then(|h| slidetable::PatternChoice::named(h).map(|p| (h, p)))
     {

@@ -424,6 +424,45 @@ def test_lists_tuples_and_strings_of_puzzles(table):
         table.distance(["123456780", "123456780", "1 2 3 4 5 6 7 0 9"])
 
 
+def test_an_iterator_of_puzzles_is_read_whole(table, tmp_path):
+    # A generator, a map or a file is read once: its first puzzle was taken to see what it
+    # held and then lost, every answer after it one row early (19 dropped from [19, 31, 0]).
+    rows = [[2, 3, 4, 1, 5, 0, 7, 6, 8], [8, 6, 7, 2, 5, 4, 3, 0, 1], [1, 2, 3, 4, 5, 6, 7, 8, 0]]
+    want = [19, 31, 0]
+    assert list(table.distance(iter(rows))) == want
+    assert list(table.distance(r for r in rows)) == want
+    assert list(table.distance(map(tuple, rows))) == want
+    assert list(table.path(iter(rows))) == [table.path(r) for r in rows]
+    assert list(table.path(iter(rows), order="dlru")) == [table.path(r, order="dlru") for r in rows]
+    assert table.distance(iter(rows[0])) == 19
+    lines = tmp_path / "puzzles.txt"
+    lines.write_text("".join(" ".join(map(str, r)) + "\n" for r in rows))
+    with open(lines) as f:
+        assert list(table.distance(f)) == want
+    estimates = [slidetable.manhattan(r) for r in rows]
+    assert list(slidetable.manhattan(iter(rows))) == estimates
+    assert list(slidetable.manhattan(iter(rows), board="3x3")) == estimates
+    assert list(slidetable.misplaced(r for r in rows)) == [slidetable.misplaced(r) for r in rows]
+    assert slidetable.search(iter(rows[0]))["distance"] == 19
+    assert slidetable.search(iter(rows[0]), heuristic="pdb")["distance"] == 19
+
+
+def test_a_big_endian_array_is_read_as_its_values(table):
+    # Arrays read from files written elsewhere (np.fromfile(f, ">i4"), FITS, HDF5) hold
+    # their integers in the other byte order: they were refused as "not of integers".
+    puzzles = random_puzzles(9, 20, seed=13)
+    want = per_row(table, puzzles)
+    for dtype in (">i2", ">u2", ">i4", ">u4", ">i8", ">u8"):
+        given = puzzles.astype(dtype)
+        for shown in (given, np.asfortranarray(given), given[::-1][::-1], given.T.copy().T):
+            assert list(table.distance(shown)) == want, dtype
+        assert list(table.path(given)) == [table.path(list(r)) for r in puzzles]
+        assert list(slidetable.manhattan(given)) == [slidetable.manhattan(list(r)) for r in puzzles]
+        assert table.distance(given[0]) == want[0]
+    with pytest.raises(ValueError, match=r"^row 0: tile 300 is not on a 3x3 board"):
+        table.distance(np.full((2, 9), 300, dtype=">i4"))
+
+
 def test_a_float_array_is_refused_with_what_to_do(table):
     for given in (np.arange(9, dtype=np.float64), np.zeros((2, 9), dtype=np.float32)):
         with pytest.raises(TypeError, match=r"^puzzles are an array of integers, not of "

@@ -1065,3 +1065,96 @@ async fn the_fifteen_puzzle_the_effort_lesson_and_the_controls_in_chromium() {
     client.close().await.unwrap();
     serving.stop().await;
 }
+
+/// The goal's tiles as the page draws them beside the puzzle (0 the gap).
+async fn shown_goal(client: &Client) -> Vec<u8> {
+    let texts = eval(
+        client,
+        "return [...document.querySelectorAll('[data-testid=goal-board] span')]\
+         .map((s) => s.textContent);",
+    )
+    .await;
+    texts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().parse().unwrap_or(0))
+        .collect()
+}
+
+/// A puzzle and a goal are read as the server reads them, in every spelling the command line
+/// takes: a link `?puzzle=23415x768` (the page split it on commas and spaces only and drew a
+/// one-cell board of `NaN`) and a goal typed `123405678` (drawn as one cell holding
+/// 123405678 while the answers were for the right goal).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_and_a_goal_in_one_string_are_read_as_the_server_reads_them_in_chromium() {
+    if !have_browser() {
+        return;
+    }
+    let serving = serve_boards().await;
+    let url = &serving.url;
+    let (_driver, webdriver) = start_driver();
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(&webdriver, profile.path()).await;
+    let board = Board::EIGHT;
+    let table = Table::open(table_file(board)).unwrap();
+    let puzzle = slidetable::core::parse_layout(board, b"2 3 4 1 5 0 7 6 8").unwrap();
+
+    client
+        .goto(&format!("{url}?board=3x3&puzzle=23415x768&goal=123456780"))
+        .await
+        .unwrap();
+    wait_for(&client, "distance", "19", Duration::from_secs(20)).await;
+    assert_eq!(shown_layout(&client, board).await, puzzle);
+    assert_eq!(shown_goal(&client).await, [1, 2, 3, 4, 5, 6, 7, 8, 0]);
+
+    // A goal typed as one string: drawn tile by tile, and the distance is for it.
+    let goal = slidetable::core::parse_layout(board, b"1 2 3 4 0 5 6 7 8").unwrap();
+    let field = client
+        .find(Locator::Css("[data-testid=\"goal\"]"))
+        .await
+        .unwrap();
+    field.clear().await.unwrap();
+    field.send_keys("123405678").await.unwrap();
+    click(&client, "set-goal").await;
+    let distance = table
+        .goal(&goal)
+        .unwrap()
+        .distance(&puzzle)
+        .unwrap()
+        .unwrap();
+    wait_for(
+        &client,
+        "distance",
+        &distance.to_string(),
+        Duration::from_secs(20),
+    )
+    .await;
+    assert_eq!(shown_goal(&client).await, goal.tiles());
+    assert_eq!(shown_layout(&client, board).await, puzzle);
+    let address = eval(&client, "return location.search;").await;
+    assert_eq!(
+        address.as_str(),
+        Some("?board=3x3&puzzle=2,3,4,1,5,0,7,6,8&goal=1,2,3,4,0,5,6,7,8")
+    );
+
+    // A link whose puzzle the server refuses says why, and the page still plays.
+    client
+        .goto(&format!("{url}?board=3x3&puzzle=2345"))
+        .await
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        let said = text(&client, "status").await;
+        if said.contains("expected 9 tiles, found 4") {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "status reads '{said}'"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    client.close().await.unwrap();
+    serving.stop().await;
+}

@@ -9,9 +9,9 @@ import numpy.typing as npt
 Puzzle = Union[str, bytes, Sequence[int], npt.NDArray[np.integer]]
 """One puzzle: a string as the command line reads it, integers (0 the blank), a 1-D array."""
 Puzzles = Union[npt.NDArray[Any], Sequence[Union[str, bytes, Sequence[int]]], Any]
-"""A batch: any array-like of puzzles (a 2-D integer array of any dtype and memory order, one
-puzzle per row; a pandas DataFrame, by its values; a list or tuple of puzzles; an array or
-Series of strings)."""
+"""A batch: any array-like of puzzles (a 2-D integer array of any dtype, byte order and memory
+order, one puzzle per row; a pandas DataFrame, by its values; a list or tuple of puzzles; an
+array or Series of strings; an iterator of puzzles, read whole first)."""
 Depth = Union[int, Tuple[int, int]]
 
 MOVES: str

@@ -139,10 +139,6 @@ function tokens(layout) {
   return layout.join(",");
 }
 
-function parseTokens(text) {
-  return text.trim().split(/[\s,]+/).map((t) => (t === "x" || t === "X" ? 0 : Number(t)));
-}
-
 function sameLayout(a, b) {
   return a.length === b.length && a.every((t, i) => t === b[i]);
 }
@@ -598,7 +594,7 @@ function fillDraws() {
   drawChanged();
 }
 
-async function setBoard(board, puzzle, goal) {
+async function setBoard(board, puzzle, goal, answer) {
   if (state.busy) stopSolving();
   state.board = board;
   Object.assign(state, parseBoard(board));
@@ -616,8 +612,9 @@ async function setBoard(board, puzzle, goal) {
   status("");
   if (state.answers === "table") await loadStats();
   if (!puzzle && (await newPuzzle())) return;
-  // A puzzle from the link, or the goal itself when none could be drawn: play from there.
-  await startFrom(puzzle || [...state.goal], null);
+  // A puzzle from the link (with its answer when known), or the goal itself when none could
+  // be drawn: play from there.
+  await startFrom(puzzle || [...state.goal], puzzle ? answer : null);
 }
 
 // The goal's farthest distance, which bounds the depth of a new puzzle; false (with the
@@ -636,12 +633,17 @@ async function loadStats() {
 }
 
 // A new goal: the puzzle on the board stays, and its distance is found again for the goal.
+// The server reads the text as the command line reads a goal (`1 2 3 8 0 4 7 6 5`,
+// `123804765`, `x` the gap), and the goal it read is the one drawn: one reading, the server's.
 async function setGoal() {
   if (state.busy) stopSolving();
-  const goal = parseTokens($("goal").value);
+  const text = $("goal").value.trim();
+  let goal;
   try {
-    if (state.answers === "table") await api("stats", { board: state.board, goal: tokens(goal) });
-    else await api("solve", { board: state.board, puzzle: tokens(goal), goal: tokens(goal) });
+    const read = state.answers === "table"
+      ? await api("stats", { board: state.board, goal: text })
+      : await api("solve", { board: state.board, puzzle: text, goal: text });
+    goal = read.goal;
   } catch (e) {
     return status(e.message, true);
   }
@@ -786,9 +788,24 @@ async function fromUrl() {
     status(info ? `${info.refused}; showing 3x3` : `no ${board} board here; showing 3x3`, true);
     board = "3x3";
   }
-  const puzzle = params.get("puzzle") ? parseTokens(params.get("puzzle")) : null;
-  const goal = params.get("goal") ? parseTokens(params.get("goal")) : null;
-  await setBoard(board, puzzle, goal);
+  // The link's puzzle and goal are read by the server as the command line reads them
+  // (`2,3,4,1,5,0,7,6,8`, `23415x768`, `x` the gap); its answer is kept for the puzzle.
+  const given = params.get("puzzle"), goalText = params.get("goal");
+  let puzzle = null, goal = null, answer = null, refused = null;
+  if (given || goalText) {
+    const ask = { board, puzzle: given || goalText };
+    if (goalText) ask.goal = goalText;
+    const searched = (state.boards.find((b) => b.board === board) || {}).answers === "search";
+    try {
+      const read = await watching(api("solve", ask), searched);
+      if (goalText) goal = read.goal;
+      if (given) [puzzle, answer] = [read.puzzle, read];
+    } catch (e) {
+      refused = `the link's puzzle or goal: ${e.message}`;
+    }
+  }
+  await setBoard(board, puzzle, goal, answer);
+  if (refused) status(refused, true);
 }
 
 async function start() {
