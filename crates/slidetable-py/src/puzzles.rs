@@ -6,9 +6,10 @@
 //! of integers). Many are any array-like of puzzles: a 2-D integer array of any dtype, byte
 //! order and memory order (read through numpy's view, so strides, transposes and Fortran
 //! order are honoured), a pandas DataFrame (its values, never its labels), a list or tuple of
-//! puzzles, an array or Series of strings, an iterator of puzzles (read whole first). Bad
-//! input is a `ValueError` with the library's message (`row N: ` in front for a batch, where
-//! the command line says `line N: `) and the library's board hint in Python's words.
+//! puzzles, an array or Series of strings (or a frame or 2-D array of one column of them),
+//! an iterator of puzzles (read whole first). Bad input is a `ValueError` with the library's
+//! message (`row N: ` in front for a batch, where the command line says `line N: `) and the
+//! library's board hint in Python's words.
 
 use std::fmt::Display;
 use std::ops::Range;
@@ -389,6 +390,9 @@ fn from_array<'py, B: Reads>(
     board: B,
     array: &Bound<'py, PyUntypedArray>,
 ) -> PyResult<Given<'py, B>> {
+    if let Some(column) = column_of_strings(array)? {
+        return from_array(board, &column);
+    }
     let kind = array.dtype().kind();
     match (array.ndim(), kind) {
         (1, b'i' | b'u') => Ok(Given::One(one(board, array.as_any())?)),
@@ -407,6 +411,32 @@ fn from_array<'py, B: Reads>(
              array of {n} dimensions"
         ))),
     }
+}
+
+/// The one column of a 2-D array of strings (a pandas frame's `df[["puzzle"]]`, numpy's
+/// `[["…"], ["…"]]`), as a 1-D array: each cell a puzzle, as in the column's Series. A column
+/// of integers is left as it is (rows of one tile, refused as such, never one puzzle).
+fn column_of_strings<'py>(
+    array: &Bound<'py, PyUntypedArray>,
+) -> PyResult<Option<Bound<'py, PyUntypedArray>>> {
+    if array.ndim() != 2 || array.shape()[1] != 1 {
+        return Ok(None);
+    }
+    let strings = match array.dtype().kind() {
+        b'U' | b'S' => true,
+        b'O' => first_item(array.as_any())?
+            .and_then(|row| first_item(&row).ok().flatten())
+            .is_some_and(|cell| {
+                cell.is_instance_of::<PyString>() || cell.is_instance_of::<PyBytes>()
+            }),
+        _ => false,
+    };
+    if !strings {
+        return Ok(None);
+    }
+    Ok(Some(
+        array.call_method0("ravel")?.cast_into::<PyUntypedArray>()?,
+    ))
 }
 
 /// `array` with its values in the machine's byte order: a native copy of an array that holds
@@ -604,6 +634,9 @@ pub(crate) fn tile_count(puzzles: &Bound<'_, PyAny>) -> PyResult<usize> {
         return Ok(reader::tile_count(bytes.as_bytes()).unwrap_or(0));
     }
     if let Ok(array) = puzzles.cast::<PyUntypedArray>() {
+        if let Some(column) = column_of_strings(array)? {
+            return tile_count(column.as_any());
+        }
         if array.ndim() == 1 && matches!(array.dtype().kind(), b'U' | b'S' | b'O') {
             return match first_item(puzzles)? {
                 Some(first) => tile_count(&first),

@@ -404,6 +404,17 @@ def test_pandas_frames_and_series_are_their_values():
     assert list(table.distance(pd.Series(["2 3 4 1 5 x 7 6 8", "867254301"]))) == [19, 31]
     # A Series of integers is one puzzle, as a list of integers is.
     assert table.distance(pd.Series(rows[0])) == 19
+    # A frame of one column of strings (`df[["puzzle"]]`) is that column, as its Series is;
+    # so is a 2-D array of one column of strings.
+    lines = ["2 3 4 1 5 x 7 6 8", "867254301"]
+    column = pd.DataFrame({"puzzle": lines})[["puzzle"]]
+    assert list(table.distance(column)) == [19, 31]
+    assert list(slidetable.manhattan(column)) == [slidetable.manhattan(t) for t in lines]
+    assert list(table.distance(np.array([[t] for t in lines]))) == [19, 31]
+    assert list(table.distance(np.array([[t] for t in lines], dtype=object))) == [19, 31]
+    # A column of integers stays rows of one tile each, refused, never read as one puzzle.
+    with pytest.raises(ValueError, match=r"^row 0: expected 9 tiles, found 1"):
+        table.distance(pd.DataFrame({"tile": rows[0]})[["tile"]].astype(object))
     assert list(slidetable.manhattan(frame)) == [slidetable.manhattan(r) for r in rows]
 
 

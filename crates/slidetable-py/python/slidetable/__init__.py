@@ -21,8 +21,8 @@ looking it up: how many moves, which moves, whether a puzzle is solvable.
 A puzzle is a string as the command line reads it (``"2 3 4 1 5 x 7 6 8"``,
 ``"23415x768"``), a sequence of integers with 0 for the blank, or a 1-D array; a batch is any
 array-like of puzzles: a 2-D integer array of any dtype, byte order and memory order (one
-puzzle per row), a pandas DataFrame (its values), a list or tuple of puzzles, an array or
-Series of strings, an iterator of puzzles (a generator, a file's lines: read whole first).
+puzzle per row), a pandas DataFrame (its values; one column of strings reads as its Series),
+a list or tuple of puzzles, an array or Series of strings, an iterator of puzzles (a generator, a file's lines: read whole first).
 Bad input raises ``ValueError`` with the command line's message; a request larger than
 memory raises ``MemoryError`` before anything is allocated; Ctrl-C stops every long call
 with ``KeyboardInterrupt``. A goal may be named: ``goal="korf"`` (the blank first, as in
