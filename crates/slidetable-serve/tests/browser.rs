@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    pattern_file, serve_boards, serve_tables, table_dir, table_file, two_bit_file, BOARDS,
+    pattern_file, serve_boards, serve_tables, table_dir, table_file, two_bit_file, Serving, BOARDS,
 };
 use fantoccini::{Client, ClientBuilder, Locator};
 use slidetable::core::{Board, Layout, Move};
@@ -327,16 +327,43 @@ async fn screenshot(client: &Client, name: &str) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn play_a_puzzle_and_solve_it_in_chromium() {
+/// A browser on a server of every board's table (`None`, the test skipped, without a
+/// browser): what the page tests start from, kept alive together.
+struct BoardsPage {
+    serving: Serving,
+    client: Client,
+    _driver: Driver,
+    _profile: tempfile::TempDir,
+}
+
+async fn boards_page() -> Option<BoardsPage> {
     if !have_browser() {
-        return;
+        return None;
     }
     let serving = serve_boards().await;
-    let url = &serving.url;
-    let (_driver, webdriver) = start_driver();
+    let (driver, webdriver) = start_driver();
     let profile = tempfile::tempdir().unwrap();
     let client = browser(&webdriver, profile.path()).await;
+    Some(BoardsPage {
+        serving,
+        client,
+        _driver: driver,
+        _profile: profile,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_a_puzzle_and_solve_it_in_chromium() {
+    let Some(BoardsPage {
+        serving,
+        client,
+        _driver,
+        _profile,
+    }) = boards_page().await
+    else {
+        return;
+    };
+    let url = &serving.url;
 
     let board = Board::EIGHT;
     let table = Table::open(table_file(board)).unwrap();
@@ -1088,14 +1115,16 @@ async fn shown_goal(client: &Client) -> Vec<u8> {
 /// 123405678 while the answers were for the right goal).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_puzzle_and_a_goal_in_one_string_are_read_as_the_server_reads_them_in_chromium() {
-    if !have_browser() {
+    let Some(BoardsPage {
+        serving,
+        client,
+        _driver,
+        _profile,
+    }) = boards_page().await
+    else {
         return;
-    }
-    let serving = serve_boards().await;
+    };
     let url = &serving.url;
-    let (_driver, webdriver) = start_driver();
-    let profile = tempfile::tempdir().unwrap();
-    let client = browser(&webdriver, profile.path()).await;
     let board = Board::EIGHT;
     let table = Table::open(table_file(board)).unwrap();
     let puzzle = slidetable::core::parse_layout(board, b"2 3 4 1 5 0 7 6 8").unwrap();
