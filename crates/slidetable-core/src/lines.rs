@@ -147,9 +147,10 @@ impl<R: Read> Lines<R> {
             Some(stripped) if !self.keep_cr => stripped,
             _ => text,
         };
-        let text = match text.strip_prefix(BYTE_ORDER_MARK) {
-            Some(stripped) if self.drop_bom && self.number == 1 => stripped,
-            _ => text,
+        // Looked at on the first line only: every other line goes by with one comparison.
+        let text = match self.number == 1 && self.drop_bom {
+            true => text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text),
+            false => text,
         };
         Line {
             number: self.number,
