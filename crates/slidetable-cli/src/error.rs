@@ -6,8 +6,14 @@ use std::io;
 pub(crate) const EXIT_BAD_INPUT: u8 = 65;
 /// Exit code for bad arguments, as clap uses.
 pub(crate) const EXIT_USAGE: u8 = 2;
-/// Exit code for a 24-puzzle search stopped by Ctrl-C (128 + SIGINT, as a shell reports it).
+/// Exit code for a search stopped by Ctrl-C (128 + SIGINT, as a shell reports it).
 pub(crate) const EXIT_INTERRUPTED: u8 = 130;
+
+/// A batch of searches ended by Ctrl-C ([`crate::signals::stop_on_ctrl_c`]): the answers so
+/// far are written, and the run ends with [`EXIT_INTERRUPTED`].
+#[derive(Debug, thiserror::Error)]
+#[error("stopped by Ctrl-C")]
+pub(crate) struct Interrupted;
 
 /// An argument that clap accepted but that turned out wrong once the table was known.
 #[derive(Debug, thiserror::Error)]

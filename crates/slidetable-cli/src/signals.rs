@@ -10,6 +10,7 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
 use slidetable::generate::checkpoint::Saving;
+use slidetable::search::Stop;
 
 use crate::streams::warning;
 
@@ -100,4 +101,31 @@ fn tell_kept(saving: &Saving) {
             )
         }
     }
+}
+
+/// From now on, Ctrl-C (SIGINT) asks every search holding the returned handle to stop (its
+/// answer then reads `unknown`, and the run ends after writing what it found, exit 130); a
+/// second Ctrl-C ends the process as the signal does. Costs one waiting thread; called by
+/// the commands whose searches can run long (`search`, the 24-puzzle's answers).
+pub(crate) fn stop_on_ctrl_c() -> Stop {
+    let stop = Stop::new();
+    let handle = stop.clone();
+    let Ok(mut signals) = Signals::new([SIGINT]) else {
+        return stop;
+    };
+    let spawned = std::thread::Builder::new()
+        .name("ctrl-c".into())
+        .spawn(move || {
+            let mut once = false;
+            for signal in signals.forever() {
+                if once {
+                    let _ = signal_hook::low_level::emulate_default_handler(signal);
+                    std::process::exit(128 + signal);
+                }
+                once = true;
+                handle.request();
+            }
+        });
+    drop(spawned);
+    stop
 }

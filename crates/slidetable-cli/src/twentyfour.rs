@@ -17,7 +17,7 @@ use slidetable::generate::engine::Parts25Event;
 use slidetable::generate::room::human;
 use slidetable::generate::Pattern25Error;
 use slidetable::puzzles::{parse_line25, Board25};
-use slidetable::search::{stopped_message, Limit, Limits, Progress25, Search25Error, Stop};
+use slidetable::search::{stopped_message, Limit, Limits, Progress25, Search25Error};
 use slidetable::{Build25, TwentyFour, TwentyFourError, Written25};
 
 use crate::commands::search::{stats_text, write_record, Found, SummaryFile, Tally};
@@ -562,31 +562,6 @@ enum Printed25<'a> {
     Search(Output, Option<&'a Path>),
 }
 
-/// Ctrl-C asks the search to stop (it prints the bound it proved); a second one ends the
-/// process as a signal does.
-fn stop_on_ctrl_c() -> Stop {
-    let stop = Stop::new();
-    let handle = stop.clone();
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([signal_hook::consts::SIGINT]) else {
-        return stop;
-    };
-    let spawned = std::thread::Builder::new()
-        .name("ctrl-c".into())
-        .spawn(move || {
-            let mut once = false;
-            for signal in signals.forever() {
-                if once {
-                    let _ = signal_hook::low_level::emulate_default_handler(signal);
-                    std::process::exit(128 + signal);
-                }
-                once = true;
-                handle.request();
-            }
-        });
-    drop(spawned);
-    stop
-}
-
 /// The library's refusals that are bad arguments (a goal the databases cannot answer for,
 /// no default file, a `SLIDETABLE_AVAILABLE_MEMORY` that is no number) as such (exit 2);
 /// anything else as it is.
@@ -629,7 +604,7 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
         partition: Some(&partition),
         database: Some(database),
     };
-    let stop = stop_on_ctrl_c();
+    let stop = crate::signals::stop_on_ctrl_c();
     let limits = Limits {
         max_expanded: args.max_expanded,
         max_time: args.timeout,
@@ -785,7 +760,10 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                     }
                     out.write_all(&buf)?;
                     out.flush()?;
-                    warning!("{line}: {why}");
+                    match limit {
+                        Limit::Stopped => warning!("{line}: {why} (Ctrl-C)"),
+                        _ => warning!("{line}: {why}"),
+                    }
                     if limit == Limit::Stopped {
                         interrupted = true;
                         return Ok(ExitCode::from(EXIT_INTERRUPTED));
@@ -799,9 +777,11 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
         bad.end(lines.name(), &mut out)
     })?;
     out.flush()?;
-    if interrupted {
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
-    }
+    // Stopped by Ctrl-C, the run still writes the summary of what it did.
+    let code = match interrupted {
+        true => ExitCode::from(EXIT_INTERRUPTED),
+        false => code,
+    };
     match printed {
         // The summary counts the puzzles answered, bad lines or not, as on every board.
         Printed25::Search(output, _) => tally.end(summary, args.stats, output, code),

@@ -12,8 +12,8 @@ use slidetable::core::{parse_layout, parse_path, Board, Layout};
 use tempfile::TempDir;
 
 use crate::common::{
-    csv, dir, eight, json_lines, process, query, run, slidetable, started_with, table_3x3,
-    table_3x3_2bit, tokens, wait_at_most, Run, BIN, STATES, USAGE,
+    csv, ctrl_c_after_line_1, dir, eight, json_lines, process, query, run, slidetable,
+    started_with, table_3x3, table_3x3_2bit, tokens, wait_at_most, Run, BIN, STATES, USAGE,
 };
 
 /// The "snail" goal of many textbooks, blank in the centre.
@@ -626,5 +626,50 @@ fn a_csv_row_stopped_at_a_limit_is_solvable_as_its_json_record_says() {
     assert_eq!(
         run("--csv").lines().nth(1),
         Some("8 6 7 2 5 4 3 0 1,,,true,astar,manhattan,,")
+    );
+}
+
+/// Ctrl-C to `search` stops the search in progress and ends the run as a limit would end that
+/// search: the answers found before it are written (standard output is a pipe, buffered), the
+/// stopped puzzle reads `unknown`, no later puzzle is searched, `--summary FILE` counts what
+/// was done, and the exit code is 130. (Killed at once, the run lost every answer and left
+/// FILE empty.)
+#[test]
+fn ctrl_c_to_search_keeps_the_answers_found_and_writes_the_summary() {
+    let scratch = TempDir::new().unwrap();
+    let summary = scratch.path().join("summary.json");
+    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    // One move, then Korf's first instance (57 moves: minutes of IDA* on Manhattan), then one
+    // move again.
+    let input = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n\
+                 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\n\
+                 4 1 2 3 0 5 6 7 8 9 10 11 12 13 14 15\n";
+    let mut command = process(dir());
+    command
+        .args([
+            "search", "--method", "idastar", "--board", "4x4", "--goal", goal,
+        ])
+        .arg("--stats")
+        .arg("--summary")
+        .arg(&summary);
+    let (status, stdout, said) = ctrl_c_after_line_1(command, input);
+    assert_eq!(status.code(), Some(130), "{said:?}");
+    assert_eq!(stdout, "l\nunknown\n", "{said:?}");
+    assert!(
+        said.iter().any(|l| l
+            .contains("line 2: search stopped at its request to stop after expanding")
+            && l.ends_with(" moves (Ctrl-C)")),
+        "{said:?}"
+    );
+    let written: Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
+    let s = &written["summary"];
+    assert_eq!(
+        (
+            s["puzzles"].as_u64(),
+            s["solved"].as_u64(),
+            s["unknown"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1)),
+        "{written}"
     );
 }

@@ -1847,3 +1847,43 @@ fn generate_into_a_missing_directory_is_refused_before_the_build() {
     );
     assert!(!missing.exists());
 }
+
+/// Ctrl-C to a 24-puzzle `search` stops the search in progress: the answers before it are
+/// written, the stopped one reads `unknown`, `--summary FILE` counts both (it was left empty),
+/// exit 130.
+#[test]
+fn ctrl_c_to_a_5x5_search_keeps_the_answers_found_and_writes_the_summary() {
+    let scratch = tempfile::TempDir::new().unwrap();
+    let summary = scratch.path().join("summary.json");
+    // A move away, then Korf and Felner's instance 1 (95 moves: out of these groups' reach).
+    let input = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n\
+                 14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13\n";
+    let mut command = crate::common::process(crate::common::dir());
+    command
+        .args(["search", "--method", "idastar", "--board", "5x5", "--stats"])
+        .arg("--table")
+        .arg(database())
+        .arg("--summary")
+        .arg(&summary);
+    let (status, stdout, said) = crate::common::ctrl_c_after_line_1(command, input);
+    assert_eq!(status.code(), Some(130), "{said:?}");
+    assert_eq!(stdout, "l\nunknown\n", "{said:?}");
+    assert!(
+        said.iter().any(|l| l
+            .contains("line 2: search stopped at its request to stop after expanding")
+            && l.ends_with(" moves (Ctrl-C)")),
+        "{said:?}"
+    );
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
+    let s = &written["summary"];
+    assert_eq!(
+        (
+            s["puzzles"].as_u64(),
+            s["solved"].as_u64(),
+            s["unknown"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1)),
+        "{written}"
+    );
+}

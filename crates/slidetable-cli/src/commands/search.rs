@@ -8,18 +8,19 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use slidetable::core::{counted, path_string, Move};
 use slidetable::search::{
-    effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limit, SearchError,
-    Stats,
+    effective_branching_factor, solve, solve_with_patterns, HeuristicKind, Limit, Limits,
+    SearchError, Stats,
 };
 
 use crate::answers::{self, write_invalid};
 use crate::cli::HeuristicChoice;
+use crate::error::{Interrupted, EXIT_INTERRUPTED};
 use crate::json::{self, Record, SearchSetup, SearchStats, SearchSummary, SearchSummaryLine};
 use crate::puzzles::each_puzzle;
 use crate::resolved::{Answer, Output, PatternSource, Search};
 use crate::show::Printed;
-use crate::streams;
 use crate::streams::{note, warning};
+use crate::{signals, streams};
 
 pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
     let Search {
@@ -54,14 +55,23 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
         out.write_all(csv_header(with_stats).as_bytes())?;
     }
     let summary_file = SummaryFile::create(summary_file)?;
+    let stop = signals::stop_on_ctrl_c();
+    let limits = Limits {
+        stop: Some(stop.clone()),
+        ..limits
+    };
     let mut tally = Tally::new(setup);
     let mut buf = Vec::with_capacity(256);
-    let code = each_puzzle(
+    let run = each_puzzle(
         input,
         board,
         keep_going,
         &mut out,
         |start, line, out| {
+            // Ctrl-C between two searches: the run ends before the next.
+            if stop.requested() {
+                return Err(Interrupted.into());
+            }
             let outcome = match &pattern {
                 Some(h) => solve_with_patterns(method, h, start, &limits),
                 None => solve(method, kind, start, &goal, &limits),
@@ -79,6 +89,7 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
                     };
                     let option = match limit {
                         Limit::Memory(_) => " (the limit is --max-memory)",
+                        Limit::Stopped => " (Ctrl-C)",
                         _ => "",
                     };
                     warning!("{line}: {message}{option}");
@@ -106,10 +117,18 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
                 note!("{line}: {}", stats_text(&setup, s, d));
             }
             out.write_all(&buf)?;
-            Ok(())
+            match stop.requested() {
+                true => Err(Interrupted.into()),
+                false => Ok(()),
+            }
         },
         |line, what, out| write_invalid_record(out, output, with_stats, line, what),
-    )?;
+    );
+    // Stopped by Ctrl-C: the answers so far and the summary are written, then exit 130.
+    let code = match run {
+        Err(e) if e.is::<Interrupted>() => ExitCode::from(EXIT_INTERRUPTED),
+        run => run?,
+    };
     out.flush()?;
     tally.end(summary_file, with_stats, output, code)
 }

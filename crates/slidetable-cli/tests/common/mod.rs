@@ -469,3 +469,37 @@ pub(crate) fn assert_path(puzzle: &str, path: &str, goal: &str, len: usize) {
         "{puzzle}: '{path}' does not reach {goal}"
     );
 }
+
+/// `command` (a search with `--stats`, whose statistics of each puzzle go to standard error)
+/// started on `input` and sent Ctrl-C once line 1's statistics are out: how it ended, its
+/// standard output and its standard error's lines.
+pub(crate) fn ctrl_c_after_line_1(
+    mut command: std::process::Command,
+    input: &str,
+) -> (ExitStatus, String, Vec<String>) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = started_with(command.stderr(Stdio::piped()), input.as_bytes());
+    let (lines_tx, lines_rx) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    let reader = thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let _ = lines_tx.send(line.unwrap());
+        }
+    });
+    let first = lines_rx.recv_timeout(Duration::from_secs(120)).unwrap();
+    assert!(first.contains("line 1:"), "{first}");
+    thread::sleep(Duration::from_millis(300));
+    send(&child, "INT");
+    let status = wait_at_most(&mut child, Duration::from_secs(60), "a search after Ctrl-C");
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    reader.join().unwrap();
+    let mut said = vec![first];
+    said.extend(lines_rx.try_iter());
+    (status, stdout, said)
+}
