@@ -38,7 +38,7 @@ pub(crate) fn run(table: &MappedTable, batch: &Batch<'_>) -> Result<ExitCode> {
     }
     each_puzzle(
         batch.input,
-        board,
+        batch.reading(board),
         batch.keep_going,
         &mut out,
         |layout, _, out| {
@@ -66,7 +66,7 @@ fn in_blocks(
         |e: QueryError| anyhow::Error::new(e).context(format!("table {}", tables::name(table)));
     each_block(
         batch.input,
-        table.board(),
+        batch.reading(table.board()),
         batch.keep_going,
         out,
         |starts, out| match answer {

@@ -33,14 +33,15 @@ pub(crate) fn parse_goal(board: Board, text: &str) -> Result<Layout, UsageError>
 #[inline]
 pub(crate) fn each_puzzle<W: Write>(
     inputs: &[PathBuf],
-    board: Board,
+    reading: impl Into<Reading>,
     keep_going: bool,
     out: &mut W,
     mut answer: impl FnMut(&Layout, LineOf<'_>, &mut W) -> Result<()>,
     mut invalid: impl FnMut(u64, &str, &mut W) -> io::Result<()>,
 ) -> Result<ExitCode> {
+    let reading = reading.into();
     each_input(inputs, keep_going, |input| {
-        let mut puzzles = PuzzleLines::open(input, board)?;
+        let mut puzzles = PuzzleLines::open(input, reading)?;
         let mut bad = BadLines::new(keep_going);
         while let Some((number, puzzle)) = puzzles.next()? {
             match puzzle {
@@ -67,15 +68,16 @@ pub(crate) fn each_puzzle<W: Write>(
 /// [`Lockstep`]: slidetable::query::Lockstep
 pub(crate) fn each_block<W: Write>(
     inputs: &[PathBuf],
-    board: Board,
+    reading: impl Into<Reading>,
     keep_going: bool,
     out: &mut W,
     mut answer: impl FnMut(&[(u64, usize)], &mut W) -> Result<()>,
     mut invalid: impl FnMut(u64, &str, &mut W) -> io::Result<()>,
 ) -> Result<ExitCode> {
     let mut starts = Vec::with_capacity(CHUNK);
+    let reading = reading.into();
     each_input(inputs, keep_going, |input| {
-        let mut puzzles = PuzzleLines::open(input, board)?;
+        let mut puzzles = PuzzleLines::open(input, reading)?;
         let mut bad = BadLines::new(keep_going);
         loop {
             starts.clear();
@@ -281,16 +283,36 @@ impl InputLines {
 pub(crate) struct PuzzleLines {
     text: InputLines,
     board: Board,
-    hints: bool,
+    /// [`with_board_hint`]'s advice, `None` without it, else whether `--table` was given.
+    hints: Option<bool>,
+}
+
+/// How puzzle lines are read: for which board, and whether its table was named by `--table`
+/// (a line that fits another board is then advised a table of that board, not `--board`
+/// alone). A board alone is read as without `--table`.
+#[derive(Clone, Copy)]
+pub(crate) struct Reading {
+    pub(crate) board: Board,
+    pub(crate) table_given: bool,
+}
+
+impl From<Board> for Reading {
+    fn from(board: Board) -> Reading {
+        Reading {
+            board,
+            table_given: false,
+        }
+    }
 }
 
 impl PuzzleLines {
-    /// The puzzle lines of `path` (`-`: standard input) for `board`.
-    pub(crate) fn open(path: &Path, board: Board) -> Result<PuzzleLines> {
+    /// The puzzle lines of `path` (`-`: standard input) as `reading` says.
+    pub(crate) fn open(path: &Path, reading: impl Into<Reading>) -> Result<PuzzleLines> {
+        let reading = reading.into();
         Ok(PuzzleLines {
             text: InputLines::open(path)?,
-            board,
-            hints: true,
+            board: reading.board,
+            hints: Some(reading.table_given),
         })
     }
 
@@ -298,7 +320,7 @@ impl PuzzleLines {
     /// 15-puzzle's answers give the parse error alone).
     pub(crate) fn without_hints(self) -> PuzzleLines {
         PuzzleLines {
-            hints: false,
+            hints: None,
             ..self
         }
     }
@@ -351,8 +373,8 @@ impl PuzzleLines {
         let (board, hints) = (self.board, self.hints);
         self.text.next(|text| {
             parse_line(board, text).map_err(|e| match hints {
-                true => with_board_hint(&e),
-                false => e.to_string(),
+                Some(table_given) => with_board_hint(&e, board, table_given),
+                None => e.to_string(),
             })
         })
     }
@@ -414,10 +436,11 @@ pub(crate) fn warn_invalid_lines(bad: u64, name: &str) {
     warning!("{} in {name}", counted(bad, "invalid line"));
 }
 
-/// What is wrong with a puzzle line; if it holds a number of tiles that fits another board,
-/// says which (`8 tiles fit a 2x4 board: add --board 2x4`), and the 15-puzzle points to
-/// `--board 4x4`, and a count no table holds points to the search.
-pub(crate) fn with_board_hint(error: &PuzzleError) -> String {
+/// What is wrong with a puzzle line read for `board`; if it holds a number of tiles that fits
+/// another board, says which (`8 tiles fit a 2x4 board: add --board 2x4`; with `--table`
+/// given, a table of that board), and the 15-puzzle points to `--board 4x4`, and a count no
+/// table holds points to the search.
+pub(crate) fn with_board_hint(error: &PuzzleError, board: Board, table_given: bool) -> String {
     let (PuzzleError::TileCount { found, .. }, Some(hint)) = (error, error.board_hint()) else {
         return error.to_string();
     };
@@ -428,8 +451,18 @@ pub(crate) fn with_board_hint(error: &PuzzleError) -> String {
     match hint {
         BoardHint::Table(boards) => {
             let (fits, first) = names(&boards);
-            format!("{error}: {found} tiles fit a {fits} board (add --board {first})")
+            match table_given {
+                true => format!(
+                    "{error}: {found} tiles fit a {fits} board (the table is for {board} boards: \
+                     give a {first} table, or --board {first} without --table)"
+                ),
+                false => format!("{error}: {found} tiles fit a {fits} board (add --board {first})"),
+            }
         }
+        BoardHint::Fifteen if table_given => format!(
+            "{error}: 16 tiles are the 15-puzzle (the table is for {board} boards: give a 4x4 \
+             pattern database, or --board 4x4 without --table)"
+        ),
         BoardHint::Fifteen => format!(
             "{error}: 16 tiles are the 15-puzzle (add --board 4x4: IDA* on a pattern database \
              answers it)"
@@ -452,8 +485,13 @@ mod tests {
 
     #[test]
     fn a_line_of_another_length_names_the_boards_it_fits() {
-        let hint =
-            |line: &str| with_board_hint(&parse_line(Board::EIGHT, line.as_bytes()).unwrap_err());
+        let hint = |line: &str| {
+            with_board_hint(
+                &parse_line(Board::EIGHT, line.as_bytes()).unwrap_err(),
+                Board::EIGHT,
+                false,
+            )
+        };
         assert_eq!(
             hint("1 2 3 4 5 6 7 0"),
             "expected 9 tiles, found 8: 8 tiles fit a 2x4 or 4x2 board (add --board 2x4)"
@@ -465,7 +503,11 @@ mod tests {
         let unknown = "unknown tile '\\xc3\\xbf' (tiles are 1..8, the blank is 0 or x)";
         assert_eq!(hint("1 2 3 \u{ff}"), unknown);
         assert_eq!(
-            with_board_hint(&parse_line(Board::EIGHT, b"1 2 3 \xff").unwrap_err()),
+            with_board_hint(
+                &parse_line(Board::EIGHT, b"1 2 3 \xff").unwrap_err(),
+                Board::EIGHT,
+                true
+            ),
             "unknown tile '\\xff' (tiles are 1..8, the blank is 0 or x)"
         );
         assert!(hint("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0").ends_with(

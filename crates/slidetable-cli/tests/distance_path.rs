@@ -645,3 +645,38 @@ fn sixteen_tiles_point_to_the_15_puzzle_board() {
         "{r:#?}"
     );
 }
+
+/// A line that fits another board, read with `--table`: the advice names a table for that
+/// board (`add --board 3x3` alone led to "the table is for 2x3 boards, not 3x3"); without
+/// `--table`, `--board` is the advice.
+#[test]
+fn a_line_of_another_board_with_table_advises_a_table_of_that_board() {
+    let table = crate::common::table_2x3();
+    for command in ["distance", "path"] {
+        let run = Run::of(
+            slidetable()
+                .arg(command)
+                .arg("--table")
+                .arg(table)
+                .write_stdin("1 2 3 4 5 6 7 8 0\n"),
+        );
+        assert_eq!(run.code, Some(BAD_INPUT), "{command}");
+        assert_eq!(
+            run.stderr,
+            "slidetable: <stdin>: line 1: expected 6 tiles, found 9: 9 tiles fit a 3x3 board \
+             (the table is for 2x3 boards: give a 3x3 table, or --board 3x3 without --table)\n",
+            "{command}"
+        );
+    }
+    let run = Run::of(
+        slidetable()
+            .args(["distance", "--board", "2x3"])
+            .write_stdin("1 2 3 4 5 6 7 8 0\n"),
+    );
+    assert!(
+        run.stderr
+            .ends_with("9 tiles fit a 3x3 board (add --board 3x3)\n"),
+        "{}",
+        run.stderr
+    );
+}

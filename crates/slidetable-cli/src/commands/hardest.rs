@@ -13,7 +13,7 @@ use crate::{levels, tables};
 
 pub(crate) fn run(hardest: Hardest) -> Result<ExitCode> {
     let Hardest {
-        target: Target { table, goal },
+        target: Target { table, goal, .. },
         output,
     } = hardest;
     let goal = table.goal(&goal)?;

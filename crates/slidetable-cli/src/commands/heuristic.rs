@@ -20,6 +20,7 @@ use crate::cli::HeuristicChoice;
 use crate::error::UsageError;
 use crate::json::{self, Measure};
 use crate::puzzles::each_puzzle;
+use crate::puzzles::Reading;
 use crate::resolved::{pattern_source, Heuristics, Output, PatternSource, Target};
 use crate::streams;
 use crate::tables;
@@ -152,7 +153,7 @@ pub(crate) fn run(measured: Heuristics<'_>) -> Result<ExitCode> {
         return estimate_puzzles(measured);
     }
     let Heuristics {
-        target: Target { table, goal },
+        target: Target { table, goal, .. },
         heuristics: kinds,
         output,
         svg,
@@ -312,10 +313,12 @@ struct PuzzleJson<'a> {
 /// `heuristic INPUT`: each puzzle's exact distance and every heuristic's estimate.
 fn estimate_puzzles(measured: Heuristics<'_>) -> Result<ExitCode> {
     let Heuristics {
-        target: Target {
-            table,
-            goal: goal_layout,
-        },
+        target:
+            Target {
+                table,
+                goal: goal_layout,
+                table_given,
+            },
         heuristics: kinds,
         output,
         svg: _,
@@ -334,7 +337,10 @@ fn estimate_puzzles(measured: Heuristics<'_>) -> Result<ExitCode> {
     let mut buf = Vec::new();
     each_puzzle(
         input,
-        table.board(),
+        Reading {
+            board: table.board(),
+            table_given,
+        },
         false,
         &mut out,
         |layout, _, out| {

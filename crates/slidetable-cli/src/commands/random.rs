@@ -25,6 +25,7 @@ pub(crate) fn run(random: Random) -> Result<ExitCode> {
     let Target {
         table,
         goal: goal_layout,
+        ..
     } = target;
     let goal = table.goal(goal_layout)?;
     if levels::wanted(&goal) {

@@ -19,7 +19,7 @@ const BAR: usize = 40;
 
 pub(crate) fn run(stats: Statistics<'_>) -> Result<ExitCode> {
     let Statistics {
-        target: Target { table, goal },
+        target: Target { table, goal, .. },
         output,
         log,
         svg,

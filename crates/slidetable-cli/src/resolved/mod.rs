@@ -27,7 +27,7 @@ use crate::cli::{
     ManArgs, PathArgs, RandomArgs, ServeArgs, TargetArgs,
 };
 use crate::error::UsageError;
-use crate::puzzles::parse_goal;
+use crate::puzzles::{parse_goal, Reading};
 use crate::tables;
 
 pub(crate) use generation::{Destination, Generation};
@@ -224,9 +224,19 @@ pub(crate) struct Batch<'a> {
     pub(crate) output: Output,
     pub(crate) input: &'a [PathBuf],
     pub(crate) keep_going: bool,
+    /// `--table` was given (what a line of another board is advised).
+    pub(crate) table_given: bool,
 }
 
 impl<'a> Batch<'a> {
+    /// How the input's lines are read: on the table's board.
+    pub(crate) fn reading(&self, board: Board) -> Reading {
+        Reading {
+            board,
+            table_given: self.table_given,
+        }
+    }
+
     /// `distance`'s arguments, resolved.
     pub(crate) fn distance(args: &'a DistanceArgs) -> Result<Batch<'a>> {
         let output = Output::of(args.batch.json, args.csv, false);
@@ -259,6 +269,7 @@ impl<'a> Batch<'a> {
             output,
             input: &args.input,
             keep_going: args.keep_going,
+            table_given: args.table.is_some(),
         })
     }
 }
@@ -267,6 +278,8 @@ impl<'a> Batch<'a> {
 pub(crate) struct Target {
     pub(crate) table: MappedTable,
     pub(crate) goal: Layout,
+    /// `--table` was given (what a line of another board is advised).
+    pub(crate) table_given: bool,
 }
 
 impl Target {
@@ -301,16 +314,25 @@ impl Target {
             None => table.board().standard_goal(),
             Some(text) => parse_goal(table.board(), text)?,
         };
-        Ok(Ok(Target { table, goal }))
+        Ok(Ok(Target {
+            table,
+            goal,
+            table_given: args.table.is_some(),
+        }))
     }
 
     fn of(table: Option<&Path>, board: Option<Board>, goal: Option<&str>) -> Result<Target> {
+        let table_given = table.is_some();
         let table = TableChoice::new(table, board).open_table()?;
         let goal = match goal {
             None => table.board().standard_goal(),
             Some(text) => parse_goal(table.board(), text)?,
         };
-        Ok(Target { table, goal })
+        Ok(Target {
+            table,
+            goal,
+            table_given,
+        })
     }
 }
 
