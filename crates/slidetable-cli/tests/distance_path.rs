@@ -638,7 +638,18 @@ fn twelve_tiles_point_to_the_12_cell_boards() {
 
 #[test]
 fn sixteen_tiles_point_to_the_15_puzzle_board() {
+    // With --table (as `query` gives it) a 4x4 database is the advice, without it --board.
     let r = query("distance", &[], "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n");
+    assert_eq!(r.code, Some(BAD_INPUT), "{r:#?}");
+    assert!(
+        r.stderr.contains("15-puzzle (the table is for 3x3 boards: give a 4x4 pattern database, or --board 4x4 without --table)"),
+        "{r:#?}"
+    );
+    let r = Run::of(
+        slidetable()
+            .arg("distance")
+            .write_stdin("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n"),
+    );
     assert_eq!(r.code, Some(BAD_INPUT), "{r:#?}");
     assert!(
         r.stderr.contains("15-puzzle") && r.stderr.contains("add --board 4x4"),
