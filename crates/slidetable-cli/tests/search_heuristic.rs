@@ -12,7 +12,7 @@ use slidetable::core::{parse_layout, parse_path, Board, Layout};
 use tempfile::TempDir;
 
 use crate::common::{
-    csv, ctrl_c_after_line_1, dir, eight, json_lines, process, query, run, slidetable,
+    assert_ctrl_c_keeps_the_answers, csv, dir, eight, json_lines, process, query, run, slidetable,
     started_with, table_3x3, table_3x3_2bit, tokens, wait_at_most, Run, BIN, STATES, USAGE,
 };
 
@@ -652,24 +652,5 @@ fn ctrl_c_to_search_keeps_the_answers_found_and_writes_the_summary() {
         .arg("--stats")
         .arg("--summary")
         .arg(&summary);
-    let (status, stdout, said) = ctrl_c_after_line_1(command, input);
-    assert_eq!(status.code(), Some(130), "{said:?}");
-    assert_eq!(stdout, "l\nunknown\n", "{said:?}");
-    assert!(
-        said.iter().any(|l| l
-            .contains("line 2: search stopped at its request to stop after expanding")
-            && l.ends_with(" moves (Ctrl-C)")),
-        "{said:?}"
-    );
-    let written: Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
-    let s = &written["summary"];
-    assert_eq!(
-        (
-            s["puzzles"].as_u64(),
-            s["solved"].as_u64(),
-            s["unknown"].as_u64()
-        ),
-        (Some(2), Some(1), Some(1)),
-        "{written}"
-    );
+    assert_ctrl_c_keeps_the_answers(command, input, &summary);
 }

@@ -1865,25 +1865,5 @@ fn ctrl_c_to_a_5x5_search_keeps_the_answers_found_and_writes_the_summary() {
         .arg(database())
         .arg("--summary")
         .arg(&summary);
-    let (status, stdout, said) = crate::common::ctrl_c_after_line_1(command, input);
-    assert_eq!(status.code(), Some(130), "{said:?}");
-    assert_eq!(stdout, "l\nunknown\n", "{said:?}");
-    assert!(
-        said.iter().any(|l| l
-            .contains("line 2: search stopped at its request to stop after expanding")
-            && l.ends_with(" moves (Ctrl-C)")),
-        "{said:?}"
-    );
-    let written: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
-    let s = &written["summary"];
-    assert_eq!(
-        (
-            s["puzzles"].as_u64(),
-            s["solved"].as_u64(),
-            s["unknown"].as_u64()
-        ),
-        (Some(2), Some(1), Some(1)),
-        "{written}"
-    );
+    crate::common::assert_ctrl_c_keeps_the_answers(command, input, &summary);
 }

@@ -470,13 +470,16 @@ pub(crate) fn assert_path(puzzle: &str, path: &str, goal: &str, len: usize) {
     );
 }
 
-/// `command` (a search with `--stats`, whose statistics of each puzzle go to standard error)
-/// started on `input` and sent Ctrl-C once line 1's statistics are out: how it ended, its
-/// standard output and its standard error's lines.
-pub(crate) fn ctrl_c_after_line_1(
+/// `command` (a search with `--stats`, whose statistics of each puzzle go to standard error,
+/// and `--summary summary`) started on `input` (line 1 a move from the goal, line 2 far, line
+/// 3 anything) and sent Ctrl-C once line 1's statistics are out: it must stop the search of
+/// line 2, write line 1's answer and line 2's `unknown`, say why, count both in the summary
+/// and exit 130.
+pub(crate) fn assert_ctrl_c_keeps_the_answers(
     mut command: std::process::Command,
     input: &str,
-) -> (ExitStatus, String, Vec<String>) {
+    summary: &Path,
+) {
     use std::io::{BufRead, BufReader, Read};
     let mut child = started_with(command.stderr(Stdio::piped()), input.as_bytes());
     let (lines_tx, lines_rx) = std::sync::mpsc::channel();
@@ -501,5 +504,23 @@ pub(crate) fn ctrl_c_after_line_1(
     reader.join().unwrap();
     let mut said = vec![first];
     said.extend(lines_rx.try_iter());
-    (status, stdout, said)
+    assert_eq!(status.code(), Some(130), "{said:?}");
+    assert_eq!(stdout, "l\nunknown\n", "{said:?}");
+    assert!(
+        said.iter().any(|l| l
+            .contains("line 2: search stopped at its request to stop after expanding")
+            && l.ends_with(" moves (Ctrl-C)")),
+        "{said:?}"
+    );
+    let written: Value = serde_json::from_slice(&fs::read(summary).unwrap()).unwrap();
+    let s = &written["summary"];
+    assert_eq!(
+        (
+            s["puzzles"].as_u64(),
+            s["solved"].as_u64(),
+            s["unknown"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1)),
+        "{written}"
+    );
 }
