@@ -26,7 +26,7 @@ pub(crate) fn run(random: Random) -> Result<ExitCode> {
         table,
         goal: goal_layout,
     } = target;
-    let goal = table.goal(goal_layout)?;
+    let goal = tables::goal(table, Some(goal_layout))?;
     if levels::wanted(&goal) {
         return by_levels(&random, depth, table, &goal, goal_layout);
     }
