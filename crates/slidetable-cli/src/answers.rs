@@ -21,10 +21,7 @@ use crate::tables;
 pub(crate) fn run(table: &MappedTable, batch: &Batch<'_>) -> Result<ExitCode> {
     let (answer, output) = (batch.answer, batch.output);
     let board = table.board();
-    let goal = match &batch.goal {
-        None => table.standard()?,
-        Some(goal) => table.goal(goal)?,
-    };
+    let goal = tables::goal(table, batch.goal.as_ref())?;
     let mut out = streams::stdout();
     if output == Output::Text && matches!(answer, Answer::Distance | Answer::Path) {
         if let Some(lockstep) = goal.lockstep() {

@@ -551,8 +551,8 @@ pub(crate) struct HardestArgs {
 
 #[derive(Args, Debug)]
 pub(crate) struct RandomArgs {
-    /// Moves from the goal: D, or A..B for every distance from A to B (both included; each
-    /// state in the range equally likely). Required on boards up to 12 cells; optional on 2x7
+    /// Moves from the goal (on a table of tile costs, the cheapest cost): D, or A..B for every
+    /// distance from A to B (both included; each state in the range equally likely). Required on boards up to 12 cells; optional on 2x7
     /// (14 cells), whose table cannot draw at a distance; refused on boards with no table
     /// (4x4). Without it every solvable layout is equally likely.
     #[arg(long, value_name = "D|A..B", value_parser = parse_depths)]
@@ -577,10 +577,12 @@ pub(crate) struct RandomArgs {
     /// The goal, any layout (same syntax as a puzzle) [default: tiles in order, blank last].
     #[arg(long, value_name = "LAYOUT")]
     pub(crate) goal: Option<String>,
-    /// One JSON object per puzzle: puzzle, distance, path (drawn with no table: puzzle only).
+    /// One JSON object per puzzle: puzzle, distance, path (on a table of tile costs, cost and
+    /// moves in place of distance; drawn with no table: puzzle only).
     #[arg(long, conflicts_with_all = ["csv", "show"])]
     pub(crate) json: bool,
-    /// CSV with a header line: puzzle, distance, path (drawn with no table: puzzle only).
+    /// CSV with a header line: puzzle, distance (cost, on a table of tile costs), path (drawn
+    /// with no table: puzzle only).
     #[arg(long, conflicts_with = "show")]
     pub(crate) csv: bool,
     /// Draw the puzzles as boards, numbered, without their solutions: a question sheet

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
-use slidetable::core::Board;
+use slidetable::core::{Board, Layout};
 use slidetable::defaults::FIRST_USE_PARTITION;
 use slidetable::defaults::{self, Kind};
 use slidetable::generate::engine::{solve, table_bytes, SolvedSection};
@@ -78,6 +78,16 @@ pub(crate) fn name(table: &MappedTable) -> String {
     table
         .file()
         .map_or_else(|| "?".to_string(), |p| p.display().to_string())
+}
+
+/// `table`'s answers about `goal` (its standard goal for `None`). A goal no section answers
+/// for is refused naming the table, as every other refusal of a question names it.
+pub(crate) fn goal<'t>(table: &'t MappedTable, goal: Option<&Layout>) -> Result<Goal<'t>> {
+    match goal {
+        None => table.standard(),
+        Some(goal) => table.goal(goal),
+    }
+    .with_context(|| format!("table {}", name(table)))
 }
 
 /// Refuses a table for another board than the one a command needs.

@@ -252,6 +252,56 @@ fn random_distinct_refuses_more_than_the_layer_holds_saying_how_many_it_has() {
     assert!(r.stderr.contains("223"), "{r:#?}");
 }
 
+/// On a table of tile costs `--depth` is a cheapest cost, and its refusals say so: a cost is
+/// never called a distance (the 3x3 goal's cheapest costs skip 1 to 5 and stop at 139; they
+/// said "no state is 5 moves from …: the farthest are 139 moves away").
+#[test]
+fn random_on_a_table_of_costs_refuses_in_costs_not_moves() {
+    let dir = scratch_dir("random-costs");
+    let tile = dir.join("3x3-tile.slt");
+    common::generate_into(&dir, "3x3", &["--cost", "tile"], &tile);
+    let random = |args: &[&str]| {
+        Run::of(
+            sandboxed(&dir)
+                .arg("random")
+                .arg("--table")
+                .arg(&tile)
+                .args(args),
+        )
+    };
+    let r = random(&["--depth", "5"]);
+    assert_eq!(r.code, Some(USAGE), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        format!(
+            "slidetable: --depth: no state is at a cheapest cost of 5 from {GOAL}: not every \
+             cost up to the highest, 139, is some state's (`slidetable stats` counts the states \
+             at each cost)\n"
+        )
+    );
+    let r = random(&["--depth", "140..150"]);
+    assert_eq!(r.code, Some(USAGE), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        format!(
+            "slidetable: --depth: no state is at a cheapest cost of 140 to 150 from {GOAL}: \
+             the highest is 139\n"
+        )
+    );
+    let r = random(&["--depth", "6", "--count", "2", "--distinct"]);
+    assert_eq!(r.code, Some(USAGE), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        "slidetable: --count 2 --distinct: only 1 state is at a cheapest cost of 6 from the goal\n"
+    );
+    // A cost some state has is drawn, its cost and moves told apart.
+    let r = random(&["--depth", "6", "--json"]).ok();
+    assert_eq!(
+        r.stdout,
+        "{\"puzzle\":[1,2,3,4,5,0,7,8,6],\"cost\":6,\"moves\":1,\"path\":\"d\",\"solvable\":true}\n"
+    );
+}
+
 /// Reads boards drawn side by side: groups separated by blank lines, each a line of labels
 /// then the rows; a board's column starts where its label does. `.` is the blank.
 fn read_drawing(text: &str) -> Vec<(String, String)> {

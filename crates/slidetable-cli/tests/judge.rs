@@ -612,6 +612,28 @@ fn a_byte_order_mark_before_the_input_is_skipped_in_every_format() {
     );
 }
 
+/// Every byte C's `isspace` takes (space, `\t`, `\n`, `\v`, `\f`, `\r`) separates tokens, as
+/// it does for the accepted solutions (`scanf`, `cin`) and for `distance`: a vertical tab was
+/// read as part of a tile ("unknown tile '0\x0b'") while a form feed was skipped.
+#[test]
+fn every_whitespace_byte_of_c_separates_tokens_in_every_format() {
+    for name in JUDGES {
+        let dir = judges_dir().join(name);
+        let expected = text(&fs::read(dir.join("expected.txt")).unwrap());
+        for space in [b'\x0b', b'\x0c'] {
+            let input: Vec<u8> = fs::read(dir.join("input.txt"))
+                .unwrap()
+                .into_iter()
+                .flat_map(|b| if b == b' ' { vec![space] } else { vec![b] })
+                .chain([space, space])
+                .collect();
+            let run = judge(name, &input);
+            assert_eq!(run.code, Some(0), "{name} {space:#x}: {run:#?}");
+            assert_eq!(run.stdout, expected, "{name} {space:#x}");
+        }
+    }
+}
+
 #[test]
 fn crlf_tabs_and_either_blank_letter_are_accepted() {
     let cases = [

@@ -563,6 +563,59 @@ fn a_default_table_for_another_board_or_cost_is_refused() {
     assert_eq!(r.code, Some(0), "{r:#?}");
 }
 
+/// A goal no section of the table answers for (its blank in a cell no section's goal has) is
+/// refused naming the table, as every other refusal of a table names it: the command, the
+/// judges and the default table from `$SLIDETABLE_TABLE` alike.
+#[test]
+fn a_goal_the_table_has_no_section_for_names_the_table() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let corner = d.join("corner.slt");
+    generate_into(d, "3x3", &["--goal", "0 1 2 3 4 5 6 7 8"], &corner);
+    let standard = "1 2 3 4 5 6 7 8 0";
+    let expected = |goal: &str| {
+        format!(
+            "slidetable: table {}: the table has no section for goal {goal}\n",
+            corner.display()
+        )
+    };
+    let puzzle = b"2 3 4 1 5 x 7 6 8\n";
+    for (command, args) in [
+        ("distance", &[][..]),
+        ("path", &["--json"][..]),
+        ("stats", &[][..]),
+        ("hardest", &[][..]),
+        ("random", &["--depth", "3"][..]),
+        ("heuristic", &[][..]),
+        ("heuristic", &["-"][..]),
+        ("judge", &["poj1077"][..]),
+        ("judge", &["hdu3567"][..]),
+    ] {
+        let mut cmd = process(d);
+        cmd.arg(command).args(args).arg("--table").arg(&corner);
+        let r = Run::process_with(&mut cmd, puzzle);
+        assert_eq!(r.code, Some(1), "{command} {args:?}: {r:#?}");
+        assert_eq!(r.stderr, expected(standard), "{command} {args:?}");
+    }
+    // Another goal asked for, with its blank where no section has it.
+    let other = "1 2 3 4 5 6 7 0 8";
+    let r = Run::process_with(
+        process(d)
+            .args(["distance", "--goal", other, "--table"])
+            .arg(&corner),
+        puzzle,
+    );
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert_eq!(r.stderr, expected(other));
+    // The default table, from $SLIDETABLE_TABLE.
+    let r = Run::process_with(
+        process(d).arg("distance").env("SLIDETABLE_TABLE", &corner),
+        puzzle,
+    );
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert_eq!(r.stderr, expected(standard));
+}
+
 /// Four queries start at once on an empty cache: one generates the table, the others wait
 /// for it, and all answer.
 #[test]

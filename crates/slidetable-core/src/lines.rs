@@ -18,6 +18,14 @@ pub const MAX_UNENDED: u64 = 1 << 30;
 /// UTF-8's byte-order mark, which some editors put before a file's first line.
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
+/// `text` without a UTF-8 byte-order mark at its start: how the start of a text of puzzles is
+/// read, an input's first line here, a string given alone (Python's, which `open()` leaves
+/// the mark of a file Notepad saved in) by the front ends.
+#[inline]
+pub fn without_byte_order_mark(text: &[u8]) -> &[u8] {
+    text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text)
+}
+
 /// The bytes read from the input at a time.
 pub const BLOCK: usize = 1 << 18;
 
@@ -149,7 +157,7 @@ impl<R: Read> Lines<R> {
         };
         // Looked at on the first line only: every other line goes by with one comparison.
         let text = match self.number == 1 && self.drop_bom {
-            true => text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text),
+            true => without_byte_order_mark(text),
             false => text,
         };
         Line {

@@ -50,9 +50,16 @@ impl fmt::Display for Token {
     }
 }
 
+/// Whitespace as C's `isspace` takes it (space, `\t`, `\n`, `\v`, `\f`, `\r`): what
+/// separates tokens for `scanf` and `cin`, so for the judges' readers as for the lines here.
+#[inline]
+pub fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
+}
+
 #[inline]
 pub(crate) fn is_separator(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b',' | b'\r' | b'\n' | 0x0b | 0x0c)
+    b == b',' || is_space(b)
 }
 
 /// Whether a line carries no puzzle: empty, only separators, or a comment starting with `#`.

@@ -5,7 +5,7 @@
 use std::io::{self, BufRead};
 
 use slidetable_core::lines::Lines;
-use slidetable_core::{parse_tile, Board, Layout, ParseError, Token};
+use slidetable_core::{is_space, parse_tile, Board, Layout, ParseError, Token};
 
 /// A bad input: where, and what.
 pub(crate) struct Bad {
@@ -34,7 +34,7 @@ pub(crate) enum Tiles {
 /// `23415x768`; the blank is x, X or 0.
 pub(crate) fn char_layout(board: Board, line: u64, text: &[u8]) -> Result<Layout, Bad> {
     let mut tiles = Vec::with_capacity(board.cells());
-    for &c in text.iter().filter(|c| !c.is_ascii_whitespace()) {
+    for &c in text.iter().filter(|&&c| !is_space(c)) {
         tiles.push(tile(board, line, &[c])?);
     }
     Layout::new(board, &tiles).map_err(|e| bad(line, e.to_string()))
@@ -59,11 +59,7 @@ pub(crate) fn leetcode_board(board: Board, line: u64, text: &[u8]) -> Result<Lay
             ),
         )
     };
-    let s: Vec<u8> = text
-        .iter()
-        .copied()
-        .filter(|c| !c.is_ascii_whitespace())
-        .collect();
+    let s: Vec<u8> = text.iter().copied().filter(|&c| !is_space(c)).collect();
     let mut at = 0;
     let expect = |c: u8, at: &mut usize| {
         if s.get(*at) == Some(&c) {
@@ -174,12 +170,12 @@ impl<R: BufRead> Reader<R> {
     /// The next line that holds anything but whitespace (or the rest of the line being read
     /// by tokens, if anything is left of it), without its line end.
     pub(crate) fn next_nonblank_line(&mut self) -> Result<Option<(u64, &[u8])>, Bad> {
-        if self.buf[self.pos..].iter().all(u8::is_ascii_whitespace) {
+        if self.buf[self.pos..].iter().all(|&c| is_space(c)) {
             loop {
                 if !self.read_line()? {
                     return Ok(None);
                 }
-                if self.buf.iter().any(|c| !c.is_ascii_whitespace()) {
+                if self.buf.iter().any(|&c| !is_space(c)) {
                     break;
                 }
             }
@@ -192,7 +188,7 @@ impl<R: BufRead> Reader<R> {
     /// Whether only whitespace is left (skipping it, a line at a time).
     pub(crate) fn at_end(&mut self) -> Result<bool, Bad> {
         loop {
-            while self.buf.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
+            while self.buf.get(self.pos).is_some_and(|&c| is_space(c)) {
                 self.pos += 1;
             }
             if self.pos < self.buf.len() {
@@ -207,7 +203,7 @@ impl<R: BufRead> Reader<R> {
     /// The next whitespace-separated token and its line.
     fn next_token(&mut self) -> Result<Option<(u64, &[u8])>, Bad> {
         loop {
-            while self.buf.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
+            while self.buf.get(self.pos).is_some_and(|&c| is_space(c)) {
                 self.pos += 1;
             }
             if self.pos < self.buf.len() {
@@ -218,11 +214,7 @@ impl<R: BufRead> Reader<R> {
             }
         }
         let start = self.pos;
-        while self
-            .buf
-            .get(self.pos)
-            .is_some_and(|c| !c.is_ascii_whitespace())
-        {
+        while self.buf.get(self.pos).is_some_and(|&c| !is_space(c)) {
             self.pos += 1;
         }
         Ok(Some((self.lines.number(), &self.buf[start..self.pos])))
@@ -327,7 +319,7 @@ impl<R: BufRead> Reader<R> {
             };
             first.get_or_insert(line);
             let tokens: Vec<&[u8]> = text
-                .split(|c| c.is_ascii_whitespace())
+                .split(|&c| is_space(c))
                 .filter(|t| !t.is_empty())
                 .collect();
             if tokens.len() != board.cols() {
@@ -372,11 +364,11 @@ fn tile(board: Board, line: u64, token: &[u8]) -> Result<u8, Bad> {
 fn trim(text: &[u8]) -> &[u8] {
     let start = text
         .iter()
-        .position(|c| !c.is_ascii_whitespace())
+        .position(|&c| !is_space(c))
         .unwrap_or(text.len());
     let end = text
         .iter()
-        .rposition(|c| !c.is_ascii_whitespace())
+        .rposition(|&c| !is_space(c))
         .map_or(start, |e| e + 1);
     &text[start..end]
 }

@@ -22,7 +22,7 @@ use numpy::{
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyIterator, PyList, PyString};
-use slidetable::core::{one_of, Board, Layout, Layout25, MAX_TABLE_CELLS};
+use slidetable::core::{lines, one_of, Board, Layout, Layout25, MAX_TABLE_CELLS};
 use slidetable::puzzles::{self as reader, Board25, BoardHint, PuzzleError, RowError, Rows};
 
 use crate::errors::value_error;
@@ -507,6 +507,12 @@ fn each_item<B: Reads>(board: B, obj: &Bound<'_, PyAny>) -> PyResult<Vec<B::Layo
     Ok(layouts)
 }
 
+/// A string's (or bytes') puzzle text: a byte-order mark before it skipped, as the command
+/// skips one before its input (a line of a file Notepad saved, read by `open()`).
+fn text_of(bytes: &[u8]) -> &[u8] {
+    lines::without_byte_order_mark(bytes)
+}
+
 fn not_a_puzzle(obj: &Bound<'_, PyAny>) -> PyErr {
     PyTypeError::new_err(format!(
         "a puzzle is a string (\"1 2 3 4 5 6 7 8 0\") or a sequence of integers, and puzzles \
@@ -526,10 +532,12 @@ fn one_at<B: Reads>(board: B, obj: &Bound<'_, PyAny>, row: Option<usize>) -> PyR
     let at = || row.map(|r| format!("row {r}: ")).unwrap_or_default();
     let refuse = |e: PuzzleError| value_error(format!("{}{}", at(), message(&e)));
     if let Ok(text) = obj.cast::<PyString>() {
-        return board.line(text.to_cow()?.as_bytes()).map_err(refuse);
+        return board
+            .line(text_of(text.to_cow()?.as_bytes()))
+            .map_err(refuse);
     }
     if let Ok(bytes) = obj.cast::<PyBytes>() {
-        return board.line(bytes.as_bytes()).map_err(refuse);
+        return board.line(text_of(bytes.as_bytes())).map_err(refuse);
     }
     let obj = match frame_values(obj)? {
         Some(values) => values,
@@ -628,10 +636,10 @@ fn row_error(e: RowError) -> PyErr {
 pub(crate) fn tile_count(puzzles: &Bound<'_, PyAny>) -> PyResult<usize> {
     if let Ok(text) = puzzles.cast::<PyString>() {
         let text = text.to_cow()?;
-        return Ok(reader::tile_count(text.as_bytes()).unwrap_or(0));
+        return Ok(reader::tile_count(text_of(text.as_bytes())).unwrap_or(0));
     }
     if let Ok(bytes) = puzzles.cast::<PyBytes>() {
-        return Ok(reader::tile_count(bytes.as_bytes()).unwrap_or(0));
+        return Ok(reader::tile_count(text_of(bytes.as_bytes())).unwrap_or(0));
     }
     if let Ok(array) = puzzles.cast::<PyUntypedArray>() {
         if let Some(column) = column_of_strings(array)? {

@@ -329,7 +329,14 @@ impl PyTable {
             let size = goal
                 .layer_len(depths.clone())
                 .map_err(|e| value_error(format!("depth: {e}")))?;
-            let draws = draws(&depths, size, count, seed, distinct)?;
+            let draws = draws(
+                &depths,
+                self.table.header().cost(),
+                size,
+                count,
+                seed,
+                distinct,
+            )?;
             let mut picks = LevelPicks::new(goal.histogram(), depths, &draws);
             let deepest = picks.deepest();
             levels::pass(py, &goal, deepest, "random", progress, &mut |level| {
@@ -357,7 +364,14 @@ impl PyTable {
             }
             e => value_error(format!("depth: {e}")),
         })?;
-        let picks = draws(&depths, layer.len(), count, seed, distinct)?;
+        let picks = draws(
+            &depths,
+            self.table.header().cost(),
+            layer.len(),
+            count,
+            seed,
+            distinct,
+        )?;
         let puzzles = py.detach(|| {
             picks
                 .iter()
@@ -576,6 +590,7 @@ fn table_board(text: &str) -> PyResult<Board> {
 /// library's draws ([`slidetable::draws`]), the command line's for the same seed.
 fn draws(
     depths: &RangeInclusive<u32>,
+    cost: CostModel,
     size: u64,
     count: u64,
     seed: Option<u64>,
@@ -584,7 +599,7 @@ fn draws(
     let seed = seed.unwrap_or_else(SplitMix64::fresh_seed);
     // Reserved first: a count larger than memory is a MemoryError before anything is drawn.
     let mut picks = crate::memory::reserved(usize::try_from(count).unwrap_or(usize::MAX), "draws")?;
-    let drawn = slidetable::draws::draws(depths, size, count, seed, distinct)
+    let drawn = slidetable::draws::draws(depths, cost, size, count, seed, distinct)
         .map_err(|e| value_error(format!("count {count} with distinct: {e}")))?;
     picks.extend(drawn);
     Ok(picks)

@@ -458,6 +458,23 @@ def test_an_iterator_of_puzzles_is_read_whole(table, tmp_path):
     assert slidetable.search(iter(rows[0]), heuristic="pdb")["distance"] == 19
 
 
+def test_a_byte_order_mark_is_skipped_as_the_command_skips_it(table, cli, tmp_path):
+    # A file saved by Notepad starts with a byte-order mark, which Python's open() keeps in
+    # the first line ("\ufeff2 3 4 ..."): the command skips it, and so does the package (the
+    # mark was refused as "unknown tile '\xef'", a byte the string does not hold).
+    lines = tmp_path / "notepad.txt"
+    lines.write_text("2 3 4 1 5 x 7 6 8\n8 6 7 2 5 4 3 0 1\n", encoding="utf-8-sig")
+    want = [int(d) for d in cli.lines("distance", str(lines))]
+    assert want == [19, 31]
+    with open(lines) as f:
+        assert list(table.distance(f)) == want
+    with open(lines) as f:
+        assert list(table.distance(f.read().splitlines())) == want
+    assert table.distance("\ufeff23415x768") == 19
+    assert table.distance("\ufeff2 3 4 1 5 x 7 6 8".encode()) == 19
+    assert table.path("\ufeff2 3 4 1 5 x 7 6 8") == table.path("2 3 4 1 5 x 7 6 8")
+
+
 def test_a_big_endian_array_is_read_as_its_values(table):
     # Arrays read from files written elsewhere (np.fromfile(f, ">i4"), FITS, HDF5) hold
     # their integers in the other byte order: they were refused as "not of integers".

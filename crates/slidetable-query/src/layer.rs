@@ -12,10 +12,10 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
-use slidetable_core::{Layout, MAX_CELLS};
+use slidetable_core::{counted, Layout, MAX_CELLS};
 
 use crate::goal::Relabelling;
-use crate::{Goal, QueryError, Section};
+use crate::{CostModel, Goal, QueryError, Section};
 
 /// Entries per block of the rank-select index.
 pub const BLOCK: usize = 1024;
@@ -33,7 +33,7 @@ pub enum LayerError {
         high: u32,
     },
     /// No state is that far from the goal.
-    #[error("no state is {} moves from {goal}: the farthest are {max} moves away", describe(*.low, *.high))]
+    #[error("no state is {} from {goal}: {}", how_far(*.low, *.high, *.cost), beyond(*.low, *.max, *.cost))]
     BeyondMax {
         /// The first distance asked for.
         low: u32,
@@ -43,6 +43,8 @@ pub enum LayerError {
         max: u32,
         /// The section's goal.
         goal: Layout,
+        /// What the section's distances count: moves, or cheapest costs (which skip numbers).
+        cost: CostModel,
     },
     /// The histogram and the entries disagree.
     #[error("the table's histogram counts {expected} states at {} moves but its entries hold {found} (corrupt table? check it with `slidetable info --verify`)", describe(*.low, *.high))]
@@ -59,6 +61,30 @@ pub enum LayerError {
     /// A block of the section's entries does not match its checksum.
     #[error(transparent)]
     Damaged(#[from] QueryError),
+}
+
+/// How far `low..=high` is from a goal, in the words of the section's cost model: `6 moves`,
+/// `6 to 8 moves`, or `at a cheapest cost of 6` (`of 6 to 8`): a cost is never called a
+/// distance.
+pub fn how_far(low: u32, high: u32, cost: CostModel) -> String {
+    match cost {
+        CostModel::Unit if low == high => counted(u64::from(low), "move"),
+        CostModel::Unit => format!("{low} to {high} moves"),
+        _ => format!("at a cheapest cost of {}", describe(low, high)),
+    }
+}
+
+/// Why nothing is found from `low` on, the section's largest distance `max`: past it, or (costs
+/// only, which skip numbers) between the costs its states have.
+fn beyond(low: u32, max: u32, cost: CostModel) -> String {
+    match cost {
+        CostModel::Unit => format!("the farthest are {max} moves away"),
+        _ if low > max => format!("the highest is {max}"),
+        _ => format!(
+            "not every cost up to the highest, {max}, is some state's (`slidetable stats` \
+             counts the states at each cost)"
+        ),
+    }
 }
 
 fn describe(low: u32, high: u32) -> String {
@@ -153,6 +179,7 @@ impl Goal<'_> {
                 high,
                 max: self.section.descriptor.max_distance(),
                 goal: self.goal,
+                cost: self.section.cost(),
             });
         }
         Ok(expected)

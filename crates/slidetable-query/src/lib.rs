@@ -52,7 +52,7 @@ pub use error::{error_chain, Damage, QueryError, TableError, TableErrorKind};
 pub use file::TableBytes;
 pub use goal::{Goal, StateScan};
 pub use histogram::{HistogramStats, LayerStats};
-pub use layer::{Layer, LayerError, SplitMix64, BLOCK};
+pub use layer::{how_far, Layer, LayerError, SplitMix64, BLOCK};
 pub use levels::{Farthest, Level, LevelPicks, PassOptions, LEVEL_PASS_ENV};
 pub use lockstep::Lockstep;
 pub use pattern::{MappedPatternTable, PatternTable};

@@ -557,8 +557,8 @@ async fn random(State(app): Shared, request: Request) -> Result<Response, ApiErr
             (Drawn::Walk, puzzle, found)
         }
         (None, None) => {
-            // The command line's `random --board B --seed S` draw, so the seed shown
-            // reproduces the puzzle there.
+            // The command line's draw on the boards it draws without a depth (`random
+            // --board 4x4 --seed S`), so the seed shown reproduces a 15-puzzle there.
             let puzzle = SplitMix64::new(seed).layout_reaching(&goal);
             let found = find(&app, source.clone(), puzzle, goal).await?;
             (Drawn::Uniform, puzzle, found)

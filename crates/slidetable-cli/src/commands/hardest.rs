@@ -16,7 +16,7 @@ pub(crate) fn run(hardest: Hardest) -> Result<ExitCode> {
         target: Target { table, goal, .. },
         output,
     } = hardest;
-    let goal = table.goal(&goal)?;
+    let goal = tables::goal(&table, Some(&goal))?;
     let max = goal.max_distance();
     // A table too large to recover a byte a state of (2x7): the last level of the level
     // pass; it holds few states (one on 2x7).

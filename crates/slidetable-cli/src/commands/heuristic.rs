@@ -160,7 +160,7 @@ pub(crate) fn run(measured: Heuristics<'_>) -> Result<ExitCode> {
         input: _,
     } = measured;
     let table_name = tables::name(&table);
-    let answers = table.goal(&goal)?;
+    let answers = tables::goal(&table, Some(&goal))?;
     let known = tables::known_distances(&table, &answers, u32::MAX)?;
     let answers = match &known {
         Some(distances) => answers.knowing(distances),
@@ -324,7 +324,7 @@ fn estimate_puzzles(measured: Heuristics<'_>) -> Result<ExitCode> {
         svg: _,
         input,
     } = measured;
-    let goal = table.goal(&goal_layout)?;
+    let goal = tables::goal(&table, Some(&goal_layout))?;
     let sources = sources(&kinds, &goal_layout)?;
     let built = build(&kinds, &sources, &goal_layout)?;
     let measure = Measure::of(table.header().cost() != CostModel::Unit);

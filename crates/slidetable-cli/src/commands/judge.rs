@@ -58,6 +58,11 @@ fn with_table(format: Format, table: &MappedTable, io: JudgeFiles<'_>) -> Result
             tables::name(table)
         );
     }
+    // A question the table cannot answer (a goal it has no section for, entries that
+    // contradict each other) names the table, as every other command's refusal does.
+    if let Err(JudgeError::Query(e)) = result {
+        return Err(anyhow::Error::new(e).context(format!("table {}", tables::name(table))));
+    }
     outcome(format, &name, their_name.as_deref(), result)
 }
 

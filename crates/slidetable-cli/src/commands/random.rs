@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use slidetable::core::Layout;
-use slidetable::query::{Goal, LevelPicks, MappedTable, SplitMix64};
+use slidetable::query::{CostModel, Goal, LevelPicks, MappedTable, SplitMix64};
 
 use crate::answers::write_state;
 use crate::error::UsageError;
@@ -27,7 +27,7 @@ pub(crate) fn run(random: Random) -> Result<ExitCode> {
         goal: goal_layout,
         ..
     } = target;
-    let goal = table.goal(goal_layout)?;
+    let goal = tables::goal(table, Some(goal_layout))?;
     if levels::wanted(&goal) {
         return by_levels(&random, depth, table, &goal, goal_layout);
     }
@@ -56,7 +56,7 @@ pub(crate) fn run(random: Random) -> Result<ExitCode> {
     // Drawn one at a time and written at once: any --count streams in constant memory
     // (--distinct remembers its draws, at most the layer's size; a --show sheet lines up
     // every puzzle it holds, so it holds them all).
-    let draws = draws(&random, &depth, layer.len())?;
+    let draws = draws(&random, &depth, table.header().cost(), layer.len())?;
     // Every draw is below the layer's size, so each names a state.
     let puzzles = draws.filter_map(|k| layer.get(k).map(|(l, _)| l));
     write_puzzles(&random, puzzles, &goal, goal_layout, table)
@@ -69,10 +69,11 @@ pub(crate) fn run(random: Random) -> Result<ExitCode> {
 fn draws(
     random: &Random,
     depth: &RangeInclusive<u32>,
+    cost: CostModel,
     size: u64,
 ) -> Result<Box<dyn Iterator<Item = u64> + Send>> {
     let count = random.count;
-    slidetable::draws::draws(depth, size, count, random.seed, random.distinct)
+    slidetable::draws::draws(depth, cost, size, count, random.seed, random.distinct)
         .map_err(|e| UsageError(format!("--count {count} --distinct: {e}")).into())
 }
 
@@ -93,7 +94,7 @@ fn by_levels(
     let size = goal
         .layer_len(depth.clone())
         .map_err(|e| UsageError(format!("--depth: {e}")))?;
-    let draws: Vec<u64> = draws(random, &depth, size)?.collect();
+    let draws: Vec<u64> = draws(random, &depth, table.header().cost(), size)?.collect();
     let mut picks = LevelPicks::new(goal.histogram(), depth, &draws);
     levels::pass(
         table,

@@ -24,7 +24,7 @@ pub(crate) fn run(stats: Statistics<'_>) -> Result<ExitCode> {
         log,
         svg,
     } = stats;
-    let stats = table.goal(&goal)?.stats();
+    let stats = tables::goal(&table, Some(&goal))?.stats();
     // A weighted table's spread is over cheapest costs, not moves: one word for each.
     let weighted = table.header().cost() != CostModel::Unit;
     if let Some(path) = svg {
