@@ -184,3 +184,28 @@ def test_the_default_partitions_are_named_as_default_uses_them():
     assert slidetable.DEFAULT_PARTITION == "7-8"
     assert slidetable.FIRST_USE_PARTITION == "6-6-3"
     assert "FIRST_USE_PARTITION" in slidetable.__all__
+
+
+def test_a_4x4_grid_and_a_batch_of_grids_are_read_as_the_flat_puzzles(databases, easiest):
+    _, fifteen = databases
+    flat = np.array([row[3] for row in easiest[:3]], dtype=np.int64)
+    batch = flat.reshape(3, 4, 4)
+    goal = np.array(KORF_GOAL.split(), dtype=np.int64)
+    want = fifteen.distance(flat, goal=KORF_GOAL).tolist()
+    for given in (batch, np.asfortranarray(batch), batch.tolist(), batch.astype(np.uint8)):
+        assert fifteen.distance(given, goal=goal.reshape(4, 4)).tolist() == want
+        assert fifteen.estimate(given, goal=KORF_GOAL).tolist() == fifteen.estimate(
+            flat, goal=KORF_GOAL).tolist()
+        assert slidetable.pattern(given, fifteen, goal=KORF_GOAL).tolist() == slidetable.pattern(
+            flat, fifteen, goal=KORF_GOAL).tolist()
+    assert list(fifteen.solve_many(batch, goal=KORF_GOAL)) == list(
+        fifteen.solve_many(flat, goal=KORF_GOAL))
+    grid = batch[0]
+    for shown in (grid, grid.tolist(), np.asfortranarray(grid), np.ascontiguousarray(grid.T).T):
+        assert fifteen.distance(shown, goal=KORF_GOAL) == want[0]
+        assert fifteen.solve(shown, goal=KORF_GOAL) == fifteen.solve(flat[0], goal=KORF_GOAL)
+        assert fifteen.search(shown, goal=KORF_GOAL)["distance"] == want[0]
+        assert slidetable.manhattan(shown, board="4x4", goal=KORF_GOAL) == slidetable.manhattan(
+            flat[0], goal=KORF_GOAL)
+    with pytest.raises(ValueError, match=r"^a grid of 3 rows of 3 on a 4x4 board: expected 4 rows of 4"):
+        fifteen.distance(np.arange(9).reshape(3, 3))

@@ -284,3 +284,21 @@ def test_databases_larger_than_the_memory_are_refused_before_the_search(tmp_path
                                          r"of memory is available.*SLIDETABLE_AVAILABLE_MEMORY"):
         slidetable.TwentyFour.open(big)
     big.unlink()
+
+
+def test_a_5x5_grid_and_a_batch_of_grids_are_read_as_the_flat_puzzles(files, puzzles):
+    _, _, twentyfour, _ = files
+    flat = np.array([scramble(seed, 14) for seed in range(3)], dtype=np.int64)
+    batch = flat.reshape(3, 5, 5)
+    want = twentyfour.distance(flat).tolist()
+    for given in (batch, np.asfortranarray(batch), batch.tolist(), batch.astype(">u2")):
+        assert twentyfour.distance(given).tolist() == want
+        assert twentyfour.estimate(given).tolist() == twentyfour.estimate(flat).tolist()
+    assert list(twentyfour.solve_many(batch)) == list(twentyfour.solve_many(flat))
+    for shown in (batch[0], batch[0].tolist(), np.ascontiguousarray(batch[0].T).T):
+        assert twentyfour.distance(shown) == want[0]
+        assert twentyfour.solve(shown) == twentyfour.solve(flat[0])
+        assert twentyfour.search(shown)["distance"] == want[0]
+        assert twentyfour.estimate(shown) == twentyfour.estimate(flat[0])
+    with pytest.raises(ValueError, match=r"^a grid of 4 rows of 4 on a 5x5 board: expected 5 rows of 5"):
+        twentyfour.distance(np.arange(16).reshape(4, 4))
