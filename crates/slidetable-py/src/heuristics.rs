@@ -1,6 +1,6 @@
 //! The search crate's heuristics as functions over puzzles: `manhattan`, `linear_conflict`,
 //! `misplaced` and `pattern` (a `Fifteen`'s databases), each on one puzzle (an `int`) or a
-//! 2-D array of them (an `int32` array, on every core without the GIL), for comparing them
+//! batch of them (an `int32` array, on every core without the GIL), for comparing them
 //! with the true distances of a table or a dataset.
 
 use pyo3::prelude::*;
@@ -9,7 +9,7 @@ use slidetable::core::{Board, Layout};
 use slidetable::search::{Heuristic, HeuristicKind};
 
 use crate::errors::value_error;
-use crate::puzzles::{self, Given};
+use crate::puzzles::{self, Given, Size};
 
 /// The estimates of `heuristic` for what was given.
 pub(crate) fn estimates<'py, H: Heuristic + Sync + ?Sized>(
@@ -30,22 +30,36 @@ pub(crate) fn estimates<'py, H: Heuristic + Sync + ?Sized>(
     )
 }
 
-/// The board of `puzzles`: `board` when given, else the square board with as many cells as
-/// a puzzle has tiles (2x2, 3x3, 4x4); other counts fit several boards and need `board`.
+/// The board of `puzzles`: `board` when given, else the board a grid's shape names (a 2-D
+/// array or list of rows that is one puzzle's grid, a 3-D array or list of grids), else the
+/// square board with as many cells as a puzzle has tiles (2x2, 3x3, 4x4); other counts fit
+/// several boards and need `board`. Rows of 4, 9 or 16 tiles are puzzles of the square board
+/// (a 4x4 grid without `board` is four 2x2 puzzles: give `board="4x4"`).
 pub(crate) fn board_of(puzzles: &Bound<'_, PyAny>, board: Option<&str>) -> PyResult<Board> {
     if let Some(text) = board {
         return text.parse().map_err(value_error);
     }
-    let tiles = puzzles::tile_count(puzzles)?;
-    match tiles {
-        4 => Ok(Board::new(2, 2).map_err(value_error)?),
-        9 => Ok(Board::EIGHT),
-        16 => Ok(Board::FIFTEEN),
-        n => Err(value_error(format!(
-            "{n} tiles: give the board (board=\"RxC\"); only 4, 9 and 16 tiles name one \
-             board by themselves"
-        ))),
-    }
+    let square = |tiles: usize| -> PyResult<Option<Board>> {
+        Ok(match tiles {
+            4 => Some(Board::new(2, 2).map_err(value_error)?),
+            9 => Some(Board::EIGHT),
+            16 => Some(Board::FIFTEEN),
+            _ => None,
+        })
+    };
+    let tiles = match puzzles::size_of(puzzles)? {
+        Size::Grids(rows, cols) => return Board::new(rows, cols).map_err(value_error),
+        Size::Rows(rows, cols) if square(cols)?.is_none() && puzzles::grid_shaped(rows, cols) => {
+            return Board::new(rows, cols).map_err(value_error);
+        }
+        Size::Rows(_, tiles) | Size::Tiles(tiles) => tiles,
+    };
+    square(tiles)?.ok_or_else(|| {
+        value_error(format!(
+            "{tiles} tiles: give the board (board=\"RxC\"); only 4, 9 and 16 tiles name one \
+             board by themselves, and a grid (rows of tiles) by its shape"
+        ))
+    })
 }
 
 /// One of the search crate's heuristics over `puzzles` towards `goal` (default: the standard
@@ -65,8 +79,9 @@ fn by_kind<'py>(
 }
 
 /// The sum of every tile's row and column distance from its goal cell: an `int` for one
-/// puzzle, an `int32` array for a 2-D array (one puzzle per row). `board` ("RxC") is needed
-/// unless a puzzle has 4, 9 or 16 tiles; `goal` defaults to tiles in order, blank last.
+/// puzzle (or one grid), an `int32` array for a batch (a 2-D array, one puzzle per row; a
+/// 3-D array of grids). `board` ("RxC") is needed unless a puzzle has 4, 9 or 16 tiles or is
+/// a grid (its shape names the board); `goal` defaults to tiles in order, blank last.
 #[pyfunction]
 #[pyo3(signature = (puzzles, board = None, goal = None))]
 pub(crate) fn manhattan<'py>(

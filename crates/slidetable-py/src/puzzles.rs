@@ -1,16 +1,23 @@
 //! Puzzles from Python, read by the library's one reader ([`slidetable::puzzles`]): this
 //! module only finds the rows in what it is given and hands them over.
 //!
-//! One puzzle is a string (the command line's syntax, `"2 3 4 1 5 x 7 6 8"` or
-//! `"23415x768"`), or a sequence of integers (a list, a tuple, a 1-D array, a pandas Series
-//! of integers). Many are any array-like of puzzles: a 2-D integer array of any dtype, byte
-//! order and memory order (read through numpy's view, so strides, transposes and Fortran
-//! order are honoured), a pandas DataFrame (its values, never its labels), a list or tuple of
-//! puzzles, an array or Series of strings (or a frame or 2-D array of one column of them),
-//! an iterator of puzzles (read whole first). Bad input is a `ValueError` with the library's
-//! message (`row N: ` in front for a batch, where the command line says `line N: `) and the
-//! library's board hint in Python's words.
+//! One puzzle is text (the command line's syntax, `"2 3 4 1 5 x 7 6 8"` or `"23415x768"`,
+//! in a `str`, or in `bytes`, a `bytearray` or a `memoryview` of either), a sequence of
+//! integers (a list, a tuple, a 1-D array, a pandas Series of integers), or a grid: the
+//! board's rows, in reading order (LeetCode 773's `[[4, 1, 2], [5, 0, 3]]` on 2x3, a 2-D
+//! array of the board's shape). Many are any array-like of puzzles: a 2-D integer array of
+//! any dtype, byte order and memory order (read through numpy's view, so strides, transposes
+//! and Fortran order are honoured), one puzzle a row; a 3-D array of grids, shape (N, rows,
+//! cols); a pandas DataFrame (its values, never its labels), a list or tuple of puzzles or
+//! of grids, an array or Series of strings (or a frame or 2-D array of one column of them),
+//! an iterator of puzzles (read whole first). A 2-D shape is never ambiguous: a row of a
+//! batch holds a whole puzzle, a row of a grid fewer tiles ([`reads_as_grid`]). A grid of
+//! another shape than the board's is refused, never reshaped. Every reader here ([`Given::of`],
+//! [`one`], [`size_of`]) goes through the same tests of what it is given. Bad input is a
+//! `ValueError` with the library's message (`row N: ` in front for a batch, where the
+//! command line says `line N: `) and the library's board hint in Python's words.
 
+use std::borrow::Cow;
 use std::fmt::Display;
 use std::ops::Range;
 
@@ -21,7 +28,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyIterator, PyList, PyString};
+use pyo3::types::{PyByteArray, PyByteArrayMethods, PyBytes, PyIterator, PyList, PyMemoryView, PyString};
 use slidetable::core::{lines, one_of, Board, Layout, Layout25, MAX_TABLE_CELLS};
 use slidetable::puzzles::{self as reader, Board25, BoardHint, PuzzleError, RowError, Rows};
 
@@ -43,6 +50,8 @@ pub(crate) trait Reads: Copy + Send + Sync + Display {
     type Layout: Copy + Send + Sync;
     /// The board's cells.
     fn cells(self) -> usize;
+    /// The board's rows and columns: the shape of a puzzle given as a grid.
+    fn grid(self) -> (usize, usize);
     /// One puzzle line.
     fn line(self, line: &[u8]) -> Result<Self::Layout, PuzzleError>;
     /// One puzzle given as integers.
@@ -60,6 +69,10 @@ impl Reads for Board {
 
     fn cells(self) -> usize {
         Board::cells(self)
+    }
+
+    fn grid(self) -> (usize, usize) {
+        (self.rows(), self.cols())
     }
 
     fn line(self, line: &[u8]) -> Result<Layout, PuzzleError> {
@@ -84,6 +97,10 @@ impl Reads for Board25 {
 
     fn cells(self) -> usize {
         Board25::cells(self)
+    }
+
+    fn grid(self) -> (usize, usize) {
+        (self.rows(), self.cols())
     }
 
     fn line(self, line: &[u8]) -> Result<Layout25, PuzzleError> {
@@ -318,7 +335,7 @@ impl<'py, B: Reads> Given<'py, B> {
     /// One puzzle or many for `board`, from any of the shapes the module's text names.
     pub(crate) fn of(board: B, obj: &Bound<'py, PyAny>) -> PyResult<Given<'py, B>> {
         let obj = &rereadable(obj)?;
-        if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        if is_text(obj) {
             return Ok(Given::One(one(board, obj)?));
         }
         if let Ok(array) = obj.cast::<PyUntypedArray>() {
@@ -365,7 +382,7 @@ impl<'py, B: Reads> Given<'py, B> {
 /// `obj` as it can be read more than once: an iterator's items (a generator's, a `map`'s, a
 /// file's lines) in a list, read here once, since what it holds is seen from its first item
 /// before it is read whole; anything else as it is. Every reader of what a call is given
-/// ([`Given::of`], [`tile_count`]) takes it so, or its first puzzle is lost.
+/// ([`Given::of`], [`one`], [`size_of`]) takes it so, or its first puzzle is lost.
 pub(crate) fn rereadable<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     if obj.cast::<PyIterator>().is_err() {
         return Ok(obj.clone());
@@ -374,18 +391,87 @@ pub(crate) fn rereadable<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Py
     Ok(PyList::new(obj.py(), items)?.into_any())
 }
 
-/// What a sequence holds: puzzles (its items are strings or sequences), or one puzzle (its
-/// items are tiles); nothing, for an empty one.
+/// What a sequence holds: one puzzle (its items are tiles, or rows of tiles that
+/// [`reads_as_grid`]), or puzzles (its items are strings, puzzles or grids); nothing, for an
+/// empty one.
 fn sequence<'py, B: Reads>(board: B, obj: &Bound<'py, PyAny>) -> PyResult<Given<'py, B>> {
     match first_item(obj)? {
         None => Ok(Given::Many(Batch::Layouts(Vec::new()))),
-        Some(first) if is_puzzle(&first) => Ok(Given::Many(Batch::Layouts(each_item(board, obj)?))),
+        Some(first) if is_puzzle(&first) && !holds_grid(board, obj, &first)? => {
+            Ok(Given::Many(Batch::Layouts(each_item(board, obj)?)))
+        }
         Some(_) => Ok(Given::One(one(board, obj)?)),
     }
 }
 
-/// What an array holds: one puzzle (1-D integers), many (2-D integers, or 1-D strings or
-/// objects, each a puzzle).
+/// Whether a sequence whose first item is `first` is one puzzle's grid: its items are rows
+/// of tiles (not strings, not grids) that [`reads_as_grid`].
+fn holds_grid<B: Reads>(
+    board: B,
+    obj: &Bound<'_, PyAny>,
+    first: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    if is_text(first) {
+        return Ok(false);
+    }
+    let rows_of_tiles = match first_item(first) {
+        Ok(Some(tile)) => !is_puzzle(&tile),
+        Ok(None) | Err(_) => false,
+    };
+    Ok(match (rows_of_tiles, obj.len(), first.len()) {
+        (true, Ok(rows), Ok(cols)) => reads_as_grid(board, rows, cols),
+        _ => false,
+    })
+}
+
+/// Whether `rows` rows of `cols` values are one puzzle's grid rather than `rows` puzzles of
+/// `cols` tiles: never when a row holds a whole puzzle (`cols` is the board's cells); always
+/// when they have the board's shape, or a shape some board's grid has ([`grid_shaped`]: read
+/// as a grid, refused for not being the board's, as rows of too few tiles would be).
+fn reads_as_grid<B: Reads>(board: B, rows: usize, cols: usize) -> bool {
+    cols != board.cells() && ((rows, cols) == board.grid() || grid_shaped(rows, cols))
+}
+
+/// Whether `rows` rows of `cols` tiles are shaped like a board's grid: at least 2 by 2, rows
+/// and columns of at most 7 (the 2x7 and 7x2 boards'), at most 25 cells (the 5x5 board's).
+pub(crate) fn grid_shaped(rows: usize, cols: usize) -> bool {
+    (2..=7).contains(&rows) && (2..=7).contains(&cols) && rows * cols <= 25
+}
+
+/// `rows` rows of `cols` tiles, in words.
+fn rows_of(rows: usize, cols: usize) -> String {
+    format!("{rows} row{} of {cols}", if rows == 1 { "" } else { "s" })
+}
+
+/// The error for a grid of `rows` rows of `cols` tiles on `board` (of another shape).
+fn grid_error<B: Reads>(board: B, what: &str, rows: usize, cols: usize) -> String {
+    let (want_rows, want_cols) = board.grid();
+    format!(
+        "{what} of {} on a {board} board: expected {}",
+        rows_of(rows, cols),
+        rows_of(want_rows, want_cols)
+    )
+}
+
+/// A batch of grids, shape (N, rows, cols), as the 2-D array of their puzzles, one a row (in
+/// reading order, whatever the array's memory order); refused when its grids are not the
+/// board's shape.
+fn from_grids<'py, B: Reads>(
+    board: B,
+    array: &Bound<'py, PyUntypedArray>,
+) -> PyResult<Given<'py, B>> {
+    let (count, rows, cols) = (array.shape()[0], array.shape()[1], array.shape()[2]);
+    if (rows, cols) != board.grid() {
+        return Err(value_error(grid_error(board, "grids", rows, cols)));
+    }
+    let rows = array
+        .call_method1("reshape", ((count, board.cells()),))?
+        .cast_into::<PyUntypedArray>()?;
+    from_array(board, &rows)
+}
+
+/// What an array holds: one puzzle (1-D integers, or a 2-D grid that [`reads_as_grid`]),
+/// many (2-D integers, one puzzle a row; 3-D, grids; 1-D strings or objects, each a puzzle).
 fn from_array<'py, B: Reads>(
     board: B,
     array: &Bound<'py, PyUntypedArray>,
@@ -396,6 +482,9 @@ fn from_array<'py, B: Reads>(
     let kind = array.dtype().kind();
     match (array.ndim(), kind) {
         (1, b'i' | b'u') => Ok(Given::One(one(board, array.as_any())?)),
+        (2, b'i' | b'u' | b'O') if reads_as_grid(board, array.shape()[0], array.shape()[1]) => {
+            Ok(Given::One(one(board, array.as_any())?))
+        }
         (1, b'U' | b'S') | (2, b'O') => Ok(Given::Many(Batch::Layouts(each_item(
             board,
             array.as_any(),
@@ -405,10 +494,11 @@ fn from_array<'py, B: Reads>(
             Some(typed) => Ok(Given::Many(Batch::Array(typed))),
             None => Err(not_integers(array)),
         },
-        (1 | 2, _) => Err(not_integers(array)),
+        (3, b'i' | b'u' | b'O') => from_grids(board, array),
+        (1..=3, _) => Err(not_integers(array)),
         (n, _) => Err(value_error(format!(
-            "puzzles are a 1-D array (one puzzle) or a 2-D array (one puzzle a row), not an \
-             array of {n} dimensions"
+            "puzzles are a 1-D array (one puzzle), a 2-D array (one puzzle a row, or one \
+             puzzle's grid) or a 3-D array (grids), not an array of {n} dimensions"
         ))),
     }
 }
@@ -426,9 +516,7 @@ fn column_of_strings<'py>(
         b'U' | b'S' => true,
         b'O' => first_item(array.as_any())?
             .and_then(|row| first_item(&row).ok().flatten())
-            .is_some_and(|cell| {
-                cell.is_instance_of::<PyString>() || cell.is_instance_of::<PyBytes>()
-            }),
+            .is_some_and(|cell| is_text(&cell)),
         _ => false,
     };
     if !strings {
@@ -490,10 +578,51 @@ fn first_item<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>
     items.next().transpose()
 }
 
-/// Whether an item of a sequence is a puzzle of its own (a string, or a sequence), rather
-/// than a tile.
+/// Whether an item of a sequence is a puzzle of its own (text, or a sequence), rather than a
+/// tile.
 fn is_puzzle(item: &Bound<'_, PyAny>) -> bool {
-    item.is_instance_of::<PyString>() || item.is_instance_of::<PyBytes>() || item.try_iter().is_ok()
+    is_text(item) || item.try_iter().is_ok()
+}
+
+/// Whether `obj` is a puzzle's text: a `str`, `bytes`, a `bytearray`, or a `memoryview` of
+/// bytes or a bytearray (a `memoryview` of anything else, an `array.array` or a numpy
+/// array, holds integers).
+fn is_text(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+        || viewed_text(obj).is_some()
+}
+
+/// The `bytes` or `bytearray` a `memoryview` shows; `None` for anything else.
+fn viewed_text<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
+    if !obj.is_instance_of::<PyMemoryView>() {
+        return None;
+    }
+    obj.getattr("obj")
+        .ok()
+        .filter(|o| o.is_instance_of::<PyBytes>() || o.is_instance_of::<PyByteArray>())
+}
+
+/// The bytes of a puzzle's text ([`is_text`]); `None` for anything else.
+fn text<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Option<Cow<'a, [u8]>>> {
+    if let Ok(text) = obj.cast::<PyString>() {
+        return Ok(Some(match text.to_cow()? {
+            Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+            Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+        }));
+    }
+    if let Ok(bytes) = obj.cast::<PyBytes>() {
+        return Ok(Some(Cow::Borrowed(bytes.as_bytes())));
+    }
+    if let Ok(bytes) = obj.cast::<PyByteArray>() {
+        return Ok(Some(Cow::Owned(bytes.to_vec())));
+    }
+    if viewed_text(obj).is_some() {
+        let bytes = obj.call_method0("tobytes")?;
+        return Ok(Some(Cow::Owned(bytes.cast::<PyBytes>()?.as_bytes().to_vec())));
+    }
+    Ok(None)
 }
 
 /// The puzzles of a sequence whose items are puzzles, in order; a bad one is named by its
@@ -521,8 +650,9 @@ fn not_a_puzzle(obj: &Bound<'_, PyAny>) -> PyErr {
     ))
 }
 
-/// One puzzle for `board`: a string as the command line reads a line, or a sequence of
-/// integers (a list, a tuple, a 1-D array, a Series) with 0 for the blank.
+/// One puzzle for `board`: text as the command line reads a line, a sequence of integers (a
+/// list, a tuple, a 1-D array, a Series) with 0 for the blank, or a grid of the board's
+/// shape (a 2-D array, a sequence of rows), read in reading order.
 pub(crate) fn one<B: Reads>(board: B, obj: &Bound<'_, PyAny>) -> PyResult<B::Layout> {
     one_at(board, obj, None)
 }
@@ -531,33 +661,79 @@ pub(crate) fn one<B: Reads>(board: B, obj: &Bound<'_, PyAny>) -> PyResult<B::Lay
 fn one_at<B: Reads>(board: B, obj: &Bound<'_, PyAny>, row: Option<usize>) -> PyResult<B::Layout> {
     let at = || row.map(|r| format!("row {r}: ")).unwrap_or_default();
     let refuse = |e: PuzzleError| value_error(format!("{}{}", at(), message(&e)));
-    if let Ok(text) = obj.cast::<PyString>() {
-        return board
-            .line(text_of(text.to_cow()?.as_bytes()))
-            .map_err(refuse);
+    if let Some(text) = text(obj)? {
+        return board.line(text_of(&text)).map_err(refuse);
     }
-    if let Ok(bytes) = obj.cast::<PyBytes>() {
-        return board.line(text_of(bytes.as_bytes())).map_err(refuse);
-    }
-    let obj = match frame_values(obj)? {
+    let mut obj = match frame_values(obj)? {
         Some(values) => values,
-        None => obj.clone(),
+        None => rereadable(obj)?,
     };
     if let Ok(array) = obj.cast::<PyUntypedArray>() {
-        if array.ndim() != 1 {
-            return Err(value_error(format!(
-                "{}one puzzle is a 1-D array of {} tiles, not an array of {} dimensions",
-                at(),
-                board.cells(),
-                array.ndim()
-            )));
-        }
         if !matches!(array.dtype().kind(), b'i' | b'u' | b'O') {
             return Err(not_integers(array));
         }
+        match *array.shape() {
+            [_] => {}
+            [rows, cols] if (rows, cols) == board.grid() => obj = array.call_method0("ravel")?,
+            [rows, cols] => {
+                return Err(value_error(format!(
+                    "{}{}",
+                    at(),
+                    grid_error(board, "a grid", rows, cols)
+                )))
+            }
+            _ => {
+                let (rows, cols) = board.grid();
+                return Err(value_error(format!(
+                    "{}one puzzle is a 1-D array of {} tiles or a grid of {}, not an array \
+                     of {} dimensions",
+                    at(),
+                    board.cells(),
+                    rows_of(rows, cols),
+                    array.ndim()
+                )));
+            }
+        }
+    }
+    if first_item(&obj)?.is_some_and(|first| is_puzzle(&first) && !is_text(&first)) {
+        let values = grid_values(&obj, board, &at)?;
+        return board.values(&values).map_err(refuse);
     }
     let values = items(&obj, board, &at)?;
     board.values(&values).map_err(refuse)
+}
+
+/// The tiles of a grid given as a sequence of rows, in reading order; refused unless it has
+/// the board's shape.
+fn grid_values<B: Reads>(
+    obj: &Bound<'_, PyAny>,
+    board: B,
+    at: &dyn Fn() -> String,
+) -> PyResult<Vec<i128>> {
+    let rows = obj.try_iter()?.collect::<PyResult<Vec<_>>>()?;
+    let (want_rows, want_cols) = board.grid();
+    let cols = rows.first().map(|row| row.len()).transpose()?.unwrap_or(0);
+    if (rows.len(), cols) != (want_rows, want_cols) {
+        return Err(value_error(format!(
+            "{}{}",
+            at(),
+            grid_error(board, "a grid", rows.len(), cols)
+        )));
+    }
+    let mut values = Vec::with_capacity(board.cells());
+    for (r, row) in rows.iter().enumerate() {
+        let tiles = items(row, board, at)?;
+        if tiles.len() != want_cols {
+            return Err(value_error(format!(
+                "{}row {r} of the grid has {} tiles on a {board} board: expected {}",
+                at(),
+                tiles.len(),
+                rows_of(want_rows, want_cols)
+            )));
+        }
+        values.extend(tiles);
+    }
+    Ok(values)
 }
 
 /// The integers of a sequence, each as given (a `uint64`, a Python integer of any size up to
@@ -629,37 +805,49 @@ fn row_error(e: RowError) -> PyErr {
     value_error(format!("row {}: {}", e.row, message(&e.error)))
 }
 
-/// How many tiles a puzzle of `puzzles` has (to name its board when none is given): the
-/// columns of a 2-D array, the length of a sequence of integers, the tiles of a string, the
-/// first puzzle's of a sequence of puzzles. `puzzles` is read again afterwards: an iterator
-/// is given as [`rereadable`] makes it.
-pub(crate) fn tile_count(puzzles: &Bound<'_, PyAny>) -> PyResult<usize> {
-    if let Ok(text) = puzzles.cast::<PyString>() {
-        let text = text.to_cow()?;
-        return Ok(reader::tile_count(text_of(text.as_bytes())).unwrap_or(0));
-    }
-    if let Ok(bytes) = puzzles.cast::<PyBytes>() {
-        return Ok(reader::tile_count(text_of(bytes.as_bytes())).unwrap_or(0));
+/// What the shape of `puzzles` says of their board, when none is given.
+pub(crate) enum Size {
+    /// Puzzles of this many tiles: text, a sequence of integers, a 1-D array, strings.
+    Tiles(usize),
+    /// This many rows of this many tiles: a 2-D array, a sequence of rows. Many puzzles, or
+    /// one puzzle's grid.
+    Rows(usize, usize),
+    /// Grids of this many rows of this many tiles: a 3-D array, a sequence of grids.
+    Grids(usize, usize),
+}
+
+/// The [`Size`] of `puzzles` (to name their board when none is given): the tiles of text, of
+/// a sequence of integers or of the first puzzle of strings; the shape of a 2-D or 3-D array,
+/// or of a sequence of rows or grids. `puzzles` is read again afterwards: an iterator is
+/// given as [`rereadable`] makes it.
+pub(crate) fn size_of(puzzles: &Bound<'_, PyAny>) -> PyResult<Size> {
+    if let Some(text) = text(puzzles)? {
+        return Ok(Size::Tiles(reader::tile_count(text_of(&text)).unwrap_or(0)));
     }
     if let Ok(array) = puzzles.cast::<PyUntypedArray>() {
         if let Some(column) = column_of_strings(array)? {
-            return tile_count(column.as_any());
+            return size_of(column.as_any());
         }
-        if array.ndim() == 1 && matches!(array.dtype().kind(), b'U' | b'S' | b'O') {
-            return match first_item(puzzles)? {
-                Some(first) => tile_count(&first),
-                None => Ok(0),
-            };
+        let objects = matches!(array.dtype().kind(), b'U' | b'S' | b'O');
+        match *array.shape() {
+            // Strings or objects: each item a puzzle, sized as a sequence's are below.
+            [_] if objects => {}
+            [rows, cols] => return Ok(Size::Rows(rows, cols)),
+            [_, rows, cols] => return Ok(Size::Grids(rows, cols)),
+            ref shape => return Ok(Size::Tiles(shape.last().copied().unwrap_or(0))),
         }
-        return Ok(*array.shape().last().unwrap_or(&0));
     }
     if let Some(values) = frame_values(puzzles)? {
-        return tile_count(&values);
+        return size_of(&values);
     }
-    match first_item(puzzles)? {
-        Some(first) if is_puzzle(&first) => tile_count(&first),
-        _ => puzzles.len(),
-    }
+    Ok(match first_item(puzzles)? {
+        Some(first) if is_text(&first) => size_of(&first)?,
+        Some(first) if is_puzzle(&first) => match size_of(&first)? {
+            Size::Tiles(tiles) => Size::Rows(puzzles.len()?, tiles),
+            Size::Rows(rows, cols) | Size::Grids(rows, cols) => Size::Grids(rows, cols),
+        },
+        _ => Size::Tiles(puzzles.len()?),
+    })
 }
 
 /// The goal of a board that a name stands for.

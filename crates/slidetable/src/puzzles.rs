@@ -75,6 +75,16 @@ impl Board25 {
         self.rows * self.cols
     }
 
+    /// Its rows.
+    pub fn rows(self) -> usize {
+        self.rows
+    }
+
+    /// Its columns.
+    pub fn cols(self) -> usize {
+        self.cols
+    }
+
     /// The board of `layout`.
     pub fn of(layout: &Layout25) -> Board25 {
         Board25 {
