@@ -31,7 +31,8 @@ use crate::table::parse_order;
 /// partition in memory with
 /// `Fifteen.generate("5-5-5")` (a second; slower solves). Every goal with the blank in a
 /// corner is answered from one database through the board's symmetries; the default goal is
-/// tiles in order with the blank last.
+/// tiles in order with the blank last. A puzzle may be given as a 4x4 grid (a list of rows,
+/// a 2-D array), read in reading order.
 #[pyclass(module = "slidetable", name = "Fifteen", frozen)]
 pub(crate) struct PyFifteen {
     fifteen: Fifteen,
@@ -330,8 +331,9 @@ impl PyFifteen {
         Ok(d)
     }
 
-    /// The fewest moves from `puzzle` to the goal, `-1` when it cannot be reached. Given a
-    /// 2-D integer array (one puzzle per row), an `int32` array, solved on every core.
+    /// The fewest moves from `puzzle` to the goal, `-1` when it cannot be reached (`puzzle` may
+    /// be a 4x4 grid). Given many (a 2-D integer array, one puzzle per row; a 3-D array or a
+    /// list of 4x4 grids), an `int32` array, solved on every core.
     #[pyo3(signature = (puzzle, goal = None))]
     fn distance<'py>(
         &self,
@@ -359,8 +361,9 @@ impl PyFifteen {
     }
 
     /// Optimal paths for every puzzle of `puzzles` (a 2-D integer array, one puzzle per row,
-    /// or a list of puzzles), solved on every core without the GIL: a 1-D object array of
-    /// move strings, `None` where the goal cannot be reached. As `solve`, in input order.
+    /// a 3-D array of grids, or a list of puzzles or grids), solved on every core without the
+    /// GIL: a 1-D object array of move strings, `None` where the goal cannot be reached. As
+    /// `solve`, in input order.
     #[pyo3(signature = (puzzles, goal = None, order = None))]
     fn solve_many<'py>(
         &self,
@@ -383,7 +386,7 @@ impl PyFifteen {
     }
 
     /// The databases' estimate of the moves from `puzzle` to the goal (never more than the
-    /// truth): an `int` for one puzzle, an `int32` array for a 2-D array. `slidetable.pattern`
+    /// truth): an `int` for one puzzle (or grid), an `int32` array for many. `slidetable.pattern`
     /// is the same.
     #[pyo3(signature = (puzzle, goal = None))]
     fn estimate<'py>(

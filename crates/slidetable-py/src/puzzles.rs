@@ -28,7 +28,9 @@ use numpy::{
 };
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyByteArrayMethods, PyBytes, PyIterator, PyList, PyMemoryView, PyString};
+use pyo3::types::{
+    PyByteArray, PyByteArrayMethods, PyBytes, PyIterator, PyList, PyMemoryView, PyString,
+};
 use slidetable::core::{lines, one_of, Board, Layout, Layout25, MAX_TABLE_CELLS};
 use slidetable::puzzles::{self as reader, Board25, BoardHint, PuzzleError, RowError, Rows};
 
@@ -620,7 +622,9 @@ fn text<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Option<Cow<'a, [u8]>>> {
     }
     if viewed_text(obj).is_some() {
         let bytes = obj.call_method0("tobytes")?;
-        return Ok(Some(Cow::Owned(bytes.cast::<PyBytes>()?.as_bytes().to_vec())));
+        return Ok(Some(Cow::Owned(
+            bytes.cast::<PyBytes>()?.as_bytes().to_vec(),
+        )));
     }
     Ok(None)
 }

@@ -63,7 +63,8 @@ fn with_patterns<'py>(
 /// `max_expanded` or `max_seconds` still has its `stats` (`bound`: the length it proved no
 /// solution is shorter than) and an `error`; its `distance` and `path` are `None`. A puzzle
 /// of the other class is answered at once (`solvable` False, no `stats`). `board` ("RxC")
-/// is needed unless a puzzle has 4, 9 or 16 tiles; `goal` defaults to tiles in order,
+/// is needed unless a puzzle has 4, 9 or 16 tiles or is a grid (a list of rows, a 2-D
+/// array: its shape names the board); `goal` defaults to tiles in order,
 /// blank last (`goal="korf"`: the blank first). A heuristic given to a blind method is refused
 /// (`ValueError`), as the command line refuses `search --method bfs --heuristic H`: the
 /// search would ignore it. The states held are bounded by `max_memory` bytes, by default as

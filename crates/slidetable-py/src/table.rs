@@ -29,9 +29,13 @@ use crate::puzzles::{self, Given};
 /// cache's with `Table.default(board)` (made on first use, as the `slidetable` command does),
 /// or make one in memory with `Table.generate(board, goal)`.
 ///
-/// A puzzle is a string as the command line reads it (`"2 3 4 1 5 x 7 6 8"`, `"23415x768"`),
-/// a sequence of integers (0 the blank) or a 1-D array; `distance` and `path` also take a 2-D
-/// integer array, one puzzle per row, and answer it on every core without the GIL.
+/// A puzzle is a string as the command line reads it (`"2 3 4 1 5 x 7 6 8"`, `"23415x768"`;
+/// bytes, a bytearray or a memoryview of them alike), a sequence of integers (0 the blank), a
+/// 1-D array, or a grid of the board's shape in reading order (`[[4, 1, 2], [5, 0, 3]]` on
+/// 2x3, a 2-D array of shape (rows, cols)), answered as the same puzzle flat; `distance` and
+/// `path` also take many (a 2-D integer array, one puzzle per row; a 3-D array of grids, a
+/// list of grids; any array-like of puzzles) and answer them on every core without the GIL.
+/// A grid of another shape than the board's is refused (`ValueError`), never reshaped.
 #[pyclass(module = "slidetable", name = "Table", frozen)]
 pub(crate) struct PyTable {
     table: MappedTable,
@@ -195,8 +199,9 @@ impl PyTable {
     }
 
     /// The fewest moves from `puzzle` to the goal (the cheapest cost on a `cost="tile"`
-    /// table), `-1` when it cannot be reached. Given many puzzles (a 2-D integer array, one
-    /// puzzle per row, or any array-like of puzzles), an `int32` array of the distances, found
+    /// table), `-1` when it cannot be reached (an `int`, for one grid too). Given many puzzles
+    /// (a 2-D integer array, one puzzle per row, a 3-D array of grids, or any array-like of
+    /// puzzles), an `int32` array of the distances, found
     /// on every core without the GIL, as the command line finds them: on a table of byte
     /// entries each row is read straight into the form the lookup takes (1,000,000 3x3 rows
     /// in about the time `slidetable distance` takes for the same lines, one thread each).

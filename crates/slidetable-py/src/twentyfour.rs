@@ -28,6 +28,7 @@ use crate::records;
 /// `TwentyFour.generate(path)`), the command's default file with `TwentyFour.default()`, or
 /// build a partition in memory with `TwentyFour.generate(pdb="5-5-5-5-4")` (seconds; slower
 /// solves). The goal is the blank top-left, tiles 1..24 in reading order (Korf and Felner's).
+/// A puzzle may be given as a 5x5 grid (a list of rows, a 2-D array), read in reading order.
 #[pyclass(module = "slidetable", name = "TwentyFour", frozen)]
 pub(crate) struct PyTwentyFour {
     solver: TwentyFour,
@@ -325,9 +326,9 @@ impl PyTwentyFour {
     }
 
     /// The fewest moves from `puzzle` to the goal, `-1` when it cannot be reached. Given many
-    /// puzzles (a 2-D integer array, one a row, or a list of them), an `int32` array, solved
-    /// one after another, each on every core. `progress` and Ctrl-C as `solve`, `row` the
-    /// puzzle's.
+    /// puzzles (a 2-D integer array, one a row, a 3-D array of 5x5 grids, or a list of puzzles
+    /// or grids), an `int32` array, solved one after another, each on every core. `progress`
+    /// and Ctrl-C as `solve`, `row` the puzzle's.
     #[pyo3(signature = (puzzle, progress = None))]
     fn distance<'py>(
         &self,
@@ -353,8 +354,8 @@ impl PyTwentyFour {
     }
 
     /// Optimal paths for every puzzle of `puzzles` (a 2-D integer array of any dtype and
-    /// memory order, a pandas DataFrame, or a list of puzzles), one after another, each on
-    /// every core: a 1-D object array of move strings, `None` where the goal cannot be
+    /// memory order, a 3-D array of grids, a pandas DataFrame, or a list of puzzles or grids),
+    /// one after another, each on every core: a 1-D object array of move strings, `None` where the goal cannot be
     /// reached. `progress` and Ctrl-C as `solve`, `row` the puzzle's.
     #[pyo3(signature = (puzzles, progress = None))]
     fn solve_many<'py>(

@@ -19,10 +19,14 @@ looking it up: how many moves, which moves, whether a puzzle is solvable.
   (expanded, generated, bound, time…) as a dict, for a results table.
 
 A puzzle is a string as the command line reads it (``"2 3 4 1 5 x 7 6 8"``,
-``"23415x768"``), a sequence of integers with 0 for the blank, or a 1-D array; a batch is any
-array-like of puzzles: a 2-D integer array of any dtype, byte order and memory order (one
-puzzle per row), a pandas DataFrame (its values; one column of strings reads as its Series),
+``"23415x768"``; ``bytes``, a ``bytearray`` or a ``memoryview`` of them alike), a sequence of
+integers with 0 for the blank, a 1-D array, or a grid of the board's shape in reading order
+(``[[4, 1, 2], [5, 0, 3]]`` on 2x3, a 2-D array of shape (rows, cols)), answered as the same
+puzzle given flat; a batch is any array-like of puzzles: a 2-D integer array of any dtype,
+byte order and memory order (one puzzle per row), a 3-D array of grids (N, rows, cols) or a
+list of grids, a pandas DataFrame (its values; one column of strings reads as its Series),
 a list or tuple of puzzles, an array or Series of strings, an iterator of puzzles (a generator, a file's lines: read whole first).
+A grid of another shape than the board's is refused (``ValueError``), never reshaped.
 Bad input raises ``ValueError`` with the command line's message; a request larger than
 memory raises ``MemoryError`` before anything is allocated; Ctrl-C stops every long call
 with ``KeyboardInterrupt``. A goal may be named: ``goal="korf"`` (the blank first, as in

@@ -6,12 +6,17 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 import numpy as np
 import numpy.typing as npt
 
-Puzzle = Union[str, bytes, Sequence[int], npt.NDArray[np.integer]]
-"""One puzzle: a string as the command line reads it, integers (0 the blank), a 1-D array."""
-Puzzles = Union[npt.NDArray[Any], Sequence[Union[str, bytes, Sequence[int]]], Any]
+Grid = Sequence[Sequence[int]]
+"""One puzzle as the board's rows, in reading order: ``[[4, 1, 2], [5, 0, 3]]`` on 2x3."""
+Puzzle = Union[str, bytes, bytearray, memoryview, Sequence[int], Grid, npt.NDArray[np.integer]]
+"""One puzzle: text as the command line reads it (a str, or bytes, a bytearray or a memoryview
+of them), integers (0 the blank), a 1-D array, or a grid of the board's shape (a list of rows,
+a 2-D array of shape (rows, cols)), answered as the same puzzle given flat."""
+Puzzles = Union[npt.NDArray[Any], Sequence[Union[str, bytes, bytearray, Sequence[int], Grid]], Any]
 """A batch: any array-like of puzzles (a 2-D integer array of any dtype, byte order and memory
-order, one puzzle per row; a pandas DataFrame, by its values; a list or tuple of puzzles; an
-array or Series of strings; an iterator of puzzles, read whole first)."""
+order, one puzzle per row; a 3-D array of grids, shape (N, rows, cols), or a list of grids; a
+pandas DataFrame, by its values; a list or tuple of puzzles; an array or Series of strings; an
+iterator of puzzles, read whole first). A grid of another shape than the board's is refused."""
 Depth = Union[int, Tuple[int, int]]
 
 MOVES: str
