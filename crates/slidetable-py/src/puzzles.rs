@@ -407,13 +407,14 @@ fn sequence<'py, B: Reads>(board: B, obj: &Bound<'py, PyAny>) -> PyResult<Given<
 }
 
 /// Whether a sequence whose first item is `first` is one puzzle's grid: its items are rows
-/// of tiles (not strings, not grids) that [`reads_as_grid`].
+/// of tiles (not strings, not grids) that [`reads_as_grid`]. An iterator among them is a
+/// puzzle, never looked into here (its first tile would be lost).
 fn holds_grid<B: Reads>(
     board: B,
     obj: &Bound<'_, PyAny>,
     first: &Bound<'_, PyAny>,
 ) -> PyResult<bool> {
-    if is_text(first) {
+    if is_text(first) || first.cast::<PyIterator>().is_ok() {
         return Ok(false);
     }
     let rows_of_tiles = match first_item(first) {

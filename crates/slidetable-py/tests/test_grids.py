@@ -157,3 +157,11 @@ def test_the_heuristics_and_search_read_grids(eight):
     assert got["distance"] == 31 and got["puzzle"] == flat
     assert slidetable.search(np.array(LEETCODE), method="bfs")["distance"] == 5
     assert slidetable.search(LEETCODE, method="bfs", goal=[[1, 2, 3], [4, 5, 0]])["distance"] == 5
+
+
+def test_an_iterator_among_the_puzzles_is_read_whole(eight):
+    # Looking for a grid must not take the first tile of a row given as an iterator.
+    rows = [iter([1, 2, 3, 4, 5, 6, 7, 8, 0]), [1, 2, 3, 4, 5, 6, 7, 0, 8]]
+    assert eight.distance(rows).tolist() == [0, 1]
+    assert eight.distance(iter([[1, 2, 3], [4, 5, 6], [7, 8, 0]])) == 0
+    assert eight.distance(iter([[[1, 2, 3], [4, 5, 6], [7, 8, 0]]])).tolist() == [0]
