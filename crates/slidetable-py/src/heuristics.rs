@@ -3,6 +3,7 @@
 //! batch of them (an `int32` array, on every core without the GIL), for comparing them
 //! with the true distances of a table or a dataset.
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use slidetable::core::{Board, Layout};
@@ -63,7 +64,8 @@ pub(crate) fn board_of(puzzles: &Bound<'_, PyAny>, board: Option<&str>) -> PyRes
 }
 
 /// One of the search crate's heuristics over `puzzles` towards `goal` (default: the standard
-/// goal of the board).
+/// goal of the board). Rows that could be a grid, read as puzzles of the square board their
+/// width names ([`board_of`]) and refused so, are refused saying which board to give.
 fn by_kind<'py>(
     py: Python<'py>,
     kind: HeuristicKind,
@@ -72,10 +74,23 @@ fn by_kind<'py>(
     goal: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let puzzles = &puzzles::rereadable(puzzles)?;
+    let named = board.is_some();
     let board = board_of(puzzles, board)?;
     let goal: Layout = puzzles::goal(board, goal)?.unwrap_or_else(|| board.standard_goal());
     let heuristic = kind.build(&goal);
-    estimates(py, heuristic.as_ref(), Given::of(board, puzzles)?)
+    let given =
+        Given::of(board, puzzles).and_then(|given| estimates(py, heuristic.as_ref(), given));
+    given.map_err(|e| match (named, puzzles::size_of(puzzles)) {
+        (false, Ok(Size::Rows(rows, cols)))
+            if puzzles::grid_shaped(rows, cols) && e.is_instance_of::<PyValueError>(py) =>
+        {
+            value_error(format!(
+                "{} (a grid of {rows} rows of {cols}? give board=\"{rows}x{cols}\")",
+                e.value(py)
+            ))
+        }
+        _ => e,
+    })
 }
 
 /// The sum of every tile's row and column distance from its goal cell: an `int` for one

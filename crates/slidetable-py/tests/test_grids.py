@@ -165,3 +165,14 @@ def test_an_iterator_among_the_puzzles_is_read_whole(eight):
     assert eight.distance(rows).tolist() == [0, 1]
     assert eight.distance(iter([[1, 2, 3], [4, 5, 6], [7, 8, 0]])) == 0
     assert eight.distance(iter([[[1, 2, 3], [4, 5, 6], [7, 8, 0]]])).tolist() == [0]
+
+
+def test_a_4x4_grid_without_a_board_is_told_to_name_it():
+    # Rows of 4 tiles are 2x2 puzzles when no board is given; a 4x4 grid read so is refused
+    # (never answered as four 2x2 puzzles) with what to do.
+    grid = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15]).reshape(4, 4)
+    with pytest.raises(ValueError, match=r'^row \d+: tile \d+ is not on a 2x2 board.*a grid of 4 '
+                                         r'rows of 4\? give board="4x4"\)$'):
+        slidetable.manhattan(grid)
+    assert slidetable.manhattan(grid, board="4x4") == 1
+    assert slidetable.manhattan(grid.tolist(), board="4x4") == 1
