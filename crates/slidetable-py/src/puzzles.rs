@@ -700,11 +700,7 @@ fn one_at<B: Reads>(board: B, obj: &Bound<'_, PyAny>, row: Option<usize>) -> PyR
             }
         }
     }
-    if first_item(&obj)?.is_some_and(|first| is_puzzle(&first) && !is_text(&first)) {
-        let values = grid_values(&obj, board, &at)?;
-        return board.values(&values).map_err(refuse);
-    }
-    let values = items(&obj, board, &at)?;
+    let values = items(&obj, board, &at, true)?;
     board.values(&values).map_err(refuse)
 }
 
@@ -727,7 +723,7 @@ fn grid_values<B: Reads>(
     }
     let mut values = Vec::with_capacity(board.cells());
     for (r, row) in rows.iter().enumerate() {
-        let tiles = items(row, board, at)?;
+        let tiles = items(row, board, at, false)?;
         if tiles.len() != want_cols {
             return Err(value_error(format!(
                 "{}row {r} of the grid has {} tiles on a {board} board: expected {}",
@@ -742,11 +738,15 @@ fn grid_values<B: Reads>(
 }
 
 /// The integers of a sequence, each as given (a `uint64`, a Python integer of any size up to
-/// 128 bits); a non-integer is a `TypeError`, a larger integer a `ValueError`.
+/// 128 bits); a non-integer is a `TypeError`, a larger integer a `ValueError`. With `grid`, a
+/// sequence whose first item is a row of tiles is a grid, read by [`grid_values`] (seen from
+/// that item, so a puzzle of tiles costs no look ahead). `obj` is read again then: it is
+/// given as [`rereadable`] makes it.
 fn items<B: Reads>(
     obj: &Bound<'_, PyAny>,
     board: B,
     at: &dyn Fn() -> String,
+    grid: bool,
 ) -> PyResult<Vec<i128>> {
     let items = obj.try_iter().map_err(|_| not_a_puzzle(obj))?;
     let mut values = Vec::with_capacity(board.cells());
@@ -754,6 +754,9 @@ fn items<B: Reads>(
         let item = item?;
         match item.extract::<i128>() {
             Ok(v) => values.push(v),
+            Err(_) if grid && values.is_empty() && !is_text(&item) && is_puzzle(&item) => {
+                return grid_values(obj, board, at);
+            }
             Err(e) if e.is_instance_of::<PyOverflowError>(item.py()) => {
                 return Err(value_error(format!(
                     "{}tile {item} is not on a {board} board (tiles are 1..{}, the blank is 0)",
