@@ -176,3 +176,14 @@ def test_a_4x4_grid_without_a_board_is_told_to_name_it():
         slidetable.manhattan(grid)
     assert slidetable.manhattan(grid, board="4x4") == 1
     assert slidetable.manhattan(grid.tolist(), board="4x4") == 1
+
+
+def test_a_goal_given_as_a_grid_is_the_flat_goal(small):
+    blank_first = [[0, 1, 2], [3, 4, 5]]
+    made = slidetable.Table.generate("2x3", goal=blank_first)
+    assert made.goal == [0, 1, 2, 3, 4, 5]
+    by_grid = slidetable.dataset("2x3", goal=[[1, 2, 3], [4, 5, 0]], table=small)
+    flat = slidetable.dataset("2x3", goal=[1, 2, 3, 4, 5, 0], table=small)
+    assert (by_grid.states == flat.states).all() and (by_grid.distance == flat.distance).all()
+    assert small.random(5, count=3, seed=1, goal=np.array(blank_first)).tolist() == small.random(
+        5, count=3, seed=1, goal=[0, 1, 2, 3, 4, 5]).tolist()
