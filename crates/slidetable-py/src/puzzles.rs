@@ -407,14 +407,13 @@ fn sequence<'py, B: Reads>(board: B, obj: &Bound<'py, PyAny>) -> PyResult<Given<
 }
 
 /// Whether a sequence whose first item is `first` is one puzzle's grid: its items are rows
-/// of tiles (not strings, not grids) that [`reads_as_grid`]. An iterator among them is a
-/// puzzle, never looked into here (its first tile would be lost).
+/// of tiles ([`is_row`]; not grids) that [`reads_as_grid`].
 fn holds_grid<B: Reads>(
     board: B,
     obj: &Bound<'_, PyAny>,
     first: &Bound<'_, PyAny>,
 ) -> PyResult<bool> {
-    if is_text(first) || first.cast::<PyIterator>().is_ok() {
+    if !is_row(first) {
         return Ok(false);
     }
     let rows_of_tiles = match first_item(first) {
@@ -587,6 +586,13 @@ fn is_puzzle(item: &Bound<'_, PyAny>) -> bool {
     is_text(item) || item.try_iter().is_ok()
 }
 
+/// Whether the first item of a sequence may be the first row of a grid: a sequence that is
+/// neither text nor an iterator (a puzzle of its own, never looked into: its first tile
+/// would be lost).
+fn is_row(item: &Bound<'_, PyAny>) -> bool {
+    !is_text(item) && item.cast::<PyIterator>().is_err() && item.try_iter().is_ok()
+}
+
 /// Whether `obj` is a puzzle's text: a `str`, `bytes`, a `bytearray`, or a `memoryview` of
 /// bytes or a bytearray (a `memoryview` of anything else, an `array.array` or a numpy
 /// array, holds integers).
@@ -704,16 +710,19 @@ fn one_at<B: Reads>(board: B, obj: &Bound<'_, PyAny>, row: Option<usize>) -> PyR
     board.values(&values).map_err(refuse)
 }
 
-/// The tiles of a grid given as a sequence of rows, in reading order; refused unless it has
-/// the board's shape.
+/// The tiles of a grid given as a sequence of rows (each any sequence of integers, an
+/// iterator too), in reading order; refused unless it has the board's shape.
 fn grid_values<B: Reads>(
     obj: &Bound<'_, PyAny>,
     board: B,
     at: &dyn Fn() -> String,
 ) -> PyResult<Vec<i128>> {
-    let rows = obj.try_iter()?.collect::<PyResult<Vec<_>>>()?;
+    let rows = obj
+        .try_iter()?
+        .map(|row| items(&row?, board, at, false))
+        .collect::<PyResult<Vec<_>>>()?;
     let (want_rows, want_cols) = board.grid();
-    let cols = rows.first().map(|row| row.len()).transpose()?.unwrap_or(0);
+    let cols = rows.first().map_or(0, Vec::len);
     if (rows.len(), cols) != (want_rows, want_cols) {
         return Err(value_error(format!(
             "{}{}",
@@ -722,8 +731,7 @@ fn grid_values<B: Reads>(
         )));
     }
     let mut values = Vec::with_capacity(board.cells());
-    for (r, row) in rows.iter().enumerate() {
-        let tiles = items(row, board, at, false)?;
+    for (r, tiles) in rows.into_iter().enumerate() {
         if tiles.len() != want_cols {
             return Err(value_error(format!(
                 "{}row {r} of the grid has {} tiles on a {board} board: expected {}",
@@ -754,7 +762,7 @@ fn items<B: Reads>(
         let item = item?;
         match item.extract::<i128>() {
             Ok(v) => values.push(v),
-            Err(_) if grid && values.is_empty() && !is_text(&item) && is_puzzle(&item) => {
+            Err(_) if grid && values.is_empty() && is_row(&item) => {
                 return grid_values(obj, board, at);
             }
             Err(e) if e.is_instance_of::<PyOverflowError>(item.py()) => {

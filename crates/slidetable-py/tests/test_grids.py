@@ -187,3 +187,18 @@ def test_a_goal_given_as_a_grid_is_the_flat_goal(small):
     assert (by_grid.states == flat.states).all() and (by_grid.distance == flat.distance).all()
     assert small.random(5, count=3, seed=1, goal=np.array(blank_first)).tolist() == small.random(
         5, count=3, seed=1, goal=[0, 1, 2, 3, 4, 5]).tolist()
+
+
+def test_every_call_reads_a_grid_alike(eight):
+    # One puzzle's readers (search, goal=) and a batch's (distance) see the same grids.
+    rows = [(1, 2, 3), np.array([4, 5, 6]), range(7, 9)]
+    with pytest.raises(ValueError, match=r"^row 2 of the grid has 2 tiles on a 3x3 board"):
+        eight.distance(rows)
+    with pytest.raises(ValueError, match=r"^row 2 of the grid has 2 tiles on a 3x3 board"):
+        slidetable.search(rows, board="3x3")
+    with pytest.raises(ValueError, match=r"^goal: row 2 of the grid has 2 tiles on a 3x3 board"):
+        eight.distance([1, 2, 3, 4, 5, 6, 7, 8, 0], goal=rows)
+    rows[2] = iter([7, 8, 0])  # an iterator after the first row is read whole
+    assert eight.distance(rows) == 0
+    rows = [(1, 2, 3), np.array([4, 5, 6]), [7, 8, 0]]
+    assert eight.distance(rows) == slidetable.search(rows)["distance"] == 0
