@@ -1573,13 +1573,7 @@ fn check_judges_an_endless_output_at_once() {
             }
         });
         let status = wait_at_most(&mut child, Duration::from_secs(30), "judge --check");
-        let mut stdout = String::new();
-        child
-            .stdout
-            .take()
-            .unwrap()
-            .read_to_string(&mut stdout)
-            .unwrap();
+        let stdout = crate::common::stdout_of(&mut child);
         assert_eq!(status.code(), Some(code), "{stdout}");
         assert!(stdout.lines().any(|l| l == said), "{stdout}");
         writer.join().unwrap();

@@ -480,7 +480,7 @@ pub(crate) fn assert_ctrl_c_keeps_the_answers(
     input: &str,
     summary: &Path,
 ) {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::{BufRead, BufReader};
     let mut child = started_with(command.stderr(Stdio::piped()), input.as_bytes());
     let (lines_tx, lines_rx) = std::sync::mpsc::channel();
     let stderr = child.stderr.take().unwrap();
@@ -494,13 +494,7 @@ pub(crate) fn assert_ctrl_c_keeps_the_answers(
     thread::sleep(Duration::from_millis(300));
     send(&child, "INT");
     let status = wait_at_most(&mut child, Duration::from_secs(60), "a search after Ctrl-C");
-    let mut stdout = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
+    let stdout = stdout_of(&mut child);
     reader.join().unwrap();
     let mut said = vec![first];
     said.extend(lines_rx.try_iter());
@@ -523,4 +517,17 @@ pub(crate) fn assert_ctrl_c_keeps_the_answers(
         (Some(2), Some(1), Some(1)),
         "{written}"
     );
+}
+
+/// What a child that has ended wrote to its piped standard output.
+pub(crate) fn stdout_of(child: &mut Child) -> String {
+    use std::io::Read;
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    stdout
 }
