@@ -4,7 +4,9 @@
 //! checkpoints of a 24-puzzle build, stay (one being written is a temporary file, removed),
 //! and the user is told what is kept and how to go on.
 
-use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Once};
+use std::time::Duration;
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -103,29 +105,78 @@ fn tell_kept(saving: &Saving) {
     }
 }
 
-/// From now on, Ctrl-C (SIGINT) asks every search holding the returned handle to stop (its
-/// answer then reads `unknown`, and the run ends after writing what it found, exit 130); a
-/// second Ctrl-C ends the process as the signal does. Costs one waiting thread; called by
-/// the commands whose searches can run long (`search`, the 24-puzzle's answers).
-pub(crate) fn stop_on_ctrl_c() -> Stop {
-    let stop = Stop::new();
-    let handle = stop.clone();
+/// Ctrl-C to a command that searches puzzle after puzzle (`search`, the 24-puzzle's
+/// answers): the search in progress stops (its answer reads `unknown`) and the run ends after
+/// writing what it found, exit 130. Outside a search (reading the next puzzle from a terminal,
+/// say) a run that has not ended [`GRACE`] after Ctrl-C dies of it, as it did before; so does
+/// one given a second Ctrl-C.
+#[derive(Clone)]
+pub(crate) struct CtrlC {
+    stop: Stop,
+    searching: Arc<AtomicBool>,
+}
+
+impl CtrlC {
+    /// The request the searches are given (`Limits::stop`).
+    pub(crate) fn stop(&self) -> Stop {
+        self.stop.clone()
+    }
+
+    /// Whether Ctrl-C came.
+    pub(crate) fn requested(&self) -> bool {
+        self.stop.requested()
+    }
+
+    /// Runs `search`, marked as searching: Ctrl-C stops it rather than the process.
+    pub(crate) fn searching<T>(&self, search: impl FnOnce() -> T) -> T {
+        self.searching.store(true, Ordering::Relaxed);
+        let found = search();
+        self.searching.store(false, Ordering::Relaxed);
+        found
+    }
+}
+
+/// How long a run that is not searching may take to end after Ctrl-C (writing what it found)
+/// before it dies of the signal.
+const GRACE: Duration = Duration::from_millis(500);
+
+/// From now on, Ctrl-C (SIGINT) is handled as [`CtrlC`] says. Costs one waiting thread.
+pub(crate) fn stop_on_ctrl_c() -> CtrlC {
+    let ctrl_c = CtrlC {
+        stop: Stop::new(),
+        searching: Arc::new(AtomicBool::new(false)),
+    };
     let Ok(mut signals) = Signals::new([SIGINT]) else {
-        return stop;
+        return ctrl_c;
+    };
+    let handle = ctrl_c.clone();
+    let die = |signal: i32| -> ! {
+        let _ = signal_hook::low_level::emulate_default_handler(signal);
+        std::process::exit(128 + signal)
     };
     let spawned = std::thread::Builder::new()
         .name("ctrl-c".into())
         .spawn(move || {
-            let mut once = false;
-            for signal in signals.forever() {
-                if once {
-                    let _ = signal_hook::low_level::emulate_default_handler(signal);
-                    std::process::exit(128 + signal);
+            let Some(signal) = signals.forever().next() else {
+                return;
+            };
+            handle.stop.request();
+            let step = Duration::from_millis(10);
+            let mut idle = Duration::ZERO;
+            loop {
+                if signals.pending().next().is_some() {
+                    die(signal);
                 }
-                once = true;
-                handle.request();
+                match handle.searching.load(Ordering::Relaxed) {
+                    true => idle = Duration::ZERO,
+                    false => idle += step,
+                }
+                if idle >= GRACE {
+                    die(signal);
+                }
+                std::thread::sleep(step);
             }
         });
     drop(spawned);
-    stop
+    ctrl_c
 }

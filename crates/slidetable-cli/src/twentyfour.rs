@@ -604,12 +604,12 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
         partition: Some(&partition),
         database: Some(database),
     };
-    let stop = crate::signals::stop_on_ctrl_c();
+    let ctrl_c = crate::signals::stop_on_ctrl_c();
     let limits = Limits {
         max_expanded: args.max_expanded,
         max_time: args.timeout,
         max_memory: None,
-        stop: Some(stop.clone()),
+        stop: Some(ctrl_c.stop()),
     };
     let terminal = io::stderr().is_terminal();
     let mut out = streams::stdout();
@@ -698,7 +698,8 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                     let _ = err.flush();
                 }
             };
-            let result = solver.solve_towards(&start, &towards, &limits, &progress);
+            let result =
+                ctrl_c.searching(|| solver.solve_towards(&start, &towards, &limits, &progress));
             if shown.load(Relaxed) {
                 let _ = write!(io::stderr().lock(), "\r\x1b[K");
             }

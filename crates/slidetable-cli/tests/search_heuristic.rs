@@ -654,3 +654,28 @@ fn ctrl_c_to_search_keeps_the_answers_found_and_writes_the_summary() {
         .arg(&summary);
     assert_ctrl_c_keeps_the_answers(command, input, &summary);
 }
+
+/// Ctrl-C to `search` waiting for its next puzzle (standard input open, nothing written: a
+/// terminal waits so) ends it, as the signal always did: only a search in progress is
+/// stopped and answered.
+#[test]
+fn ctrl_c_to_search_waiting_for_input_ends_it() {
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = process(dir())
+        .args(["search", "--method", "idastar"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    crate::common::send(&child, "INT");
+    let status = wait_at_most(
+        &mut child,
+        Duration::from_secs(20),
+        "search waiting for input",
+    );
+    drop(stdin);
+    assert_eq!(status.signal(), Some(2), "{status:?}");
+}

@@ -55,9 +55,9 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
         out.write_all(csv_header(with_stats).as_bytes())?;
     }
     let summary_file = SummaryFile::create(summary_file)?;
-    let stop = signals::stop_on_ctrl_c();
+    let ctrl_c = signals::stop_on_ctrl_c();
     let limits = Limits {
-        stop: Some(stop.clone()),
+        stop: Some(ctrl_c.stop()),
         ..limits
     };
     let mut tally = Tally::new(setup);
@@ -69,13 +69,13 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
         &mut out,
         |start, line, out| {
             // Ctrl-C between two searches: the run ends before the next.
-            if stop.requested() {
+            if ctrl_c.requested() {
                 return Err(Interrupted.into());
             }
-            let outcome = match &pattern {
+            let outcome = ctrl_c.searching(|| match &pattern {
                 Some(h) => solve_with_patterns(method, h, start, &limits),
                 None => solve(method, kind, start, &goal, &limits),
-            };
+            });
             // What the answer is: the path (None when there is none), whether the goal can
             // be reached, what the search cost (a search given up cost something too), and
             // why there is no answer when a limit stopped it.
@@ -117,7 +117,7 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
                 note!("{line}: {}", stats_text(&setup, s, d));
             }
             out.write_all(&buf)?;
-            match stop.requested() {
+            match ctrl_c.requested() {
                 true => Err(Interrupted.into()),
                 false => Ok(()),
             }
