@@ -127,12 +127,20 @@ impl CtrlC {
         self.stop.requested()
     }
 
-    /// Runs `search`, marked as searching: Ctrl-C stops it rather than the process.
-    pub(crate) fn searching<T>(&self, search: impl FnOnce() -> T) -> T {
+    /// Marks a search in progress until the guard is dropped: Ctrl-C then stops the search
+    /// rather than the process.
+    pub(crate) fn searching(&self) -> Searching<'_> {
         self.searching.store(true, Ordering::Relaxed);
-        let found = search();
-        self.searching.store(false, Ordering::Relaxed);
-        found
+        Searching(&self.searching)
+    }
+}
+
+/// A search in progress ([`CtrlC::searching`]), until dropped.
+pub(crate) struct Searching<'a>(&'a AtomicBool);
+
+impl Drop for Searching<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Relaxed);
     }
 }
 

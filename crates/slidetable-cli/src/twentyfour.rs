@@ -698,8 +698,9 @@ fn solve(args: &Solve25, answer: Answer, printed: Printed25<'_>) -> Result<ExitC
                     let _ = err.flush();
                 }
             };
-            let result =
-                ctrl_c.searching(|| solver.solve_towards(&start, &towards, &limits, &progress));
+            let searching = ctrl_c.searching();
+            let result = solver.solve_towards(&start, &towards, &limits, &progress);
+            drop(searching);
             if shown.load(Relaxed) {
                 let _ = write!(io::stderr().lock(), "\r\x1b[K");
             }

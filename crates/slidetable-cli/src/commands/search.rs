@@ -72,10 +72,12 @@ pub(crate) fn run(search: Search<'_>) -> Result<ExitCode> {
             if ctrl_c.requested() {
                 return Err(Interrupted.into());
             }
-            let outcome = ctrl_c.searching(|| match &pattern {
+            let searching = ctrl_c.searching();
+            let outcome = match &pattern {
                 Some(h) => solve_with_patterns(method, h, start, &limits),
                 None => solve(method, kind, start, &goal, &limits),
-            });
+            };
+            drop(searching);
             // What the answer is: the path (None when there is none), whether the goal can
             // be reached, what the search cost (a search given up cost something too), and
             // why there is no answer when a limit stopped it.
