@@ -20,7 +20,6 @@ use crate::tables;
 /// pattern databases' batches to `patterns::batch` instead).
 pub(crate) fn run(table: &MappedTable, batch: &Batch<'_>) -> Result<ExitCode> {
     let (answer, output) = (batch.answer, batch.output);
-    let board = table.board();
     let goal = tables::goal(table, batch.goal.as_ref())?;
     let mut out = streams::stdout();
     if output == Output::Text && matches!(answer, Answer::Distance | Answer::Path) {
@@ -35,7 +34,7 @@ pub(crate) fn run(table: &MappedTable, batch: &Batch<'_>) -> Result<ExitCode> {
     }
     each_puzzle(
         batch.input,
-        batch.reading(board),
+        batch.reading(),
         batch.keep_going,
         &mut out,
         |layout, _, out| {
@@ -63,7 +62,7 @@ fn in_blocks(
         |e: QueryError| anyhow::Error::new(e).context(format!("table {}", tables::name(table)));
     each_block(
         batch.input,
-        batch.reading(table.board()),
+        batch.reading(),
         batch.keep_going,
         out,
         |starts, out| match answer {

@@ -222,7 +222,7 @@ pub(crate) fn batch(table: &MappedBoundedTable, batch: &Batch<'_>) -> Result<Exi
     let mut answered = 0;
     each_puzzle(
         batch.input,
-        batch.reading(table.board()),
+        batch.reading(),
         batch.keep_going,
         &mut out,
         |layout, _, out| {

@@ -34,9 +34,7 @@ pub(crate) fn clean_up_on_signals() {
                     if let Some(saving) = slidetable::generate::checkpoint::in_progress() {
                         tell_kept(&saving);
                     }
-                    // Dies of `signal` (or, should that fail, exits as a shell reports it).
-                    let _ = signal_hook::low_level::emulate_default_handler(signal);
-                    std::process::exit(128 + signal);
+                    die_of(signal);
                 }
             });
         drop(spawned);
@@ -158,10 +156,6 @@ pub(crate) fn stop_on_ctrl_c() -> CtrlC {
         return ctrl_c;
     };
     let handle = ctrl_c.clone();
-    let die = |signal: i32| -> ! {
-        let _ = signal_hook::low_level::emulate_default_handler(signal);
-        std::process::exit(128 + signal)
-    };
     let spawned = std::thread::Builder::new()
         .name("ctrl-c".into())
         .spawn(move || {
@@ -173,18 +167,25 @@ pub(crate) fn stop_on_ctrl_c() -> CtrlC {
             let mut idle = Duration::ZERO;
             loop {
                 if signals.pending().next().is_some() {
-                    die(signal);
+                    die_of(signal);
                 }
                 match handle.searching.load(Ordering::Relaxed) {
                     true => idle = Duration::ZERO,
                     false => idle += step,
                 }
                 if idle >= GRACE {
-                    die(signal);
+                    die_of(signal);
                 }
                 std::thread::sleep(step);
             }
         });
     drop(spawned);
     ctrl_c
+}
+
+/// Ends the process by `signal`, as it would have ended without a handler (or, should that
+/// fail, exits as a shell reports it: 128 + the signal).
+fn die_of(signal: i32) -> ! {
+    let _ = signal_hook::low_level::emulate_default_handler(signal);
+    std::process::exit(128 + signal)
 }

@@ -20,7 +20,6 @@ use crate::cli::HeuristicChoice;
 use crate::error::UsageError;
 use crate::json::{self, Measure};
 use crate::puzzles::each_puzzle;
-use crate::puzzles::Reading;
 use crate::resolved::{pattern_source, Heuristics, Output, PatternSource, Target};
 use crate::streams;
 use crate::tables;
@@ -312,13 +311,13 @@ struct PuzzleJson<'a> {
 
 /// `heuristic INPUT`: each puzzle's exact distance and every heuristic's estimate.
 fn estimate_puzzles(measured: Heuristics<'_>) -> Result<ExitCode> {
+    let reading = measured.target.reading();
     let Heuristics {
-        target:
-            Target {
-                table,
-                goal: goal_layout,
-                table_given,
-            },
+        target: Target {
+            table,
+            goal: goal_layout,
+            ..
+        },
         heuristics: kinds,
         output,
         svg: _,
@@ -337,10 +336,7 @@ fn estimate_puzzles(measured: Heuristics<'_>) -> Result<ExitCode> {
     let mut buf = Vec::new();
     each_puzzle(
         input,
-        Reading {
-            board: table.board(),
-            table_given,
-        },
+        reading,
         false,
         &mut out,
         |layout, _, out| {

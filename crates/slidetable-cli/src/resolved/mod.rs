@@ -230,9 +230,9 @@ pub(crate) struct Batch<'a> {
 
 impl<'a> Batch<'a> {
     /// How the input's lines are read: on the table's board.
-    pub(crate) fn reading(&self, board: Board) -> Reading {
+    pub(crate) fn reading(&self) -> Reading {
         Reading {
-            board,
+            board: self.table.board(),
             table_given: self.table_given,
         }
     }
@@ -283,6 +283,14 @@ pub(crate) struct Target {
 }
 
 impl Target {
+    /// How puzzle lines are read: on the table's board.
+    pub(crate) fn reading(&self) -> Reading {
+        Reading {
+            board: self.table.board(),
+            table_given: self.table_given,
+        }
+    }
+
     /// The table `args` name, resolved as for `distance` (a table of every state), and the
     /// goal on its board.
     fn resolve(args: &TargetArgs) -> Result<Target> {
