@@ -467,7 +467,7 @@ fn bad_lines() -> Vec<(&'static str, Vec<u8>, &'static str)> {
         (
             "a string with a character of two bytes",
             "1234é678".as_bytes().to_vec(),
-            "unknown tile '\\xc3'",
+            "unknown tile '\\xc3\\xa9'",
         ),
         ("overlong line", padded_line(MAX_LINE + 1), "65537 bytes"),
     ]

@@ -606,7 +606,8 @@ fn a_byte_order_mark_before_the_input_is_skipped_in_every_format() {
     );
     assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
     assert!(
-        run.stderr.contains("line 2: unknown tile '\\xef'"),
+        run.stderr
+            .contains("line 2: unknown tile '\\xef\\xbb\\xbf'"),
         "{}",
         run.stderr
     );
@@ -872,7 +873,10 @@ const BAD_INPUTS: &[Bad] = &[
     bad("poj1077", "2 3 4\n1 5 x\n7 6 -\n", "", 3, "unknown tile '-'"),
     bad("acwing845", "2 3 4 1 5 * 7 6 8\n", "", 1, "unknown tile '*'"),
     bad("hdu1043", "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 y\n", "ullddrurdllurdruldr\n", 2, "unknown tile 'y'"),
-    bad("hdu1043", "1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 \u{e9}\n", "\n", 2, "unknown tile '\\xc3'"),
+    bad("hdu1043", "1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 \u{e9}\n", "\n", 2, "unknown tile '\\xc3\\xa9'"),
+    // A character of two bytes is named whole, as `distance` names it.
+    bad("poj1077", "2 3 4 1 5 x 7 6 \u{e9}\n", "", 1, "unknown tile '\\xc3\\xa9'"),
+    bad("luogu1379", "28310\u{e9}765\n", "", 1, "unknown tile '\\xc3\\xa9'"),
     bad("pair", "2 6 4 1 3 7 0 5 8\n8 1 5 7 3 6 4 0 two\n", "", 2, "unknown tile 'two'"),
     bad("hdu3567", "2\n12X453786\n12345678X\n564178X23\n7568Z4123\n", "Case 1: 2\ndd\n", 5, "unknown tile 'Z'"),
     bad("luogu1379", "28310a765\n", "", 1, "unknown tile 'a'"),

@@ -38,7 +38,8 @@ pub use layout25::{Layout25, Layout25Error, Symmetry25};
 pub use moves::{parse_path, path_string, Move, OrderError};
 pub use neighbors::{slide, Neighbors};
 pub use parse::{
-    is_blank_or_comment, is_space, parse_layout, parse_spaced_packed, parse_tile, ParseError, Token,
+    characters, is_blank_or_comment, is_space, parse_layout, parse_spaced_packed, parse_tile,
+    Characters, ParseError, Token,
 };
 pub use rank::{
     placement_count, PlacementRank, PlacementRanker25, Placements, WidePlacementRanker25,

@@ -50,6 +50,44 @@ impl fmt::Display for Token {
     }
 }
 
+/// The characters of `bytes` as the readers of one-character tiles name them in errors:
+/// each character of UTF-8 whole (`é` is `\xc3\xa9`, as a token of it is quoted), any other
+/// byte alone. An ASCII byte costs one comparison: the judges read every tile so.
+pub fn characters(bytes: &[u8]) -> Characters<'_> {
+    Characters(bytes)
+}
+
+/// The iterator of [`characters`].
+#[derive(Clone, Debug)]
+pub struct Characters<'a>(&'a [u8]);
+
+impl<'a> Iterator for Characters<'a> {
+    type Item = &'a [u8];
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let &lead = self.0.first()?;
+        if lead < 0x80 {
+            let (c, rest) = self.0.split_at(1);
+            self.0 = rest;
+            return Some(c);
+        }
+        let width = match lead {
+            0xc2..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf4 => 4,
+            _ => 1,
+        };
+        let width = match self.0.get(..width) {
+            Some(c) if width > 1 && std::str::from_utf8(c).is_ok() => width,
+            _ => 1,
+        };
+        let (c, rest) = self.0.split_at(width);
+        self.0 = rest;
+        Some(c)
+    }
+}
+
 /// Whitespace as C's `isspace` takes it (space, `\t`, `\n`, `\v`, `\f`, `\r`): what
 /// separates tokens for `scanf` and `cin`, so for the judges' readers as for the lines here.
 #[inline]
@@ -241,9 +279,8 @@ fn parse_general(board: Board, line: &[u8]) -> Result<Layout, ParseError> {
         // One string, one character per cell. A character that is no tile is named before
         // the length is counted: `hello` is no 5 tiles.
         let token = &line[first];
-        if let Some(c) = token
-            .chunks(1)
-            .find(|c| !(c[0].is_ascii_digit() || matches!(c[0], b'x' | b'X')))
+        if let Some(c) =
+            characters(token).find(|c| !(c[0].is_ascii_digit() || matches!(c[0], b'x' | b'X')))
         {
             return Err(ParseError::UnknownToken {
                 token: Token::new(c),
@@ -269,6 +306,37 @@ fn parse_general(board: Board, line: &[u8]) -> Result<Layout, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn characters_are_whole_utf8_sequences_and_other_bytes_alone() {
+        let all: Vec<&[u8]> = characters("1é€😀x".as_bytes()).collect();
+        assert_eq!(
+            all,
+            [
+                &b"1"[..],
+                "é".as_bytes(),
+                "€".as_bytes(),
+                "😀".as_bytes(),
+                b"x"
+            ]
+        );
+        // A lead byte without its continuation, a lone continuation, an overlong form, a
+        // cut sequence at the end: each byte alone.
+        let odd: Vec<&[u8]> = characters(b"\xc3x\x80\xc0\xaf\xe2\x82").collect();
+        assert_eq!(
+            odd,
+            [
+                &b"\xc3"[..],
+                b"x",
+                b"\x80",
+                b"\xc0",
+                b"\xaf",
+                b"\xe2",
+                b"\x82"
+            ]
+        );
+        assert_eq!(characters(b"").count(), 0);
+    }
 
     fn p(s: &str) -> Result<Layout, String> {
         parse_layout(Board::EIGHT, s.as_bytes()).map_err(|e| e.to_string())

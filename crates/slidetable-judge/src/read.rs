@@ -5,7 +5,7 @@
 use std::io::{self, BufRead};
 
 use slidetable_core::lines::Lines;
-use slidetable_core::{is_space, parse_tile, Board, Layout, ParseError, Token};
+use slidetable_core::{characters, is_space, parse_tile, Board, Layout, ParseError, Token};
 
 /// A bad input: where, and what.
 pub(crate) struct Bad {
@@ -256,14 +256,14 @@ impl<R: BufRead> Reader<R> {
             first.get_or_insert(line);
             match tiles {
                 Tiles::Chars => {
-                    for &c in token {
+                    for c in characters(token) {
                         if found.len() == board.cells() {
                             return Err(bad(
                                 line,
-                                format!("unexpected '{}' after the puzzle", c.escape_ascii()),
+                                format!("unexpected '{}' after the puzzle", Token::new(c)),
                             ));
                         }
-                        found.push(tile(board, line, &[c])?);
+                        found.push(tile(board, line, c)?);
                     }
                 }
                 Tiles::Numbers => found.push(tile(board, line, token)?),
