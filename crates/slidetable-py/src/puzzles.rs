@@ -12,7 +12,9 @@
 //! of grids, an array or Series of strings (or a frame or 2-D array of one column of them),
 //! an iterator of puzzles (read whole first). A 2-D shape is never ambiguous: a row of a
 //! batch holds a whole puzzle, a row of a grid fewer tiles ([`reads_as_grid`]). A grid of
-//! another shape than the board's is refused, never reshaped. Every reader here ([`Given::of`],
+//! another shape than the board's is refused, never reshaped. What has no order of its own
+//! (a set, a dict, a dict's keys) is refused rather than read in its iteration order, and a
+//! masked array with a masked tile rather than read with the value under the mask. Every reader here ([`Given::of`],
 //! [`one`], [`size_of`]) goes through the same tests of what it is given. Bad input is a
 //! `ValueError` with the library's message (`row N: ` in front for a batch, where the
 //! command line says `line N: `) and the library's board hint in Python's words.
@@ -28,10 +30,14 @@ use numpy::{
 };
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{
-    PyByteArray, PyByteArrayMethods, PyBytes, PyIterator, PyList, PyMemoryView, PyString,
+    PyByteArray, PyByteArrayMethods, PyBytes, PyDict, PyDictItems, PyDictKeys, PyFrozenSet,
+    PyIterator, PyList, PyMemoryView, PyString, PyTuple, PyType,
 };
-use slidetable::core::{lines, one_of, Board, Layout, Layout25, MAX_TABLE_CELLS};
+use slidetable::core::{
+    is_blank_or_comment, lines, one_of, Board, Layout, Layout25, MAX_TABLE_CELLS,
+};
 use slidetable::puzzles::{self as reader, Board25, BoardHint, PuzzleError, RowError, Rows};
 
 use crate::errors::value_error;
@@ -344,6 +350,9 @@ impl<'py, B: Reads> Given<'py, B> {
             return from_array(board, array);
         }
         if let Some(values) = frame_values(obj)? {
+            if let Ok(array) = values.cast::<PyUntypedArray>() {
+                text_beside_other_columns(array, obj.getattr("columns").ok().as_ref())?;
+            }
             return Given::of(board, &values);
         }
         sequence(board, obj)
@@ -386,11 +395,64 @@ impl<'py, B: Reads> Given<'py, B> {
 /// before it is read whole; anything else as it is. Every reader of what a call is given
 /// ([`Given::of`], [`one`], [`size_of`]) takes it so, or its first puzzle is lost.
 pub(crate) fn rereadable<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    ordered(obj, &String::new)?;
     if obj.cast::<PyIterator>().is_err() {
         return Ok(obj.clone());
     }
     let items = obj.try_iter()?.collect::<PyResult<Vec<_>>>()?;
     Ok(PyList::new(obj.py(), items)?.into_any())
+}
+
+/// Refuses what has no order of its own: a set or a frozenset (a set of the tiles 0..8
+/// iterates as 0 1 2 … 8, a puzzle nobody gave), a dict, its keys or items. `at` names the
+/// row (made only for the message). A dict's values, in insertion order, are a sequence like
+/// any other.
+fn ordered(obj: &Bound<'_, PyAny>, at: &dyn Fn() -> String) -> PyResult<()> {
+    // A list or a tuple first, in one look each: the rows of a batch of lists take this path.
+    if obj.is_exact_instance_of::<PyList>() || obj.is_exact_instance_of::<PyTuple>() {
+        return Ok(());
+    }
+    let unordered = obj.is_instance_of::<pyo3::types::PySet>()
+        || obj.is_instance_of::<PyFrozenSet>()
+        || obj.is_instance_of::<PyDict>()
+        || obj.is_instance_of::<PyDictKeys>()
+        || obj.is_instance_of::<PyDictItems>();
+    if !unordered {
+        return Ok(());
+    }
+    Err(PyTypeError::new_err(format!(
+        "{}a {} has no order: give a puzzle's tiles in reading order, or puzzles, as a \
+         list, a tuple or an array (a puzzle also as a string)",
+        at(),
+        type_name(obj)
+    )))
+}
+
+/// Refuses a numpy masked array with a masked tile: the value under the mask is no tile
+/// given. An array without one is read as its values. `at` names the row (made only for the
+/// message).
+fn unmasked(array: &Bound<'_, PyUntypedArray>, at: &dyn Fn() -> String) -> PyResult<()> {
+    static NDARRAY: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    static MASKED_ARRAY: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let py = array.py();
+    // A plain array (each row of a list of arrays) in one comparison of types.
+    if array.get_type().is(NDARRAY.import(py, "numpy", "ndarray")?)
+        || !array.is_instance(MASKED_ARRAY.import(py, "numpy.ma", "MaskedArray")?)?
+    {
+        return Ok(());
+    }
+    let masked = py
+        .import("numpy.ma")?
+        .call_method1("is_masked", (array,))?
+        .is_truthy()?;
+    if masked {
+        return Err(value_error(format!(
+            "{}the array has masked tiles (numpy.ma): a masked tile is no tile given; fill \
+             them (.filled(…)) or drop their rows",
+            at()
+        )));
+    }
+    Ok(())
 }
 
 /// What a sequence holds: one puzzle (its items are tiles, or rows of tiles that
@@ -478,6 +540,8 @@ fn from_array<'py, B: Reads>(
     board: B,
     array: &Bound<'py, PyUntypedArray>,
 ) -> PyResult<Given<'py, B>> {
+    unmasked(array, &String::new)?;
+    text_beside_other_columns(array, None)?;
     if let Some(column) = column_of_strings(array)? {
         return from_array(board, &column);
     }
@@ -527,6 +591,37 @@ fn column_of_strings<'py>(
     Ok(Some(
         array.call_method0("ravel")?.cast_into::<PyUntypedArray>()?,
     ))
+}
+
+/// Refuses a 2-D array of objects (a frame's values) whose first row holds text beside
+/// other values (an id, a label): puzzles as text are one column, given alone, named from
+/// the frame's `columns` when there are some. Its 2 rows of 2 were read as a grid.
+fn text_beside_other_columns(
+    array: &Bound<'_, PyUntypedArray>,
+    columns: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    if array.ndim() != 2 || array.shape()[1] < 2 || array.dtype().kind() != b'O' {
+        return Ok(());
+    }
+    let Some(row) = first_item(array.as_any())? else {
+        return Ok(());
+    };
+    let cells = row.try_iter()?.collect::<PyResult<Vec<_>>>()?;
+    let Some(at) = cells.iter().position(is_text) else {
+        return Ok(());
+    };
+    if cells.iter().all(is_text) {
+        return Ok(());
+    }
+    let (what, column) = match columns.and_then(|c| c.get_item(at).ok()) {
+        Some(name) => ("a frame", format!("df[{}]", name.repr()?)),
+        None => ("an array", format!("array[:, {at}]")),
+    };
+    Err(value_error(format!(
+        "{what} of {} columns holds text beside other values: puzzles as text are one \
+         column, given alone ({column})",
+        array.shape()[1]
+    )))
 }
 
 /// `array` with its values in the machine's byte order: a native copy of an array that holds
@@ -642,7 +737,19 @@ fn each_item<B: Reads>(board: B, obj: &Bound<'_, PyAny>) -> PyResult<Vec<B::Layo
     let mut layouts = reserved(obj.len().unwrap_or(0), "puzzles")?;
     for (row, item) in obj.try_iter()?.enumerate() {
         let item = item?;
-        layouts.push(one_at(board, &item, Some(row))?);
+        let layout = one_at(board, &item, Some(row)).map_err(|e| {
+            // `list("813402765")`: each character a puzzle of one tile.
+            match text(&item) {
+                Ok(Some(t)) if t.trim_ascii().len() == 1 => with_advice(
+                    item.py(),
+                    e,
+                    "a list of strings is many puzzles, a string each: give one puzzle as one \
+                     string (\"813402765\") or as integers",
+                ),
+                _ => e,
+            }
+        })?;
+        layouts.push(layout);
     }
     Ok(layouts)
 }
@@ -651,6 +758,17 @@ fn each_item<B: Reads>(board: B, obj: &Bound<'_, PyAny>) -> PyResult<Vec<B::Layo
 /// skips one before its input (a line of a file Notepad saved, read by `open()`).
 fn text_of(bytes: &[u8]) -> &[u8] {
     lines::without_byte_order_mark(bytes)
+}
+
+/// `error` (of the same type) with `advice` after its message, in parentheses.
+fn with_advice(py: Python<'_>, error: PyErr, advice: &str) -> PyErr {
+    let message = error.value(py).to_string();
+    let advised = format!("{message} ({advice})");
+    if error.is_instance_of::<PyTypeError>(py) {
+        PyTypeError::new_err(advised)
+    } else {
+        value_error(advised)
+    }
 }
 
 fn not_a_puzzle(obj: &Bound<'_, PyAny>) -> PyErr {
@@ -673,13 +791,27 @@ fn one_at<B: Reads>(board: B, obj: &Bound<'_, PyAny>, row: Option<usize>) -> PyR
     let at = || row.map(|r| format!("row {r}: ")).unwrap_or_default();
     let refuse = |e: PuzzleError| value_error(format!("{}{}", at(), message(&e)));
     if let Some(text) = text(obj)? {
-        return board.line(text_of(&text)).map_err(refuse);
+        return board.line(text_of(&text)).map_err(|e| {
+            let puzzles = text.split(|&b| b == b'\n');
+            match puzzles.filter(|l| !is_blank_or_comment(l)).count() {
+                // A file's text read whole: one puzzle a line was meant.
+                2.. => with_advice(
+                    obj.py(),
+                    refuse(e),
+                    "a string is one puzzle: for one a line, give a list of lines \
+                     (text.splitlines())",
+                ),
+                _ => refuse(e),
+            }
+        });
     }
+    ordered(obj, &at)?;
     let mut obj = match frame_values(obj)? {
         Some(values) => values,
         None => rereadable(obj)?,
     };
     if let Ok(array) = obj.cast::<PyUntypedArray>() {
+        unmasked(array, &at)?;
         if !matches!(array.dtype().kind(), b'i' | b'u' | b'O') {
             return Err(not_integers(array));
         }
@@ -756,6 +888,7 @@ fn items<B: Reads>(
     at: &dyn Fn() -> String,
     grid: bool,
 ) -> PyResult<Vec<i128>> {
+    ordered(obj, at)?;
     let items = obj.try_iter().map_err(|_| not_a_puzzle(obj))?;
     let mut values = Vec::with_capacity(board.cells());
     for item in items {
