@@ -9,15 +9,16 @@ use numpy::PyArray2;
 use pyo3::prelude::*;
 
 use crate::interrupt::Counted;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 use slidetable::core::{path_string, Board, Layout, Move};
 use slidetable::generate::Partition;
-use slidetable::query::{AnyTable, SplitMix64};
+use slidetable::query::{AnyTable, PatternTable, SplitMix64, TableBytes};
 use slidetable::search::{Heuristic, Limits, SearchError, Symmetric};
 use slidetable::{Fifteen, FifteenError};
 
 use crate::cache;
 use crate::errors::{gen_error, table_error, value_error, whole};
+use crate::pickling;
 use crate::puzzles::{self, Given};
 use crate::records;
 use crate::table::parse_order;
@@ -397,6 +398,41 @@ impl PyFifteen {
     ) -> PyResult<Bound<'py, PyAny>> {
         let solver = self.solver(goal)?;
         crate::heuristics::estimates(py, &solver, Given::of(self.board(), puzzle)?)
+    }
+
+    /// Pickled (`multiprocessing`, joblib, `copy.deepcopy`) as its file's path and header,
+    /// opened again and checked where it is unpickled; databases built in memory as their
+    /// bytes.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let table = slf.get().fifteen.table();
+        let kept = pickling::kept(
+            slf.py(),
+            table.file(),
+            table.bytes(),
+            table.header().header_len(),
+        )?;
+        pickling::reduced(slf.as_any(), kept)
+    }
+
+    /// The databases a pickle kept ([`PyFifteen::__reduce__`]).
+    #[staticmethod]
+    fn _unpickle(file: Option<PathBuf>, bytes: &[u8]) -> PyResult<PyFifteen> {
+        pickling::restored(
+            file,
+            bytes,
+            "pattern database",
+            |path| PyFifteen::open(path.to_path_buf()),
+            |f| {
+                let table = f.fifteen.table();
+                &table.bytes()[..table.header().header_len() as usize]
+            },
+            |bytes| {
+                let table = PatternTable::new(TableBytes::from(bytes)).map_err(table_error)?;
+                table.verify().map_err(table_error)?;
+                let fifteen = Fifteen::new(table).map_err(fifteen_error)?;
+                Ok(PyFifteen { fifteen })
+            },
+        )
     }
 
     fn __repr__(&self) -> String {

@@ -16,6 +16,7 @@ mod heuristics;
 mod interrupt;
 mod levels;
 mod memory;
+mod pickling;
 mod puzzles;
 mod records;
 mod search;

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyString, PyTuple};
 use rayon::prelude::*;
-use slidetable::core::{path_string, Board, Layout, Move, MAX_TABLE_CELLS};
+use slidetable::core::{parse_layout, path_string, Board, Layout, Move, MAX_TABLE_CELLS};
 use slidetable::generate::{default_goals, Plan};
 use slidetable::query::{
     AnyTable, CostModel, Goal, LayerError, LevelPicks, Lockstep, MappedTable, QueryError,
@@ -20,6 +20,7 @@ use slidetable::query::{
 use crate::cache;
 use crate::errors::{query_error, table_error, value_error, whole};
 use crate::levels;
+use crate::pickling;
 use crate::puzzles::{self, Given};
 
 /// A table of every state's distance from its goals and the first move of an optimal path:
@@ -504,6 +505,38 @@ impl PyTable {
     #[getter]
     fn state_count(&self) -> PyResult<u64> {
         Ok(self.goal_of(None)?.state_count())
+    }
+
+    /// Pickled (`multiprocessing`, joblib, `copy.deepcopy`) as its file's path and header,
+    /// opened again and checked where it is unpickled; a table made in memory as its bytes.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let me = slf.get();
+        let (file, bytes) = pickling::kept(
+            slf.py(),
+            me.table.file(),
+            me.table.bytes(),
+            me.table.header().header_len(),
+        )?;
+        pickling::reduced(slf.as_any(), (file, bytes, me.goal.to_string()))
+    }
+
+    /// The table a pickle kept ([`PyTable::__reduce__`]).
+    #[staticmethod]
+    fn _unpickle(file: Option<PathBuf>, bytes: &[u8], goal: &str) -> PyResult<PyTable> {
+        let table = pickling::restored(
+            file,
+            bytes,
+            "table",
+            |path| Ok(PyTable::open(path.to_path_buf())?.table),
+            |t| &t.bytes()[..t.header().header_len() as usize],
+            |bytes| {
+                let table = MappedTable::new(TableBytes::from(bytes)).map_err(table_error)?;
+                table.verify().map_err(table_error)?;
+                Ok(table)
+            },
+        )?;
+        let goal = parse_layout(table.board(), goal.as_bytes()).map_err(value_error)?;
+        Ok(PyTable::new(table, Some(goal)))
     }
 
     fn __repr__(&self) -> String {

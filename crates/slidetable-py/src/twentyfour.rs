@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 use slidetable::core::{mask_tiles_25, path_string, Layout25, Move};
 use slidetable::generate::Pattern25Error;
 use slidetable::puzzles::Board25;
@@ -17,6 +17,7 @@ use slidetable::{Build25, TwentyFour, TwentyFourError};
 
 use crate::errors::{gen_error, table_error, value_error};
 use crate::interrupt::{Counted, Ended};
+use crate::pickling;
 use crate::puzzles::{self, Given};
 use crate::records;
 
@@ -455,6 +456,38 @@ impl PyTwentyFour {
                 Ok(numpy::PyArray1::from_vec(py, estimates).into_any())
             }
         }
+    }
+
+    /// Pickled (`multiprocessing`, joblib, `copy.deepcopy`) as its file's path and header,
+    /// opened again and checked where it is unpickled; databases built in memory as their
+    /// bytes.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let solver = &slf.get().solver;
+        let kept = pickling::kept(
+            slf.py(),
+            solver.file(),
+            solver.bytes(),
+            solver.header().header_len(),
+        )?;
+        pickling::reduced(slf.as_any(), kept)
+    }
+
+    /// The databases a pickle kept ([`PyTwentyFour::__reduce__`]).
+    #[staticmethod]
+    fn _unpickle(py: Python<'_>, file: Option<PathBuf>, bytes: &[u8]) -> PyResult<PyTwentyFour> {
+        pickling::restored(
+            file,
+            bytes,
+            "24-puzzle database",
+            |path| PyTwentyFour::open(py, path.to_path_buf()),
+            |t| &t.solver.bytes()[..t.solver.header().header_len() as usize],
+            |bytes| {
+                let solver = py
+                    .detach(|| TwentyFour::from_bytes(bytes).map_err(Box::new))
+                    .map_err(|e| twentyfour_error(*e))?;
+                Ok(PyTwentyFour { solver })
+            },
+        )
     }
 
     fn __repr__(&self) -> String {

@@ -94,6 +94,11 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
         self.file.as_deref()
     }
 
+    /// The database's bytes, header and payload, as one file holds them.
+    pub fn bytes(&self) -> &[u8] {
+        self.data.as_ref()
+    }
+
     /// Checks the payload checksum (a pass over the whole file). A file with a checksum per
     /// block (version 2) has its blocks checked on every core (rayon), each block's bytes
     /// read once, then their checksums against the whole payload's; a damaged block is named

@@ -461,6 +461,22 @@ impl TwentyFour<TableBytes> {
             file: None,
         })
     }
+
+    /// The databases a file's bytes hold, already in memory (a copy sent to another
+    /// process): the header checked, and the CRC of every entry.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<TwentyFour<TableBytes>, TwentyFourError> {
+        let header = PatternFile25::parse(&bytes).map_err(|problem| TwentyFourError::Format {
+            path: PathBuf::from("(in memory)"),
+            problem,
+        })?;
+        let databases = TwentyFour {
+            bytes: TableBytes::from(bytes),
+            header,
+            file: None,
+        };
+        databases.verify()?;
+        Ok(databases)
+    }
 }
 
 impl<D: AsRef<[u8]>> TwentyFour<D> {
