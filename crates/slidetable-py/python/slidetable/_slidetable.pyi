@@ -1,7 +1,7 @@
 """Type stubs of the native module (see ``slidetable``'s docstring)."""
 
 from os import PathLike
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,7 @@ FIRST_USE_PARTITION: str
 """The databases `Fifteen.default()` builds on first use when the 7-8 ones are missing: "6-6-3"."""
 __version__: str
 
+@final
 class Table:
     """A table of every state's distance and first optimal move, for one board."""
 
@@ -92,6 +93,7 @@ class Table:
         progress: Optional[Callable[[int, int], Any]] = None,
     ) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.int16], npt.NDArray[np.int8]]: ...
 
+@final
 class Fifteen:
     """The 15-puzzle's optimal solver: IDA* on additive pattern databases."""
 
@@ -142,6 +144,7 @@ class Fifteen:
 # progress(row, bound, expanded, seconds): the search's latest report, about once a second.
 SearchProgress = Callable[[int, int, int, float], Any]
 
+@final
 class TwentyFour:
     """The 24-puzzle's optimal solver: IDA* on additive pattern databases and their reflection."""
 
