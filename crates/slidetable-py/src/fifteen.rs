@@ -405,13 +405,8 @@ impl PyFifteen {
     /// bytes.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let table = slf.get().fifteen.table();
-        let kept = pickling::kept(
-            slf.py(),
-            table.file(),
-            table.bytes(),
-            table.header().header_len(),
-        )?;
-        pickling::reduced(slf.as_any(), kept)
+        let header_len = table.header().header_len();
+        pickling::reduce(slf.as_any(), table.file(), table.bytes(), header_len)
     }
 
     /// The databases a pickle kept ([`PyFifteen::__reduce__`]).

@@ -26,6 +26,17 @@ pub(crate) fn reduced<'py>(
     PyTuple::new(slf.py(), [restore, args.into_bound_py_any(slf.py())?])
 }
 
+/// What `__reduce__` returns for `slf`, a table whose bytes are `bytes` (read from `file` if
+/// any, its header the first `header_len`): its class's `_unpickle` and what [`kept`] keeps.
+pub(crate) fn reduce<'py>(
+    slf: &Bound<'py, PyAny>,
+    file: Option<&Path>,
+    bytes: &[u8],
+    header_len: u64,
+) -> PyResult<Bound<'py, PyTuple>> {
+    reduced(slf, kept(slf.py(), file, bytes, header_len)?)
+}
+
 /// What to keep of a table whose bytes are `bytes`, read from `file` if any, its header the
 /// first `header_len` of them.
 pub(crate) fn kept<'py>(

@@ -463,13 +463,8 @@ impl PyTwentyFour {
     /// bytes.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let solver = &slf.get().solver;
-        let kept = pickling::kept(
-            slf.py(),
-            solver.file(),
-            solver.bytes(),
-            solver.header().header_len(),
-        )?;
-        pickling::reduced(slf.as_any(), kept)
+        let header_len = solver.header().header_len();
+        pickling::reduce(slf.as_any(), solver.file(), solver.bytes(), header_len)
     }
 
     /// The databases a pickle kept ([`PyTwentyFour::__reduce__`]).
