@@ -2,8 +2,9 @@
 //! `copy.deepcopy`): one opened from a file goes as its path and its header's bytes, and is
 //! opened again where it is unpickled, its header compared, so that a file changed or
 //! replaced in between is refused rather than answering from other data; one made in memory
-//! goes as its bytes, checked again as a file's are. One rule for `Table`, `Fifteen` and
-//! `TwentyFour`.
+//! goes as its bytes, checked again as a file's are. A file's path is kept whole (absolute),
+//! so that a process started in another directory opens the same file. One rule for
+//! `Table`, `Fifteen` and `TwentyFour`.
 
 use std::path::{Path, PathBuf};
 
@@ -47,7 +48,9 @@ pub(crate) fn kept<'py>(
 ) -> PyResult<Kept<'py>> {
     let (file, bytes) = match file {
         Some(path) => {
-            let path = path.to_str().ok_or_else(|| {
+            // Whole, so that a process started in another directory opens the same file.
+            let whole = std::path::absolute(path)?;
+            let path = whole.to_str().ok_or_else(|| {
                 value_error(format!(
                     "cannot pickle a table read from {}: its path is not UTF-8",
                     path.display()

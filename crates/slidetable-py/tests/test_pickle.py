@@ -6,6 +6,7 @@ that was pickled); one made in memory as its bytes. Every copy answers as the or
 import concurrent.futures
 import copy
 import multiprocessing
+import os
 import pickle
 import shutil
 
@@ -36,6 +37,20 @@ def test_a_table_from_a_file_is_pickled_by_its_path_and_answers_as_itself(tmp_pa
         assert repr(other) == repr(table)
         assert list(other.distance(EIGHT)) == list(table.distance(EIGHT))
         assert list(other.path(EIGHT)) == list(table.path(EIGHT))
+
+
+def test_a_table_opened_by_a_relative_path_is_found_from_another_directory(tmp_path, monkeypatch):
+    # A worker started elsewhere (joblib, a cluster's job) reads the same file: the path is
+    # kept whole, not as the caller typed it.
+    shutil.copy(slidetable.Table.default("3x3").file, tmp_path / "rel.slt")
+    monkeypatch.chdir(tmp_path)
+    pickled = pickle.dumps(slidetable.Table.open("rel.slt"))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.chdir(elsewhere)
+    table = pickle.loads(pickled)
+    assert table.file == str(tmp_path / "rel.slt")
+    assert table.distance(EIGHT[0]) == 14
 
 
 def test_a_table_made_in_memory_is_pickled_with_its_bytes_and_goal():
