@@ -5,14 +5,17 @@
    docs/GUIDE.md, each document in order in its own scratch directory, and compares what it
    prints (standard output, then standard error) with the lines the document shows under it.
    The cache's default tables (3x3, 2x3, 3x4) are generated first, as a reader who has used
-   slidetable before has them, so no first-use note appears.
+   slidetable before has them, so no first-use note appears. Each example is also run once
+   before, from an empty cache, as a new user runs it: its standard output and exit code
+   must be the same, and its standard error the same but for the first use's note (a
+   pipe's data never holds the note).
 
    In the expected output:
      * a line `...` stands for any number of lines (the document shows only the start);
      * `...` inside a line stands for any text (a long JSON line shortened);
      * times (`took 43.2 ms`, `12.3 ms`, `456 µs`) match any time.
-   Examples that write outside the scratch directory (`completions ... > ~/...`) or need a
-   man reader (`man -l`) are run without their redirection or not at all.
+   `~` is a home directory in the scratch directory, as empty as a new account's; examples
+   that need a man reader (`man -l`) are not run.
 
 2. Paths. In README.md, docs/GUIDE.md, docs/ARCHITECTURE.md and BENCHMARKS.md, every link to a file of the
    repository (`[text](path)`, `![alt](path)`, relative to the document, with an optional
@@ -172,25 +175,23 @@ def check_examples(name, document, scratch, env):
         XDG_CACHE_HOME=os.path.join(scratch, "cache"),
         HOME=os.path.join(scratch, "home"),
     )
+    os.mkdir(env["HOME"])
     failures, ran, last = 0, 0, 0
     for number, command, expected in examples(document):
         if "man -l" in command:
             continue
-        if command.startswith("slidetable completions"):
-            command = command.split(">")[0]
-            expected = ["..."]
         if command == "echo $?":
             actual = [str(last)]
         else:
-            run = subprocess.run(
-                ["bash", "-o", "pipefail", "-c", command],
-                cwd=scratch,
-                env=env,
-                capture_output=True,
-                text=True,
-            )
+            with tempfile.TemporaryDirectory(dir=scratch) as empty:
+                first = shell(command, scratch, dict(env, XDG_CACHE_HOME=empty))
+            run = shell(command, scratch, env)
             last = run.returncode
             actual = run.stdout.splitlines() + run.stderr.splitlines()
+            differ = first_use_differs(first, run)
+            if differ:
+                failures += 1
+                print(f"{name}:{number}: $ {command}\n  from an empty cache, {differ}")
         # A blank line that ends the output cannot be told from the end of the block.
         while actual and not actual[-1].strip():
             actual.pop()
@@ -203,6 +204,37 @@ def check_examples(name, document, scratch, env):
             print("  got:")
             print("".join(f"    {l}\n" for l in actual), end="")
     return failures, ran
+
+
+def shell(command, cwd, env):
+    return subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
+# The note of a default table's first use (slidetable::defaults::first_use_note).
+FIRST_USE_NOTE = re.compile(r"slidetable: no (table|pattern database) at .*; generating .* once")
+
+
+def first_use_differs(first, then):
+    """What a run from an empty cache did otherwise than the same run with the cache filled
+    (times aside), or None."""
+    def timeless(text):
+        return TIME.sub("TIME", text)
+
+    if first.returncode != then.returncode:
+        return f"exit code {first.returncode}, not {then.returncode}"
+    if timeless(first.stdout) != timeless(then.stdout):
+        return f"standard output:\n{first.stdout}\nnot:\n{then.stdout}"
+    notes = [l for l in first.stderr.splitlines() if FIRST_USE_NOTE.match(l)]
+    rest = [timeless(l) for l in first.stderr.splitlines() if not FIRST_USE_NOTE.match(l)]
+    if len(notes) > 1 or rest != [timeless(l) for l in then.stderr.splitlines()]:
+        return f"standard error:\n{first.stderr}\nnot, but for one note:\n{then.stderr}"
+    return None
 
 
 def slug(heading):

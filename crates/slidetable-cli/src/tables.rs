@@ -27,12 +27,25 @@ pub(crate) use slidetable::generate::{Generated, Plan};
 /// process or generates the table, and a progress bar while it generates a large one.
 pub(crate) struct Shown {
     bar: OnceLock<ProgressBar>,
+    /// Whether a generation makes SIGINT, SIGTERM and SIGHUP remove its temporary file and
+    /// end the process: not beside a server, which stops gracefully on them (exit 0).
+    cleans_up_on_signals: bool,
 }
 
 impl Shown {
     pub(crate) fn new() -> Shown {
         Shown {
             bar: OnceLock::new(),
+            cleans_up_on_signals: true,
+        }
+    }
+
+    /// For `serve`'s tables made before it listens: the note and the bar, and the server's
+    /// own handling of its signals left as it is.
+    pub(crate) fn beside_a_server() -> Shown {
+        Shown {
+            bar: OnceLock::new(),
+            cleans_up_on_signals: false,
         }
     }
 }
@@ -47,7 +60,9 @@ impl defaults::Watch for Shown {
     }
 
     fn generating(&self, path: &Path, board: Board, kind: Kind, total: u64) {
-        signals::clean_up_on_signals();
+        if self.cleans_up_on_signals {
+            signals::clean_up_on_signals();
+        }
         warning!("{}", defaults::first_use_note(path, board, kind));
         let bar = match kind {
             Kind::Table => progress_bar(total, BarUnit::States, format!("generating {board}")),

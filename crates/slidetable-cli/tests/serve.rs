@@ -497,6 +497,27 @@ fn sigterm_stops_it_with_exit_0() {
     assert_eq!(status.code(), Some(0));
 }
 
+/// The URL is the line a script waits for before it goes on: a SIGTERM sent as soon as it is
+/// printed stops the server as any later one does, with exit 0 (it used to come before the
+/// server listened for signals, and killed it: no exit code).
+#[test]
+fn sigterm_as_soon_as_the_url_is_printed_stops_it_with_exit_0() {
+    let (dir, table) = (dir(), table_3x3());
+    for _ in 0..20 {
+        let mut served = serve(
+            dir,
+            &["--bind", "127.0.0.1:0", "--table", table.to_str().unwrap()],
+        );
+        let pid = served.child.id().to_string();
+        assert!(Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success());
+        assert_eq!(served.child.wait().unwrap().code(), Some(0));
+    }
+}
+
 #[test]
 fn a_missing_table_and_a_taken_port_are_refused() {
     let dir = dir();
@@ -565,4 +586,49 @@ fn tiles(layout: &Value, separator: &str) -> String {
         .map(|t| t.to_string())
         .collect();
     tiles.join(separator)
+}
+
+/// `serve --board B` makes B's default table before it listens, when the cache has none: the
+/// terminal is told so on standard error, in the note every other command gives (a 12-cell
+/// board kept it waiting seconds in silence), and standard output has the URL alone.
+#[test]
+fn a_default_made_before_listening_is_noted_as_every_command_notes_it() {
+    let dir = dir().join("serve-first-use");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = || {
+        let mut child = process(&dir)
+            .args(["serve", "--bind", "127.0.0.1:0", "--board", "2x3"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        assert!(line.starts_with("slidetable: serving http://"), "{line:?}");
+        assert!(Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success());
+        let mut rest = String::new();
+        out.read_to_string(&mut rest).unwrap();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!(child.wait().unwrap().code(), Some(0), "{err}");
+        assert_eq!(rest, "", "standard output holds the URL alone");
+        err
+    };
+    let note = format!(
+        "slidetable: no table at {}; generating it once (this takes a moment)\n",
+        dir.join("cache/slidetable/2x3.slt").display()
+    );
+    assert_eq!(run(), note);
+    assert_eq!(run(), "", "the second start finds the table");
 }

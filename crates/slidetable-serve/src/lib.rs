@@ -106,7 +106,7 @@ pub enum ServeError {
 }
 
 /// What to serve, and where.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Config {
     /// The address to listen on ([`DEFAULT_BIND`] by default).
     pub bind: SocketAddr,
@@ -114,10 +114,25 @@ pub struct Config {
     pub tables: Vec<PathBuf>,
     /// Boards whose default tables are opened (generated if missing) before listening.
     pub preload: Vec<Board>,
+    /// Told of a preloaded default's generation, beside the page: the command line's note
+    /// and progress bar on its terminal ([`slidetable::defaults::Quiet`] by default).
+    pub preload_told: Arc<dyn slidetable::defaults::Watch + Send>,
     /// How much searching (the 15-puzzle, the effort lesson) the server does at once.
     pub searches: SearchLimits,
     /// How many connections are open at once, and how long one may wait for a request.
     pub connections: ConnectionLimits,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("bind", &self.bind)
+            .field("tables", &self.tables)
+            .field("preload", &self.preload)
+            .field("searches", &self.searches)
+            .field("connections", &self.connections)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for Config {
@@ -126,6 +141,7 @@ impl Default for Config {
             bind: DEFAULT_BIND.parse().expect("a socket address"),
             tables: Vec::new(),
             preload: vec![Board::EIGHT],
+            preload_told: Arc::new(slidetable::defaults::Quiet),
             searches: SearchLimits::default(),
             connections: ConnectionLimits::default(),
         }
@@ -154,7 +170,9 @@ impl Server {
         .await??;
         let tables = Arc::new(Tables::with_defaults(opened)?);
         for &board in &config.preload {
-            tables.source(board).await?;
+            tables
+                .source_told(board, config.preload_told.clone())
+                .await?;
         }
         let listener = TcpListener::bind(config.bind)
             .await
@@ -203,11 +221,14 @@ pub const GRACE: Duration = Duration::from_secs(5);
 /// [`GRACE`], then returns.
 pub async fn serve(config: &Config, listening: impl FnOnce(&str)) -> Result<(), ServeError> {
     let server = Server::bind(config).await?;
+    // Heard from before the URL is told: a signal sent as soon as it is read stops us
+    // gracefully too, instead of killing the process.
+    let signalled = stop_signal();
     listening(&server.url().map_err(ServeError::Serve)?);
     let stop = Arc::new(Notify::new());
     let stopped = stop.clone();
     let running = tokio::spawn(server.run(async move { stopped.notified().await }));
-    stop_signal().await;
+    signalled.await;
     // A permit is kept if the server is not waiting yet: the stop is never lost.
     stop.notify_one();
     match tokio::time::timeout(GRACE, running).await {
@@ -218,27 +239,37 @@ pub async fn serve(config: &Config, listening: impl FnOnce(&str)) -> Result<(), 
     }
 }
 
-/// Completes on Ctrl-C, or on SIGTERM where there are signals.
-pub async fn stop_signal() {
-    let interrupt = async {
-        // Without a handler there is nothing to wait for; SIGTERM or a kill still ends us.
+/// Completes on Ctrl-C, or on SIGTERM where there are signals; both are listened for from
+/// this call on (not from the first poll), so none sent after it is missed.
+pub fn stop_signal() -> impl Future<Output = ()> {
+    // Without a handler there is nothing to wait for; a signal or a kill still ends us.
+    #[cfg(unix)]
+    let (interrupt, terminate) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::interrupt()).ok(),
+            signal(SignalKind::terminate()).ok(),
+        )
+    };
+    async move {
+        #[cfg(unix)]
+        {
+            let heard = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = heard(interrupt) => {}
+                () = heard(terminate) => {}
+            }
+        }
+        #[cfg(not(unix))]
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
     }
 }

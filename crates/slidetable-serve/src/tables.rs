@@ -141,6 +141,16 @@ impl Tables {
     /// pool; requests for the same board meanwhile wait for it, and a failure is retried by
     /// the next request.
     pub async fn source(&self, board: Board) -> Result<Option<Arc<dyn Source>>, ServeError> {
+        self.source_told(board, Arc::new(cache::Quiet)).await
+    }
+
+    /// [`Tables::source`], with `told` told of a default's generation too (beside the page's
+    /// progress): a preloaded board's, on the command line's terminal.
+    pub async fn source_told(
+        &self,
+        board: Board,
+        told: Arc<dyn cache::Watch + Send>,
+    ) -> Result<Option<Arc<dyn Source>>, ServeError> {
         let Some(slot) = self.slots.get(&Order::of(board)) else {
             return Ok(None);
         };
@@ -148,7 +158,7 @@ impl Tables {
         let source = slot
             .source
             .get_or_try_init(|| async move {
-                tokio::task::spawn_blocking(move || open_default(board, &progress))
+                tokio::task::spawn_blocking(move || open_default_told(board, &progress, &*told))
                     .await
                     .map_err(|e| ServeError::Opening {
                         board,
@@ -176,18 +186,21 @@ fn source(table: AnyTable, path: &Path) -> Result<Arc<dyn Source>, ServeError> {
     })
 }
 
-/// Shows a default's first-use generation on the page ([`Tables::work`]).
-struct Shown<'a>(&'a Progress);
+/// Shows a default's first-use generation on the page ([`Tables::work`]), and tells another
+/// watch too.
+struct Shown<'a>(&'a Progress, &'a dyn cache::Watch);
 
 impl cache::Watch for Shown<'_> {
-    fn waiting(&self, path: &Path, _: &Path) {
+    fn waiting(&self, path: &Path, lock: &Path) {
+        self.1.waiting(path, lock);
         self.0.start(
             format!("waiting for another program making {}", path.display()),
             0,
         );
     }
 
-    fn generating(&self, _: &Path, board: Board, kind: cache::Kind, total: u64) {
+    fn generating(&self, path: &Path, board: Board, kind: cache::Kind, total: u64) {
+        self.1.generating(path, board, kind, total);
         let task = match kind {
             cache::Kind::Table => format!("generating the {board} table once"),
             cache::Kind::Pattern => format!(
@@ -199,10 +212,12 @@ impl cache::Watch for Shown<'_> {
     }
 
     fn progress(&self, n: u64) {
+        self.1.progress(n);
         self.0.add(n);
     }
 
     fn finished(&self) {
+        self.1.finished();
         self.0.finish();
     }
 }
@@ -213,11 +228,21 @@ impl cache::Watch for Shown<'_> {
 /// (the 7-8 if `slidetable generate --board 4x4` made it, else the 6-6-3 that the first use
 /// builds in seconds and writes beside it, so a restart opens it at once).
 pub fn open_default(board: Board, progress: &Progress) -> Result<Arc<dyn Source>, ServeError> {
+    open_default_told(board, progress, &cache::Quiet)
+}
+
+/// [`open_default`], with `told` told of the generation too.
+fn open_default_told(
+    board: Board,
+    progress: &Progress,
+    told: &dyn cache::Watch,
+) -> Result<Arc<dyn Source>, ServeError> {
     let opening = |e: &dyn std::fmt::Display| ServeError::Opening {
         board,
         message: e.to_string(),
     };
-    let found = cache::ensure(None, board, &Shown(progress)).map_err(|e| opening(&chain(&e)))?;
+    let found =
+        cache::ensure(None, board, &Shown(progress, told)).map_err(|e| opening(&chain(&e)))?;
     progress.finish();
     let table = found.open().map_err(|e| opening(&e))?;
     source(table, &found.path).map_err(|e| opening(&e))

@@ -17,6 +17,7 @@ async fn a_client_that_never_reads_its_answers_is_closed_after_the_deadline() {
         bind: "127.0.0.1:0".parse().unwrap(),
         tables: vec![table_file(Board::EIGHT)],
         preload: Vec::new(),
+        preload_told: std::sync::Arc::new(slidetable::defaults::Quiet),
         searches: Default::default(),
         // One connection at a time: while the reader that never reads holds it, nobody else
         // is answered.

@@ -37,6 +37,7 @@ async fn thirty_students_on_the_fifteen_puzzle_all_answered_right() {
         bind: "127.0.0.1:0".parse().unwrap(),
         tables,
         preload: Vec::new(),
+        preload_told: std::sync::Arc::new(slidetable::defaults::Quiet),
         searches: SearchLimits {
             time: std::time::Duration::from_secs(120),
             ..SearchLimits::default()

@@ -236,7 +236,9 @@ pub fn first_use_note(path: &Path, board: Board, kind: Kind) -> String {
             "no table at {}; generating it once (this takes {})",
             path.display(),
             if board.cells() > 10 {
-                "a while and a few hundred MB of memory"
+                // 11-12 cells, the largest made on first use: 2.9 s and 126 MB on the idle
+                // 2-core machine (BENCHMARKS.md), 3-5 s loaded.
+                "a few seconds and about 130 MB of memory"
             } else {
                 "a moment"
             }
@@ -554,6 +556,31 @@ mod tests {
         assert_eq!(plan.goal, Board::FIFTEEN.goal_with_blank(0));
         let plan = pattern_plan(Board::FIFTEEN, FIRST_USE_PARTITION).unwrap();
         assert_eq!(plan.partition.sizes(), "6-6-3");
+    }
+
+    /// A first use's note says how long the user waits and what it takes, in figures a
+    /// reader can plan by (BENCHMARKS.md: a 12-cell default table takes 2.9 s and 126 MB on
+    /// the idle 2-core machine), not "a while".
+    #[test]
+    fn the_first_use_note_says_how_long_and_how_much_memory() {
+        let note = |rows, cols| {
+            first_use_note(
+                Path::new("c/t.slt"),
+                Board::new(rows, cols).unwrap(),
+                Kind::Table,
+            )
+        };
+        assert_eq!(
+            note(3, 3),
+            "no table at c/t.slt; generating it once (this takes a moment)"
+        );
+        for (rows, cols) in [(3, 4), (4, 3), (2, 6), (6, 2)] {
+            assert_eq!(
+                note(rows, cols),
+                "no table at c/t.slt; generating it once (this takes a few seconds and about \
+                 130 MB of memory)"
+            );
+        }
     }
 
     #[test]

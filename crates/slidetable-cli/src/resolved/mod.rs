@@ -635,6 +635,8 @@ fn serve_config(args: &ServeArgs) -> slidetable_serve::Config {
         } else {
             args.board.clone()
         },
+        // A default made before listening is noted as every command notes it.
+        preload_told: std::sync::Arc::new(crate::tables::Shown::beside_a_server()),
         searches: slidetable_serve::SearchLimits::default(),
         connections: slidetable_serve::ConnectionLimits {
             most: args.max_connections as usize,

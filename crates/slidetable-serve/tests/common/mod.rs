@@ -188,6 +188,7 @@ pub(crate) async fn serve_tables(tables: Vec<PathBuf>) -> Serving {
         bind: "127.0.0.1:0".parse().unwrap(),
         tables,
         preload: Vec::new(),
+        preload_told: std::sync::Arc::new(slidetable::defaults::Quiet),
         searches: Default::default(),
         connections: Default::default(),
     };
