@@ -104,6 +104,30 @@ pub(crate) fn table_file(board: Board) -> PathBuf {
     table_path(table_dir(), board)
 }
 
+/// Whether the caller is test `name` of this binary run in a process of its own; if not, it
+/// runs it so (and checks that it passed) before the caller returns. For a test whose effect
+/// is process-wide: a mapped table written over makes every later answer of the process a
+/// 500, as it must, which the tests running beside it in one process would get too (one
+/// did, in CI under load).
+pub(crate) fn in_a_process_of_its_own(name: &str) -> bool {
+    const ALONE: &str = "SLIDETABLE_TEST_ALONE";
+    if std::env::var_os(ALONE).is_some() {
+        return true;
+    }
+    let run = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([name, "--exact", "--test-threads=1"])
+        .env(ALONE, "1")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success() && out.contains("1 passed"),
+        "{out}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    false
+}
+
 /// A router over exactly the tables of [`BOARDS`] (no cache, nothing generated).
 pub(crate) fn app() -> Router {
     let sources = BOARDS
