@@ -458,15 +458,20 @@ fn sigterm_during_a_first_use_write_leaves_no_temporary_file() {
         );
         std::thread::sleep(Duration::from_millis(5));
     }
-    let pid = served.child.id().to_string();
+    sigterm(&served.child);
+    let status = served.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(temporaries(), Vec::<String>::new());
+}
+
+/// Sends SIGTERM to `child`, as a service manager or `kill` does.
+fn sigterm(child: &std::process::Child) {
+    let pid = child.id().to_string();
     assert!(Command::new("kill")
         .args(["-TERM", &pid])
         .status()
         .unwrap()
         .success());
-    let status = served.child.wait().unwrap();
-    assert_eq!(status.code(), Some(0));
-    assert_eq!(temporaries(), Vec::<String>::new());
 }
 
 #[test]
@@ -477,12 +482,7 @@ fn sigterm_stops_it_with_exit_0() {
         &["--bind", "127.0.0.1:0", "--table", table.to_str().unwrap()],
     );
     assert_eq!(get(&served.url, "/api/stats").0, 200);
-    let pid = served.child.id().to_string();
-    assert!(Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .unwrap()
-        .success());
+    sigterm(&served.child);
     let start = Instant::now();
     let status = loop {
         if let Some(status) = served.child.try_wait().unwrap() {
@@ -508,12 +508,7 @@ fn sigterm_as_soon_as_the_url_is_printed_stops_it_with_exit_0() {
             dir,
             &["--bind", "127.0.0.1:0", "--table", table.to_str().unwrap()],
         );
-        let pid = served.child.id().to_string();
-        assert!(Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success());
+        sigterm(&served.child);
         assert_eq!(served.child.wait().unwrap().code(), Some(0));
     }
 }
