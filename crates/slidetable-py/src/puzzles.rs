@@ -14,10 +14,11 @@
 //! batch holds a whole puzzle, a row of a grid fewer tiles ([`reads_as_grid`]). A grid of
 //! another shape than the board's is refused, never reshaped. What has no order of its own
 //! (a set, a dict, a dict's keys) is refused rather than read in its iteration order, and a
-//! masked array with a masked tile rather than read with the value under the mask. Every reader here ([`Given::of`],
-//! [`one`], [`size_of`]) goes through the same tests of what it is given. Bad input is a
-//! `ValueError` with the library's message (`row N: ` in front for a batch, where the
-//! command line says `line N: `) and the library's board hint in Python's words.
+//! masked array with a masked tile rather than read with the value under the mask. Every
+//! reader here ([`Given::of`], [`one`], [`size_of`]) goes through the same tests of what it
+//! is given. Bad input is a `ValueError` with the library's message (`row N: ` in front for
+//! a batch, where the command line says `line N: `) and the library's board hint in
+//! Python's words.
 
 use std::borrow::Cow;
 use std::fmt::Display;
@@ -33,7 +34,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
     PyByteArray, PyByteArrayMethods, PyBytes, PyDict, PyDictItems, PyDictKeys, PyFrozenSet,
-    PyIterator, PyList, PyMemoryView, PyString, PyTuple, PyType,
+    PyIterator, PyList, PyMemoryView, PySet, PyString, PyTuple, PyType,
 };
 use slidetable::core::{
     is_blank_or_comment, lines, one_of, Board, Layout, Layout25, MAX_TABLE_CELLS,
@@ -412,7 +413,7 @@ fn ordered(obj: &Bound<'_, PyAny>, at: &dyn Fn() -> String) -> PyResult<()> {
     if obj.is_exact_instance_of::<PyList>() || obj.is_exact_instance_of::<PyTuple>() {
         return Ok(());
     }
-    let unordered = obj.is_instance_of::<pyo3::types::PySet>()
+    let unordered = obj.is_instance_of::<PySet>()
         || obj.is_instance_of::<PyFrozenSet>()
         || obj.is_instance_of::<PyDict>()
         || obj.is_instance_of::<PyDictKeys>()
