@@ -133,3 +133,24 @@ fn regressions_replay() {
         puzzle_line(&std::fs::read(&path).unwrap());
     }
 }
+
+proptest! {
+    /// `characters` cuts any bytes into pieces that join back into them, each one UTF-8
+    /// character whole or one byte that begins none, and a text into exactly its characters.
+    #[test]
+    fn characters_cut_any_bytes_into_whole_characters_or_single_bytes(
+        bytes in prop::collection::vec(any::<u8>(), 0..64),
+        text in ".{0,32}",
+    ) {
+        let pieces: Vec<&[u8]> = slidetable_core::characters(&bytes).collect();
+        prop_assert_eq!(pieces.concat(), bytes.clone());
+        for piece in &pieces {
+            let whole = std::str::from_utf8(piece).is_ok_and(|s| s.chars().count() == 1);
+            prop_assert!(whole || piece.len() == 1, "{:?}", piece);
+        }
+        let pieces: Vec<&[u8]> = slidetable_core::characters(text.as_bytes()).collect();
+        let chars: Vec<String> = text.chars().map(String::from).collect();
+        let expected: Vec<&[u8]> = chars.iter().map(|c| c.as_bytes()).collect();
+        prop_assert_eq!(pieces, expected);
+    }
+}
