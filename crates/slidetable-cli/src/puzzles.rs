@@ -285,6 +285,9 @@ pub(crate) struct PuzzleLines {
     board: Board,
     /// [`with_board_hint`]'s advice, `None` without it, else whether `--table` was given.
     hints: Option<bool>,
+    /// Whether no puzzle line has been read yet: the first is looked at as a possible CSV
+    /// header ([`PuzzleLines::note_a_header`]).
+    first: bool,
 }
 
 /// How puzzle lines are read: for which board, and whether its table was named by `--table`
@@ -313,6 +316,7 @@ impl PuzzleLines {
             text: InputLines::open(path)?,
             board: reading.board,
             hints: Some(reading.table_given),
+            first: true,
         })
     }
 
@@ -351,6 +355,9 @@ impl PuzzleLines {
             at += len;
             lines += 1;
         }
+        if lines > 0 {
+            self.first = false;
+        }
         self.text.lines.consume(at, lines);
     }
 
@@ -371,12 +378,44 @@ impl PuzzleLines {
     #[inline(always)]
     pub(crate) fn next(&mut self) -> Result<Option<(u64, Result<Layout, String>)>> {
         let (board, hints) = (self.board, self.hints);
-        self.text.next(|text| {
+        let mut commas = false;
+        let first = std::mem::take(&mut self.first);
+        let next = self.text.next(|text| {
+            commas = first && text.contains(&b',');
             parse_line(board, text).map_err(|e| match hints {
                 Some(table_given) => with_board_hint(&e, board, table_given),
                 None => e.to_string(),
             })
-        })
+        })?;
+        if let (true, Some((number, Ok(layout)))) = (commas, &next) {
+            self.note_a_header(*number, layout);
+        }
+        Ok(next)
+    }
+
+    /// Notes the first puzzle line, comma-separated, when it is the tiles 0 1 2 … in order:
+    /// what pandas writes as the header of a frame of tile columns (`df.to_csv(index=False)`).
+    /// It is a puzzle too, so it is answered; the note says what its answer may be.
+    #[cold]
+    fn note_a_header(&self, number: u64, layout: &Layout) {
+        let cells = self.board.cells();
+        if !layout
+            .tiles()
+            .iter()
+            .enumerate()
+            .all(|(i, &t)| usize::from(t) == i)
+        {
+            return;
+        }
+        let labels: Vec<String> = (0..cells).map(|i| i.to_string()).collect();
+        warning!(
+            "{}, {}, is answered as a puzzle; if it is a CSV header (pandas writes one so for \
+             tile columns 0..{}), its answer is the first line of output: skip it (tail -n +2 \
+             FILE)",
+            self.line(number),
+            labels.join(","),
+            cells - 1
+        );
     }
 }
 

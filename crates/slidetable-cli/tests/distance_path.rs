@@ -691,3 +691,49 @@ fn a_line_of_another_board_with_table_advises_a_table_of_that_board() {
         run.stderr
     );
 }
+
+/// pandas writes a frame of tile columns (`df.to_csv("p.csv", index=False)`) under the header
+/// `0,1,2,3,4,5,6,7,8`, which is also a puzzle: it was answered (22) without a word, one
+/// answer more than the rows, every later answer a line below where the user looks for it.
+/// It is still answered (it may be a puzzle), and a note says what it may be and how to skip
+/// it; a first line that is not 0..n−1 in order, or not comma-separated, gets no note.
+#[test]
+fn a_first_line_that_reads_as_a_csv_header_of_tile_columns_is_noted() {
+    let header = "0,1,2,3,4,5,6,7,8\n8,1,3,4,0,2,7,6,5\n1,2,3,4,5,6,7,8,0\n";
+    for command in ["distance", "path"] {
+        let run = query(command, &[], header);
+        assert_eq!(run.code, Some(0), "{run:#?}");
+        assert_eq!(run.stdout.lines().count(), 3, "{run:#?}");
+        assert_eq!(
+            run.stderr,
+            "slidetable: <stdin>: line 1, 0,1,2,3,4,5,6,7,8, is answered as a puzzle; if it is \
+             a CSV header (pandas writes one so for tile columns 0..8), its answer is the first \
+             line of output: skip it (tail -n +2 FILE)\n",
+            "{command}"
+        );
+    }
+    let dir = dir();
+    let file = dir.join("p.csv");
+    fs::write(&file, header).unwrap();
+    let run = Run::of(
+        slidetable()
+            .args(["distance", "--table"])
+            .arg(table_3x3())
+            .arg(&file),
+    );
+    assert_eq!(run.stdout, "22\n14\n0\n");
+    assert!(
+        run.stderr
+            .contains("p.csv: line 1, 0,1,2,3,4,5,6,7,8, is answered"),
+        "{run:#?}"
+    );
+    // Puzzles alone: no note.
+    for quiet in [
+        "1,2,3,4,5,6,7,8,0\n0,1,2,3,4,5,6,7,8\n",
+        "0 1 2 3 4 5 6 7 8\n1 2 3 4 5 6 7 8 0\n",
+        "8,1,3,4,0,2,7,6,5\n",
+    ] {
+        let run = query("distance", &[], quiet);
+        assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""), "{quiet}");
+    }
+}
