@@ -377,15 +377,25 @@ impl PuzzleLines {
     // instructions (callgrind).
     #[inline(always)]
     pub(crate) fn next(&mut self) -> Result<Option<(u64, Result<Layout, String>)>> {
+        if self.first {
+            return self.first_line();
+        }
+        let (board, hints) = (self.board, self.hints);
+        self.text
+            .next(|text| parse_line(board, text).map_err(|e| hint(&e, board, hints)))
+    }
+
+    /// [`PuzzleLines::next`] for the first puzzle line, looked at as a possible CSV header
+    /// ([`PuzzleLines::note_a_header`]); out of the loop's way.
+    #[cold]
+    #[inline(never)]
+    fn first_line(&mut self) -> Result<Option<(u64, Result<Layout, String>)>> {
+        self.first = false;
         let (board, hints) = (self.board, self.hints);
         let mut commas = false;
-        let first = std::mem::take(&mut self.first);
         let next = self.text.next(|text| {
-            commas = first && text.contains(&b',');
-            parse_line(board, text).map_err(|e| match hints {
-                Some(table_given) => with_board_hint(&e, board, table_given),
-                None => e.to_string(),
-            })
+            commas = text.contains(&b',');
+            parse_line(board, text).map_err(|e| hint(&e, board, hints))
         })?;
         if let (true, Some((number, Ok(layout)))) = (commas, &next) {
             self.note_a_header(*number, layout);
@@ -416,6 +426,15 @@ impl PuzzleLines {
             labels.join(","),
             cells - 1
         );
+    }
+}
+
+/// What is wrong with a puzzle line, with [`with_board_hint`]'s advice when `hints` asks for
+/// it (`Some(table_given)`).
+fn hint(error: &PuzzleError, board: Board, hints: Option<bool>) -> String {
+    match hints {
+        Some(table_given) => with_board_hint(error, board, table_given),
+        None => error.to_string(),
     }
 }
 
