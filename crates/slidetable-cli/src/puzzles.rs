@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use slidetable::core::{
-    counted, is_blank_or_comment, parse_layout, parse_spaced_packed, Board, Layout,
+    counted, is_blank_or_comment, lines, parse_layout, parse_spaced_packed, Board, Layout,
 };
 use slidetable::puzzles::{parse_line, BoardHint, PuzzleError};
 
@@ -386,7 +386,8 @@ impl PuzzleLines {
     }
 
     /// [`PuzzleLines::next`] for the first puzzle line, looked at as a possible CSV header
-    /// ([`PuzzleLines::note_a_header`]); out of the loop's way.
+    /// ([`PuzzleLines::note_a_header`]) and, when it is refused, as the start of a file in
+    /// UTF-16; out of the loop's way.
     #[cold]
     #[inline(never)]
     fn first_line(&mut self) -> Result<Option<(u64, Result<Layout, String>)>> {
@@ -395,7 +396,13 @@ impl PuzzleLines {
         let mut commas = false;
         let next = self.text.next(|text| {
             commas = text.contains(&b',');
-            parse_line(board, text).map_err(|e| hint(&e, board, hints))
+            parse_line(board, text).map_err(|e| match lines::is_utf16(text) {
+                true => format!(
+                    "{e} (the input is UTF-16, by its first two bytes: save it as UTF-8, or \
+                     convert it with iconv -f UTF-16 -t UTF-8)"
+                ),
+                false => hint(&e, board, hints),
+            })
         })?;
         if let (true, Some((number, Ok(layout)))) = (commas, &next) {
             self.note_a_header(*number, layout);

@@ -737,3 +737,43 @@ fn a_first_line_that_reads_as_a_csv_header_of_tile_columns_is_noted() {
         assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""), "{quiet}");
     }
 }
+
+/// A file saved as UTF-16 (Notepad's "Unicode", PowerShell's `>` redirection) was refused
+/// with "unknown tile '\xff\xfe8\x00'", which says nothing of why; the message now names the
+/// encoding and how to convert it.
+#[test]
+fn a_utf16_file_is_refused_naming_its_encoding() {
+    let dir = dir();
+    for (name, little) in [("le.txt", true), ("be.txt", false)] {
+        let unit = |c: u16| {
+            if little {
+                c.to_le_bytes()
+            } else {
+                c.to_be_bytes()
+            }
+        };
+        let mut bytes = unit(0xFEFF).to_vec();
+        for c in "8 1 3 4 0 2 7 6 5\r\n".encode_utf16() {
+            bytes.extend(unit(c));
+        }
+        let file = dir.join(name);
+        fs::write(&file, bytes).unwrap();
+        for command in ["distance", "path"] {
+            let run = Run::of(
+                slidetable()
+                    .args([command, "--table"])
+                    .arg(table_3x3())
+                    .arg(&file),
+            );
+            assert_eq!(run.code, Some(BAD_INPUT), "{run:#?}");
+            assert!(
+                run.stderr.contains(&format!("{name}: line 1: "))
+                    && run.stderr.contains(
+                        "(the input is UTF-16, by its first two bytes: save it as UTF-8, or \
+                         convert it with iconv -f UTF-16 -t UTF-8)"
+                    ),
+                "{run:#?}"
+            );
+        }
+    }
+}

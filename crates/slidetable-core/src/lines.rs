@@ -26,6 +26,14 @@ pub fn without_byte_order_mark(text: &[u8]) -> &[u8] {
     text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text)
 }
 
+/// Whether `text` (an input's first line) begins with UTF-16's byte-order mark, little- or
+/// big-endian (`FF FE`, `FE FF`): a file saved as UTF-16 (Notepad's "Unicode", PowerShell's
+/// `>`), which is no text of puzzles until converted. No UTF-8 text begins so.
+#[inline]
+pub fn is_utf16(text: &[u8]) -> bool {
+    matches!(text, [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..])
+}
+
 /// The bytes read from the input at a time.
 pub const BLOCK: usize = 1 << 18;
 
