@@ -404,30 +404,24 @@ impl PyFifteen {
     /// opened again and checked where it is unpickled; databases built in memory as their
     /// bytes.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let table = slf.get().fifteen.table();
-        let header_len = table.header().header_len();
-        pickling::reduce(slf.as_any(), table.file(), table.bytes(), header_len)
+        pickling::reduce(slf.as_any(), &slf.get().fifteen)
     }
 
     /// The databases a pickle kept ([`PyFifteen::__reduce__`]).
     #[staticmethod]
     fn _unpickle(file: Option<PathBuf>, bytes: &[u8]) -> PyResult<PyFifteen> {
-        pickling::restored(
+        let fifteen = pickling::restored(
             file,
             bytes,
             "pattern database",
-            |path| PyFifteen::open(path.to_path_buf()),
-            |f| {
-                let table = f.fifteen.table();
-                &table.bytes()[..table.header().header_len() as usize]
-            },
+            |path| Ok(PyFifteen::open(path.to_path_buf())?.fifteen),
             |bytes| {
                 let table = PatternTable::new(TableBytes::from(bytes)).map_err(table_error)?;
                 table.verify().map_err(table_error)?;
-                let fifteen = Fifteen::new(table).map_err(fifteen_error)?;
-                Ok(PyFifteen { fifteen })
+                Fifteen::new(table).map_err(fifteen_error)
             },
-        )
+        )?;
+        Ok(PyFifteen { fifteen })
     }
 
     fn __repr__(&self) -> String {

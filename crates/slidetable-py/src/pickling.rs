@@ -14,6 +14,39 @@ use pyo3::IntoPyObjectExt;
 
 use crate::errors::value_error;
 
+/// A table as a pickle sees it: the library's table of every state, the 15-puzzle's
+/// databases, the 24-puzzle's.
+pub(crate) trait Pickled {
+    /// The file it was read from (`None`: made in memory), all its bytes, and how many of
+    /// them are its header.
+    fn source(&self) -> (Option<&Path>, &[u8], u64);
+
+    /// Its header's bytes: what a pickle keeps of a file, and compares when it opens it again.
+    fn header_bytes(&self) -> &[u8] {
+        let (_, bytes, header_len) = self.source();
+        &bytes[..header_len as usize]
+    }
+}
+
+impl Pickled for slidetable::query::MappedTable {
+    fn source(&self) -> (Option<&Path>, &[u8], u64) {
+        (self.file(), self.bytes(), self.header().header_len())
+    }
+}
+
+impl Pickled for slidetable::Fifteen {
+    fn source(&self) -> (Option<&Path>, &[u8], u64) {
+        let table = self.table();
+        (table.file(), table.bytes(), table.header().header_len())
+    }
+}
+
+impl Pickled for slidetable::TwentyFour {
+    fn source(&self) -> (Option<&Path>, &[u8], u64) {
+        (self.file(), self.bytes(), self.header().header_len())
+    }
+}
+
 /// What a pickle keeps of a table: its file (`None` when made in memory) and bytes (its
 /// header's for a file, all of them otherwise).
 pub(crate) type Kept<'py> = (Option<String>, Bound<'py, PyBytes>);
@@ -27,27 +60,19 @@ pub(crate) fn reduced<'py>(
     PyTuple::new(slf.py(), [restore, args.into_bound_py_any(slf.py())?])
 }
 
-/// What `__reduce__` returns for `slf`, a table whose bytes are `bytes` (read from `file` if
-/// any, its header the first `header_len`): its class's `_unpickle` and what [`kept`] keeps.
+/// What `__reduce__` returns for `slf`, which holds `table`: its class's `_unpickle` and what
+/// [`kept`] keeps.
 pub(crate) fn reduce<'py>(
     slf: &Bound<'py, PyAny>,
-    file: Option<&Path>,
-    bytes: &[u8],
-    header_len: u64,
+    table: &impl Pickled,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    reduced(slf, kept(slf.py(), file, bytes, header_len)?)
+    reduced(slf, kept(slf.py(), table)?)
 }
 
-/// What to keep of a table whose bytes are `bytes`, read from `file` if any, its header the
-/// first `header_len` of them.
-pub(crate) fn kept<'py>(
-    py: Python<'py>,
-    file: Option<&Path>,
-    bytes: &[u8],
-    header_len: u64,
-) -> PyResult<Kept<'py>> {
-    let (file, bytes) = match file {
-        Some(path) => {
+/// What to keep of `table`.
+pub(crate) fn kept<'py>(py: Python<'py>, table: &impl Pickled) -> PyResult<Kept<'py>> {
+    let (file, bytes) = match table.source() {
+        (Some(path), ..) => {
             // Whole, so that a process started in another directory opens the same file.
             let whole = std::path::absolute(path)?;
             let path = whole.to_str().ok_or_else(|| {
@@ -56,28 +81,26 @@ pub(crate) fn kept<'py>(
                     path.display()
                 ))
             })?;
-            (Some(path.to_string()), &bytes[..header_len as usize])
+            (Some(path.to_string()), table.header_bytes())
         }
-        None => (None, bytes),
+        (None, bytes, _) => (None, bytes),
     };
     Ok((file, PyBytes::new(py, bytes)))
 }
 
-/// A table as a pickle kept it: `open` the file again (its header must be the one kept:
-/// `header_of` gives an opened table's header bytes), or make it from the bytes kept
-/// (`from_bytes`). `what` names the kind of table in the message.
-pub(crate) fn restored<T>(
+/// A table as a pickle kept it: `open` the file again (its header must be the one kept), or
+/// make it from the bytes kept (`from_bytes`). `what` names the kind of table in the message.
+pub(crate) fn restored<T: Pickled>(
     file: Option<PathBuf>,
     bytes: &[u8],
     what: &str,
     open: impl FnOnce(&Path) -> PyResult<T>,
-    header_of: impl FnOnce(&T) -> &[u8],
     from_bytes: impl FnOnce(Vec<u8>) -> PyResult<T>,
 ) -> PyResult<T> {
     match file {
         Some(path) => {
             let table = open(&path)?;
-            if header_of(&table) != bytes {
+            if table.header_bytes() != bytes {
                 return Err(value_error(format!(
                     "{}: not the {what} that was pickled: the file changed since (its header \
                      differs); open it again rather than unpickle",

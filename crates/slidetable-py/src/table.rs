@@ -511,12 +511,7 @@ impl PyTable {
     /// opened again and checked where it is unpickled; a table made in memory as its bytes.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let me = slf.get();
-        let (file, bytes) = pickling::kept(
-            slf.py(),
-            me.table.file(),
-            me.table.bytes(),
-            me.table.header().header_len(),
-        )?;
+        let (file, bytes) = pickling::kept(slf.py(), &me.table)?;
         pickling::reduced(slf.as_any(), (file, bytes, me.goal.to_string()))
     }
 
@@ -528,7 +523,6 @@ impl PyTable {
             bytes,
             "table",
             |path| Ok(PyTable::open(path.to_path_buf())?.table),
-            |t| &t.bytes()[..t.header().header_len() as usize],
             |bytes| {
                 let table = MappedTable::new(TableBytes::from(bytes)).map_err(table_error)?;
                 table.verify().map_err(table_error)?;

@@ -462,27 +462,23 @@ impl PyTwentyFour {
     /// opened again and checked where it is unpickled; databases built in memory as their
     /// bytes.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let solver = &slf.get().solver;
-        let header_len = solver.header().header_len();
-        pickling::reduce(slf.as_any(), solver.file(), solver.bytes(), header_len)
+        pickling::reduce(slf.as_any(), &slf.get().solver)
     }
 
     /// The databases a pickle kept ([`PyTwentyFour::__reduce__`]).
     #[staticmethod]
     fn _unpickle(py: Python<'_>, file: Option<PathBuf>, bytes: &[u8]) -> PyResult<PyTwentyFour> {
-        pickling::restored(
+        let solver = pickling::restored(
             file,
             bytes,
             "24-puzzle database",
-            |path| PyTwentyFour::open(py, path.to_path_buf()),
-            |t| &t.solver.bytes()[..t.solver.header().header_len() as usize],
+            |path| Ok(PyTwentyFour::open(py, path.to_path_buf())?.solver),
             |bytes| {
-                let solver = py
-                    .detach(|| TwentyFour::from_bytes(bytes).map_err(Box::new))
-                    .map_err(|e| twentyfour_error(*e))?;
-                Ok(PyTwentyFour { solver })
+                py.detach(|| TwentyFour::from_bytes(bytes).map_err(Box::new))
+                    .map_err(|e| twentyfour_error(*e))
             },
-        )
+        )?;
+        Ok(PyTwentyFour { solver })
     }
 
     fn __repr__(&self) -> String {
