@@ -415,15 +415,11 @@ impl PuzzleLines {
     /// It is a puzzle too, so it is answered; the note says what its answer may be.
     #[cold]
     fn note_a_header(&self, number: u64, layout: &Layout) {
-        let cells = self.board.cells();
-        if !layout
-            .tiles()
-            .iter()
-            .enumerate()
-            .all(|(i, &t)| usize::from(t) == i)
-        {
+        // The tiles 0 1 2 … in order: the blank first, the others in reading order.
+        if *layout != self.board.goal_with_blank(0) {
             return;
         }
+        let cells = self.board.cells();
         let labels: Vec<String> = (0..cells).map(|i| i.to_string()).collect();
         warning!(
             "{}, {}, is answered as a puzzle; if it is a CSV header (pandas writes one so for \
