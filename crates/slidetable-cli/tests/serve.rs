@@ -602,11 +602,7 @@ fn a_default_made_before_listening_is_noted_as_every_command_notes_it() {
         let mut line = String::new();
         out.read_line(&mut line).unwrap();
         assert!(line.starts_with("slidetable: serving http://"), "{line:?}");
-        assert!(Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap()
-            .success());
+        sigterm(&child);
         let mut rest = String::new();
         out.read_to_string(&mut rest).unwrap();
         let mut err = String::new();
